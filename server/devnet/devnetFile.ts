@@ -1,0 +1,39 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { z } from 'zod'
+import { addressSchema, deploymentSchema } from '../../src/shared/deployment'
+
+const hex = z.string().regex(/^0x[0-9a-fA-F]*$/) as z.ZodType<`0x${string}`>
+const uint = z.string().regex(/^\d+$/)
+
+/** devnet.json: what a running devnet is, for tests and tools. Field names are an interface; add, never rename. */
+export const devnetFileSchema = z.object({
+  chainId: z.number().int(),
+  rpcUrl: z.string().url(),
+  serverUrl: z.string().url(),
+  contracts: deploymentSchema.omit({ chainId: true }),
+  merchant: z.object({ vault: addressSchema, owner: addressSchema, ownerPrivateKey: hex }),
+  payer: z.object({ owner: addressSchema, ownerPrivateKey: hex, vault: addressSchema }),
+  invoices: z.array(z.object({ id: uint, amount: uint, invoiceNumber: z.string(), dueAt: uint })),
+  startedAt: z.string(),
+})
+
+export type DevnetFile = z.infer<typeof devnetFileSchema>
+
+export function devnetDir(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env.SVC_DEVNET_DIR || '.devnet')
+}
+
+/** Written through a rename so a reader never sees half a file. */
+export function writeDevnetFile(dir: string, file: DevnetFile): string {
+  mkdirSync(dir, { recursive: true })
+  const path = join(dir, 'devnet.json')
+  const temporary = `${path}.${process.pid}.tmp`
+  writeFileSync(temporary, `${JSON.stringify(devnetFileSchema.parse(file), null, 2)}\n`, { mode: 0o600 })
+  renameSync(temporary, path)
+  return path
+}
+
+export function readDevnetFile(dir: string = devnetDir()): DevnetFile {
+  return devnetFileSchema.parse(JSON.parse(readFileSync(join(dir, 'devnet.json'), 'utf8')))
+}
