@@ -2,7 +2,6 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-// @ts-expect-error solc ships no types for its CommonJS entry
 import solc from 'solc'
 
 const require = createRequire(import.meta.url)

@@ -1,0 +1,44 @@
+import type { Address, Hex } from 'viem'
+import type { UserOperation } from 'viem/account-abstraction'
+import type { Deployment } from '../../src/shared/deployment'
+import { encodeCreateVault, encodePayCallData, type PermitSignature } from '../../src/shared/payCall'
+
+export type PayGas = {
+  callGasLimit: bigint
+  verificationGasLimit: bigint
+  preVerificationGas: bigint
+  paymasterVerificationGasLimit: bigint
+  paymasterPostOpGasLimit: bigint
+  maxFeePerGas: bigint
+  maxPriorityFeePerGas: bigint
+}
+
+export type PayUserOperationParameters = {
+  deployment: Deployment
+  invoiceId: bigint
+  vault: Address
+  owner: Address
+  /** False until the vault's first operation: then the factory fields deploy it. */
+  vaultDeployed: boolean
+  nonce: bigint
+  permit: PermitSignature
+  gas: PayGas
+  /** Until sponsorship: a well-formed placeholder of the real data's length, so estimation is honest. */
+  paymasterData: Hex
+  signature: Hex
+}
+
+/** The one operation a payment is: the payer vault calls registry.pay with the owner's permit,
+ * sponsored by the paymaster. */
+export function payUserOperation(p: PayUserOperationParameters): UserOperation<'0.7'> {
+  return {
+    sender: p.vault,
+    nonce: p.nonce,
+    ...(p.vaultDeployed ? {} : { factory: p.deployment.vaultFactory, factoryData: encodeCreateVault(p.owner) }),
+    callData: encodePayCallData({ registry: p.deployment.registry, invoiceId: p.invoiceId, permit: p.permit }),
+    ...p.gas,
+    paymaster: p.deployment.paymaster,
+    paymasterData: p.paymasterData,
+    signature: p.signature,
+  }
+}

@@ -1,0 +1,19 @@
+import type { Address } from 'viem'
+
+/** The EIP-2612 struct every USDC-style token signs. */
+export const permitTypes = {
+  Permit: [
+    { name: 'owner', type: 'address' },
+    { name: 'spender', type: 'address' },
+    { name: 'value', type: 'uint256' },
+    { name: 'nonce', type: 'uint256' },
+    { name: 'deadline', type: 'uint256' },
+  ],
+} as const
+
+export type PermitDomain = { name: string; version: string; chainId: number; verifyingContract: Address }
+export type PermitMessage = { owner: Address; spender: Address; value: bigint; nonce: bigint; deadline: bigint }
+
+export function permitTypedData(domain: PermitDomain, message: PermitMessage) {
+  return { domain, types: permitTypes, primaryType: 'Permit' as const, message }
+}

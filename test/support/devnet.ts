@@ -1,0 +1,46 @@
+import { createTestClient, http, parseSignature, type Address, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll } from 'vitest'
+import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
+import { devnetClients } from '../../server/devnet/deploy'
+import { startDevnet, type Devnet } from '../../server/devnet/startDevnet'
+import { permitTypedData } from '../../src/shared/permit'
+import type { Deployment } from '../../src/shared/deployment'
+
+/** A fresh anvil with everything deployed and seeded, for one test file; stopped after it. */
+export function useDevnet() {
+  const context = {} as Devnet & { clients: ReturnType<typeof devnetClients>; test: ReturnType<typeof createTestClient> }
+  beforeAll(async () => {
+    const devnet = await startDevnet()
+    Object.assign(context, devnet, {
+      clients: devnetClients(devnet.anvil.rpcUrl, devnet.deployment.chainId),
+      test: createTestClient({ mode: 'anvil', transport: http(devnet.anvil.rpcUrl) }),
+    })
+  })
+  afterAll(async () => {
+    await context.anvil?.stop()
+  })
+  return context
+}
+
+/** What a payer's wallet does for /permit: the owner signs the token's EIP-2612 typed data for its vault. */
+export async function signPermit(
+  client: ReturnType<typeof devnetClients>['public'],
+  deployment: Deployment,
+  { ownerPrivateKey, vault, value, deadline, spender = deployment.registry }: {
+    ownerPrivateKey: Hex
+    vault: Address
+    value: bigint
+    deadline: bigint
+    spender?: Address
+  },
+) {
+  const nonce = await client.readContract({ address: deployment.token, abi: stablecoinAbi, functionName: 'nonces', args: [vault] })
+  const typedData = permitTypedData(
+    { name: 'USD Coin', version: '2', chainId: deployment.chainId, verifyingContract: deployment.token },
+    { owner: vault, spender, value, nonce, deadline },
+  )
+  const signature = await privateKeyToAccount(ownerPrivateKey).signTypedData(typedData)
+  const { r, s, yParity } = parseSignature(signature)
+  return { deadline, v: yParity + 27, r, s, signature }
+}
