@@ -1,13 +1,13 @@
 import { formatUnits } from 'viem'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { devnetDir, writeDevnetFile, type DevnetFile } from './devnet/devnetFile'
 import { startDevnet } from './devnet/startDevnet'
 
-const port = z.coerce.number().int().min(0).max(65_535)
+const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535))
 const env = z
   .object({
-    PORT: port.default(8787),
-    DEVNET_RPC_PORT: port.default(8545),
+    PORT: z._default(port, 8787),
+    DEVNET_RPC_PORT: z._default(port, 8545),
   })
   .parse(process.env)
 

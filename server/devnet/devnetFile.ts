@@ -1,20 +1,18 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { z } from 'zod'
-import { addressSchema, deploymentSchema } from '../../src/shared/deployment'
+import * as z from 'zod/mini'
+import { addressSchema, deploymentSchema, hexSchema, uintStringSchema } from '../../src/shared/deployment'
 
-const hex = z.string().regex(/^0x[0-9a-fA-F]*$/) as z.ZodType<`0x${string}`>
-const uint = z.string().regex(/^\d+$/)
 
 /** devnet.json: what a running devnet is, for tests and tools. Field names are an interface; add, never rename. */
 export const devnetFileSchema = z.object({
-  chainId: z.number().int(),
-  rpcUrl: z.string().url(),
-  serverUrl: z.string().url(),
-  contracts: deploymentSchema.omit({ chainId: true }),
-  merchant: z.object({ vault: addressSchema, owner: addressSchema, ownerPrivateKey: hex }),
-  payer: z.object({ owner: addressSchema, ownerPrivateKey: hex, vault: addressSchema }),
-  invoices: z.array(z.object({ id: uint, amount: uint, invoiceNumber: z.string(), dueAt: uint })),
+  chainId: z.int(),
+  rpcUrl: z.url(),
+  serverUrl: z.url(),
+  contracts: z.omit(deploymentSchema, { chainId: true }),
+  merchant: z.object({ vault: addressSchema, owner: addressSchema, ownerPrivateKey: hexSchema }),
+  payer: z.object({ owner: addressSchema, ownerPrivateKey: hexSchema, vault: addressSchema }),
+  invoices: z.array(z.object({ id: uintStringSchema, amount: uintStringSchema, invoiceNumber: z.string(), dueAt: uintStringSchema })),
   startedAt: z.string(),
 })
 

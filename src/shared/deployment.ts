@@ -1,18 +1,20 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'an EVM address') as z.ZodType<`0x${string}`>
+export const addressSchema = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'an EVM address')) as unknown as z.ZodMiniType<`0x${string}`>
+export const hexSchema = z.string().check(z.regex(/^0x[0-9a-fA-F]*$/, 'a 0x-prefixed hex string')) as unknown as z.ZodMiniType<`0x${string}`>
+export const bytes32Schema = z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/, 'a 32-byte hex string')) as unknown as z.ZodMiniType<`0x${string}`>
+/** Base-unit integers travel as decimal strings (SPEC 1): JSON numbers cannot hold them. */
+export const uintStringSchema = z.string().check(z.regex(/^(0|[1-9]\d{0,77})$/, 'a non-negative integer string'))
 
 /** The contracts a payment touches. The widget pins these in its build and checks every server
  * answer against them; they never come from the server being checked. */
 export const deploymentSchema = z.object({
-  chainId: z.number().int().positive(),
-  entryPoint: address,
-  token: address,
-  registry: address,
-  vaultFactory: address,
-  paymaster: address,
+  chainId: z.int().check(z.positive()),
+  entryPoint: addressSchema,
+  token: addressSchema,
+  registry: addressSchema,
+  vaultFactory: addressSchema,
+  paymaster: addressSchema,
 })
 
 export type Deployment = z.infer<typeof deploymentSchema>
-
-export const addressSchema = address

@@ -1,53 +1,53 @@
 import { keccak256, stringToHex, type Hex } from 'viem'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { addressSchema } from './deployment'
 
-const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'a decimal number')
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'an ISO 8601 date')
+const decimalString = z.string().check(z.regex(/^\d+(\.\d+)?$/, 'a decimal number'))
+const isoDate = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}/, 'an ISO 8601 date'))
 
 const partySchema = z.object({
-  name: z.string().min(1),
-  email: z.string().email().optional(),
-  address: z
-    .object({ street: z.string(), city: z.string(), postal: z.string(), country: z.string().length(2) })
-    .optional(),
-  registrationNumber: z.string().optional(),
-  vatNumber: z.string().optional(),
-  taxId: z.string().optional(),
-  walletAddress: addressSchema.optional(),
+  name: z.string().check(z.minLength(1)),
+  email: z.optional(z.email()),
+  address: z.optional(
+    z.object({ street: z.string(), city: z.string(), postal: z.string(), country: z.string().check(z.length(2)) }),
+  ),
+  registrationNumber: z.optional(z.string()),
+  vatNumber: z.optional(z.string()),
+  taxId: z.optional(z.string()),
+  walletAddress: z.optional(addressSchema),
 })
 
 const lineItemSchema = z.object({
-  description: z.string().min(1),
-  quantity: z.number().positive(),
+  description: z.string().check(z.minLength(1)),
+  quantity: z.number().check(z.positive()),
   unitPrice: decimalString,
   amount: decimalString,
-  taxRate: decimalString.optional(),
-  taxAmount: decimalString.optional(),
+  taxRate: z.optional(decimalString),
+  taxAmount: z.optional(decimalString),
 })
 
 /** SPEC 2.5: the billing record kept encrypted off-chain, bound to the invoice by its on-chain metaHash. */
 export const invoiceMetadataSchema = z.object({
   version: z.literal('1.0'),
-  invoiceNumber: z.string().min(1),
+  invoiceNumber: z.string().check(z.minLength(1)),
   issuedAt: isoDate,
   dueAt: isoDate,
   merchant: partySchema,
   payer: partySchema,
-  token: z.object({ address: addressSchema, symbol: z.string(), decimals: z.number().int().min(0), chainId: z.number().int() }),
+  token: z.object({ address: addressSchema, symbol: z.string(), decimals: z.int().check(z.minimum(0)), chainId: z.int() }),
   amount: decimalString,
-  amountRaw: z.string().regex(/^\d+$/),
-  lineItems: z.array(lineItemSchema).min(1),
+  amountRaw: z.string().check(z.regex(/^\d+$/)),
+  lineItems: z.array(lineItemSchema).check(z.minLength(1)),
   createdBy: z.string(),
   createdAt: z.string(),
-  description: z.string().optional(),
-  notes: z.string().optional(),
-  paymentTerms: z.string().optional(),
-  purchaseOrder: z.string().optional(),
-  externalRef: z.string().optional(),
-  quoteId: z.string().optional(),
-  deliverables: z.array(z.string()).optional(),
-  legalText: z.string().optional(),
+  description: z.optional(z.string()),
+  notes: z.optional(z.string()),
+  paymentTerms: z.optional(z.string()),
+  purchaseOrder: z.optional(z.string()),
+  externalRef: z.optional(z.string()),
+  quoteId: z.optional(z.string()),
+  deliverables: z.optional(z.array(z.string())),
+  legalText: z.optional(z.string()),
 })
 
 export type InvoiceMetadata = z.infer<typeof invoiceMetadataSchema>

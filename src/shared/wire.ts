@@ -1,0 +1,151 @@
+import type { UserOperation } from 'viem/account-abstraction'
+import * as z from 'zod/mini'
+import { addressSchema, bytes32Schema, hexSchema, uintStringSchema } from './deployment'
+import { invoiceMetadataSchema } from './metadata'
+
+/** The wire shapes of the public pay routes (SPEC 4.14), shared by the server that sends them and the
+ * widget that checks them, so the two cannot drift. */
+
+export const invoiceStatusSchema = z.enum(['Issued', 'Paid', 'Canceled'])
+export type InvoiceStatus = z.infer<typeof invoiceStatusSchema>
+
+/** SPEC 2.4. Amounts and times are strings; a null fee means "not known or not applicable". */
+export const invoiceSchema = z.object({
+  id: uintStringSchema,
+  invoiceNumber: uintStringSchema,
+  merchant: addressSchema,
+  agent: z.nullable(addressSchema),
+  payer: z.nullable(addressSchema),
+  token: z.object({ address: addressSchema, symbol: z.string(), decimals: z.int() }),
+  amount: uintStringSchema,
+  status: invoiceStatusSchema,
+  metaHash: bytes32Schema,
+  tokenURI: z.string(),
+  issuedAt: uintStringSchema,
+  dueAt: uintStringSchema,
+  paidAt: z.nullable(uintStringSchema),
+  effectiveFeeBps: z.nullable(z.int()),
+  settledFee: z.nullable(uintStringSchema),
+  settledFeeBps: z.nullable(z.int()),
+  txHash: z.nullable(bytes32Schema),
+})
+export type WireInvoice = z.infer<typeof invoiceSchema>
+
+export const readMetadataSchema = z.object({ chainId: z.int(), blockNumber: uintStringSchema })
+
+export const invoiceResponseSchema = z.object({ success: z.literal(true), data: invoiceSchema, metadata: readMetadataSchema })
+
+export const metadataResponseSchema = z.object({
+  success: z.literal(true),
+  accessLevel: z.enum(['full', 'onchain_only']),
+  data: invoiceSchema,
+  metadata: z.nullable(invoiceMetadataSchema),
+})
+
+export const permitRequestSchema = z.object({
+  payerAddress: addressSchema,
+  permitDeadline: z.optional(z.int().check(z.positive())),
+})
+
+export const permitToSignSchema = z.object({
+  domain: z.object({ name: z.string(), version: z.string(), chainId: z.int(), verifyingContract: addressSchema }),
+  types: z.object({ Permit: z.array(z.object({ name: z.string(), type: z.string() })) }),
+  primaryType: z.literal('Permit'),
+  message: z.object({
+    owner: addressSchema,
+    spender: addressSchema,
+    value: uintStringSchema,
+    nonce: uintStringSchema,
+    deadline: uintStringSchema,
+  }),
+})
+export type PermitToSign = z.infer<typeof permitToSignSchema>
+
+export const permitResponseSchema = z.object({ success: z.literal(true), permitToSign: permitToSignSchema, invoice: invoiceSchema })
+
+export const permitSignatureSchema = z.object({
+  v: z.int().check(z.minimum(0), z.maximum(255)),
+  r: bytes32Schema,
+  s: bytes32Schema,
+})
+
+export const prepareRequestSchema = z.object({
+  payerAddress: addressSchema,
+  ownerAddress: addressSchema,
+  permit: z.extend(permitSignatureSchema, { deadline: z.union([uintStringSchema, z.int().check(z.minimum(0))]) }),
+})
+
+/** SPEC 2.16: a v0.7 UserOperation with numeric fields as decimal strings. */
+export const wireUserOpSchema = z.object({
+  sender: addressSchema,
+  nonce: uintStringSchema,
+  factory: z.optional(addressSchema),
+  factoryData: z.optional(hexSchema),
+  callData: hexSchema,
+  callGasLimit: uintStringSchema,
+  verificationGasLimit: uintStringSchema,
+  preVerificationGas: uintStringSchema,
+  maxFeePerGas: uintStringSchema,
+  maxPriorityFeePerGas: uintStringSchema,
+  paymaster: z.optional(addressSchema),
+  paymasterVerificationGasLimit: z.optional(uintStringSchema),
+  paymasterPostOpGasLimit: z.optional(uintStringSchema),
+  paymasterData: z.optional(hexSchema),
+  signature: hexSchema,
+})
+export type WireUserOp = z.infer<typeof wireUserOpSchema>
+
+export const prepareResponseSchema = z.object({
+  success: z.literal(true),
+  userOp: wireUserOpSchema,
+  userOpHash: bytes32Schema,
+  permitDeadline: z.int(),
+  expiresAt: z.iso.datetime(),
+  invoice: invoiceSchema,
+})
+
+export const submitRequestSchema = z.object({
+  userOp: wireUserOpSchema,
+  permitSignature: z.optional(permitSignatureSchema),
+})
+
+export const submitResponseSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('confirmed'), userOpHash: bytes32Schema, txHash: bytes32Schema }),
+  z.object({ status: z.literal('pending'), userOpHash: bytes32Schema, message: z.string() }),
+])
+
+export const errorResponseSchema = z.object({
+  error: z.string(),
+  code: z.optional(z.string()),
+  message: z.optional(z.string()),
+  details: z.optional(z.unknown()),
+})
+
+const numericUserOpFields = [
+  'nonce',
+  'callGasLimit',
+  'verificationGasLimit',
+  'preVerificationGas',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+  'paymasterVerificationGasLimit',
+  'paymasterPostOpGasLimit',
+] as const
+
+export function toWireUserOp(userOp: UserOperation<'0.7'>): WireUserOp {
+  const wire: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(userOp)) {
+    if (value === undefined) continue
+    wire[key] = typeof value === 'bigint' ? value.toString() : value
+  }
+  return wire as WireUserOp
+}
+
+export function fromWireUserOp(wire: WireUserOp): UserOperation<'0.7'> {
+  const userOp: Record<string, unknown> = { ...wire }
+  for (const key of numericUserOpFields) {
+    const value = wire[key]
+    if (value !== undefined) userOp[key] = BigInt(value)
+  }
+  return userOp as unknown as UserOperation<'0.7'>
+}
