@@ -1,0 +1,55 @@
+import { getConnInfo } from '@hono/node-server/conninfo'
+import { Hono, type Context } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { HttpError } from './http/httpError'
+import { errorHandler } from './http/errorHandler'
+import { accessLog, type Logger } from './http/logger'
+import { rateLimit } from './http/rateLimit'
+import type { PayContext } from './payments/payContext'
+import { payRoutes, type MetadataAccess } from './routes/payRoutes'
+
+export type AppOptions = {
+  pay: PayContext
+  metadata: MetadataAccess
+  logger: Logger
+  rateLimitPerMinute: number
+  trustProxy: boolean
+}
+
+function clientAddress(trustProxy: boolean) {
+  return (c: Context) => {
+    if (trustProxy) {
+      const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
+      if (forwarded) return forwarded
+    }
+    try {
+      return getConnInfo(c).remote.address ?? 'unknown'
+    } catch {
+      return 'unknown'
+    }
+  }
+}
+
+export function createApp(options: AppOptions) {
+  const app = new Hono()
+  app.onError(errorHandler(options.logger))
+  app.notFound((c) => c.json({ error: 'NOT_FOUND', code: 'NOT_FOUND', message: 'no such route' }, 404))
+  app.use(accessLog(options.logger))
+  app.use(async function securityHeaders(c, next) {
+    await next()
+    c.header('Referrer-Policy', 'no-referrer')
+    c.header('X-Content-Type-Options', 'nosniff')
+  })
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: 64 * 1024,
+      onError: () => {
+        throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than 64 KiB')
+      },
+    }),
+  )
+  app.use('/v1/pay/*', rateLimit({ limit: options.rateLimitPerMinute, windowMs: 60_000, clientKey: clientAddress(options.trustProxy) }))
+  app.route('/v1/pay', payRoutes(options.pay, options.metadata))
+  return app
+}

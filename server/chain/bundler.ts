@@ -1,0 +1,174 @@
+import {
+  BaseError,
+  ContractFunctionRevertedError,
+  http,
+
+  type Account,
+  type Hex,
+  type PublicClient,
+  type WalletClient,
+  type Transport,
+  type Chain,
+} from 'viem'
+import {
+  createBundlerClient,
+  entryPoint07Abi,
+  formatUserOperationRequest,
+  toPackedUserOperation,
+  type UserOperation,
+} from 'viem/account-abstraction'
+import type { Deployment } from '../../src/shared/deployment'
+import type { AccountGas } from './localGasEstimator'
+
+export type BundlerReceipt = { success: boolean; txHash: Hex }
+
+/** Carries an operation to the EntryPoint and reports what became of it. */
+export type Bundler = {
+  /** Gas from the bundler itself, where it offers estimation (ERC-4337 eth_estimateUserOperationGas). */
+  estimate?(userOp: UserOperation<'0.7'>): Promise<AccountGas & { paymasterVerificationGasLimit?: bigint }>
+  /** Resolves once the operation is accepted for inclusion. */
+  send(userOp: UserOperation<'0.7'>): Promise<void>
+  receipt(userOpHash: Hex): Promise<BundlerReceipt | null>
+}
+
+/** The operation itself is invalid (simulation failed): sending it again will not help. */
+export class BundlerRejectedError extends Error {
+  override name = 'BundlerRejectedError'
+  readonly code = 'USEROP_REJECTED'
+}
+
+/** The bundler or the chain could not be reached: the operation may be retried unchanged. */
+export class BundlerUnavailableError extends Error {
+  override name = 'BundlerUnavailableError'
+  readonly code = 'BUNDLER_UNAVAILABLE'
+}
+
+/** Receipts from the EntryPoint's own log: they survive a restart and need no bundler memory. */
+async function receiptFromLogs(client: PublicClient, deployment: Deployment, userOpHash: Hex, fromBlock: bigint) {
+  const [event] = await client.getContractEvents({
+    address: deployment.entryPoint,
+    abi: entryPoint07Abi,
+    eventName: 'UserOperationEvent',
+    args: { userOpHash },
+    fromBlock,
+    strict: true,
+  })
+  return event ? { success: event.args.success, txHash: event.transactionHash as Hex } : null
+}
+
+function failedOpReason(error: unknown): string | undefined {
+  if (!(error instanceof BaseError)) return undefined
+  const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError)
+  if (!(reverted instanceof ContractFunctionRevertedError) || !reverted.data) return undefined
+  const { errorName, args = [] } = reverted.data
+  if (errorName === 'FailedOp' || errorName === 'FailedOpWithRevert') return String(args[1])
+  return undefined
+}
+
+/**
+ * Self-bundling: an executor key simulates handleOps and then sends it. Sends run one at a time so
+ * the executor's nonces never collide; the chain's own nonce for the vault means a repeated operation
+ * can never be included twice.
+ */
+export function localBundler({
+  client,
+  wallet,
+  deployment,
+  fromBlock = 0n,
+}: {
+  client: PublicClient
+  wallet: WalletClient<Transport, Chain, Account>
+  deployment: Deployment
+  fromBlock?: bigint
+}): Bundler {
+  let queue: Promise<unknown> = Promise.resolve()
+  const beneficiary = wallet.account.address
+
+  async function sendNow(userOp: UserOperation<'0.7'>) {
+    const request = {
+      address: deployment.entryPoint,
+      abi: entryPoint07Abi,
+      functionName: 'handleOps',
+      args: [[toPackedUserOperation(userOp)], beneficiary],
+      account: wallet.account,
+    } as const
+    let gas: bigint
+    try {
+      gas = await client.estimateContractGas(request)
+    } catch (error) {
+      const reason = failedOpReason(error)
+      if (reason) throw new BundlerRejectedError(`the EntryPoint refused the operation: ${reason}`, { cause: error })
+      throw new BundlerUnavailableError('the chain did not simulate the operation', { cause: error })
+    }
+    try {
+      await wallet.writeContract({ ...request, gas: (gas * 12n) / 10n })
+    } catch (error) {
+      throw new BundlerUnavailableError('the chain did not accept the bundle', { cause: error })
+    }
+  }
+
+  return {
+    send(userOp) {
+      const sent = queue.then(() => sendNow(userOp))
+      queue = sent.catch(() => undefined)
+      return sent
+    },
+    async receipt(userOpHash) {
+      try {
+        return await receiptFromLogs(client, deployment, userOpHash, fromBlock)
+      } catch (error) {
+        throw new BundlerUnavailableError('the chain did not answer', { cause: error })
+      }
+    },
+  }
+}
+
+/** Any ERC-4337 bundler over JSON-RPC. */
+export function rpcBundler({ url, deployment }: { url: string; deployment: Deployment }): Bundler {
+  const bundler = createBundlerClient({ transport: http(url, { retryCount: 0, timeout: 15_000 }) })
+  const entryPoint = deployment.entryPoint
+
+  function classify(error: unknown, what: string): Error {
+    if (error instanceof BaseError && 'code' in error && typeof error.code === 'number' && error.code <= -32500 && error.code >= -32599) {
+      return new BundlerRejectedError(`the bundler refused the operation: ${error.shortMessage}`, { cause: error })
+    }
+    return new BundlerUnavailableError(`the bundler did not ${what}`, { cause: error })
+  }
+
+  return {
+    async estimate(userOp) {
+      try {
+        const gas = await bundler.request({
+          method: 'eth_estimateUserOperationGas',
+          params: [formatUserOperationRequest(userOp), entryPoint],
+        })
+        return {
+          callGasLimit: BigInt(gas.callGasLimit),
+          verificationGasLimit: BigInt(gas.verificationGasLimit),
+          preVerificationGas: BigInt(gas.preVerificationGas),
+          ...(gas.paymasterVerificationGasLimit ? { paymasterVerificationGasLimit: BigInt(gas.paymasterVerificationGasLimit) } : {}),
+        }
+      } catch (error) {
+        throw classify(error, 'estimate gas')
+      }
+    },
+    async send(userOp) {
+      try {
+        await bundler.request({ method: 'eth_sendUserOperation', params: [formatUserOperationRequest(userOp), entryPoint] })
+      } catch (error) {
+        throw classify(error, 'accept the operation')
+      }
+    },
+    async receipt(userOpHash) {
+      try {
+        const receipt = await bundler.request({ method: 'eth_getUserOperationReceipt', params: [userOpHash] })
+        if (!receipt) return null
+        const txHash = receipt.receipt.transactionHash as Hex
+        return { success: receipt.success, txHash }
+      } catch (error) {
+        throw new BundlerUnavailableError('the bundler did not answer', { cause: error })
+      }
+    },
+  }
+}
+

@@ -1,0 +1,133 @@
+import type { Address, Hex, PublicClient } from 'viem'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
+import type { Deployment } from '../../src/shared/deployment'
+import type { InvoiceStatus, WireInvoice } from '../../src/shared/wire'
+import { ChainUnavailableError, revertName } from './chainErrors'
+
+const statusNames: Record<number, InvoiceStatus> = { 1: 'Issued', 2: 'Paid', 3: 'Canceled' }
+const zeroAddress = '0x0000000000000000000000000000000000000000'
+
+export class InvoiceNotFoundError extends Error {
+  override name = 'InvoiceNotFoundError'
+  readonly code = 'INVOICE_NOT_FOUND'
+}
+
+export type InvoiceRead = { invoice: WireInvoice; blockNumber: bigint }
+
+export type InvoiceReader = {
+  read(id: bigint): Promise<InvoiceRead>
+  /** Drops what is cached for an invoice, after we changed it ourselves. */
+  forget(id: bigint): void
+}
+
+type TokenInfo = { symbol: string; decimals: number }
+
+/**
+ * Reads invoices from the registry. An Issued invoice is cached for `issuedTtlMs` (it can change at
+ * any block); Paid and Canceled are terminal, so they are cached for good. Concurrent reads of one
+ * invoice share one round of RPC calls.
+ */
+export function createInvoiceReader({
+  client,
+  deployment,
+  fromBlock = 0n,
+  issuedTtlMs = 1_000,
+  now = Date.now,
+}: {
+  client: PublicClient
+  deployment: Deployment
+  fromBlock?: bigint
+  issuedTtlMs?: number
+  now?: () => number
+}): InvoiceReader {
+  const cache = new Map<string, { read: InvoiceRead; at: number }>()
+  const inFlight = new Map<string, Promise<InvoiceRead>>()
+  const tokens = new Map<Address, Promise<TokenInfo>>()
+  const registry = { address: deployment.registry, abi: invoiceRegistryAbi } as const
+
+  function tokenInfo(address: Address): Promise<TokenInfo> {
+    let info = tokens.get(address)
+    if (!info) {
+      info = Promise.all([
+        client.readContract({ address, abi: stablecoinAbi, functionName: 'symbol' }),
+        client.readContract({ address, abi: stablecoinAbi, functionName: 'decimals' }),
+      ]).then(([symbol, decimals]) => ({ symbol, decimals }))
+      info.catch(() => tokens.delete(address))
+      tokens.set(address, info)
+    }
+    return info
+  }
+
+  async function settlement(id: bigint) {
+    const [event] = await client.getContractEvents({ ...registry, eventName: 'InvoicePaid', args: { id }, fromBlock, strict: true })
+    return event ? { fee: event.args.fee, feeBps: event.args.feeBps, txHash: event.transactionHash as Hex } : undefined
+  }
+
+  async function fetchInvoice(id: bigint): Promise<InvoiceRead> {
+    const blockNumber = await client.getBlockNumber({ cacheTime: 0 })
+    let stored
+    try {
+      stored = await client.readContract({ ...registry, functionName: 'invoices', args: [id], blockNumber })
+    } catch (error) {
+      if (revertName(error) === 'UnknownInvoice') throw new InvoiceNotFoundError(`invoice ${id} does not exist`)
+      throw error
+    }
+    const status = statusNames[stored.status]
+    if (!status) throw new InvoiceNotFoundError(`invoice ${id} does not exist`)
+    const [token, tokenURI, feeOverride, settled] = await Promise.all([
+      tokenInfo(stored.token),
+      client.readContract({ ...registry, functionName: 'tokenURI', args: [id], blockNumber }),
+      status === 'Issued'
+        ? client.readContract({ ...registry, functionName: 'feeOverrideBps', args: [stored.merchant], blockNumber })
+        : null,
+      status === 'Paid' ? settlement(id) : undefined,
+    ])
+    const invoice: WireInvoice = {
+      id: id.toString(),
+      invoiceNumber: stored.invoiceNumber.toString(),
+      merchant: stored.merchant,
+      agent: null,
+      payer: stored.payer === zeroAddress ? null : stored.payer,
+      token: { address: stored.token, ...token },
+      amount: stored.amount.toString(),
+      status,
+      metaHash: stored.metaHash,
+      tokenURI,
+      issuedAt: stored.issuedAt.toString(),
+      dueAt: stored.dueAt.toString(),
+      paidAt: stored.paidAt === 0n ? null : stored.paidAt.toString(),
+      effectiveFeeBps: feeOverride,
+      settledFee: settled ? settled.fee.toString() : null,
+      settledFeeBps: settled ? settled.feeBps : null,
+      txHash: settled ? settled.txHash : null,
+    }
+    return { invoice, blockNumber }
+  }
+
+  return {
+    async read(id) {
+      const key = id.toString()
+      const cached = cache.get(key)
+      if (cached && (cached.read.invoice.status !== 'Issued' || now() - cached.at < issuedTtlMs)) return cached.read
+      let pending = inFlight.get(key)
+      if (!pending) {
+        pending = fetchInvoice(id)
+          .then((read) => {
+            cache.set(key, { read, at: now() })
+            return read
+          })
+          .catch((error: unknown) => {
+            if (error instanceof InvoiceNotFoundError) throw error
+            throw new ChainUnavailableError('the chain did not answer', { cause: error })
+          })
+          .finally(() => inFlight.delete(key))
+        inFlight.set(key, pending)
+      }
+      return pending
+    },
+    forget(id) {
+      cache.delete(id.toString())
+    },
+  }
+}

@@ -1,0 +1,76 @@
+import { pad, toHex, type Hex, type PublicClient } from 'viem'
+import { toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
+import { payerVaultFactoryAbi } from '../../contracts/artifacts/PayerVaultFactory'
+import type { Deployment } from '../../src/shared/deployment'
+
+export type AccountGas = { callGasLimit: bigint; verificationGasLimit: bigint; preVerificationGas: bigint }
+
+/** SimpleAccount validation (nonce, ECDSA over the hash, prefund check) measured on anvil at ~12k. */
+const validateUserOpGas = 40_000n
+/** What the EntryPoint spends per operation outside the account's own calls. */
+const perOpOverhead = 18_300n
+const perBundleOverhead = 21_000n
+
+const withMargin = (gas: bigint) => (gas * 130n) / 100n
+
+/** Calldata cost (EIP-2028) of the packed operation as handleOps carries it. */
+export function preVerificationGasFor(userOp: UserOperation<'0.7'>): bigint {
+  const packed = toPackedUserOperation(userOp)
+  const bytes = [packed.initCode, packed.callData, packed.paymasterAndData, packed.signature]
+    .map((hex) => hex.slice(2))
+    .join('')
+  let calldataGas = 0n
+  // the fixed-size fields: sender, nonce, gas words, offsets (12 words of ABI encoding, mostly zero)
+  calldataGas += 12n * 32n * 4n
+  for (let i = 0; i < bytes.length; i += 2) calldataGas += bytes.slice(i, i + 2) === '00' ? 4n : 16n
+  return perBundleOverhead + perOpOverhead + calldataGas
+}
+
+/**
+ * Gas for the account's part of a payment, measured on the chain rather than guessed:
+ * - the call: estimated as the EntryPoint calling the vault; an undeployed vault is stood in for by
+ *   its implementation's code with the owner in storage slot 0 (SimpleAccount's only state), so the
+ *   permit's ERC-1271 check runs as it will after deployment;
+ * - verification: the factory's deployment measured directly, plus the account's validation.
+ */
+export async function estimateAccountGas(
+  client: PublicClient,
+  deployment: Deployment,
+  userOp: UserOperation<'0.7'>,
+  { owner, deployed }: { owner: Hex; deployed: boolean },
+): Promise<AccountGas> {
+  const stateOverride = deployed
+    ? undefined
+    : [
+        {
+          address: userOp.sender,
+          code: await implementationCode(client, deployment),
+          state: [{ slot: pad(toHex(0), { size: 32 }), value: pad(owner, { size: 32 }) }],
+        },
+      ]
+  const [callGas, deployGas] = await Promise.all([
+    client.estimateGas({ account: deployment.entryPoint, to: userOp.sender, data: userOp.callData, ...(stateOverride ? { stateOverride } : {}) }),
+    deployed || !userOp.factory || !userOp.factoryData
+      ? 0n
+      : client.estimateGas({ account: deployment.entryPoint, to: userOp.factory, data: userOp.factoryData }),
+  ])
+  return {
+    callGasLimit: withMargin(callGas),
+    verificationGasLimit: withMargin(deployGas + validateUserOpGas),
+    preVerificationGas: preVerificationGasFor(userOp),
+  }
+}
+
+const implementationCache = new WeakMap<PublicClient, Promise<Hex>>()
+
+function implementationCode(client: PublicClient, deployment: Deployment): Promise<Hex> {
+  let code = implementationCache.get(client)
+  if (!code) {
+    code = client
+      .readContract({ address: deployment.vaultFactory, abi: payerVaultFactoryAbi, functionName: 'vaultImplementation' })
+      .then(async (implementation) => (await client.getCode({ address: implementation })) ?? '0x')
+    code.catch(() => implementationCache.delete(client))
+    implementationCache.set(client, code)
+  }
+  return code
+}

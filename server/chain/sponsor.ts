@@ -1,0 +1,76 @@
+import { http, type Address, type Hex, type LocalAccount } from 'viem'
+import { createPaymasterClient, type UserOperation } from 'viem/account-abstraction'
+import type { Deployment } from '../../src/shared/deployment'
+import { encodeVerifyingPaymasterWindow, signVerifyingPaymasterData } from './verifyingPaymaster'
+
+export type Sponsorship = {
+  paymaster: Address
+  paymasterData: Hex
+  paymasterVerificationGasLimit: bigint
+  paymasterPostOpGasLimit: bigint
+}
+
+/** Paymaster sponsorship in two steps, as ERC-7677 defines them: stub data of the final size for gas
+ * estimation, then the signed data once every other field is fixed. */
+export type Sponsor = {
+  stub(userOp: UserOperation<'0.7'>, window: { validUntil: number }): Promise<Sponsorship>
+  sign(userOp: UserOperation<'0.7'>, window: { validUntil: number }): Promise<Sponsorship>
+}
+
+export class SponsorUnavailableError extends Error {
+  override name = 'SponsorUnavailableError'
+  readonly code = 'PAYMASTER_UNAVAILABLE'
+}
+
+/** VerifyingPaymaster validation: hash of the operation plus one ECDSA recovery (~20k measured). */
+const verifyingPaymasterGas = 60_000n
+/** A well-formed 65-byte signature: ECDSA.recover must not revert while gas is estimated. */
+const stubSignature: Hex = `0x${'11'.repeat(32)}${'22'.repeat(32)}1b`
+
+/** This server signs for the VerifyingPaymaster with a local key. */
+export function localVerifyingSponsor({ deployment, signer }: { deployment: Deployment; signer: LocalAccount }): Sponsor {
+  const limits = { paymaster: deployment.paymaster, paymasterVerificationGasLimit: verifyingPaymasterGas, paymasterPostOpGasLimit: 0n }
+  return {
+    async stub(_userOp, { validUntil }) {
+      const window = { chainId: deployment.chainId, validUntil, validAfter: 0 }
+      return { ...limits, paymasterData: `${encodeVerifyingPaymasterWindow(window)}${stubSignature.slice(2)}` }
+    },
+    async sign(userOp, { validUntil }) {
+      const paymasterData = await signVerifyingPaymasterData(signer, { ...userOp, ...limits }, { chainId: deployment.chainId, validUntil, validAfter: 0 })
+      return { ...limits, paymasterData }
+    },
+  }
+}
+
+/** Any ERC-7677 paymaster service. The validity window is passed as context; a service may shorten it. */
+export function erc7677Sponsor({ url, deployment }: { url: string; deployment: Deployment }): Sponsor {
+  const client = createPaymasterClient({ transport: http(url, { retryCount: 0, timeout: 10_000 }) })
+  const base = { chainId: deployment.chainId, entryPointAddress: deployment.entryPoint }
+  const call = async <T>(run: () => Promise<T>) => {
+    try {
+      return await run()
+    } catch (cause) {
+      throw new SponsorUnavailableError('the paymaster service did not sponsor the operation', { cause })
+    }
+  }
+  return {
+    async stub(userOp, { validUntil }) {
+      const stub = await call(() => client.getPaymasterStubData({ ...userOp, ...base, context: { validUntil } }))
+      return {
+        paymaster: stub.paymaster as Address,
+        paymasterData: stub.paymasterData as Hex,
+        paymasterVerificationGasLimit: stub.paymasterVerificationGasLimit ?? verifyingPaymasterGas,
+        paymasterPostOpGasLimit: stub.paymasterPostOpGasLimit ?? 0n,
+      }
+    },
+    async sign(userOp, { validUntil }) {
+      const data = await call(() => client.getPaymasterData({ ...userOp, ...base, context: { validUntil } }))
+      return {
+        paymaster: data.paymaster as Address,
+        paymasterData: data.paymasterData as Hex,
+        paymasterVerificationGasLimit: userOp.paymasterVerificationGasLimit ?? verifyingPaymasterGas,
+        paymasterPostOpGasLimit: userOp.paymasterPostOpGasLimit ?? 0n,
+      }
+    },
+  }
+}

@@ -1,0 +1,64 @@
+import { entryPoint07Address } from 'viem/account-abstraction'
+import * as z from 'zod/mini'
+import { addressSchema, hexSchema } from '../src/shared/deployment'
+
+const optionalUrl = z.optional(z.url())
+const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535))
+const positiveInt = z.coerce.number().check(z.int(), z.positive())
+const key32 = z.string().check(
+  z.refine((value) => Buffer.from(value, 'base64').length === 32, 'a base64-encoded 32-byte key'),
+)
+
+/** Everything the server needs to run against any EVM chain, read from the environment (README). */
+export const configSchema = z.object({
+  PORT: z._default(port, 8787),
+  HOST: z._default(z.string(), '127.0.0.1'),
+  /** The origin payers reach the pay page at; share links are built on it. */
+  PUBLIC_URL: z.optional(z.url()),
+  RPC_URL: z.url(),
+  CHAIN_ID: positiveInt,
+  ENTRY_POINT_ADDRESS: z._default(addressSchema, entryPoint07Address),
+  TOKEN_ADDRESS: addressSchema,
+  REGISTRY_ADDRESS: addressSchema,
+  VAULT_FACTORY_ADDRESS: addressSchema,
+  PAYMASTER_ADDRESS: addressSchema,
+  /** The block the registry was deployed in: where settlement-event searches start. */
+  REGISTRY_FROM_BLOCK: z._default(z.coerce.bigint(), 0n),
+  /** An ERC-4337 bundler (JSON-RPC); without it the server bundles itself with BUNDLER_PRIVATE_KEY. */
+  BUNDLER_URL: optionalUrl,
+  BUNDLER_PRIVATE_KEY: z.optional(hexSchema),
+  /** An ERC-7677 paymaster service; without it the server signs for the VerifyingPaymaster itself. */
+  PAYMASTER_URL: optionalUrl,
+  PAYMASTER_SIGNER_PRIVATE_KEY: z.optional(hexSchema),
+  DATABASE_URL: z.optional(z.string()),
+  /** PGlite's data directory when DATABASE_URL is not set. */
+  DATA_DIR: z._default(z.string(), '.data'),
+  METADATA_ENCRYPTION_KEY: key32,
+  /** How long POST /v1/pay/:id waits for a receipt before answering 202 pending. */
+  SUBMIT_WAIT_MS: z._default(positiveInt, 15_000),
+  /** Requests per minute per client IP on the public routes. */
+  RATE_LIMIT_PER_MINUTE: z._default(positiveInt, 300),
+  ALLOWED_FRAME_ANCESTORS: z._default(z.string(), "'self'"),
+  TRUST_PROXY: z._default(z.stringbool(), false),
+})
+
+export type Config = z.infer<typeof configSchema>
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+  readonly code = 'CONFIG_INVALID'
+}
+
+export function readConfig(env: Record<string, string | undefined> = process.env): Config {
+  const result = configSchema.safeParse(env)
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`)
+  }
+  const config = result.data
+  if (!config.BUNDLER_URL && !config.BUNDLER_PRIVATE_KEY) throw new ConfigError('set BUNDLER_URL or BUNDLER_PRIVATE_KEY')
+  if (!config.PAYMASTER_URL && !config.PAYMASTER_SIGNER_PRIVATE_KEY) {
+    throw new ConfigError('set PAYMASTER_URL or PAYMASTER_SIGNER_PRIVATE_KEY')
+  }
+  return config
+}

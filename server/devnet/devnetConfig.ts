@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto'
+import { toHex, type HDAccount } from 'viem'
+import { configSchema, type Config } from '../config'
+import { devnetRoles } from './deploy'
+import type { Devnet } from './startDevnet'
+
+function privateKeyOf(account: HDAccount) {
+  const key = account.getHdKey().privateKey
+  if (!key) throw new Error('devnet account without a private key')
+  return toHex(key)
+}
+
+/** The server's configuration for a devnet: the devnet's own bundler and paymaster keys, a fresh
+ * metadata key (the devnet's database is as new as its chain). */
+export function devnetConfig(
+  devnet: Devnet,
+  { port, dataDir, publicUrl, overrides = {} }: { port: number; dataDir?: string; publicUrl?: string; overrides?: Record<string, string> },
+): Config {
+  const { anvil, deployment } = devnet
+  return configSchema.parse({
+    PORT: String(port),
+    RPC_URL: anvil.rpcUrl,
+    CHAIN_ID: String(deployment.chainId),
+    ENTRY_POINT_ADDRESS: deployment.entryPoint,
+    TOKEN_ADDRESS: deployment.token,
+    REGISTRY_ADDRESS: deployment.registry,
+    VAULT_FACTORY_ADDRESS: deployment.vaultFactory,
+    PAYMASTER_ADDRESS: deployment.paymaster,
+    BUNDLER_PRIVATE_KEY: privateKeyOf(devnetRoles.bundler),
+    PAYMASTER_SIGNER_PRIVATE_KEY: privateKeyOf(devnetRoles.paymasterSigner),
+    METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    SUBMIT_WAIT_MS: '10000',
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
+    ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}),
+    ...overrides,
+  })
+}

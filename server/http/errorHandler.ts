@@ -1,0 +1,35 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import { BundlerRejectedError, BundlerUnavailableError } from '../chain/bundler'
+import { ChainUnavailableError } from '../chain/chainErrors'
+import { InvoiceNotFoundError } from '../chain/invoiceReader'
+import { SponsorUnavailableError } from '../chain/sponsor'
+import { HttpError, ValidationError } from './httpError'
+import type { Logger } from './logger'
+
+/** The typed errors of the layers below, as the statuses SPEC 7.2 gives them. */
+function asHttpError(error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error
+  if (error instanceof InvoiceNotFoundError) return new HttpError(404, 'NOT_FOUND', 'no invoice with this id')
+  if (error instanceof BundlerRejectedError) return new HttpError(400, 'TRANSACTION_FAILED', error.message)
+  if (error instanceof BundlerUnavailableError) {
+    return new HttpError(503, error.code, 'the bundler is unavailable; nothing was lost: submit the same signed operation again')
+  }
+  if (error instanceof SponsorUnavailableError) return new HttpError(502, error.code, 'the paymaster is unavailable: try again shortly')
+  if (error instanceof ChainUnavailableError) return new HttpError(503, error.code, 'the chain is unavailable: try again shortly')
+  if (error instanceof HTTPException && error.status === 413) return new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is too large')
+  return undefined
+}
+
+export function errorHandler(logger: Logger) {
+  return function onError(error: Error, c: Context) {
+    if (error instanceof ValidationError) return c.json({ error: error.code, details: error.details }, 400)
+    const known = asHttpError(error)
+    if (known) {
+      for (const [name, value] of Object.entries(known.headers)) c.header(name, value)
+      return c.json({ error: known.code, code: known.code, message: known.message, ...known.extra }, known.status)
+    }
+    logger.error('unhandled error', { route: c.req.routePath, error: error.name, message: error.message })
+    return c.json({ error: 'INTERNAL_ERROR', code: 'INTERNAL_ERROR', message: 'something went wrong on our side' }, 500)
+  }
+}

@@ -1,0 +1,139 @@
+import { getAddress, type Address } from 'viem'
+import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
+import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
+import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
+import { vaultFactoryAbi, vaultSalt, type PermitSignature } from '../../src/shared/payCall'
+import { toWireUserOp, type WireInvoice, type WireUserOp } from '../../src/shared/wire'
+import { estimateAccountGas } from '../chain/localGasEstimator'
+import { payUserOperation } from '../chain/payUserOperation'
+import { verifyPermit } from '../chain/verifyPermit'
+import { HttpError } from '../http/httpError'
+import type { PayContext } from './payContext'
+import { payableInvoice } from './payableInvoice'
+import { assertPermitUsable } from './permitWindow'
+
+export type PreparedResponse = {
+  userOp: WireUserOp
+  userOpHash: `0x${string}`
+  permitDeadline: number
+  expiresAt: string
+  invoice: WireInvoice
+}
+
+/** A stub of the final signature's length: estimation must price the bytes that will be sent. */
+const stubSignature = `0x${'ff'.repeat(32)}${'7f'.repeat(32)}1c` as const
+
+async function resolveVault(context: PayContext, payer: Address, owner: Address) {
+  const { client, deployment } = context
+  const expected = await client.readContract({
+    address: deployment.vaultFactory,
+    abi: vaultFactoryAbi,
+    functionName: 'getAddress',
+    args: [owner, vaultSalt],
+  })
+  if (getAddress(expected) !== getAddress(payer)) {
+    throw new HttpError(400, 'PAYER_NOT_OWNER_VAULT', 'payerAddress is not the vault of ownerAddress')
+  }
+  const code = await client.getCode({ address: payer })
+  const deployed = !!code && code !== '0x'
+  if (deployed) {
+    const currentOwner = await client.readContract({ address: payer, abi: payerVaultAbi, functionName: 'owner' })
+    if (getAddress(currentOwner) !== getAddress(owner)) {
+      throw new HttpError(400, 'PAYER_NOT_OWNER_VAULT', 'payerAddress is not controlled by ownerAddress')
+    }
+  }
+  return { deployed }
+}
+
+/**
+ * POST /v1/pay/:id/prepare. The permit is checked by the token itself before anything is sponsored:
+ * a bad permit costs the paymaster nothing. Then the operation is built, its gas measured, the
+ * sponsorship signed to expire with the permit, and the result recorded so submit accepts only it.
+ */
+export async function preparePayment(
+  context: PayContext,
+  { invoiceId, payerAddress, ownerAddress, permit }: { invoiceId: bigint; payerAddress: Address; ownerAddress: Address; permit: PermitSignature },
+): Promise<PreparedResponse> {
+  const { client, deployment, sponsor, bundler } = context
+  const invoice = await payableInvoice(context, invoiceId)
+  assertPermitUsable(permit.deadline, context.now)
+  const amount = BigInt(invoice.amount)
+  const { deployed } = await resolveVault(context, payerAddress, ownerAddress)
+
+  const draft = (gas: Partial<UserOperation<'0.7'>>, nonce: bigint): UserOperation<'0.7'> =>
+    ({
+      ...payUserOperation({
+        deployment,
+        invoiceId,
+        vault: payerAddress,
+        owner: ownerAddress,
+        vaultDeployed: deployed,
+        nonce,
+        permit,
+        gas: {
+          callGasLimit: 0n,
+          verificationGasLimit: 0n,
+          preVerificationGas: 0n,
+          paymasterVerificationGasLimit: 0n,
+          paymasterPostOpGasLimit: 0n,
+          maxFeePerGas: 0n,
+          maxPriorityFeePerGas: 0n,
+        },
+        paymasterData: '0x',
+        signature: stubSignature,
+      }),
+      ...gas,
+    }) as UserOperation<'0.7'>
+
+  const [permitValid, balance, nonce, fees] = await Promise.all([
+    verifyPermit(client, {
+      token: deployment.token,
+      owner: payerAddress,
+      spender: deployment.registry,
+      value: amount,
+      permit,
+      ...(deployed ? {} : { deployment: { factory: deployment.vaultFactory, factoryData: draft({}, 0n).factoryData! } }),
+    }),
+    client.readContract({ address: deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [payerAddress] }),
+    client.readContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [payerAddress, 0n] }),
+    client.estimateFeesPerGas(),
+  ])
+  if (!permitValid) {
+    throw new HttpError(400, 'PERMIT_SIGNATURE_INVALID', 'the permit does not verify for payerAddress: sign the permit returned by /permit with the vault owner')
+  }
+  if (balance < amount) {
+    throw new HttpError(400, 'INSUFFICIENT_BALANCE', `the vault holds ${balance} of the ${amount} base units this invoice needs`, {
+      balance: balance.toString(),
+      required: amount.toString(),
+    })
+  }
+
+  const window = { validUntil: Number(permit.deadline) }
+  const feeFields = { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
+  const stub = await sponsor.stub(draft(feeFields, nonce), window)
+  const stubbed = draft({ ...feeFields, ...stub }, nonce)
+  const accountGas = bundler.estimate
+    ? await bundler.estimate(stubbed)
+    : await estimateAccountGas(client, deployment, stubbed, { owner: ownerAddress, deployed })
+  const estimated = { ...stubbed, ...accountGas }
+  const sponsorship = await sponsor.sign(estimated, window)
+  const userOp: UserOperation<'0.7'> = { ...estimated, ...sponsorship, signature: '0x' }
+  const userOpHash = getUserOperationHash({
+    chainId: deployment.chainId,
+    entryPointAddress: deployment.entryPoint,
+    entryPointVersion: '0.7',
+    userOperation: userOp,
+  })
+  const expiresAt = new Date(Number(permit.deadline) * 1000)
+  const wire = toWireUserOp(userOp)
+  await context.payments.recordPrepared({
+    userOpHash,
+    invoice: { chainId: deployment.chainId, registry: deployment.registry, invoiceId },
+    payer: payerAddress,
+    owner: ownerAddress,
+    userOp: wire,
+    permit,
+    expiresAt,
+  })
+  return { userOp: wire, userOpHash, permitDeadline: Number(permit.deadline), expiresAt: expiresAt.toISOString(), invoice }
+}

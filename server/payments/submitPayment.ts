@@ -1,0 +1,134 @@
+import { getAddress, isAddressEqual, recoverMessageAddress, size, type Hex } from 'viem'
+import { getUserOperationHash } from 'viem/account-abstraction'
+import { decodePayCallData } from '../../src/shared/payCall'
+import { canonicalJson } from '../../src/shared/metadata'
+import { fromWireUserOp, type WireUserOp } from '../../src/shared/wire'
+import { BundlerRejectedError, type BundlerReceipt } from '../chain/bundler'
+import { HttpError } from '../http/httpError'
+import type { PayContext } from './payContext'
+import type { PreparedPayment } from '../store/paymentStore'
+import { assertPermitUsable } from './permitWindow'
+
+export type SubmitResult =
+  | { status: 'confirmed'; userOpHash: Hex; txHash: Hex }
+  | { status: 'pending'; userOpHash: Hex; message: string }
+
+type PermitSignatureInput = { v: number; r: Hex; s: Hex }
+
+const pendingMessage = 'submitted; not yet included. Read the invoice until it is Paid; do not prepare a new payment.'
+
+/** The prepared record this operation came from, refusing anything but that operation plus a signature. */
+async function preparedFor(context: PayContext, invoiceId: bigint, wire: WireUserOp): Promise<PreparedPayment> {
+  let userOpHash: Hex
+  try {
+    userOpHash = getUserOperationHash({
+      chainId: context.deployment.chainId,
+      entryPointAddress: context.deployment.entryPoint,
+      entryPointVersion: '0.7',
+      userOperation: fromWireUserOp(wire),
+    })
+  } catch {
+    throw new HttpError(400, 'USEROP_NOT_PREPARED', 'the operation is malformed')
+  }
+  const prepared = await context.payments.getPrepared(userOpHash)
+  const unsigned = (op: WireUserOp) => canonicalJson({ ...op, signature: undefined })
+  if (!prepared || prepared.invoice.invoiceId !== invoiceId || unsigned(prepared.userOp) !== unsigned(normalize(wire))) {
+    throw new HttpError(400, 'USEROP_NOT_PREPARED', 'submit the operation exactly as /prepare returned it, changing only its signature')
+  }
+  return prepared
+}
+
+/** Numeric fields compare as numbers and addresses as checksummed, however the client wrote them. */
+function normalize(wire: WireUserOp): WireUserOp {
+  const op = fromWireUserOp(wire)
+  const normalized: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(op)) {
+    if (value === undefined) continue
+    if (typeof value === 'bigint') normalized[key] = value.toString()
+    else if (typeof value === 'string' && /^0x[0-9a-fA-F]{40}$/.test(value)) normalized[key] = getAddress(value)
+    else normalized[key] = typeof value === 'string' ? value.toLowerCase() : value
+  }
+  return normalized as WireUserOp
+}
+
+async function assertSignedByOwner(prepared: PreparedPayment, signature: Hex) {
+  const invalid = new HttpError(400, 'USEROP_SIGNATURE_INVALID', 'the operation must be signed by the vault owner over its userOpHash')
+  if (size(signature) !== 65) throw invalid
+  try {
+    const signer = await recoverMessageAddress({ message: { raw: prepared.userOpHash }, signature })
+    if (!isAddressEqual(signer, prepared.owner)) throw invalid
+  } catch (error) {
+    if (error === invalid) throw error
+    throw invalid
+  }
+}
+
+function assertPermitMatches(wire: WireUserOp, permitSignature: PermitSignatureInput | undefined) {
+  const { permit } = decodePayCallData(wire.callData)
+  if (!permitSignature) return
+  const same = permitSignature.v === permit.v && permitSignature.r.toLowerCase() === permit.r.toLowerCase() && permitSignature.s.toLowerCase() === permit.s.toLowerCase()
+  if (!same) throw new HttpError(400, 'USEROP_PERMIT_MISMATCH', 'permitSignature differs from the permit in the operation callData')
+}
+
+async function waitForReceipt(context: PayContext, userOpHash: Hex): Promise<BundlerReceipt | null> {
+  const deadline = context.now() + context.submitWaitMs
+  for (;;) {
+    const receipt = await context.bundler.receipt(userOpHash)
+    if (receipt || context.now() >= deadline) return receipt
+    await new Promise((resolve) => setTimeout(resolve, context.receiptPollMs))
+  }
+}
+
+async function settle(context: PayContext, prepared: PreparedPayment, receipt: BundlerReceipt | null): Promise<SubmitResult> {
+  const { userOpHash } = prepared
+  if (!receipt) return { status: 'pending', userOpHash, message: pendingMessage }
+  context.invoices.forget(prepared.invoice.invoiceId)
+  if (receipt.success) {
+    await context.payments.markConfirmed(userOpHash, receipt.txHash)
+    return { status: 'confirmed', userOpHash, txHash: receipt.txHash }
+  }
+  await context.payments.markFailed(userOpHash, 'reverted')
+  throw new HttpError(400, 'TRANSACTION_FAILED', 'the payment was included but reverted: read the invoice, it may have been paid or canceled meanwhile', {
+    userOpHash,
+    txHash: receipt.txHash,
+  })
+}
+
+/**
+ * POST /v1/pay/:id. One submission per operation across every instance: whoever claims it sends it,
+ * everyone else (a retry after a lost reply, a second tab) answers from what is known. A failed send
+ * can be claimed again; the EntryPoint nonce guarantees the operation is included at most once.
+ */
+export async function submitPayment(
+  context: PayContext,
+  { invoiceId, userOp, permitSignature }: { invoiceId: bigint; userOp: WireUserOp; permitSignature?: PermitSignatureInput | undefined },
+): Promise<SubmitResult> {
+  const prepared = await preparedFor(context, invoiceId, userOp)
+  assertPermitMatches(userOp, permitSignature)
+  await assertSignedByOwner(prepared, userOp.signature)
+  const { userOpHash } = prepared
+
+  const claim = await context.payments.claimSubmission(userOpHash)
+  if (!claim.claimed) {
+    const { submission } = claim
+    if (submission.state === 'confirmed' && submission.txHash) return { status: 'confirmed', userOpHash, txHash: submission.txHash }
+    return settle(context, prepared, await waitForReceipt(context, userOpHash))
+  }
+
+  try {
+    const already = await context.bundler.receipt(userOpHash)
+    if (already) return await settle(context, prepared, already)
+    assertPermitUsable(prepared.permit.deadline, context.now)
+    await context.bundler.send(fromWireUserOp({ ...prepared.userOp, signature: userOp.signature }))
+    await context.payments.markSubmitted(userOpHash)
+  } catch (error) {
+    await context.payments.markFailed(userOpHash, error instanceof Error ? error.name : 'unknown')
+    if (error instanceof BundlerRejectedError) {
+      // a send whose reply was lost may have landed: the chain knows
+      const landed = await context.bundler.receipt(userOpHash).catch(() => null)
+      if (landed) return settle(context, prepared, landed)
+    }
+    throw error
+  }
+  return settle(context, prepared, await waitForReceipt(context, userOpHash))
+}

@@ -1,0 +1,81 @@
+import { Hono } from 'hono'
+import * as z from 'zod/mini'
+import type { InvoiceMetadata } from '../../src/shared/metadata'
+import { permitRequestSchema, prepareRequestSchema, submitRequestSchema } from '../../src/shared/wire'
+import { HttpError } from '../http/httpError'
+import { invoiceIdParam, jsonBody, validate } from '../http/validate'
+import type { PayContext } from '../payments/payContext'
+import { preparePayment } from '../payments/preparePayment'
+import { requestPermit } from '../payments/requestPermit'
+import { submitPayment } from '../payments/submitPayment'
+import { invoicePdf } from '../pdf/invoicePdf'
+
+/** Opens an invoice's metadata with an access token; null for a missing, wrong, expired or revoked one alike. */
+export type MetadataAccess = { open(invoiceId: bigint, token: string): Promise<InvoiceMetadata | null> }
+
+const tokenQuery = z.optional(z.string().check(z.maxLength(200)))
+
+/** SPEC 4.14: the public pay routes. No credentials: a payment is authorised by the payer's signatures. */
+export function payRoutes(context: PayContext, metadata: MetadataAccess) {
+  const app = new Hono()
+
+  async function openMetadata(id: bigint, token: string | undefined) {
+    return token ? metadata.open(id, token) : null
+  }
+
+  app.get('/:id', async (c) => {
+    const { invoice, blockNumber } = await context.invoices.read(invoiceIdParam(c))
+    return c.json({ success: true, data: invoice, metadata: { chainId: context.deployment.chainId, blockNumber: blockNumber.toString() } })
+  })
+
+  app.get('/:id/metadata', async (c) => {
+    const id = invoiceIdParam(c)
+    const token = validate(tokenQuery, c.req.query('token'), 'token')
+    const [{ invoice }, opened] = await Promise.all([context.invoices.read(id), openMetadata(id, token)])
+    c.header('Cache-Control', 'no-store')
+    return c.json({ success: true, accessLevel: opened ? 'full' : 'onchain_only', data: invoice, metadata: opened })
+  })
+
+  app.get('/:id/pdf', async (c) => {
+    const id = invoiceIdParam(c)
+    const token = validate(tokenQuery, c.req.query('token'), 'token')
+    if (!token) throw new HttpError(400, 'TOKEN_REQUIRED', 'the PDF needs the invoice access token from the share link')
+    const [{ invoice }, opened] = await Promise.all([context.invoices.read(id), openMetadata(id, token)])
+    if (!opened) throw new HttpError(404, 'NOT_FOUND', 'no invoice document for this id and token')
+    const pdf = await invoicePdf(invoice, opened)
+    const filename = `invoice-${opened.invoiceNumber.replace(/[^\w.-]/g, '_')}.pdf`
+    return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="${filename}"`,
+      'Cache-Control': 'no-store',
+    })
+  })
+
+  app.post('/:id/permit', async (c) => {
+    const invoiceId = invoiceIdParam(c)
+    const body = await jsonBody(c, permitRequestSchema)
+    const result = await requestPermit(context, { invoiceId, payerAddress: body.payerAddress, permitDeadline: body.permitDeadline })
+    return c.json({ success: true, ...result })
+  })
+
+  app.post('/:id/prepare', async (c) => {
+    const invoiceId = invoiceIdParam(c)
+    const { payerAddress, ownerAddress, permit } = await jsonBody(c, prepareRequestSchema)
+    const result = await preparePayment(context, {
+      invoiceId,
+      payerAddress,
+      ownerAddress,
+      permit: { deadline: BigInt(permit.deadline), v: permit.v, r: permit.r, s: permit.s },
+    })
+    return c.json({ success: true, ...result })
+  })
+
+  app.post('/:id', async (c) => {
+    const invoiceId = invoiceIdParam(c)
+    const { userOp, permitSignature } = await jsonBody(c, submitRequestSchema)
+    const result = await submitPayment(context, { invoiceId, userOp, permitSignature })
+    return c.json(result, result.status === 'confirmed' ? 200 : 202)
+  })
+
+  return app
+}

@@ -1,0 +1,135 @@
+import { lockForTransaction, type Database } from './database'
+import { StoreError } from './storeError'
+
+/** One step of the schema. Applied steps are never edited: a change is a new, higher version. */
+export type Migration = { version: number; name: string; statements: readonly string[] }
+
+export class MigrationOrderError extends StoreError {
+  override name = 'MigrationOrderError'
+  readonly code = 'MIGRATION_ORDER'
+}
+
+const address = (column: string) => `${column} text NOT NULL CHECK (${column} ~ '^0x[0-9a-f]{40}$')`
+const bytes32 = (column: string) => `${column} text NOT NULL CHECK (${column} ~ '^0x[0-9a-f]{64}$')`
+const invoiceKey = `chain_id integer NOT NULL CHECK (chain_id > 0),
+  ${address('registry')},
+  invoice_id numeric(78, 0) NOT NULL CHECK (invoice_id >= 0)`
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    statements: [
+      `CREATE TABLE studios (
+        id uuid PRIMARY KEY,
+        name text CHECK (char_length(name) <= 100),
+        chain_id integer NOT NULL CHECK (chain_id > 0),
+        ${address('vault_address')},
+        created_at timestamptz NOT NULL DEFAULT now(),
+        CONSTRAINT studios_vault_unique UNIQUE (chain_id, vault_address)
+      )`,
+      // status is not a column: it is whether revoked_at is set, so the two cannot disagree.
+      `CREATE TABLE api_keys (
+        key_id text PRIMARY KEY CHECK (key_id ~ '^svc_pk_[A-Za-z0-9_-]+$'),
+        studio_id uuid NOT NULL REFERENCES studios (id),
+        name text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 100),
+        scopes text[] NOT NULL CHECK (cardinality(scopes) > 0),
+        secret_ciphertext bytea NOT NULL,
+        secret_iv bytea NOT NULL CHECK (octet_length(secret_iv) = 12),
+        secret_hint text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz,
+        revoked_at timestamptz
+      )`,
+      'CREATE INDEX api_keys_studio ON api_keys (studio_id)',
+      `CREATE TABLE invoice_metadata (
+        ${invoiceKey},
+        ciphertext bytea NOT NULL,
+        iv bytea NOT NULL CHECK (octet_length(iv) = 12),
+        ${bytes32('meta_hash')},
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (chain_id, registry, invoice_id)
+      )`,
+      // statement_timestamp(), not now(): a regeneration can wait on another's lock, and its token
+      // must not look older than the one it replaces.
+      `CREATE TABLE invoice_access_tokens (
+        token_id uuid PRIMARY KEY,
+        ${invoiceKey},
+        token_hash bytea NOT NULL CHECK (octet_length(token_hash) = 32),
+        hint text NOT NULL,
+        label text,
+        is_default boolean NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+        expires_at timestamptz,
+        revoked_at timestamptz,
+        CONSTRAINT invoice_access_tokens_hash_unique UNIQUE (token_hash)
+      )`,
+      'CREATE INDEX invoice_access_tokens_invoice ON invoice_access_tokens (chain_id, registry, invoice_id)',
+      `CREATE UNIQUE INDEX invoice_access_tokens_one_default ON invoice_access_tokens (chain_id, registry, invoice_id)
+        WHERE is_default AND revoked_at IS NULL`,
+      `CREATE TABLE prepared_payments (
+        ${bytes32('user_op_hash')} PRIMARY KEY,
+        ${invoiceKey},
+        ${address('payer')},
+        ${address('owner')},
+        user_op jsonb NOT NULL,
+        permit_deadline numeric(78, 0) NOT NULL,
+        permit_v smallint NOT NULL CHECK (permit_v BETWEEN 0 AND 255),
+        ${bytes32('permit_r')},
+        ${bytes32('permit_s')},
+        expires_at timestamptz NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      `CREATE TABLE payment_submissions (
+        user_op_hash text PRIMARY KEY REFERENCES prepared_payments (user_op_hash),
+        state text NOT NULL CHECK (state IN ('submitting', 'submitted', 'confirmed', 'failed')),
+        attempts integer NOT NULL CHECK (attempts > 0),
+        bundler_ref text,
+        tx_hash text CHECK (tx_hash ~ '^0x[0-9a-f]{64}$'),
+        failure_reason text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        CHECK ((state = 'confirmed') = (tx_hash IS NOT NULL)),
+        CHECK ((state = 'failed') = (failure_reason IS NOT NULL))
+      )`,
+      `CREATE TABLE hmac_nonces (
+        key_id text NOT NULL,
+        nonce text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (key_id, nonce)
+      )`,
+      'CREATE INDEX hmac_nonces_expiry ON hmac_nonces (expires_at)',
+    ],
+  },
+]
+
+/** Brings the schema up to date and returns the versions it applied. Everything happens in one
+ * transaction under one lock, so instances starting together apply each step exactly once, and a
+ * failing step leaves the schema as it was. Versions this code does not know (a newer release
+ * already ran) are left alone. */
+export async function migrate(db: Database, steps: readonly Migration[] = migrations): Promise<number[]> {
+  steps.forEach((step, i) => {
+    const previous = steps[i - 1]
+    if (previous && step.version <= previous.version) {
+      throw new MigrationOrderError(`migration ${step.version} follows ${previous.version}: versions must increase`)
+    }
+  })
+  return db.transaction(async (tx) => {
+    // Taken before the CREATE TABLE: concurrent CREATE TABLE IF NOT EXISTS can still collide.
+    await lockForTransaction(tx, 'migrations', 'schema_migrations')
+    await tx.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`)
+    const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version))
+    const applied: number[] = []
+    for (const step of steps) {
+      if (done.has(step.version)) continue
+      for (const statement of step.statements) await tx.query(statement)
+      await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [step.version, step.name])
+      applied.push(step.version)
+    }
+    return applied
+  })
+}

@@ -1,0 +1,25 @@
+import { ApiError } from './apiError'
+
+/** A thrown value, reduced to what the state machine decides on (events stay plain data). */
+export type Failure =
+  /** The payer declined in the wallet (EIP-1193 4001). */
+  | { kind: 'rejected' }
+  | { kind: 'api'; status: number; code: string; retryAfter: number | null }
+  /** Anything else: a fetch that never answered, a wallet or RPC fault. */
+  | { kind: 'unknown' }
+
+export function toFailure(error: unknown): Failure {
+  if (error instanceof ApiError) {
+    return { kind: 'api', status: error.status, code: error.code, retryAfter: error.retryAfter ?? null }
+  }
+  return isUserRejection(error) ? { kind: 'rejected' } : { kind: 'unknown' }
+}
+
+/** Wallet libraries wrap the provider's error (viem, wagmi): 4001 may sit a few causes deep. */
+function isUserRejection(error: unknown): boolean {
+  for (let depth = 0; depth < 8 && typeof error === 'object' && error !== null; depth++) {
+    if ((error as { code?: unknown }).code === 4001) return true
+    error = (error as { cause?: unknown }).cause
+  }
+  return false
+}

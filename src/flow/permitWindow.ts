@@ -1,0 +1,13 @@
+/** SPEC 7.3: the server refuses a permit with less than two minutes left at prepare and at submit,
+ * so the widget stops there too, rather than have the payer sign an operation bound to fail. */
+export const permitMarginMs = 120_000
+
+export function permitExpiring(deadline: bigint, now: number): boolean {
+  return Number(deadline) * 1000 - now <= permitMarginMs
+}
+
+/** Past its permit's deadline an operation can no longer be sponsored (the paymaster's window ends
+ * with the permit), so waiting for it is over and a new one may be prepared. */
+export function permitLapsed(deadline: bigint, now: number): boolean {
+  return now >= Number(deadline) * 1000
+}

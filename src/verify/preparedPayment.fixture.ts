@@ -1,0 +1,123 @@
+import { parseSignature, type Address, type LocalAccount } from 'viem'
+import { entryPoint07Address, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { payUserOperation } from '../../server/chain/payUserOperation'
+import { signVerifyingPaymasterData } from '../../server/chain/verifyingPaymaster'
+import type { Deployment } from '../shared/deployment'
+import type { PermitSignature } from '../shared/payCall'
+import { permitTypedData } from '../shared/permit'
+import { toWireUserOp, type WireInvoice } from '../shared/wire'
+import type { PrepareResponse } from './verifyPreparedPayment'
+
+/** Test-only: real keys, real signatures and a server that prepares payments as SPEC 4.14 says, so
+ * that tests tamper with genuine data rather than with placeholders. */
+
+function randomAddress(): Address {
+  return privateKeyToAccount(generatePrivateKey()).address
+}
+
+export function testDeployment(): Deployment {
+  return {
+    chainId: 31337,
+    entryPoint: entryPoint07Address,
+    token: randomAddress(),
+    registry: randomAddress(),
+    vaultFactory: randomAddress(),
+    paymaster: randomAddress(),
+  }
+}
+
+export function testInvoice(deployment: Deployment, overrides: Partial<WireInvoice> = {}): WireInvoice {
+  return {
+    id: '3',
+    invoiceNumber: '1042',
+    merchant: randomAddress(),
+    agent: null,
+    payer: null,
+    token: { address: deployment.token, symbol: 'USDC', decimals: 6 },
+    amount: '248000000',
+    status: 'Issued',
+    metaHash: `0x${'ab'.repeat(32)}`,
+    tokenURI: '',
+    issuedAt: '1767225600',
+    dueAt: '1769817600',
+    paidAt: null,
+    effectiveFeeBps: 0,
+    settledFee: null,
+    settledFeeBps: null,
+    txHash: null,
+    ...overrides,
+  }
+}
+
+/** What the payer's wallet does with POST /permit's typed data: the owner signs for its vault. */
+export async function signTestPermit(
+  owner: LocalAccount,
+  { deployment, vault, value, deadline }: { deployment: Deployment; vault: Address; value: bigint; deadline: bigint },
+): Promise<PermitSignature> {
+  const signature = await owner.signTypedData(
+    permitTypedData(
+      { name: 'USD Coin', version: '2', chainId: deployment.chainId, verifyingContract: deployment.token },
+      { owner: vault, spender: deployment.registry, value, nonce: 0n, deadline },
+    ),
+  )
+  const { r, s, yParity } = parseSignature(signature)
+  return { deadline, v: yParity + 27, r, s }
+}
+
+export type PrepareTestPaymentParameters = {
+  deployment: Deployment
+  invoice: WireInvoice
+  vault: Address
+  owner: Address
+  vaultDeployed: boolean
+  permit: PermitSignature
+  paymasterSigner: LocalAccount
+  /** A dishonest server: changes the sponsored operation before it is hashed (so the hash agrees). */
+  tamper?: (userOp: UserOperation<'0.7'>) => UserOperation<'0.7'>
+}
+
+/** POST /prepare as an honest server answers it, unless told to tamper. */
+export async function prepareTestPayment(p: PrepareTestPaymentParameters): Promise<PrepareResponse> {
+  const unsponsored = payUserOperation({
+    deployment: p.deployment,
+    invoiceId: BigInt(p.invoice.id),
+    vault: p.vault,
+    owner: p.owner,
+    vaultDeployed: p.vaultDeployed,
+    nonce: 0n,
+    permit: p.permit,
+    gas: {
+      callGasLimit: 300_000n,
+      verificationGasLimit: 500_000n,
+      preVerificationGas: 60_000n,
+      paymasterVerificationGasLimit: 100_000n,
+      paymasterPostOpGasLimit: 0n,
+      maxFeePerGas: 5_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+    },
+    paymasterData: '0x',
+    signature: '0x',
+  })
+  const paymasterData = await signVerifyingPaymasterData(
+    p.paymasterSigner,
+    { ...unsponsored, paymaster: p.deployment.paymaster, paymasterVerificationGasLimit: 100_000n, paymasterPostOpGasLimit: 0n },
+    { chainId: p.deployment.chainId, validUntil: Number(p.permit.deadline), validAfter: 0 },
+  )
+  const sponsored: UserOperation<'0.7'> = { ...unsponsored, paymasterData }
+  const userOp = p.tamper ? p.tamper(sponsored) : sponsored
+  const userOpHash = getUserOperationHash({
+    chainId: p.deployment.chainId,
+    entryPointAddress: p.deployment.entryPoint,
+    entryPointVersion: '0.7',
+    userOperation: userOp,
+  })
+  return {
+    success: true,
+    userOp: toWireUserOp(userOp),
+    userOpHash,
+    permitDeadline: Number(p.permit.deadline),
+    expiresAt: new Date(Number(p.permit.deadline) * 1000).toISOString(),
+    invoice: p.invoice,
+  }
+}

@@ -1,0 +1,43 @@
+/** Why the widget refuses to sign. Codes are stable (the UI and tests key on them); messages are
+ * written for the payer, who has to decide whether to trust this checkout again. */
+export type UnsafeProblemCode =
+  // the prepared operation (POST /prepare)
+  | 'USEROP_HASH_MISMATCH'
+  | 'SENDER_MISMATCH'
+  | 'CALLDATA_UNDECODABLE'
+  | 'CALLDATA_NOT_CANONICAL'
+  | 'CALL_TARGET_MISMATCH'
+  | 'CALL_VALUE_NONZERO'
+  | 'INVOICE_ID_MISMATCH'
+  | 'PERMIT_MISMATCH'
+  | 'PERMIT_DEADLINE_MISMATCH'
+  | 'EXPIRY_AFTER_PERMIT'
+  | 'FACTORY_UNEXPECTED'
+  | 'FACTORY_MISSING'
+  | 'FACTORY_MISMATCH'
+  | 'FACTORY_OWNER_MISMATCH'
+  | 'FACTORY_DATA_MISMATCH'
+  | 'PAYMASTER_MISSING'
+  | 'PAYMASTER_MISMATCH'
+  | 'RESPONSE_INVOICE_MISMATCH'
+  | 'AMOUNT_MISMATCH'
+  | 'TOKEN_MISMATCH'
+  | 'TOKEN_NOT_ACCEPTED'
+  // the permit to sign (POST /permit)
+  | 'CHAIN_MISMATCH'
+  | 'PERMIT_TOKEN_MISMATCH'
+  | 'PRIMARY_TYPE_MISMATCH'
+  | 'PERMIT_TYPES_MISMATCH'
+  | 'OWNER_MISMATCH'
+  | 'SPENDER_MISMATCH'
+  | 'DEADLINE_PASSED'
+  | 'DEADLINE_TOO_FAR'
+
+export type UnsafeProblem = { code: UnsafeProblemCode; message: string }
+
+/** What a verifier answers: the checked value to use, or every reason not to. */
+export type Verdict<T> = ({ ok: true } & T) | { ok: false; problems: UnsafeProblem[] }
+
+export function verdict<T extends object>(problems: UnsafeProblem[], checked: () => T): Verdict<T> {
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, ...checked() }
+}

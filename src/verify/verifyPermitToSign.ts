@@ -1,0 +1,97 @@
+import { getAddress, type Address } from 'viem'
+import type { Deployment } from '../shared/deployment'
+import { permitTypedData, permitTypes } from '../shared/permit'
+import type { PermitToSign } from '../shared/wire'
+import { checkAcceptedToken, type PaymentInvoice } from './paymentInvoice'
+import { sameAddress } from './sameAddress'
+import { verdict, type UnsafeProblem, type Verdict } from './unsafeProblem'
+
+export type PermitTypedData = ReturnType<typeof permitTypedData>
+
+export type VerifyPermitToSignExpected = {
+  /** Pinned in the build; never taken from the server being checked. */
+  deployment: Deployment
+  vault: Address
+  invoice: PaymentInvoice
+  /** Milliseconds since the epoch, as Date.now(). */
+  now: number
+}
+
+/** On success, typed data rebuilt from the checked fields alone: the wallet signs what was checked,
+ * never the server's object with whatever else it carries. */
+export type VerifyPermitToSignReturnType = Verdict<{ typedData: PermitTypedData }>
+
+const maxPermitSeconds = 24n * 60n * 60n
+
+/** An EIP-2612 permit is a spending authorisation: before the payer signs one, it must let exactly the
+ * invoice registry take exactly the invoice amount of the accepted token from the payer's vault, for a
+ * bounded time, on the pinned chain. */
+export function verifyPermitToSign(permitToSign: PermitToSign, expected: VerifyPermitToSignExpected): VerifyPermitToSignReturnType {
+  const { domain, types, primaryType, message } = permitToSign
+  const { deployment, vault, invoice } = expected
+  const problems = checkAcceptedToken(invoice, deployment)
+  if (domain.chainId !== deployment.chainId) {
+    problems.push({ code: 'CHAIN_MISMATCH', message: `The permit is for chain ${domain.chainId}, not chain ${deployment.chainId}.` })
+  }
+  if (!sameAddress(domain.verifyingContract, deployment.token)) {
+    problems.push({
+      code: 'PERMIT_TOKEN_MISMATCH',
+      message: `The permit is for token ${domain.verifyingContract}, not the accepted token ${deployment.token}.`,
+    })
+  }
+  if (primaryType !== 'Permit') {
+    problems.push({ code: 'PRIMARY_TYPE_MISMATCH', message: `You would sign a ${String(primaryType)}, not a token permit.` })
+  }
+  if (!isPermitStruct(types)) {
+    problems.push({ code: 'PERMIT_TYPES_MISMATCH', message: 'The permit is not a standard token permit (EIP-2612).' })
+  }
+  if (!sameAddress(message.owner, vault)) {
+    problems.push({ code: 'OWNER_MISMATCH', message: `The permit spends from ${message.owner}, not from your vault ${vault}.` })
+  }
+  if (!sameAddress(message.spender, deployment.registry)) {
+    problems.push({
+      code: 'SPENDER_MISMATCH',
+      message: `The permit lets ${message.spender} spend your funds, not the invoice registry ${deployment.registry}.`,
+    })
+  }
+  if (BigInt(message.value) !== invoice.amount) {
+    problems.push({
+      code: 'AMOUNT_MISMATCH',
+      message: `The permit allows ${message.value} instead of the invoice amount ${invoice.amount} (in the token's smallest unit).`,
+    })
+  }
+  problems.push(...checkDeadline(BigInt(message.deadline), BigInt(Math.floor(expected.now / 1000))))
+  return verdict(problems, () => ({
+    typedData: permitTypedData(
+      { name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: getAddress(domain.verifyingContract) },
+      {
+        owner: getAddress(message.owner),
+        spender: getAddress(message.spender),
+        value: BigInt(message.value),
+        nonce: BigInt(message.nonce),
+        deadline: BigInt(message.deadline),
+      },
+    ),
+  }))
+}
+
+function isPermitStruct(types: PermitToSign['types']): boolean {
+  const keys = Object.keys(types)
+  const fields = types.Permit
+  return (
+    keys.length === 1 &&
+    keys[0] === 'Permit' &&
+    fields.length === permitTypes.Permit.length &&
+    permitTypes.Permit.every((field, i) => fields[i]?.name === field.name && fields[i]?.type === field.type)
+  )
+}
+
+function checkDeadline(deadline: bigint, nowSeconds: bigint): UnsafeProblem[] {
+  if (deadline <= nowSeconds) {
+    return [{ code: 'DEADLINE_PASSED', message: 'The permit has already expired.' }]
+  }
+  if (deadline > nowSeconds + maxPermitSeconds) {
+    return [{ code: 'DEADLINE_TOO_FAR', message: 'The permit would stay valid for more than 24 hours.' }]
+  }
+  return []
+}

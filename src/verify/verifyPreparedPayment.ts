@@ -1,0 +1,122 @@
+import type { Address, Hex } from 'viem'
+import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
+import type * as z from 'zod/mini'
+import type { Deployment } from '../shared/deployment'
+import type { PermitSignature } from '../shared/payCall'
+import { fromWireUserOp, type prepareResponseSchema } from '../shared/wire'
+import { checkPayCall } from './checkPayCall'
+import { checkVaultCreation } from './checkVaultCreation'
+import { checkAcceptedToken, type PaymentInvoice } from './paymentInvoice'
+import { sameAddress } from './sameAddress'
+import { verdict, type UnsafeProblem, type Verdict } from './unsafeProblem'
+
+export type PrepareResponse = z.infer<typeof prepareResponseSchema>
+
+export type VerifyPreparedPaymentParameters = {
+  /** Pinned in the build; never taken from the server being checked. */
+  deployment: Deployment
+  invoice: PaymentInvoice
+  vault: Address
+  owner: Address
+  /** Read from the chain by the widget. */
+  vaultDeployed: boolean
+  /** The permit the payer signed, as signed. */
+  permit: PermitSignature
+  prepared: PrepareResponse
+}
+
+export type VerifyPreparedPaymentReturnType = Verdict<{ userOp: UserOperation<'0.7'>; userOpHash: Hex }>
+
+/** Everything the payer will sign is checked here against what the payer meant to do; the hash the
+ * owner signs is the one computed here, not the server's. The returned operation carries an empty
+ * signature: whatever the server put there (a stub for estimation) is never sent. */
+export function verifyPreparedPayment(p: VerifyPreparedPaymentParameters): VerifyPreparedPaymentReturnType {
+  const { deployment, invoice, prepared } = p
+  const userOp: UserOperation<'0.7'> = { ...fromWireUserOp(prepared.userOp), signature: '0x' }
+  const userOpHash = hashUserOp(userOp, deployment)
+  const problems: UnsafeProblem[] = [
+    ...checkAcceptedToken(invoice, deployment),
+    ...checkPreparedInvoice(prepared.invoice, invoice),
+  ]
+  if (userOpHash !== prepared.userOpHash.toLowerCase()) {
+    problems.push({
+      code: 'USEROP_HASH_MISMATCH',
+      message: 'The operation does not match the fingerprint you would sign on this network, so what you would approve is not what is shown.',
+    })
+  }
+  if (!sameAddress(userOp.sender, p.vault)) {
+    problems.push({ code: 'SENDER_MISMATCH', message: `The operation is sent by ${userOp.sender}, not by your vault ${p.vault}.` })
+  }
+  problems.push(
+    ...checkPayCall(userOp.callData, { deployment, invoice, permit: p.permit }),
+    ...checkVaultCreation(userOp, { deployment, owner: p.owner, vaultDeployed: p.vaultDeployed }),
+    ...checkPaymaster(userOp.paymaster, deployment),
+    ...checkPermitWindow(prepared, p.permit),
+  )
+  return verdict(problems, () => ({ userOp, userOpHash }))
+}
+
+/** Lower-case hex; '0x' (which equals no hash) when a field is too wide to pack, as on no operation
+ * the EntryPoint would accept. */
+function hashUserOp(userOp: UserOperation<'0.7'>, { chainId, entryPoint }: Deployment): Hex {
+  try {
+    return getUserOperationHash({ chainId, entryPointAddress: entryPoint, entryPointVersion: '0.7', userOperation: userOp })
+  } catch {
+    return '0x'
+  }
+}
+
+function checkPreparedInvoice(prepared: PrepareResponse['invoice'], invoice: PaymentInvoice): UnsafeProblem[] {
+  const problems: UnsafeProblem[] = []
+  if (BigInt(prepared.id) !== invoice.id) {
+    problems.push({ code: 'RESPONSE_INVOICE_MISMATCH', message: `The server prepared invoice ${prepared.id} instead of invoice ${invoice.id}.` })
+  }
+  if (BigInt(prepared.amount) !== invoice.amount) {
+    problems.push({
+      code: 'AMOUNT_MISMATCH',
+      message: `The server prepared a payment of ${prepared.amount} instead of the invoice amount ${invoice.amount} (in the token's smallest unit).`,
+    })
+  }
+  if (!sameAddress(prepared.token.address, invoice.token)) {
+    problems.push({ code: 'TOKEN_MISMATCH', message: `The server prepared a payment in token ${prepared.token.address} instead of ${invoice.token}.` })
+  }
+  return problems
+}
+
+function checkPaymaster(paymaster: Address | undefined, deployment: Deployment): UnsafeProblem[] {
+  if (!paymaster) {
+    return [{ code: 'PAYMASTER_MISSING', message: 'The operation is not sponsored: your vault would pay the network fee itself.' }]
+  }
+  if (sameAddress(paymaster, deployment.paymaster)) return []
+  return [
+    {
+      code: 'PAYMASTER_MISMATCH',
+      message: `The operation is sponsored by ${paymaster}, not by this checkout's paymaster ${deployment.paymaster}.`,
+    },
+  ]
+}
+
+/** The permit deadline is when the widget stops waiting for a signed operation and offers a new one
+ * (SPEC 4.14 rule 4): a server that says otherwise is not the protocol being checked. */
+function checkPermitWindow(prepared: PrepareResponse, permit: PermitSignature): UnsafeProblem[] {
+  const problems: UnsafeProblem[] = []
+  const deadlineMs = Number(permit.deadline) * 1000
+  if (BigInt(prepared.permitDeadline) !== permit.deadline) {
+    problems.push({
+      code: 'PERMIT_DEADLINE_MISMATCH',
+      message: `The server reports a permit valid until ${isoSeconds(prepared.permitDeadline * 1000)}, but the permit you signed ends at ${isoSeconds(deadlineMs)}.`,
+    })
+  }
+  // an unreadable date is no bound at all
+  if (!(Date.parse(prepared.expiresAt) <= deadlineMs)) {
+    problems.push({
+      code: 'EXPIRY_AFTER_PERMIT',
+      message: `The prepared payment stays valid until ${prepared.expiresAt}, after your permit ends at ${isoSeconds(deadlineMs)}.`,
+    })
+  }
+  return problems
+}
+
+function isoSeconds(ms: number): string {
+  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : 'an invalid date'
+}

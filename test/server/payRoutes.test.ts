@@ -1,0 +1,278 @@
+import { parseUnits } from 'viem'
+import { entryPoint07Abi } from 'viem/account-abstraction'
+import { describe, expect, test } from 'vitest'
+import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
+import { createPayer, issueInvoice } from '../../server/devnet/seed'
+import { hashMetadata } from '../../src/shared/metadata'
+import { api, payThroughServer, permitAndPrepare, signUserOp, useServer } from '../support/server'
+
+let clockSkewMs = 0
+const ctx = useServer({ now: () => Date.now() + clockSkewMs })
+const base = () => ctx.server.url
+
+function balanceOf(address: `0x${string}`) {
+  const { clients, deployment } = ctx.devnet
+  return clients.public.readContract({ address: deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] })
+}
+
+async function freshInvoice(amount = parseUnits('25', 6)) {
+  const { devnet } = ctx
+  const { timestamp } = await devnet.clients.public.getBlock()
+  return issueInvoice(devnet.anvil.rpcUrl, devnet.deployment, devnet.seed.merchant, { amount, dueAt: timestamp + 86_400n, metaHash: `0x${'cd'.repeat(32)}` })
+}
+
+const freshPayer = (funds = parseUnits('1000', 6)) => createPayer(ctx.devnet.clients, ctx.devnet.deployment, funds)
+
+function tokenOf(shareLink: string) {
+  return new URL(shareLink).searchParams.get('token')!
+}
+
+describe('GET /v1/pay/:id', () => {
+  test('default: answers the on-chain invoice with string amounts and the fee override', async () => {
+    const demo = ctx.devnet.seed.invoices[0]!
+    const { status, body } = await api(base(), `/v1/pay/${demo.id}`)
+    expect(status).toBe(200)
+    expect(body).toMatchObject({
+      success: true,
+      data: {
+        id: demo.id.toString(),
+        invoiceNumber: '1',
+        merchant: ctx.devnet.seed.merchant.vault,
+        payer: null,
+        token: { address: ctx.devnet.deployment.token, symbol: 'USDC', decimals: 6 },
+        amount: demo.amount.toString(),
+        status: 'Issued',
+        metaHash: hashMetadata(demo.metadata),
+        dueAt: demo.dueAt.toString(),
+        effectiveFeeBps: 0,
+        settledFee: null,
+        settledFeeBps: null,
+      },
+      metadata: { chainId: 31337 },
+    })
+  })
+
+  test('behavior: an unknown id is 404 and a malformed id is 400, and the server keeps serving', async () => {
+    expect((await api(base(), '/v1/pay/424242')).body).toMatchObject({ error: 'NOT_FOUND', code: 'NOT_FOUND' })
+    for (const bad of ['abc', '-1', '1.5', '0x10', '1e3', `1${'0'.repeat(80)}`]) {
+      const { status, body } = await api(base(), `/v1/pay/${bad}`)
+      expect(status, bad).toBe(400)
+      expect(body.error).toBe('VALIDATION_ERROR')
+      expect(JSON.stringify(body)).not.toMatch(/at .*\.ts/)
+    }
+    expect((await api(base(), `/v1/pay/${ctx.devnet.seed.invoices[0]!.id}`)).status).toBe(200)
+  })
+})
+
+describe('GET /v1/pay/:id/metadata and /pdf', () => {
+  test('behavior: without a valid token the metadata is onchain_only; missing, wrong and revoked look the same', async () => {
+    const id = ctx.devnet.seed.invoices[0]!.id
+    for (const query of ['', '?token=', '?token=svc_tk_wrong', `?token=${tokenOf(ctx.shareLinks[1]!.shareLink)}`]) {
+      const { status, body } = await api(base(), `/v1/pay/${id}/metadata${query}`)
+      expect(status, query).toBe(200)
+      expect(body, query).toMatchObject({ success: true, accessLevel: 'onchain_only', metadata: null, data: { id: id.toString() } })
+    }
+  })
+
+  test('behavior: the share link token opens the decrypted metadata, which hashes to the on-chain metaHash', async () => {
+    const demo = ctx.devnet.seed.invoices[0]!
+    const link = ctx.shareLinks.find((l) => l.invoiceId === demo.id)!
+    expect(link.shareLink).toBe(`${base()}/pay/${demo.id}?token=${tokenOf(link.shareLink)}`)
+    const { body, headers } = await api(base(), `/v1/pay/${demo.id}/metadata?token=${tokenOf(link.shareLink)}`)
+    expect(body.accessLevel).toBe('full')
+    expect(body.metadata).toEqual(demo.metadata)
+    expect(hashMetadata(body.metadata)).toBe(body.data.metaHash)
+    expect(headers.get('cache-control')).toBe('no-store')
+    expect(headers.get('referrer-policy')).toBe('no-referrer')
+  })
+
+  test('behavior: the PDF needs a token (400 TOKEN_REQUIRED) and with one is a real PDF attachment', async () => {
+    const demo = ctx.devnet.seed.invoices[0]!
+    const missing = await api(base(), `/v1/pay/${demo.id}/pdf`)
+    expect(missing.status).toBe(400)
+    expect(missing.body).toMatchObject({ error: 'TOKEN_REQUIRED', code: 'TOKEN_REQUIRED' })
+    const link = ctx.shareLinks.find((l) => l.invoiceId === demo.id)!
+    const response = await fetch(`${base()}/v1/pay/${demo.id}/pdf?token=${tokenOf(link.shareLink)}`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('application/pdf')
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="invoice-${demo.metadata.invoiceNumber}.pdf"`)
+    const bytes = Buffer.from(await response.arrayBuffer())
+    expect(bytes.subarray(0, 5).toString()).toBe('%PDF-')
+    expect(bytes.length).toBeGreaterThan(1000)
+  })
+})
+
+describe('POST /v1/pay/:id/permit', () => {
+  test('default: EIP-2612 typed data for the vault, the registry and the invoice amount, one hour by default', async () => {
+    const invoice = ctx.devnet.seed.invoices[2]!
+    const payer = ctx.devnet.seed.payer
+    const before = Math.floor(Date.now() / 1000)
+    const { status, body } = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault })
+    expect(status).toBe(200)
+    const { domain, primaryType, message } = body.permitToSign
+    expect(domain).toEqual({ name: 'USD Coin', version: '2', chainId: 31337, verifyingContract: ctx.devnet.deployment.token })
+    expect(primaryType).toBe('Permit')
+    expect(message).toMatchObject({ owner: payer.vault, spender: ctx.devnet.deployment.registry, value: invoice.amount.toString(), nonce: '0' })
+    expect(Number(message.deadline) - before).toBeGreaterThanOrEqual(3599)
+    expect(Number(message.deadline) - before).toBeLessThanOrEqual(3601)
+    expect(body.invoice.id).toBe(invoice.id.toString())
+  })
+
+  test('behavior: a deadline under two minutes is 409 PERMIT_EXPIRED, over 24 hours is refused', async () => {
+    const invoice = ctx.devnet.seed.invoices[2]!
+    const now = Math.floor(Date.now() / 1000)
+    const soon = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: ctx.devnet.seed.payer.vault, permitDeadline: now + 100 })
+    expect(soon.status).toBe(409)
+    expect(soon.body).toMatchObject({ error: 'PERMIT_EXPIRED', code: 'PERMIT_EXPIRED' })
+    const far = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: ctx.devnet.seed.payer.vault, permitDeadline: now + 86_400 + 60 })
+    expect(far.status).toBe(400)
+    expect(far.body.code).toBe('PERMIT_DEADLINE_TOO_FAR')
+  })
+
+  test('behavior: bad bodies get a validation error, never a 500', async () => {
+    const id = ctx.devnet.seed.invoices[2]!.id
+    const cases: [unknown, number][] = [[{}, 400], [{ payerAddress: '0x1234' }, 400], [{ payerAddress: ctx.devnet.seed.payer.vault, permitDeadline: 'soon' }, 400], [[1, 2], 400]]
+    for (const [body, expected] of cases) {
+      const { status, body: answer } = await api(base(), `/v1/pay/${id}/permit`, body)
+      expect(status).toBe(expected)
+      expect(answer.error).toBe('VALIDATION_ERROR')
+      expect(Array.isArray(answer.details)).toBe(true)
+    }
+    const notJson = await fetch(`${base()}/v1/pay/${id}/permit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' })
+    expect(notJson.status).toBe(400)
+    const wrongType = await fetch(`${base()}/v1/pay/${id}/permit`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' })
+    expect(wrongType.status).toBe(415)
+    const huge = await fetch(`${base()}/v1/pay/${id}/permit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ payerAddress: 'x'.repeat(100_000) }) })
+    expect(huge.status).toBe(413)
+  })
+})
+
+describe('the whole payment over HTTP', () => {
+  test('behavior: a counterfactual payer vault pays: 200 confirmed, the invoice reads Paid, the balances moved', async () => {
+    const { seed } = ctx.devnet
+    const invoice = seed.invoices[1]!
+    const merchantBefore = await balanceOf(seed.merchant.vault)
+    expect(await ctx.devnet.clients.public.getCode({ address: seed.payer.vault })).toBeUndefined()
+
+    const { submit, prepared } = await payThroughServer(base(), invoice.id, seed.payer)
+    expect(prepared.body.userOp.factory).toBe(ctx.devnet.deployment.vaultFactory)
+    expect(prepared.body.userOp.paymaster).toBe(ctx.devnet.deployment.paymaster)
+    expect(submit.status).toBe(200)
+    expect(submit.body).toEqual({ status: 'confirmed', userOpHash: prepared.body.userOpHash, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+
+    const fee = invoice.amount / 100n
+    expect(await balanceOf(seed.payer.vault)).toBe(parseUnits('10000', 6) - invoice.amount)
+    expect(await balanceOf(seed.merchant.vault)).toBe(merchantBefore + invoice.amount - fee)
+    const { body } = await api(base(), `/v1/pay/${invoice.id}`)
+    expect(body.data).toMatchObject({ status: 'Paid', payer: seed.payer.vault, settledFee: fee.toString(), settledFeeBps: 100, effectiveFeeBps: null, txHash: submit.body.txHash })
+  })
+
+  test('behavior: paying a Paid invoice is refused at /permit with 409 INVALID_STATUS', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    expect((await payThroughServer(base(), invoice.id, payer)).submit.status).toBe(200)
+    const again = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault })
+    expect(again.status).toBe(409)
+    expect(again.body).toMatchObject({ code: 'INVALID_STATUS', status: 'Paid' })
+  })
+
+  test('behavior: repeating the same submission never submits twice and answers from what is known', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const { submit, userOp, prepared } = await payThroughServer(base(), invoice.id, payer)
+    expect(submit.status).toBe(200)
+    const again = await Promise.all([1, 2, 3].map(() => api(base(), `/v1/pay/${invoice.id}`, { userOp })))
+    for (const answer of again) expect(answer.body).toEqual(submit.body)
+    const events = await ctx.devnet.clients.public.getContractEvents({ address: ctx.devnet.deployment.entryPoint, abi: entryPoint07Abi, eventName: 'UserOperationEvent', args: { userOpHash: prepared.body.userOpHash }, fromBlock: 0n })
+    expect(events).toHaveLength(1)
+    expect(await balanceOf(payer.vault)).toBe(parseUnits('1000', 6) - invoice.amount)
+  })
+
+  test('behavior: two payers racing for one invoice: exactly one Paid, nobody debited twice', async () => {
+    const invoice = await freshInvoice()
+    const [first, second] = [await freshPayer(), await freshPayer()]
+    const [a, b] = await Promise.all([permitAndPrepare(base(), invoice.id, first), permitAndPrepare(base(), invoice.id, second)])
+    const submits = await Promise.all(
+      [[first, a], [second, b]].map(async ([payer, flow]: any) =>
+        api(base(), `/v1/pay/${invoice.id}`, { userOp: await signUserOp(payer, flow.prepared.body.userOp, flow.prepared.body.userOpHash) }),
+      ),
+    )
+    const statuses = submits.map((s) => s.status).sort()
+    expect(statuses).toEqual([200, 400])
+    expect(submits.find((s) => s.status === 400)!.body.code).toBe('TRANSACTION_FAILED')
+    const balances = [await balanceOf(first.vault), await balanceOf(second.vault)].sort()
+    expect(balances).toEqual([parseUnits('1000', 6) - invoice.amount, parseUnits('1000', 6)].sort())
+    expect((await api(base(), `/v1/pay/${invoice.id}`)).body.data.status).toBe('Paid')
+  })
+})
+
+describe('refusals on /prepare and submit', () => {
+  test('behavior: a permit signed by another key is 400 PERMIT_SIGNATURE_INVALID', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const impostor = await freshPayer()
+    const { permitSignature } = await permitAndPrepare(base(), invoice.id, { ...payer, ownerPrivateKey: impostor.ownerPrivateKey })
+    const prepared = await api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: permitSignature })
+    expect(prepared.status).toBe(400)
+    expect(prepared.body).toMatchObject({ error: 'PERMIT_SIGNATURE_INVALID', code: 'PERMIT_SIGNATURE_INVALID' })
+  })
+
+  test('behavior: a payer address that is not the owner vault is refused', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const other = await freshPayer()
+    const { permitSignature } = await permitAndPrepare(base(), invoice.id, payer)
+    const prepared = await api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: other.owner, permit: permitSignature })
+    expect(prepared.status).toBe(400)
+    expect(prepared.body.code).toBe('PAYER_NOT_OWNER_VAULT')
+  })
+
+  test('behavior: a vault without enough funds is told how much it holds and needs before anything is sponsored', async () => {
+    const invoice = await freshInvoice(parseUnits('50', 6))
+    const payer = await freshPayer(parseUnits('20', 6))
+    const { prepared } = await permitAndPrepare(base(), invoice.id, payer)
+    expect(prepared.status).toBe(400)
+    expect(prepared.body).toMatchObject({ code: 'INSUFFICIENT_BALANCE', balance: '20000000', required: '50000000' })
+  })
+
+  test('behavior: an operation changed after /prepare is refused; so are an unsigned one and a mismatched permitSignature', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const { prepared, permitSignature } = await permitAndPrepare(base(), invoice.id, payer)
+    const signed = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
+    const tampered = await api(base(), `/v1/pay/${invoice.id}`, { userOp: { ...signed, callGasLimit: (BigInt(signed.callGasLimit) + 1n).toString() } })
+    expect(tampered.status).toBe(400)
+    expect(tampered.body.code).toBe('USEROP_NOT_PREPARED')
+    const otherInvoice = await api(base(), `/v1/pay/${ctx.devnet.seed.invoices[0]!.id}`, { userOp: signed })
+    expect(otherInvoice.body.code).toBe('USEROP_NOT_PREPARED')
+    const unsigned = await api(base(), `/v1/pay/${invoice.id}`, { userOp: prepared.body.userOp })
+    expect(unsigned.body.code).toBe('USEROP_SIGNATURE_INVALID')
+    const mismatch = await api(base(), `/v1/pay/${invoice.id}`, { userOp: signed, permitSignature: { ...permitSignature, v: permitSignature.v === 27 ? 28 : 27 } })
+    expect(mismatch.status).toBe(400)
+    expect(mismatch.body.code).toBe('USEROP_PERMIT_MISMATCH')
+    // none of that spent the operation: it still pays
+    const ok = await api(base(), `/v1/pay/${invoice.id}`, { userOp: signed, permitSignature: { v: permitSignature.v, r: permitSignature.r, s: permitSignature.s } })
+    expect(ok.status).toBe(200)
+  })
+
+  test('behavior: with under two minutes left on the permit, submit is 409 PERMIT_EXPIRED and nothing is sent', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const now = Math.floor(Date.now() / 1000)
+    const { prepared } = await permitAndPrepare(base(), invoice.id, payer, now + 600)
+    expect(prepared.status).toBe(200)
+    expect(prepared.body.permitDeadline).toBe(now + 600)
+    expect(Date.parse(prepared.body.expiresAt) / 1000).toBeLessThanOrEqual(now + 600)
+    const signed = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
+    clockSkewMs = 500_000
+    try {
+      const late = await api(base(), `/v1/pay/${invoice.id}`, { userOp: signed })
+      expect(late.status).toBe(409)
+      expect(late.body.code).toBe('PERMIT_EXPIRED')
+    } finally {
+      clockSkewMs = 0
+    }
+    expect((await api(base(), `/v1/pay/${invoice.id}`)).body.data.status).toBe('Issued')
+    expect(await balanceOf(payer.vault)).toBe(parseUnits('1000', 6))
+  })
+})

@@ -1,0 +1,139 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { createWalletClient, http, toHex, type Hex, type LocalAccount, type PublicClient } from 'viem'
+import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
+import { localBundler } from '../../server/chain/bundler'
+import { chainFor } from '../../server/chain/chainClient'
+import { estimateAccountGas } from '../../server/chain/localGasEstimator'
+import { localVerifyingSponsor } from '../../server/chain/sponsor'
+import { decodeCreateVault } from '../../src/shared/payCall'
+import type { Deployment } from '../../src/shared/deployment'
+
+type Mode = 'normal' | 'hold'
+
+/**
+ * A small ERC-4337 bundler and ERC-7677 paymaster over JSON-RPC on 127.0.0.1, built from the same
+ * real parts the server uses locally (simulation, handleOps, VerifyingPaymaster signatures), so the
+ * server's external paths are tested against real wire formats. It can be stopped and restarted,
+ * and in `hold` mode it accepts operations but includes them only when `release()` is called.
+ */
+export async function startRpcBundlerServer({
+  client,
+  deployment,
+  rpcUrl,
+  executor,
+  paymasterSigner,
+}: {
+  client: PublicClient
+  deployment: Deployment
+  rpcUrl: string
+  executor: LocalAccount
+  paymasterSigner: LocalAccount
+}) {
+  const wallet = createWalletClient({ chain: chainFor(deployment.chainId, rpcUrl), transport: http(rpcUrl), account: executor })
+  const bundler = localBundler({ client, wallet, deployment })
+  const sponsor = localVerifyingSponsor({ deployment, signer: paymasterSigner })
+  const calls: Record<string, number> = {}
+  const held: UserOperation<'0.7'>[] = []
+  let mode: Mode = 'normal'
+
+  const toOp = (raw: Record<string, string>): UserOperation<'0.7'> => {
+    const op: Record<string, unknown> = { ...raw }
+    for (const key of ['nonce', 'callGasLimit', 'verificationGasLimit', 'preVerificationGas', 'maxFeePerGas', 'maxPriorityFeePerGas', 'paymasterVerificationGasLimit', 'paymasterPostOpGasLimit']) {
+      if (raw[key] !== undefined) op[key] = BigInt(raw[key])
+    }
+    return op as UserOperation<'0.7'>
+  }
+  const hashOf = (op: UserOperation<'0.7'>) =>
+    getUserOperationHash({ chainId: deployment.chainId, entryPointAddress: deployment.entryPoint, entryPointVersion: '0.7', userOperation: op })
+  const sponsorship = (s: Awaited<ReturnType<typeof sponsor.sign>>) => ({
+    paymaster: s.paymaster,
+    paymasterData: s.paymasterData,
+    paymasterVerificationGasLimit: toHex(s.paymasterVerificationGasLimit),
+    paymasterPostOpGasLimit: toHex(s.paymasterPostOpGasLimit),
+  })
+
+  async function handle(method: string, params: any[]): Promise<unknown> {
+    calls[method] = (calls[method] ?? 0) + 1
+    switch (method) {
+      case 'eth_supportedEntryPoints':
+        return [deployment.entryPoint]
+      case 'eth_chainId':
+        return toHex(deployment.chainId)
+      case 'eth_estimateUserOperationGas': {
+        const op = toOp(params[0])
+        const owner = op.factoryData ? decodeCreateVault(op.factoryData).owner : ('0x' as Hex)
+        const gas = await estimateAccountGas(client, deployment, op, { owner, deployed: !op.factory })
+        return {
+          callGasLimit: toHex(gas.callGasLimit),
+          verificationGasLimit: toHex(gas.verificationGasLimit),
+          preVerificationGas: toHex(gas.preVerificationGas),
+          paymasterVerificationGasLimit: toHex(60_000n),
+        }
+      }
+      case 'eth_sendUserOperation': {
+        const op = toOp(params[0])
+        if (mode === 'hold') held.push(op)
+        else await bundler.send(op)
+        return hashOf(op)
+      }
+      case 'eth_getUserOperationReceipt': {
+        const receipt = await bundler.receipt(params[0])
+        return receipt ? { userOpHash: params[0], success: receipt.success, receipt: { transactionHash: receipt.txHash }, logs: [] } : null
+      }
+      case 'pm_getPaymasterStubData':
+        return { ...sponsorship(await sponsor.stub(toOp(params[0]), params[3])), isFinal: false }
+      case 'pm_getPaymasterData':
+        return sponsorship(await sponsor.sign(toOp(params[0]), params[3]))
+      default:
+        throw Object.assign(new Error(`method ${method} not supported`), { code: -32601 })
+    }
+  }
+
+  async function onRequest(request: IncomingMessage, response: ServerResponse) {
+    let body = ''
+    for await (const chunk of request) body += chunk
+    const { id, method, params } = JSON.parse(body)
+    let reply: object
+    try {
+      reply = { jsonrpc: '2.0', id, result: await handle(method, params) }
+    } catch (error) {
+      const code = typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : -32500
+      reply = { jsonrpc: '2.0', id, error: { code, message: (error as Error).message } }
+    }
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply))
+  }
+
+  let server: Server
+  let port = 0
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((req, res) => void onRequest(req, res))
+      server.listen(port, '127.0.0.1', () => {
+        port = (server.address() as AddressInfo).port
+        resolve()
+      })
+    })
+  await listen()
+
+  return {
+    get url() {
+      return `http://127.0.0.1:${port}`
+    },
+    calls,
+    hold() {
+      mode = 'hold'
+    },
+    async release() {
+      mode = 'normal'
+      for (const op of held.splice(0)) await bundler.send(op)
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+    /** Comes back on the same port, as a restarted bundler would. */
+    start: listen,
+  }
+}

@@ -1,0 +1,87 @@
+import { parseSignature, type Address, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { afterAll, beforeAll } from 'vitest'
+import { createServer, type RunningServer } from '../../server/createServer'
+import { devnetConfig } from '../../server/devnet/devnetConfig'
+import { seedMetadata, type SeededShareLink } from '../../server/devnet/seedMetadata'
+import { silentLogger } from '../../server/http/logger'
+import type { Config } from '../../server/config'
+import type { WireUserOp } from '../../src/shared/wire'
+import { useDevnet } from './devnet'
+
+export type ServerOptions = { now?: () => number; overrides?: Record<string, string>; dataDir?: string }
+
+/** A devnet plus the companion server on 127.0.0.1 with an in-memory PGlite, for one test file. */
+export function useServer(options: ServerOptions = {}) {
+  const devnet = useDevnet()
+  const context = { devnet } as {
+    devnet: typeof devnet
+    server: RunningServer
+    config: Config
+    shareLinks: SeededShareLink[]
+    restart(): Promise<void>
+  }
+  const start = async () => {
+    context.server = await createServer(context.config, { logger: silentLogger, ...(options.now ? { now: options.now } : {}) })
+  }
+  beforeAll(async () => {
+    context.config = devnetConfig(devnet, { port: 0, dataDir: options.dataDir ?? 'memory://', overrides: { RATE_LIMIT_PER_MINUTE: '100000', ...options.overrides } })
+    await start()
+    context.shareLinks = await seedMetadata(context.server.stores, devnet, context.server.url)
+  })
+  afterAll(async () => {
+    await context.server?.close()
+  })
+  context.restart = async () => {
+    await context.server.close()
+    context.config = { ...context.config, PORT: context.server.port }
+    await start()
+  }
+  return context
+}
+
+export async function api(base: string, path: string, body?: unknown) {
+  const response = await fetch(`${base}${path}`, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const text = await response.text()
+  let json: any
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = text
+  }
+  return { status: response.status, body: json, headers: response.headers }
+}
+
+type Payer = { vault: Address; owner: Address; ownerPrivateKey: Hex }
+
+/** The payer's side of the flow, as a wallet does it: sign the permit, then the operation's hash. */
+export async function permitAndPrepare(base: string, invoiceId: bigint | string, payer: Payer, permitDeadline?: number) {
+  const owner = privateKeyToAccount(payer.ownerPrivateKey)
+  const permit = await api(base, `/v1/pay/${invoiceId}/permit`, { payerAddress: payer.vault, ...(permitDeadline ? { permitDeadline } : {}) })
+  if (permit.status !== 200) throw new Error(`permit: ${permit.status} ${JSON.stringify(permit.body)}`)
+  const { domain, types, message } = permit.body.permitToSign
+  const signature = await owner.signTypedData({
+    domain,
+    types,
+    primaryType: 'Permit',
+    message: { ...message, value: BigInt(message.value), nonce: BigInt(message.nonce), deadline: BigInt(message.deadline) },
+  })
+  const { r, s, yParity } = parseSignature(signature)
+  const permitSignature = { deadline: message.deadline as string, v: yParity + 27, r, s }
+  const prepared = await api(base, `/v1/pay/${invoiceId}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: permitSignature })
+  return { permit, permitSignature, prepared }
+}
+
+export async function signUserOp(payer: Payer, userOp: WireUserOp, userOpHash: Hex): Promise<WireUserOp> {
+  const signature = await privateKeyToAccount(payer.ownerPrivateKey).signMessage({ message: { raw: userOpHash } })
+  return { ...userOp, signature }
+}
+
+/** permit → prepare → sign → submit, returning the submit answer. */
+export async function payThroughServer(base: string, invoiceId: bigint | string, payer: Payer) {
+  const { prepared, permitSignature } = await permitAndPrepare(base, invoiceId, payer)
+  if (prepared.status !== 200) throw new Error(`prepare: ${prepared.status} ${JSON.stringify(prepared.body)}`)
+  const userOp = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
+  const { v, r, s } = permitSignature
+  return { submit: await api(base, `/v1/pay/${invoiceId}`, { userOp, permitSignature: { v, r, s } }), prepared, userOp }
+}
