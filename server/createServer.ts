@@ -10,7 +10,8 @@ import { erc7677Sponsor, localVerifyingSponsor, type Sponsor } from './chain/spo
 import type { Config } from './config'
 import type { Logger } from './http/logger'
 import type { PayContext } from './payments/payContext'
-import { openStores, type Stores } from './store/openStores'
+import type { Database } from './store/database'
+import { openMigratedDatabase, openStores, type Stores } from './store/openStores'
 
 export type RunningServer = {
   url: string
@@ -45,11 +46,15 @@ function sponsorFor(config: Config, deployment: Deployment): Sponsor {
   return localVerifyingSponsor({ deployment, signer: privateKeyToAccount(config.PAYMASTER_SIGNER_PRIVATE_KEY!) })
 }
 
-/** Opens the database, wires the chain parts and listens. `now` is injectable for expiry tests. */
-export async function createServer(config: Config, { logger, now = Date.now }: { logger: Logger; now?: () => number }): Promise<RunningServer> {
+/** Opens the database (unless given one already open), wires the chain parts and listens.
+ * `now` is injectable for expiry tests. */
+export async function createServer(
+  config: Config,
+  { logger, now = Date.now, db }: { logger: Logger; now?: () => number; db?: Database },
+): Promise<RunningServer> {
   const deployment = deploymentOf(config)
   const client = createChainClient(config.CHAIN_ID, config.RPC_URL)
-  const stores = await openStores(config)
+  const stores = openStores(config, db ?? (await openMigratedDatabase(config)))
   const pay: PayContext = {
     client,
     deployment,

@@ -1,25 +1,44 @@
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { formatUnits } from 'viem'
 import * as z from 'zod/mini'
+import { createServer } from './createServer'
+import { devnetConfig } from './devnet/devnetConfig'
 import { devnetDir, writeDevnetFile, type DevnetFile } from './devnet/devnetFile'
+import { seedMetadata } from './devnet/seedMetadata'
 import { startDevnet } from './devnet/startDevnet'
+import { jsonLogger } from './http/logger'
+import { openMigratedDatabase } from './store/openStores'
 
 const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535))
 const env = z
   .object({
     PORT: z._default(port, 8787),
     DEVNET_RPC_PORT: z._default(port, 8545),
+    LOG_REQUESTS: z._default(z.stringbool(), false),
   })
   .parse(process.env)
 
 const started = performance.now()
-const devnet = await startDevnet({ port: env.DEVNET_RPC_PORT })
-const serverUrl = `http://127.0.0.1:${env.PORT}`
+const dir = devnetDir()
+// the devnet's chain is new on every start, so its database is too
+const dataDir = join(dir, 'pglite')
+rmSync(dataDir, { recursive: true, force: true })
+// PGlite takes seconds to start: open it while the chain is deployed and seeded
+const [devnet, db] = await Promise.all([startDevnet({ port: env.DEVNET_RPC_PORT }), openMigratedDatabase({ DATA_DIR: dataDir })])
 const { anvil, deployment, seed } = devnet
+
+const logger = jsonLogger()
+const server = await createServer(devnetConfig(devnet, { port: env.PORT, dataDir }), {
+  db,
+  logger: env.LOG_REQUESTS ? logger : { info() {}, error: logger.error },
+})
+const shareLinks = await seedMetadata(server.stores, devnet, server.url)
 
 const file: DevnetFile = {
   chainId: deployment.chainId,
   rpcUrl: anvil.rpcUrl,
-  serverUrl,
+  serverUrl: server.url,
   contracts: {
     entryPoint: deployment.entryPoint,
     token: deployment.token,
@@ -34,24 +53,25 @@ const file: DevnetFile = {
     amount: invoice.amount.toString(),
     invoiceNumber: invoice.metadata.invoiceNumber,
     dueAt: invoice.dueAt.toString(),
+    shareLink: shareLinks.find((link) => link.invoiceId === invoice.id)!.shareLink,
   })),
   startedAt: new Date().toISOString(),
 }
-const path = writeDevnetFile(devnetDir(), file)
+const path = writeDevnetFile(dir, file)
 const readyMs = Math.round(performance.now() - started)
 
-const usdc = (amount: bigint) => `${formatUnits(amount, 6)} USDC`
+const usdc = (amount: bigint) => `${Number(formatUnits(amount, 6)).toLocaleString('en-US', { minimumFractionDigits: 2 })} USDC`
 console.log(
   [
     `svc-checkout devnet ready in ${readyMs} ms`,
-    `  chain     ${deployment.chainId} at ${anvil.rpcUrl}`,
-    `  server    ${serverUrl}`,
-    `  EntryPoint ${deployment.entryPoint}  registry ${deployment.registry}  token ${deployment.token}`,
-    `  merchant  vault ${seed.merchant.vault}`,
-    `  payer     vault ${seed.payer.vault} (not deployed yet), owner ${seed.payer.owner}`,
-    '  invoices',
-    ...seed.invoices.map((invoice) => `    #${invoice.id}  ${invoice.metadata.invoiceNumber}  ${usdc(invoice.amount).padStart(16)}  ${invoice.metadata.description}`),
-    `  details   ${path}`,
+    `  chain      ${deployment.chainId} at ${anvil.rpcUrl}`,
+    `  server     ${server.url}`,
+    `  contracts  EntryPoint ${deployment.entryPoint}, registry ${deployment.registry}, USDC ${deployment.token}`,
+    `  merchant   vault ${seed.merchant.vault}`,
+    `  payer      vault ${seed.payer.vault} (not deployed yet), holds ${usdc(10_000_000_000n)}`,
+    '  invoices   open a share link to pay:',
+    ...seed.invoices.map((invoice, index) => `    ${invoice.metadata.invoiceNumber}  ${usdc(invoice.amount).padStart(15)}  ${file.invoices[index]!.shareLink}`),
+    `  details    ${path}`,
     'Ctrl-C stops everything.',
   ].join('\n'),
 )
@@ -61,6 +81,7 @@ async function stop(signal: string) {
   if (stopping) return
   stopping = true
   console.log(`\n${signal}: stopping`)
+  await server.close()
   await anvil.stop()
   process.exit(0)
 }

@@ -12,7 +12,9 @@ export const devnetFileSchema = z.object({
   contracts: z.omit(deploymentSchema, { chainId: true }),
   merchant: z.object({ vault: addressSchema, owner: addressSchema, ownerPrivateKey: hexSchema }),
   payer: z.object({ owner: addressSchema, ownerPrivateKey: hexSchema, vault: addressSchema }),
-  invoices: z.array(z.object({ id: uintStringSchema, amount: uintStringSchema, invoiceNumber: z.string(), dueAt: uintStringSchema })),
+  invoices: z.array(
+    z.object({ id: uintStringSchema, amount: uintStringSchema, invoiceNumber: z.string(), dueAt: uintStringSchema, shareLink: z.url() }),
+  ),
   startedAt: z.string(),
 })
 

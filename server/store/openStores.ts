@@ -1,16 +1,22 @@
 import type { Config } from '../config'
 import type { MetadataAccess } from '../routes/payRoutes'
 import { createAccessTokenStore } from './accessTokenStore'
-import { openDatabase } from './database'
+import { openDatabase, type Database } from './database'
 import { createInvoiceMetadataStore } from './invoiceMetadataStore'
 import { createMetadataCipher } from './metadataCipher'
 import { migrate } from './migrations'
 import { createPaymentStore } from './paymentStore'
 
-/** The server's database and the stores over it, migrated and ready. */
-export async function openStores(config: Config) {
+/** PostgreSQL with DATABASE_URL, else embedded PGlite in DATA_DIR, with every migration applied.
+ * Opening PGlite takes seconds (WebAssembly start and initdb), so callers start it early. */
+export async function openMigratedDatabase(config: Pick<Config, 'DATABASE_URL' | 'DATA_DIR'>): Promise<Database> {
   const db = await openDatabase({ url: config.DATABASE_URL, dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR })
   await migrate(db)
+  return db
+}
+
+/** The stores over the server's database. */
+export function openStores(config: Config, db: Database) {
   const cipher = createMetadataCipher(config.METADATA_ENCRYPTION_KEY)
   const metadata = createInvoiceMetadataStore(db, cipher)
   const tokens = createAccessTokenStore(db)
@@ -24,4 +30,4 @@ export async function openStores(config: Config) {
   return { db, metadata, tokens, payments: createPaymentStore(db), metadataAccess, invoiceKey, close: () => db.close() }
 }
 
-export type Stores = Awaited<ReturnType<typeof openStores>>
+export type Stores = ReturnType<typeof openStores>

@@ -6,7 +6,8 @@ export class ApiError extends Error {
   override name = 'ApiError'
   readonly status: number
   readonly code: string
-  readonly retryAfter?: number
+  // declared, not initialised: absent (not undefined) when the server sent no Retry-After
+  declare readonly retryAfter?: number
 
   constructor({ status, code, message, retryAfter }: { status: number; code: string; message: string; retryAfter?: number }) {
     super(message)

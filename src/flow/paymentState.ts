@@ -56,7 +56,8 @@ export type PaymentState =
   /** A step was refused before anything was submitted: the invoice may have been paid or canceled meanwhile. */
   | ({ name: 'refreshing'; failure: Failure; resume: PaymentState } & WithInvoice)
   | ({ name: 'permitExpired' } & WithPayer)
-  /** `code` is the API's code, or NETWORK_ERROR (the API did not answer), WALLET_ERROR, CONNECT_FAILED;
+  /** `code` is the API's code, or NETWORK_ERROR (the API did not answer), WALLET_ERROR, CONNECT_FAILED,
+   * VERIFICATION_FAILED (the verifier threw);
    * `retry` is refused before retryAt (ms since the epoch, from Retry-After) and then resumes `resume`. */
   | { name: 'error'; code: string; status: number | null; retryAt: number | null; resume: PaymentState }
 

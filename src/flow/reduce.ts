@@ -1,8 +1,9 @@
+import type { Hex } from 'viem'
 import type { WireInvoice } from '../shared/wire'
 import { sameAddress } from '../verify/sameAddress'
 import type { Failure } from './failure'
 import type { PaymentEvent } from './paymentEvent'
-import type { Payer, PaymentState } from './paymentState'
+import type { Payer, PaymentState, Receipt } from './paymentState'
 import { permitLapsed } from './permitWindow'
 
 /** How often a submitted payment's invoice is read while it is pending. */
@@ -19,7 +20,9 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
       return event.type === 'start' ? { name: 'loading' } : state
 
     case 'loading':
-      if (event.type === 'invoiceRead') return event.invoice.status === 'Issued' ? { name: 'ready', invoice: event.invoice, note: null } : settled(event.invoice, null)
+      if (event.type === 'invoiceRead') {
+        return event.invoice.status === 'Issued' ? { name: 'ready', invoice: event.invoice, note: null } : settled(event.invoice, null)
+      }
       if (event.type === 'failed') {
         const { failure } = event
         return failure.kind === 'api' && failure.status === 404 ? { name: 'notFound' } : errorState(failure, event.at, state, 'NETWORK_ERROR')
@@ -31,7 +34,10 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
 
     case 'connecting':
       if (event.type === 'payerResolved') return resolved(state.invoice, event.payer)
-      if (event.type === 'wrongNetwork') return { name: 'wrongNetwork', invoice: state.invoice, chainId: event.chainId, wantedChainId: event.wantedChainId, note: null }
+      if (event.type === 'wrongNetwork') {
+        const { chainId, wantedChainId } = event
+        return { name: 'wrongNetwork', invoice: state.invoice, chainId, wantedChainId, note: null }
+      }
       if (event.type === 'failed') {
         return event.failure.kind === 'rejected'
           ? { name: 'ready', invoice: state.invoice, note: 'connectRejected' }
@@ -40,7 +46,10 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
       return state
 
     case 'wrongNetwork':
-      if (event.type === 'switchNetwork') return { name: 'switchingNetwork', invoice: state.invoice, chainId: state.chainId, wantedChainId: state.wantedChainId }
+      if (event.type === 'switchNetwork') {
+        const { invoice, chainId, wantedChainId } = state
+        return { name: 'switchingNetwork', invoice, chainId, wantedChainId }
+      }
       // the payer may have switched in the wallet itself
       if (event.type === 'retry' || event.type === 'connect') return { name: 'connecting', invoice: state.invoice }
       return state
@@ -65,14 +74,11 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
         if (event.invoice.status !== 'Issued') return settled(event.invoice, null)
         const { verdict } = event
         if (!verdict.ok) return { name: 'unsafe', invoice: state.invoice, problems: verdict.problems }
-        const { message } = verdict.typedData
-        return {
-          name: 'signingPermit',
-          invoice: state.invoice,
-          payer: state.payer,
-          typedData: verdict.typedData,
-          authorisation: { amount: message.value, token: state.invoice.token, merchant: state.invoice.merchant, spender: message.spender, deadline: message.deadline },
-        }
+        const { invoice, payer } = state
+        const { typedData } = verdict
+        const { value, spender, deadline } = typedData.message
+        const authorisation = { amount: value, token: invoice.token, merchant: invoice.merchant, spender, deadline }
+        return { name: 'signingPermit', invoice, payer, typedData, authorisation }
       }
       return event.type === 'failed' ? beforeSubmissionFailed(state, event.failure, event.at) : state
 
@@ -94,6 +100,10 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
       return event.type === 'failed' ? beforeSubmissionFailed(state, event.failure, event.at) : state
 
     case 'verifying':
+      // a verifier that cannot decide has not said yes: never on to signing
+      if (event.type === 'failed') {
+        return errorState(event.failure, event.at, { name: 'requestingPermit', invoice: state.invoice, payer: state.payer }, 'VERIFICATION_FAILED')
+      }
       if (event.type !== 'verified') return state
       if (!event.verdict.ok) return { name: 'unsafe', invoice: state.invoice, problems: event.verdict.problems }
       return {
@@ -119,7 +129,7 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
       if (event.type === 'submitted') {
         const { result } = event
         if (result.status === 'confirmed') return { name: 'paid', invoice: state.invoice, receipt: receipt(state, result.txHash) }
-        return { ...state, name: 'pending', nextCheckAt: event.at + pendingPollMs }
+        return { name: 'pending', ...operationOf(state), nextCheckAt: event.at + pendingPollMs }
       }
       if (event.type === 'permitExpiring') return permitExpired(state)
       return event.type === 'failed' ? submissionFailed(state, event.failure, event.at) : state
@@ -127,12 +137,12 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
     case 'reconciling':
       if (event.type === 'invoiceRead') {
         if (event.invoice.status !== 'Issued') return settled(event.invoice, state)
-        if (uncertain(state.failure)) return { ...withoutFailure(state), name: 'pending', nextCheckAt: event.at + pendingPollMs }
+        if (uncertain(state.failure)) return { name: 'pending', ...operationOf(state), nextCheckAt: event.at + pendingPollMs }
         // the server refused the operation outright: it was never sent, so a new one may be prepared
         return errorState(state.failure, event.at, { name: 'requestingPermit', invoice: state.invoice, payer: state.payer }, 'NETWORK_ERROR')
       }
       // still no answer: keep reading rather than give up on a payment that may have gone through
-      if (event.type === 'failed') return { ...withoutFailure(state), name: 'pending', nextCheckAt: event.at + pendingPollMs }
+      if (event.type === 'failed') return { name: 'pending', ...operationOf(state), nextCheckAt: event.at + pendingPollMs }
       return state
 
     case 'pending':
@@ -146,7 +156,7 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
         return { ...state, nextCheckAt: event.at + Math.max(pendingPollMs, wait) }
       }
       // the same signed operation, never a new one: resending it cannot pay twice
-      if (event.type === 'retry') return { ...state, name: 'submitting' }
+      if (event.type === 'retry') return { name: 'submitting', ...operationOf(state) }
       return state
 
     case 'refreshing':
@@ -182,7 +192,7 @@ function settled(invoice: WireInvoice, ours: Submitted | null): PaymentState {
   return { name: 'paid', invoice, receipt: byUs ? receipt(ours, invoice.txHash) : null }
 }
 
-function receipt(state: Submitted, txHash: `0x${string}` | null) {
+function receipt(state: Submitted, txHash: Hex | null): Receipt {
   return { amount: BigInt(state.invoice.amount), invoiceNumber: state.invoice.invoiceNumber, userOpHash: state.userOpHash, txHash }
 }
 
@@ -190,8 +200,10 @@ function permitExpired(state: StateNamed<'preparing' | 'signingOperation' | 'sub
   return { name: 'permitExpired', invoice: state.invoice, payer: state.payer }
 }
 
-function withoutFailure({ failure: _, ...state }: StateNamed<'reconciling'>) {
-  return state
+/** The signed operation and what it was built from: all that carries over between submitting,
+ * reconciling and pending. */
+function operationOf({ invoice, payer, permit, userOp, userOpHash }: Submitted) {
+  return { invoice, payer, permit, userOp, userOpHash }
 }
 
 /** Codes after which the permit itself is the problem: start again from a new one. */
@@ -218,7 +230,7 @@ function submissionFailed(state: StateNamed<'submitting'>, failure: Failure, at:
   if (permitRefused(failure)) return errorState(failure, at, { name: 'requestingPermit', invoice: state.invoice, payer: state.payer }, 'NETWORK_ERROR')
   // rate limiting happens before the operation is looked at: sending it again later is safe
   if (failure.kind === 'api' && failure.status === 429) return errorState(failure, at, state, 'NETWORK_ERROR')
-  return { ...state, name: 'reconciling', failure }
+  return { name: 'reconciling', ...operationOf(state), failure }
 }
 
 function errorState(failure: Failure, at: number, resume: PaymentState, otherwise: string): PaymentState {

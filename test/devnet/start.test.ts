@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createPublicClient, http } from 'viem'
-import { afterAll, expect, test } from 'vitest'
+import { afterAll, expect, onTestFinished, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { readDevnetFile } from '../../server/devnet/devnetFile'
@@ -31,8 +31,11 @@ test('behavior: npm start brings the devnet up with no configuration, writes dev
   child.stderr.on('data', (chunk) => (output += chunk))
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
 
-  const file = await until(() => (existsSync(join(dir, 'devnet.json')) ? readDevnetFile(dir) : undefined), 20_000)
-  expect(output).toMatch(/devnet ready in \d+ ms/)
+  onTestFinished(() => {
+    child.kill('SIGKILL')
+  })
+  const file = await until(() => (existsSync(join(dir, 'devnet.json')) ? readDevnetFile(dir) : undefined), 30_000)
+  await until(() => (/devnet ready in \d+ ms/.test(output) ? true : undefined), 5_000)
   const client = createPublicClient({ transport: http(file.rpcUrl) })
   expect(await client.getChainId()).toBe(file.chainId)
   expect(await client.getCode({ address: file.contracts.entryPoint })).toMatch(/^0x.+/)
@@ -45,7 +48,17 @@ test('behavior: npm start brings the devnet up with no configuration, writes dev
   expect(await client.readContract({ address: file.contracts.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [file.payer.vault] })).toBeGreaterThan(0n)
   expect(await client.getCode({ address: file.payer.vault })).toBeUndefined()
 
+  const invoice = file.invoices[0]!
+  const served = await (await fetch(`${file.serverUrl}/v1/pay/${invoice.id}`)).json()
+  expect(served.data).toMatchObject({ id: invoice.id, amount: invoice.amount, status: 'Issued' })
+  const token = new URL(invoice.shareLink).searchParams.get('token')
+  expect(token).toMatch(/^svc_tk_[A-Za-z0-9_-]{43}$/)
+  const opened = await (await fetch(`${file.serverUrl}/v1/pay/${invoice.id}/metadata?token=${token}`)).json()
+  expect(opened.accessLevel).toBe('full')
+  expect(opened.metadata.invoiceNumber).toBe(invoice.invoiceNumber)
+
   child.kill('SIGINT')
   expect(await exited).toBe(0)
   await expect(client.getChainId()).rejects.toThrow()
+  await expect(fetch(`${file.serverUrl}/v1/pay/${invoice.id}`)).rejects.toThrow()
 })

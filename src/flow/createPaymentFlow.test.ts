@@ -1,0 +1,638 @@
+import { recoverMessageAddress, type Address, type Hex } from 'viem'
+import { getUserOperationHash } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, test } from 'vitest'
+import { permitTypes } from '../shared/permit'
+import { fromWireUserOp, type WireInvoice } from '../shared/wire'
+import { prepareTestPayment, testDeployment, testInvoice } from '../verify/preparedPayment.fixture'
+import { verifyPermitToSign } from '../verify/verifyPermitToSign'
+import { verifyPreparedPayment, type PrepareResponse } from '../verify/verifyPreparedPayment'
+import { ApiError } from './apiError'
+import { createPaymentFlow, type PaymentFlow } from './createPaymentFlow'
+import type { PaymentFlowDeps, SubmitRequest } from './paymentFlowDeps'
+import type { PaymentState, PaymentStateName } from './paymentState'
+import { pendingPollMs } from './reduce'
+
+const txHash: Hex = `0x${'cd'.repeat(32)}`
+const rejection = Object.assign(new Error('User rejected the request.'), { code: 4001 })
+
+function someAddress(): Address {
+  return privateKeyToAccount(generatePrivateKey()).address
+}
+
+/** A payer with a real key, a wallet and a chain that answer from plain variables, and a server that
+ * prepares real, sponsored operations (checked by the real verifiers). Tests swap single functions. */
+function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = false } = {}) {
+  const deployment = testDeployment()
+  const owner = privateKeyToAccount(generatePrivateKey())
+  const vault = someAddress()
+  const paymasterSigner = privateKeyToAccount(generatePrivateKey())
+  const world = {
+    time: Date.UTC(2026, 0, 15, 12),
+    invoice: testInvoice(deployment),
+    balance,
+    walletChainId,
+    calls: [] as string[],
+    prepared: [] as PrepareResponse[],
+    submitted: [] as SubmitRequest[],
+    /** A dishonest server, when set. */
+    tamper: undefined as Parameters<typeof prepareTestPayment>[0]['tamper'],
+  }
+  const call = (name: string) => world.calls.push(name)
+  const count = (name: string) => world.calls.filter((called) => called === name).length
+  const payInvoice = (payer: Address) => {
+    world.invoice = { ...world.invoice, status: 'Paid', payer, txHash, paidAt: String(world.time / 1000) }
+  }
+
+  const deps: PaymentFlowDeps = {
+    invoiceId: '3',
+    deployment,
+    api: {
+      async getInvoice() {
+        call('getInvoice')
+        return world.invoice
+      },
+      async requestPermit(_, { payerAddress }) {
+        call('requestPermit')
+        return {
+          success: true,
+          invoice: world.invoice,
+          permitToSign: {
+            domain: { name: 'USD Coin', version: '2', chainId: deployment.chainId, verifyingContract: deployment.token },
+            types: { Permit: permitTypes.Permit.map((field) => ({ ...field })) },
+            primaryType: 'Permit',
+            message: {
+              owner: payerAddress,
+              spender: deployment.registry,
+              value: world.invoice.amount,
+              nonce: '0',
+              deadline: String(world.time / 1000 + 3600),
+            },
+          },
+        }
+      },
+      async prepare(_, { permit }) {
+        call('prepare')
+        const prepared = await prepareTestPayment({
+          deployment,
+          invoice: world.invoice,
+          vault,
+          owner: owner.address,
+          vaultDeployed: deployed,
+          permit: { ...permit, deadline: BigInt(permit.deadline) },
+          paymasterSigner,
+          ...(world.tamper ? { tamper: world.tamper } : {}),
+        })
+        world.prepared.push(prepared)
+        return prepared
+      },
+      async submit(_, request) {
+        call('submit')
+        world.submitted.push(request)
+        payInvoice(vault)
+        return { status: 'confirmed', userOpHash: world.prepared.at(-1)!.userOpHash, txHash }
+      },
+    },
+    wallet: {
+      async connect() {
+        call('connect')
+        return owner.address
+      },
+      async chainId() {
+        return world.walletChainId
+      },
+      async switchChain(chainId) {
+        call('switchChain')
+        world.walletChainId = chainId
+      },
+      async signTypedData(typedData) {
+        call('signTypedData')
+        return owner.signTypedData(typedData)
+      },
+      async signUserOpHash(userOpHash) {
+        call('signUserOpHash')
+        return owner.signMessage({ message: { raw: userOpHash } })
+      },
+    },
+    chain: {
+      async vaultOf() {
+        return { vault, deployed }
+      },
+      async balanceOf() {
+        return world.balance
+      },
+    },
+    verifier: { verifyPermitToSign, verifyPreparedPayment },
+    clock: {
+      now: () => world.time,
+      async sleep(ms) {
+        world.time += ms
+      },
+    },
+  }
+  const flow = createPaymentFlow(deps)
+  const seen: PaymentStateName[] = []
+  flow.subscribe((state) => seen.push(state.name))
+  return { deployment, owner, vault, world, deps, flow, seen, count, payInvoice }
+}
+
+/** Resolves with the state once the flow reaches one with this name. */
+function until<N extends PaymentStateName>(flow: PaymentFlow, name: N): Promise<Extract<PaymentState, { name: N }>> {
+  type Reached = Extract<PaymentState, { name: N }>
+  return new Promise((resolve, reject) => {
+    if (flow.state.name === name) return resolve(flow.state as Reached)
+    const timer = setTimeout(() => {
+      stop()
+      reject(new Error(`the flow stayed in ${flow.state.name} and never reached ${name}`))
+    }, 5_000)
+    const stop = flow.subscribe((state) => {
+      if (state.name !== name) return
+      clearTimeout(timer)
+      stop()
+      resolve(state as Reached)
+    })
+  })
+}
+
+/** Lets every answer already on its way arrive. */
+function settle() {
+  return new Promise((resolve) => setTimeout(resolve, 20))
+}
+
+async function connected(t: ReturnType<typeof setup>) {
+  t.flow.start()
+  await until(t.flow, 'ready')
+  t.flow.connect()
+  return until(t.flow, 'connected')
+}
+
+/** Throws `error` the first time, instead of reaching the fake behind it. */
+function failOnce<A extends unknown[], R>(original: (...args: A) => Promise<R>, error: unknown) {
+  let failed = false
+  return async (...args: A): Promise<R> => {
+    if (failed) return original(...args)
+    failed = true
+    throw error
+  }
+}
+
+/** The payer takes `ms` to answer the wallet the first time. */
+function slowOnce<A extends unknown[], R>(original: (...args: A) => Promise<R>, world: { time: number }, ms: number) {
+  let slow = true
+  return (...args: A): Promise<R> => {
+    if (slow) world.time += ms
+    slow = false
+    return original(...args)
+  }
+}
+
+describe('createPaymentFlow', () => {
+  test('default: loads, connects, authorises, verifies, signs and pays', async () => {
+    const t = setup()
+    await connected(t)
+    t.flow.pay()
+    const paid = await until(t.flow, 'paid')
+
+    expect(t.seen).toEqual([
+      'loading',
+      'ready',
+      'connecting',
+      'connected',
+      'requestingPermit',
+      'signingPermit',
+      'preparing',
+      'verifying',
+      'signingOperation',
+      'submitting',
+      'paid',
+    ])
+    const [prepared] = t.world.prepared
+    expect(paid.receipt).toEqual({ amount: 248_000_000n, invoiceNumber: '1042', userOpHash: prepared!.userOpHash, txHash })
+    // the operation went out as prepared, signed by the owner over the hash the widget computed
+    const [submitted] = t.world.submitted
+    const userOp = fromWireUserOp(submitted!.userOp)
+    expect({ ...submitted!.userOp, signature: '0x' }).toEqual({ ...prepared!.userOp, signature: '0x' })
+    const hash = getUserOperationHash({
+      chainId: t.deployment.chainId,
+      entryPointAddress: t.deployment.entryPoint,
+      entryPointVersion: '0.7',
+      userOperation: userOp,
+    })
+    expect(hash).toBe(prepared!.userOpHash)
+    expect(await recoverMessageAddress({ message: { raw: hash }, signature: userOp.signature })).toBe(t.owner.address)
+    expect(t.count('prepare')).toBe(1)
+    expect(t.count('submit')).toBe(1)
+  })
+
+  test('behavior: shows what the permit authorises before the wallet opens', async () => {
+    const t = setup()
+    const states: PaymentState[] = []
+    t.flow.subscribe((state) => states.push(state))
+    await connected(t)
+    t.flow.pay()
+    await until(t.flow, 'paid')
+    const signing = states.find((state) => state.name === 'signingPermit')
+    expect(signing?.name === 'signingPermit' && signing.authorisation).toEqual({
+      amount: 248_000_000n,
+      token: { address: t.deployment.token, symbol: 'USDC', decimals: 6 },
+      merchant: t.world.invoice.merchant,
+      spender: t.deployment.registry,
+      deadline: BigInt(Date.UTC(2026, 0, 15, 13) / 1000),
+    })
+  })
+
+  test('behavior: pays from a vault that already exists', async () => {
+    const t = setup({ deployed: true })
+    await connected(t)
+    t.flow.pay()
+    await until(t.flow, 'paid')
+    expect(t.world.submitted[0]?.userOp.factory).toBeUndefined()
+  })
+
+  test('behavior: says exactly how much is missing from the vault', async () => {
+    const t = setup({ balance: 200_000_000n })
+    t.flow.start()
+    await until(t.flow, 'ready')
+    t.flow.connect()
+    const short = await until(t.flow, 'insufficientBalance')
+    expect(short.missing).toBe(48_000_000n)
+    expect(short.payer).toEqual({ owner: t.owner.address, vault: t.vault, deployed: false, balance: 200_000_000n })
+    t.flow.pay()
+    await settle()
+    expect(t.count('requestPermit')).toBe(0)
+
+    t.world.balance = 248_000_000n
+    t.flow.retry()
+    await until(t.flow, 'connected')
+  })
+
+  test('behavior: asks for the pinned chain, switches, then connects', async () => {
+    const t = setup({ walletChainId: 1 })
+    t.flow.start()
+    await until(t.flow, 'ready')
+    t.flow.connect()
+    const wrong = await until(t.flow, 'wrongNetwork')
+    expect(wrong).toMatchObject({ chainId: 1, wantedChainId: 31337, note: null })
+    t.flow.switchNetwork()
+    await until(t.flow, 'connected')
+    expect(t.seen).toEqual(['loading', 'ready', 'connecting', 'wrongNetwork', 'switchingNetwork', 'connecting', 'connected'])
+    expect(t.world.walletChainId).toBe(31337)
+  })
+
+  test('behavior: a refused network switch returns to wrongNetwork with a note', async () => {
+    const t = setup({ walletChainId: 1 })
+    t.deps.wallet.switchChain = async () => {
+      throw rejection
+    }
+    t.flow.start()
+    await until(t.flow, 'ready')
+    t.flow.connect()
+    await until(t.flow, 'wrongNetwork')
+    t.flow.switchNetwork()
+    await until(t.flow, 'switchingNetwork')
+    expect(await until(t.flow, 'wrongNetwork')).toMatchObject({ note: 'switchRejected' })
+  })
+
+  test('behavior: a refused connection returns to ready with a note', async () => {
+    const t = setup()
+    t.deps.wallet.connect = failOnce(t.deps.wallet.connect, rejection)
+    t.flow.start()
+    await until(t.flow, 'ready')
+    t.flow.connect()
+    await until(t.flow, 'connecting')
+    expect(await until(t.flow, 'ready')).toMatchObject({ note: 'connectRejected' })
+  })
+
+  test('behavior: a permit refused in the wallet (4001) returns to connected with a note, and nothing is prepared', async () => {
+    const t = setup()
+    // wallet libraries wrap the provider's error: the 4001 is found in the cause
+    t.deps.wallet.signTypedData = failOnce(t.deps.wallet.signTypedData, new Error('wrapped', { cause: rejection }))
+    await connected(t)
+    t.flow.pay()
+    await until(t.flow, 'signingPermit')
+    const back = await until(t.flow, 'connected')
+    expect(back.note).toBe('permitRejected')
+    expect(t.count('prepare')).toBe(0)
+
+    t.flow.pay()
+    await until(t.flow, 'paid')
+    expect(t.count('requestPermit')).toBe(2)
+  })
+
+  test('behavior: an operation refused in the wallet returns to connected and is never submitted', async () => {
+    const t = setup()
+    t.deps.wallet.signUserOpHash = failOnce(t.deps.wallet.signUserOpHash, rejection)
+    await connected(t)
+    t.flow.pay()
+    await until(t.flow, 'signingOperation')
+    expect(await until(t.flow, 'connected')).toMatchObject({ note: 'operationRejected' })
+    expect(t.count('submit')).toBe(0)
+  })
+
+  test('behavior: PERMIT_EXPIRED at prepare offers renewPermit, which pays with a new permit', async () => {
+    const t = setup()
+    t.deps.api.prepare = failOnce(t.deps.api.prepare, new ApiError({ status: 409, code: 'PERMIT_EXPIRED', message: 'permit expired' }))
+    await connected(t)
+    t.flow.pay()
+    await until(t.flow, 'permitExpired')
+    t.flow.renewPermit()
+    await until(t.flow, 'paid')
+    expect(t.seen.slice(t.seen.indexOf('permitExpired'))).toEqual([
+      'permitExpired',
+      'requestingPermit',
+      'signingPermit',
+      'preparing',
+      'verifying',
+      'signingOperation',
+      'submitting',
+      'paid',
+    ])
+    expect(t.count('requestPermit')).toBe(2)
+    expect(t.count('signTypedData')).toBe(2)
+  })
+
+  test('behavior: a permit down to its last two minutes before prepare is renewed, not sent', async () => {
+    const t = setup()
+    // the payer takes 58 minutes and 20 seconds to sign a one-hour permit
+    t.deps.wallet.signTypedData = slowOnce(t.deps.wallet.signTypedData, t.world, 3_500_000)
+    await connected(t)
+    t.flow.pay()
+    await until(t.flow, 'permitExpired')
+    expect(t.count('prepare')).toBe(0)
+    t.flow.renewPermit()
+    await until(t.flow, 'paid')
+    expect(t.count('prepare')).toBe(1)
+  })
+
+  test('behavior: a permit down to its last two minutes before submit is renewed, not sent', async () => {
+    const t = setup()
+    t.deps.wallet.signUserOpHash = slowOnce(t.deps.wallet.signUserOpHash, t.world, 3_500_000)
+    await connected(t)
+    t.flow.pay()
+    await until(t.flow, 'permitExpired')
+    expect(t.seen.slice(-3)).toEqual(['signingOperation', 'submitting', 'permitExpired'])
+    expect(t.count('submit')).toBe(0)
+  })
+
+  test('behavior: an unsafe prepared operation is refused and never signed', async () => {
+    const t = setup()
+    t.world.tamper = (userOp) => ({ ...userOp, paymaster: someAddress() })
+    await connected(t)
+    t.flow.pay()
+    const unsafe = await until(t.flow, 'unsafe')
+    expect(unsafe.problems.map((problem) => problem.code)).toEqual(['PAYMASTER_MISMATCH'])
+    t.flow.retry()
+    t.flow.pay()
+    await settle()
+    expect(t.flow.state.name).toBe('unsafe')
+    expect(t.count('signUserOpHash')).toBe(0)
+    expect(t.count('submit')).toBe(0)
+  })
+
+  test('behavior: an unsafe permit is refused and never signed', async () => {
+    const t = setup()
+    const requestPermit = t.deps.api.requestPermit
+    t.deps.api.requestPermit = async (id, request) => {
+      const response = await requestPermit(id, request)
+      return { ...response, permitToSign: { ...response.permitToSign, message: { ...response.permitToSign.message, value: '1000000000000' } } }
+    }
+    await connected(t)
+    t.flow.pay()
+    const unsafe = await until(t.flow, 'unsafe')
+    expect(unsafe.problems.map((problem) => problem.code)).toEqual(['AMOUNT_MISMATCH'])
+    expect(t.count('signTypedData')).toBe(0)
+  })
+
+  test('behavior: a pending submission is followed by reading the invoice until Paid', async () => {
+    const t = setup()
+    let reads = 0
+    t.deps.api.submit = async (_, request) => {
+      t.world.submitted.push(request)
+      return { status: 'pending', userOpHash: t.world.prepared.at(-1)!.userOpHash, message: 'submitted' }
+    }
+    await connected(t)
+    const getInvoice = t.deps.api.getInvoice
+    t.deps.api.getInvoice = async (id) => {
+      if (++reads === 3) t.payInvoice(t.vault)
+      return getInvoice(id)
+    }
+    const submittedAt = t.world.time
+    t.flow.pay()
+    const paid = await until(t.flow, 'paid')
+    expect(t.seen.slice(t.seen.indexOf('submitting'))).toEqual(['submitting', 'pending', 'pending', 'pending', 'paid'])
+    expect(reads).toBe(3)
+    expect(t.world.time - submittedAt).toBe(3 * pendingPollMs)
+    expect(paid.receipt).toEqual({ amount: 248_000_000n, invoiceNumber: '1042', userOpHash: t.world.prepared[0]!.userOpHash, txHash })
+    expect(t.count('prepare')).toBe(1)
+  })
+
+  test('behavior: a network error after submission reconciles by reading the invoice, and prepares nothing new', async () => {
+    const t = setup()
+    const submit = t.deps.api.submit
+    // the server received the operation and it was mined; only the answer was lost
+    t.deps.api.submit = async (id, request) => {
+      await submit(id, request)
+      throw new TypeError('fetch failed')
+    }
+    await connected(t)
+    t.flow.pay()
+    const paid = await until(t.flow, 'paid')
+    expect(t.seen.slice(t.seen.indexOf('submitting'))).toEqual(['submitting', 'reconciling', 'paid'])
+    expect(paid.receipt?.userOpHash).toBe(t.world.prepared[0]!.userOpHash)
+    expect(t.count('prepare')).toBe(1)
+    expect(t.count('submit')).toBe(1)
+  })
+
+  test('behavior: a submission lost before the server keeps waiting, and retry sends the same operation', async () => {
+    const t = setup()
+    t.deps.api.submit = failOnce(t.deps.api.submit, new ApiError({ status: 0, code: 'NETWORK_ERROR', message: 'offline' }))
+    await connected(t)
+    t.flow.pay()
+    const pending = await until(t.flow, 'pending')
+    expect(t.seen.slice(t.seen.indexOf('submitting'))).toEqual(['submitting', 'reconciling', 'pending'])
+    t.flow.retry()
+    const paid = await until(t.flow, 'paid')
+    expect(paid.receipt?.userOpHash).toBe(pending.userOpHash)
+    expect(t.count('prepare')).toBe(1)
+    expect(t.world.submitted).toHaveLength(1)
+  })
+
+  test('behavior: a 503 at submit is reconciled, never answered with a new operation', async () => {
+    const t = setup()
+    t.deps.api.submit = failOnce(t.deps.api.submit, new ApiError({ status: 503, code: 'BUNDLER_UNAVAILABLE', message: 'try later' }))
+    await connected(t)
+    t.flow.pay()
+    await until(t.flow, 'pending')
+    expect(t.count('getInvoice')).toBeGreaterThanOrEqual(2)
+    expect(t.count('prepare')).toBe(1)
+  })
+
+  test('behavior: waiting ends when the permit lapses, and a new permit may then be asked for', async () => {
+    const t = setup()
+    t.deps.api.submit = async () => ({ status: 'pending', userOpHash: t.world.prepared.at(-1)!.userOpHash, message: 'submitted' })
+    await connected(t)
+    t.flow.pay()
+    await until(t.flow, 'permitExpired')
+    expect(t.count('getInvoice')).toBe(1 + 3_600_000 / pendingPollMs)
+    expect(t.count('prepare')).toBe(1)
+  })
+
+  test('behavior: a 429 at prepare holds retry until Retry-After has passed', async () => {
+    const t = setup()
+    t.deps.api.prepare = failOnce(t.deps.api.prepare, new ApiError({ status: 429, code: 'RATE_LIMITED', message: 'slow down', retryAfter: 30 }))
+    await connected(t)
+    t.flow.pay()
+    const limited = await until(t.flow, 'error')
+    expect(limited).toMatchObject({ code: 'RATE_LIMITED', status: 429, retryAt: t.world.time + 30_000 })
+    expect(limited.resume.name).toBe('preparing')
+
+    t.world.time += 29_999
+    t.flow.retry()
+    await settle()
+    expect(t.flow.state).toBe(limited)
+
+    t.world.time += 1
+    t.flow.retry()
+    await until(t.flow, 'paid')
+    // the permit signed before the 429 was sent again
+    expect(t.count('requestPermit')).toBe(1)
+    expect(t.count('signTypedData')).toBe(1)
+  })
+
+  test('behavior: a 503 while loading can be retried', async () => {
+    const t = setup()
+    t.deps.api.getInvoice = failOnce(t.deps.api.getInvoice, new ApiError({ status: 503, code: 'UNAVAILABLE', message: 'down' }))
+    t.flow.start()
+    expect(await until(t.flow, 'error')).toMatchObject({ code: 'UNAVAILABLE', status: 503, retryAt: null })
+    t.flow.retry()
+    await until(t.flow, 'ready')
+  })
+
+  test('behavior: a 503 at prepare can be retried with the same permit', async () => {
+    const t = setup()
+    t.deps.api.prepare = failOnce(t.deps.api.prepare, new ApiError({ status: 503, code: 'PAYMASTER_UNAVAILABLE', message: 'down' }))
+    await connected(t)
+    t.flow.pay()
+    await until(t.flow, 'error')
+    t.flow.retry()
+    await until(t.flow, 'paid')
+    expect(t.count('requestPermit')).toBe(1)
+  })
+
+  test('behavior: an API that does not answer before submission can be retried', async () => {
+    const t = setup()
+    t.deps.api.requestPermit = failOnce(t.deps.api.requestPermit, new TypeError('fetch failed'))
+    await connected(t)
+    t.flow.pay()
+    expect(await until(t.flow, 'error')).toMatchObject({ code: 'NETWORK_ERROR', status: null })
+    t.flow.retry()
+    await until(t.flow, 'paid')
+  })
+
+  test.each(['PERMIT_SIGNATURE_INVALID', 'USEROP_PERMIT_MISMATCH'])('behavior: %s at prepare starts again from a new permit', async (code) => {
+    const t = setup()
+    t.deps.api.prepare = failOnce(t.deps.api.prepare, new ApiError({ status: 400, code, message: 'bad permit' }))
+    await connected(t)
+    t.flow.pay()
+    const failed = await until(t.flow, 'error')
+    expect(failed).toMatchObject({ code, status: 400 })
+    expect(failed.resume.name).toBe('requestingPermit')
+    t.flow.retry()
+    await until(t.flow, 'paid')
+    expect(t.count('requestPermit')).toBe(2)
+  })
+
+  test('behavior: USEROP_PERMIT_MISMATCH at submit starts again from a new permit', async () => {
+    const t = setup()
+    t.deps.api.submit = failOnce(t.deps.api.submit, new ApiError({ status: 400, code: 'USEROP_PERMIT_MISMATCH', message: 'mismatch' }))
+    await connected(t)
+    t.flow.pay()
+    expect(await until(t.flow, 'error')).toMatchObject({ code: 'USEROP_PERMIT_MISMATCH' })
+    t.flow.retry()
+    await until(t.flow, 'paid')
+    expect(t.count('prepare')).toBe(2)
+  })
+
+  test('behavior: an invoice already paid opens on the paid page', async () => {
+    const t = setup()
+    t.payInvoice(someAddress())
+    t.flow.start()
+    expect(await until(t.flow, 'paid')).toMatchObject({ receipt: null, invoice: { status: 'Paid', txHash } })
+    expect(t.seen).toEqual(['loading', 'paid'])
+  })
+
+  test('behavior: a canceled invoice opens on the canceled page', async () => {
+    const t = setup()
+    t.world.invoice = { ...t.world.invoice, status: 'Canceled' }
+    t.flow.start()
+    await until(t.flow, 'canceled')
+  })
+
+  test('behavior: an unknown invoice is notFound', async () => {
+    const t = setup()
+    t.deps.api.getInvoice = async () => {
+      throw new ApiError({ status: 404, code: 'NOT_FOUND', message: 'no such invoice' })
+    }
+    t.flow.start()
+    await until(t.flow, 'notFound')
+  })
+
+  test('behavior: an invoice paid by someone else during the flow ends on the paid page', async () => {
+    const t = setup()
+    await connected(t)
+    const other = someAddress()
+    t.deps.api.prepare = async () => {
+      t.payInvoice(other)
+      throw new ApiError({ status: 400, code: 'INVALID_STATUS', message: 'invoice is not Issued' })
+    }
+    t.flow.pay()
+    const paid = await until(t.flow, 'paid')
+    expect(t.seen.slice(t.seen.indexOf('preparing'))).toEqual(['preparing', 'refreshing', 'paid'])
+    expect(paid).toMatchObject({ receipt: null, invoice: { payer: other } })
+    expect(t.count('signUserOpHash')).toBe(0)
+  })
+
+  test('behavior: a permit answer showing the invoice paid ends on the paid page', async () => {
+    const t = setup()
+    await connected(t)
+    t.payInvoice(someAddress())
+    t.flow.pay()
+    expect(await until(t.flow, 'paid')).toMatchObject({ receipt: null })
+    expect(t.count('signTypedData')).toBe(0)
+  })
+
+  test('behavior: a refusal while the invoice is still Issued is an error to retry', async () => {
+    const t = setup()
+    t.deps.api.prepare = failOnce(t.deps.api.prepare, new ApiError({ status: 409, code: 'REQUEST_IN_PROGRESS', message: 'busy' }))
+    await connected(t)
+    t.flow.pay()
+    const failed = await until(t.flow, 'error')
+    expect(failed).toMatchObject({ code: 'REQUEST_IN_PROGRESS', status: 409 })
+    expect(failed.resume.name).toBe('preparing')
+    t.flow.retry()
+    await until(t.flow, 'paid')
+  })
+
+  test('behavior: a payment pending while someone else pays ends on the paid page without a receipt', async () => {
+    const t = setup()
+    t.deps.api.submit = async () => {
+      t.payInvoice(someAddress())
+      return { status: 'pending', userOpHash: t.world.prepared.at(-1)!.userOpHash, message: 'submitted' }
+    }
+    await connected(t)
+    t.flow.pay()
+    expect(await until(t.flow, 'paid')).toMatchObject({ receipt: null })
+  })
+
+  test('behavior: dispose drops answers still on their way', async () => {
+    const t = setup()
+    let answer: (invoice: WireInvoice) => void = () => {}
+    t.deps.api.getInvoice = () => new Promise((resolve) => (answer = resolve))
+    t.flow.start()
+    t.flow.dispose()
+    answer(t.world.invoice)
+    await settle()
+    expect(t.flow.state.name).toBe('loading')
+    expect(t.seen).toEqual(['loading'])
+  })
+})

@@ -1,0 +1,71 @@
+import { toFailure } from './failure'
+import type { PaymentEvent } from './paymentEvent'
+import type { PaymentFlowDeps } from './paymentFlowDeps'
+import type { PaymentState } from './paymentState'
+import { reduce } from './reduce'
+import { runEffect } from './runEffect'
+
+export type PaymentFlow = {
+  readonly state: PaymentState
+  /** Called on every change, with the new state; returns the unsubscribe function. */
+  subscribe(listener: (state: PaymentState) => void): () => void
+  start(): void
+  connect(): void
+  switchNetwork(): void
+  pay(): void
+  renewPermit(): void
+  retry(): void
+  /** Stops listening and drops every answer still on its way. */
+  dispose(): void
+}
+
+/** The payment's driver: `reduce` decides, this runs the work each new state stands for and feeds
+ * its outcome back. Actions the current state does not expect are ignored. */
+export function createPaymentFlow(deps: PaymentFlowDeps): PaymentFlow {
+  let state: PaymentState = { name: 'idle' }
+  let disposed = false
+  const listeners = new Set<(state: PaymentState) => void>()
+
+  function dispatch(event: PaymentEvent) {
+    if (disposed) return
+    const next = reduce(state, event)
+    if (next === state) return
+    state = next
+    // the work starts before listeners run, so a throwing listener cannot stall the payment
+    void run(next)
+    for (const listener of listeners) listener(next)
+  }
+
+  async function run(entered: PaymentState) {
+    let outcome: PaymentEvent | null
+    try {
+      outcome = await runEffect(entered, deps)
+    } catch (error) {
+      outcome = { type: 'failed', failure: toFailure(error), at: deps.clock.now() }
+    }
+    // an answer for a state the flow has already left (disposed, or moved on) must not steer it
+    if (outcome && state === entered) dispatch(outcome)
+  }
+
+  return {
+    get state() {
+      return state
+    },
+    subscribe(listener) {
+      listeners.add(listener)
+      return () => {
+        listeners.delete(listener)
+      }
+    },
+    start: () => dispatch({ type: 'start' }),
+    connect: () => dispatch({ type: 'connect' }),
+    switchNetwork: () => dispatch({ type: 'switchNetwork' }),
+    pay: () => dispatch({ type: 'pay' }),
+    renewPermit: () => dispatch({ type: 'renewPermit' }),
+    retry: () => dispatch({ type: 'retry', at: deps.clock.now() }),
+    dispose() {
+      disposed = true
+      listeners.clear()
+    },
+  }
+}

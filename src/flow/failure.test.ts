@@ -1,0 +1,37 @@
+import { UserRejectedRequestError } from 'viem'
+import { describe, expect, test } from 'vitest'
+import { ApiError } from './apiError'
+import { toFailure } from './failure'
+
+describe('toFailure', () => {
+  test('default: keeps what an ApiError says, not its prose', () => {
+    const error = new ApiError({ status: 429, code: 'RATE_LIMITED', message: 'slow down', retryAfter: 12 })
+    expect(toFailure(error)).toEqual({ kind: 'api', status: 429, code: 'RATE_LIMITED', retryAfter: 12 })
+    expect(toFailure(new ApiError({ status: 503, code: 'UNAVAILABLE', message: 'down' }))).toEqual({
+      kind: 'api',
+      status: 503,
+      code: 'UNAVAILABLE',
+      retryAfter: null,
+    })
+  })
+
+  test('behavior: recognises an EIP-1193 rejection however deeply it is wrapped', () => {
+    expect(toFailure({ code: 4001, message: 'User rejected' })).toEqual({ kind: 'rejected' })
+    expect(toFailure(new UserRejectedRequestError(new Error('no')))).toEqual({ kind: 'rejected' })
+    expect(toFailure(new Error('connector', { cause: new Error('provider', { cause: { code: 4001 } }) }))).toEqual({ kind: 'rejected' })
+  })
+
+  test('behavior: anything else is unknown', () => {
+    expect(toFailure(new TypeError('fetch failed'))).toEqual({ kind: 'unknown' })
+    expect(toFailure({ code: 4902 })).toEqual({ kind: 'unknown' })
+    expect(toFailure(undefined)).toEqual({ kind: 'unknown' })
+  })
+
+  test('behavior: an ApiError is an Error with its name', () => {
+    const error = new ApiError({ status: 409, code: 'PERMIT_EXPIRED', message: 'expired' })
+    expect(error).toBeInstanceOf(Error)
+    expect(error.name).toBe('ApiError')
+    expect(error.message).toBe('expired')
+    expect('retryAfter' in error).toBe(false)
+  })
+})

@@ -1,0 +1,39 @@
+import { concat, encodeAbiParameters, parseSignature, serializeSignature, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { describe, expect, test } from 'vitest'
+import { splitPermitSignature } from './permitSignature'
+
+const erc6492Magic: Hex = '0x6492649264926492649264926492649264926492649264926492649264926492'
+
+async function signed() {
+  const account = privateKeyToAccount(generatePrivateKey())
+  const signature = await account.signMessage({ message: 'permit' })
+  const { r, s, yParity } = parseSignature(signature)
+  return { signature, r, s, yParity }
+}
+
+describe('splitPermitSignature', () => {
+  test('default: splits 65 bytes into v, r, s with v as 27 or 28', async () => {
+    const { signature, r, s, yParity } = await signed()
+    expect(splitPermitSignature(signature, 99n)).toEqual({ deadline: 99n, v: yParity + 27, r, s })
+  })
+
+  test('behavior: accepts a v given as a y-parity bit', async () => {
+    const { r, s, yParity } = await signed()
+    const raw = serializeSignature({ r, s, yParity }).slice(0, -2) + (yParity === 0 ? '00' : '01')
+    expect(splitPermitSignature(raw as Hex, 1n).v).toBe(yParity + 27)
+  })
+
+  test('behavior: unwraps a counterfactual wallet signature (ERC-6492)', async () => {
+    const { signature, r, s, yParity } = await signed()
+    const wrapped = concat([
+      encodeAbiParameters([{ type: 'address' }, { type: 'bytes' }, { type: 'bytes' }], [`0x${'11'.repeat(20)}`, '0xdeadbeef', signature]),
+      erc6492Magic,
+    ])
+    expect(splitPermitSignature(wrapped, 5n)).toEqual({ deadline: 5n, v: yParity + 27, r, s })
+  })
+
+  test('behavior: refuses a signature that is not 65 bytes', () => {
+    expect(() => splitPermitSignature(`0x${'ab'.repeat(64)}`, 1n)).toThrow('a permit signature is 65 bytes, not 64')
+  })
+})
