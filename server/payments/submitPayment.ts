@@ -2,7 +2,7 @@ import { getAddress, isAddressEqual, recoverMessageAddress, size, type Hex } fro
 import { getUserOperationHash } from 'viem/account-abstraction'
 import { decodePayCallData } from '../../src/shared/payCall'
 import { canonicalJson } from '../../src/shared/metadata'
-import { fromWireUserOp, type WireUserOp } from '../../src/shared/wire'
+import { fromWireUserOp, type WireUserOp } from '../../src/shared/userOpWire'
 import { BundlerRejectedError, type BundlerReceipt } from '../chain/bundler'
 import { HttpError } from '../http/httpError'
 import type { PayContext } from './payContext'

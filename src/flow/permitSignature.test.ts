@@ -36,4 +36,9 @@ describe('splitPermitSignature', () => {
   test('behavior: refuses a signature that is not 65 bytes', () => {
     expect(() => splitPermitSignature(`0x${'ab'.repeat(64)}`, 1n)).toThrow('a permit signature is 65 bytes, not 64')
   })
+
+  test('behavior: refuses a recovery byte ecrecover would not accept', async () => {
+    const { signature } = await signed()
+    expect(() => splitPermitSignature(`${signature.slice(0, -2)}25` as Hex, 1n)).toThrow("a permit signature's v is 0, 1, 27 or 28, not 37")
+  })
 })

@@ -1,4 +1,4 @@
-import { toWireUserOp } from '../shared/wire'
+import { toWireUserOp } from '../shared/userOpWire'
 import { paymentInvoice } from '../verify/paymentInvoice'
 import type { PaymentOutcome } from './paymentEvent'
 import type { PaymentFlowDeps } from './paymentFlowDeps'
@@ -47,7 +47,7 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
 
     case 'signingPermit': {
       const signature = await wallet.signTypedData(state.typedData)
-      return { type: 'permitSigned', permit: splitPermitSignature(signature, state.authorisation.deadline) }
+      return { type: 'permitSigned', permit: splitPermitSignature(signature, state.typedData.message.deadline) }
     }
 
     case 'preparing': {

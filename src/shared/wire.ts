@@ -1,7 +1,7 @@
-import type { UserOperation } from 'viem/account-abstraction'
 import * as z from 'zod/mini'
 import { addressSchema, bytes32Schema, hexSchema, uintStringSchema } from './deployment'
 import { invoiceMetadataSchema } from './metadata'
+import type { WireUserOp } from './userOpWire'
 
 /** The wire shapes of the public pay routes (SPEC 4.14), shared by the server that sends them and the
  * widget that checks them, so the two cannot drift. */
@@ -93,7 +93,8 @@ export const wireUserOpSchema = z.object({
   paymasterData: z.optional(hexSchema),
   signature: hexSchema,
 })
-export type WireUserOp = z.infer<typeof wireUserOpSchema>
+// the schema and the converters' type describe one shape
+export const wireUserOpShape: z.ZodMiniType<WireUserOp> = wireUserOpSchema
 
 export const prepareResponseSchema = z.object({
   success: z.literal(true),
@@ -120,32 +121,3 @@ export const errorResponseSchema = z.object({
   message: z.optional(z.string()),
   details: z.optional(z.unknown()),
 })
-
-const numericUserOpFields = [
-  'nonce',
-  'callGasLimit',
-  'verificationGasLimit',
-  'preVerificationGas',
-  'maxFeePerGas',
-  'maxPriorityFeePerGas',
-  'paymasterVerificationGasLimit',
-  'paymasterPostOpGasLimit',
-] as const
-
-export function toWireUserOp(userOp: UserOperation<'0.7'>): WireUserOp {
-  const wire: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(userOp)) {
-    if (value === undefined) continue
-    wire[key] = typeof value === 'bigint' ? value.toString() : value
-  }
-  return wire as WireUserOp
-}
-
-export function fromWireUserOp(wire: WireUserOp): UserOperation<'0.7'> {
-  const userOp: Record<string, unknown> = { ...wire }
-  for (const key of numericUserOpFields) {
-    const value = wire[key]
-    if (value !== undefined) userOp[key] = BigInt(value)
-  }
-  return userOp as unknown as UserOperation<'0.7'>
-}

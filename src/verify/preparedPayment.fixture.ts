@@ -6,7 +6,8 @@ import { signVerifyingPaymasterData } from '../../server/chain/verifyingPaymaste
 import type { Deployment } from '../shared/deployment'
 import type { PermitSignature } from '../shared/payCall'
 import { permitTypedData } from '../shared/permit'
-import { toWireUserOp, type WireInvoice } from '../shared/wire'
+import { type WireInvoice } from '../shared/wire'
+import { toWireUserOp } from '../shared/userOpWire'
 import type { PrepareResponse } from './verifyPreparedPayment'
 
 /** Test-only: real keys, real signatures and a server that prepares payments as SPEC 4.14 says, so

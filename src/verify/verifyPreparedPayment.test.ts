@@ -10,7 +10,8 @@ import {
   vaultFactoryAbi,
   type PermitSignature,
 } from '../shared/payCall'
-import { fromWireUserOp, type WireInvoice } from '../shared/wire'
+import { type WireInvoice } from '../shared/wire'
+import { fromWireUserOp } from '../shared/userOpWire'
 import { paymentInvoice } from './paymentInvoice'
 import { prepareTestPayment, signTestPermit, testDeployment, testInvoice, type PrepareTestPaymentParameters } from './preparedPayment.fixture'
 import { verifyPreparedPayment, type PrepareResponse, type VerifyPreparedPaymentReturnType } from './verifyPreparedPayment'

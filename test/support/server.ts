@@ -4,12 +4,19 @@ import { afterAll, beforeAll } from 'vitest'
 import { createServer, type RunningServer } from '../../server/createServer'
 import { devnetConfig } from '../../server/devnet/devnetConfig'
 import { seedMetadata, type SeededShareLink } from '../../server/devnet/seedMetadata'
-import { silentLogger } from '../../server/http/logger'
+import { silentLogger, type Logger } from '../../server/http/logger'
 import type { Config } from '../../server/config'
-import type { WireUserOp } from '../../src/shared/wire'
+import type { WireUserOp } from '../../src/shared/userOpWire'
 import { useDevnet } from './devnet'
 
-export type ServerOptions = { now?: () => number; overrides?: Record<string, string>; dataDir?: string }
+export type ServerOptions = {
+  now?: () => number
+  overrides?: Record<string, string>
+  dataDir?: string
+  logger?: Logger
+  /** Runs once the devnet is up, before the server starts: returns more configuration. */
+  beforeServer?: (devnet: ReturnType<typeof useDevnet>) => Promise<Record<string, string>>
+}
 
 /** A devnet plus the companion server on 127.0.0.1 with an in-memory PGlite, for one test file. */
 export function useServer(options: ServerOptions = {}) {
@@ -22,10 +29,15 @@ export function useServer(options: ServerOptions = {}) {
     restart(): Promise<void>
   }
   const start = async () => {
-    context.server = await createServer(context.config, { logger: silentLogger, ...(options.now ? { now: options.now } : {}) })
+    context.server = await createServer(context.config, { logger: options.logger ?? silentLogger, ...(options.now ? { now: options.now } : {}) })
   }
   beforeAll(async () => {
-    context.config = devnetConfig(devnet, { port: 0, dataDir: options.dataDir ?? 'memory://', overrides: { RATE_LIMIT_PER_MINUTE: '100000', ...options.overrides } })
+    const extra = options.beforeServer ? await options.beforeServer(devnet) : {}
+    context.config = devnetConfig(devnet, {
+      port: 0,
+      dataDir: options.dataDir ?? 'memory://',
+      overrides: { RATE_LIMIT_PER_MINUTE: '100000', ...options.overrides, ...extra },
+    })
     await start()
     context.shareLinks = await seedMetadata(context.server.stores, devnet, context.server.url)
   })
