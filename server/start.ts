@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { formatUnits } from 'viem'
 import * as z from 'zod/mini'
 import { createServer } from './createServer'
-import { devnetConfig } from './devnet/devnetConfig'
+import { devnetConfig, serverOverrides } from './devnet/devnetConfig'
 import { devnetDir, writeDevnetFile, type DevnetFile } from './devnet/devnetFile'
 import { seedMetadata } from './devnet/seedMetadata'
 import { startDevnet } from './devnet/startDevnet'
@@ -29,7 +29,7 @@ const [devnet, db] = await Promise.all([startDevnet({ port: env.DEVNET_RPC_PORT 
 const { anvil, deployment, seed } = devnet
 
 const logger = jsonLogger()
-const server = await createServer(devnetConfig(devnet, { port: env.PORT, dataDir }), {
+const server = await createServer(devnetConfig(devnet, { port: env.PORT, dataDir, overrides: serverOverrides(process.env) }), {
   db,
   logger: env.LOG_REQUESTS ? logger : { info() {}, error: logger.error },
 })

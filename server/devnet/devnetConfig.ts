@@ -10,6 +10,14 @@ function privateKeyOf(account: HDAccount) {
   return toHex(key)
 }
 
+/** Server settings a devnet run may take from the environment; the chain, contract and key settings
+ * always come from the devnet itself. */
+const overridable = ['DATABASE_URL', 'RATE_LIMIT_PER_MINUTE', 'ALLOWED_FRAME_ANCESTORS', 'SUBMIT_WAIT_MS', 'PUBLIC_URL', 'BUNDLER_URL', 'PAYMASTER_URL'] as const
+
+export function serverOverrides(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(overridable.flatMap((name) => (env[name] ? [[name, env[name]]] : [])))
+}
+
 /** The server's configuration for a devnet: the devnet's own bundler and paymaster keys, a fresh
  * metadata key (the devnet's database is as new as its chain). */
 export function devnetConfig(

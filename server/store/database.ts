@@ -21,8 +21,9 @@ export type OpenDatabaseParameters = {
   dataDir?: string | undefined
 }
 
-/** A failed statement. Only the server's message, SQLSTATE and constraint are kept: the drivers'
- * own errors carry the query parameters, which hold hashes, ciphertexts and addresses. */
+/** A failed statement or connection. Only the message, SQLSTATE and constraint are kept: the
+ * drivers' own errors carry every query parameter (hashes, ciphertexts, addresses). A message can
+ * still quote an input the server could not parse, so the stores check ids before they query. */
 export class QueryError extends StoreError {
   override name = 'QueryError'
   readonly code = 'QUERY_FAILED'
@@ -38,6 +39,8 @@ export class QueryError extends StoreError {
   static from(error: unknown): QueryError {
     if (error instanceof QueryError) return error
     if (!(error instanceof Error)) return new QueryError('database query failed')
+    // Only the server's own errors carry a severity; a connection failure's `code` is Node's (ECONNREFUSED), not a SQLSTATE.
+    if (!('severity' in error)) return new QueryError(error.message)
     const { code, constraint } = error as { code?: unknown; constraint?: unknown }
     return new QueryError(error.message, {
       sqlState: typeof code === 'string' ? code : undefined,

@@ -75,3 +75,15 @@ test('pglite: a data directory keeps the data across restarts', async () => {
     await rm(dir, { recursive: true, force: true })
   }
 })
+
+test('postgres: an unreachable server is a QueryError that does not repeat the password', async () => {
+  const db = await openDatabase({ url: 'postgres://svc:hunter2-secret@127.0.0.1:1/svc' })
+  try {
+    const error: unknown = await db.query('SELECT 1').catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(QueryError)
+    expect(error).toMatchObject({ sqlState: undefined })
+    expect(JSON.stringify(error) + String(error)).not.toContain('hunter2')
+  } finally {
+    await db.close()
+  }
+})
