@@ -1,0 +1,74 @@
+import { getAddress, hexToNumber, type Address, type Hex } from 'viem'
+import type { PinnedDeployment } from '../config/pinnedDeployment'
+import type { PaymentChain, PaymentWallet } from '../flow/paymentFlowDeps'
+import type { Eip1193Provider } from './eip1193'
+import { readBalance, readVault } from './readVault'
+import { switchChain } from './switchChain'
+import type { WalletChoice } from './walletChoice'
+
+/** eth_signTypedData_v4 wants the domain's type spelled out; a permit domain has exactly these fields. */
+const permitDomainType = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+] as const
+
+export type WalletSession = {
+  wallet: PaymentWallet
+  chain: PaymentChain
+  /** The wallet the next `wallet.connect()` opens. */
+  choose(choice: WalletChoice): void
+}
+
+/** The flow's wallet and chain, over whichever wallet the payer picks. Chain reads go through the
+ * payer's own wallet once it is on the pinned chain: the server whose answers are checked is never asked. */
+export function createWalletSession(deployment: PinnedDeployment): WalletSession {
+  let chosen: WalletChoice | null = null
+  let provider: Eip1193Provider | null = null
+  let account: Address | null = null
+
+  const connected = () => {
+    if (!provider) throw new Error('no wallet connected')
+    return provider
+  }
+  const owner = () => {
+    if (!account) throw new Error('no wallet account')
+    return account
+  }
+
+  return {
+    choose(choice) {
+      chosen = choice
+    },
+    wallet: {
+      async connect() {
+        if (!chosen) throw new Error('no wallet chosen')
+        provider = await chosen.open()
+        const accounts = (await provider.request({ method: 'eth_requestAccounts' })) as string[]
+        const [first] = accounts
+        if (!first) throw new Error('the wallet shared no account')
+        account = getAddress(first)
+        return account
+      },
+      async chainId() {
+        return hexToNumber((await connected().request({ method: 'eth_chainId' })) as Hex)
+      },
+      switchChain: () => switchChain(connected(), deployment),
+      async signTypedData(typedData) {
+        const types = { EIP712Domain: permitDomainType, ...typedData.types }
+        // integers travel as decimal strings: JSON has no bigint
+        const json = JSON.stringify({ ...typedData, types }, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))
+        return (await connected().request({ method: 'eth_signTypedData_v4', params: [owner(), json] })) as Hex
+      },
+      // SimpleAccount v0.7 recovers an EIP-191 signature over the hash's 32 bytes, not over its hex text
+      async signUserOpHash(userOpHash) {
+        return (await connected().request({ method: 'personal_sign', params: [userOpHash, owner()] })) as Hex
+      },
+    },
+    chain: {
+      vaultOf: (address) => readVault(connected(), deployment, address),
+      balanceOf: (vault) => readBalance(connected(), deployment, vault),
+    },
+  }
+}

@@ -1,0 +1,69 @@
+import { hexToNumber, type Hex, type TypedDataDefinition } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import type { Eip1193Provider } from './eip1193'
+
+export type DevnetWalletKey = { privateKey: Hex; rpcUrl: string }
+
+/** A burner wallet for the local devnet only: it signs with the demo payer's well-known key, which
+ * the devnet server hands out, and sends every other request to the devnet's node. Loaded on demand
+ * (it bundles an elliptic-curve library), and never offered on a real chain. */
+export async function openDevnetWallet(baseUrl: string, fetch: typeof globalThis.fetch = globalThis.fetch.bind(globalThis)): Promise<Eip1193Provider> {
+  const answer = await fetch(`${baseUrl}/devnet/wallet`, { headers: { accept: 'application/json' } })
+  if (!answer.ok) throw new Error(`the devnet wallet is not available here (HTTP ${answer.status})`)
+  return devnetWalletProvider((await answer.json()) as DevnetWalletKey, fetch)
+}
+
+export function devnetWalletProvider({ privateKey, rpcUrl }: DevnetWalletKey, fetch: typeof globalThis.fetch): Eip1193Provider {
+  const account = privateKeyToAccount(privateKey)
+  let id = 0
+  async function node(method: string, params: readonly unknown[] = []) {
+    const answer = await fetch(rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }),
+    })
+    const { result, error } = (await answer.json()) as { result?: unknown; error?: { code: number; message: string } }
+    if (error) throw Object.assign(new Error(error.message), { code: error.code })
+    return result
+  }
+  return {
+    async request({ method, params = [] }) {
+      switch (method) {
+        case 'eth_requestAccounts':
+        case 'eth_accounts':
+          return [account.address]
+        case 'wallet_switchEthereumChain': {
+          const wanted = hexToNumber((params[0] as { chainId: Hex }).chainId)
+          if (wanted === hexToNumber((await node('eth_chainId')) as Hex)) return null
+          throw Object.assign(new Error(`the devnet wallet only knows chain ${wanted}`), { code: 4902 })
+        }
+        case 'personal_sign':
+          return account.signMessage({ message: { raw: params[0] as Hex } })
+        case 'eth_signTypedData_v4':
+          return account.signTypedData(typedDataOf(params[1] as string))
+        default:
+          return node(method, params)
+      }
+    },
+  }
+}
+
+/** eth_signTypedData_v4 carries JSON, integers as strings: back to what viem hashes. Flat structs
+ * (a permit) are all a payment signs. */
+function typedDataOf(json: string): TypedDataDefinition {
+  const { types, primaryType, domain, message } = JSON.parse(json) as {
+    types: Record<string, { name: string; type: string }[]>
+    primaryType: string
+    domain: TypedDataDefinition['domain']
+    message: Record<string, unknown>
+  }
+  const { EIP712Domain: _, ...structs } = types
+  const fields = structs[primaryType] ?? []
+  const typed = Object.fromEntries(
+    Object.entries(message).map(([name, value]) => {
+      const type = fields.find((field) => field.name === name)?.type ?? ''
+      return [name, /^u?int\d*$/.test(type) ? BigInt(value as string) : value]
+    }),
+  )
+  return { types: structs, primaryType, domain, message: typed } as unknown as TypedDataDefinition
+}

@@ -1,0 +1,31 @@
+import { decodeFunctionResult, encodeFunctionData, type Address, type Hex } from 'viem'
+import type { Deployment } from '../shared/deployment'
+import { vaultFactoryAbi, vaultSalt } from '../shared/payCall'
+import type { Eip1193Provider } from './eip1193'
+
+const balanceOfAbi = [
+  {
+    type: 'function',
+    name: 'balanceOf',
+    stateMutability: 'view',
+    inputs: [{ name: 'account', type: 'address' }],
+    outputs: [{ type: 'uint256' }],
+  },
+] as const
+
+function call(provider: Eip1193Provider, to: Address, data: Hex) {
+  return provider.request({ method: 'eth_call', params: [{ to, data }, 'latest'] }) as Promise<Hex>
+}
+
+/** The owner's vault is wherever the pinned factory says, deployed or not (a counterfactual address). */
+export async function readVault(provider: Eip1193Provider, deployment: Deployment, owner: Address): Promise<{ vault: Address; deployed: boolean }> {
+  const data = encodeFunctionData({ abi: vaultFactoryAbi, functionName: 'getAddress', args: [owner, vaultSalt] })
+  const vault = decodeFunctionResult({ abi: vaultFactoryAbi, functionName: 'getAddress', data: await call(provider, deployment.vaultFactory, data) })
+  const code = (await provider.request({ method: 'eth_getCode', params: [vault, 'latest'] })) as Hex | null
+  return { vault, deployed: typeof code === 'string' && code !== '0x' && code !== '0x0' }
+}
+
+export async function readBalance(provider: Eip1193Provider, deployment: Deployment, vault: Address): Promise<bigint> {
+  const data = encodeFunctionData({ abi: balanceOfAbi, functionName: 'balanceOf', args: [vault] })
+  return decodeFunctionResult({ abi: balanceOfAbi, functionName: 'balanceOf', data: await call(provider, deployment.token, data) })
+}

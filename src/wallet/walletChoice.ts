@@ -1,0 +1,12 @@
+import type { Eip1193Provider } from './eip1193'
+
+/** One way to pay that the payer can pick. `open` may load code (WalletConnect, the devnet wallet)
+ * and ask the payer to approve; it resolves with a provider ready for eth_requestAccounts. */
+export type WalletChoice = {
+  id: string
+  kind: 'injected' | 'walletConnect' | 'devnet'
+  /** Empty for a legacy injected wallet: the UI names it. */
+  name: string
+  icon: string
+  open(): Promise<Eip1193Provider>
+}

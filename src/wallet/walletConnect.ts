@@ -1,0 +1,16 @@
+import type { PinnedDeployment } from '../config/pinnedDeployment'
+import type { Eip1193Provider } from './eip1193'
+
+/** WalletConnect is hundreds of kilobytes: it is fetched only once the payer picks it, never with the page. */
+export async function openWalletConnect(deployment: PinnedDeployment, projectId: string): Promise<Eip1193Provider> {
+  const { EthereumProvider } = await import('@walletconnect/ethereum-provider')
+  const provider = await EthereumProvider.init({
+    projectId,
+    chains: [deployment.chainId],
+    showQrModal: true,
+    ...(deployment.rpcUrl ? { rpcMap: { [deployment.chainId]: deployment.rpcUrl } } : {}),
+    metadata: { name: 'svc-checkout', description: 'Pay an invoice', url: location.origin, icons: [] },
+  })
+  await provider.enable()
+  return provider
+}

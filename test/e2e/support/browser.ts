@@ -1,0 +1,22 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { chromium, type Browser, type Page } from 'playwright-core'
+
+/** Debian's chromium, as CI installs it with apt-get; the flags keep it off the (closed) network. */
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export function launchChromium(): Promise<Browser> {
+  if (!existsSync(chromiumPath)) throw new Error(`no browser at ${chromiumPath}: apt-get install chromium (CI does)`)
+  return chromium.launch({
+    executablePath: chromiumPath,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+  })
+}
+
+export const artifactsDir = join(process.cwd(), 'test-results', 'screenshots')
+
+/** Screenshots of the states a payer sees, kept as test artifacts to look at. */
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(artifactsDir, { recursive: true })
+  await page.screenshot({ path: join(artifactsDir, `${name}.png`), fullPage: true })
+}

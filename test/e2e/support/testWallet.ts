@@ -1,0 +1,109 @@
+import type { Page } from 'playwright-core'
+import { createPublicClient, http, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+
+export type TestWalletOptions = {
+  privateKey: Hex
+  rpcUrl: string
+  chainId: number
+  /** The chain the wallet starts on; switching is honoured like a real wallet would. */
+  startChainId?: number
+  name?: string
+}
+
+export type TestWallet = {
+  requests: string[]
+  /** Refuses the next request of this method with EIP-1193 code 4001, as a payer pressing "Reject". */
+  rejectNext(method: 'eth_signTypedData_v4' | 'personal_sign'): void
+}
+
+/**
+ * An EIP-1193 wallet announced by EIP-6963 inside the page, backed by a real key held in the test
+ * process: signing happens here with viem, chain reads go to anvil. Nothing about it is mocked: the
+ * signatures are real and the chain checks them.
+ */
+export async function injectTestWallet(page: Page, options: TestWalletOptions): Promise<TestWallet> {
+  const account = privateKeyToAccount(options.privateKey)
+  const rpc = createPublicClient({ transport: http(options.rpcUrl) })
+  let chainId = options.startChainId ?? options.chainId
+  const requests: string[] = []
+  const rejections = new Set<string>()
+  const binding = `__svcTestWallet_${Math.random().toString(36).slice(2)}`
+
+  await page.exposeBinding(binding, async (_source, method: string, params: unknown[] = []) => {
+    requests.push(method)
+    if (rejections.delete(method)) return { error: { code: 4001, message: 'User rejected the request.' } }
+    switch (method) {
+      case 'eth_requestAccounts':
+      case 'eth_accounts':
+        return { result: [account.address] }
+      case 'eth_chainId':
+        return { result: `0x${chainId.toString(16)}` }
+      case 'wallet_switchEthereumChain': {
+        const wanted = Number.parseInt((params[0] as { chainId: string }).chainId, 16)
+        if (wanted !== options.chainId) return { error: { code: 4902, message: 'Unrecognized chain ID.' } }
+        chainId = wanted
+        return { result: null, event: { name: 'chainChanged', data: `0x${chainId.toString(16)}` } }
+      }
+      case 'wallet_addEthereumChain':
+        return { result: null }
+      case 'eth_signTypedData_v4': {
+        const [address, json] = params as [string, string]
+        if (address.toLowerCase() !== account.address.toLowerCase()) return { error: { code: 4100, message: 'unknown account' } }
+        const typed = JSON.parse(json)
+        delete typed.types.EIP712Domain
+        return { result: await account.signTypedData(typed) }
+      }
+      case 'personal_sign': {
+        const [message] = params as [Hex]
+        return { result: await account.signMessage({ message: { raw: message } }) }
+      }
+      default:
+        if (chainId !== options.chainId) return { error: { code: 4901, message: 'wrong chain' } }
+        try {
+          return { result: await rpc.request({ method: method as never, params: params as never }) }
+        } catch (error) {
+          return { error: { code: -32603, message: (error as Error).message } }
+        }
+    }
+  })
+
+  await page.addInitScript(
+    ({ binding, name }) => {
+      const listeners = new Map<string, Set<(data: unknown) => void>>()
+      const provider = {
+        isTestWallet: true,
+        async request({ method, params }: { method: string; params?: unknown[] }) {
+          const answer = await (window as unknown as Record<string, (m: string, p?: unknown[]) => Promise<any>>)[binding]!(method, params)
+          if (answer.event) for (const listener of listeners.get(answer.event.name) ?? []) listener(answer.event.data)
+          if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code })
+          return answer.result
+        },
+        on(event: string, listener: (data: unknown) => void) {
+          if (!listeners.has(event)) listeners.set(event, new Set())
+          listeners.get(event)!.add(listener)
+        },
+        removeListener(event: string, listener: (data: unknown) => void) {
+          listeners.get(event)?.delete(listener)
+        },
+      }
+      const info = {
+        uuid: '5d0e1c1e-7f1b-4c55-9a8e-0b7f1c2d3e4f',
+        name,
+        rdns: 'dev.svc-checkout.test-wallet',
+        icon: 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"%3E%3Crect width="32" height="32" rx="6" fill="%23345"/%3E%3C/svg%3E',
+      }
+      const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info, provider }) }))
+      window.addEventListener('eip6963:requestProvider', announce)
+      announce()
+    },
+    { binding, name: options.name ?? 'Test Wallet' },
+  )
+
+  return {
+    requests,
+    rejectNext(method) {
+      rejections.add(method)
+    },
+  }
+}
