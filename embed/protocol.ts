@@ -1,0 +1,98 @@
+/**
+ * The postMessage protocol between a host page (the loader) and the pay page in its iframe. Every
+ * message carries `svc: 1` and the instance id, is sent to one explicit origin and is checked on
+ * receipt against the expected origin, source window and instance; anything else is ignored.
+ * Validation is written out by hand: the loader has a 1.5 KB budget that a schema library would eat.
+ */
+
+export const protocolVersion = 1
+
+export type WalletInfo = { uuid: string; name: string; icon: string; rdns: string }
+export type RpcError = { code: number; message: string }
+
+/** Events the host can subscribe to (`on(name, fn)` and DOM CustomEvents `svc-checkout:<name>`). */
+export type CheckoutEvents = {
+  ready: { invoiceId: string }
+  paid: { invoiceId: string; userOpHash: string; txHash: string }
+  pending: { invoiceId: string; userOpHash: string }
+  expired: { invoiceId: string }
+  error: { invoiceId: string; code: string }
+  close: { invoiceId: string }
+}
+export type CheckoutEventName = keyof CheckoutEvents
+
+/** Pay page → host. */
+export type FrameMessage =
+  | { [K in CheckoutEventName]: { type: K; detail: CheckoutEvents[K] } }[CheckoutEventName]
+  | { type: 'resize'; height: number }
+  | { type: 'wallet:list' }
+  | { type: 'wallet:request'; rid: number; uuid: string; method: string; params: unknown[] }
+
+/** Host → pay page. */
+export type HostMessage =
+  | { type: 'wallet:providers'; providers: WalletInfo[]; hostOrigin: string }
+  | { type: 'wallet:response'; rid: number; result?: unknown; error?: RpcError }
+  | { type: 'wallet:event'; uuid: string; event: 'accountsChanged' | 'chainChanged' | 'disconnect'; data: unknown }
+
+export type Envelope<M> = M & { svc: typeof protocolVersion; id: string }
+
+/** The only EIP-1193 methods a payment needs: the bridge relays these and refuses everything else. */
+export const bridgedMethods = [
+  'eth_requestAccounts',
+  'eth_accounts',
+  'eth_chainId',
+  'wallet_switchEthereumChain',
+  'wallet_addEthereumChain',
+  'eth_signTypedData_v4',
+  'personal_sign',
+  'eth_call',
+  'eth_getCode',
+  'eth_blockNumber',
+] as const
+
+const isString = (value: unknown): value is string => typeof value === 'string'
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null
+
+function hasStrings(detail: unknown, keys: string[]): boolean {
+  return isRecord(detail) && keys.every((key) => isString(detail[key]) && (detail[key] as string).length <= 200)
+}
+
+const eventDetailKeys: Record<CheckoutEventName, string[]> = {
+  ready: ['invoiceId'],
+  paid: ['invoiceId', 'userOpHash', 'txHash'],
+  pending: ['invoiceId', 'userOpHash'],
+  expired: ['invoiceId'],
+  error: ['invoiceId', 'code'],
+  close: ['invoiceId'],
+}
+
+/** A frame message for this instance, or undefined for anything malformed or foreign. */
+export function readFrameMessage(data: unknown, id: string): FrameMessage | undefined {
+  if (!isRecord(data) || data.svc !== protocolVersion || data.id !== id || !isString(data.type)) return undefined
+  const { type } = data
+  if (type in eventDetailKeys) return hasStrings(data.detail, eventDetailKeys[type as CheckoutEventName]) ? (data as FrameMessage) : undefined
+  if (type === 'resize') return typeof data.height === 'number' && data.height >= 0 && data.height < 20_000 ? (data as FrameMessage) : undefined
+  if (type === 'wallet:list') return data as FrameMessage
+  if (type === 'wallet:request') {
+    const ok = Number.isInteger(data.rid) && isString(data.uuid) && isString(data.method) && Array.isArray(data.params)
+    return ok ? (data as FrameMessage) : undefined
+  }
+  return undefined
+}
+
+/** A host message for this instance, or undefined for anything malformed or foreign. */
+export function readHostMessage(data: unknown, id: string): HostMessage | undefined {
+  if (!isRecord(data) || data.svc !== protocolVersion || data.id !== id || !isString(data.type)) return undefined
+  switch (data.type) {
+    case 'wallet:providers':
+      return Array.isArray(data.providers) && data.providers.every((p) => hasStrings(p, ['uuid', 'name', 'rdns']) && isString((p as WalletInfo).icon)) && isString(data.hostOrigin)
+        ? (data as HostMessage)
+        : undefined
+    case 'wallet:response':
+      return Number.isInteger(data.rid) && (data.error === undefined || (isRecord(data.error) && typeof data.error.code === 'number')) ? (data as HostMessage) : undefined
+    case 'wallet:event':
+      return isString(data.uuid) && ['accountsChanged', 'chainChanged', 'disconnect'].includes(data.event as string) ? (data as HostMessage) : undefined
+    default:
+      return undefined
+  }
+}

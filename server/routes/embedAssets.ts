@@ -1,0 +1,41 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Hono } from 'hono'
+import type { EmbedManifest } from '../../embed/build'
+
+const year = 'public, max-age=31536000, immutable'
+
+/**
+ * The merchant loader: `/embed.js` always answers the current build (cached briefly, so a release
+ * reaches every storefront within minutes), `/embed/<content-named file>` is cached for a year, and
+ * `/embed/manifest.json` publishes the file name and its SRI hash. Host pages load the wallet bridge
+ * with a cross-origin import(), hence CORS on the files.
+ */
+export function embedAssets(dir: string) {
+  const app = new Hono()
+  const manifestPath = join(dir, 'manifest.json')
+  if (!existsSync(manifestPath)) return app
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as EmbedManifest
+  const files = new Map([manifest.file, manifest.bridgeFile].map((file) => [file, readFileSync(join(dir, file))]))
+  const script = (body: Buffer, cacheControl: string) =>
+    new Response(new Uint8Array(body), {
+      headers: {
+        'Content-Type': 'text/javascript; charset=utf-8',
+        'Cache-Control': cacheControl,
+        'Access-Control-Allow-Origin': '*',
+        'Cross-Origin-Resource-Policy': 'cross-origin',
+      },
+    })
+
+  app.get('/embed.js', () => script(files.get(manifest.file)!, 'public, max-age=300'))
+  app.get('/embed/manifest.json', (c) => {
+    c.header('Access-Control-Allow-Origin', '*')
+    c.header('Cache-Control', 'no-cache')
+    return c.json(manifest)
+  })
+  app.get('/embed/:file', (c) => {
+    const body = files.get(c.req.param('file'))
+    return body ? script(body, year) : c.json({ error: 'NOT_FOUND', code: 'NOT_FOUND', message: 'no such file' }, 404)
+  })
+  return app
+}

@@ -1,0 +1,102 @@
+// @vitest-environment happy-dom
+import { beforeAll, describe, expect, test, vi } from 'vitest'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { buildEmbed, embedOutDir } from '../../embed/build'
+import { mountFrame } from '../../embed/mount'
+
+const base = 'http://127.0.0.1:8787/'
+let loaderCode = ''
+
+beforeAll(async () => {
+  const manifest = await buildEmbed()
+  loaderCode = readFileSync(join(embedOutDir, manifest.file), 'utf8')
+})
+
+/** Runs the built loader as the browser runs a script tag: document.currentScript is that tag. */
+function include(dataset: Record<string, string>) {
+  const script = document.createElement('script')
+  for (const [key, value] of Object.entries(dataset)) script.dataset[key] = value
+  Object.defineProperty(script, 'src', { value: `${base}embed.js` })
+  document.body.appendChild(script)
+  Object.defineProperty(document, 'currentScript', { value: script, configurable: true })
+  try {
+    window.eval(loaderCode)
+  } finally {
+    Object.defineProperty(document, 'currentScript', { value: null, configurable: true })
+  }
+  return script
+}
+
+describe('the script-tag loader', () => {
+  test('behavior: mounts an iframe to the pay page in place of the tag, token kept in the query', () => {
+    const script = include({ invoiceId: '3', token: 'svc_tk_abc' })
+    const frame = script.nextElementSibling?.querySelector('iframe')
+    expect(frame).toBeTruthy()
+    const url = new URL(frame!.src)
+    expect(url.origin + url.pathname).toBe('http://127.0.0.1:8787/pay/3')
+    expect(url.searchParams.get('token')).toBe('svc_tk_abc')
+    expect(url.searchParams.get('embed')).toBe('1')
+    expect(url.searchParams.get('parent')).toBe(location.origin)
+    expect(frame!.referrerPolicy).toBe('no-referrer')
+  })
+
+  test('behavior: included twice, it keeps one SvcCheckout and still mounts each tag', () => {
+    include({})
+    const first = window.SvcCheckout
+    expect(first?.version).toBe('1')
+    const second = include({ invoiceId: '4' })
+    expect(window.SvcCheckout).toBe(first)
+    expect(second.nextElementSibling?.querySelector('iframe')?.src).toContain('/pay/4?')
+  })
+
+  test('behavior: a bad mount call fails with a message that says what to do', () => {
+    include({})
+    expect(() => window.SvcCheckout!.mount(document.body, { invoiceId: 'abc' })).toThrow(/needs \{ invoiceId \}/)
+    expect(() => window.SvcCheckout!.mount(null as never, { invoiceId: '1' })).toThrow(/pass a DOM element/)
+  })
+})
+
+describe('mountFrame', () => {
+  test('behavior: events from the frame reach on() and DOM CustomEvents; forged ones do not', () => {
+    const host = document.createElement('div')
+    document.body.appendChild(host)
+    const checkout = mountFrame(host, { invoiceId: '9' }, base, () => Promise.reject(new Error('unused')))
+    const frame = host.querySelector('iframe')!
+    const id = new URL(frame.src).searchParams.get('instance')!
+    const paid = vi.fn()
+    const dom = vi.fn()
+    checkout.on('paid', paid)
+    host.addEventListener('svc-checkout:paid', (event) => dom((event as CustomEvent).detail))
+    const detail = { invoiceId: '9', userOpHash: '0x01', txHash: '0x02' }
+    const send = (origin: string, source: unknown, data: unknown) =>
+      window.dispatchEvent(new MessageEvent('message', { origin, source: source as Window, data }))
+
+    send('https://evil.example', frame.contentWindow, { svc: 1, id, type: 'paid', detail })
+    send('http://127.0.0.1:8787', window, { svc: 1, id, type: 'paid', detail })
+    send('http://127.0.0.1:8787', frame.contentWindow, { svc: 1, id: 'other', type: 'paid', detail })
+    expect(paid).not.toHaveBeenCalled()
+
+    send('http://127.0.0.1:8787', frame.contentWindow, { svc: 1, id, type: 'paid', detail })
+    expect(paid).toHaveBeenCalledWith(detail)
+    expect(dom).toHaveBeenCalledWith(detail)
+
+    send('http://127.0.0.1:8787', frame.contentWindow, { svc: 1, id, type: 'resize', height: 733.2 })
+    expect(frame.style.height).toBe('734px')
+  })
+
+  test('behavior: destroy removes the iframe and every listener', () => {
+    const added = vi.spyOn(window, 'addEventListener')
+    const removed = vi.spyOn(window, 'removeEventListener')
+    const host = document.createElement('div')
+    const checkout = mountFrame(host, { invoiceId: '9' }, base, () => Promise.reject(new Error('unused')))
+    const paid = vi.fn()
+    checkout.on('paid', paid)
+    const listener = added.mock.calls.find(([type]) => type === 'message')![1]
+    checkout.destroy()
+    expect(host.querySelector('iframe')).toBeNull()
+    expect(removed).toHaveBeenCalledWith('message', listener)
+    added.mockRestore()
+    removed.mockRestore()
+  })
+})
