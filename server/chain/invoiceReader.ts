@@ -23,6 +23,8 @@ export type InvoiceReader = {
 
 type TokenInfo = { symbol: string; decimals: number }
 
+const maxCached = 10_000
+
 /**
  * Reads invoices from the registry. An Issued invoice is cached for `issuedTtlMs` (it can change at
  * any block); Paid and Canceled are terminal, so they are cached for good. Concurrent reads of one
@@ -114,6 +116,8 @@ export function createInvoiceReader({
       if (!pending) {
         pending = fetchInvoice(id)
           .then((read) => {
+            // ids are unbounded: keep the most recent reads only (Map iterates oldest first)
+            if (cache.size >= maxCached) cache.delete(cache.keys().next().value!)
             cache.set(key, { read, at: now() })
             return read
           })

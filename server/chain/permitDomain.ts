@@ -29,7 +29,7 @@ const eip712DomainTypes = [
  * version() as USDC v2.2 exposes them. Either way it must hash to the token's own DOMAIN_SEPARATOR, so
  * a payer is never asked to sign a permit the token would reject.
  */
-export async function readPermitDomain(client: PublicClient, token: Address, chainId: number): Promise<PermitDomain> {
+async function fetchPermitDomain(client: PublicClient, token: Address, chainId: number): Promise<PermitDomain> {
   const contract = { address: token, abi: domainAbi } as const
   let domain: PermitDomain
   try {
@@ -45,6 +45,22 @@ export async function readPermitDomain(client: PublicClient, token: Address, cha
   const separator = await client.readContract({ ...contract, functionName: 'DOMAIN_SEPARATOR' })
   if (hashDomain({ domain: { ...domain, chainId: BigInt(domain.chainId) }, types: { EIP712Domain: eip712DomainTypes } }) !== separator) {
     throw new PermitDomainError(`the EIP-712 domain of ${token} does not match its DOMAIN_SEPARATOR`)
+  }
+  return domain
+}
+
+const domains = new WeakMap<PublicClient, Map<string, Promise<PermitDomain>>>()
+
+/** A token's domain does not change: read it once per client and token (a failed read is retried). */
+export function readPermitDomain(client: PublicClient, token: Address, chainId: number): Promise<PermitDomain> {
+  let byToken = domains.get(client)
+  if (!byToken) domains.set(client, (byToken = new Map()))
+  const key = `${chainId}:${token.toLowerCase()}`
+  let domain = byToken.get(key)
+  if (!domain) {
+    domain = fetchPermitDomain(client, token, chainId)
+    domain.catch(() => byToken.delete(key))
+    byToken.set(key, domain)
   }
   return domain
 }

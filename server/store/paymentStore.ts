@@ -158,7 +158,9 @@ export function createPaymentStore(db: Database) {
     },
 
     /** Exactly one caller wins, across every instance on the database: the first claim, or the first
-     * to re-claim a failed one. One statement decides it, so there is no window between read and write. */
+     * to re-claim a failed one, or one left `submitting` by an instance that died mid-send (no send
+     * takes a minute: the bundler calls time out well before). One statement decides it, so there is
+     * no window between read and write. */
     async claimSubmission(userOpHash: Hex): Promise<ClaimResult> {
       let rows: SubmissionRow[]
       try {
@@ -168,6 +170,7 @@ export function createPaymentStore(db: Database) {
              SET state = 'submitting', attempts = payment_submissions.attempts + 1,
                  bundler_ref = NULL, failure_reason = NULL, updated_at = now()
              WHERE payment_submissions.state = 'failed'
+                OR (payment_submissions.state = 'submitting' AND payment_submissions.updated_at < now() - interval '60 seconds')
            RETURNING *`,
           [hashParam(userOpHash)],
         )

@@ -128,6 +128,15 @@ describe.each(backends)('%s', (backend) => {
     expect(await payments.getSubmission(hash)).toMatchObject({ state: 'confirmed', txHash, reason: null })
   })
 
+  test('behavior: a claim left submitting by an instance that died can be taken over after a minute, not before', async () => {
+    const hash = await prepared()
+    await payments.claimSubmission(hash)
+    expect(await otherInstance.claimSubmission(hash)).toMatchObject({ claimed: false, submission: { state: 'submitting' } })
+    await db.query(`UPDATE payment_submissions SET updated_at = now() - interval '61 seconds' WHERE user_op_hash = $1`, [hash.toLowerCase()])
+    expect(await otherInstance.claimSubmission(hash)).toMatchObject({ claimed: true, submission: { state: 'submitting', attempts: 2 } })
+    expect(await payments.claimSubmission(hash)).toMatchObject({ claimed: false })
+  })
+
   test('behavior: only a prepared operation can be claimed, only a claimed one marked', async () => {
     await expect(payments.claimSubmission(randomHash())).rejects.toBeInstanceOf(PreparedPaymentNotFoundError)
     const hash = await prepared()
