@@ -1,18 +1,27 @@
 import preact from '@preact/preset-vite'
 import { defineConfig } from 'vitest/config'
+import { separateBundles } from './build/separateBundles'
 import { readPinnedDeployment } from './src/config/readPinnedDeployment'
 
 // the addresses the widget verifies against are fixed here, at build time, never fetched at run time
 const deployment = readPinnedDeployment(process.env.SVC_DEPLOYMENT_FILE || undefined)
 
 export default defineConfig({
-  plugins: [preact()],
+  plugins: [
+    preact(),
+    separateBundles([
+      { entry: 'src/wallet/walletConnectEntry.ts', define: '__SVC_WALLETCONNECT_URL__', name: 'walletconnect' },
+      { entry: 'src/wallet/devnetWallet.ts', define: '__SVC_DEVNET_WALLET_URL__', name: 'devnet-wallet' },
+    ]),
+  ],
   define: { __SVC_DEPLOYMENT__: JSON.stringify(deployment) },
   build: {
     outDir: 'dist',
     // the page is served from /pay/:id, so assets are addressed from the root
     assetsDir: 'assets',
     target: 'es2022',
+    // every browser that runs the page supports modulepreload: no polyfill in the initial chunk
+    modulePreload: { polyfill: false },
   },
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx', 'src/**/*.test.ts', 'src/**/*.test.tsx', 'server/**/*.test.ts'],

@@ -1,19 +1,29 @@
 import { getConnInfo } from '@hono/node-server/conninfo'
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { authenticate, type AuthDependencies } from './auth/authenticate'
 import { HttpError } from './http/httpError'
 import { errorHandler } from './http/errorHandler'
 import { accessLog, type Logger } from './http/logger'
 import { rateLimit } from './http/rateLimit'
 import type { PayContext } from './payments/payContext'
+import { invoiceShareRoutes, type InvoiceShareContext } from './routes/invoiceShareRoutes'
+import { devnetWalletRoute, type DevnetWalletKey } from './routes/devnetWallet'
+import { payPage, type PayPageOptions } from './routes/payPage'
 import { payRoutes, type MetadataAccess } from './routes/payRoutes'
 
 export type AppOptions = {
   pay: PayContext
   metadata: MetadataAccess
+  /** The merchant routes: who may call them, and what they work on. */
+  merchant: { auth: AuthDependencies; share: InvoiceShareContext }
   logger: Logger
   rateLimitPerMinute: number
   trustProxy: boolean
+  /** The built pay page at /pay/:id; absent, only the API is served. */
+  payPage?: PayPageOptions
+  /** `npm start` only: GET /devnet/wallet for the page's devnet wallet. Off by default. */
+  devnetWallet?: DevnetWalletKey
 }
 
 function clientAddress(trustProxy: boolean) {
@@ -49,7 +59,13 @@ export function createApp(options: AppOptions) {
       },
     }),
   )
-  app.use('/v1/pay/*', rateLimit({ limit: options.rateLimitPerMinute, windowMs: 60_000, clientKey: clientAddress(options.trustProxy) }))
+  const perClient = () => rateLimit({ limit: options.rateLimitPerMinute, windowMs: 60_000, clientKey: clientAddress(options.trustProxy) })
+  app.use('/v1/pay/*', perClient())
   app.route('/v1/pay', payRoutes(options.pay, options.metadata))
+  // Limited before authentication: a flood of forged signatures must not reach the database unchecked.
+  app.use('/v1/invoices/*', perClient())
+  app.route('/v1/invoices', invoiceShareRoutes(options.merchant.share, authenticate(options.merchant.auth)))
+  if (options.payPage) app.route('/', payPage(options.payPage))
+  if (options.devnetWallet) app.route('/', devnetWalletRoute(options.devnetWallet))
   return app
 }

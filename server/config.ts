@@ -39,7 +39,18 @@ export const configSchema = z.object({
   /** Requests per minute per client IP on the public routes. */
   RATE_LIMIT_PER_MINUTE: z._default(positiveInt, 300),
   ALLOWED_FRAME_ANCESTORS: z._default(z.string(), "'self'"),
+  /** Origins the pay page may connect to besides its own, space-separated: a WalletConnect build
+   * needs its relay and RPC (e.g. "wss://relay.walletconnect.org https://rpc.walletconnect.org"). */
+  PAY_PAGE_CONNECT_SRC: z._default(z.string(), ''),
   TRUST_PROXY: z._default(z.stringbool(), false),
+  /** How far an HMAC request's x-svc-ts may lie from the server's clock, either way (SPEC 8). */
+  HMAC_SKEW_SECONDS: z._default(positiveInt, 300),
+  /** The identity provider whose JWTs sign users in (SPEC 5.1 item 3): all three, or none. */
+  JWT_JWKS_URL: optionalUrl,
+  JWT_ISSUER: z.optional(z.string().check(z.minLength(1))),
+  JWT_AUDIENCE: z.optional(z.string().check(z.minLength(1))),
+  /** The JWT claim that holds the user's studio id. */
+  JWT_STUDIO_CLAIM: z._default(z.string().check(z.minLength(1)), 'studio_id'),
 })
 
 export type Config = z.infer<typeof configSchema>
@@ -49,16 +60,31 @@ export class ConfigError extends Error {
   readonly code = 'CONFIG_INVALID'
 }
 
-export function readConfig(env: Record<string, string | undefined> = process.env): Config {
-  const result = configSchema.safeParse(env)
+function parseEnv<S extends z.ZodMiniType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
+  const result = schema.safeParse(env)
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`)
   }
-  const config = result.data
+  return result.data
+}
+
+export function readConfig(env: Record<string, string | undefined> = process.env): Config {
+  const config = parseEnv(configSchema, env)
   if (!config.BUNDLER_URL && !config.BUNDLER_PRIVATE_KEY) throw new ConfigError('set BUNDLER_URL or BUNDLER_PRIVATE_KEY')
   if (!config.PAYMASTER_URL && !config.PAYMASTER_SIGNER_PRIVATE_KEY) {
     throw new ConfigError('set PAYMASTER_URL or PAYMASTER_SIGNER_PRIVATE_KEY')
   }
+  const jwt = [config.JWT_JWKS_URL, config.JWT_ISSUER, config.JWT_AUDIENCE]
+  if (jwt.some(Boolean) && !jwt.every(Boolean)) throw new ConfigError('set all of JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE, or none')
   return config
+}
+
+/** What the command-line tools need: the server's database and the key its secrets are sealed under. */
+export const storeConfigSchema = z.pick(configSchema, { DATABASE_URL: true, DATA_DIR: true, METADATA_ENCRYPTION_KEY: true })
+
+export type StoreConfig = z.infer<typeof storeConfigSchema>
+
+export function readStoreConfig(env: Record<string, string | undefined> = process.env): StoreConfig {
+  return parseEnv(storeConfigSchema, env)
 }

@@ -1,8 +1,11 @@
+import { fileURLToPath } from 'node:url'
 import { serve, type ServerType } from '@hono/node-server'
 import { createWalletClient, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Deployment } from '../src/shared/deployment'
 import { createApp } from './app'
+import { createJwtVerifier } from './auth/jwtVerifier'
+import { startNoncePruning } from './auth/noncePruning'
 import { localBundler, rpcBundler, type Bundler } from './chain/bundler'
 import { chainFor, createChainClient } from './chain/chainClient'
 import { createInvoiceReader } from './chain/invoiceReader'
@@ -10,11 +13,17 @@ import { erc7677Sponsor, localVerifyingSponsor, type Sponsor } from './chain/spo
 import type { Config } from './config'
 import type { Logger } from './http/logger'
 import type { PayContext } from './payments/payContext'
+import type { DevnetWalletKey } from './routes/devnetWallet'
 import type { Database } from './store/database'
 import { openMigratedDatabase, openStores, type Stores } from './store/openStores'
 
+/** Where `vite build` puts the pay page. */
+const payPageDir = fileURLToPath(new URL('../dist', import.meta.url))
+
 export type RunningServer = {
   url: string
+  /** PUBLIC_URL, else `url`: where share links point. */
+  publicUrl: string
   port: number
   stores: Stores
   close(): Promise<void>
@@ -41,6 +50,11 @@ function bundlerFor(config: Config, context: { client: PayContext['client']; dep
   return localBundler({ ...context, wallet, fromBlock: config.REGISTRY_FROM_BLOCK })
 }
 
+function jwtVerifierFor(config: Config, now: () => number) {
+  const { JWT_JWKS_URL: jwksUrl, JWT_ISSUER: issuer, JWT_AUDIENCE: audience } = config
+  return jwksUrl && issuer && audience ? createJwtVerifier({ jwksUrl, issuer, audience, studioClaim: config.JWT_STUDIO_CLAIM }, now) : null
+}
+
 function sponsorFor(config: Config, deployment: Deployment): Sponsor {
   if (config.PAYMASTER_URL) return erc7677Sponsor({ url: config.PAYMASTER_URL, deployment })
   return localVerifyingSponsor({ deployment, signer: privateKeyToAccount(config.PAYMASTER_SIGNER_PRIVATE_KEY!) })
@@ -50,7 +64,7 @@ function sponsorFor(config: Config, deployment: Deployment): Sponsor {
  * `now` is injectable for expiry tests. */
 export async function createServer(
   config: Config,
-  { logger, now = Date.now, db }: { logger: Logger; now?: () => number; db?: Database },
+  { logger, now = Date.now, db, devnetWallet }: { logger: Logger; now?: () => number; db?: Database; devnetWallet?: DevnetWalletKey },
 ): Promise<RunningServer> {
   const deployment = deploymentOf(config)
   const client = createChainClient(config.CHAIN_ID, config.RPC_URL)
@@ -66,23 +80,50 @@ export async function createServer(
     submitWaitMs: config.SUBMIT_WAIT_MS,
     receiptPollMs: 100,
   }
+  const skewMs = config.HMAC_SKEW_SECONDS * 1000
+  // Known once listening: port 0 picks a free port.
+  let publicUrl = config.PUBLIC_URL ?? ''
   const app = createApp({
     pay,
     metadata: stores.metadataAccess,
+    merchant: {
+      auth: { apiKeys: stores.apiKeys, nonces: stores.nonces, studios: stores.studios, jwt: jwtVerifierFor(config, now), skewMs, now },
+      share: {
+        invoices: pay.invoices,
+        chainId: config.CHAIN_ID,
+        tokens: stores.tokens,
+        metadata: stores.metadata,
+        invoiceKey: stores.invoiceKey,
+        publicUrl: () => publicUrl,
+        now,
+      },
+    },
     logger,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     trustProxy: config.TRUST_PROXY,
+    payPage: {
+      distDir: payPageDir,
+      frameAncestors: config.ALLOWED_FRAME_ANCESTORS,
+      // the devnet wallet reads and signs against the devnet's node straight from the page
+      connectSources: [...(devnetWallet ? [new URL(devnetWallet.rpcUrl).origin] : []), ...config.PAY_PAGE_CONNECT_SRC.split(/\s+/).filter(Boolean)],
+    },
+    ...(devnetWallet ? { devnetWallet } : {}),
   })
   const server = await new Promise<ServerType>((resolve) => {
     const listening = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, () => resolve(listening))
   })
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.PORT
+  const url = `http://${config.HOST}:${port}`
+  publicUrl ||= url
+  const stopPruning = startNoncePruning(stores.nonces, { everyMs: 60_000, now, logger })
   return {
-    url: `http://${config.HOST}:${port}`,
+    url,
+    publicUrl,
     port,
     stores,
     async close() {
+      stopPruning()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await stores.close()
     },

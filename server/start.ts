@@ -5,6 +5,7 @@ import * as z from 'zod/mini'
 import { createServer } from './createServer'
 import { devnetConfig, serverOverrides } from './devnet/devnetConfig'
 import { devnetDir, writeDevnetFile, type DevnetFile } from './devnet/devnetFile'
+import { seedMerchantAccess } from './devnet/seedMerchantAccess'
 import { seedMetadata } from './devnet/seedMetadata'
 import { startDevnet } from './devnet/startDevnet'
 import { jsonLogger } from './http/logger'
@@ -32,8 +33,12 @@ const logger = jsonLogger()
 const server = await createServer(devnetConfig(devnet, { port: env.PORT, dataDir, overrides: serverOverrides(process.env) }), {
   db,
   logger: env.LOG_REQUESTS ? logger : { info() {}, error: logger.error },
+  // the page's built-in devnet wallet pays as the demo payer: a devnet-only route
+  devnetWallet: { privateKey: devnet.seed.payer.ownerPrivateKey, rpcUrl: devnet.anvil.rpcUrl },
 })
-const shareLinks = await seedMetadata(server.stores, devnet, server.url)
+const shareLinks = await seedMetadata(server.stores, devnet, server.publicUrl)
+// PGlite belongs to this process, so the devnet's key is made here rather than by `npm run keys`.
+const merchantAccess = await seedMerchantAccess(server.stores, devnet)
 
 const file: DevnetFile = {
   chainId: deployment.chainId,
@@ -46,7 +51,7 @@ const file: DevnetFile = {
     vaultFactory: deployment.vaultFactory,
     paymaster: deployment.paymaster,
   },
-  merchant: seed.merchant,
+  merchant: { ...seed.merchant, ...merchantAccess },
   payer: seed.payer,
   invoices: seed.invoices.map((invoice) => ({
     id: invoice.id.toString(),
@@ -67,7 +72,7 @@ console.log(
     `  chain      ${deployment.chainId} at ${anvil.rpcUrl}`,
     `  server     ${server.url}`,
     `  contracts  EntryPoint ${deployment.entryPoint}, registry ${deployment.registry}, USDC ${deployment.token}`,
-    `  merchant   vault ${seed.merchant.vault}`,
+    `  merchant   vault ${seed.merchant.vault}, API key ${merchantAccess.apiKey.keyId} (its secret is in devnet.json)`,
     `  payer      vault ${seed.payer.vault} (not deployed yet), holds ${usdc(10_000_000_000n)}`,
     '  invoices   open a share link to pay:',
     ...seed.invoices.map((invoice, index) => `    ${invoice.metadata.invoiceNumber}  ${usdc(invoice.amount).padStart(15)}  ${file.invoices[index]!.shareLink}`),

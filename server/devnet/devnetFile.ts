@@ -10,7 +10,14 @@ export const devnetFileSchema = z.object({
   rpcUrl: z.url(),
   serverUrl: z.url(),
   contracts: z.omit(deploymentSchema, { chainId: true }),
-  merchant: z.object({ vault: addressSchema, owner: addressSchema, ownerPrivateKey: hexSchema }),
+  merchant: z.object({
+    vault: addressSchema,
+    owner: addressSchema,
+    ownerPrivateKey: hexSchema,
+    /** The studio that owns the vault, and an API key of it for the merchant routes (SPEC 4.12, 5.2). */
+    studioId: z.uuid(),
+    apiKey: z.object({ keyId: z.string().check(z.startsWith('svc_pk_')), secret: z.string().check(z.startsWith('svc_sk_')) }),
+  }),
   payer: z.object({ owner: addressSchema, ownerPrivateKey: hexSchema, vault: addressSchema }),
   invoices: z.array(
     z.object({ id: uintStringSchema, amount: uintStringSchema, invoiceNumber: z.string(), dueAt: uintStringSchema, shareLink: z.url() }),

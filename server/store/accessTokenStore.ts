@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto'
 import { isUuid, isViolationOf, lockForTransaction, type Database, type Queryable } from './database'
 import { invoiceKeyFromRow, invoiceKeyParams, invoiceKeyString, type InvoiceKey, type InvoiceKeyRow } from './invoiceKey'
+import type { MetadataCipher } from './metadataCipher'
 import { StoreError } from './storeError'
 
 /** A token as the merchant may see it again: never the token, never its hash. */
@@ -18,6 +19,10 @@ export type AccessTokenRecord = {
 
 /** The only moment the token exists in clear (SPEC 2.6: shown once). */
 export type CreatedAccessToken = { tokenId: string; token: string; hint: string; expiresAt: Date | null }
+
+/** The invoice's share-link token. `token` is null for a default made before defaults were kept
+ * encrypted: its link cannot be shown again, only regenerated. */
+export type DefaultAccessToken = AccessTokenRecord & { token: string | null }
 
 export type CreateTokenParameters = {
   invoice: InvoiceKey
@@ -48,6 +53,12 @@ type TokenRow = InvoiceKeyRow & {
 
 const recordColumns = 'token_id, chain_id, registry, invoice_id, hint, label, is_default, created_at, expires_at, revoked_at'
 
+/** Revoking a token also erases its recoverable copy: a revoked default is never decrypted again. */
+const revokedColumns = 'share_token_ciphertext = NULL, share_token_iv = NULL'
+
+/** Names the token row, so a ciphertext moved onto another row does not open. */
+const shareTokenContext = (tokenId: string) => `svc-checkout/share-token/v1/${tokenId}`
+
 /** Tokens carry 256 random bits, so one unsalted SHA-256 is enough: nothing can be guessed or
  * precomputed, and a lookup needs the hash to be deterministic. */
 function hashToken(token: string): Buffer {
@@ -67,15 +78,22 @@ function toRecord(row: TokenRow): AccessTokenRecord {
   }
 }
 
-async function insertToken(db: Queryable, { invoice, label, expiresAt, isDefault }: CreateTokenParameters): Promise<CreatedAccessToken> {
+async function insertToken(
+  db: Queryable,
+  cipher: MetadataCipher,
+  { invoice, label, expiresAt, isDefault }: CreateTokenParameters,
+): Promise<CreatedAccessToken> {
   const token = tokenPrefix + randomBytes(32).toString('base64url')
   const tokenId = randomUUID()
   const hint = `…${token.slice(-4)}`
+  // Only the default is recoverable: every other token is shown once and kept as a hash alone.
+  const sealed = isDefault ? cipher.seal(Buffer.from(token), shareTokenContext(tokenId)) : null
   try {
     await db.query(
-      `INSERT INTO invoice_access_tokens (token_id, chain_id, registry, invoice_id, token_hash, hint, label, is_default, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [tokenId, ...invoiceKeyParams(invoice), hashToken(token), hint, label ?? null, isDefault, expiresAt ?? null],
+      `INSERT INTO invoice_access_tokens
+         (token_id, chain_id, registry, invoice_id, token_hash, hint, label, is_default, expires_at, share_token_ciphertext, share_token_iv)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [tokenId, ...invoiceKeyParams(invoice), hashToken(token), hint, label ?? null, isDefault, expiresAt ?? null, sealed?.ciphertext ?? null, sealed?.iv ?? null],
     )
   } catch (error) {
     if (isViolationOf(error, oneDefaultIndex)) throw new DefaultTokenExistsError('the invoice already has a default token: regenerate it instead')
@@ -84,10 +102,11 @@ async function insertToken(db: Queryable, { invoice, label, expiresAt, isDefault
   return { tokenId, token, hint, expiresAt: expiresAt ?? null }
 }
 
-/** Invoice access tokens (SPEC 2.6, 4.12). The database holds only their SHA-256. */
-export function createAccessTokenStore(db: Database) {
+/** Invoice access tokens (SPEC 2.6, 4.12). The database holds their SHA-256, and the unrevoked
+ * default token also encrypted under `cipher`, so that the share link can be shown again. */
+export function createAccessTokenStore(db: Database, cipher: MetadataCipher) {
   return {
-    createToken: (parameters: CreateTokenParameters) => insertToken(db, parameters),
+    createToken: (parameters: CreateTokenParameters) => insertToken(db, cipher, parameters),
 
     /** The token's record when it opens this invoice now; null for anything else, alike. The lookup
      * compares hashes, not the secret: timing can at most reveal a prefix of a SHA-256, which gives
@@ -101,6 +120,20 @@ export function createAccessTokenStore(db: Database) {
         [hashToken(token), ...invoiceKeyParams(invoice)],
       )
       return row ? toRecord(row) : null
+    },
+
+    /** The unrevoked, unexpired default token with the token itself; null when there is none. */
+    async getDefaultToken(invoice: InvoiceKey): Promise<DefaultAccessToken | null> {
+      const [row] = await db.query<TokenRow & { share_token_ciphertext: Uint8Array | null; share_token_iv: Uint8Array | null }>(
+        `SELECT ${recordColumns}, share_token_ciphertext, share_token_iv FROM invoice_access_tokens
+         WHERE chain_id = $1 AND registry = $2 AND invoice_id = $3 AND is_default
+           AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())`,
+        invoiceKeyParams(invoice),
+      )
+      if (!row) return null
+      const { share_token_ciphertext: ciphertext, share_token_iv: iv } = row
+      const token = ciphertext && iv ? Buffer.from(cipher.open({ ciphertext, iv }, shareTokenContext(row.token_id))).toString('utf8') : null
+      return { ...toRecord(row), token }
     },
 
     /** Every token of the invoice, revoked and expired ones included, oldest first. */
@@ -117,7 +150,7 @@ export function createAccessTokenStore(db: Database) {
     async revokeToken(invoice: InvoiceKey, tokenId: string): Promise<boolean> {
       if (!isUuid(tokenId)) return false
       const rows = await db.query(
-        `UPDATE invoice_access_tokens SET revoked_at = now()
+        `UPDATE invoice_access_tokens SET revoked_at = now(), ${revokedColumns}
          WHERE token_id = $1 AND chain_id = $2 AND registry = $3 AND invoice_id = $4 AND revoked_at IS NULL
          RETURNING token_id`,
         [tokenId, ...invoiceKeyParams(invoice)],
@@ -133,11 +166,11 @@ export function createAccessTokenStore(db: Database) {
         await lockForTransaction(tx, 'defaultAccessToken', invoiceKeyString(invoice))
         // Not now(): the transaction may have begun before the token it revokes was made.
         await tx.query(
-          `UPDATE invoice_access_tokens SET revoked_at = statement_timestamp()
+          `UPDATE invoice_access_tokens SET revoked_at = statement_timestamp(), ${revokedColumns}
            WHERE chain_id = $1 AND registry = $2 AND invoice_id = $3 AND is_default AND revoked_at IS NULL`,
           invoiceKeyParams(invoice),
         )
-        return insertToken(tx, { invoice, isDefault: true })
+        return insertToken(tx, cipher, { invoice, isDefault: true })
       })
     },
   }

@@ -101,6 +101,21 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX hmac_nonces_expiry ON hmac_nonces (expires_at)',
     ],
   },
+  {
+    version: 2,
+    name: 'recoverable default share tokens',
+    statements: [
+      // GET share must show the current share link, which a hash cannot give back: the default token
+      // alone is also kept encrypted, and only while it is unrevoked.
+      `ALTER TABLE invoice_access_tokens
+        ADD COLUMN share_token_ciphertext bytea,
+        ADD COLUMN share_token_iv bytea,
+        ADD CONSTRAINT invoice_access_tokens_share_token CHECK (
+          (share_token_ciphertext IS NULL AND share_token_iv IS NULL)
+          OR (is_default AND revoked_at IS NULL AND share_token_ciphertext IS NOT NULL AND octet_length(share_token_iv) = 12)
+        )`,
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

@@ -1,11 +1,14 @@
 import type { Config } from '../config'
 import type { MetadataAccess } from '../routes/payRoutes'
 import { createAccessTokenStore } from './accessTokenStore'
+import { createApiKeyStore } from './apiKeyStore'
 import { openDatabase, type Database } from './database'
 import { createInvoiceMetadataStore } from './invoiceMetadataStore'
 import { createMetadataCipher } from './metadataCipher'
 import { migrate } from './migrations'
+import { createNonceStore } from './nonceStore'
 import { createPaymentStore } from './paymentStore'
+import { createStudioStore } from './studioStore'
 
 /** PostgreSQL with DATABASE_URL, else embedded PGlite in DATA_DIR, with every migration applied.
  * Opening PGlite takes seconds (WebAssembly start and initdb), so callers start it early. */
@@ -19,7 +22,7 @@ export async function openMigratedDatabase(config: Pick<Config, 'DATABASE_URL' |
 export function openStores(config: Config, db: Database) {
   const cipher = createMetadataCipher(config.METADATA_ENCRYPTION_KEY)
   const metadata = createInvoiceMetadataStore(db, cipher)
-  const tokens = createAccessTokenStore(db)
+  const tokens = createAccessTokenStore(db, cipher)
   const invoiceKey = (invoiceId: bigint) => ({ chainId: config.CHAIN_ID, registry: config.REGISTRY_ADDRESS, invoiceId })
   const metadataAccess: MetadataAccess = {
     async open(invoiceId, token) {
@@ -27,7 +30,18 @@ export function openStores(config: Config, db: Database) {
       return (await tokens.findValidToken(key, token)) ? metadata.getMetadata(key) : null
     },
   }
-  return { db, metadata, tokens, payments: createPaymentStore(db), metadataAccess, invoiceKey, close: () => db.close() }
+  return {
+    db,
+    metadata,
+    tokens,
+    payments: createPaymentStore(db),
+    metadataAccess,
+    invoiceKey,
+    studios: createStudioStore(db),
+    apiKeys: createApiKeyStore(db, cipher),
+    nonces: createNonceStore(db),
+    close: () => db.close(),
+  }
 }
 
 export type Stores = ReturnType<typeof openStores>

@@ -36,7 +36,8 @@ export type PaymentWallet = {
   signUserOpHash(userOpHash: Hex): Promise<Hex>
 }
 
-/** Reads from the pinned chain through the widget's own transport, not through the wallet. */
+/** Reads from the pinned chain (the page reads through the payer's own wallet once it is on that
+ * chain): never through the server whose answers are being checked. */
 export type PaymentChain = {
   vaultOf(owner: Address): Promise<{ vault: Address; deployed: boolean }>
   balanceOf(vault: Address): Promise<bigint>

@@ -4,6 +4,9 @@ import type { DiscoveredWallet } from './discoverWallets'
 import type { WalletChoice } from './walletChoice'
 import { openWalletConnect } from './walletConnect'
 
+// the URL of the devnet wallet's separate build (vite.config.ts, separateBundles)
+declare const __SVC_DEVNET_WALLET_URL__: string
+
 /** What the payer can pick: the browser's wallets, WalletConnect when the build has a project id, and
  * on the devnet the built-in devnet wallet. */
 export function walletChoices(discovered: DiscoveredWallet[], deployment: PinnedDeployment, baseUrl: string): WalletChoice[] {
@@ -24,7 +27,10 @@ export function walletChoices(discovered: DiscoveredWallet[], deployment: Pinned
       kind: 'devnet',
       name: '',
       icon: '',
-      open: async () => (await import('./devnetWallet')).openDevnetWallet(baseUrl),
+      open: async () => {
+        const { openDevnetWallet } = (await import(/* @vite-ignore */ __SVC_DEVNET_WALLET_URL__)) as typeof import('./devnetWallet')
+        return openDevnetWallet(baseUrl)
+      },
     })
   }
   return choices

@@ -1,12 +1,14 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { createAccessTokenStore, DefaultTokenExistsError, type AccessTokenStore } from '../../server/store/accessTokenStore'
 import type { Database } from '../../server/store/database'
+import { createMetadataCipher } from '../../server/store/metadataCipher'
 import { backends, useDatabases } from '../support/postgres'
 import { randomInvoiceKey } from './fixtures'
 
 const databases = useDatabases()
 const hour = 3_600_000
+const cipher = createMetadataCipher(randomBytes(32).toString('base64'))
 
 describe.each(backends)('%s', (backend) => {
   let db: Database
@@ -14,7 +16,7 @@ describe.each(backends)('%s', (backend) => {
   let tokens: AccessTokenStore
   beforeAll(async () => {
     ;[db, second] = await databases.openTwo(backend)
-    tokens = createAccessTokenStore(db)
+    tokens = createAccessTokenStore(db, cipher)
   })
 
   test('default: a token opens its invoice, and is shown once in clear', async () => {
@@ -132,6 +134,40 @@ describe.each(backends)('%s', (backend) => {
     expect(await tokens.findValidToken(invoice, fresh.token)).toMatchObject({ isDefault: true })
   })
 
+  test('behavior: the default token can be read back, encrypted at rest; other tokens cannot', async () => {
+    const invoice = randomInvoiceKey()
+    expect(await tokens.getDefaultToken(invoice)).toBeNull()
+    const first = await tokens.createToken({ invoice, isDefault: true, label: 'share link' })
+    const other = await tokens.createToken({ invoice, isDefault: false })
+    expect(await tokens.getDefaultToken(invoice)).toMatchObject({ tokenId: first.tokenId, token: first.token, hint: first.hint, isDefault: true })
+
+    const rows = await db.query<{ token_id: string; sealed: boolean; text: string }>(
+      'SELECT token_id, share_token_ciphertext IS NOT NULL AS sealed, t::text AS text FROM invoice_access_tokens t WHERE token_id = ANY($1)',
+      [[first.tokenId, other.tokenId]],
+    )
+    expect(Object.fromEntries(rows.map((row) => [row.token_id, row.sealed]))).toEqual({ [first.tokenId]: true, [other.tokenId]: false })
+    for (const row of rows) expect(row.text).not.toContain(first.token.slice('svc_tk_'.length))
+
+    const fresh = await tokens.regenerateDefault(invoice)
+    expect(await tokens.getDefaultToken(invoice)).toMatchObject({ tokenId: fresh.tokenId, token: fresh.token })
+    const [old] = await db.query<{ sealed: boolean }>('SELECT share_token_ciphertext IS NOT NULL AS sealed FROM invoice_access_tokens WHERE token_id = $1', [first.tokenId])
+    expect(old?.sealed).toBe(false)
+    expect(await tokens.revokeToken(invoice, fresh.tokenId)).toBe(true)
+    expect(await tokens.getDefaultToken(invoice)).toBeNull()
+  })
+
+  test('behavior: a sealed default does not open on another token row', async () => {
+    const donor = await tokens.createToken({ invoice: randomInvoiceKey(), isDefault: true })
+    const invoice = randomInvoiceKey()
+    const target = await tokens.regenerateDefault(invoice)
+    await db.query(
+      `UPDATE invoice_access_tokens SET (share_token_ciphertext, share_token_iv) =
+         (SELECT share_token_ciphertext, share_token_iv FROM invoice_access_tokens WHERE token_id = $1) WHERE token_id = $2`,
+      [donor.tokenId, target.tokenId],
+    )
+    await expect(tokens.getDefaultToken(invoice)).rejects.toMatchObject({ code: 'DECRYPTION_FAILED' })
+  })
+
   test('behavior: a second default is refused; the way to replace one is regeneration', async () => {
     const invoice = randomInvoiceKey()
     await tokens.createToken({ invoice, isDefault: true })
@@ -143,7 +179,7 @@ describe.each(backends)('%s', (backend) => {
     const invoice = randomInvoiceKey()
     await tokens.createToken({ invoice, isDefault: true })
     const extra = await tokens.createToken({ invoice, isDefault: false })
-    const instances = [tokens, createAccessTokenStore(second)]
+    const instances = [tokens, createAccessTokenStore(second, cipher)]
 
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => instances[i % 2]!.regenerateDefault(invoice)))
 

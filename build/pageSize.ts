@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs'
+import { dirname, join, posix } from 'node:path'
+import { gzipSync } from 'node:zlib'
+
+export type FileSize = { file: string; bytes: number; gzip: number }
+export type ChunkSet = { files: FileSize[]; bytes: number; gzip: number }
+
+/** Strings only WalletConnect's own code contains (its storage key and relay host). */
+export const walletConnectMarkers = ['wc@2:', 'relay.walletconnect']
+
+/** A built script and every chunk it imports statically: what a browser fetches before it runs. */
+export function staticClosure(distDir: string, entry: string): ChunkSet {
+  const seen = new Set<string>()
+  const queue = [entry]
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+    if (seen.has(file)) continue
+    seen.add(file)
+    const code = readFileSync(join(distDir, file), 'utf8')
+    // minified static imports: `import{a as b}from"./x.js"` and `import"./x.js"`; import() is lazy
+    for (const [, path] of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w${},\s*]+from\s*)?["'`](\.{1,2}\/[^"'`]+)["'`]/g)) {
+      queue.push(posix.join(dirname(file), path!))
+    }
+  }
+  const files = [...seen].map((file) => {
+    const content = readFileSync(join(distDir, file))
+    return { file, bytes: content.length, gzip: gzipSync(content, { level: 9 }).length }
+  })
+  return { files, bytes: sum(files, 'bytes'), gzip: sum(files, 'gzip') }
+}
+
+/** The page's initial JavaScript: the scripts index.html loads, with their static imports. */
+export function initialScripts(distDir: string): ChunkSet {
+  const html = readFileSync(join(distDir, 'index.html'), 'utf8')
+  const entries = [...html.matchAll(/<script[^>]*\ssrc="\/([^"]+)"/g)].map((match) => match[1]!)
+  const files = new Map(entries.flatMap((entry) => staticClosure(distDir, entry).files).map((file) => [file.file, file]))
+  const all = [...files.values()]
+  return { files: all, bytes: sum(all, 'bytes'), gzip: sum(all, 'gzip') }
+}
+
+/** A lazily imported bundle (`import('/assets/…')` in the page), by the prefix of its entry's name. */
+export function lazyBundle(distDir: string, prefix: string): ChunkSet & { entry: string } {
+  const initial = initialScripts(distDir).files.map((file) => readFileSync(join(distDir, file.file), 'utf8')).join('\n')
+  const entry = new RegExp(`import\\(\\s*["'\`]/(assets/${prefix}-[\\w-]+\\.js)["'\`]\\s*\\)`).exec(initial)?.[1]
+  if (!entry) throw new Error(`the page imports no ${prefix} bundle`)
+  return { entry, ...staticClosure(distDir, entry) }
+}
+
+export function containsAny(distDir: string, set: ChunkSet, markers: string[]): string[] {
+  return set.files.filter((file) => {
+    const code = readFileSync(join(distDir, file.file), 'utf8')
+    return markers.some((marker) => code.includes(marker))
+  }).map((file) => file.file)
+}
+
+function sum(files: FileSize[], key: 'bytes' | 'gzip'): number {
+  return files.reduce((total, file) => total + file[key], 0)
+}

@@ -1,0 +1,51 @@
+import { build, type Plugin, type Rolldown } from 'vite'
+
+/** A module the page imports by URL, built on its own: its `define` names the constant holding the URL. */
+export type SeparateBundle = { entry: string; define: string; name: string }
+
+/** Builds each lazily loaded wallet apart from the page and emits its files as assets; the page
+ * imports the entry's URL only when the payer picks that wallet. Built with the page, what such a
+ * module shares with it (viem) lands in common chunks that the page loads up front, together with
+ * everything the module uses of it: with WalletConnect that was 124 KB gzip of initial JavaScript
+ * instead of 44, and the devnet wallet alone added 1.6 KB. A separate build gives each its own copy:
+ * the payers who pick it load a little more, and the page nothing. */
+export function separateBundles(bundles: SeparateBundle[]): Plugin {
+  const files: Rolldown.OutputChunk[] = []
+  return {
+    name: 'svc-separate-bundles',
+    async config(_, { command }) {
+      const define: Record<string, string> = {}
+      for (const { entry, define: name, name: fileName } of bundles) {
+        if (command !== 'build') {
+          // the dev server serves the module from source
+          define[name] = JSON.stringify(`/${entry}`)
+          continue
+        }
+        const output = await build({
+          configFile: false,
+          logLevel: 'warn',
+          define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+          build: {
+            write: false,
+            target: 'es2022',
+            lib: { entry, formats: ['es'] },
+            rolldownOptions: {
+              // library mode keeps whitespace for a consumer's minifier: these files are shipped as they are
+              output: { minify: true, entryFileNames: `assets/${fileName}-[hash].js`, chunkFileNames: `assets/${fileName}-[name]-[hash].js` },
+            },
+          },
+        })
+        const [result] = Array.isArray(output) ? output : [output]
+        const chunks = result && 'output' in result ? result.output.filter((file) => file.type === 'chunk') : []
+        const main = chunks.find((chunk) => chunk.isEntry)
+        if (!main) throw new Error(`the separate build of ${entry} produced no entry chunk`)
+        files.push(...chunks)
+        define[name] = JSON.stringify(`/${main.fileName}`)
+      }
+      return { define }
+    },
+    generateBundle() {
+      for (const file of files) this.emitFile({ type: 'asset', fileName: file.fileName, source: file.code })
+    },
+  }
+}

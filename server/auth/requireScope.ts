@@ -1,0 +1,15 @@
+import type { MiddlewareHandler } from 'hono'
+import { ForbiddenError } from './authErrors'
+import type { AuthEnv } from './principal'
+import { grantsScope, type Scope } from './scopes'
+
+/** SPEC 5.6: a route's granular scope, checked for API keys after `authenticate`. */
+export function requireScope(needed: Scope): MiddlewareHandler<AuthEnv> {
+  return async function scoped(c, next) {
+    const principal = c.get('principal')
+    if (principal.kind === 'apiKey' && !grantsScope(principal.scopes, needed)) {
+      throw new ForbiddenError(`this API key lacks the ${needed} scope`)
+    }
+    await next()
+  }
+}

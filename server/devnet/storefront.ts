@@ -1,0 +1,125 @@
+import { serve, type ServerType } from '@hono/node-server'
+import { Hono } from 'hono'
+import type { EmbedManifest } from '../../embed/build'
+
+export type StorefrontProduct = { slug: string; name: string; description: string; invoiceId: string; token: string; amount: string }
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+function page(title: string, body: string, csp: string): Response {
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(title)} · Northwind demo shop</title>
+<link rel="stylesheet" href="/shop.css">
+</head>
+<body>
+<header><a href="/">Northwind demo shop</a><span>a storefront on another origin, embedding svc-checkout</span></header>
+<main>${body}</main>
+<script src="/shop.js"></script>
+</body>
+</html>`
+  return new Response(html, {
+    headers: { 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': csp, 'Referrer-Policy': 'no-referrer' },
+  })
+}
+
+const css = `body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1f24;background:#f6f7f9}
+header{display:flex;gap:1rem;align-items:baseline;flex-wrap:wrap;padding:1rem 1.5rem;background:#12343b;color:#fff}
+header a{color:#fff;font-weight:700;text-decoration:none}header span{opacity:.8;font-size:.9rem}
+main{max-width:960px;margin:0 auto;padding:1.5rem;display:grid;gap:1.5rem}
+.product{background:#fff;border-radius:12px;padding:1.5rem;box-shadow:0 1px 3px #0002}
+.product h1{margin:.2rem 0}.price{font-size:1.4rem;font-weight:700}
+#events{font:13px/1.4 ui-monospace,monospace;background:#111;color:#b5f5c8;padding:1rem;border-radius:8px;min-height:3rem;white-space:pre-wrap;overflow-wrap:anywhere}
+ul.pages li{margin:.5rem 0}`
+
+/** Logs every checkout event the host page receives, so the demo shows what a merchant gets. */
+const js = `document.addEventListener('DOMContentLoaded',function(){var log=document.getElementById('events');if(!log)return;
+['ready','paid','pending','expired','error','close'].forEach(function(name){document.addEventListener('svc-checkout:'+name,function(e){
+var line=document.createElement('div');line.textContent=name+' '+JSON.stringify(e.detail);line.setAttribute('data-event',name);log.appendChild(line)})})})`
+
+/**
+ * A demo storefront on its own loopback origin: the three ways a merchant embeds the checkout, each
+ * paying a demo invoice. Its CSP allows exactly what the README tells merchants to allow.
+ */
+export function storefrontApp({ checkoutUrl, manifest, products }: { checkoutUrl: string; manifest: EmbedManifest | null; products: StorefrontProduct[] }) {
+  const app = new Hono()
+  const checkout = new URL(checkoutUrl).origin
+  const csp = `default-src 'self'; script-src 'self' ${checkout}; frame-src ${checkout}; connect-src 'self'; img-src 'self' data:; style-src 'self'`
+  const product = (p: StorefrontProduct, how: string, checkoutHtml: string) => `<section class="product">
+<p>${escape(how)}</p><h1>${escape(p.name)}</h1><p>${escape(p.description)}</p><p class="price">${escape(p.amount)} USDC</p>
+${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="events" aria-live="polite"></div></section>`
+  const [scriptProduct, frameProduct, inlineProduct] = products
+
+  app.get('/shop.css', (c) => c.body(css, 200, { 'Content-Type': 'text/css' }))
+  app.get('/shop.js', (c) => c.body(js, 200, { 'Content-Type': 'text/javascript' }))
+  app.get('/', () =>
+    page(
+        'Shop',
+        `<section class="product"><h1>Three ways to take a payment</h1><ul class="pages">
+<li><a href="/script-tag">One script tag</a>: <code>&lt;script src="${escape(checkout)}/embed.js" data-invoice-id …&gt;</code></li>
+<li><a href="/iframe">A plain iframe</a> of the pay page</li>
+<li><a href="/inline">Inline</a>: <code>SvcCheckout.mount(el, { mode: "inline" })</code></li></ul></section>`,
+        csp,
+      ),
+  )
+  if (scriptProduct && manifest) {
+    app.get('/script-tag', () =>
+      page(
+          scriptProduct.name,
+          product(
+            scriptProduct,
+            'Embedded with one script tag (versioned file, SRI)',
+            `<script src="${checkout}/embed/${manifest.file}" integrity="${manifest.integrity}" crossorigin="anonymous" data-invoice-id="${escape(scriptProduct.invoiceId)}" data-token="${escape(scriptProduct.token)}" async></script>`,
+          ),
+          csp,
+        ),
+    )
+  }
+  if (frameProduct) {
+    app.get('/iframe', () =>
+      page(
+          frameProduct.name,
+          product(
+            frameProduct,
+            'Embedded with a plain iframe, no script',
+            `<iframe title="Pay invoice" src="${checkout}/pay/${escape(frameProduct.invoiceId)}?token=${encodeURIComponent(frameProduct.token)}" referrerpolicy="no-referrer" style="border:0;width:100%;height:900px"></iframe>`,
+          ),
+          csp,
+        ),
+    )
+  }
+  if (inlineProduct && manifest) {
+    app.get('/inline', () =>
+      page(
+          inlineProduct.name,
+          product(
+            inlineProduct,
+            'Rendered inline in a shadow root',
+            `<div id="checkout" data-invoice-id="${escape(inlineProduct.invoiceId)}" data-token="${escape(inlineProduct.token)}"></div><script src="${checkout}/embed/${manifest.file}" integrity="${manifest.integrity}" crossorigin="anonymous"></script><script src="/inline.js"></script>`,
+          ),
+          csp,
+        ),
+    )
+    app.get('/inline.js', (c) =>
+      c.body(
+        `addEventListener('load',function(){var el=document.getElementById('checkout');SvcCheckout.mount(el,{invoiceId:el.dataset.invoiceId,token:el.dataset.token,mode:'inline'})})`,
+        200,
+        { 'Content-Type': 'text/javascript' },
+      ),
+    )
+  }
+  return app
+}
+
+export async function startStorefront(options: Parameters<typeof storefrontApp>[0] & { port: number }) {
+  const app = storefrontApp(options)
+  const server = await new Promise<ServerType>((resolve) => {
+    const listening = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: options.port }, () => resolve(listening))
+  })
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : options.port
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+}

@@ -1,0 +1,88 @@
+import type * as z from 'zod/mini'
+import { retryAfterSeconds } from '../api/requestJson'
+import { ApiError } from '../flow/apiError'
+import { errorResponseSchema } from '../shared/wire'
+import {
+  createdTokenResponseSchema,
+  regeneratedShareLinkResponseSchema,
+  revokedTokenResponseSchema,
+  shareLinkResponseSchema,
+  tokenListResponseSchema,
+  type CreatedTokenResponse,
+  type RegeneratedShareLinkResponse,
+  type RevokedTokenResponse,
+  type ShareLinkResponse,
+  type TokenListResponse,
+} from './shareWire'
+import { signRequest } from './signRequest'
+
+export type MerchantClientOptions = {
+  /** The service's origin, e.g. `https://api.example.com`: paths start at /v1. */
+  baseUrl: string
+  keyId: string
+  secret: string
+  fetch?: typeof globalThis.fetch
+  timeoutMs?: number
+}
+
+export type CreateTokenOptions = { label?: string | undefined; expiresAt?: Date | string | undefined }
+
+export type MerchantClient = {
+  getShareLink(invoiceId: bigint | string): Promise<ShareLinkResponse>
+  listTokens(invoiceId: bigint | string): Promise<TokenListResponse>
+  createToken(invoiceId: bigint | string, options?: CreateTokenOptions): Promise<CreatedTokenResponse>
+  revokeToken(invoiceId: bigint | string, tokenId: string): Promise<RevokedTokenResponse>
+  regenerateShareLink(invoiceId: bigint | string): Promise<RegeneratedShareLinkResponse>
+}
+
+/**
+ * SPEC 4.12 for a merchant's backend, signed with an API key (SPEC 5.2). Failures throw ApiError with
+ * the answer's status and code; status 0 means no usable answer, so the request may or may not have
+ * taken effect.
+ */
+export function createMerchantClient({ baseUrl, keyId, secret, fetch = globalThis.fetch, timeoutMs = 30_000 }: MerchantClientOptions): MerchantClient {
+  async function send<S extends z.ZodMiniType>(method: string, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+    // Signed as the URL serializes, which is exactly what fetch transmits.
+    const url = new URL(path, baseUrl)
+    // Serialized once: the bytes signed are the bytes sent.
+    const bytes = body === undefined ? undefined : new TextEncoder().encode(JSON.stringify(body))
+    const signed = await signRequest({ keyId, secret, method, path: url.pathname, query: url.search.slice(1), body: bytes })
+    const headers: Record<string, string> = { ...signed, accept: 'application/json' }
+    if (bytes) headers['content-type'] = 'application/json'
+    let response: Response
+    let answer: unknown
+    try {
+      response = await fetch(url, { method, headers, ...(bytes ? { body: bytes } : {}), signal: AbortSignal.timeout(timeoutMs) })
+      answer = await response.json().catch(() => undefined)
+    } catch (error) {
+      throw new ApiError({ status: 0, code: 'NETWORK_ERROR', message: error instanceof Error ? error.message : 'no answer' })
+    }
+    if (!response.ok) {
+      const parsed = errorResponseSchema.safeParse(answer)
+      const retryAfter = retryAfterSeconds(response.headers.get('retry-after'), Date.now())
+      throw new ApiError({
+        status: response.status,
+        code: parsed.success ? (parsed.data.code ?? parsed.data.error) : `HTTP_${response.status}`,
+        message: (parsed.success && parsed.data.message) || `HTTP ${response.status}`,
+        ...(retryAfter === undefined ? {} : { retryAfter }),
+      })
+    }
+    const parsed = schema.safeParse(answer)
+    if (!parsed.success) throw new ApiError({ status: 0, code: 'INVALID_RESPONSE', message: `the answer to ${method} ${url.pathname} is not the documented shape` })
+    return parsed.data
+  }
+
+  const invoicePath = (invoiceId: bigint | string) => `/v1/invoices/${encodeURIComponent(String(invoiceId))}`
+
+  return {
+    getShareLink: (invoiceId) => send('GET', `${invoicePath(invoiceId)}/share`, shareLinkResponseSchema),
+    listTokens: (invoiceId) => send('GET', `${invoicePath(invoiceId)}/tokens`, tokenListResponseSchema),
+    createToken: (invoiceId, { label, expiresAt } = {}) =>
+      send('POST', `${invoicePath(invoiceId)}/tokens`, createdTokenResponseSchema, {
+        label,
+        expiresAt: expiresAt instanceof Date ? expiresAt.toISOString() : expiresAt,
+      }),
+    revokeToken: (invoiceId, tokenId) => send('DELETE', `${invoicePath(invoiceId)}/tokens/${encodeURIComponent(tokenId)}`, revokedTokenResponseSchema),
+    regenerateShareLink: (invoiceId) => send('POST', `${invoicePath(invoiceId)}/share/regenerate`, regeneratedShareLinkResponseSchema),
+  }
+}

@@ -1,0 +1,73 @@
+import { useEffect, useMemo } from 'preact/hooks'
+import type { PayApi } from '../../api/createPayApi'
+import type { PinnedDeployment } from '../../config/pinnedDeployment'
+import { createPaymentFlow } from '../../flow/createPaymentFlow'
+import { verifyPermitToSign } from '../../verify/verifyPermitToSign'
+import { verifyPreparedPayment } from '../../verify/verifyPreparedPayment'
+import { createWalletSession } from '../../wallet/createWalletSession'
+import { useLocale } from '../LocaleContext'
+import { useNow } from '../useNow'
+import { usePaymentState } from '../usePaymentState'
+import { useWalletChoices } from '../useWalletChoices'
+import type { WidgetActions } from '../widget/PaymentWidget'
+import { PayPage } from './PayPage'
+import { useInvoiceDocument } from './useInvoiceDocument'
+
+const clock = { now: Date.now, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) }
+
+export type AppProps = { invoiceId: string; token: string | null; deployment: PinnedDeployment; api: PayApi; baseUrl: string }
+
+/** Wires the pay page: one payment flow over the pinned deployment, the payer's wallets, and the API. */
+export function App({ invoiceId, token, deployment, api, baseUrl }: AppProps) {
+  const { strings: t } = useLocale()
+  const session = useMemo(() => createWalletSession(deployment), [deployment])
+  const flow = useMemo(
+    () =>
+      createPaymentFlow({
+        invoiceId,
+        deployment,
+        api,
+        wallet: session.wallet,
+        chain: session.chain,
+        verifier: { verifyPermitToSign, verifyPreparedPayment },
+        clock,
+      }),
+    [invoiceId, deployment, api, session],
+  )
+  useEffect(() => {
+    flow.start()
+    return () => flow.dispose()
+  }, [flow])
+  const state = usePaymentState(flow)
+  const wallets = useWalletChoices(deployment, baseUrl)
+  const [document, reloadDocument] = useInvoiceDocument(api, invoiceId, token)
+  const now = useNow(false)
+  const actions: WidgetActions = useMemo(
+    () => ({
+      choose(choice) {
+        session.choose(choice)
+        flow.connect()
+      },
+      switchNetwork: flow.switchNetwork,
+      pay: flow.pay,
+      renewPermit: flow.renewPermit,
+      retry: flow.retry,
+    }),
+    [flow, session],
+  )
+  useEffect(() => {
+    globalThis.document.title = t.invoiceTitle(document.status === 'loaded' ? (document.document.metadata?.invoiceNumber ?? invoiceId) : invoiceId)
+  }, [document, invoiceId, t])
+  return (
+    <PayPage
+      state={state}
+      actions={actions}
+      wallets={wallets}
+      deployment={deployment}
+      document={document}
+      pdfUrl={token ? api.pdfUrl(invoiceId, token) : null}
+      onReloadDocument={reloadDocument}
+      now={now}
+    />
+  )
+}

@@ -1,0 +1,28 @@
+import type { WireInvoice } from '../../shared/wire'
+import { formatDay, formatTokenAmount } from '../format'
+import { useLocale } from '../LocaleContext'
+
+export type InvoiceStanding = 'open' | 'overdue' | 'paid' | 'canceled'
+
+/** Who bills what, how much, by when: the on-chain facts, which are what a payment settles. */
+export function InvoiceHeader(p: { invoice: WireInvoice; invoiceNumber: string; merchantName: string | null; standing: InvoiceStanding }) {
+  const { invoice, merchantName, standing } = p
+  const { strings: t, tag } = useLocale()
+  const badge = { open: t.statusIssued, overdue: t.statusOverdue, paid: t.statusPaid, canceled: t.statusCanceled }[standing]
+  return (
+    <header class="svc-header">
+      <p class="svc-merchant">{merchantName ?? <span class="svc-mono">{invoice.merchant}</span>}</p>
+      <div class="svc-title-row">
+        <h1>{t.invoiceTitle(p.invoiceNumber)}</h1>
+        <span class={`svc-badge svc-badge-${standing}`}>{badge}</span>
+      </div>
+      <p class="svc-amount">
+        <span>{standing === 'paid' || standing === 'canceled' ? t.amount : t.amountDue}</span>
+        <strong>{formatTokenAmount(BigInt(invoice.amount), invoice.token, tag)}</strong>
+      </p>
+      <p>
+        {t.due} {formatDay(new Date(Number(invoice.dueAt) * 1000), tag)}
+      </p>
+    </header>
+  )
+}

@@ -1,0 +1,103 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/preact'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { demoInvoices, demoMetadata } from '../../../server/devnet/demoInvoices'
+import type { PaymentState } from '../../flow/paymentState'
+import { hashMetadata } from '../../shared/metadata'
+import type { WireInvoice } from '../../shared/wire'
+import { testDeployment, testInvoice } from '../../verify/preparedPayment.fixture'
+import { english } from '../strings'
+import { LocaleContext } from '../LocaleContext'
+import type { DocumentLoad } from './documentLoad'
+import { PayPage } from './PayPage'
+
+const deployment = testDeployment()
+const metadata = demoMetadata(demoInvoices[0]!, {
+  invoiceNumber: 7n,
+  issuedAt: new Date('2026-11-02T10:00:00Z'),
+  token: { address: deployment.token, symbol: 'USDC', decimals: 6, chainId: deployment.chainId },
+})
+const now = Date.parse('2026-11-10T12:00:00Z')
+const dueAt = String(Date.parse('2026-11-16T00:00:00Z') / 1000)
+const invoice = testInvoice(deployment, { amount: metadata.amountRaw, metaHash: hashMetadata(metadata), dueAt })
+
+function show(state: PaymentState, document: DocumentLoad, at = now) {
+  render(
+    <LocaleContext.Provider value={english}>
+      <PayPage
+        state={state}
+        actions={{ choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }}
+        wallets={[]}
+        deployment={deployment}
+        document={document}
+        pdfUrl="/v1/pay/3/pdf?token=svc_tk_x"
+        onReloadDocument={vi.fn()}
+        now={at}
+      />
+    </LocaleContext.Provider>,
+  )
+}
+
+const loaded = (data: WireInvoice = invoice, meta = metadata): DocumentLoad => ({ status: 'loaded', document: { accessLevel: 'full', invoice: data, metadata: meta } })
+
+afterEach(cleanup)
+
+describe('PayPage', () => {
+  test('default: shows the parties, line items, totals, due date, notes and a PDF link, marked verified', () => {
+    show({ name: 'ready', invoice, note: null }, loaded())
+    expect(screen.getByRole('heading', { level: 1, name: 'Invoice NW-0007' })).toBeTruthy()
+    expect(screen.getByText('Verified: these details match the invoice recorded on-chain.')).toBeTruthy()
+    expect(screen.getAllByText('Northwind Studio Ltd').length).toBeGreaterThan(0)
+    expect(screen.getByText('Acme Robotics GmbH')).toBeTruthy()
+    expect(screen.getByText('UX research and wireframes')).toBeTruthy()
+    expect(screen.getByText('1,360.00 USDC')).toBeTruthy()
+    expect(screen.getAllByText('4,540.00 USDC').length).toBeGreaterThan(0)
+    expect(screen.getByText('Due November 16, 2026')).toBeTruthy()
+    expect(screen.getByText('Thank you for your business. Phase 2 starts on receipt of payment.')).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Download PDF' }).getAttribute('href')).toBe('/v1/pay/3/pdf?token=svc_tk_x')
+    expect(screen.getByRole('heading', { name: 'Choose a wallet to pay with' })).toBeTruthy()
+  })
+
+  test('behavior: metadata that does not hash to the on-chain metaHash is flagged, and its names are not used', () => {
+    const forged = { ...metadata, merchant: { ...metadata.merchant, name: 'Evil Corp' } }
+    show({ name: 'ready', invoice, note: null }, loaded(invoice, forged))
+    expect(screen.getByRole('alert').textContent).toContain('do not match the invoice recorded on-chain')
+    expect(screen.queryByText('Verified: these details match the invoice recorded on-chain.')).toBeNull()
+    // the header falls back to on-chain facts
+    expect(screen.getByRole('heading', { level: 1, name: `Invoice ${invoice.invoiceNumber}` })).toBeTruthy()
+  })
+
+  test('behavior: without a token only the on-chain record is shown, and payment is still offered', () => {
+    show({ name: 'ready', invoice, note: null }, { status: 'loaded', document: { accessLevel: 'onchain_only', invoice, metadata: null } })
+    expect(screen.getByText(/Only the on-chain record is shown/)).toBeTruthy()
+    expect(screen.getByRole('heading', { name: 'Choose a wallet to pay with' })).toBeTruthy()
+  })
+
+  test('behavior: a past-due invoice says it is overdue and can still be paid', () => {
+    show({ name: 'ready', invoice, note: null }, loaded(), Date.parse('2026-12-01T00:00:00Z'))
+    expect(screen.getByText('Overdue', { selector: '.svc-badge' })).toBeTruthy()
+    expect(screen.getByText(/Payment was due on November 16, 2026\. You can still pay it now\./)).toBeTruthy()
+    expect(screen.getByRole('heading', { name: 'Choose a wallet to pay with' })).toBeTruthy()
+  })
+
+  test('behavior: a canceled invoice gets its own page with nothing to pay', () => {
+    const canceled = { ...invoice, status: 'Canceled' as const }
+    show({ name: 'canceled', invoice: canceled }, loaded(canceled))
+    expect(screen.getByRole('heading', { name: 'This invoice was canceled' })).toBeTruthy()
+    expect(screen.getByText('The sender canceled it. There is nothing to pay.')).toBeTruthy()
+    expect(screen.queryAllByRole('button')).toEqual([])
+  })
+
+  test('behavior: a paid invoice gets the paid page', () => {
+    const paid = { ...invoice, status: 'Paid' as const, txHash: `0x${'cd'.repeat(32)}` as const }
+    show({ name: 'paid', invoice: paid, receipt: null }, loaded(paid))
+    expect(screen.getByText('Paid', { selector: '.svc-badge' })).toBeTruthy()
+    expect(screen.getByRole('heading', { name: 'This invoice is paid' })).toBeTruthy()
+    expect(screen.queryAllByRole('button')).toEqual([])
+  })
+
+  test('behavior: an unknown invoice gets the not-found page', () => {
+    show({ name: 'notFound' }, { status: 'failed', notFound: true })
+    expect(screen.getByRole('heading', { level: 1, name: 'Invoice not found' })).toBeTruthy()
+  })
+})

@@ -1,0 +1,83 @@
+import type { PaymentState } from '../../flow/paymentState'
+import type { WireInvoice } from '../../shared/wire'
+import { formatDay } from '../format'
+import { useLocale } from '../LocaleContext'
+import { PaymentWidget, type PaymentWidgetProps } from '../widget/PaymentWidget'
+import type { DocumentLoad } from './documentLoad'
+import { InvoiceDocument } from './InvoiceDocument'
+import { InvoiceHeader, type InvoiceStanding } from './InvoiceHeader'
+import { metadataMatches } from './metadataMatches'
+
+export type PayPageProps = Omit<PaymentWidgetProps, 'merchantName' | 'invoiceNumber'> & {
+  document: DocumentLoad
+  pdfUrl: string | null
+  onReloadDocument(): void
+  /** ms since the epoch: decides whether the invoice is overdue. */
+  now: number
+}
+
+/** The share link's page. Unknown, canceled and paid invoices each get their own page; an open one,
+ * overdue or not, gets the invoice and the payment widget. */
+export function PayPage(p: PayPageProps) {
+  const { strings: t, tag } = useLocale()
+  const { state, document } = p
+  const invoice = invoiceOf(state) ?? (document.status === 'loaded' ? document.document.invoice : null)
+  if (state.name === 'notFound' || (document.status === 'failed' && document.notFound)) {
+    return <NotFoundPage />
+  }
+  if (!invoice) {
+    // nothing to show but the flow's own progress or error (with its retry)
+    return (
+      <main class="svc-page svc-page-narrow">
+        <PaymentWidget {...p} merchantName={null} invoiceNumber={null} />
+      </main>
+    )
+  }
+  const verified = document.status === 'loaded' && document.document.metadata && metadataMatches(document.document.metadata, invoice) ? document.document.metadata : null
+  const merchantName = verified?.merchant.name ?? null
+  const invoiceNumber = verified?.invoiceNumber ?? invoice.invoiceNumber
+  const standing = standingOf(state, invoice, p.now)
+  return (
+    <main class={`svc-page svc-page-${standing}`}>
+      <InvoiceHeader invoice={invoice} invoiceNumber={invoiceNumber} merchantName={merchantName} standing={standing} />
+      {standing === 'overdue' ? (
+        <p class="svc-banner svc-warning">
+          <strong>{t.overdueTitle}.</strong> {t.overdueBody(formatDay(new Date(Number(invoice.dueAt) * 1000), tag))}
+        </p>
+      ) : null}
+      {standing === 'canceled' ? (
+        <div class="svc-banner svc-note">
+          <h2>{t.canceledTitle}</h2>
+          <p>{t.canceledBody}</p>
+        </div>
+      ) : (
+        <div class="svc-pay-column">
+          <PaymentWidget {...p} merchantName={merchantName} invoiceNumber={verified ? invoiceNumber : null} />
+        </div>
+      )}
+      <InvoiceDocument load={document} pdfUrl={p.pdfUrl} onReload={p.onReloadDocument} />
+    </main>
+  )
+}
+
+export function NotFoundPage() {
+  const { strings: t } = useLocale()
+  return (
+    <main class="svc-page svc-page-narrow">
+      <h1>{t.notFoundTitle}</h1>
+      <p>{t.notFoundBody}</p>
+    </main>
+  )
+}
+
+function invoiceOf(state: PaymentState): WireInvoice | null {
+  if ('invoice' in state) return state.invoice
+  return state.name === 'error' ? invoiceOf(state.resume) : null
+}
+
+function standingOf(state: PaymentState, invoice: WireInvoice, now: number): InvoiceStanding {
+  if (state.name === 'paid') return 'paid'
+  if (state.name === 'canceled' || invoice.status === 'Canceled') return 'canceled'
+  if (invoice.status === 'Paid') return 'paid'
+  return Number(invoice.dueAt) * 1000 < now ? 'overdue' : 'open'
+}

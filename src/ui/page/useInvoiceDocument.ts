@@ -1,0 +1,23 @@
+import { useCallback, useEffect, useState } from 'preact/hooks'
+import type { PayApi } from '../../api/createPayApi'
+import { ApiError } from '../../flow/apiError'
+import type { DocumentLoad } from './documentLoad'
+
+/** Loads the invoice with its decrypted metadata; `reload` tries again after a failure. */
+export function useInvoiceDocument(api: PayApi, invoiceId: string | null, token: string | null): [DocumentLoad, () => void] {
+  const [load, setLoad] = useState<DocumentLoad>(invoiceId ? { status: 'loading' } : { status: 'failed', notFound: true })
+  const [attempt, setAttempt] = useState(0)
+  useEffect(() => {
+    if (!invoiceId) return
+    let current = true
+    setLoad({ status: 'loading' })
+    api.getDocument(invoiceId, token).then(
+      (document) => current && setLoad({ status: 'loaded', document }),
+      (error: unknown) => current && setLoad({ status: 'failed', notFound: error instanceof ApiError && error.status === 404 }),
+    )
+    return () => {
+      current = false
+    }
+  }, [api, invoiceId, token, attempt])
+  return [load, useCallback(() => setAttempt((n) => n + 1), [])]
+}

@@ -1,0 +1,53 @@
+import type { PaymentState } from '../flow/paymentState'
+import type { Strings } from './strings'
+
+/** What a state is, in one line: the view's heading and what assistive technology announces. */
+export function stateHeadline(state: PaymentState, t: Strings): string {
+  switch (state.name) {
+    case 'idle':
+    case 'loading':
+      return t.loadingInvoice
+    case 'notFound':
+      return t.notFoundTitle
+    case 'ready':
+      return t.chooseWallet
+    case 'paid':
+      return state.receipt ? t.receiptTitle : t.paidTitle
+    case 'canceled':
+      return t.canceledTitle
+    case 'connecting':
+      return t.connecting
+    case 'wrongNetwork':
+      return t.wrongNetworkTitle
+    case 'switchingNetwork':
+      return t.switchingNetwork
+    case 'connected':
+      return t.payTitle
+    case 'insufficientBalance':
+      return t.insufficientTitle
+    case 'requestingPermit':
+      return t.requestingPermit
+    case 'signingPermit':
+      return t.permitTitle
+    case 'preparing':
+      return t.preparing
+    case 'verifying':
+      return t.verifying
+    case 'unsafe':
+      return t.unsafeTitle
+    case 'signingOperation':
+      return t.signingTitle
+    case 'submitting':
+      return t.submitting
+    case 'reconciling':
+      return t.reconciling
+    case 'pending':
+      return t.pendingTitle
+    case 'refreshing':
+      return t.refreshing
+    case 'permitExpired':
+      return t.permitExpiredTitle
+    case 'error':
+      return t.errorTitle
+  }
+}

@@ -1,0 +1,34 @@
+import { formatCountdown } from '../format'
+import { useLocale } from '../LocaleContext'
+import type { Strings } from '../strings'
+import { useNow } from '../useNow'
+
+type ErrorProps = { code: string; status: number | null; retryAt: number | null; onRetry(): void }
+
+/** A failure the payer can recover from, worded by code and status (never the server's prose), with
+ * one action: try again, held back until Retry-After has passed. */
+export function ErrorView({ code, status, retryAt, onRetry }: ErrorProps) {
+  const { strings: t } = useLocale()
+  const now = useNow(retryAt !== null)
+  const wait = retryAt === null ? 0 : Math.ceil((retryAt - now) / 1000)
+  return (
+    <div role="alert">
+      <p class="svc-warning">{errorText(code, status, t)}</p>
+      <button type="button" class="svc-primary" onClick={onRetry} disabled={wait > 0}>
+        {wait > 0 ? t.retryIn(formatCountdown(wait)) : t.retry}
+      </button>
+    </div>
+  )
+}
+
+function errorText(code: string, status: number | null, t: Strings): string {
+  if (code === 'PERMIT_SIGNATURE_INVALID') return t.errorPermitInvalid
+  if (code === 'USEROP_PERMIT_MISMATCH') return t.errorPermitMismatch
+  if (status === 429) return t.errorRateLimited
+  if (status === 502 || status === 503) return t.errorUnavailable
+  if (code === 'NETWORK_ERROR' || code === 'INVALID_RESPONSE' || status === 0) return t.errorNetwork
+  if (code === 'WALLET_ERROR') return t.errorWallet
+  if (code === 'CONNECT_FAILED') return t.errorConnect
+  if (code === 'VERIFICATION_FAILED') return t.errorVerification
+  return t.errorOther(code)
+}

@@ -1,0 +1,190 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen } from '@testing-library/preact'
+import type { Address, Hex } from 'viem'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import type { PinnedDeployment } from '../../config/pinnedDeployment'
+import type { Payer, PaymentState } from '../../flow/paymentState'
+import { testDeployment, testInvoice } from '../../verify/preparedPayment.fixture'
+import type { WalletChoice } from '../../wallet/walletChoice'
+import { LocaleContext } from '../LocaleContext'
+import { english, type Locale } from '../strings'
+import { de } from '../strings.de'
+import { PaymentWidget, type WidgetActions } from './PaymentWidget'
+
+const deployment: PinnedDeployment = { ...testDeployment(), chainName: 'Devnet' }
+const invoice = testInvoice(deployment)
+const owner: Address = '0x8d94Ed49e35c9f41aFB72cA227925B0917F5946F'
+const vault: Address = '0xafa1368c8Abb18db514D3946154Fca00BF992Ee7'
+const payer: Payer = { owner, vault, deployed: false, balance: 10_000_000_000n }
+const userOpHash: Hex = `0x${'ab'.repeat(32)}`
+const txHash: Hex = `0x${'cd'.repeat(32)}`
+const inAnHour = BigInt(Math.floor(Date.now() / 1000) + 3600)
+
+function actions(): WidgetActions {
+  return { choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }
+}
+
+function show(state: PaymentState, options: { wallets?: WalletChoice[]; locale?: Locale; deployment?: PinnedDeployment } = {}) {
+  const act = actions()
+  render(
+    <LocaleContext.Provider value={options.locale ?? english}>
+      <PaymentWidget
+        state={state}
+        actions={act}
+        wallets={options.wallets ?? []}
+        deployment={options.deployment ?? deployment}
+        merchantName="Northwind Studio Ltd"
+        invoiceNumber="NW-1042"
+      />
+    </LocaleContext.Provider>,
+  )
+  return act
+}
+
+const injected: WalletChoice = { id: 'io.rabby', kind: 'injected', name: 'Rabby', icon: 'data:image/svg+xml,<svg/>', open: async () => ({ request: async () => null }) }
+const devnet: WalletChoice = { id: 'devnet', kind: 'devnet', name: '', icon: '', open: async () => ({ request: async () => null }) }
+
+afterEach(cleanup)
+
+describe('PaymentWidget', () => {
+  test('ready: lists the wallets and connects the one the payer picks', () => {
+    const act = show({ name: 'ready', invoice, note: null }, { wallets: [injected, devnet] })
+    expect(screen.getByRole('heading', { name: 'Choose a wallet to pay with' })).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Rabby' }))
+    expect(act.choose).toHaveBeenCalledWith(injected)
+    expect(screen.getByRole('button', { name: 'Devnet wallet (demo payer)' })).toBeTruthy()
+  })
+
+  test('ready: says so when the browser has no wallet', () => {
+    show({ name: 'ready', invoice, note: null })
+    expect(screen.getByText(/No wallet was found in this browser/)).toBeTruthy()
+    expect(screen.queryAllByRole('button')).toEqual([])
+  })
+
+  test('ready: a declined connection is explained, and the wallets are offered again', () => {
+    show({ name: 'ready', invoice, note: 'connectRejected' }, { wallets: [injected] })
+    expect(screen.getByText('You declined the connection in your wallet.')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Rabby' })).toBeTruthy()
+  })
+
+  test('wrongNetwork: offers one button that switches to the pinned chain', () => {
+    const act = show({ name: 'wrongNetwork', invoice, chainId: 1, wantedChainId: 31337, note: null })
+    expect(screen.getByText('Your wallet is on chain 1. This invoice is paid on Devnet.')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Switch to Devnet' }))
+    expect(act.switchNetwork).toHaveBeenCalledOnce()
+  })
+
+  test('connected: shows the wallet, its vault and balance, and pays the invoice amount', () => {
+    const act = show({ name: 'connected', invoice, payer, note: null })
+    expect(screen.getByText(owner)).toBeTruthy()
+    expect(screen.getByText(vault)).toBeTruthy()
+    expect(screen.getByText('10,000.00 USDC')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Pay 248.00 USDC' }))
+    expect(act.pay).toHaveBeenCalledOnce()
+  })
+
+  test('connected: after a declined signature, says nothing was paid and offers to pay again', () => {
+    show({ name: 'connected', invoice, payer, note: 'operationRejected' })
+    expect(screen.getByText('You declined the payment. Nothing was paid.')).toBeTruthy()
+    expect(screen.getByRole('button', { name: 'Pay 248.00 USDC' })).toBeTruthy()
+  })
+
+  test('insufficientBalance: says how much is missing, and checks again on request', () => {
+    const act = show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 200_000_000n }, missing: 48_000_000n })
+    expect(screen.getByText('Your vault holds 200.00 USDC. 48.00 USDC more is needed to pay this invoice.')).toBeTruthy()
+    expect(screen.queryByRole('button', { name: /^Pay/ })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Check again' }))
+    expect(act.retry).toHaveBeenCalledOnce()
+  })
+
+  test('signingPermit: says in plain words what is authorised, with a countdown to the deadline', () => {
+    const authorisation = { amount: 248_000_000n, token: invoice.token, merchant: invoice.merchant, spender: deployment.registry, deadline: inAnHour }
+    show({ name: 'signingPermit', invoice, payer, authorisation, typedData: {} as never })
+    expect(screen.getByText('You allow the invoice registry to take 248.00 USDC from your vault, once, to pay Northwind Studio Ltd.')).toBeTruthy()
+    expect(screen.getByText(invoice.token.address)).toBeTruthy()
+    expect(screen.getByText(deployment.registry)).toBeTruthy()
+    expect(screen.getByText(invoice.merchant)).toBeTruthy()
+    expect(screen.getByText(/\(59:5\d left\)|\(1:00:00 left\)/)).toBeTruthy()
+    expect(screen.queryAllByRole('button')).toEqual([])
+  })
+
+  test('unsafe: lists what differed and never offers to sign', () => {
+    const problems = [{ code: 'PAYMASTER_MISMATCH' as const, message: 'sponsored by 0x1234' }]
+    show({ name: 'unsafe', invoice, problems })
+    expect(screen.getByRole('heading', { name: 'Payment stopped for your safety' })).toBeTruthy()
+    expect(screen.getByText('The payment is sponsored by an unknown party.')).toBeTruthy()
+    expect(screen.getByText('PAYMASTER_MISMATCH: sponsored by 0x1234')).toBeTruthy()
+    expect(screen.queryAllByRole('button')).toEqual([])
+  })
+
+  test('signingOperation: says the operation was checked, with the permit countdown', () => {
+    show({ name: 'signingOperation', invoice, payer, permit: { deadline: inAnHour, v: 27, r: userOpHash, s: userOpHash }, userOp: {} as never, userOpHash })
+    expect(screen.getByText('Checked: it pays exactly this invoice and nothing else.')).toBeTruthy()
+    expect(screen.getByText(/left\)/)).toBeTruthy()
+  })
+
+  test('pending: shows the userOpHash and when the invoice is read next', () => {
+    const permit = { deadline: inAnHour, v: 27, r: userOpHash, s: userOpHash }
+    show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, nextCheckAt: Date.now() + 3000 })
+    expect(screen.getByText(userOpHash)).toBeTruthy()
+    expect(screen.getByText(/Next check in 0:0[23]/)).toBeTruthy()
+  })
+
+  test('paid: the receipt has amount, invoice number, both hashes and an explorer link when configured', () => {
+    const receipt = { amount: 248_000_000n, invoiceNumber: '1042', userOpHash, txHash }
+    show({ name: 'paid', invoice, receipt }, { deployment: { ...deployment, explorerUrl: 'https://explorer.example/' } })
+    expect(screen.getByRole('heading', { name: 'Payment received' })).toBeTruthy()
+    expect(screen.getByText('248.00 USDC')).toBeTruthy()
+    expect(screen.getByText('NW-1042')).toBeTruthy()
+    expect(screen.getByText(userOpHash)).toBeTruthy()
+    expect(screen.getByText(txHash)).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'View the transaction' }).getAttribute('href')).toBe(`https://explorer.example/tx/${txHash}`)
+  })
+
+  test('paid: without an explorer configured there is no link', () => {
+    show({ name: 'paid', invoice: { ...invoice, status: 'Paid', txHash }, receipt: null })
+    expect(screen.getByRole('heading', { name: 'This invoice is paid' })).toBeTruthy()
+    expect(screen.getByText(txHash)).toBeTruthy()
+    expect(screen.queryByRole('link')).toBeNull()
+  })
+
+  test('permitExpired: offers one action, a new permit', () => {
+    const act = show({ name: 'permitExpired', invoice, payer })
+    fireEvent.click(screen.getByRole('button', { name: 'Get a new permit' }))
+    expect(act.renewPermit).toHaveBeenCalledOnce()
+  })
+
+  test('error 429: retry waits out Retry-After with a countdown', () => {
+    const act = show({ name: 'error', code: 'RATE_LIMITED', status: 429, retryAt: Date.now() + 30_000, resume: { name: 'loading' } })
+    expect(screen.getByText('Too many requests in a short time.')).toBeTruthy()
+    const button = screen.getByRole('button', { name: /Try again in 0:(29|30)/ })
+    expect((button as HTMLButtonElement).disabled).toBe(true)
+    fireEvent.click(button)
+    expect(act.retry).not.toHaveBeenCalled()
+  })
+
+  test.each([
+    [502, 'PAYMASTER_UNAVAILABLE', 'The payment service is temporarily unavailable. Nothing was lost.'],
+    [503, 'BUNDLER_UNAVAILABLE', 'The payment service is temporarily unavailable. Nothing was lost.'],
+    [400, 'PERMIT_SIGNATURE_INVALID', 'The payment service did not accept the authorisation. You will be asked to sign a new one.'],
+    [400, 'USEROP_PERMIT_MISMATCH', 'The payment did not match its authorisation. You will be asked to sign a new one.'],
+    [null, 'NETWORK_ERROR', 'The payment service could not be reached. Check your connection.'],
+  ])('error %s %s: a clear message by code and a retry', (status, code, message) => {
+    const act = show({ name: 'error', code, status, retryAt: null, resume: { name: 'loading' } })
+    expect(screen.getByText(message)).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
+    expect(act.retry).toHaveBeenCalledOnce()
+  })
+
+  test('behavior: announces each state in a polite live region', () => {
+    show({ name: 'preparing', invoice, payer, permit: { deadline: inAnHour, v: 27, r: userOpHash, s: userOpHash } })
+    expect(screen.getByRole('status').textContent).toBe('Preparing the payment…')
+    expect(screen.getByRole('status').getAttribute('aria-live')).toBe('polite')
+  })
+
+  test('behavior: speaks German to a German browser', () => {
+    show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 200_000_000n }, missing: 48_000_000n }, { locale: { strings: de, tag: 'de-DE' } })
+    expect(screen.getByRole('heading', { name: 'Guthaben reicht nicht' })).toBeTruthy()
+    expect(screen.getByText('Ihr Vault enthält 200,00 USDC. Es fehlen 48,00 USDC, um diese Rechnung zu bezahlen.')).toBeTruthy()
+  })
+})

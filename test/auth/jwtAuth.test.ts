@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto'
+import { createServer as createHttpServer, type Server } from 'node:http'
+import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { AuthUnavailableError } from '../../server/auth/authErrors'
+import { createJwtVerifier } from '../../server/auth/jwtVerifier'
+import { seedMerchantAccess } from '../../server/devnet/seedMerchantAccess'
+import { answerOf } from '../support/signedRequest'
+import { useServer } from '../support/server'
+import { signRequest } from '../../src/merchant/signRequest'
+
+const issuer = 'https://idp.example.test/'
+const audience = 'svc-checkout'
+const kid = 'idp-key-1'
+
+let jwks: Server
+let signingKey: CryptoKey
+let strangerKey: CryptoKey
+
+/** The identity provider's published keys, on 127.0.0.1 for this file only. */
+async function startJwks(): Promise<string> {
+  const pair = await generateKeyPair('ES256')
+  signingKey = pair.privateKey
+  strangerKey = (await generateKeyPair('ES256')).privateKey
+  const body = JSON.stringify({ keys: [{ ...(await exportJWK(pair.publicKey)), kid, alg: 'ES256', use: 'sig' }] })
+  jwks = createHttpServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(body))
+  await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve))
+  jwks.unref()
+  const address = jwks.address()
+  return `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/.well-known/jwks.json`
+}
+
+const ctx = useServer({
+  beforeServer: async () => ({ JWT_JWKS_URL: await startJwks(), JWT_ISSUER: issuer, JWT_AUDIENCE: audience }),
+})
+afterAll(() => new Promise<void>((resolve) => (jwks ? jwks.close(() => resolve()) : resolve())))
+
+let studioId: string
+let otherStudioId: string
+beforeAll(async () => {
+  ;({ studioId } = await seedMerchantAccess(ctx.server.stores, ctx.devnet))
+  const other = await ctx.server.stores.studios.createStudio({ name: 'Someone else', vaultAddress: ctx.devnet.seed.payer.vault, chainId: ctx.devnet.deployment.chainId })
+  otherStudioId = other.id
+})
+
+type JwtOptions = { claims?: JWTPayload; key?: CryptoKey; kid?: string; issuer?: string; audience?: string; expiresAt?: number | null }
+
+function jwt({ claims = { studio_id: studioId }, key = signingKey, kid: keyId = kid, issuer: iss = issuer, audience: aud = audience, expiresAt }: JwtOptions = {}) {
+  const token = new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: keyId }).setIssuer(iss).setAudience(aud).setSubject('user-1').setIssuedAt()
+  if (expiresAt !== null) token.setExpirationTime(expiresAt ?? Math.floor(Date.now() / 1000) + 300)
+  return token.sign(key)
+}
+
+const invoiceId = () => ctx.devnet.seed.invoices[0]!.id
+
+async function call(path: string, token: string, init: RequestInit = {}) {
+  return answerOf(await fetch(`${ctx.server.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers } }))
+}
+
+describe('identity-provider JWT (SPEC 5.1 item 3)', () => {
+  test('default: a signed-in user of the studio reads the share link, lists and creates tokens', async () => {
+    const token = await jwt()
+    const share = await call(`/v1/invoices/${invoiceId()}/share`, token)
+    expect(share.status).toBe(200)
+    expect(share.body).toEqual({ success: true, invoiceId: String(invoiceId()), hasEncryption: true, shareLink: ctx.shareLinks[0]!.shareLink, tokenHint: expect.stringMatching(/^…/) })
+    expect((await call(`/v1/invoices/${invoiceId()}/tokens`, token)).body.tokens.length).toBeGreaterThan(0)
+    const created = await call(`/v1/invoices/${invoiceId()}/tokens`, token, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"label":"from the dashboard"}' })
+    expect(created.status).toBe(201)
+  })
+
+  test('behavior: expired, wrongly issued, wrongly addressed, wrongly signed or malformed tokens are 401', async () => {
+    const now = Math.floor(Date.now() / 1000)
+    const refused = {
+      expired: await jwt({ expiresAt: now - 60 }),
+      'without exp': await jwt({ expiresAt: null }),
+      'another issuer': await jwt({ issuer: 'https://evil.example.test/' }),
+      'another audience': await jwt({ audience: 'another-service' }),
+      "another key under the provider's kid": await jwt({ key: strangerKey }),
+      'an unknown kid': await jwt({ key: strangerKey, kid: 'not-published' }),
+      'no studio claim': await jwt({ claims: {} }),
+      'a studio claim that is no UUID': await jwt({ claims: { studio_id: 'studio-1' } }),
+      'not a JWT': 'not-a-jwt',
+      'alg none': `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ studio_id: studioId, iss: issuer, aud: audience, exp: now + 60 })).toString('base64url')}.`,
+    }
+    for (const [name, token] of Object.entries(refused)) {
+      const answer = await call(`/v1/invoices/${invoiceId()}/share`, token)
+      expect({ name, status: answer.status, code: answer.body.code }).toEqual({ name, status: 401, code: 'UNAUTHORIZED' })
+    }
+  })
+
+  test("behavior: another studio's user gets 404, exactly as for a missing invoice", async () => {
+    const token = await jwt({ claims: { studio_id: otherStudioId } })
+    for (const path of ['share', 'tokens']) {
+      const foreign = await call(`/v1/invoices/${invoiceId()}/${path}`, token)
+      const missing = await call(`/v1/invoices/987654321/${path}`, token)
+      expect(foreign.status).toBe(404)
+      expect(foreign.body).toEqual(missing.body)
+    }
+  })
+
+  test('behavior: a user whose studio this deployment does not know is forbidden', async () => {
+    const answer = await call(`/v1/invoices/${invoiceId()}/share`, await jwt({ claims: { studio_id: randomUUID() } }))
+    expect(answer.status).toBe(403)
+    expect(answer.body.code).toBe('FORBIDDEN')
+  })
+
+  test('behavior: a JWT together with x-svc-key is refused with 400 MIXED_AUTH', async () => {
+    const path = `/v1/invoices/${invoiceId()}/share`
+    const signed = await signRequest({ keyId: 'svc_pk_anything', secret: `svc_sk_${Buffer.alloc(32).toString('base64url')}`, method: 'GET', path })
+    const { authorization: _, ...hmacHeaders } = signed
+    const answer = await call(path, await jwt(), { headers: hmacHeaders })
+    expect(answer.status).toBe(400)
+    expect(answer.body).toMatchObject({ error: 'MIXED_AUTH', code: 'MIXED_AUTH' })
+  })
+
+  test('parameters: the studio claim is configurable; an unreachable key set is a 503, not a 401', async () => {
+    const url = ctx.config.JWT_JWKS_URL!
+    const verify = createJwtVerifier({ jwksUrl: url, issuer, audience, studioClaim: 'https://example.test/org' })
+    await expect(verify(await jwt({ claims: { 'https://example.test/org': studioId } }))).resolves.toBe(studioId)
+    await expect(verify(await jwt())).rejects.toMatchObject({ status: 401 })
+
+    const unreachable = createJwtVerifier({ jwksUrl: 'http://127.0.0.1:9/jwks.json', issuer, audience, studioClaim: 'studio_id' })
+    await expect(unreachable(await jwt())).rejects.toBeInstanceOf(AuthUnavailableError)
+  })
+})

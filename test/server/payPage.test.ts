@@ -1,0 +1,73 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Hono } from 'hono'
+import { afterAll, describe, expect, test } from 'vitest'
+import { errorHandler } from '../../server/http/errorHandler'
+import { silentLogger } from '../../server/http/logger'
+import { devnetWalletRoute } from '../../server/routes/devnetWallet'
+import { payPage } from '../../server/routes/payPage'
+
+const dist = mkdtempSync(join(tmpdir(), 'svc-dist-'))
+mkdirSync(join(dist, 'assets'))
+writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="app"></div><script type="module" src="/assets/index-abc123.js"></script>')
+writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)')
+afterAll(() => rmSync(dist, { recursive: true, force: true }))
+
+/** The routes as the server mounts them, behind its one error handler. */
+function served(options: Parameters<typeof payPage>[0]) {
+  const app = new Hono()
+  app.onError(errorHandler(silentLogger))
+  return app.route('/', payPage(options))
+}
+
+const app = served({ distDir: dist, frameAncestors: "'self' https://shop.example", connectSources: ['http://127.0.0.1:8545'] })
+
+describe('payPage', () => {
+  test('default: serves the page at the share-link path, never cached, with a strict policy', async () => {
+    const res = await app.request('/pay/7?token=svc_tk_secret')
+    expect(res.status).toBe(200)
+    expect(await res.text()).toContain('<div id="app">')
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer')
+    const policy = Object.fromEntries(res.headers.get('content-security-policy')!.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]))
+    expect(policy).toMatchObject({
+      'default-src': "'self'",
+      'script-src': "'self'",
+      'connect-src': "'self' http://127.0.0.1:8545",
+      'frame-ancestors': "'self' https://shop.example",
+    })
+    expect(JSON.stringify(policy)).not.toContain('unsafe-inline')
+  })
+
+  test('behavior: hashed assets are cached for good', async () => {
+    const res = await app.request('/assets/index-abc123.js')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+  })
+
+  test('behavior: nothing outside the assets folder is served', async () => {
+    for (const path of ['/assets/..%2Findex.html', '/assets/missing-1.js', '/assets/.hidden.js', '/assets/index.html']) {
+      expect((await app.request(path)).status, path).toBe(404)
+    }
+    expect((await app.request('/pay/abc')).status).toBe(400)
+  })
+
+  test('behavior: a server whose page is not built says so', async () => {
+    const unbuilt = served({ distDir: join(dist, 'nothing'), frameAncestors: "'self'", connectSources: [] })
+    const res = await unbuilt.request('/pay/1')
+    expect(res.status).toBe(503)
+    expect(await res.json()).toMatchObject({ code: 'PAGE_NOT_BUILT' })
+  })
+})
+
+describe('devnetWalletRoute', () => {
+  test('default: hands out the devnet key and node, uncached', async () => {
+    const key = { privateKey: `0x${'ab'.repeat(32)}` as const, rpcUrl: 'http://127.0.0.1:8545' }
+    const res = await devnetWalletRoute(key).request('/devnet/wallet')
+    expect(await res.json()).toEqual(key)
+    expect(res.headers.get('cache-control')).toBe('no-store')
+  })
+})

@@ -1,0 +1,48 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { build } from 'vite'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { containsAny, initialScripts, lazyBundle, walletConnectMarkers } from '../../build/pageSize'
+
+/** The budget: the pay page's initial JavaScript, gzip (level 9, in bytes). */
+const initialBudget = 45_000
+
+const outDir = mkdtempSync(join(tmpdir(), 'svc-page-'))
+
+beforeAll(async () => {
+  // vitest runs with NODE_ENV=test, which would build the page with Preact's debug tools in it
+  const nodeEnv = process.env.NODE_ENV
+  process.env.NODE_ENV = 'production'
+  try {
+    await build({ configFile: join(import.meta.dirname, '../../vite.config.ts'), logLevel: 'silent', build: { outDir, emptyOutDir: true } })
+  } finally {
+    process.env.NODE_ENV = nodeEnv
+  }
+}, 120_000)
+
+afterAll(() => rmSync(outDir, { recursive: true, force: true }))
+
+describe('the built pay page', () => {
+  test('behavior: its initial JavaScript stays within 45 KB gzip', () => {
+    const initial = initialScripts(outDir)
+    expect(initial.files.length).toBeGreaterThan(0)
+    expect(initial.gzip).toBeLessThanOrEqual(initialBudget)
+  })
+
+  test('behavior: WalletConnect adds nothing to the initial chunks and loads only on demand', () => {
+    const initial = initialScripts(outDir)
+    const walletConnect = lazyBundle(outDir, 'walletconnect')
+    // the markers are WalletConnect's: found in its bundle, so their absence from the page means something
+    expect(containsAny(outDir, walletConnect, walletConnectMarkers).length).toBeGreaterThan(0)
+    expect(containsAny(outDir, initial, walletConnectMarkers)).toEqual([])
+    const initialFiles = new Set(initial.files.map((file) => file.file))
+    expect(walletConnect.files.filter((file) => initialFiles.has(file.file))).toEqual([])
+  })
+
+  test('behavior: the devnet wallet is its own bundle, outside the initial chunks', () => {
+    const initialFiles = new Set(initialScripts(outDir).files.map((file) => file.file))
+    const devnet = lazyBundle(outDir, 'devnet-wallet')
+    expect(devnet.files.filter((file) => initialFiles.has(file.file))).toEqual([])
+  })
+})
