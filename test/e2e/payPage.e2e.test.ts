@@ -1,0 +1,159 @@
+import type { Browser, Page } from 'playwright-core'
+import { createPublicClient, http, parseUnits } from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
+import { devnetClients } from '../../server/devnet/deploy'
+import { createPayer } from '../../server/devnet/seed'
+import { launchChromium, screenshot } from './support/browser'
+import { startNpmStart, type RunningDevnet } from './support/npmStart'
+import { injectTestWallet } from './support/testWallet'
+
+let devnet: RunningDevnet
+let browser: Browser
+
+beforeAll(async () => {
+  ;[devnet, browser] = await Promise.all([startNpmStart(), launchChromium()])
+}, 90_000)
+afterAll(async () => {
+  await browser?.close()
+  await devnet?.stop()
+})
+
+const chain = () => createPublicClient({ transport: http(devnet.file.rpcUrl) })
+const balanceOf = (address: `0x${string}`) =>
+  chain().readContract({ address: devnet.file.contracts.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] })
+const statusOnChain = async (id: string) =>
+  (await chain().readContract({ address: devnet.file.contracts.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [BigInt(id)] })).status
+
+async function payerPage(payer: { ownerPrivateKey: `0x${string}` }, options: { startChainId?: number } = {}) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } })
+  const wallet = await injectTestWallet(page, { privateKey: payer.ownerPrivateKey, rpcUrl: devnet.file.rpcUrl, chainId: devnet.file.chainId, ...options })
+  return { page, wallet }
+}
+
+async function freshPayer() {
+  const clients = devnetClients(devnet.file.rpcUrl, devnet.file.chainId)
+  return createPayer(clients, { chainId: devnet.file.chainId, ...devnet.file.contracts }, parseUnits('10000', 6))
+}
+
+const heading = (page: Page) => page.locator('#svc-widget-heading')
+
+describe('the hosted pay page in a real browser', () => {
+  test('behavior: a payer opens a share link, sees the line items, connects, pays, and sees Paid; the chain agrees', async () => {
+    const invoice = devnet.file.invoices[1]!
+    const payer = devnet.file.payer
+    const { page, wallet } = await payerPage(payer)
+    await page.goto(invoice.shareLink)
+    await expect.poll(() => page.getByText('Managed hosting').first().isVisible()).toBe(true)
+    await expect.poll(() => page.getByText(/Verified: these details match/).isVisible()).toBe(true)
+    await screenshot(page, '01-invoice-ready')
+
+    const before = await balanceOf(payer.vault)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => heading(page).textContent(), { timeout: 20_000 }).toBe('Payment received')
+    await screenshot(page, '02-paid-receipt')
+
+    expect(wallet.requests).toContain('eth_signTypedData_v4')
+    expect(wallet.requests).toContain('personal_sign')
+    expect(await statusOnChain(invoice.id)).toBe(2)
+    expect(await balanceOf(payer.vault)).toBe(before - BigInt(invoice.amount))
+    const shownTx = await page.locator('.svc-detail', { hasText: 'Transaction' }).locator('dd').textContent()
+    const [paid] = await chain().getContractEvents({ address: devnet.file.contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: BigInt(invoice.id) }, fromBlock: 0n })
+    expect(shownTx).toBe(paid?.transactionHash)
+
+    await page.reload()
+    await expect.poll(() => page.getByText('This invoice is paid').first().isVisible()).toBe(true)
+    await screenshot(page, '03-paid-page')
+    await page.close()
+  })
+
+  test('behavior: a wallet on another network is asked to switch, and the payment then goes through', async () => {
+    const invoice = devnet.file.invoices[2]!
+    const payer = await freshPayer()
+    const { page } = await payerPage(payer, { startChainId: 1 })
+    await page.goto(invoice.shareLink)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await expect.poll(() => heading(page).textContent()).toBe('Wrong network')
+    await screenshot(page, '04-wrong-network')
+    await page.getByRole('button', { name: /^Switch to/ }).click()
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => heading(page).textContent(), { timeout: 20_000 }).toBe('Payment received')
+    expect(await statusOnChain(invoice.id)).toBe(2)
+    await page.close()
+  })
+
+  test('behavior: too little in the vault shows how much is missing and offers no payment', async () => {
+    const invoice = devnet.file.invoices[3]!
+    const { page } = await payerPage(devnet.file.payer)
+    await page.goto(invoice.shareLink)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await expect.poll(() => heading(page).textContent()).toBe('Not enough funds')
+    await expect.poll(() => page.getByText(/more is needed to pay this invoice/).textContent()).toMatch(/20,248\.00|20\.248,00|more is needed/)
+    expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0)
+    await screenshot(page, '05-insufficient-balance')
+    await page.close()
+  })
+
+  test('behavior: a payer who rejects the permit signature is back where they were, and nothing was paid', async () => {
+    const invoice = devnet.file.invoices[0]!
+    const payer = await freshPayer()
+    const { page, wallet } = await payerPage(payer)
+    await page.goto(invoice.shareLink)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    wallet.rejectNext('eth_signTypedData_v4')
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => page.getByText('You declined the authorisation. Nothing was paid.').isVisible()).toBe(true)
+    expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(1)
+    expect(await statusOnChain(invoice.id)).toBe(1)
+    await page.close()
+  })
+
+  test('behavior: a server answer tampered in flight is refused as unsafe and never offered for signing', async () => {
+    const invoice = devnet.file.invoices[0]!
+    const payer = await freshPayer()
+    const { page, wallet } = await payerPage(payer)
+    await page.route('**/v1/pay/*/prepare', async (route) => {
+      const response = await route.fetch()
+      const body = await response.json()
+      // a dishonest server: the same operation, but paying another invoice
+      body.userOp.callData = body.userOp.callData.replace(
+        BigInt(invoice.id).toString(16).padStart(64, '0'),
+        (BigInt(invoice.id) + 1n).toString(16).padStart(64, '0'),
+      )
+      await route.fulfill({ response, json: body })
+    })
+    await page.goto(invoice.shareLink)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => heading(page).textContent(), { timeout: 20_000 }).toBe('Payment stopped for your safety')
+    await screenshot(page, '06-unsafe')
+    expect(wallet.requests).not.toContain('personal_sign')
+    expect(await page.getByRole('button', { name: /sign|pay/i }).count()).toBe(0)
+    expect(await statusOnChain(invoice.id)).toBe(1)
+    await page.close()
+  })
+
+  test('behavior: an expired permit is recovered in the browser with one action', async () => {
+    const invoice = devnet.file.invoices[0]!
+    const payer = await freshPayer()
+    const { page } = await payerPage(payer)
+    let expireNext = true
+    await page.route('**/v1/pay/*/prepare', async (route) => {
+      if (!expireNext) return route.continue()
+      expireNext = false
+      // the server's answer when the permit ran out while the payer hesitated
+      await route.fulfill({ status: 409, json: { error: 'PERMIT_EXPIRED', code: 'PERMIT_EXPIRED', message: 'the permit has less than two minutes left' } })
+    })
+    await page.goto(invoice.shareLink)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => heading(page).textContent(), { timeout: 20_000 }).toBe('The authorisation expired')
+    await screenshot(page, '07-permit-expired')
+    await page.getByRole('button', { name: 'Get a new permit' }).click()
+    await expect.poll(() => heading(page).textContent(), { timeout: 20_000 }).toBe('Payment received')
+    expect(await statusOnChain(invoice.id)).toBe(2)
+    await page.close()
+  })
+})
