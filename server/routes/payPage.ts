@@ -21,6 +21,15 @@ const contentTypes: Record<string, string> = {
   woff2: 'font/woff2',
 }
 
+/** The origins that may frame the page, for the page itself: an embedded page posts events only to
+ * one of these (src/embed/frameChannel.ts). The same list as CSP frame-ancestors, origins only. */
+export function allowedParents(frameAncestors: string, ownOrigin: string): string[] {
+  return frameAncestors
+    .split(/\s+/)
+    .map((source) => (source === "'self'" ? ownOrigin : source))
+    .filter((source) => /^https?:\/\/[\w.-]+(:\d+)?$/.test(source))
+}
+
 /** The built pay page at the share-link path, and its assets. The page's URL carries a bearer token:
  * it is never cached, and its policy keeps the token from leaving (no referrer) and the page from
  * running anything but its own files. */
@@ -46,6 +55,8 @@ export function payPage({ distDir, frameAncestors, connectSources }: PayPageOpti
     } catch {
       throw new HttpError(503, 'PAGE_NOT_BUILT', 'the pay page is not built: run `npx vite build` (npm start does)')
     }
+    const parents = allowedParents(frameAncestors, new URL(c.req.url).origin)
+    html = html.replace('</head>', `<meta name="svc-frame-ancestors" content="${parents.join(' ')}" />\n</head>`)
     return c.html(html, 200, { 'Content-Security-Policy': policy, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' })
   })
 

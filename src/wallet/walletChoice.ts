@@ -4,7 +4,8 @@ import type { Eip1193Provider } from './eip1193'
  * and ask the payer to approve; it resolves with a provider ready for eth_requestAccounts. */
 export type WalletChoice = {
   id: string
-  kind: 'injected' | 'walletConnect' | 'devnet'
+  /** `bridged`: a wallet of the page that embeds this one, relayed to it (src/embed/bridgedWallets). */
+  kind: 'injected' | 'bridged' | 'walletConnect' | 'devnet'
   /** Empty for a legacy injected wallet: the UI names it. */
   name: string
   icon: string

@@ -11,14 +11,24 @@ import { usePaymentState } from '../usePaymentState'
 import { useWalletChoices } from '../useWalletChoices'
 import type { WidgetActions } from '../widget/PaymentWidget'
 import { PayPage } from './PayPage'
+import { embedEvents } from '../../embed/embedEvents'
+import type { FrameChannel } from '../../embed/frameChannel'
 import { useInvoiceDocument } from './useInvoiceDocument'
 
 const clock = { now: Date.now, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) }
 
-export type AppProps = { invoiceId: string; token: string | null; deployment: PinnedDeployment; api: PayApi; baseUrl: string }
+export type AppProps = {
+  invoiceId: string
+  token: string | null
+  deployment: PinnedDeployment
+  api: PayApi
+  baseUrl: string
+  /** Set when a merchant's page embeds this one: events go to it, its wallets come from it. */
+  channel?: FrameChannel | null
+}
 
 /** Wires the pay page: one payment flow over the pinned deployment, the payer's wallets, and the API. */
-export function App({ invoiceId, token, deployment, api, baseUrl }: AppProps) {
+export function App({ invoiceId, token, deployment, api, baseUrl, channel = null }: AppProps) {
   const { strings: t } = useLocale()
   const session = useMemo(() => createWalletSession(deployment), [deployment])
   const flow = useMemo(
@@ -39,7 +49,10 @@ export function App({ invoiceId, token, deployment, api, baseUrl }: AppProps) {
     return () => flow.dispose()
   }, [flow])
   const state = usePaymentState(flow)
-  const wallets = useWalletChoices(deployment, baseUrl)
+  const wallets = useWalletChoices(deployment, baseUrl, channel)
+  const notifyHost = useMemo(() => (channel ? embedEvents(channel, invoiceId) : null), [channel, invoiceId])
+  useEffect(() => notifyHost?.(state), [notifyHost, state])
+  useEffect(() => channel?.watchHeight(globalThis.document.getElementById('app') ?? globalThis.document.body), [channel])
   const [document, reloadDocument] = useInvoiceDocument(api, invoiceId, token)
   const now = useNow(false)
   const actions: WidgetActions = useMemo(

@@ -1,0 +1,39 @@
+import type { PaymentState } from '../flow/paymentState'
+import type { FrameChannel } from './frameChannel'
+
+/**
+ * Tells the host page what happened, once per change of state: `ready` when the invoice is shown,
+ * `paid` with the transaction, `pending` with the operation hash, `expired` when the permit ran out,
+ * `error` with a code. The host acts on these (e.g. `paid` → order confirmed).
+ */
+export function embedEvents(channel: FrameChannel, invoiceId: string) {
+  let announcedReady = false
+  let last = ''
+  return (state: PaymentState) => {
+    if (state.name === last) return
+    last = state.name
+    if (!announcedReady && state.name !== 'idle' && state.name !== 'loading') {
+      announcedReady = true
+      channel.emit('ready', { invoiceId })
+    }
+    switch (state.name) {
+      case 'paid': {
+        const txHash = state.receipt?.txHash ?? state.invoice.txHash
+        if (txHash) channel.emit('paid', { invoiceId, userOpHash: state.receipt?.userOpHash ?? '', txHash })
+        return
+      }
+      case 'pending':
+        return channel.emit('pending', { invoiceId, userOpHash: state.userOpHash })
+      case 'permitExpired':
+        return channel.emit('expired', { invoiceId })
+      case 'unsafe':
+        return channel.emit('error', { invoiceId, code: 'UNSAFE_OPERATION' })
+      case 'error':
+        return channel.emit('error', { invoiceId, code: state.code })
+      case 'notFound':
+        return channel.emit('error', { invoiceId, code: 'NOT_FOUND' })
+      default:
+        return
+    }
+  }
+}
