@@ -9,6 +9,7 @@ import { rateLimit } from './http/rateLimit'
 import type { PayContext } from './payments/payContext'
 import { invoiceShareRoutes, type InvoiceShareContext } from './routes/invoiceShareRoutes'
 import { devnetWalletRoute, type DevnetWalletKey } from './routes/devnetWallet'
+import { embedAssets } from './routes/embedAssets'
 import { payPage, type PayPageOptions } from './routes/payPage'
 import { payRoutes, type MetadataAccess } from './routes/payRoutes'
 
@@ -22,6 +23,8 @@ export type AppOptions = {
   trustProxy: boolean
   /** The built pay page at /pay/:id; absent, only the API is served. */
   payPage?: PayPageOptions
+  /** The merchant loader's build (embed/build.ts): /embed.js and /embed/*. */
+  embedDir?: string
   /** `npm start` only: GET /devnet/wallet for the page's devnet wallet. Off by default. */
   devnetWallet?: DevnetWalletKey
 }
@@ -66,6 +69,7 @@ export function createApp(options: AppOptions) {
   app.use('/v1/invoices/*', perClient())
   app.route('/v1/invoices', invoiceShareRoutes(options.merchant.share, authenticate(options.merchant.auth)))
   if (options.payPage) app.route('/', payPage(options.payPage))
+  if (options.embedDir) app.route('/', embedAssets(options.embedDir))
   if (options.devnetWallet) app.route('/', devnetWalletRoute(options.devnetWallet))
   return app
 }

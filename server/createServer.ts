@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve, type ServerType } from '@hono/node-server'
 import { createWalletClient, http } from 'viem'
@@ -101,6 +102,7 @@ export async function createServer(
     logger,
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     trustProxy: config.TRUST_PROXY,
+    embedDir: join(payPageDir, 'embed'),
     payPage: {
       distDir: payPageDir,
       frameAncestors: config.ALLOWED_FRAME_ANCESTORS,

@@ -44,14 +44,22 @@ var line=document.createElement('div');line.textContent=name+' '+JSON.stringify(
  * A demo storefront on its own loopback origin: the three ways a merchant embeds the checkout, each
  * paying a demo invoice. Its CSP allows exactly what the README tells merchants to allow.
  */
-export function storefrontApp({ checkoutUrl, manifest, products }: { checkoutUrl: string; manifest: EmbedManifest | null; products: StorefrontProduct[] }) {
+export function storefrontApp({
+  checkoutUrl,
+  manifest,
+  products,
+}: {
+  checkoutUrl: string
+  manifest: EmbedManifest | null
+  /** Read per request: the products' share tokens exist only once the checkout has seeded them. */
+  products: () => StorefrontProduct[]
+}) {
   const app = new Hono()
   const checkout = new URL(checkoutUrl).origin
   const csp = `default-src 'self'; script-src 'self' ${checkout}; frame-src ${checkout}; connect-src 'self'; img-src 'self' data:; style-src 'self'`
   const product = (p: StorefrontProduct, how: string, checkoutHtml: string) => `<section class="product">
 <p>${escape(how)}</p><h1>${escape(p.name)}</h1><p>${escape(p.description)}</p><p class="price">${escape(p.amount)} USDC</p>
 ${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="events" aria-live="polite"></div></section>`
-  const [scriptProduct, frameProduct, inlineProduct] = products
 
   app.get('/shop.css', (c) => c.body(css, 200, { 'Content-Type': 'text/css' }))
   app.get('/shop.js', (c) => c.body(js, 200, { 'Content-Type': 'text/javascript' }))
@@ -65,52 +73,31 @@ ${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="
         csp,
       ),
   )
-  if (scriptProduct && manifest) {
-    app.get('/script-tag', () =>
-      page(
-          scriptProduct.name,
-          product(
-            scriptProduct,
-            'Embedded with one script tag (versioned file, SRI)',
-            `<script src="${checkout}/embed/${manifest.file}" integrity="${manifest.integrity}" crossorigin="anonymous" data-invoice-id="${escape(scriptProduct.invoiceId)}" data-token="${escape(scriptProduct.token)}" async></script>`,
-          ),
-          csp,
-        ),
-    )
-  }
-  if (frameProduct) {
-    app.get('/iframe', () =>
-      page(
-          frameProduct.name,
-          product(
-            frameProduct,
-            'Embedded with a plain iframe, no script',
-            `<iframe title="Pay invoice" src="${checkout}/pay/${escape(frameProduct.invoiceId)}?token=${encodeURIComponent(frameProduct.token)}" referrerpolicy="no-referrer" style="border:0;width:100%;height:900px"></iframe>`,
-          ),
-          csp,
-        ),
-    )
-  }
-  if (inlineProduct && manifest) {
-    app.get('/inline', () =>
-      page(
-          inlineProduct.name,
-          product(
-            inlineProduct,
-            'Rendered inline in a shadow root',
-            `<div id="checkout" data-invoice-id="${escape(inlineProduct.invoiceId)}" data-token="${escape(inlineProduct.token)}"></div><script src="${checkout}/embed/${manifest.file}" integrity="${manifest.integrity}" crossorigin="anonymous"></script><script src="/inline.js"></script>`,
-          ),
-          csp,
-        ),
-    )
-    app.get('/inline.js', (c) =>
-      c.body(
-        `addEventListener('load',function(){var el=document.getElementById('checkout');SvcCheckout.mount(el,{invoiceId:el.dataset.invoiceId,token:el.dataset.token,mode:'inline'})})`,
-        200,
-        { 'Content-Type': 'text/javascript' },
-      ),
-    )
-  }
+  /** A product page: the product, how it embeds the checkout, and the events the page receives. */
+  const productPage = (path: string, index: number, how: string, checkoutHtml: (p: StorefrontProduct) => string) =>
+    app.get(path, (c) => {
+      const item = products()[index]
+      if (!item) return c.notFound()
+      return page(item.name, product(item, how, checkoutHtml(item)), csp)
+    })
+  const loader = manifest ? `${checkout}/embed/${manifest.file}" integrity="${manifest.integrity}" crossorigin="anonymous` : `${checkout}/embed.js`
+
+  productPage('/script-tag', 0, 'Embedded with one script tag (a versioned file, with SRI)', (p) =>
+    `<script src="${loader}" data-invoice-id="${escape(p.invoiceId)}" data-token="${escape(p.token)}" async></script>`,
+  )
+  productPage('/iframe', 1, 'Embedded with a plain iframe, no script', (p) =>
+    `<iframe title="Pay invoice" src="${checkout}/pay/${escape(p.invoiceId)}?token=${encodeURIComponent(p.token)}" referrerpolicy="no-referrer" style="border:0;width:100%;height:900px"></iframe>`,
+  )
+  productPage('/inline', 2, 'Rendered inline, in a shadow root on this page', (p) =>
+    `<div id="checkout" data-invoice-id="${escape(p.invoiceId)}" data-token="${escape(p.token)}"></div><script src="${loader}"></script><script src="/inline.js"></script>`,
+  )
+  app.get('/inline.js', (c) =>
+    c.body(
+      "addEventListener('load',function(){var el=document.getElementById('checkout');SvcCheckout.mount(el,{invoiceId:el.dataset.invoiceId,token:el.dataset.token,mode:'inline'})})",
+      200,
+      { 'Content-Type': 'text/javascript' },
+    ),
+  )
   return app
 }
 

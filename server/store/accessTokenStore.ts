@@ -140,7 +140,7 @@ export function createAccessTokenStore(db: Database, cipher: MetadataCipher) {
     async listTokens(invoice: InvoiceKey): Promise<AccessTokenRecord[]> {
       const rows = await db.query<TokenRow>(
         `SELECT ${recordColumns} FROM invoice_access_tokens
-         WHERE chain_id = $1 AND registry = $2 AND invoice_id = $3 ORDER BY created_at, token_id`,
+         WHERE chain_id = $1 AND registry = $2 AND invoice_id = $3 ORDER BY created_at, created_order`,
         invoiceKeyParams(invoice),
       )
       return rows.map(toRecord)

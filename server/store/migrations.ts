@@ -116,6 +116,14 @@ export const migrations: readonly Migration[] = [
         )`,
     ],
   },
+  {
+    version: 3,
+    name: 'token creation order',
+    statements: [
+      // PGlite's clock ticks in milliseconds, so tokens made back to back can share a created_at.
+      'ALTER TABLE invoice_access_tokens ADD COLUMN created_order bigint GENERATED ALWAYS AS IDENTITY',
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one
