@@ -8,6 +8,7 @@ import { devnetDir, writeDevnetFile, type DevnetFile } from './devnet/devnetFile
 import { seedMerchantAccess } from './devnet/seedMerchantAccess'
 import { seedMetadata } from './devnet/seedMetadata'
 import { startDevnet } from './devnet/startDevnet'
+import { startStorefront, type StorefrontProduct } from './devnet/storefront'
 import { jsonLogger } from './http/logger'
 import { openMigratedDatabase } from './store/openStores'
 
@@ -16,6 +17,7 @@ const env = z
   .object({
     PORT: z._default(port, 8787),
     DEVNET_RPC_PORT: z._default(port, 8545),
+    STOREFRONT_PORT: z._default(port, 8788),
     LOG_REQUESTS: z._default(z.stringbool(), false),
   })
   .parse(process.env)
@@ -29,14 +31,26 @@ rmSync(dataDir, { recursive: true, force: true })
 const [devnet, db] = await Promise.all([startDevnet({ port: env.DEVNET_RPC_PORT }), openMigratedDatabase({ DATA_DIR: dataDir })])
 const { anvil, deployment, seed } = devnet
 
+// the demo storefront, on its own origin, is one the pay page may be framed by
+let products: StorefrontProduct[] = []
+const storefront = await startStorefront({ port: env.STOREFRONT_PORT, products: () => products })
 const logger = jsonLogger()
-const server = await createServer(devnetConfig(devnet, { port: env.PORT, dataDir, overrides: serverOverrides(process.env) }), {
+const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, ...serverOverrides(process.env) }
+const server = await createServer(devnetConfig(devnet, { port: env.PORT, dataDir, overrides }), {
   db,
   logger: env.LOG_REQUESTS ? logger : { info() {}, error: logger.error },
   // the page's built-in devnet wallet pays as the demo payer: a devnet-only route
   devnetWallet: { privateKey: devnet.seed.payer.ownerPrivateKey, rpcUrl: devnet.anvil.rpcUrl },
 })
 const shareLinks = await seedMetadata(server.stores, devnet, server.publicUrl)
+storefront.checkoutReady(server.url)
+products = seed.invoices.slice(0, 3).map((invoice) => ({
+  name: invoice.metadata.description ?? invoice.metadata.invoiceNumber,
+  description: invoice.metadata.lineItems.map((item) => item.description).join(', '),
+  invoiceId: invoice.id.toString(),
+  token: new URL(shareLinks.find((link) => link.invoiceId === invoice.id)!.shareLink).searchParams.get('token')!,
+  amount: formatUnits(invoice.amount, 6),
+}))
 // PGlite belongs to this process, so the devnet's key is made here rather than by `npm run keys`.
 const merchantAccess = await seedMerchantAccess(server.stores, devnet)
 
@@ -44,6 +58,7 @@ const file: DevnetFile = {
   chainId: deployment.chainId,
   rpcUrl: anvil.rpcUrl,
   serverUrl: server.url,
+  storefrontUrl: storefront.url,
   contracts: {
     entryPoint: deployment.entryPoint,
     token: deployment.token,
@@ -76,6 +91,7 @@ console.log(
     `  payer      vault ${seed.payer.vault} (not deployed yet), holds ${usdc(10_000_000_000n)}`,
     '  invoices   open a share link to pay:',
     ...seed.invoices.map((invoice, index) => `    ${invoice.metadata.invoiceNumber}  ${usdc(invoice.amount).padStart(15)}  ${file.invoices[index]!.shareLink}`),
+    `  storefront ${storefront.url} (script tag, plain iframe and inline embeds on another origin)`,
     `  details    ${path}`,
     'Ctrl-C stops everything.',
   ].join('\n'),
@@ -86,7 +102,7 @@ async function stop(signal: string) {
   if (stopping) return
   stopping = true
   console.log(`\n${signal}: stopping`)
-  await server.close()
+  await Promise.all([server.close(), storefront.close()])
   await anvil.stop()
   process.exit(0)
 }

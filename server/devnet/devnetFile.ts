@@ -9,6 +9,7 @@ export const devnetFileSchema = z.object({
   chainId: z.int(),
   rpcUrl: z.url(),
   serverUrl: z.url(),
+  storefrontUrl: z.url(),
   contracts: z.omit(deploymentSchema, { chainId: true }),
   merchant: z.object({
     vault: addressSchema,

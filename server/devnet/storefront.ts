@@ -1,8 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { serve, type ServerType } from '@hono/node-server'
 import { Hono } from 'hono'
 import type { EmbedManifest } from '../../embed/build'
 
-export type StorefrontProduct = { slug: string; name: string; description: string; invoiceId: string; token: string; amount: string }
+export type StorefrontProduct = { name: string; description: string; invoiceId: string; token: string; amount: string }
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
@@ -101,12 +103,34 @@ ${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="
   return app
 }
 
-export async function startStorefront(options: Parameters<typeof storefrontApp>[0] & { port: number }) {
-  const app = storefrontApp(options)
+/**
+ * Listens before the checkout does (the checkout's CSP must name this origin), so the checkout's URL
+ * and the embed build are handed over once the checkout is up.
+ */
+export async function startStorefront({ port, products }: { port: number; products: () => StorefrontProduct[] }) {
+  let app: Hono | null = null
   const server = await new Promise<ServerType>((resolve) => {
-    const listening = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: options.port }, () => resolve(listening))
+    const listening = serve(
+      { fetch: (request) => (app ? app.fetch(request) : new Response('starting', { status: 503 })), hostname: '127.0.0.1', port },
+      () => resolve(listening),
+    )
   })
   const address = server.address()
-  const port = typeof address === 'object' && address ? address.port : options.port
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+  const bound = typeof address === 'object' && address ? address.port : port
+  return {
+    url: `http://127.0.0.1:${bound}`,
+    checkoutReady(checkoutUrl: string, manifest: EmbedManifest | null = readEmbedManifest()) {
+      app = storefrontApp({ checkoutUrl, manifest, products })
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        if ('closeAllConnections' in server) server.closeAllConnections()
+      }),
+  }
+}
+
+function readEmbedManifest(): EmbedManifest | null {
+  const path = fileURLToPath(new URL('../../dist/embed/manifest.json', import.meta.url))
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as EmbedManifest) : null
 }

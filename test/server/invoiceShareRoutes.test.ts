@@ -217,6 +217,7 @@ describe('npm run share-link', () => {
       chainId: deployment.chainId,
       rpcUrl: devnet.anvil.rpcUrl,
       serverUrl: servers[0].url,
+      storefrontUrl: 'http://127.0.0.1:8788',
       contracts: { entryPoint: deployment.entryPoint, token: deployment.token, registry: deployment.registry, vaultFactory: deployment.vaultFactory, paymaster: deployment.paymaster },
       merchant: { ...devnet.seed.merchant, ...merchant },
       payer: devnet.seed.payer,
