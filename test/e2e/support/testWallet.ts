@@ -9,6 +9,8 @@ export type TestWalletOptions = {
   /** The chain the wallet starts on; switching is honoured like a real wallet would. */
   startChainId?: number
   name?: string
+  /** Announce only in the top window, as the many extensions that do not inject into iframes. */
+  topOnly?: boolean
 }
 
 export type TestWallet = {
@@ -69,7 +71,8 @@ export async function injectTestWallet(page: Page, options: TestWalletOptions): 
   })
 
   await page.addInitScript(
-    ({ binding, name }) => {
+    ({ binding, name, topOnly }) => {
+      if (topOnly && window.top !== window) return
       const listeners = new Map<string, Set<(data: unknown) => void>>()
       const provider = {
         isTestWallet: true,
@@ -97,7 +100,7 @@ export async function injectTestWallet(page: Page, options: TestWalletOptions): 
       window.addEventListener('eip6963:requestProvider', announce)
       announce()
     },
-    { binding, name: options.name ?? 'Test Wallet' },
+    { binding, name: options.name ?? 'Test Wallet', topOnly: options.topOnly ?? false },
   )
 
   return {

@@ -1,0 +1,145 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Browser, Frame, Page } from 'playwright-core'
+import { createPublicClient, http } from 'viem'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { launchChromium, screenshot } from './support/browser'
+import { startNpmStart, type RunningDevnet } from './support/npmStart'
+import { injectTestWallet } from './support/testWallet'
+
+let devnet: RunningDevnet
+let browser: Browser
+let stranger: Server
+let strangerUrl = ''
+const referers: string[] = []
+const checkoutRequests: string[] = []
+
+beforeAll(async () => {
+  ;[devnet, browser] = await Promise.all([startNpmStart(), launchChromium()])
+  // a third origin that is not allowed to frame the pay page
+  stranger = createServer((_req, res) => {
+    const invoice = devnet.file.invoices[0]!
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><iframe id="pay" src="${invoice.shareLink}&embed=1"></iframe>`)
+  })
+  await new Promise<void>((resolve) => stranger.listen(0, '127.0.0.1', resolve))
+  strangerUrl = `http://127.0.0.1:${(stranger.address() as AddressInfo).port}`
+}, 90_000)
+afterAll(async () => {
+  await browser?.close()
+  await devnet?.stop()
+  await new Promise((resolve) => stranger?.close(resolve))
+})
+
+const chain = () => createPublicClient({ transport: http(devnet.file.rpcUrl) })
+async function paidEvent(id: string) {
+  const [event] = await chain().getContractEvents({ address: devnet.file.contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: BigInt(id) }, fromBlock: 0n })
+  return event
+}
+
+async function storefrontPage(options: { topOnly: boolean }) {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 1100 } })
+  page.on('request', (request) => {
+    const referer = request.headers()['referer']
+    if (referer) referers.push(referer)
+    if (request.url().startsWith(devnet.file.serverUrl)) checkoutRequests.push(request.url())
+  })
+  await injectTestWallet(page, { privateKey: devnet.file.payer.ownerPrivateKey, rpcUrl: devnet.file.rpcUrl, chainId: devnet.file.chainId, topOnly: options.topOnly })
+  return page
+}
+
+async function payFrame(page: Page): Promise<Frame> {
+  await expect.poll(() => page.frames().some((frame) => frame.url().includes('/pay/')), { timeout: 15_000 }).toBe(true)
+  return page.frames().find((frame) => frame.url().includes('/pay/'))!
+}
+
+const heading = (frame: Frame) => frame.locator('#svc-widget-heading').textContent()
+
+describe('embedding on a storefront origin', () => {
+  test('behavior: forged messages from another origin or frame change nothing', async () => {
+    const page = await storefrontPage({ topOnly: true })
+    await page.goto(`${devnet.file.storefrontUrl}/script-tag`)
+    const frame = await payFrame(page)
+    await expect.poll(() => frame.getByRole('button', { name: /via 127\.0\.0\.1/ }).count(), { timeout: 15_000 }).toBe(1)
+    const instance = new URL(frame.url()).searchParams.get('instance')!
+    // the host page itself, a frame of another origin and the pay frame's own window forge messages
+    await page.evaluate((id) => {
+      const forged = { svc: 1, id, type: 'paid', detail: { invoiceId: '1', userOpHash: '0x01', txHash: '0x02' } }
+      window.postMessage(forged, '*')
+      const evil = document.createElement('iframe')
+      evil.srcdoc = `<script>parent.postMessage(${JSON.stringify(forged)}, '*')</script>`
+      document.body.appendChild(evil)
+    }, instance)
+    await frame.evaluate((id) => {
+      // into the pay frame, from itself rather than its parent: a fake host wallet
+      window.postMessage({ svc: 1, id, type: 'wallet:providers', providers: [{ uuid: 'x', name: 'Evil Wallet', icon: 'data:,', rdns: 'evil' }], hostOrigin: 'https://evil.example' }, '*')
+    }, instance)
+    await page.waitForTimeout(500)
+    expect(await page.locator('[data-event="paid"]').count()).toBe(0)
+    expect(await frame.getByRole('button', { name: /Evil Wallet/ }).count()).toBe(0)
+    await page.close()
+  })
+
+  test('behavior: one script tag pays through the host wallet bridge and the host receives paid with the txHash', async () => {
+    const product = devnet.file.invoices[0]!
+    const page = await storefrontPage({ topOnly: true })
+    await page.goto(`${devnet.file.storefrontUrl}/script-tag`)
+    const frame = await payFrame(page)
+    const bridged = frame.getByRole('button', { name: /Test Wallet · via 127\.0\.0\.1/ })
+    await expect.poll(() => bridged.count(), { timeout: 15_000 }).toBe(1)
+    // the wallet lives only in the host page: inside the frame it is reached through the bridge
+    expect(await frame.getByRole('button', { name: /^Test Wallet$/ }).count()).toBe(0)
+    await expect.poll(() => page.locator('[data-event="ready"]').count()).toBe(1)
+    await screenshot(page, '10-storefront-script-tag')
+    await bridged.click()
+    await frame.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => heading(frame), { timeout: 20_000 }).toBe('Payment received')
+    await expect.poll(() => page.locator('[data-event="paid"]').count(), { timeout: 10_000 }).toBe(1)
+    const detail = JSON.parse((await page.locator('[data-event="paid"]').textContent())!.replace(/^paid /, ''))
+    const onChain = await paidEvent(product.id)
+    expect(detail).toMatchObject({ invoiceId: product.id, txHash: onChain?.transactionHash })
+    expect(detail.userOpHash).toMatch(/^0x[0-9a-f]{64}$/)
+    await screenshot(page, '11-storefront-paid')
+    await page.close()
+  })
+
+  test('behavior: a plain iframe of the pay page pays', async () => {
+    const product = devnet.file.invoices[1]!
+    const page = await storefrontPage({ topOnly: false })
+    await page.goto(`${devnet.file.storefrontUrl}/iframe`)
+    const frame = await payFrame(page)
+    await frame.getByRole('button', { name: /^Test Wallet$/ }).click()
+    await frame.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => heading(frame), { timeout: 20_000 }).toBe('Payment received')
+    expect(await paidEvent(product.id)).toBeDefined()
+    await page.close()
+  })
+
+  test('behavior: an origin that is not allowed cannot frame the pay page', async () => {
+    const page = await browser.newPage()
+    const blocked: string[] = []
+    page.on('console', (message) => blocked.push(message.text()))
+    await page.goto(strangerUrl)
+    await page.waitForTimeout(1_000)
+    const frame = page.frames().find((f) => f !== page.mainFrame())
+    const rendered = frame ? await frame.locator('#app').count().catch(() => 0) : 0
+    expect(rendered).toBe(0)
+    expect(blocked.join('\n')).toMatch(/frame-ancestors/)
+    await page.close()
+  })
+
+  test('behavior: the access token never appears in a Referer header or the server log', async () => {
+    const tokens = devnet.file.invoices.map((invoice) => new URL(invoice.shareLink).searchParams.get('token')!)
+    // the pages made token-bearing requests to the checkout, and none of them carried a referrer with it
+    expect(checkoutRequests.some((url) => tokens.some((token) => url.includes(token)))).toBe(true)
+    for (const referer of referers) for (const token of tokens) expect(referer).not.toContain(token)
+    // the request log (JSON lines); the devnet's start-up summary prints the demo links on purpose
+    const log = devnet
+      .output()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .join('\n')
+    expect(log).toContain('"path":"/v1/pay/1/metadata"')
+    for (const token of tokens) expect(log).not.toContain(token)
+  })
+})
