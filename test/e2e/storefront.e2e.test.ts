@@ -130,6 +130,11 @@ describe('embedding on a storefront origin', () => {
 
   test('behavior: the access token never appears in a Referer header or the server log', async () => {
     const tokens = devnet.file.invoices.map((invoice) => new URL(invoice.shareLink).searchParams.get('token')!)
+    const page = await storefrontPage({ topOnly: false })
+    await page.goto(`${devnet.file.storefrontUrl}/iframe`)
+    const frame = await payFrame(page)
+    await expect.poll(() => frame.getByText(/Verified: these details match/).count(), { timeout: 15_000 }).toBe(1)
+    await page.close()
     // the pages made token-bearing requests to the checkout, and none of them carried a referrer with it
     expect(checkoutRequests.some((url) => tokens.some((token) => url.includes(token)))).toBe(true)
     for (const referer of referers) for (const token of tokens) expect(referer).not.toContain(token)
@@ -139,7 +144,7 @@ describe('embedding on a storefront origin', () => {
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .join('\n')
-    expect(log).toContain('"path":"/v1/pay/1/metadata"')
+    expect(log).toContain('"path":"/v1/pay/2/metadata"')
     for (const token of tokens) expect(log).not.toContain(token)
   })
 })
