@@ -12,6 +12,9 @@ export default defineConfig({
     separateBundles([
       { entry: 'src/wallet/walletConnectEntry.ts', define: '__SVC_WALLETCONNECT_URL__', name: 'walletconnect' },
       { entry: 'src/wallet/devnetWallet.ts', define: '__SVC_DEVNET_WALLET_URL__', name: 'devnet-wallet' },
+      // the merchant loader's inline mode (embed/build.ts gives the loader its file name); last, so
+      // that it imports the wallets' bundles above
+      { entry: 'src/inline/mountInline.tsx', name: 'inline' },
     ]),
   ],
   define: { __SVC_DEPLOYMENT__: JSON.stringify(deployment) },

@@ -1,30 +1,37 @@
 import { build, type Plugin, type Rolldown } from 'vite'
 
-/** A module the page imports by URL, built on its own: its `define` names the constant holding the URL. */
-export type SeparateBundle = { entry: string; define: string; name: string }
+/** A module imported by URL, built on its own: `define` names the constant holding the URL when the
+ * page imports it; the merchant loader finds its bundle in `separateBundlesFile`. */
+export type SeparateBundle = { entry: string; define?: string; name: string }
+
+/** Where each separate bundle's entry landed (`{ name: 'assets/<name>-<hash>.js' }`), written beside
+ * index.html: the embed build (embed/build.ts) reads it to give the loader the inline widget's file. */
+export const separateBundlesFile = 'separate-bundles.json'
 
 /** Builds each lazily loaded wallet apart from the page and emits its files as assets; the page
  * imports the entry's URL only when the payer picks that wallet. Built with the page, what such a
  * module shares with it (viem) lands in common chunks that the page loads up front, together with
  * everything the module uses of it: with WalletConnect that was 124 KB gzip of initial JavaScript
  * instead of 44, and the devnet wallet alone added 1.6 KB. A separate build gives each its own copy:
- * the payers who pick it load a little more, and the page nothing. */
+ * the payers who pick it load a little more, and the page nothing. Each build sees the page's
+ * defines and the URLs of the bundles listed before it (the inline widget imports the wallets'). */
 export function separateBundles(bundles: SeparateBundle[]): Plugin {
   const files: Rolldown.OutputChunk[] = []
+  const entries: Record<string, string> = {}
   return {
     name: 'svc-separate-bundles',
-    async config(_, { command }) {
+    async config(config, { command }) {
       const define: Record<string, string> = {}
       for (const { entry, define: name, name: fileName } of bundles) {
         if (command !== 'build') {
           // the dev server serves the module from source
-          define[name] = JSON.stringify(`/${entry}`)
+          if (name) define[name] = JSON.stringify(`/${entry}`)
           continue
         }
         const output = await build({
           configFile: false,
           logLevel: 'warn',
-          define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+          define: { ...config.define, ...define, 'process.env.NODE_ENV': JSON.stringify('production') },
           build: {
             write: false,
             target: 'es2022',
@@ -40,12 +47,14 @@ export function separateBundles(bundles: SeparateBundle[]): Plugin {
         const main = chunks.find((chunk) => chunk.isEntry)
         if (!main) throw new Error(`the separate build of ${entry} produced no entry chunk`)
         files.push(...chunks)
-        define[name] = JSON.stringify(`/${main.fileName}`)
+        entries[fileName] = main.fileName
+        if (name) define[name] = JSON.stringify(`/${main.fileName}`)
       }
       return { define }
     },
     generateBundle() {
       for (const file of files) this.emitFile({ type: 'asset', fileName: file.fileName, source: file.code })
+      this.emitFile({ type: 'asset', fileName: separateBundlesFile, source: `${JSON.stringify(entries, null, 2)}\n` })
     },
   }
 }

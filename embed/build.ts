@@ -1,12 +1,14 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
+import { separateBundlesFile } from '../build/separateBundles'
 
 const here = dirname(fileURLToPath(import.meta.url))
-export const embedOutDir = join(here, '..', 'dist', 'embed')
+const distDir = join(here, '..', 'dist')
+export const embedOutDir = join(distDir, 'embed')
 export const embedVersion = '1'
 
 export type EmbedManifest = {
@@ -17,6 +19,17 @@ export type EmbedManifest = {
   gzipBytes: number
   bridgeFile: string
   bridgeGzipBytes: number
+  /** The inline widget, built with the page (`dist/assets/inline-<hash>.js`). */
+  inlineFile: string
+}
+
+/** The inline widget's bundle, as the page's build (vite) named it. */
+function inlineFile(): string {
+  const path = join(distDir, separateBundlesFile)
+  if (!existsSync(path)) throw new Error(`${path} is missing: build the page first (\`npm run build\` does, vite before the loader)`)
+  const file = (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>).inline
+  if (typeof file !== 'string') throw new Error(`${path} names no inline bundle: is src/inline/mountInline.tsx in vite.config.ts's separateBundles?`)
+  return file
 }
 
 async function bundle(entry: string, format: 'iife' | 'esm', define: Record<string, string> = {}) {
@@ -35,14 +48,17 @@ async function bundle(entry: string, format: 'iife' | 'esm', define: Record<stri
   return { code, digest, gzipBytes: gzipSync(code, { level: 9 }).length }
 }
 
-/** Builds the wallet bridge, then the loader that knows the bridge's content-named file; writes
- * both and a manifest with the loader's SRI hash for merchants' `integrity` attributes. */
+/** Builds the wallet bridge, then the loader that knows the bridge's content-named file and the
+ * inline widget's; writes both and a manifest with the loader's SRI hash for merchants' `integrity`
+ * attributes. */
 export async function buildEmbed(): Promise<EmbedManifest> {
   const bridge = await bundle('hostBridge.ts', 'esm')
   const bridgeFile = `bridge.${bridge.digest.toString('hex').slice(0, 12)}.js`
+  const inline = inlineFile()
   const loader = await bundle('embed.ts', 'iife', {
     __EMBED_VERSION__: JSON.stringify(embedVersion),
     __BRIDGE_FILE__: JSON.stringify(bridgeFile),
+    __INLINE_FILE__: JSON.stringify(inline),
   })
   const file = `embed.v${embedVersion}.${loader.digest.toString('hex').slice(0, 12)}.js`
   mkdirSync(embedOutDir, { recursive: true })
@@ -55,6 +71,7 @@ export async function buildEmbed(): Promise<EmbedManifest> {
     gzipBytes: loader.gzipBytes,
     bridgeFile,
     bridgeGzipBytes: bridge.gzipBytes,
+    inlineFile: inline,
   }
   writeFileSync(join(embedOutDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`)
   return manifest

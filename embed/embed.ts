@@ -1,7 +1,9 @@
-import { mountError, mountFrame, type Checkout, type MountOptions } from './mount'
+import { mountError, mountFrame, mountInline, type Checkout, type MountOptions } from './mount'
 
 declare const __EMBED_VERSION__: string
 declare const __BRIDGE_FILE__: string
+// the inline widget's bundle, as the page's build named it: `assets/inline-<hash>.js`
+declare const __INLINE_FILE__: string
 
 export type SvcCheckout = { version: string; mount(element: HTMLElement, options: MountOptions): Checkout }
 
@@ -21,8 +23,10 @@ function install(script: HTMLScriptElement | null): void {
     version: __EMBED_VERSION__,
     mount(element, options) {
       if (!(element instanceof HTMLElement)) throw mountError('SvcCheckout.mount(element, options): pass a DOM element of this page')
-      if (options?.mode === 'inline') throw mountError('inline mode is not in this build: use the default iframe mode')
-      return mountFrame(element, options, base, () => import(/* @vite-ignore */ `${base}embed/${__BRIDGE_FILE__}`))
+      if (!/^\d+$/.test(String(options?.invoiceId))) throw mountError('SvcCheckout.mount needs { invoiceId }: the numeric id of the invoice to pay')
+      return options.mode === 'inline'
+        ? mountInline(element, options, base, () => import(/* @vite-ignore */ `${base}${__INLINE_FILE__}`))
+        : mountFrame(element, options, base, () => import(/* @vite-ignore */ `${base}embed/${__BRIDGE_FILE__}`))
     },
   }
   window.SvcCheckout = api

@@ -1,4 +1,5 @@
 import type { HostBridge } from './hostBridge'
+import { hostEvents } from './hostEvents'
 import { readFrameMessage, protocolVersion, type CheckoutEventName, type CheckoutEvents, type HostMessage } from './protocol'
 
 export type MountOptions = {
@@ -42,7 +43,6 @@ export function frameUrl(base: string, id: string, options: MountOptions): strin
  * `loadBridge` fetches the wallet bridge the first time the page asks for the host's wallets.
  */
 export function mountFrame(element: HTMLElement, options: MountOptions, base: string, loadBridge: () => Promise<{ startHostBridge(post: (m: HostMessage) => void): HostBridge }>): Checkout {
-  if (!/^\d+$/.test(String(options?.invoiceId))) throw mountError('SvcCheckout.mount needs { invoiceId }: the numeric id of the invoice to pay')
   const id = `svc${++instances}${Math.random().toString(36).slice(2, 8)}`
   const origin = new URL(base).origin
   const frame = document.createElement('iframe')
@@ -50,7 +50,7 @@ export function mountFrame(element: HTMLElement, options: MountOptions, base: st
   frame.title = 'Pay invoice'
   frame.referrerPolicy = 'no-referrer'
   frame.style.cssText = 'border:0;width:100%;min-height:480px'
-  const listeners = new Map<string, Set<(detail: never) => void>>()
+  const events = hostEvents(element)
   const post = (message: HostMessage) => frame.contentWindow?.postMessage({ ...message, svc: protocolVersion, id }, origin)
   let bridge: Promise<HostBridge> | undefined
   let destroyed = false
@@ -63,26 +63,42 @@ export function mountFrame(element: HTMLElement, options: MountOptions, base: st
     else if (message.type === 'wallet:list' || message.type === 'wallet:request') {
       bridge ??= loadBridge().then((module) => module.startHostBridge(post))
       bridge.then((started) => destroyed || started.handle(message))
-    } else {
-      for (const listener of listeners.get(message.type) ?? []) listener(message.detail as never)
-      element.dispatchEvent(new CustomEvent(`svc-checkout:${message.type}`, { detail: message.detail, bubbles: true }))
-    }
+    } else events.emit(message.type, message.detail)
   }
   addEventListener('message', onMessage)
   element.appendChild(frame)
 
   return {
-    on(event, listener) {
-      const set = listeners.get(event) ?? new Set()
-      listeners.set(event, set.add(listener as (detail: never) => void))
-      return () => set.delete(listener as (detail: never) => void)
-    },
+    on: events.on,
     destroy() {
       destroyed = true
       removeEventListener('message', onMessage)
       bridge?.then((started) => started.destroy())
-      listeners.clear()
+      events.clear()
       frame.remove()
+    },
+  }
+}
+
+type InlineWidget = typeof import('../src/inline/mountInline')
+
+/**
+ * Mounts the widget itself on this page, in a shadow root inside `element` (`mode: 'inline'`), so that
+ * the page's wallets are the widget's. `loadWidget` imports it from the checkout's origin: the
+ * loader never carries it.
+ */
+export function mountInline(element: HTMLElement, options: MountOptions, base: string, loadWidget: () => Promise<InlineWidget>): Checkout {
+  const events = hostEvents(element)
+  const box = element.appendChild(document.createElement('div'))
+  // a widget that cannot load (a CSP without the checkout in script-src, say) fails in the console,
+  // with its URL, as a blocked iframe does
+  const widget = loadWidget().then((module) => module.mountInline(box, options, base, events.emit))
+  return {
+    on: events.on,
+    destroy() {
+      events.clear()
+      box.remove()
+      widget.then((mounted) => mounted.destroy(), () => {})
     },
   }
 }

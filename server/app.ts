@@ -1,6 +1,7 @@
 import { getConnInfo } from '@hono/node-server/conninfo'
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
+import { cors } from 'hono/cors'
 import { authenticate, type AuthDependencies } from './auth/authenticate'
 import { HttpError } from './http/httpError'
 import { errorHandler } from './http/errorHandler'
@@ -53,6 +54,13 @@ export function createApp(options: AppOptions) {
     c.header('Referrer-Policy', 'no-referrer')
     c.header('X-Content-Type-Options', 'nosniff')
   })
+  // Inline, the widget runs on the merchant's page and calls these from its origin. None takes
+  // credentials (the pay routes' token is in the query), so any origin may read the answers; before
+  // the limits, so that a preflight is answered at once and a 413 or 429 is readable too.
+  const anyOrigin = cors({ origin: '*', allowMethods: ['GET', 'POST'], allowHeaders: ['Content-Type'], exposeHeaders: ['Retry-After'], maxAge: 600 })
+  app.use('/v1/pay/*', anyOrigin)
+  app.use('/assets/*', anyOrigin)
+  if (options.devnetWallet) app.use('/devnet/wallet', anyOrigin)
   app.use(
     '/v1/*',
     bodyLimit({

@@ -1,3 +1,4 @@
+import './zodLocale'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import * as z from 'zod/mini'
 import { addressSchema, hexSchema } from '../src/shared/deployment'

@@ -1,3 +1,4 @@
+import '../zodLocale'
 import type { Context } from 'hono'
 import * as z from 'zod/mini'
 import { HttpError, ValidationError } from './httpError'

@@ -16,7 +16,9 @@ export type RequestJsonParameters<S extends z.ZodMiniType> = {
  * an ApiError. A request that got no usable answer (offline, timed out, or an answer that is not the
  * documented shape) has status 0: it may or may not have taken effect. */
 export async function requestJson<S extends z.ZodMiniType>(p: RequestJsonParameters<S>): Promise<z.infer<S>> {
-  const init: RequestInit = { signal: AbortSignal.timeout(p.timeoutMs), headers: { accept: 'application/json' } }
+  // no Referer: inline, the widget runs on the merchant's page, whose URL is not the checkout's to see;
+  // on the pay page the URL carries the token
+  const init: RequestInit = { signal: AbortSignal.timeout(p.timeoutMs), headers: { accept: 'application/json' }, referrerPolicy: 'no-referrer' }
   if (p.body !== undefined) {
     init.method = 'POST'
     init.headers = { accept: 'application/json', 'content-type': 'application/json' }

@@ -4,9 +4,10 @@ import type { FrameChannel } from './frameChannel'
 /**
  * Tells the host page what happened, once per change of state: `ready` when the invoice is shown,
  * `paid` with the transaction, `pending` with the operation hash, `expired` when the permit ran out,
- * `error` with a code. The host acts on these (e.g. `paid` → order confirmed).
+ * `error` with a code. The host acts on these (e.g. `paid` → order confirmed). `channel` is the frame's
+ * channel to the host, or inline the loader's listeners.
  */
-export function embedEvents(channel: FrameChannel, invoiceId: string) {
+export function embedEvents(channel: Pick<FrameChannel, 'emit'>, invoiceId: string) {
   let announcedReady = false
   let last = ''
   return (state: PaymentState) => {

@@ -25,10 +25,13 @@ export type AppProps = {
   baseUrl: string
   /** Set when a merchant's page embeds this one: events go to it, its wallets come from it. */
   channel?: FrameChannel | null
+  /** Set when the widget runs inline on a merchant's page: events go to the loader, and the page
+   * (its title too) is the merchant's. */
+  inlineHost?: Pick<FrameChannel, 'emit'> | null
 }
 
 /** Wires the pay page: one payment flow over the pinned deployment, the payer's wallets, and the API. */
-export function App({ invoiceId, token, deployment, api, baseUrl, channel = null }: AppProps) {
+export function App({ invoiceId, token, deployment, api, baseUrl, channel = null, inlineHost = null }: AppProps) {
   const { strings: t } = useLocale()
   const session = useMemo(() => createWalletSession(deployment), [deployment])
   const flow = useMemo(
@@ -50,7 +53,8 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
   }, [flow])
   const state = usePaymentState(flow)
   const wallets = useWalletChoices(deployment, baseUrl, channel)
-  const notifyHost = useMemo(() => (channel ? embedEvents(channel, invoiceId) : null), [channel, invoiceId])
+  const host = channel ?? inlineHost
+  const notifyHost = useMemo(() => (host ? embedEvents(host, invoiceId) : null), [host, invoiceId])
   useEffect(() => notifyHost?.(state), [notifyHost, state])
   useEffect(() => channel?.watchHeight(globalThis.document.getElementById('app') ?? globalThis.document.body), [channel])
   const [document, reloadDocument] = useInvoiceDocument(api, invoiceId, token)
@@ -69,8 +73,9 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
     [flow, session],
   )
   useEffect(() => {
+    if (inlineHost) return
     globalThis.document.title = t.invoiceTitle(document.status === 'loaded' ? (document.document.metadata?.invoiceNumber ?? invoiceId) : invoiceId)
-  }, [document, invoiceId, t])
+  }, [document, invoiceId, t, inlineHost])
   return (
     <PayPage
       state={state}
