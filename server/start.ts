@@ -43,7 +43,7 @@ const server = await createServer(devnetConfig(devnet, { port: env.PORT, dataDir
   devnetWallet: { privateKey: devnet.seed.payer.ownerPrivateKey, rpcUrl: devnet.anvil.rpcUrl },
 })
 const shareLinks = await seedMetadata(server.stores, devnet, server.publicUrl)
-storefront.checkoutReady(server.url)
+storefront.checkoutReady(server.url, anvil.rpcUrl)
 products = seed.invoices.slice(0, 3).map((invoice) => ({
   name: invoice.metadata.description ?? invoice.metadata.invoiceNumber,
   description: invoice.metadata.lineItems.map((item) => item.description).join(', '),

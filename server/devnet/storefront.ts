@@ -50,9 +50,12 @@ export function storefrontApp({
   checkoutUrl,
   manifest,
   products,
+  devnetRpcUrl,
 }: {
   checkoutUrl: string
   manifest: EmbedManifest | null
+  /** The devnet wallet, offered inline on this page too, reads the chain from here. */
+  devnetRpcUrl?: string
   /** Read per request: the products' share tokens exist only once the checkout has seeded them. */
   products: () => StorefrontProduct[]
 }) {
@@ -60,7 +63,8 @@ export function storefrontApp({
   const checkout = new URL(checkoutUrl).origin
   // inline mode runs the widget on this page: it calls the checkout (connect-src); its styles are a
   // constructed stylesheet, which style-src does not govern
-  const csp = `default-src 'self'; script-src 'self' ${checkout}; frame-src ${checkout}; connect-src 'self' ${checkout}; img-src 'self' data:; style-src 'self'`
+  const devnetNode = devnetRpcUrl ? ` ${new URL(devnetRpcUrl).origin}` : ''
+  const csp = `default-src 'self'; script-src 'self' ${checkout}; frame-src ${checkout}; connect-src 'self' ${checkout}${devnetNode}; img-src 'self' data:; style-src 'self'`
   const product = (p: StorefrontProduct, how: string, checkoutHtml: string) => `<section class="product">
 <p>${escape(how)}</p><h1>${escape(p.name)}</h1><p>${escape(p.description)}</p><p class="price">${escape(p.amount)} USDC</p>
 ${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="events" aria-live="polite"></div></section>`
@@ -121,8 +125,8 @@ export async function startStorefront({ port, products }: { port: number; produc
   const bound = typeof address === 'object' && address ? address.port : port
   return {
     url: `http://127.0.0.1:${bound}`,
-    checkoutReady(checkoutUrl: string, manifest: EmbedManifest | null = readEmbedManifest()) {
-      app = storefrontApp({ checkoutUrl, manifest, products })
+    checkoutReady(checkoutUrl: string, devnetRpcUrl: string, manifest: EmbedManifest | null = readEmbedManifest()) {
+      app = storefrontApp({ checkoutUrl, manifest, products, devnetRpcUrl })
     },
     close: () =>
       new Promise<void>((resolve) => {
