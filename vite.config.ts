@@ -1,7 +1,8 @@
 import preact from '@preact/preset-vite'
 import { defineConfig } from 'vitest/config'
-import { separateBundles } from './build/separateBundles'
-import { readPinnedDeployment } from './src/config/readPinnedDeployment'
+// the config and what it imports carry .ts extensions: Vite's native config loader resolves no others
+import { separateBundles } from './build/separateBundles.ts'
+import { readPinnedDeployment } from './src/config/readPinnedDeployment.ts'
 
 // the addresses the widget verifies against are fixed here, at build time, never fetched at run time
 const deployment = readPinnedDeployment(process.env.SVC_DEPLOYMENT_FILE || undefined)

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { deploymentSchema } from '../shared/deployment'
+import { deploymentSchema } from '../shared/deployment.ts'
 
 /** A build's deployment configuration: the contracts the widget holds every server answer to, and
  * what the page needs to reach the chain and label it. Read and checked once, at build time. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { pinnedDeploymentSchema, type PinnedDeployment } from './pinnedDeployment'
+import { pinnedDeploymentSchema, type PinnedDeployment } from './pinnedDeployment.ts'
 
 /** The committed devnet deployment: its addresses follow from anvil's deployer key and nonces. */
 export const devnetDeploymentFile = fileURLToPath(new URL('./devnet.deployment.json', import.meta.url))
