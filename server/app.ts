@@ -1,10 +1,10 @@
 import { getConnInfo } from '@hono/node-server/conninfo'
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { cors } from 'hono/cors'
 import { authenticate, type AuthDependencies } from './auth/authenticate'
 import { HttpError } from './http/httpError'
 import { errorHandler } from './http/errorHandler'
+import { publicCors } from './http/publicCors'
 import { accessLog, type Logger } from './http/logger'
 import { rateLimit } from './http/rateLimit'
 import type { PayContext } from './payments/payContext'
@@ -57,19 +57,18 @@ export function createApp(options: AppOptions) {
   // Inline, the widget runs on the merchant's page and calls these from its origin. None takes
   // credentials (the pay routes' token is in the query), so any origin may read the answers; before
   // the limits, so that a preflight is answered at once and a 413 or 429 is readable too.
-  const anyOrigin = cors({ origin: '*', allowMethods: ['GET', 'POST'], allowHeaders: ['Content-Type'], exposeHeaders: ['Retry-After'], maxAge: 600 })
+  const anyOrigin = publicCors()
   app.use('/v1/pay/*', anyOrigin)
   app.use('/assets/*', anyOrigin)
   if (options.devnetWallet) app.use('/devnet/wallet', anyOrigin)
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: 64 * 1024,
-      onError: () => {
-        throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than 64 KiB')
-      },
-    }),
-  )
+  const limitBody = bodyLimit({
+    maxSize: 64 * 1024,
+    onError: () => {
+      throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than 64 KiB')
+    },
+  })
+  // reads without a body skip it: checking one builds a full Fetch Request on the Node adapter
+  app.use('/v1/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
   const perClient = () => rateLimit({ limit: options.rateLimitPerMinute, windowMs: 60_000, clientKey: clientAddress(options.trustProxy) })
   app.use('/v1/pay/*', perClient())
   app.route('/v1/pay', payRoutes(options.pay, options.metadata))
