@@ -2,7 +2,7 @@ import { getAddress, type Address } from 'viem'
 import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import { vaultFactoryAbi, vaultSalt, type PermitSignature } from '../../src/shared/payCall'
+import { encodeCreateVault, vaultFactoryAbi, vaultSalt, type PermitSignature } from '../../src/shared/payCall'
 import type { WireInvoice } from '../../src/shared/wire'
 import { toWireUserOp, type WireUserOp } from '../../src/shared/userOpWire'
 import { estimateAccountGas } from '../chain/localGasEstimator'
@@ -20,6 +20,9 @@ export type PreparedResponse = {
   expiresAt: string
   invoice: WireInvoice
 }
+
+/** Gas fields before they are measured. */
+const unmeasured = { callGasLimit: 0n, verificationGasLimit: 0n, preVerificationGas: 0n, paymasterVerificationGasLimit: 0n, paymasterPostOpGasLimit: 0n }
 
 /** A stub of the final signature's length: estimation must price the bytes that will be sent. */
 const stubSignature = `0x${'ff'.repeat(32)}${'7f'.repeat(32)}1c` as const
@@ -61,30 +64,7 @@ export async function preparePayment(
   const amount = BigInt(invoice.amount)
   const { deployed } = await resolveVault(context, payerAddress, ownerAddress)
 
-  const draft = (gas: Partial<UserOperation<'0.7'>>, nonce: bigint): UserOperation<'0.7'> =>
-    ({
-      ...payUserOperation({
-        deployment,
-        invoiceId,
-        vault: payerAddress,
-        owner: ownerAddress,
-        vaultDeployed: deployed,
-        nonce,
-        permit,
-        gas: {
-          callGasLimit: 0n,
-          verificationGasLimit: 0n,
-          preVerificationGas: 0n,
-          paymasterVerificationGasLimit: 0n,
-          paymasterPostOpGasLimit: 0n,
-          maxFeePerGas: 0n,
-          maxPriorityFeePerGas: 0n,
-        },
-        paymasterData: '0x',
-        signature: stubSignature,
-      }),
-      ...gas,
-    }) as UserOperation<'0.7'>
+  const factoryData = deployed ? undefined : encodeCreateVault(ownerAddress)
 
   const [permitValid, balance, nonce, fees] = await Promise.all([
     verifyPermit(client, {
@@ -93,7 +73,7 @@ export async function preparePayment(
       spender: deployment.registry,
       value: amount,
       permit,
-      ...(deployed ? {} : { deployment: { factory: deployment.vaultFactory, factoryData: draft({}, 0n).factoryData! } }),
+      ...(factoryData ? { deployment: { factory: deployment.vaultFactory, factoryData } } : {}),
     }),
     client.readContract({ address: deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [payerAddress] }),
     client.readContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [payerAddress, 0n] }),
@@ -110,9 +90,19 @@ export async function preparePayment(
   }
 
   const window = { validUntil: Number(permit.deadline) }
-  const feeFields = { maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas }
-  const stub = await sponsor.stub(draft(feeFields, nonce), window)
-  const stubbed = draft({ ...feeFields, ...stub }, nonce)
+  const unsponsored = payUserOperation({
+    deployment,
+    invoiceId,
+    vault: payerAddress,
+    owner: ownerAddress,
+    vaultDeployed: deployed,
+    nonce,
+    permit,
+    gas: { ...unmeasured, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
+    paymasterData: '0x',
+    signature: stubSignature,
+  })
+  const stubbed = { ...unsponsored, ...(await sponsor.stub(unsponsored, window)) }
   const accountGas = bundler.estimate
     ? await bundler.estimate(stubbed)
     : await estimateAccountGas(client, deployment, stubbed, { owner: ownerAddress, deployed })
