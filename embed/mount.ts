@@ -61,8 +61,11 @@ export function mountFrame(element: HTMLElement, options: MountOptions, base: st
     if (!message) return
     if (message.type === 'resize') frame.style.height = `${Math.ceil(message.height)}px`
     else if (message.type === 'wallet:list' || message.type === 'wallet:request') {
-      bridge ??= loadBridge().then((module) => module.startHostBridge(post))
-      bridge.then((started) => destroyed || started.handle(message))
+      ;(bridge ??= loadBridge().then((module) => module.startHostBridge(post))).then(
+        (started) => destroyed || started.handle(message),
+        // a bridge that could not load (offline, say) is fetched again at the frame's next ask
+        () => (bridge = undefined),
+      )
     } else events.emit(message.type, message.detail)
   }
   addEventListener('message', onMessage)

@@ -17,7 +17,6 @@ export type CheckoutEvents = {
   pending: { invoiceId: string; userOpHash: string }
   expired: { invoiceId: string }
   error: { invoiceId: string; code: string }
-  close: { invoiceId: string }
 }
 export type CheckoutEventName = keyof CheckoutEvents
 
@@ -36,13 +35,14 @@ export type HostMessage =
 
 export type Envelope<M> = M & { svc: typeof protocolVersion; id: string }
 
-/** The only EIP-1193 methods a payment needs: the bridge relays these and refuses everything else. */
+/** The only EIP-1193 methods a payment needs: the bridge relays these and refuses everything else.
+ * Not wallet_addEthereumChain: a frame could have the host's wallet add a chain with an RPC of its
+ * choosing; the payer adds the pinned chain in the wallet itself. */
 export const bridgedMethods = [
   'eth_requestAccounts',
   'eth_accounts',
   'eth_chainId',
   'wallet_switchEthereumChain',
-  'wallet_addEthereumChain',
   'eth_signTypedData_v4',
   'personal_sign',
   'eth_call',
@@ -63,7 +63,6 @@ const eventDetailKeys: Record<CheckoutEventName, string[]> = {
   pending: ['invoiceId', 'userOpHash'],
   expired: ['invoiceId'],
   error: ['invoiceId', 'code'],
-  close: ['invoiceId'],
 }
 
 /** A frame message for this instance, or undefined for anything malformed or foreign. */

@@ -1,4 +1,5 @@
 import { bridgedMethods, type RpcError, type WalletInfo } from './protocol'
+import { signingParams } from './signingPolicy'
 
 type Provider = {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>
@@ -18,7 +19,8 @@ const relayedEvents = ['accountsChanged', 'chainChanged', 'disconnect'] as const
 /**
  * Many wallet extensions inject only into the top window, so the pay page in an iframe would see
  * none. The host page's wallets, found by EIP-6963, are offered to the frame instead: it names one
- * by uuid and the host relays the few methods a payment needs to it, nothing else.
+ * by uuid and the host relays the few methods a payment needs to it, nothing else, and signs only
+ * what a payment signs (signingPolicy.ts).
  */
 export function createWalletBridge(
   onChange: (wallets: WalletInfo[]) => void,
@@ -49,7 +51,8 @@ export function createWalletBridge(
       const wallet = wallets.get(uuid)
       if (!wallet) throw { code: 4100, message: 'unknown wallet' } satisfies RpcError
       if (!(bridgedMethods as readonly string[]).includes(method)) throw { code: 4200, message: `${method} is not relayed` } satisfies RpcError
-      return wallet.provider.request({ method, params })
+      const { provider } = wallet
+      return provider.request({ method, params: await signingParams(method, params, () => provider.request({ method: 'eth_chainId' })) })
     },
     destroy() {
       window.removeEventListener('eip6963:announceProvider', onAnnounce)

@@ -33,7 +33,8 @@ export type AppOptions = {
 function clientAddress(trustProxy: boolean) {
   return (c: Context) => {
     if (trustProxy) {
-      const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim()
+      // the proxy appends the address it saw: the right-most entry is the one a client cannot forge
+      const forwarded = c.req.header('x-forwarded-for')?.split(',').pop()?.trim()
       if (forwarded) return forwarded
     }
     try {

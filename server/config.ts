@@ -39,7 +39,11 @@ export const configSchema = z.object({
   SUBMIT_WAIT_MS: z._default(positiveInt, 15_000),
   /** Requests per minute per client IP on the public routes. */
   RATE_LIMIT_PER_MINUTE: z._default(positiveInt, 300),
-  ALLOWED_FRAME_ANCESTORS: z._default(z.string(), "'self'"),
+  /** CSP frame-ancestors sources: 'self', 'none', or scheme/host sources; nothing that could end the directive. */
+  ALLOWED_FRAME_ANCESTORS: z._default(
+    z.string().check(z.regex(/^\s*('self'|'none'|[a-z][a-z0-9+.-]*:(\/\/[\w.*:-]+)?)(\s+('self'|'none'|[a-z][a-z0-9+.-]*:(\/\/[\w.*:-]+)?))*\s*$/i, "CSP sources separated by spaces, such as 'self' https://shop.example")),
+    "'self'",
+  ),
   /** Origins the pay page may connect to besides its own, space-separated: a WalletConnect build
    * needs its relay and RPC (e.g. "wss://relay.walletconnect.org https://rpc.walletconnect.org"). */
   PAY_PAGE_CONNECT_SRC: z._default(z.string(), ''),

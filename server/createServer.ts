@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { serve, type ServerType } from '@hono/node-server'
-import { createWalletClient, http } from 'viem'
+import { createWalletClient, getAddress, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { Deployment } from '../src/shared/deployment'
 import { createApp } from './app'
@@ -30,14 +30,15 @@ export type RunningServer = {
   close(): Promise<void>
 }
 
+/** Checksummed once here: every comparison and every recorded operation then agrees on the spelling. */
 export function deploymentOf(config: Config): Deployment {
   return {
     chainId: config.CHAIN_ID,
-    entryPoint: config.ENTRY_POINT_ADDRESS,
-    token: config.TOKEN_ADDRESS,
-    registry: config.REGISTRY_ADDRESS,
-    vaultFactory: config.VAULT_FACTORY_ADDRESS,
-    paymaster: config.PAYMASTER_ADDRESS,
+    entryPoint: getAddress(config.ENTRY_POINT_ADDRESS),
+    token: getAddress(config.TOKEN_ADDRESS),
+    registry: getAddress(config.REGISTRY_ADDRESS),
+    vaultFactory: getAddress(config.VAULT_FACTORY_ADDRESS),
+    paymaster: getAddress(config.PAYMASTER_ADDRESS),
   }
 }
 

@@ -2,6 +2,8 @@ import {
   BaseError,
   ContractFunctionRevertedError,
   http,
+  parseEventLogs,
+  TransactionReceiptNotFoundError,
 
   type Account,
   type Hex,
@@ -26,9 +28,10 @@ export type BundlerReceipt = { success: boolean; txHash: Hex }
 export type Bundler = {
   /** Gas from the bundler itself, where it offers estimation (ERC-4337 eth_estimateUserOperationGas). */
   estimate?(userOp: UserOperation<'0.7'>): Promise<AccountGas & { paymasterVerificationGasLimit?: bigint }>
-  /** Resolves once the operation is accepted for inclusion. */
-  send(userOp: UserOperation<'0.7'>): Promise<void>
-  receipt(userOpHash: Hex): Promise<BundlerReceipt | null>
+  /** Resolves once the operation is accepted for inclusion, with what finds it again (the local
+   * executor's transaction hash), kept with the submission so a restart can use it too. */
+  send(userOp: UserOperation<'0.7'>): Promise<string | undefined>
+  receipt(userOpHash: Hex, reference?: string | null): Promise<BundlerReceipt | null>
 }
 
 /** The operation itself is invalid (simulation failed): sending it again will not help. */
@@ -54,6 +57,21 @@ async function receiptFromLogs(client: PublicClient, deployment: Deployment, use
     strict: true,
   })
   return event ? { success: event.args.success, txHash: event.transactionHash as Hex } : null
+}
+
+async function receiptFromTransaction(client: PublicClient, userOpHash: Hex, hash: Hex): Promise<BundlerReceipt | null> {
+  let receipt
+  try {
+    receipt = await client.getTransactionReceipt({ hash })
+  } catch (error) {
+    if (error instanceof TransactionReceiptNotFoundError) return null
+    throw error
+  }
+  const event = parseEventLogs({ abi: entryPoint07Abi, eventName: 'UserOperationEvent', logs: receipt.logs }).find(
+    (log) => log.args.userOpHash === userOpHash,
+  )
+  // a bundle that reverted as a whole included nothing: the operation can be sent again
+  return event ? { success: event.args.success, txHash: hash } : null
 }
 
 function failedOpReason(error: unknown): string | undefined {
@@ -101,7 +119,7 @@ export function localBundler({
       throw new BundlerUnavailableError('the chain did not simulate the operation', { cause: error })
     }
     try {
-      await wallet.writeContract({ ...request, gas: (gas * 12n) / 10n })
+      return await wallet.writeContract({ ...request, gas: (gas * 12n) / 10n })
     } catch (error) {
       throw new BundlerUnavailableError('the chain did not accept the bundle', { cause: error })
     }
@@ -113,8 +131,10 @@ export function localBundler({
       queue = sent.catch(() => undefined)
       return sent
     },
-    async receipt(userOpHash) {
+    async receipt(userOpHash, reference) {
       try {
+        // by the bundle's own transaction when we sent it: no log scan over a range an RPC may refuse
+        if (reference) return await receiptFromTransaction(client, userOpHash, reference as Hex)
         return await receiptFromLogs(client, deployment, userOpHash, fromBlock)
       } catch (error) {
         throw new BundlerUnavailableError('the chain did not answer', { cause: error })
@@ -130,7 +150,8 @@ export function rpcBundler({ url, deployment }: { url: string; deployment: Deplo
 
   function classify(error: unknown, what: string): Error {
     if (error instanceof BaseError && 'code' in error && typeof error.code === 'number' && error.code <= -32500 && error.code >= -32599) {
-      return new BundlerRejectedError(`the bundler refused the operation: ${error.shortMessage}`, { cause: error })
+      // the bundler's reason (an AA code) is in details; shortMessage only says the request failed
+      return new BundlerRejectedError(`the bundler refused the operation: ${error.details || error.shortMessage}`.slice(0, 300), { cause: error })
     }
     return new BundlerUnavailableError(`the bundler did not ${what}`, { cause: error })
   }
@@ -154,7 +175,7 @@ export function rpcBundler({ url, deployment }: { url: string; deployment: Deplo
     },
     async send(userOp) {
       try {
-        await bundler.request({ method: 'eth_sendUserOperation', params: [formatUserOperationRequest(userOp), entryPoint] })
+        return await bundler.request({ method: 'eth_sendUserOperation', params: [formatUserOperationRequest(userOp), entryPoint] })
       } catch (error) {
         throw classify(error, 'accept the operation')
       }

@@ -1,6 +1,7 @@
-import { http, type Address, type Hex, type LocalAccount } from 'viem'
+import { http, isAddressEqual, type Address, type Hex, type LocalAccount } from 'viem'
 import { createPaymasterClient, type UserOperation } from 'viem/account-abstraction'
 import type { Deployment } from '../../src/shared/deployment'
+import { stubEcdsaSignature } from './stubSignature'
 import { encodeVerifyingPaymasterWindow, signVerifyingPaymasterData } from './verifyingPaymaster'
 
 export type Sponsorship = {
@@ -24,8 +25,6 @@ export class SponsorUnavailableError extends Error {
 
 /** VerifyingPaymaster validation: hash of the operation plus one ECDSA recovery (~20k measured). */
 const verifyingPaymasterGas = 60_000n
-/** A well-formed 65-byte signature: ECDSA.recover must not revert while gas is estimated. */
-const stubSignature: Hex = `0x${'11'.repeat(32)}${'22'.repeat(32)}1b`
 
 /** This server signs for the VerifyingPaymaster with a local key. */
 export function localVerifyingSponsor({ deployment, signer }: { deployment: Deployment; signer: LocalAccount }): Sponsor {
@@ -33,7 +32,7 @@ export function localVerifyingSponsor({ deployment, signer }: { deployment: Depl
   return {
     async stub(_userOp, { validUntil }) {
       const window = { chainId: deployment.chainId, validUntil, validAfter: 0 }
-      return { ...limits, paymasterData: `${encodeVerifyingPaymasterWindow(window)}${stubSignature.slice(2)}` }
+      return { ...limits, paymasterData: `${encodeVerifyingPaymasterWindow(window)}${stubEcdsaSignature.slice(2)}` }
     },
     async sign(userOp, { validUntil }) {
       const paymasterData = await signVerifyingPaymasterData(signer, { ...userOp, ...limits }, { chainId: deployment.chainId, validUntil, validAfter: 0 })
@@ -46,18 +45,24 @@ export function localVerifyingSponsor({ deployment, signer }: { deployment: Depl
 export function erc7677Sponsor({ url, deployment }: { url: string; deployment: Deployment }): Sponsor {
   const client = createPaymasterClient({ transport: http(url, { retryCount: 0, timeout: 10_000 }) })
   const base = { chainId: deployment.chainId, entryPointAddress: deployment.entryPoint }
-  const call = async <T>(run: () => Promise<T>) => {
+  const call = async <T extends { paymaster?: Address | undefined }>(run: () => Promise<T>) => {
+    let answer: T
     try {
-      return await run()
+      answer = await run()
     } catch (cause) {
       throw new SponsorUnavailableError('the paymaster service did not sponsor the operation', { cause })
     }
+    // the widget refuses any other paymaster as unsafe: better a retryable 502 here than a dead end there
+    if (!answer.paymaster || !isAddressEqual(answer.paymaster, deployment.paymaster)) {
+      throw new SponsorUnavailableError(`the paymaster service answered for ${answer.paymaster ?? 'no paymaster'}, not ${deployment.paymaster}`)
+    }
+    return answer
   }
   return {
     async stub(userOp, { validUntil }) {
       const stub = await call(() => client.getPaymasterStubData({ ...userOp, ...base, context: { validUntil } }))
       return {
-        paymaster: stub.paymaster as Address,
+        paymaster: deployment.paymaster,
         paymasterData: stub.paymasterData as Hex,
         paymasterVerificationGasLimit: stub.paymasterVerificationGasLimit ?? verifyingPaymasterGas,
         paymasterPostOpGasLimit: stub.paymasterPostOpGasLimit ?? 0n,
@@ -66,7 +71,7 @@ export function erc7677Sponsor({ url, deployment }: { url: string; deployment: D
     async sign(userOp, { validUntil }) {
       const data = await call(() => client.getPaymasterData({ ...userOp, ...base, context: { validUntil } }))
       return {
-        paymaster: data.paymaster as Address,
+        paymaster: deployment.paymaster,
         paymasterData: data.paymasterData as Hex,
         paymasterVerificationGasLimit: userOp.paymasterVerificationGasLimit ?? verifyingPaymasterGas,
         paymasterPostOpGasLimit: userOp.paymasterPostOpGasLimit ?? 0n,

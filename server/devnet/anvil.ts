@@ -62,7 +62,8 @@ export async function startAnvil({ port = 0, chainId = 31337 }: StartAnvilParame
   return { rpcUrl: `http://127.0.0.1:${boundPort}`, port: boundPort, stop: () => stopChild(child) }
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+/** SIGTERM, and SIGKILL if the child has not exited 3 s later: a hung shutdown cannot outlive its caller. */
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
     const force = setTimeout(() => child.kill('SIGKILL'), 3_000)

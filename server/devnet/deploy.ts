@@ -35,6 +35,10 @@ export const devnetRoles = {
   bundler: mnemonicToAccount(devMnemonic, { addressIndex: 1 }),
   paymasterSigner: mnemonicToAccount(devMnemonic, { addressIndex: 2 }),
   treasury: mnemonicToAccount(devMnemonic, { addressIndex: 3 }),
+  // a third-party bundler in tests (alto) signs with its own accounts: sharing `bundler`'s would race
+  // the local executor for nonces
+  externalBundlerExecutor: mnemonicToAccount(devMnemonic, { addressIndex: 5 }),
+  externalBundlerUtility: mnemonicToAccount(devMnemonic, { addressIndex: 6 }),
 }
 
 export const devnetRetailFeeBps = 100

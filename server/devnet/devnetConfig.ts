@@ -4,7 +4,7 @@ import { configSchema, type Config } from '../config'
 import { devnetRoles } from './deploy'
 import type { Devnet } from './startDevnet'
 
-function privateKeyOf(account: HDAccount) {
+export function privateKeyOf(account: HDAccount) {
   const key = account.getHdKey().privateKey
   if (!key) throw new Error('devnet account without a private key')
   return toHex(key)

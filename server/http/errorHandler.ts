@@ -1,8 +1,10 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
+import { BaseError } from 'viem'
 import { BundlerRejectedError, BundlerUnavailableError } from '../chain/bundler'
 import { ChainUnavailableError } from '../chain/chainErrors'
 import { InvoiceNotFoundError } from '../chain/invoiceReader'
+import { PermitDomainError } from '../chain/permitDomain'
 import { SponsorUnavailableError } from '../chain/sponsor'
 import { HttpError, ValidationError } from './httpError'
 import type { Logger } from './logger'
@@ -17,8 +19,17 @@ function asHttpError(error: unknown): HttpError | undefined {
   }
   if (error instanceof SponsorUnavailableError) return new HttpError(502, error.code, 'the paymaster is unavailable: try again shortly')
   if (error instanceof ChainUnavailableError) return new HttpError(503, error.code, 'the chain is unavailable: try again shortly')
+  // an RPC call that failed where no layer expected it: the chain's answer, not the request, is at fault
+  if (error instanceof BaseError) return new HttpError(503, 'CHAIN_UNAVAILABLE', 'the chain is unavailable: try again shortly')
+  if (error instanceof PermitDomainError) return new HttpError(502, error.code, 'the token does not describe its permit domain consistently')
   if (error instanceof HTTPException && error.status === 413) return new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is too large')
   return undefined
+}
+
+/** RPC, bundler and paymaster URLs often carry an API key in their path or query: never log one. */
+function redacted(error: Error): string {
+  const message = error instanceof BaseError ? error.shortMessage : error.message
+  return message.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>').slice(0, 300)
 }
 
 export function errorHandler(logger: Logger) {
@@ -26,10 +37,11 @@ export function errorHandler(logger: Logger) {
     if (error instanceof ValidationError) return c.json({ error: error.code, details: error.details }, 400)
     const known = asHttpError(error)
     if (known) {
+      if (known.status >= 500) logger.error('upstream failure', { route: c.req.routePath, code: known.code, error: error.name, message: redacted(error) })
       for (const [name, value] of Object.entries(known.headers)) c.header(name, value)
       return c.json({ error: known.code, code: known.code, message: known.message, ...known.extra }, known.status)
     }
-    logger.error('unhandled error', { route: c.req.routePath, error: error.name, message: error.message })
+    logger.error('unhandled error', { route: c.req.routePath, error: error.name, message: redacted(error) })
     return c.json({ error: 'INTERNAL_ERROR', code: 'INTERNAL_ERROR', message: 'something went wrong on our side' }, 500)
   }
 }

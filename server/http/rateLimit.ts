@@ -13,6 +13,8 @@ export type RateLimitOptions = {
  * Per-client fixed windows, in memory: each instance limits on its own, which bounds abuse without a
  * shared store on the hot path. Answers 429 with Retry-After in whole seconds (SPEC 7.2).
  */
+const maxClients = 100_000
+
 export function rateLimit({ limit, windowMs, clientKey, now = Date.now }: RateLimitOptions): MiddlewareHandler {
   const windows = new Map<string, { start: number; count: number }>()
   let lastSweep = now()
@@ -24,6 +26,8 @@ export function rateLimit({ limit, windowMs, clientKey, now = Date.now }: RateLi
     }
     const key = clientKey(c)
     let window = windows.get(key)
+    // a flood of distinct clients must not grow memory without bound: the oldest windows go first
+    if (!window && windows.size >= maxClients) windows.delete(windows.keys().next().value!)
     if (!window || at - window.start >= windowMs) {
       window = { start: at, count: 0 }
       windows.set(key, window)

@@ -7,11 +7,12 @@ import type { WireInvoice } from '../../src/shared/wire'
 import { toWireUserOp, type WireUserOp } from '../../src/shared/userOpWire'
 import { estimateAccountGas } from '../chain/localGasEstimator'
 import { payUserOperation } from '../chain/payUserOperation'
+import { stubEcdsaSignature } from '../chain/stubSignature'
 import { verifyPermit } from '../chain/verifyPermit'
 import { HttpError } from '../http/httpError'
 import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
-import { assertPermitUsable } from './permitWindow'
+import { assertPermitUsable, minPermitRemainingSeconds } from './permitWindow'
 
 export type PreparedResponse = {
   userOp: WireUserOp
@@ -23,9 +24,6 @@ export type PreparedResponse = {
 
 /** Gas fields before they are measured. */
 const unmeasured = { callGasLimit: 0n, verificationGasLimit: 0n, preVerificationGas: 0n, paymasterVerificationGasLimit: 0n, paymasterPostOpGasLimit: 0n }
-
-/** A stub of the final signature's length: estimation must price the bytes that will be sent. */
-const stubSignature = `0x${'ff'.repeat(32)}${'7f'.repeat(32)}1c` as const
 
 async function resolveVault(context: PayContext, payer: Address, owner: Address) {
   const { client, deployment } = context
@@ -100,7 +98,7 @@ export async function preparePayment(
     permit,
     gas: { ...unmeasured, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
     paymasterData: '0x',
-    signature: stubSignature,
+    signature: stubEcdsaSignature,
   })
   const stubbed = { ...unsponsored, ...(await sponsor.stub(unsponsored, window)) }
   const accountGas = bundler.estimate
@@ -115,7 +113,8 @@ export async function preparePayment(
     entryPointVersion: '0.7',
     userOperation: userOp,
   })
-  const expiresAt = new Date(Number(permit.deadline) * 1000)
+  // submit refuses a permit with under two minutes left, so that is where the prepared payment ends
+  const expiresAt = new Date((Number(permit.deadline) - minPermitRemainingSeconds) * 1000)
   const wire = toWireUserOp(userOp)
   await context.payments.recordPrepared({
     userOpHash,

@@ -32,7 +32,7 @@ async function preparedFor(context: PayContext, invoiceId: bigint, wire: WireUse
   }
   const prepared = await context.payments.getPrepared(userOpHash)
   const unsigned = (op: WireUserOp) => canonicalJson({ ...op, signature: undefined })
-  if (!prepared || prepared.invoice.invoiceId !== invoiceId || unsigned(prepared.userOp) !== unsigned(normalize(wire))) {
+  if (!prepared || prepared.invoice.invoiceId !== invoiceId || unsigned(normalize(prepared.userOp)) !== unsigned(normalize(wire))) {
     throw new HttpError(400, 'USEROP_NOT_PREPARED', 'submit the operation exactly as /prepare returned it, changing only its signature')
   }
   return prepared
@@ -70,10 +70,10 @@ function assertPermitMatches(wire: WireUserOp, permitSignature: PermitSignatureI
   if (!same) throw new HttpError(400, 'USEROP_PERMIT_MISMATCH', 'permitSignature differs from the permit in the operation callData')
 }
 
-async function waitForReceipt(context: PayContext, userOpHash: Hex): Promise<BundlerReceipt | null> {
+async function waitForReceipt(context: PayContext, userOpHash: Hex, reference: string | null | undefined): Promise<BundlerReceipt | null> {
   const deadline = context.now() + context.submitWaitMs
   for (;;) {
-    const receipt = await context.bundler.receipt(userOpHash)
+    const receipt = await context.bundler.receipt(userOpHash, reference)
     if (receipt || context.now() >= deadline) return receipt
     await new Promise((resolve) => setTimeout(resolve, context.receiptPollMs))
   }
@@ -112,15 +112,17 @@ export async function submitPayment(
   if (!claim.claimed) {
     const { submission } = claim
     if (submission.state === 'confirmed' && submission.txHash) return { status: 'confirmed', userOpHash, txHash: submission.txHash }
-    return settle(context, prepared, await waitForReceipt(context, userOpHash))
+    return settle(context, prepared, await waitForReceipt(context, userOpHash, submission.bundlerRef))
   }
 
+  let reference: string | undefined
   try {
-    const already = await context.bundler.receipt(userOpHash)
+    // a re-claim follows a send that failed or died: it may have landed all the same
+    const already = claim.submission.attempts > 1 ? await context.bundler.receipt(userOpHash) : null
     if (already) return await settle(context, prepared, already)
     assertPermitUsable(prepared.permit.deadline, context.now)
-    await context.bundler.send(fromWireUserOp({ ...prepared.userOp, signature: userOp.signature }))
-    await context.payments.markSubmitted(userOpHash)
+    reference = await context.bundler.send(fromWireUserOp({ ...prepared.userOp, signature: userOp.signature }))
+    await context.payments.markSubmitted(userOpHash, reference)
   } catch (error) {
     await context.payments.markFailed(userOpHash, error instanceof Error ? error.name : 'unknown')
     if (error instanceof BundlerRejectedError) {
@@ -130,5 +132,5 @@ export async function submitPayment(
     }
     throw error
   }
-  return settle(context, prepared, await waitForReceipt(context, userOpHash))
+  return settle(context, prepared, await waitForReceipt(context, userOpHash, reference))
 }

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { getAddress } from 'viem'
 import * as z from 'zod/mini'
 import type { InvoiceMetadata } from '../../src/shared/metadata'
 import { permitRequestSchema, prepareRequestSchema, submitRequestSchema } from '../../src/shared/wire'
@@ -13,14 +14,15 @@ import { invoicePdf } from '../pdf/invoicePdf'
 /** Opens an invoice's metadata with an access token; null for a missing, wrong, expired or revoked one alike. */
 export type MetadataAccess = { open(invoiceId: bigint, token: string): Promise<InvoiceMetadata | null> }
 
-const tokenQuery = z.optional(z.string().check(z.maxLength(200)))
+const tokenQuery = z.optional(z.string())
 
 /** SPEC 4.14: the public pay routes. No credentials: a payment is authorised by the payer's signatures. */
 export function payRoutes(context: PayContext, metadata: MetadataAccess) {
   const app = new Hono()
 
+  /** An overlong token is simply not a valid one: it opens nothing, like any other wrong token. */
   async function openMetadata(id: bigint, token: string | undefined) {
-    return token ? metadata.open(id, token) : null
+    return token && token.length <= 200 ? metadata.open(id, token) : null
   }
 
   app.get('/:id', async (c) => {
@@ -54,7 +56,7 @@ export function payRoutes(context: PayContext, metadata: MetadataAccess) {
   app.post('/:id/permit', async (c) => {
     const invoiceId = invoiceIdParam(c)
     const body = await jsonBody(c, permitRequestSchema)
-    const result = await requestPermit(context, { invoiceId, payerAddress: body.payerAddress, permitDeadline: body.permitDeadline })
+    const result = await requestPermit(context, { invoiceId, payerAddress: getAddress(body.payerAddress), permitDeadline: body.permitDeadline })
     return c.json({ success: true, ...result })
   })
 
@@ -63,8 +65,8 @@ export function payRoutes(context: PayContext, metadata: MetadataAccess) {
     const { payerAddress, ownerAddress, permit } = await jsonBody(c, prepareRequestSchema)
     const result = await preparePayment(context, {
       invoiceId,
-      payerAddress,
-      ownerAddress,
+      payerAddress: getAddress(payerAddress),
+      ownerAddress: getAddress(ownerAddress),
       permit: { deadline: BigInt(permit.deadline), v: permit.v, r: permit.r, s: permit.s },
     })
     return c.json({ success: true, ...result })

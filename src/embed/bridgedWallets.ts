@@ -9,13 +9,39 @@ export type BridgedProvider = {
 
 export type BridgedWallet = { info: WalletInfo; hostOrigin: string; provider: BridgedProvider }
 
+/** Methods that wait for the payer in the host's wallet: they take as long as the payer does. */
+const prompts = ['eth_requestAccounts', 'wallet_switchEthereumChain', 'wallet_addEthereumChain', 'eth_signTypedData_v4', 'personal_sign']
+
+/** Any other request is a read: one the host has not answered by then never will be (a host page
+ * that dropped it, or a wallet that hangs), and the payment must not wait on it forever. */
+export const readTimeoutMs = 30_000
+
+/** The host answers every `wallet:list`, if only with no wallets; while it is silent its bridge has not
+ * loaded (offline, say), and the loader fetches it again when asked again. */
+export const askAgainMs = 10_000
+
+type Pending = { resolve(value: unknown): void; reject(error: unknown): void; timer: ReturnType<typeof setTimeout> | undefined }
+
+function providerError({ code, message }: RpcError): Error {
+  return Object.assign(new Error(message), { code })
+}
+
+/** EIP-1193 4900: the host is out of reach. */
+const disconnected = (message: string) => providerError({ code: 4900, message })
+
 /**
  * The host page's wallets, offered inside the iframe as EIP-1193 providers whose requests travel
  * to the host over the channel. `onWallets` is called whenever the host's list changes.
  */
 export function bridgedWallets(channel: FrameChannel, onWallets: (wallets: BridgedWallet[]) => void): () => void {
   let nextRid = 1
-  const pending = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>()
+  const pending = new Map<number, Pending>()
+  const take = (rid: number) => {
+    const waiting = pending.get(rid)
+    pending.delete(rid)
+    clearTimeout(waiting?.timer)
+    return waiting
+  }
   const listeners = new Map<string, Set<(data: unknown) => void>>()
   const providers = new Map<string, BridgedProvider>()
 
@@ -26,7 +52,8 @@ export function bridgedWallets(channel: FrameChannel, onWallets: (wallets: Bridg
         request({ method, params }) {
           const rid = nextRid++
           return new Promise((resolve, reject) => {
-            pending.set(rid, { resolve, reject })
+            const timeout = () => take(rid)?.reject(disconnected(`the host page's wallet did not answer ${method}`))
+            pending.set(rid, { resolve, reject, timer: prompts.includes(method) ? undefined : setTimeout(timeout, readTimeoutMs) })
             channel.send({ type: 'wallet:request', rid, uuid, method, params: Array.isArray(params) ? params : params ? [params] : [] })
           })
         },
@@ -43,19 +70,26 @@ export function bridgedWallets(channel: FrameChannel, onWallets: (wallets: Bridg
     return provider
   }
 
+  const ask = () => channel.send({ type: 'wallet:list' })
+  const asking = setInterval(ask, askAgainMs)
   const stop = channel.onMessage((message) => {
     if (message.type === 'wallet:providers') {
+      clearInterval(asking)
       onWallets(message.providers.map((info) => ({ info, hostOrigin: message.hostOrigin, provider: providerFor(info.uuid) })))
     } else if (message.type === 'wallet:response') {
-      const waiting = pending.get(message.rid)
+      const waiting = take(message.rid)
       if (!waiting) return
-      pending.delete(message.rid)
-      if (message.error) waiting.reject(Object.assign(new Error(message.error.message), { code: (message.error as RpcError).code }))
+      if (message.error) waiting.reject(providerError(message.error))
       else waiting.resolve(message.result)
     } else if (message.type === 'wallet:event') {
       for (const listener of listeners.get(`${message.uuid}:${message.event}`) ?? []) listener(message.data)
     }
   })
-  channel.send({ type: 'wallet:list' })
-  return stop
+  ask()
+  return () => {
+    stop()
+    clearInterval(asking)
+    // nothing will answer them now: a payment waiting on one moves on
+    for (const rid of [...pending.keys()]) take(rid)!.reject(disconnected('the checkout stopped listening to the host page'))
+  }
 }

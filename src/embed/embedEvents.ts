@@ -3,7 +3,7 @@ import type { FrameChannel } from './frameChannel'
 
 /**
  * Tells the host page what happened, once per change of state: `ready` when the invoice is shown,
- * `paid` with the transaction, `pending` with the operation hash, `expired` when the permit ran out,
+ * `paid` whenever it is paid, `pending` with the operation hash, `expired` when the permit ran out,
  * `error` with a code. The host acts on these (e.g. `paid` → order confirmed). `channel` is the frame's
  * channel to the host, or inline the loader's listeners.
  */
@@ -18,11 +18,9 @@ export function embedEvents(channel: Pick<FrameChannel, 'emit'>, invoiceId: stri
       channel.emit('ready', { invoiceId })
     }
     switch (state.name) {
-      case 'paid': {
-        const txHash = state.receipt?.txHash ?? state.invoice.txHash
-        if (txHash) channel.emit('paid', { invoiceId, userOpHash: state.receipt?.userOpHash ?? '', txHash })
-        return
-      }
+      // whoever paid: the operation's hash only when it was this widget's, the transaction when known
+      case 'paid':
+        return channel.emit('paid', { invoiceId, userOpHash: state.receipt?.userOpHash ?? '', txHash: state.receipt?.txHash ?? state.invoice.txHash ?? '' })
       case 'pending':
         return channel.emit('pending', { invoiceId, userOpHash: state.userOpHash })
       case 'permitExpired':

@@ -1,4 +1,4 @@
-import { recoverMessageAddress, type Address, type Hex } from 'viem'
+import { recoverMessageAddress, zeroAddress, type Address, type Hex } from 'viem'
 import { getUserOperationHash } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
@@ -6,6 +6,7 @@ import { permitTypes } from '../shared/permit'
 import { type WireInvoice } from '../shared/wire'
 import { fromWireUserOp } from '../shared/userOpWire'
 import { prepareTestPayment, testDeployment, testInvoice } from '../verify/preparedPayment.fixture'
+import type { OnchainInvoice } from '../verify/verifyOnchainInvoice'
 import { verifyPermitToSign } from '../verify/verifyPermitToSign'
 import { verifyPreparedPayment, type PrepareResponse } from '../verify/verifyPreparedPayment'
 import { ApiError } from './apiError'
@@ -28,9 +29,21 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
   const owner = privateKeyToAccount(generatePrivateKey())
   const vault = someAddress()
   const paymasterSigner = privateKeyToAccount(generatePrivateKey())
+  const invoice = testInvoice(deployment)
   const world = {
     time: Date.UTC(2026, 0, 15, 12),
-    invoice: testInvoice(deployment),
+    /** What the server says. */
+    invoice,
+    /** What the registry holds: the same invoice, unless a test makes the server lie. */
+    onchain: {
+      merchant: invoice.merchant,
+      status: 1,
+      token: invoice.token.address,
+      payer: zeroAddress,
+      paidAt: 0n,
+      amount: BigInt(invoice.amount),
+      metaHash: invoice.metaHash,
+    } as OnchainInvoice | null,
     balance,
     walletChainId,
     calls: [] as string[],
@@ -43,6 +56,7 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
   const count = (name: string) => world.calls.filter((called) => called === name).length
   const payInvoice = (payer: Address) => {
     world.invoice = { ...world.invoice, status: 'Paid', payer, txHash, paidAt: String(world.time / 1000) }
+    world.onchain = { ...world.onchain!, status: 2, payer, paidAt: BigInt(world.time / 1000) }
   }
 
   const deps: PaymentFlowDeps = {
@@ -121,6 +135,10 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
       },
       async balanceOf() {
         return world.balance
+      },
+      async invoiceOf(id) {
+        call('invoiceOf')
+        return id === 3n ? world.onchain : null
       },
     },
     verifier: { verifyPermitToSign, verifyPreparedPayment },
@@ -373,6 +391,54 @@ describe('createPaymentFlow', () => {
     await until(t.flow, 'permitExpired')
     expect(t.seen.slice(-3)).toEqual(['signingOperation', 'submitting', 'permitExpired'])
     expect(t.count('submit')).toBe(0)
+  })
+
+  test.each<[string, Partial<WireInvoice>]>([
+    ['amount', { amount: '24800000' }],
+    ['merchant', { merchant: someAddress() }],
+    ['metaHash', { metaHash: `0x${'ef'.repeat(32)}` }],
+    ['id', { id: '4' }],
+  ])('behavior: a server that misstates the invoice %s is unsafe once the wallet reads the registry, and nothing is signed', async (field, lie) => {
+    const t = setup()
+    t.world.invoice = { ...t.world.invoice, ...lie }
+    t.flow.start()
+    await until(t.flow, 'ready')
+    t.flow.connect()
+    const unsafe = await until(t.flow, 'unsafe')
+    expect(unsafe.problems).toEqual([{ code: 'INVOICE_NOT_ON_CHAIN', message: expect.stringContaining(`in: ${field}.`) }])
+    expect(t.seen).toEqual(['loading', 'ready', 'connecting', 'unsafe'])
+    t.flow.pay()
+    await settle()
+    expect(t.count('requestPermit')).toBe(0)
+    expect(t.count('signTypedData')).toBe(0)
+  })
+
+  test('behavior: an invoice the registry does not hold is unsafe', async () => {
+    const t = setup()
+    t.world.onchain = null
+    t.flow.start()
+    await until(t.flow, 'ready')
+    t.flow.connect()
+    expect((await until(t.flow, 'unsafe')).problems.map((problem) => problem.code)).toEqual(['INVOICE_NOT_ON_CHAIN'])
+    expect(t.count('signTypedData')).toBe(0)
+  })
+
+  test('behavior: the registry, not the server, says whether the invoice is still open', async () => {
+    const paidElsewhere = setup()
+    const other = someAddress()
+    paidElsewhere.world.onchain = { ...paidElsewhere.world.onchain!, status: 2, payer: other, paidAt: 1768478400n }
+    paidElsewhere.flow.start()
+    await until(paidElsewhere.flow, 'ready')
+    paidElsewhere.flow.connect()
+    expect(await until(paidElsewhere.flow, 'paid')).toMatchObject({ receipt: null, invoice: { status: 'Paid', payer: other, paidAt: '1768478400' } })
+
+    const canceled = setup()
+    canceled.world.onchain = { ...canceled.world.onchain!, status: 3 }
+    canceled.flow.start()
+    await until(canceled.flow, 'ready')
+    canceled.flow.connect()
+    await until(canceled.flow, 'canceled')
+    expect([paidElsewhere.count('requestPermit'), canceled.count('requestPermit')]).toEqual([0, 0])
   })
 
   test('behavior: an unsafe prepared operation is refused and never signed', async () => {

@@ -2,6 +2,7 @@ import type { Hex } from 'viem'
 import type { WireInvoice } from '../shared/wire'
 import type { PermitSignature } from '../shared/payCall'
 import type { PrepareResponse, VerifyPreparedPaymentReturnType } from '../verify/verifyPreparedPayment'
+import type { VerifyOnchainInvoiceReturnType } from '../verify/verifyOnchainInvoice'
 import type { VerifyPermitToSignReturnType } from '../verify/verifyPermitToSign'
 import type { Failure } from './failure'
 import type { SubmitResponse } from './paymentFlowDeps'
@@ -21,7 +22,8 @@ export type PaymentOutcome =
   | { type: 'invoiceRead'; invoice: WireInvoice; at: number }
   | { type: 'wrongNetwork'; chainId: number; wantedChainId: number }
   | { type: 'networkSwitched' }
-  | { type: 'payerResolved'; payer: Payer }
+  /** `onchain`: the invoice shown, checked against the registry's. */
+  | { type: 'payerResolved'; payer: Payer; onchain: VerifyOnchainInvoiceReturnType }
   | { type: 'permitReceived'; invoice: WireInvoice; verdict: VerifyPermitToSignReturnType }
   | { type: 'permitSigned'; permit: PermitSignature }
   | { type: 'prepared'; prepared: PrepareResponse }

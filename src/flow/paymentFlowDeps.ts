@@ -9,6 +9,7 @@ import type {
   submitResponseSchema,
   WireInvoice,
 } from '../shared/wire'
+import type { OnchainInvoice } from '../verify/verifyOnchainInvoice'
 import type { PrepareResponse, verifyPreparedPayment } from '../verify/verifyPreparedPayment'
 import type { PermitTypedData, verifyPermitToSign } from '../verify/verifyPermitToSign'
 
@@ -41,6 +42,8 @@ export type PaymentWallet = {
 export type PaymentChain = {
   vaultOf(owner: Address): Promise<{ vault: Address; deployed: boolean }>
   balanceOf(vault: Address): Promise<bigint>
+  /** The pinned registry's invoice; null when it has none with this id. */
+  invoiceOf(id: bigint): Promise<OnchainInvoice | null>
 }
 
 export type PaymentVerifier = { verifyPermitToSign: typeof verifyPermitToSign; verifyPreparedPayment: typeof verifyPreparedPayment }

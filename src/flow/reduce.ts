@@ -33,7 +33,12 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
       return event.type === 'connect' ? { name: 'connecting', invoice: state.invoice } : state
 
     case 'connecting':
-      if (event.type === 'payerResolved') return resolved(state.invoice, event.payer)
+      if (event.type === 'payerResolved') {
+        const { onchain } = event
+        // before any permit is asked for: a server that misstates the invoice is never paid through
+        if (!onchain.ok) return { name: 'unsafe', invoice: state.invoice, problems: onchain.problems }
+        return onchain.invoice.status === 'Issued' ? resolved(state.invoice, event.payer) : settled(onchain.invoice, null)
+      }
       if (event.type === 'wrongNetwork') {
         const { chainId, wantedChainId } = event
         return { name: 'wrongNetwork', invoice: state.invoice, chainId, wantedChainId, note: null }

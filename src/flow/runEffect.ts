@@ -1,5 +1,6 @@
 import { toWireUserOp } from '../shared/userOpWire'
 import { paymentInvoice } from '../verify/paymentInvoice'
+import { verifyOnchainInvoice } from '../verify/verifyOnchainInvoice'
 import type { PaymentOutcome } from './paymentEvent'
 import type { PaymentFlowDeps } from './paymentFlowDeps'
 import type { PaymentState } from './paymentState'
@@ -26,8 +27,10 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
       const owner = await wallet.connect()
       const chainId = await wallet.chainId()
       if (chainId !== deployment.chainId) return { type: 'wrongNetwork', chainId, wantedChainId: deployment.chainId }
+      // read through the wallet, once it is on the pinned chain: the server's invoice is held to the registry's
+      const onchain = verifyOnchainInvoice(invoiceId, state.invoice, await chain.invoiceOf(BigInt(invoiceId)))
       const { vault, deployed } = await chain.vaultOf(owner)
-      return { type: 'payerResolved', payer: { owner, vault, deployed, balance: await chain.balanceOf(vault) } }
+      return { type: 'payerResolved', payer: { owner, vault, deployed, balance: await chain.balanceOf(vault) }, onchain }
     }
 
     case 'switchingNetwork':

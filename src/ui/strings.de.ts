@@ -111,6 +111,7 @@ export const de: Strings = {
   errorVerification: 'Die Zahlung konnte nicht geprüft werden und wurde daher nicht unterschrieben.',
   errorOther: (code) => `Etwas ist schiefgegangen (${code}).`,
   unsafe: {
+    INVOICE_NOT_ON_CHAIN: 'Die angezeigte Rechnung ist nicht die on-chain gespeicherte.',
     USEROP_HASH_MISMATCH: 'Was Sie unterschreiben würden, ist nicht die angezeigte Zahlung.',
     SENDER_MISMATCH: 'Die Zahlung käme von einem Konto, das nicht Ihr Vault ist.',
     CALLDATA_UNDECODABLE: 'Die Zahlung enthält eine Aktion, die dieser Checkout nicht lesen kann.',

@@ -111,6 +111,7 @@ const en = {
   errorVerification: 'The payment could not be checked, so it was not signed.',
   errorOther: (code: string) => `Something went wrong (${code}).`,
   unsafe: {
+    INVOICE_NOT_ON_CHAIN: 'The invoice shown is not the one recorded on-chain.',
     USEROP_HASH_MISMATCH: 'What you would sign is not the payment shown.',
     SENDER_MISMATCH: 'The payment would be sent from an account that is not your vault.',
     CALLDATA_UNDECODABLE: 'The payment contains an action this checkout cannot read.',

@@ -1,6 +1,8 @@
 /** Why the widget refuses to sign. Codes are stable (the UI and tests key on them); messages are
  * written for the payer, who has to decide whether to trust this checkout again. */
 export type UnsafeProblemCode =
+  // the invoice (GET /v1/pay/:id) against the registry on-chain
+  | 'INVOICE_NOT_ON_CHAIN'
   // the prepared operation (POST /prepare)
   | 'USEROP_HASH_MISMATCH'
   | 'SENDER_MISMATCH'

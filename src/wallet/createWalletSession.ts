@@ -2,6 +2,7 @@ import { getAddress, hexToNumber, type Address, type Hex } from 'viem'
 import type { PinnedDeployment } from '../config/pinnedDeployment'
 import type { PaymentChain, PaymentWallet } from '../flow/paymentFlowDeps'
 import type { Eip1193Provider } from './eip1193'
+import { readInvoice } from './readInvoice'
 import { readBalance, readVault } from './readVault'
 import { switchChain } from './switchChain'
 import type { WalletChoice } from './walletChoice'
@@ -69,6 +70,7 @@ export function createWalletSession(deployment: PinnedDeployment): WalletSession
     chain: {
       vaultOf: (address) => readVault(connected(), deployment, address),
       balanceOf: (vault) => readBalance(connected(), deployment, vault),
+      invoiceOf: (id) => readInvoice(connected(), deployment, id),
     },
   }
 }

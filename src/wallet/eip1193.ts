@@ -3,8 +3,8 @@ export type Eip1193Provider = {
   request(args: { method: string; params?: readonly unknown[] }): Promise<unknown>
 }
 
-/** EIP-1193 error codes the page acts on. */
-export const providerErrors = { userRejected: 4001, unrecognizedChain: 4902 } as const
+/** EIP-1193 (and, for a reverted eth_call, EIP-1474) error codes the page acts on. */
+export const providerErrors = { userRejected: 4001, unrecognizedChain: 4902, executionReverted: 3 } as const
 
 /** Some wallets put the provider's code under data.originalError (MetaMask mobile) or in a cause. */
 export function hasProviderCode(error: unknown, code: number): boolean {

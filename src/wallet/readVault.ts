@@ -13,19 +13,19 @@ const balanceOfAbi = [
   },
 ] as const
 
-function call(provider: Eip1193Provider, to: Address, data: Hex) {
+export function ethCall(provider: Eip1193Provider, to: Address, data: Hex) {
   return provider.request({ method: 'eth_call', params: [{ to, data }, 'latest'] }) as Promise<Hex>
 }
 
 /** The owner's vault is wherever the pinned factory says, deployed or not (a counterfactual address). */
 export async function readVault(provider: Eip1193Provider, deployment: Deployment, owner: Address): Promise<{ vault: Address; deployed: boolean }> {
   const data = encodeFunctionData({ abi: vaultFactoryAbi, functionName: 'getAddress', args: [owner, vaultSalt] })
-  const vault = decodeFunctionResult({ abi: vaultFactoryAbi, functionName: 'getAddress', data: await call(provider, deployment.vaultFactory, data) })
+  const vault = decodeFunctionResult({ abi: vaultFactoryAbi, functionName: 'getAddress', data: await ethCall(provider, deployment.vaultFactory, data) })
   const code = (await provider.request({ method: 'eth_getCode', params: [vault, 'latest'] })) as Hex | null
   return { vault, deployed: typeof code === 'string' && code !== '0x' && code !== '0x0' }
 }
 
 export async function readBalance(provider: Eip1193Provider, deployment: Deployment, vault: Address): Promise<bigint> {
   const data = encodeFunctionData({ abi: balanceOfAbi, functionName: 'balanceOf', args: [vault] })
-  return decodeFunctionResult({ abi: balanceOfAbi, functionName: 'balanceOf', data: await call(provider, deployment.token, data) })
+  return decodeFunctionResult({ abi: balanceOfAbi, functionName: 'balanceOf', data: await ethCall(provider, deployment.token, data) })
 }

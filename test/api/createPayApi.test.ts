@@ -101,6 +101,8 @@ describe('createPayApi', () => {
     const settled = new Promise<PaymentState>((resolve) =>
       flow.subscribe((state) => {
         seen.push(state)
+        // connect as soon as the invoice is shown: a fixed delay can end before it has loaded
+        if (state.name === 'ready') flow.connect()
         if (state.name === 'connected') flow.pay()
         if (['paid', 'unsafe', 'error', 'insufficientBalance', 'wrongNetwork'].includes(state.name)) resolve(state)
       }),
@@ -108,8 +110,6 @@ describe('createPayApi', () => {
     const balance = () => devnet.clients.public.readContract({ address: devnet.deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [devnet.seed.payer.vault] })
     const before = await balance()
     flow.start()
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    flow.connect()
     const end = await settled
     flow.dispose()
     expect(end.name).toBe('paid')

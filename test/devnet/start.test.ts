@@ -23,7 +23,7 @@ async function until<T>(probe: () => T | undefined, timeoutMs: number): Promise<
 
 test('behavior: npm start brings the devnet up with no configuration, writes devnet.json, and stops cleanly on Ctrl-C', async () => {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
-    env: { ...process.env, SVC_DEVNET_DIR: dir, DEVNET_RPC_PORT: '0', PORT: '0' },
+    env: { ...process.env, SVC_DEVNET_DIR: dir, DEVNET_RPC_PORT: '0', PORT: '0', STOREFRONT_PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -32,7 +32,8 @@ test('behavior: npm start brings the devnet up with no configuration, writes dev
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
 
   onTestFinished(() => {
-    child.kill('SIGKILL')
+    // SIGINT lets start.ts stop anvil too; a SIGKILL would orphan it
+    if (child.exitCode === null) child.kill('SIGINT')
   })
   const file = await until(() => (existsSync(join(dir, 'devnet.json')) ? readDevnetFile(dir) : undefined), 30_000)
   await until(() => (/devnet ready in \d+ ms/.test(output) ? true : undefined), 5_000)

@@ -85,6 +85,28 @@ describe('mountFrame', () => {
     expect(frame.style.height).toBe('734px')
   })
 
+  test('behavior: a wallet bridge that failed to load is loaded again when the frame asks again', async () => {
+    const host = document.body.appendChild(document.createElement('div'))
+    const handled: string[] = []
+    let loads = 0
+    const loadBridge = async () => {
+      if (++loads === 1) throw new TypeError('Failed to fetch dynamically imported module')
+      return { startHostBridge: () => ({ handle: (message: { type: string }) => void handled.push(message.type), destroy() {} }) }
+    }
+    mountFrame(host, { invoiceId: '9' }, base, loadBridge)
+    const frame = host.querySelector('iframe')!
+    const id = new URL(frame.src).searchParams.get('instance')!
+    const ask = () =>
+      window.dispatchEvent(new MessageEvent('message', { origin: 'http://127.0.0.1:8787', source: frame.contentWindow, data: { svc: 1, id, type: 'wallet:list' } }))
+
+    ask()
+    await vi.waitFor(() => expect(loads).toBe(1))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    ask()
+    await vi.waitFor(() => expect(handled).toEqual(['wallet:list']))
+    expect(loads).toBe(2)
+  })
+
   test('behavior: destroy removes the iframe and every listener', () => {
     const added = vi.spyOn(window, 'addEventListener')
     const removed = vi.spyOn(window, 'removeEventListener')

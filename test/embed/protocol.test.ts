@@ -26,6 +26,8 @@ describe('frame → host messages', () => {
     expect(readFrameMessage({ ...envelope, type: 'resize', height: 1e9 }, id)).toBeUndefined()
     expect(readFrameMessage({ ...envelope, type: 'wallet:request', rid: 1.5, uuid: 'u', method: 'm', params: [] }, id)).toBeUndefined()
     expect(readFrameMessage({ ...envelope, type: 'navigate', detail: { invoiceId: '7' } }, id)).toBeUndefined()
+    // the checkout has no close control, so a frame that claims one is not listened to
+    expect(readFrameMessage({ ...envelope, type: 'close', detail: { invoiceId: '7' } }, id)).toBeUndefined()
   })
 })
 

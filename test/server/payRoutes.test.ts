@@ -67,7 +67,7 @@ describe('GET /v1/pay/:id', () => {
 describe('GET /v1/pay/:id/metadata and /pdf', () => {
   test('behavior: without a valid token the metadata is onchain_only; missing, wrong and revoked look the same', async () => {
     const id = ctx.devnet.seed.invoices[0]!.id
-    for (const query of ['', '?token=', '?token=svc_tk_wrong', `?token=${tokenOf(ctx.shareLinks[1]!.shareLink)}`]) {
+    for (const query of ['', '?token=', '?token=svc_tk_wrong', `?token=svc_tk_${'x'.repeat(300)}`, `?token=${tokenOf(ctx.shareLinks[1]!.shareLink)}`]) {
       const { status, body } = await api(base(), `/v1/pay/${id}/metadata${query}`)
       expect(status, query).toBe(200)
       expect(body, query).toMatchObject({ success: true, accessLevel: 'onchain_only', metadata: null, data: { id: id.toString() } })
@@ -167,6 +167,15 @@ describe('the whole payment over HTTP', () => {
     expect(body.data).toMatchObject({ status: 'Paid', payer: seed.payer.vault, settledFee: fee.toString(), settledFeeBps: 100, effectiveFeeBps: null, txHash: submit.body.txHash })
   })
 
+  test('behavior: addresses in any letter case pay: the recorded operation and the submitted one compare equal', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const lower = { ...payer, vault: payer.vault.toLowerCase() as `0x${string}`, owner: payer.owner.toLowerCase() as `0x${string}` }
+    const { submit } = await payThroughServer(base(), invoice.id, lower)
+    expect(submit.status).toBe(200)
+    expect((await api(base(), `/v1/pay/${invoice.id}`)).body.data.status).toBe('Paid')
+  })
+
   test('behavior: paying a Paid invoice is refused at /permit with 409 INVALID_STATUS', async () => {
     const invoice = await freshInvoice()
     const payer = await freshPayer()
@@ -262,7 +271,8 @@ describe('refusals on /prepare and submit', () => {
     const { prepared } = await permitAndPrepare(base(), invoice.id, payer, now + 600)
     expect(prepared.status).toBe(200)
     expect(prepared.body.permitDeadline).toBe(now + 600)
-    expect(Date.parse(prepared.body.expiresAt) / 1000).toBeLessThanOrEqual(now + 600)
+    // the prepared payment ends where submit starts refusing: two minutes before the permit
+    expect(Date.parse(prepared.body.expiresAt) / 1000).toBe(now + 600 - 120)
     const signed = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
     clockSkewMs = 500_000
     try {

@@ -10,7 +10,7 @@ export type RunningDevnet = { file: DevnetFile; output: () => string; stop(): Pr
 export async function startNpmStart(env: Record<string, string> = {}): Promise<RunningDevnet> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-'))
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
-    env: { ...process.env, SVC_DEVNET_DIR: dir, PORT: '0', DEVNET_RPC_PORT: '0', LOG_REQUESTS: 'true', ...env },
+    env: { ...process.env, SVC_DEVNET_DIR: dir, PORT: '0', DEVNET_RPC_PORT: '0', STOREFRONT_PORT: '0', LOG_REQUESTS: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
@@ -19,7 +19,10 @@ export async function startNpmStart(env: Record<string, string> = {}): Promise<R
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGINT')
+    // a clean stop also stops anvil; one that hangs is killed rather than hanging the suite
+    const killer = setTimeout(() => child.kill('SIGKILL'), 10_000)
     await exited
+    clearTimeout(killer)
     rmSync(dir, { recursive: true, force: true })
   }
   const deadline = Date.now() + 60_000

@@ -1,0 +1,34 @@
+import type { Hex } from 'viem'
+import { describe, expect, test } from 'vitest'
+import type { PaymentState } from '../flow/paymentState'
+import { testDeployment, testInvoice } from '../verify/preparedPayment.fixture'
+import { embedEvents } from './embedEvents'
+
+const txHash: Hex = `0x${'cd'.repeat(32)}`
+const userOpHash: Hex = `0x${'0e'.repeat(32)}`
+const issued = testInvoice(testDeployment())
+
+/** What the host hears for these states, in order, after `ready`. */
+function heard(...states: PaymentState[]) {
+  const events: [string, unknown][] = []
+  const notify = embedEvents({ emit: (type, detail) => events.push([type, detail]) }, '3')
+  for (const state of states) notify(state)
+  return events.filter(([type]) => type !== 'ready')
+}
+
+describe('embedEvents', () => {
+  test('default: paid by this widget carries its operation and the transaction', () => {
+    const receipt = { amount: 248_000_000n, invoiceNumber: '1042', userOpHash, txHash }
+    expect(heard({ name: 'paid', invoice: issued, receipt })).toEqual([['paid', { invoiceId: '3', userOpHash, txHash }]])
+  })
+
+  test('behavior: paid elsewhere is still paid, with the invoice\'s transaction and no operation hash', () => {
+    const paid = { ...issued, status: 'Paid' as const, txHash }
+    expect(heard({ name: 'paid', invoice: paid, receipt: null })).toEqual([['paid', { invoiceId: '3', userOpHash: '', txHash }]])
+  })
+
+  test('behavior: paid before the transaction is known is announced all the same', () => {
+    const paid = { ...issued, status: 'Paid' as const, txHash: null }
+    expect(heard({ name: 'paid', invoice: paid, receipt: null })).toEqual([['paid', { invoiceId: '3', userOpHash: '', txHash: '' }]])
+  })
+})
