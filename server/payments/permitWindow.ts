@@ -1,15 +1,11 @@
+import { maxPermitSeconds, minPermitRemainingSeconds } from '../../src/shared/permit'
 import { HttpError } from '../http/httpError'
-
-/** SPEC 8: a permit lasts one hour unless asked otherwise, at most a day, and is refused with under
- * two minutes left, which is too little to sign, submit and be included. */
-export const defaultPermitSeconds = 3_600
-export const maxPermitSeconds = 86_400
-export const minPermitRemainingSeconds = 120
 
 export function nowSeconds(now: () => number): bigint {
   return BigInt(Math.floor(now() / 1000))
 }
 
+/** The SPEC 8 window, checked at /permit, /prepare and submit alike. */
 export function assertPermitUsable(deadline: bigint, now: () => number): void {
   const remaining = deadline - nowSeconds(now)
   if (remaining < BigInt(minPermitRemainingSeconds)) {

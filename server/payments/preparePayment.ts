@@ -12,7 +12,8 @@ import { verifyPermit } from '../chain/verifyPermit'
 import { HttpError } from '../http/httpError'
 import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
-import { assertPermitUsable, minPermitRemainingSeconds } from './permitWindow'
+import { minPermitRemainingSeconds } from '../../src/shared/permit'
+import { assertPermitUsable } from './permitWindow'
 
 export type PreparedResponse = {
   userOp: WireUserOp

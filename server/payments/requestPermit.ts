@@ -5,7 +5,8 @@ import type { PermitToSign, WireInvoice } from '../../src/shared/wire'
 import { readPermitDomain } from '../chain/permitDomain'
 import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
-import { assertPermitUsable, defaultPermitSeconds, nowSeconds } from './permitWindow'
+import { defaultPermitSeconds } from '../../src/shared/permit'
+import { assertPermitUsable, nowSeconds } from './permitWindow'
 
 /** POST /v1/pay/:id/permit: the EIP-2612 permit the payer vault signs, with the nonce and domain read
  * from the token now. */

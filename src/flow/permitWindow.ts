@@ -1,6 +1,8 @@
+import { minPermitRemainingSeconds } from '../shared/permit'
+
 /** SPEC 7.3: the server refuses a permit with less than two minutes left at prepare and at submit,
  * so the widget stops there too, rather than have the payer sign an operation bound to fail. */
-const permitMarginMs = 120_000
+const permitMarginMs = minPermitRemainingSeconds * 1000
 
 export function permitExpiring(deadline: bigint, now: number): boolean {
   return Number(deadline) * 1000 - now <= permitMarginMs

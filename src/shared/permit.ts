@@ -1,5 +1,11 @@
 import type { Address } from 'viem'
 
+/** SPEC 8: a permit lasts an hour unless asked otherwise, at most a day, and is refused with under two
+ * minutes left: too little to sign, submit and be included. Server, flow and verifier share these. */
+export const defaultPermitSeconds = 3_600
+export const maxPermitSeconds = 86_400
+export const minPermitRemainingSeconds = 120
+
 /** The EIP-2612 struct every USDC-style token signs. */
 export const permitTypes = {
   Permit: [

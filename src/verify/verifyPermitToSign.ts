@@ -1,6 +1,6 @@
 import { getAddress, type Address } from 'viem'
 import type { Deployment } from '../shared/deployment'
-import { permitTypedData, permitTypes } from '../shared/permit'
+import { maxPermitSeconds, permitTypedData, permitTypes } from '../shared/permit'
 import type { PermitToSign } from '../shared/wire'
 import { checkAcceptedToken, type PaymentInvoice } from './paymentInvoice'
 import { sameAddress } from './sameAddress'
@@ -21,7 +21,6 @@ export type VerifyPermitToSignExpected = {
  * never the server's object with whatever else it carries. */
 export type VerifyPermitToSignReturnType = Verdict<{ typedData: PermitTypedData }>
 
-const maxPermitSeconds = 24n * 60n * 60n
 
 /** An EIP-2612 permit is a spending authorisation: before the payer signs one, it must let exactly the
  * invoice registry take exactly the invoice amount of the accepted token from the payer's vault, for a
@@ -90,7 +89,7 @@ function checkDeadline(deadline: bigint, nowSeconds: bigint): UnsafeProblem[] {
   if (deadline <= nowSeconds) {
     return [{ code: 'DEADLINE_PASSED', message: 'The permit has already expired.' }]
   }
-  if (deadline > nowSeconds + maxPermitSeconds) {
+  if (deadline > nowSeconds + BigInt(maxPermitSeconds)) {
     return [{ code: 'DEADLINE_TOO_FAR', message: 'The permit would stay valid for more than 24 hours.' }]
   }
   return []
