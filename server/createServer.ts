@@ -105,6 +105,7 @@ export async function createServer(
     trustProxy: config.TRUST_PROXY,
     embedDir: join(payPageDir, 'embed'),
     payPage: {
+      publicOrigin: () => new URL(publicUrl).origin,
       distDir: payPageDir,
       frameAncestors: config.ALLOWED_FRAME_ANCESTORS,
       // the devnet wallet reads and signs against the devnet's node straight from the page

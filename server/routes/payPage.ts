@@ -11,6 +11,8 @@ export type PayPageOptions = {
   frameAncestors: string
   /** Origins the page may call besides its own: the devnet wallet's node, a WalletConnect relay. */
   connectSources: string[]
+  /** The origin payers reach the page at (PUBLIC_URL): what 'self' means behind a TLS-terminating proxy. */
+  publicOrigin: () => string
 }
 
 const contentTypes: Record<string, string> = {
@@ -33,7 +35,7 @@ export function allowedParents(frameAncestors: string, ownOrigin: string): strin
 /** The built pay page at the share-link path, and its assets. The page's URL carries a bearer token:
  * it is never cached, and its policy keeps the token from leaving (no referrer) and the page from
  * running anything but its own files. */
-export function payPage({ distDir, frameAncestors, connectSources }: PayPageOptions) {
+export function payPage({ distDir, frameAncestors, connectSources, publicOrigin }: PayPageOptions) {
   const app = new Hono()
   const policy = [
     "default-src 'self'",
@@ -55,7 +57,7 @@ export function payPage({ distDir, frameAncestors, connectSources }: PayPageOpti
     } catch {
       throw new HttpError(503, 'PAGE_NOT_BUILT', 'the pay page is not built: run `npx vite build` (npm start does)')
     }
-    const parents = allowedParents(frameAncestors, new URL(c.req.url).origin)
+    const parents = allowedParents(frameAncestors, publicOrigin())
     html = html.replace('</head>', `<meta name="svc-frame-ancestors" content="${parents.join(' ')}" />\n</head>`)
     return c.html(html, 200, { 'Content-Security-Policy': policy, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' })
   })

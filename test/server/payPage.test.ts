@@ -21,7 +21,12 @@ function served(options: Parameters<typeof payPage>[0]) {
   return app.route('/', payPage(options))
 }
 
-const app = served({ distDir: dist, frameAncestors: "'self' https://shop.example", connectSources: ['http://127.0.0.1:8545'] })
+const app = served({
+  distDir: dist,
+  frameAncestors: "'self' https://shop.example",
+  connectSources: ['http://127.0.0.1:8545'],
+  publicOrigin: () => 'https://pay.example',
+})
 
 describe('payPage', () => {
   test('default: serves the page at the share-link path, never cached, with a strict policy', async () => {
@@ -55,8 +60,13 @@ describe('payPage', () => {
     expect((await app.request('/pay/abc')).status).toBe(400)
   })
 
+  test('behavior: the page names the parents it may post to: the public origin for self, and the allowed storefronts', async () => {
+    const html = await (await app.request('/pay/7?token=svc_tk_secret')).text()
+    expect(html).toContain('<meta name="svc-frame-ancestors" content="https://pay.example https://shop.example" />')
+  })
+
   test('behavior: a server whose page is not built says so', async () => {
-    const unbuilt = served({ distDir: join(dist, 'nothing'), frameAncestors: "'self'", connectSources: [] })
+    const unbuilt = served({ distDir: join(dist, 'nothing'), frameAncestors: "'self'", connectSources: [], publicOrigin: () => 'https://pay.example' })
     const res = await unbuilt.request('/pay/1')
     expect(res.status).toBe(503)
     expect(await res.json()).toMatchObject({ code: 'PAGE_NOT_BUILT' })
