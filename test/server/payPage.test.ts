@@ -10,7 +10,7 @@ import { payPage } from '../../server/routes/payPage'
 
 const dist = mkdtempSync(join(tmpdir(), 'svc-dist-'))
 mkdirSync(join(dist, 'assets'))
-writeFileSync(join(dist, 'index.html'), '<!doctype html><div id="app"></div><script type="module" src="/assets/index-abc123.js"></script>')
+writeFileSync(join(dist, 'index.html'), '<!doctype html><head></head><div id="app"></div><script type="module" src="/assets/index-abc123.js"></script>')
 writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)')
 afterAll(() => rmSync(dist, { recursive: true, force: true }))
 
