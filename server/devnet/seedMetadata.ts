@@ -1,16 +1,20 @@
-import type { Stores } from '../store/openStores'
-import type { Devnet } from './startDevnet'
-import { hashMetadata } from '../../src/shared/metadata'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { shareLinkFor } from '../../src/shared/shareLink'
+import type { Stores } from '../store/openStores'
+import { devnetClients } from './deploy'
+import type { Devnet } from './startDevnet'
 
 export type SeededShareLink = { invoiceId: bigint; tokenId: string; shareLink: string }
 
-/** Stores every demo invoice's metadata encrypted and gives each a default access token. */
+/** Stores every demo invoice's metadata encrypted, bound to the metaHash the chain holds for it (the
+ * store refuses metadata that does not hash to it), and gives each a default access token. */
 export async function seedMetadata(stores: Stores, devnet: Devnet, publicUrl: string): Promise<SeededShareLink[]> {
+  const { public: client } = devnetClients(devnet.anvil.rpcUrl, devnet.deployment.chainId)
   const links: SeededShareLink[] = []
   for (const invoice of devnet.seed.invoices) {
     const key = stores.invoiceKey(invoice.id)
-    await stores.metadata.putMetadata(key, invoice.metadata, hashMetadata(invoice.metadata))
+    const onChain = await client.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [invoice.id] })
+    await stores.metadata.putMetadata(key, invoice.metadata, onChain.metaHash)
     const { tokenId, token } = await stores.tokens.createToken({ invoice: key, isDefault: true, label: 'share link' })
     links.push({ invoiceId: invoice.id, tokenId, shareLink: shareLinkFor(publicUrl, invoice.id, token) })
   }
