@@ -1,3 +1,4 @@
+import { permitTypes } from '../src/shared/permit'
 import type { RpcError } from './protocol'
 
 type TypedData = { types?: Record<string, unknown>; primaryType?: unknown; domain?: { chainId?: unknown } }
@@ -5,7 +6,7 @@ type TypedData = { types?: Record<string, unknown>; primaryType?: unknown; domai
 const hash32 = /^0x[0-9a-fA-F]{64}$/
 const address = /^0x[0-9a-fA-F]{40}$/
 // EIP-2612, field by field: the only structure a payment signs
-const permitFields = 'owner:address,spender:address,value:uint256,nonce:uint256,deadline:uint256'
+const permitFields = permitTypes.Permit.map(({ name, type }) => `${name}:${type}`).join(',')
 
 function refused(message: string): RpcError {
   return { code: 4100, message }

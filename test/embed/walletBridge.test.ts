@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { permitTypes } from '../../src/shared/permit'
 import { afterEach, describe, expect, test } from 'vitest'
 import { createWalletBridge, type WalletBridge } from '../../embed/walletBridge'
 
@@ -17,14 +18,7 @@ function permit({
     domain: { name: 'USD Coin', version: '2', chainId, verifyingContract: '0x2222222222222222222222222222222222222222' },
     types: {
       EIP712Domain: domainType.map((name) => ({ name, type: types[name] })),
-      Permit: [
-        { name: 'owner', type: 'address' },
-        { name: 'spender', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'nonce', type: 'uint256' },
-        { name: 'deadline', type: 'uint256' },
-        ...permitFields,
-      ],
+      Permit: [...permitTypes.Permit, ...permitFields],
     },
     primaryType,
     message: { owner, spender: '0x3333333333333333333333333333333333333333', value: '248000000', nonce: '0', deadline: '1768482000' },
