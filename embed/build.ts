@@ -77,4 +77,7 @@ export async function buildEmbed(): Promise<EmbedManifest> {
   return manifest
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(await buildEmbed())
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { file, gzipBytes, bridgeGzipBytes } = await buildEmbed()
+  console.log(`embed: ${file} ${gzipBytes} B gzip (wallet bridge ${bridgeGzipBytes} B, loaded when needed)`)
+}
