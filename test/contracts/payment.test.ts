@@ -8,7 +8,7 @@ import { verifyingPaymasterAbi } from '../../contracts/artifacts/VerifyingPaymas
 import { payUserOperation } from '../../server/chain/payUserOperation'
 import { signVerifyingPaymasterData, verifyingPaymasterHash } from '../../server/chain/verifyingPaymaster'
 import { devnetClients, devnetRoles, mined } from '../../server/devnet/deploy'
-import { createPayer, demoPayerFunds, issueInvoice } from '../../server/devnet/seed'
+import { demoPayerFunds } from '../../server/devnet/seed'
 import { signPermit, useDevnet } from '../support/devnet'
 
 const devnet = useDevnet()
@@ -28,9 +28,7 @@ async function now() {
   return (await devnet.clients.public.getBlock()).timestamp
 }
 
-function balanceOf(address: `0x${string}`) {
-  return devnet.clients.public.readContract({ address: devnet.deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] })
-}
+const { balanceOf } = devnet
 
 function readInvoice(id: bigint) {
   return devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
@@ -92,14 +90,8 @@ async function handleOps(userOperation: UserOperation<'0.7'>) {
   })
 }
 
-async function freshPayer(funds = demoPayerFunds) {
-  return createPayer(devnet.clients, devnet.deployment, funds)
-}
-
-async function freshInvoice(amount: bigint) {
-  const dueAt = (await now()) + 30n * 86_400n
-  return issueInvoice(devnet.anvil.rpcUrl, devnet.deployment, devnet.seed.merchant, { amount, dueAt, metaHash: `0x${'ab'.repeat(32)}` })
-}
+const freshPayer = (funds = demoPayerFunds) => devnet.newPayer(funds)
+const freshInvoice = (amount: bigint) => devnet.newInvoice(amount)
 
 describe('sponsored payment through EntryPoint v0.7', () => {
   test('behavior: a counterfactual payer vault pays an invoice in one sponsored UserOperation', async () => {

@@ -1,10 +1,8 @@
-import { getAddress, parseUnits, type Address, type Hex } from 'viem'
+import { getAddress, parseUnits, type Hex } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { afterAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
-import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { devnetRoles } from '../../server/devnet/deploy'
-import { createPayer, issueInvoice } from '../../server/devnet/seed'
 import { startAlto, type Alto } from '../support/alto'
 import { api, payThroughServer, useServer } from '../support/server'
 
@@ -26,14 +24,9 @@ afterAll(async () => {
 const base = () => ctx.server.url
 const chain = () => ctx.devnet.clients.public
 
-async function freshInvoice() {
-  const { devnet } = ctx
-  const { timestamp } = await chain().getBlock()
-  return issueInvoice(devnet.anvil.rpcUrl, devnet.deployment, devnet.seed.merchant, { amount: parseUnits('40', 6), dueAt: timestamp + 86_400n, metaHash: `0x${'a1'.repeat(32)}` })
-}
-const freshPayer = () => createPayer(ctx.devnet.clients, ctx.devnet.deployment, parseUnits('100', 6))
-const balanceOf = (address: Address) =>
-  chain().readContract({ address: ctx.devnet.deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] })
+const { balanceOf } = ctx.devnet
+const freshInvoice = () => ctx.devnet.newInvoice(parseUnits('40', 6))
+const freshPayer = () => ctx.devnet.newPayer(parseUnits('100', 6))
 const onChainStatus = async (id: bigint) =>
   (await chain().readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })).status
 const serverStatus = async (id: bigint) => (await api(base(), `/v1/pay/${id}`)).body.data.status

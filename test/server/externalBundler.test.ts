@@ -3,9 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseUnits } from 'viem'
 import { afterAll, describe, expect, test } from 'vitest'
-import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { devnetRoles } from '../../server/devnet/deploy'
-import { createPayer, issueInvoice } from '../../server/devnet/seed'
 import { startRpcBundlerServer } from '../support/rpcBundlerServer'
 import { api, payThroughServer, permitAndPrepare, signUserOp, useServer } from '../support/server'
 
@@ -31,14 +29,9 @@ afterAll(async () => {
 })
 const base = () => ctx.server.url
 
-async function freshInvoice() {
-  const { devnet } = ctx
-  const { timestamp } = await devnet.clients.public.getBlock()
-  return issueInvoice(devnet.anvil.rpcUrl, devnet.deployment, devnet.seed.merchant, { amount: parseUnits('40', 6), dueAt: timestamp + 86_400n, metaHash: `0x${'ef'.repeat(32)}` })
-}
-const freshPayer = () => createPayer(ctx.devnet.clients, ctx.devnet.deployment, parseUnits('100', 6))
-const balanceOf = (address: `0x${string}`) =>
-  ctx.devnet.clients.public.readContract({ address: ctx.devnet.deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] })
+const { balanceOf } = ctx.devnet
+const freshInvoice = () => ctx.devnet.newInvoice(parseUnits('40', 6))
+const freshPayer = () => ctx.devnet.newPayer(parseUnits('100', 6))
 const statusOf = async (id: bigint) => (await api(base(), `/v1/pay/${id}`)).body.data.status
 
 describe('an external ERC-4337 bundler and ERC-7677 paymaster', () => {

@@ -1,8 +1,6 @@
 import { parseUnits } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
-import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import { createPayer, issueInvoice } from '../../server/devnet/seed'
 import { hashMetadata } from '../../src/shared/metadata'
 import { api, payThroughServer, permitAndPrepare, signUserOp, useServer } from '../support/server'
 
@@ -10,18 +8,9 @@ let clockSkewMs = 0
 const ctx = useServer({ now: () => Date.now() + clockSkewMs })
 const base = () => ctx.server.url
 
-function balanceOf(address: `0x${string}`) {
-  const { clients, deployment } = ctx.devnet
-  return clients.public.readContract({ address: deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] })
-}
-
-async function freshInvoice(amount = parseUnits('25', 6)) {
-  const { devnet } = ctx
-  const { timestamp } = await devnet.clients.public.getBlock()
-  return issueInvoice(devnet.anvil.rpcUrl, devnet.deployment, devnet.seed.merchant, { amount, dueAt: timestamp + 86_400n, metaHash: `0x${'cd'.repeat(32)}` })
-}
-
-const freshPayer = (funds = parseUnits('1000', 6)) => createPayer(ctx.devnet.clients, ctx.devnet.deployment, funds)
+const { balanceOf } = ctx.devnet
+const freshInvoice = (amount = parseUnits('25', 6)) => ctx.devnet.newInvoice(amount)
+const freshPayer = (funds = parseUnits('1000', 6)) => ctx.devnet.newPayer(funds)
 
 function tokenOf(shareLink: string) {
   return new URL(shareLink).searchParams.get('token')!

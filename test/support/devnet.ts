@@ -3,13 +3,32 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll } from 'vitest'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { devnetClients } from '../../server/devnet/deploy'
+import { createPayer, issueInvoice } from '../../server/devnet/seed'
 import { startDevnet, type Devnet } from '../../server/devnet/startDevnet'
 import { permitTypedData } from '../../src/shared/permit'
 import type { Deployment } from '../../src/shared/deployment'
 
+type DevnetContext = Devnet & { clients: ReturnType<typeof devnetClients>; test: ReturnType<typeof createTestClient> }
+
+/** What tests on a devnet keep doing: read a balance, issue another invoice, make another payer. */
+function devnetActions(context: DevnetContext) {
+  return {
+    balanceOf: (address: Address) =>
+      context.clients.public.readContract({ address: context.deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] }),
+    /** An Issued invoice from the demo merchant, due in a day. */
+    async newInvoice(amount: bigint, metaHash: Hex = `0x${'cd'.repeat(32)}`) {
+      const { timestamp } = await context.clients.public.getBlock()
+      return issueInvoice(context.anvil.rpcUrl, context.deployment, context.seed.merchant, { amount, dueAt: timestamp + 86_400n, metaHash })
+    },
+    /** A payer whose vault holds `funds` and is not deployed yet. */
+    newPayer: (funds: bigint) => createPayer(context.clients, context.deployment, funds),
+  }
+}
+
 /** A fresh anvil with everything deployed and seeded, for one test file; stopped after it. */
 export function useDevnet() {
-  const context = {} as Devnet & { clients: ReturnType<typeof devnetClients>; test: ReturnType<typeof createTestClient> }
+  const context = {} as DevnetContext & ReturnType<typeof devnetActions>
+  Object.assign(context, devnetActions(context))
   beforeAll(async () => {
     const devnet = await startDevnet()
     Object.assign(context, devnet, {
