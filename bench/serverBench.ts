@@ -1,11 +1,7 @@
-import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { formatUnits, parseUnits } from 'viem'
 import { devnetClients } from '../server/devnet/deploy'
-import { readDevnetFile } from '../server/devnet/devnetFile'
 import { createPayer } from '../server/devnet/seed'
+import { startNpmStart } from '../test/support/npmStart'
 import { payThroughServer } from '../test/support/server'
 import { loadTest } from './loadTest'
 
@@ -13,18 +9,9 @@ import { loadTest } from './loadTest'
  * GET /v1/pay/:id throughput and latency on loopback, and permit → Paid through the server. The
  * server runs as `npm start` does, in its own process; this process is only the client.
  */
-const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'))
-const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
-  env: { ...process.env, SVC_DEVNET_DIR: dir, PORT: '0', DEVNET_RPC_PORT: '0', RATE_LIMIT_PER_MINUTE: '100000000' },
-  stdio: ['ignore', 'ignore', 'inherit'],
-})
+const running = await startNpmStart({ RATE_LIMIT_PER_MINUTE: '100000000' })
 try {
-  const startedAt = Date.now()
-  while (!existsSync(join(dir, 'devnet.json'))) {
-    if (Date.now() - startedAt > 60_000) throw new Error('the devnet did not start')
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  const devnet = readDevnetFile(dir)
+  const devnet = running.file
   const invoice = devnet.invoices[0]!
   const url = `${devnet.serverUrl}/v1/pay/${invoice.id}`
   await loadTest(url, { concurrency: 8, durationMs: 1_500 }) // warm-up: JIT and the invoice cache
@@ -45,7 +32,5 @@ try {
     console.log(`permit → Paid, ${formatUnits(BigInt(seeded.amount), 6)} USDC from a counterfactual vault: ${Math.round(performance.now() - started)} ms`)
   }
 } finally {
-  child.kill('SIGINT')
-  await new Promise((resolve) => child.once('exit', resolve))
-  rmSync(dir, { recursive: true, force: true })
+  await running.stop()
 }

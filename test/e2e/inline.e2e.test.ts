@@ -3,7 +3,7 @@ import { createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { launchChromium, screenshot } from './support/browser'
-import { startNpmStart, type RunningDevnet } from './support/npmStart'
+import { startNpmStart, type RunningDevnet } from '../support/npmStart'
 import { injectTestWallet } from './support/testWallet'
 
 let devnet: RunningDevnet

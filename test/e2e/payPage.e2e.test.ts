@@ -6,7 +6,7 @@ import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { devnetClients } from '../../server/devnet/deploy'
 import { createPayer } from '../../server/devnet/seed'
 import { launchChromium, screenshot } from './support/browser'
-import { startNpmStart, type RunningDevnet } from './support/npmStart'
+import { startNpmStart, type RunningDevnet } from '../support/npmStart'
 import { injectTestWallet } from './support/testWallet'
 
 let devnet: RunningDevnet

@@ -5,7 +5,7 @@ import { createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { launchChromium, screenshot } from './support/browser'
-import { startNpmStart, type RunningDevnet } from './support/npmStart'
+import { startNpmStart, type RunningDevnet } from '../support/npmStart'
 import { injectTestWallet } from './support/testWallet'
 
 let devnet: RunningDevnet
@@ -16,7 +16,7 @@ const referers: string[] = []
 const checkoutRequests: string[] = []
 
 beforeAll(async () => {
-  ;[devnet, browser] = await Promise.all([startNpmStart(), launchChromium()])
+  ;[devnet, browser] = await Promise.all([startNpmStart({ LOG_REQUESTS: 'true' }), launchChromium()])
   // a third origin that is not allowed to frame the pay page
   stranger = createServer((_req, res) => {
     const invoice = devnet.file.invoices[0]!

@@ -2,28 +2,35 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readDevnetFile, type DevnetFile } from '../../../server/devnet/devnetFile'
+import { readDevnetFile, type DevnetFile } from '../../server/devnet/devnetFile'
 
-export type RunningDevnet = { file: DevnetFile; output: () => string; stop(): Promise<void> }
+export type RunningDevnet = {
+  file: DevnetFile
+  output: () => string
+  /** Ctrl-C, as a developer stops it; resolves with the exit code. */
+  stop(): Promise<number | null>
+}
 
-/** What `npm start` runs (the page is built by `npm test`'s pretest), on free loopback ports. */
+/** What `npm start` runs (the page is built by `npm test`'s pretest, or `npm run build`), on free
+ * loopback ports, in its own process; ready once devnet.json is written. */
 export async function startNpmStart(env: Record<string, string> = {}): Promise<RunningDevnet> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-'))
+  const dir = mkdtempSync(join(tmpdir(), 'svc-devnet-'))
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
-    env: { ...process.env, SVC_DEVNET_DIR: dir, PORT: '0', DEVNET_RPC_PORT: '0', STOREFRONT_PORT: '0', LOG_REQUESTS: 'true', ...env },
+    env: { ...process.env, SVC_DEVNET_DIR: dir, PORT: '0', DEVNET_RPC_PORT: '0', STOREFRONT_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGINT')
     // a clean stop also stops anvil; one that hangs is killed rather than hanging the suite
     const killer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-    await exited
+    const code = await exited
     clearTimeout(killer)
     rmSync(dir, { recursive: true, force: true })
+    return code
   }
   const deadline = Date.now() + 60_000
   while (!existsSync(join(dir, 'devnet.json'))) {
