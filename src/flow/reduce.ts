@@ -89,11 +89,7 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
 
     case 'signingPermit':
       if (event.type === 'permitSigned') return { name: 'preparing', invoice: state.invoice, payer: state.payer, permit: event.permit }
-      if (event.type === 'failed') {
-        return event.failure.kind === 'rejected'
-          ? { name: 'connected', invoice: state.invoice, payer: state.payer, note: 'permitRejected' }
-          : errorState(event.failure, event.at, state, 'WALLET_ERROR')
-      }
+      if (event.type === 'failed') return signatureFailed(state, event.failure, event.at, 'permitRejected')
       return state
 
     case 'preparing':
@@ -123,11 +119,7 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
     case 'signingOperation':
       if (event.type === 'operationSigned') return { ...state, name: 'submitting', userOp: { ...state.userOp, signature: event.signature } }
       if (event.type === 'permitExpiring') return permitExpired(state)
-      if (event.type === 'failed') {
-        return event.failure.kind === 'rejected'
-          ? { name: 'connected', invoice: state.invoice, payer: state.payer, note: 'operationRejected' }
-          : errorState(event.failure, event.at, state, 'WALLET_ERROR')
-      }
+      if (event.type === 'failed') return signatureFailed(state, event.failure, event.at, 'operationRejected')
       return state
 
     case 'submitting':
@@ -236,6 +228,17 @@ function submissionFailed(state: StateNamed<'submitting'>, failure: Failure, at:
   // rate limiting happens before the operation is looked at: sending it again later is safe
   if (failure.kind === 'api' && failure.status === 429) return errorState(failure, at, state, 'NETWORK_ERROR')
   return { name: 'reconciling', ...operationOf(state), failure }
+}
+
+/** The payer declining a signature is not an error: back to connected, with a note saying so. */
+function signatureFailed(
+  state: StateNamed<'signingPermit' | 'signingOperation'>,
+  failure: Failure,
+  at: number,
+  note: 'permitRejected' | 'operationRejected',
+): PaymentState {
+  if (failure.kind === 'rejected') return { name: 'connected', invoice: state.invoice, payer: state.payer, note }
+  return errorState(failure, at, state, 'WALLET_ERROR')
 }
 
 function errorState(failure: Failure, at: number, resume: PaymentState, otherwise: string): PaymentState {
