@@ -42,7 +42,7 @@ export async function requestJson<S extends z.ZodMiniType>(p: RequestJsonParamet
 
 /** SPEC 7.1: the code is in `code`, else in `error`; a body that says neither (a proxy's HTML page)
  * still has its status. */
-function errorOf(response: Response, body: unknown, now: () => number): ApiError {
+export function errorOf(response: Response, body: unknown, now: () => number = Date.now): ApiError {
   const parsed = errorResponseSchema.safeParse(body)
   const code = parsed.success ? (parsed.data.code ?? parsed.data.error) : `HTTP_${response.status}`
   const message = (parsed.success && parsed.data.message) || `HTTP ${response.status}`

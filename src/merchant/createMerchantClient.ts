@@ -1,7 +1,6 @@
 import type * as z from 'zod/mini'
-import { retryAfterSeconds } from '../api/requestJson'
+import { errorOf } from '../api/requestJson'
 import { ApiError } from '../flow/apiError'
-import { errorResponseSchema } from '../shared/wire'
 import {
   createdTokenResponseSchema,
   regeneratedShareLinkResponseSchema,
@@ -57,16 +56,7 @@ export function createMerchantClient({ baseUrl, keyId, secret, fetch = globalThi
     } catch (error) {
       throw new ApiError({ status: 0, code: 'NETWORK_ERROR', message: error instanceof Error ? error.message : 'no answer' })
     }
-    if (!response.ok) {
-      const parsed = errorResponseSchema.safeParse(answer)
-      const retryAfter = retryAfterSeconds(response.headers.get('retry-after'), Date.now())
-      throw new ApiError({
-        status: response.status,
-        code: parsed.success ? (parsed.data.code ?? parsed.data.error) : `HTTP_${response.status}`,
-        message: (parsed.success && parsed.data.message) || `HTTP ${response.status}`,
-        ...(retryAfter === undefined ? {} : { retryAfter }),
-      })
-    }
+    if (!response.ok) throw errorOf(response, answer)
     const parsed = schema.safeParse(answer)
     if (!parsed.success) throw new ApiError({ status: 0, code: 'INVALID_RESPONSE', message: `the answer to ${method} ${url.pathname} is not the documented shape` })
     return parsed.data
