@@ -35,18 +35,24 @@ export type HostMessage =
 
 export type Envelope<M> = M & { svc: typeof protocolVersion; id: string }
 
-/** The only EIP-1193 methods a payment needs: the bridge relays these and refuses everything else.
- * Not wallet_addEthereumChain: a frame could have the host's wallet add a chain with an RPC of its
- * choosing; the payer adds the pinned chain in the wallet itself. */
+/** The operation signature over the bridge: the frame sends the whole operation, never a bare hash,
+ * and the host verifies it, computes the hash itself and has its wallet personal_sign that. */
+export const bridgedSignUserOperation = 'svc_signUserOperation'
+
+/** The only methods a payment needs: the bridge relays these and refuses everything else. Not
+ * personal_sign (a bare hash could be anything's) nor wallet_addEthereumChain (a frame could have the
+ * host's wallet add a chain with an RPC of its choosing; the payer adds the pinned chain itself). */
 export const bridgedMethods = [
   'eth_requestAccounts',
   'eth_accounts',
   'eth_chainId',
   'wallet_switchEthereumChain',
   'eth_signTypedData_v4',
-  'personal_sign',
+  bridgedSignUserOperation,
   'eth_call',
   'eth_getCode',
+  'eth_getLogs',
+  'eth_getBlockByNumber',
   'eth_blockNumber',
 ] as const
 

@@ -62,7 +62,7 @@ type Token = { address: Address; symbol: string; decimals: number; chainId: numb
 
 export function demoMetadata(
   invoice: DemoInvoice,
-  { invoiceNumber, issuedAt, token }: { invoiceNumber: bigint; issuedAt: Date; token: Token },
+  { invoiceNumber, issuedAt, token, merchantVault }: { invoiceNumber: bigint; issuedAt: Date; token: Token; merchantVault: Address },
 ): InvoiceMetadata {
   const lineItems = invoice.lines.map((line) => {
     const amount = parseUnits(line.unitPrice, token.decimals) * BigInt(line.quantity)
@@ -75,7 +75,8 @@ export function demoMetadata(
     invoiceNumber: demoInvoiceNumber(invoiceNumber),
     issuedAt: issuedAt.toISOString().slice(0, 10),
     dueAt: dueAt.toISOString().slice(0, 10),
-    merchant: demoMerchantParty,
+    // the vault the registry pays: the page shows the record as verified only when it names it
+    merchant: { ...demoMerchantParty, walletAddress: merchantVault },
     payer: demoPayerParty,
     token,
     amount: formatUnits(amountRaw, token.decimals),

@@ -98,7 +98,7 @@ export async function seedDemo(rpcUrl: string, clients: DevnetClients, deploymen
   const token = { address: deployment.token, symbol: 'USDC', decimals: 6, chainId: deployment.chainId }
   const invoices: SeededInvoice[] = []
   for (const [index, demo] of demoInvoices.entries()) {
-    const metadata = demoMetadata(demo, { invoiceNumber: BigInt(index + 1), issuedAt, token })
+    const metadata = demoMetadata(demo, { invoiceNumber: BigInt(index + 1), issuedAt, token, merchantVault: merchant.vault })
     const dueAt = BigInt(Math.floor(Date.parse(`${metadata.dueAt}T23:59:59Z`) / 1000))
     const issued = await issueInvoice(rpcUrl, deployment, merchant, {
       amount: BigInt(metadata.amountRaw),

@@ -1,4 +1,4 @@
-import type { RpcError, WalletInfo } from '../../embed/protocol'
+import { bridgedSignUserOperation, type RpcError, type WalletInfo } from '../../embed/protocol'
 import type { FrameChannel } from './frameChannel'
 
 export type BridgedProvider = {
@@ -10,7 +10,7 @@ export type BridgedProvider = {
 export type BridgedWallet = { info: WalletInfo; hostOrigin: string; provider: BridgedProvider }
 
 /** Methods that wait for the payer in the host's wallet: they take as long as the payer does. */
-const prompts = ['eth_requestAccounts', 'wallet_switchEthereumChain', 'wallet_addEthereumChain', 'eth_signTypedData_v4', 'personal_sign']
+const prompts = ['eth_requestAccounts', 'wallet_switchEthereumChain', 'eth_signTypedData_v4', bridgedSignUserOperation]
 
 /** Any other request is a read: one the host has not answered by then never will be (a host page
  * that dropped it, or a wallet that hangs), and the payment must not wait on it forever. */

@@ -4,8 +4,9 @@ import type { FrameChannel } from './frameChannel'
 /**
  * Tells the host page what happened, once per change of state: `ready` when the invoice is shown,
  * `paid` whenever it is paid, `pending` with the operation hash, `expired` when the permit ran out,
- * `error` with a code. The host acts on these (e.g. `paid` → order confirmed). `channel` is the frame's
- * channel to the host, or inline the loader's listeners.
+ * `error` with a code. The host acts on these (e.g. `paid` → order confirmed), so `paid` and `expired`
+ * come only from states the flow enters on a chain read, and the txHash is the chain's. `channel` is
+ * the frame's channel to the host, or inline the loader's listeners.
  */
 export function embedEvents(channel: Pick<FrameChannel, 'emit'>, invoiceId: string) {
   let announcedReady = false
@@ -24,7 +25,7 @@ export function embedEvents(channel: Pick<FrameChannel, 'emit'>, invoiceId: stri
       case 'pending':
         return channel.emit('pending', { invoiceId, userOpHash: state.userOpHash })
       case 'permitExpired':
-        return channel.emit('expired', { invoiceId })
+        return state.reason === 'expired' ? channel.emit('expired', { invoiceId }) : channel.emit('error', { invoiceId, code: 'PAYMENT_FAILED' })
       case 'unsafe':
         return channel.emit('error', { invoiceId, code: 'UNSAFE_OPERATION' })
       case 'error':

@@ -5,13 +5,21 @@ export type Failure =
   /** The payer declined in the wallet (EIP-1193 4001). */
   | { kind: 'rejected' }
   | { kind: 'api'; status: number; code: string; retryAfter: number | null }
+  /** Neither the pinned RPC nor the wallet answered a read the step cannot do without. */
+  | { kind: 'chainUnreadable' }
   /** Anything else: a fetch that never answered, a wallet or RPC fault. */
   | { kind: 'unknown' }
+
+export class ChainUnreadableError extends Error {
+  override name = 'ChainUnreadableError'
+  readonly code = 'CHAIN_UNREADABLE'
+}
 
 export function toFailure(error: unknown): Failure {
   if (error instanceof ApiError) {
     return { kind: 'api', status: error.status, code: error.code, retryAfter: error.retryAfter ?? null }
   }
+  if (error instanceof ChainUnreadableError) return { kind: 'chainUnreadable' }
   return isUserRejection(error) ? { kind: 'rejected' } : { kind: 'unknown' }
 }
 

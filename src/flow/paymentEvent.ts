@@ -1,8 +1,7 @@
 import type { Hex } from 'viem'
-import type { WireInvoice } from '../shared/wire'
 import type { PermitSignature } from '../shared/payCall'
+import type { InvoiceCheck } from './invoiceCheck'
 import type { PrepareResponse, VerifyPreparedPaymentReturnType } from '../verify/verifyPreparedPayment'
-import type { VerifyOnchainInvoiceReturnType } from '../verify/verifyOnchainInvoice'
 import type { VerifyPermitToSignReturnType } from '../verify/verifyPermitToSign'
 import type { Failure } from './failure'
 import type { SubmitResponse } from './paymentFlowDeps'
@@ -17,14 +16,19 @@ export type PaymentAction =
   | { type: 'renewPermit' }
   | { type: 'retry'; at: number }
 
+/** The vault as the chain has it now: its EntryPoint nonce on key 0 and the latest block's time
+ * (seconds). Read while a signed operation is out. */
+export type VaultOnChain = { nonce: bigint; blockTime: number }
+
 /** What the work attached to a state found out. `at` is the clock (ms since the epoch) when it did. */
 export type PaymentOutcome =
-  | { type: 'invoiceRead'; invoice: WireInvoice; at: number }
+  /** The invoice held to the chain; `vault` only where a signed operation is being followed. */
+  | { type: 'chainRead'; check: InvoiceCheck; vault: VaultOnChain | null; at: number }
   | { type: 'wrongNetwork'; chainId: number; wantedChainId: number }
   | { type: 'networkSwitched' }
-  /** `onchain`: the invoice shown, checked against the registry's. */
-  | { type: 'payerResolved'; payer: Payer; onchain: VerifyOnchainInvoiceReturnType }
-  | { type: 'permitReceived'; invoice: WireInvoice; verdict: VerifyPermitToSignReturnType }
+  /** `check`: the invoice held to the chain, as read through the pinned RPC and through the wallet. */
+  | { type: 'payerResolved'; payer: Payer; check: InvoiceCheck }
+  | { type: 'permitReceived'; verdict: VerifyPermitToSignReturnType }
   | { type: 'permitSigned'; permit: PermitSignature }
   | { type: 'prepared'; prepared: PrepareResponse }
   | { type: 'verified'; verdict: VerifyPreparedPaymentReturnType }

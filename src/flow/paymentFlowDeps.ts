@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem'
 import type * as z from 'zod/mini'
-import type { Deployment } from '../shared/deployment'
+import type { UserOperation } from 'viem/account-abstraction'
+import type { PinnedDeployment } from '../config/pinnedDeployment'
 import type {
   permitRequestSchema,
   permitResponseSchema,
@@ -9,7 +10,7 @@ import type {
   submitResponseSchema,
   WireInvoice,
 } from '../shared/wire'
-import type { OnchainInvoice } from '../verify/verifyOnchainInvoice'
+import type { OnchainInvoice } from '../verify/confirmInvoice'
 import type { PrepareResponse, verifyPreparedPayment } from '../verify/verifyPreparedPayment'
 import type { PermitTypedData, verifyPermitToSign } from '../verify/verifyPermitToSign'
 
@@ -33,17 +34,29 @@ export type PaymentWallet = {
   chainId(): Promise<number>
   switchChain(chainId: number): Promise<void>
   signTypedData(typedData: PermitTypedData): Promise<Hex>
-  /** The vault (SimpleAccount v0.7) checks an EIP-191 signature of the hash: personal_sign of its 32 bytes. */
-  signUserOpHash(userOpHash: Hex): Promise<Hex>
+  /** The vault (SimpleAccount v0.7) checks an EIP-191 signature of the hash: personal_sign of its 32
+   * bytes. The verified operation travels with its hash, so a wallet reached through a bridge can
+   * verify it again before it signs. */
+  signUserOperation(operation: { userOp: UserOperation<'0.7'>; userOpHash: Hex }): Promise<Hex>
+  /** The pinned registry's invoice read through the wallet's own node: a second view of the chain. */
+  invoiceOf(id: bigint): Promise<OnchainInvoice | null>
 }
 
-/** Reads from the pinned chain (the page reads through the payer's own wallet once it is on that
- * chain): never through the server whose answers are being checked. */
+/** Reads of the pinned chain through the build's pinned RPC (and the payer's wallet once it is
+ * connected on that chain): never through the server whose answers are being checked. */
 export type PaymentChain = {
-  vaultOf(owner: Address): Promise<{ vault: Address; deployed: boolean }>
-  balanceOf(vault: Address): Promise<bigint>
   /** The pinned registry's invoice; null when it has none with this id. */
   invoiceOf(id: bigint): Promise<OnchainInvoice | null>
+  /** The transaction of the invoice's InvoicePaid event; null while there is none. */
+  settlementOf(id: bigint): Promise<Hex | null>
+  vaultOf(owner: Address): Promise<{ vault: Address; deployed: boolean }>
+  balanceOf(vault: Address): Promise<bigint>
+  /** The token's EIP-2612 nonces(vault). */
+  permitNonceOf(vault: Address): Promise<bigint>
+  /** EntryPoint.getNonce(vault, 0). */
+  entryPointNonceOf(vault: Address): Promise<bigint>
+  /** The latest block's timestamp, in seconds. */
+  blockTime(): Promise<number>
 }
 
 export type PaymentVerifier = { verifyPermitToSign: typeof verifyPermitToSign; verifyPreparedPayment: typeof verifyPreparedPayment }
@@ -53,7 +66,7 @@ export type PaymentClock = { now(): number; sleep(ms: number): Promise<void> }
 export type PaymentFlowDeps = {
   invoiceId: string
   /** Pinned in the build: what the verifier holds the server to. */
-  deployment: Deployment
+  deployment: PinnedDeployment
   api: PaymentApi
   wallet: PaymentWallet
   chain: PaymentChain

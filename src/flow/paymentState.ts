@@ -2,38 +2,52 @@ import type { Address, Hex } from 'viem'
 import type { UserOperation } from 'viem/account-abstraction'
 import type { PermitSignature } from '../shared/payCall'
 import type { WireInvoice } from '../shared/wire'
+import type { SponsorshipWindow } from '../verify/checkSponsorship'
+import type { ShownInvoice } from '../verify/confirmInvoice'
 import type { UnsafeProblem } from '../verify/unsafeProblem'
 import type { PrepareResponse } from '../verify/verifyPreparedPayment'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
-import type { Failure } from './failure'
 
-/** The owner's wallet and the vault it controls, as read when connecting. */
+/** The owner's wallet and the vault it controls, as read from the chain when connecting. */
 export type Payer = { owner: Address; vault: Address; deployed: boolean; balance: bigint }
 
 /** What the payer is asked to authorise, shown before the wallet opens. */
 export type Authorisation = { amount: bigint; token: WireInvoice['token']; merchant: Address; spender: Address; deadline: bigint }
 
-/** A payment this widget made. txHash is null when the invoice does not (yet) say. */
+/** A payment this widget made, as the chain records it. txHash is null while the chain has no
+ * settlement event for it. */
 export type Receipt = { amount: bigint; invoiceNumber: string; userOpHash: Hex; txHash: Hex | null }
+
+/** A permit the payer signed and handed to the service: until `deadline` it lets the invoice registry
+ * take `amount` from the vault, and only in a payment the vault itself makes (which needs another
+ * signature from the payer). */
+export type HandedOverPermit = { amount: bigint; deadline: bigint }
 
 /** Why the payer is back at a step: the UI words it. */
 export type FlowNote = 'connectRejected' | 'switchRejected' | 'switchFailed' | 'permitRejected' | 'operationRejected'
 
-type WithInvoice = { invoice: WireInvoice }
+/** What the service answered to the signed operation. Only the chain decides what happened; this only
+ * changes what the payer is told meanwhile. `refused`: a plain 4xx with its code. */
+export type SubmissionAnswer = { kind: 'accepted' } | { kind: 'unknown' } | { kind: 'refused'; code: string }
+
+type WithInvoice = { invoice: ShownInvoice }
 type WithPayer = WithInvoice & { payer: Payer }
 type WithPermit = WithPayer & { permit: PermitSignature }
-/** userOp is the verified operation; from `submitting` on it carries the owner's signature. */
-type WithOperation = WithPermit & { userOp: UserOperation<'0.7'>; userOpHash: Hex }
+/** userOp is the verified operation; from `submitting` on it carries the owner's signature. `window`
+ * is when it can execute (the sponsorship's validity, in Unix seconds). */
+type WithOperation = WithPermit & { userOp: UserOperation<'0.7'>; userOpHash: Hex; window: SponsorshipWindow }
 
 /** Every state carries data and codes, never text. States with work attached (loading, connecting,
- * requestingPermit, signingPermit, preparing, verifying, signingOperation, submitting, reconciling,
- * pending, refreshing, switchingNetwork) leave on their own; the others wait for an action. */
+ * requestingPermit, signingPermit, preparing, verifying, signingOperation, submitting, pending,
+ * refreshing, switchingNetwork, and ready while its invoice is unconfirmed) leave on their own; the
+ * others wait for an action. */
 export type PaymentState =
   | { name: 'idle' }
   | { name: 'loading' }
   | { name: 'notFound' }
-  | ({ name: 'ready'; note: FlowNote | null } & WithInvoice)
-  /** receipt is null when the invoice was paid, but not by this widget's operation. */
+  /** `rechecks`: how often the chain has been read again while the invoice is unconfirmed. */
+  | ({ name: 'ready'; note: FlowNote | null; rechecks: number } & WithInvoice)
+  /** receipt is null when the chain shows the invoice paid, but not by this widget's vault. */
   | ({ name: 'paid'; receipt: Receipt | null } & WithInvoice)
   | ({ name: 'canceled' } & WithInvoice)
   | ({ name: 'connecting' } & WithInvoice)
@@ -45,20 +59,25 @@ export type PaymentState =
   | ({ name: 'signingPermit'; authorisation: Authorisation; typedData: PermitTypedData } & WithPayer)
   | ({ name: 'preparing' } & WithPermit)
   | ({ name: 'verifying'; prepared: PrepareResponse } & WithPermit)
-  /** Terminal: the widget never offers to sign what failed verification. */
-  | ({ name: 'unsafe'; problems: UnsafeProblem[] } & WithInvoice)
+  /** Terminal: the widget never offers to sign what failed verification. `handedOver` is the permit
+   * the payer had already signed and sent, if any. */
+  | ({ name: 'unsafe'; problems: UnsafeProblem[]; handedOver: HandedOverPermit | null } & WithInvoice)
   | ({ name: 'signingOperation' } & WithOperation)
-  | ({ name: 'submitting' } & WithOperation)
-  /** The submission's outcome is unknown: read the invoice before anything else (SPEC 7.5). */
-  | ({ name: 'reconciling'; failure: Failure } & WithOperation)
-  /** Submitted and not yet Paid: the invoice is read again at nextCheckAt (ms since the epoch). */
-  | ({ name: 'pending'; nextCheckAt: number } & WithOperation)
-  /** A step was refused before anything was submitted: the invoice may have been paid or canceled meanwhile. */
-  | ({ name: 'refreshing'; failure: Failure; resume: PaymentState } & WithInvoice)
-  | ({ name: 'permitExpired' } & WithPayer)
+  /** `resend`: the same operation again, after the service's answer to it was lost. */
+  | ({ name: 'submitting'; resend: boolean } & WithOperation)
+  /** Signed and handed over: the chain is read at nextCheckAt (ms since the epoch) until it shows the
+   * invoice settled, or the operation spent or out of its window. */
+  | ({ name: 'pending'; nextCheckAt: number; submission: SubmissionAnswer } & WithOperation)
+  /** The chain is read before `next`: the invoice may have been paid or canceled meanwhile, and
+   * nothing is reported that the chain has not shown. */
+  | ({ name: 'refreshing'; next: PaymentState } & WithInvoice)
+  /** Nothing was paid, as read from the chain: the signed permit lapsed (`expired`), or the operation
+   * ran without paying (`failed`). */
+  | ({ name: 'permitExpired'; reason: 'expired' | 'failed' } & WithPayer)
   /** `code` is the API's code, or NETWORK_ERROR (the API did not answer), WALLET_ERROR, CONNECT_FAILED,
-   * VERIFICATION_FAILED (the verifier threw);
-   * `retry` is refused before retryAt (ms since the epoch, from Retry-After) and then resumes `resume`. */
+   * CHAIN_UNREADABLE (neither the pinned RPC nor the wallet answered), VERIFICATION_FAILED (the
+   * verifier threw); `retry` is refused before retryAt (ms since the epoch, from Retry-After) and then
+   * resumes `resume`. */
   | { name: 'error'; code: string; status: number | null; retryAt: number | null; resume: PaymentState }
 
 export type PaymentStateName = PaymentState['name']

@@ -1,28 +1,26 @@
-import type { Hex } from 'viem'
-import type { WireInvoice } from '../shared/wire'
+import type { ShownInvoice } from '../verify/confirmInvoice'
 import { sameAddress } from '../verify/sameAddress'
 import type { Failure } from './failure'
-import type { PaymentEvent } from './paymentEvent'
+import type { InvoiceCheck } from './invoiceCheck'
+import type { PaymentEvent, VaultOnChain } from './paymentEvent'
 import type { Payer, PaymentState, Receipt } from './paymentState'
-import { permitLapsed } from './permitWindow'
 
-/** How often a submitted payment's invoice is read while it is pending. */
+/** How often the chain is read while a signed operation is out. */
 export const pendingPollMs = 3_000
 
 type StateNamed<N extends PaymentState['name']> = Extract<PaymentState, { name: N }>
-type Submitted = StateNamed<'submitting' | 'reconciling' | 'pending'>
+type Submitted = StateNamed<'submitting' | 'pending'>
 
 /** The whole payment as a pure function: no clock (times come in events), no I/O. An event a state
- * does not expect leaves it unchanged, so a late or repeated click is harmless. */
+ * does not expect leaves it unchanged, so a late or repeated click is harmless. Paid, canceled and
+ * "nothing was paid" are only ever entered on a chain read. */
 export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
   switch (state.name) {
     case 'idle':
       return event.type === 'start' ? { name: 'loading' } : state
 
     case 'loading':
-      if (event.type === 'invoiceRead') {
-        return event.invoice.status === 'Issued' ? { name: 'ready', invoice: event.invoice, note: null } : settled(event.invoice, null)
-      }
+      if (event.type === 'chainRead') return checked(event.check, (invoice) => ready(invoice, null))
       if (event.type === 'failed') {
         const { failure } = event
         return failure.kind === 'api' && failure.status === 404 ? { name: 'notFound' } : errorState(failure, event.at, state, 'NETWORK_ERROR')
@@ -30,23 +28,23 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
       return state
 
     case 'ready':
-      return event.type === 'connect' ? { name: 'connecting', invoice: state.invoice } : state
+      if (event.type === 'connect') return { name: 'connecting', invoice: state.invoice }
+      if (event.type !== 'chainRead' || state.invoice.confirmed) return state
+      // still no chain: keep the service's figures, marked unconfirmed, and read again later
+      if (event.check.kind === 'unreadable') return { ...state, rechecks: state.rechecks + 1 }
+      return checked(event.check, (invoice) => ({ ...state, invoice }))
 
     case 'connecting':
       if (event.type === 'payerResolved') {
-        const { onchain } = event
-        // before any permit is asked for: a server that misstates the invoice is never paid through
-        if (!onchain.ok) return { name: 'unsafe', invoice: state.invoice, problems: onchain.problems }
-        return onchain.invoice.status === 'Issued' ? resolved(state.invoice, event.payer) : settled(onchain.invoice, null)
+        // before any permit is asked for: a service that misstates the invoice is never paid through
+        return checked(event.check, (invoice) => resolved(invoice, event.payer))
       }
       if (event.type === 'wrongNetwork') {
         const { chainId, wantedChainId } = event
         return { name: 'wrongNetwork', invoice: state.invoice, chainId, wantedChainId, note: null }
       }
       if (event.type === 'failed') {
-        return event.failure.kind === 'rejected'
-          ? { name: 'ready', invoice: state.invoice, note: 'connectRejected' }
-          : errorState(event.failure, event.at, state, 'CONNECT_FAILED')
+        return event.failure.kind === 'rejected' ? ready(state.invoice, 'connectRejected') : errorState(event.failure, event.at, state, 'CONNECT_FAILED')
       }
       return state
 
@@ -75,10 +73,10 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
       return event.type === 'retry' ? { name: 'connecting', invoice: state.invoice } : state
 
     case 'requestingPermit':
+      // what the service says of the invoice's status here is not read: only the chain settles it
       if (event.type === 'permitReceived') {
-        if (event.invoice.status !== 'Issued') return settled(event.invoice, null)
         const { verdict } = event
-        if (!verdict.ok) return { name: 'unsafe', invoice: state.invoice, problems: verdict.problems }
+        if (!verdict.ok) return { name: 'unsafe', invoice: state.invoice, problems: verdict.problems, handedOver: null }
         const { invoice, payer } = state
         const { typedData } = verdict
         const { value, spender, deadline } = typedData.message
@@ -93,11 +91,8 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
       return state
 
     case 'preparing':
-      if (event.type === 'prepared') {
-        if (event.prepared.invoice.status !== 'Issued') return settled(event.prepared.invoice, null)
-        return { ...state, name: 'verifying', prepared: event.prepared }
-      }
-      if (event.type === 'permitExpiring') return permitExpired(state)
+      if (event.type === 'prepared') return { ...state, name: 'verifying', prepared: event.prepared }
+      if (event.type === 'permitExpiring') return lapsed(state)
       return event.type === 'failed' ? beforeSubmissionFailed(state, event.failure, event.at) : state
 
     case 'verifying':
@@ -106,7 +101,11 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
         return errorState(event.failure, event.at, { name: 'requestingPermit', invoice: state.invoice, payer: state.payer }, 'VERIFICATION_FAILED')
       }
       if (event.type !== 'verified') return state
-      if (!event.verdict.ok) return { name: 'unsafe', invoice: state.invoice, problems: event.verdict.problems }
+      if (!event.verdict.ok) {
+        // the permit went to the service with /prepare: the payer is told what it allows, and until when
+        const handedOver = { amount: BigInt(state.invoice.amount), deadline: state.permit.deadline }
+        return { name: 'unsafe', invoice: state.invoice, problems: event.verdict.problems, handedOver }
+      }
       return {
         name: 'signingOperation',
         invoice: state.invoice,
@@ -114,52 +113,38 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
         permit: state.permit,
         userOp: event.verdict.userOp,
         userOpHash: event.verdict.userOpHash,
+        window: event.verdict.window,
       }
 
     case 'signingOperation':
-      if (event.type === 'operationSigned') return { ...state, name: 'submitting', userOp: { ...state.userOp, signature: event.signature } }
-      if (event.type === 'permitExpiring') return permitExpired(state)
+      if (event.type === 'operationSigned') {
+        return { ...state, name: 'submitting', resend: false, userOp: { ...state.userOp, signature: event.signature } }
+      }
+      if (event.type === 'permitExpiring') return lapsed(state)
       if (event.type === 'failed') return signatureFailed(state, event.failure, event.at, 'operationRejected')
       return state
 
     case 'submitting':
-      if (event.type === 'submitted') {
-        const { result } = event
-        if (result.status === 'confirmed') return { name: 'paid', invoice: state.invoice, receipt: receipt(state, result.txHash) }
-        return { name: 'pending', ...operationOf(state), nextCheckAt: event.at + pendingPollMs }
-      }
-      if (event.type === 'permitExpiring') return permitExpired(state)
+      // whatever the service answers, the chain is read at once: a 200 is not a payment
+      if (event.type === 'submitted') return { name: 'pending', ...operationOf(state), submission: { kind: 'accepted' }, nextCheckAt: event.at }
+      // only before the first send: a signed operation that never left the page cannot pay
+      if (event.type === 'permitExpiring') return lapsed(state)
       return event.type === 'failed' ? submissionFailed(state, event.failure, event.at) : state
 
-    case 'reconciling':
-      if (event.type === 'invoiceRead') {
-        if (event.invoice.status !== 'Issued') return settled(event.invoice, state)
-        if (uncertain(state.failure)) return { name: 'pending', ...operationOf(state), nextCheckAt: event.at + pendingPollMs }
-        // the server refused the operation outright: it was never sent, so a new one may be prepared
-        return errorState(state.failure, event.at, { name: 'requestingPermit', invoice: state.invoice, payer: state.payer }, 'NETWORK_ERROR')
-      }
-      // still no answer: keep reading rather than give up on a payment that may have gone through
-      if (event.type === 'failed') return { name: 'pending', ...operationOf(state), nextCheckAt: event.at + pendingPollMs }
-      return state
-
     case 'pending':
-      if (event.type === 'invoiceRead') {
-        if (event.invoice.status !== 'Issued') return settled(event.invoice, state)
-        if (permitLapsed(state.permit.deadline, event.at)) return permitExpired(state)
-        return { ...state, nextCheckAt: event.at + pendingPollMs }
-      }
-      if (event.type === 'failed') {
-        const wait = event.failure.kind === 'api' && event.failure.retryAfter !== null ? event.failure.retryAfter * 1000 : 0
-        return { ...state, nextCheckAt: event.at + Math.max(pendingPollMs, wait) }
-      }
+      if (event.type === 'chainRead') return followed(state, event.check, event.vault, event.at)
       // the same signed operation, never a new one: resending it cannot pay twice
-      if (event.type === 'retry') return { name: 'submitting', ...operationOf(state) }
+      if (event.type === 'retry' && state.submission.kind !== 'refused') return { name: 'submitting', ...operationOf(state), resend: true }
+      // a refused operation may still be held and sent; a new one shares its nonce, so at most one runs
+      if (event.type === 'renewPermit' && state.submission.kind === 'refused') {
+        return { name: 'requestingPermit', invoice: state.invoice, payer: state.payer }
+      }
       return state
 
     case 'refreshing':
-      if (event.type === 'invoiceRead' && event.invoice.status !== 'Issued') return settled(event.invoice, null)
-      if (event.type === 'invoiceRead' || event.type === 'failed') return errorState(state.failure, event.at, state.resume, 'NETWORK_ERROR')
-      return state
+      if (event.type !== 'chainRead') return state
+      if (event.check.kind === 'unreadable') return errorState({ kind: 'chainUnreadable' }, event.at, state, 'CHAIN_UNREADABLE')
+      return checked(event.check, () => state.next)
 
     case 'permitExpired':
       return event.type === 'renewPermit' ? { name: 'requestingPermit', invoice: state.invoice, payer: state.payer } : state
@@ -176,34 +161,73 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
   }
 }
 
-function resolved(invoice: WireInvoice, payer: Payer): PaymentState {
+function ready(invoice: ShownInvoice, note: StateNamed<'ready'>['note']): PaymentState {
+  return { name: 'ready', invoice, note, rechecks: 0 }
+}
+
+/** An invoice held to the chain: refused when it differs, settled when the chain says so, and only
+ * an Issued one goes on to `issued`. An unreadable chain goes on with the service's figures, which
+ * stay marked unconfirmed. */
+function checked(check: InvoiceCheck, issued: (invoice: ShownInvoice) => PaymentState, ours: Submitted | null = null): PaymentState {
+  if (check.kind === 'unsafe') return { name: 'unsafe', invoice: check.invoice, problems: check.problems, handedOver: null }
+  if (check.kind === 'confirmed' && check.invoice.status !== 'Issued') return settled(check.invoice, ours)
+  return issued(check.invoice)
+}
+
+function resolved(invoice: ShownInvoice, payer: Payer): PaymentState {
   const amount = BigInt(invoice.amount)
   if (payer.balance < amount) return { name: 'insufficientBalance', invoice, payer, missing: amount - payer.balance }
   return { name: 'connected', invoice, payer, note: null }
 }
 
-/** A Paid or Canceled invoice ends the flow, whoever settled it; a receipt only for our own operation. */
-function settled(invoice: WireInvoice, ours: Submitted | null): PaymentState {
+/** A Paid or Canceled invoice ends the flow, whoever settled it; a receipt only when the chain names
+ * our vault as the payer. */
+function settled(invoice: ShownInvoice, ours: Submitted | null): PaymentState {
   if (invoice.status === 'Canceled') return { name: 'canceled', invoice }
   const byUs = ours !== null && invoice.payer !== null && sameAddress(invoice.payer, ours.payer.vault)
-  return { name: 'paid', invoice, receipt: byUs ? receipt(ours, invoice.txHash) : null }
+  return { name: 'paid', invoice, receipt: byUs ? receipt(ours, invoice) : null }
 }
 
-function receipt(state: Submitted, txHash: Hex | null): Receipt {
-  return { amount: BigInt(state.invoice.amount), invoiceNumber: state.invoice.invoiceNumber, userOpHash: state.userOpHash, txHash }
+function receipt(state: Submitted, invoice: ShownInvoice): Receipt {
+  return { amount: BigInt(invoice.amount), invoiceNumber: invoice.invoiceNumber, userOpHash: state.userOpHash, txHash: invoice.txHash }
 }
 
-function permitExpired(state: StateNamed<'preparing' | 'signingOperation' | 'submitting' | 'pending'>): PaymentState {
-  return { name: 'permitExpired', invoice: state.invoice, payer: state.payer }
+/**
+ * A signed operation is out: the chain says what became of it. Paid or canceled ends the flow;
+ * "nothing was paid" only once the invoice is still Issued and the operation can no longer run:
+ * the vault's nonce has moved past it (it ran without paying, or was replaced) or the chain's clock
+ * has passed the end of its window.
+ */
+function followed(state: StateNamed<'pending'>, check: InvoiceCheck, vault: VaultOnChain | null, at: number): PaymentState {
+  const again = { ...state, nextCheckAt: at + pendingPollMs }
+  if (check.kind === 'unsafe') return { name: 'unsafe', invoice: state.invoice, problems: check.problems, handedOver: handedOver(state) }
+  if (check.kind === 'unreadable') return again
+  return checked(
+    check,
+    (invoice) => {
+      if (vault && vault.nonce > state.userOp.nonce) return { name: 'permitExpired', invoice, payer: state.payer, reason: 'failed' }
+      if (vault && vault.blockTime > state.window.validUntil) return { name: 'permitExpired', invoice, payer: state.payer, reason: 'expired' }
+      return { ...again, invoice }
+    },
+    state,
+  )
 }
 
-/** The signed operation and what it was built from: all that carries over between submitting,
- * reconciling and pending. */
-function operationOf({ invoice, payer, permit, userOp, userOpHash }: Submitted) {
-  return { invoice, payer, permit, userOp, userOpHash }
+function handedOver(state: StateNamed<'pending'>) {
+  return { amount: BigInt(state.invoice.amount), deadline: state.permit.deadline }
 }
 
-/** Codes after which the permit itself is the problem: start again from a new one. */
+/** Ran out before anything was handed over that could pay: told once the chain shows it unpaid. */
+function lapsed({ invoice, payer }: { invoice: ShownInvoice; payer: Payer }): PaymentState {
+  return { name: 'refreshing', invoice, next: { name: 'permitExpired', invoice, payer, reason: 'expired' } }
+}
+
+/** The signed operation and what it was built from: all that carries over between submitting and pending. */
+function operationOf({ invoice, payer, permit, userOp, userOpHash, window }: Submitted) {
+  return { invoice, payer, permit, userOp, userOpHash, window }
+}
+
+/** Codes after which the permit itself is the problem: a new one is needed, which the payer chooses. */
 function permitRefused(failure: Failure): boolean {
   return failure.kind === 'api' && (failure.code === 'PERMIT_SIGNATURE_INVALID' || failure.code === 'USEROP_PERMIT_MISMATCH')
 }
@@ -214,20 +238,21 @@ function uncertain(failure: Failure): boolean {
 }
 
 function beforeSubmissionFailed(state: StateNamed<'requestingPermit' | 'preparing'>, failure: Failure, at: number): PaymentState {
-  if (failure.kind === 'api' && failure.code === 'PERMIT_EXPIRED') return { name: 'permitExpired', invoice: state.invoice, payer: state.payer }
-  if (permitRefused(failure)) return errorState(failure, at, { name: 'requestingPermit', invoice: state.invoice, payer: state.payer }, 'NETWORK_ERROR')
+  const { invoice, payer } = state
+  if (failure.kind === 'api' && failure.code === 'PERMIT_EXPIRED') return lapsed(state)
+  if (permitRefused(failure)) return { name: 'refreshing', invoice, next: errorState(failure, at, { name: 'requestingPermit', invoice, payer }, 'NETWORK_ERROR') }
   if (uncertain(failure) || (failure.kind === 'api' && failure.status === 429)) return errorState(failure, at, state, 'NETWORK_ERROR')
-  return { name: 'refreshing', invoice: state.invoice, failure, resume: state }
+  // a refusal may mean the invoice was paid or canceled meanwhile: the chain says which
+  return { name: 'refreshing', invoice, next: errorState(failure, at, state, 'NETWORK_ERROR') }
 }
 
-/** Once an operation has been sent, only a refusal the server states plainly lets the widget move
- * on; anything else is reconciled by reading the invoice, never by preparing another operation. */
+/** Once the operation has been handed to the service, only the chain can say what became of it:
+ * every answer but rate limiting (refused before the operation is looked at) leads to following it
+ * on-chain, never to preparing another behind the payer's back. */
 function submissionFailed(state: StateNamed<'submitting'>, failure: Failure, at: number): PaymentState {
-  if (failure.kind === 'api' && failure.code === 'PERMIT_EXPIRED') return permitExpired(state)
-  if (permitRefused(failure)) return errorState(failure, at, { name: 'requestingPermit', invoice: state.invoice, payer: state.payer }, 'NETWORK_ERROR')
-  // rate limiting happens before the operation is looked at: sending it again later is safe
   if (failure.kind === 'api' && failure.status === 429) return errorState(failure, at, state, 'NETWORK_ERROR')
-  return { name: 'reconciling', ...operationOf(state), failure }
+  const submission = failure.kind === 'api' && !uncertain(failure) ? { kind: 'refused' as const, code: failure.code } : { kind: 'unknown' as const }
+  return { name: 'pending', ...operationOf(state), submission, nextCheckAt: at }
 }
 
 /** The payer declining a signature is not an error: back to connected, with a note saying so. */
@@ -242,6 +267,7 @@ function signatureFailed(
 }
 
 function errorState(failure: Failure, at: number, resume: PaymentState, otherwise: string): PaymentState {
+  if (failure.kind === 'chainUnreadable') return { name: 'error', code: 'CHAIN_UNREADABLE', status: null, retryAt: null, resume }
   if (failure.kind !== 'api') return { name: 'error', code: otherwise, status: null, retryAt: null, resume }
   const retryAt = failure.retryAfter === null ? null : at + failure.retryAfter * 1000
   return { name: 'error', code: failure.code, status: failure.status, retryAt, resume }

@@ -1,36 +1,92 @@
+import type { Address } from 'viem'
 import { toWireUserOp } from '../shared/userOpWire'
+import type { WireInvoice } from '../shared/wire'
+import type { ChainInvoice } from '../verify/confirmInvoice'
 import { paymentInvoice } from '../verify/paymentInvoice'
-import { verifyOnchainInvoice } from '../verify/verifyOnchainInvoice'
-import type { PaymentOutcome } from './paymentEvent'
-import type { PaymentFlowDeps } from './paymentFlowDeps'
+import { ChainUnreadableError } from './failure'
+import { checkInvoice } from './invoiceCheck'
+import type { PaymentOutcome, VaultOnChain } from './paymentEvent'
+import type { PaymentChain, PaymentFlowDeps } from './paymentFlowDeps'
 import type { PaymentState } from './paymentState'
 import { splitPermitSignature } from './permitSignature'
 import { permitExpiring } from './permitWindow'
+
+/** How long the first paint waits for the chain before it shows the service's figures as unconfirmed. */
+export const firstChainReadMs = 4_000
+
+/** While the invoice is unconfirmed, the chain is read again after this long, doubling up to a minute. */
+export function recheckDelayMs(rechecks: number): number {
+  return Math.min(60_000, 2_000 * 2 ** rechecks)
+}
+
+/** The registry's record of the invoice and, once Paid, its settlement transaction. */
+async function readChainInvoice(read: Pick<PaymentChain, 'invoiceOf' | 'settlementOf'>, id: bigint): Promise<ChainInvoice> {
+  const record = await read.invoiceOf(id)
+  // Status 2 is Paid: the receipt's transaction comes from the registry's own event, not the service
+  return { record, txHash: record?.status === 2 ? await read.settlementOf(id) : null }
+}
+
+/** A read that failed is no answer, not a 'no': the caller decides what an absent answer means. */
+async function settle<T>(read: Promise<T>, timeoutMs?: number): Promise<T | null> {
+  const timeout = timeoutMs === undefined ? null : new Promise<null>((resolve) => setTimeout(resolve, timeoutMs, null))
+  try {
+    return await (timeout ? Promise.race([read, timeout]) : read)
+  } catch {
+    return null
+  }
+}
 
 /** The work a state stands for, reported as one outcome; null for states that wait for the payer.
  * Throws whatever the dependency threw: the driver turns it into a `failed` outcome. */
 export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Promise<PaymentOutcome | null> {
   const { api, wallet, chain, verifier, clock, deployment, invoiceId } = deps
-  const readInvoice = async (): Promise<PaymentOutcome> => ({ type: 'invoiceRead', invoice: await api.getInvoice(invoiceId), at: clock.now() })
+  const id = BigInt(invoiceId)
+
+  /** The invoice held to the chain's record; with `vault`, the vault's nonce and the chain's time too. */
+  const readChain = async (server: WireInvoice, vault?: Address): Promise<PaymentOutcome> => {
+    const [read, vaultOnChain] = await Promise.all([
+      settle(readChainInvoice(chain, id)),
+      vault ? settle(Promise.all([chain.entryPointNonceOf(vault), chain.blockTime()])) : null,
+    ])
+    const check = checkInvoice(invoiceId, server, read ? [read] : [], deployment)
+    const onChain: VaultOnChain | null = vaultOnChain ? { nonce: vaultOnChain[0], blockTime: vaultOnChain[1] } : null
+    return { type: 'chainRead', check, vault: onChain, at: clock.now() }
+  }
 
   switch (state.name) {
-    case 'loading':
-    case 'reconciling':
+    case 'loading': {
+      // the service's invoice and the chain's at once: the page never waits on the chain for long, and
+      // shows the service's figures as unconfirmed until it agrees
+      const chainRead = settle(readChainInvoice(chain, id), firstChainReadMs)
+      const server = await api.getInvoice(invoiceId)
+      const read = await chainRead
+      return { type: 'chainRead', check: checkInvoice(invoiceId, server, read ? [read] : [], deployment), vault: null, at: clock.now() }
+    }
+
+    case 'ready':
+      if (state.invoice.confirmed) return null
+      await clock.sleep(recheckDelayMs(state.rechecks))
+      return readChain(state.invoice)
+
     case 'refreshing':
-      return readInvoice()
+      return readChain(state.invoice)
 
     case 'pending':
       await clock.sleep(Math.max(0, state.nextCheckAt - clock.now()))
-      return readInvoice()
+      return readChain(state.invoice, state.payer.vault)
 
     case 'connecting': {
       const owner = await wallet.connect()
       const chainId = await wallet.chainId()
       if (chainId !== deployment.chainId) return { type: 'wrongNetwork', chainId, wantedChainId: deployment.chainId }
-      // read through the wallet, once it is on the pinned chain: the server's invoice is held to the registry's
-      const onchain = verifyOnchainInvoice(invoiceId, state.invoice, await chain.invoiceOf(BigInt(invoiceId)))
+      // two views of the chain, the pinned RPC's and the wallet's; the service's invoice is held to both
+      const reads = (await Promise.all([settle(readChainInvoice(chain, id)), settle(readChainInvoice({ ...chain, invoiceOf: wallet.invoiceOf }, id))])).filter(
+        (read) => read !== null,
+      )
+      if (reads.length === 0) throw new ChainUnreadableError('neither the pinned RPC nor the wallet could read the invoice')
+      const check = checkInvoice(invoiceId, state.invoice, reads, deployment)
       const { vault, deployed } = await chain.vaultOf(owner)
-      return { type: 'payerResolved', payer: { owner, vault, deployed, balance: await chain.balanceOf(vault) }, onchain }
+      return { type: 'payerResolved', payer: { owner, vault, deployed, balance: await chain.balanceOf(vault) }, check }
     }
 
     case 'switchingNetwork':
@@ -38,14 +94,18 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
       return { type: 'networkSwitched' }
 
     case 'requestingPermit': {
-      const { permitToSign, invoice } = await api.requestPermit(invoiceId, { payerAddress: state.payer.vault })
+      const [{ permitToSign }, nonce] = await Promise.all([
+        api.requestPermit(invoiceId, { payerAddress: state.payer.vault }),
+        chain.permitNonceOf(state.payer.vault),
+      ])
       const verdict = verifier.verifyPermitToSign(permitToSign, {
         deployment,
         vault: state.payer.vault,
         invoice: paymentInvoice(state.invoice),
+        nonce,
         now: clock.now(),
       })
-      return { type: 'permitReceived', invoice, verdict }
+      return { type: 'permitReceived', verdict }
     }
 
     case 'signingPermit': {
@@ -66,6 +126,7 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
 
     case 'verifying': {
       const { payer, permit, prepared } = state
+      const entryPointNonce = await chain.entryPointNonceOf(payer.vault)
       const verdict = verifier.verifyPreparedPayment({
         deployment,
         invoice: paymentInvoice(state.invoice),
@@ -73,6 +134,8 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
         owner: payer.owner,
         vaultDeployed: payer.deployed,
         permit,
+        entryPointNonce,
+        now: clock.now(),
         prepared,
       })
       return { type: 'verified', verdict }
@@ -80,18 +143,18 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
 
     case 'signingOperation':
       if (permitExpiring(state.permit.deadline, clock.now())) return { type: 'permitExpiring' }
-      return { type: 'operationSigned', signature: await wallet.signUserOpHash(state.userOpHash) }
+      return { type: 'operationSigned', signature: await wallet.signUserOperation({ userOp: state.userOp, userOpHash: state.userOpHash }) }
 
     case 'submitting': {
       const { permit } = state
-      if (permitExpiring(permit.deadline, clock.now())) return { type: 'permitExpiring' }
+      // a resend is of an operation already handed over: only the chain can say it lapsed
+      if (!state.resend && permitExpiring(permit.deadline, clock.now())) return { type: 'permitExpiring' }
       const result = await api.submit(invoiceId, { userOp: toWireUserOp(state.userOp), permitSignature: { v: permit.v, r: permit.r, s: permit.s } })
       return { type: 'submitted', result, at: clock.now() }
     }
 
     case 'idle':
     case 'notFound':
-    case 'ready':
     case 'paid':
     case 'canceled':
     case 'wrongNetwork':

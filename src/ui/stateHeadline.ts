@@ -39,14 +39,12 @@ export function stateHeadline(state: PaymentState, t: Strings): string {
       return t.signingTitle
     case 'submitting':
       return t.submitting
-    case 'reconciling':
-      return t.reconciling
     case 'pending':
-      return t.pendingTitle
+      return state.submission.kind === 'accepted' ? t.pendingTitle : t.reconciling
     case 'refreshing':
       return t.refreshing
     case 'permitExpired':
-      return t.permitExpiredTitle
+      return state.reason === 'failed' ? t.failedOnChainTitle : t.permitExpiredTitle
     case 'error':
       return t.errorTitle
   }

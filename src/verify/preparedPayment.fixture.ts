@@ -3,7 +3,8 @@ import { entryPoint07Address, getUserOperationHash, type UserOperation } from 'v
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { payUserOperation } from '../../server/chain/payUserOperation'
 import { signVerifyingPaymasterData } from '../../server/chain/verifyingPaymaster'
-import type { Deployment } from '../shared/deployment'
+import type { PinnedDeployment } from '../config/pinnedDeployment'
+import devnetDeployment from '../config/devnet.deployment.json'
 import type { PermitSignature } from '../shared/payCall'
 import { permitTypedData } from '../shared/permit'
 import { type WireInvoice } from '../shared/wire'
@@ -17,18 +18,24 @@ function randomAddress(): Address {
   return privateKeyToAccount(generatePrivateKey()).address
 }
 
-export function testDeployment(): Deployment {
+export function testDeployment(): PinnedDeployment {
   return {
     chainId: 31337,
     entryPoint: entryPoint07Address,
     token: randomAddress(),
+    tokenSymbol: 'USDC',
+    tokenDecimals: 6,
+    permitDomain: { name: 'USD Coin', version: '2' },
     registry: randomAddress(),
+    registryFromBlock: '0',
     vaultFactory: randomAddress(),
     paymaster: randomAddress(),
+    rpcUrls: ['http://127.0.0.1:8545'],
+    userOpLimits: devnetDeployment.userOpLimits,
   }
 }
 
-export function testInvoice(deployment: Deployment, overrides: Partial<WireInvoice> = {}): WireInvoice {
+export function testInvoice(deployment: PinnedDeployment, overrides: Partial<WireInvoice> = {}): WireInvoice {
   return {
     id: '3',
     invoiceNumber: '1042',
@@ -54,7 +61,7 @@ export function testInvoice(deployment: Deployment, overrides: Partial<WireInvoi
 /** What the payer's wallet does with POST /permit's typed data: the owner signs for its vault. */
 export async function signTestPermit(
   owner: LocalAccount,
-  { deployment, vault, value, deadline }: { deployment: Deployment; vault: Address; value: bigint; deadline: bigint },
+  { deployment, vault, value, deadline }: { deployment: PinnedDeployment; vault: Address; value: bigint; deadline: bigint },
 ): Promise<PermitSignature> {
   const signature = await owner.signTypedData(
     permitTypedData(
@@ -67,13 +74,17 @@ export async function signTestPermit(
 }
 
 export type PrepareTestPaymentParameters = {
-  deployment: Deployment
+  deployment: PinnedDeployment
   invoice: WireInvoice
   vault: Address
   owner: Address
   vaultDeployed: boolean
   permit: PermitSignature
   paymasterSigner: LocalAccount
+  /** The paymaster's signed window; an honest server ends it with the permit. */
+  sponsorship?: { validUntil: number; validAfter: number }
+  /** The EntryPoint nonce (key << 64 | sequence) the operation uses; an honest server reads it. */
+  nonce?: bigint
   /** A dishonest server: changes the sponsored operation before it is hashed (so the hash agrees). */
   tamper?: (userOp: UserOperation<'0.7'>) => UserOperation<'0.7'>
 }
@@ -86,7 +97,7 @@ export async function prepareTestPayment(p: PrepareTestPaymentParameters): Promi
     vault: p.vault,
     owner: p.owner,
     vaultDeployed: p.vaultDeployed,
-    nonce: 0n,
+    nonce: p.nonce ?? 0n,
     permit: p.permit,
     gas: {
       callGasLimit: 300_000n,
@@ -103,7 +114,7 @@ export async function prepareTestPayment(p: PrepareTestPaymentParameters): Promi
   const paymasterData = await signVerifyingPaymasterData(
     p.paymasterSigner,
     { ...unsponsored, paymaster: p.deployment.paymaster, paymasterVerificationGasLimit: 100_000n, paymasterPostOpGasLimit: 0n },
-    { chainId: p.deployment.chainId, validUntil: Number(p.permit.deadline), validAfter: 0 },
+    { chainId: p.deployment.chainId, ...(p.sponsorship ?? { validUntil: Number(p.permit.deadline), validAfter: 0 }) },
   )
   const sponsored: UserOperation<'0.7'> = { ...unsponsored, paymasterData }
   const userOp = p.tamper ? p.tamper(sponsored) : sponsored

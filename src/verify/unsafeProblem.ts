@@ -3,6 +3,7 @@
 export type UnsafeProblemCode =
   // the invoice (GET /v1/pay/:id) against the registry on-chain
   | 'INVOICE_NOT_ON_CHAIN'
+  | 'INVOICE_DIFFERS_FROM_CHAIN'
   // the prepared operation (POST /prepare)
   | 'USEROP_HASH_MISMATCH'
   | 'SENDER_MISMATCH'
@@ -21,6 +22,13 @@ export type UnsafeProblemCode =
   | 'FACTORY_DATA_MISMATCH'
   | 'PAYMASTER_MISSING'
   | 'PAYMASTER_MISMATCH'
+  | 'PAYMASTER_DATA_MALFORMED'
+  | 'SPONSORSHIP_UNBOUNDED'
+  | 'SPONSORSHIP_OUTLIVES_PERMIT'
+  | 'SPONSORSHIP_NOT_YET_VALID'
+  | 'NONCE_KEY_NONZERO'
+  | 'NONCE_MISMATCH'
+  | 'GAS_ABOVE_LIMIT'
   | 'RESPONSE_INVOICE_MISMATCH'
   | 'AMOUNT_MISMATCH'
   | 'TOKEN_MISMATCH'
@@ -28,6 +36,8 @@ export type UnsafeProblemCode =
   // the permit to sign (POST /permit)
   | 'CHAIN_MISMATCH'
   | 'PERMIT_TOKEN_MISMATCH'
+  | 'PERMIT_DOMAIN_MISMATCH'
+  | 'PERMIT_NONCE_MISMATCH'
   | 'PRIMARY_TYPE_MISMATCH'
   | 'PERMIT_TYPES_MISMATCH'
   | 'OWNER_MISMATCH'
@@ -35,7 +45,8 @@ export type UnsafeProblemCode =
   | 'DEADLINE_PASSED'
   | 'DEADLINE_TOO_FAR'
 
-export type UnsafeProblem = { code: UnsafeProblemCode; message: string }
+/** `fields` names what differs, where a check compares several (the payer is told which). */
+export type UnsafeProblem = { code: UnsafeProblemCode; message: string; fields?: string[] }
 
 /** What a verifier answers: the checked value to use, or every reason not to. */
 export type Verdict<T> = ({ ok: true } & T) | { ok: false; problems: UnsafeProblem[] }

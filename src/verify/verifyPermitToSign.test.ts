@@ -24,7 +24,7 @@ function scenario() {
     primaryType: 'Permit',
     message: { owner: vault, spender: deployment.registry, value: invoice.amount, nonce: '4', deadline: String(nowSeconds + 3600) },
   }
-  const expected = { deployment, vault, invoice: paymentInvoice(invoice), now }
+  const expected = { deployment, vault, invoice: paymentInvoice(invoice), nonce: 4n, now }
   return { deployment, vault, invoice, permitToSign, expected }
 }
 
@@ -56,6 +56,20 @@ describe('verifyPermitToSign', () => {
     expect(result.ok && Object.keys(result.typedData.message)).toEqual(['owner', 'spender', 'value', 'nonce', 'deadline'])
     const owner = privateKeyToAccount(generatePrivateKey())
     if (result.ok) expect(await owner.signTypedData(result.typedData)).toMatch(/^0x[0-9a-f]{130}$/)
+  })
+
+  test.each([
+    ['name', { name: 'USD Coin (bridged)' }],
+    ['version', { version: '1' }],
+  ] as const)('behavior: refuses a permit domain with another %s than the pinned token\'s', (_, change) => {
+    const { permitToSign, expected } = scenario()
+    expect(codes(verifyPermitToSign({ ...permitToSign, domain: { ...permitToSign.domain, ...change } }, expected))).toEqual(['PERMIT_DOMAIN_MISMATCH'])
+  })
+
+  test('behavior: refuses a permit nonce other than the token\'s nonces(vault) read on-chain', () => {
+    const { permitToSign, expected } = scenario()
+    expect(codes(verifyPermitToSign(withMessage(permitToSign, { nonce: '5' }), expected))).toEqual(['PERMIT_NONCE_MISMATCH'])
+    expect(codes(verifyPermitToSign(withMessage(permitToSign, { nonce: '5' }), { ...expected, nonce: 5n }))).toEqual([])
   })
 
   test('behavior: compares addresses whatever their casing', () => {

@@ -1,5 +1,5 @@
 import { getAddress, type Address } from 'viem'
-import type { Deployment } from '../shared/deployment'
+import type { PinnedDeployment } from '../config/pinnedDeployment'
 import { maxPermitSeconds, permitTypedData, permitTypes } from '../shared/permit'
 import type { PermitToSign } from '../shared/wire'
 import { checkAcceptedToken, type PaymentInvoice } from './paymentInvoice'
@@ -10,17 +10,19 @@ export type PermitTypedData = ReturnType<typeof permitTypedData>
 
 export type VerifyPermitToSignExpected = {
   /** Pinned in the build; never taken from the server being checked. */
-  deployment: Deployment
+  deployment: PinnedDeployment
   vault: Address
   invoice: PaymentInvoice
+  /** The token's nonces(vault), read from the chain: a permit for any other nonce is not the one the
+   * token would take next. */
+  nonce: bigint
   /** Milliseconds since the epoch, as Date.now(). */
   now: number
 }
 
-/** On success, typed data rebuilt from the checked fields alone: the wallet signs what was checked,
- * never the server's object with whatever else it carries. */
+/** On success, typed data rebuilt from the pinned deployment and the checked fields alone: the wallet
+ * signs what was checked, never the server's object with whatever else it carries. */
 export type VerifyPermitToSignReturnType = Verdict<{ typedData: PermitTypedData }>
-
 
 /** An EIP-2612 permit is a spending authorisation: before the payer signs one, it must let exactly the
  * invoice registry take exactly the invoice amount of the accepted token from the payer's vault, for a
@@ -31,6 +33,12 @@ export function verifyPermitToSign(permitToSign: PermitToSign, expected: VerifyP
   const problems = checkAcceptedToken(invoice, deployment)
   if (domain.chainId !== deployment.chainId) {
     problems.push({ code: 'CHAIN_MISMATCH', message: `The permit is for chain ${domain.chainId}, not chain ${deployment.chainId}.` })
+  }
+  if (domain.name !== deployment.permitDomain.name || domain.version !== deployment.permitDomain.version) {
+    problems.push({
+      code: 'PERMIT_DOMAIN_MISMATCH',
+      message: `The permit names the domain "${domain.name}" version "${domain.version}", not the token's "${deployment.permitDomain.name}" version "${deployment.permitDomain.version}".`,
+    })
   }
   if (!sameAddress(domain.verifyingContract, deployment.token)) {
     problems.push({
@@ -59,15 +67,21 @@ export function verifyPermitToSign(permitToSign: PermitToSign, expected: VerifyP
       message: `The permit allows ${message.value} instead of the invoice amount ${invoice.amount} (in the token's smallest unit).`,
     })
   }
+  if (BigInt(message.nonce) !== expected.nonce) {
+    problems.push({
+      code: 'PERMIT_NONCE_MISMATCH',
+      message: `The permit uses nonce ${message.nonce}, but the token's next permit nonce for your vault is ${expected.nonce}.`,
+    })
+  }
   problems.push(...checkDeadline(BigInt(message.deadline), BigInt(Math.floor(expected.now / 1000))))
   return verdict(problems, () => ({
     typedData: permitTypedData(
-      { name: domain.name, version: domain.version, chainId: domain.chainId, verifyingContract: getAddress(domain.verifyingContract) },
+      { ...deployment.permitDomain, chainId: deployment.chainId, verifyingContract: getAddress(deployment.token) },
       {
-        owner: getAddress(message.owner),
-        spender: getAddress(message.spender),
-        value: BigInt(message.value),
-        nonce: BigInt(message.nonce),
+        owner: getAddress(vault),
+        spender: getAddress(deployment.registry),
+        value: invoice.amount,
+        nonce: expected.nonce,
         deadline: BigInt(message.deadline),
       },
     ),

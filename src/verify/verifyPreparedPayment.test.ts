@@ -38,7 +38,7 @@ async function scenario({ vaultDeployed = false, invoice: invoiceOverrides = {} 
     permit,
     paymasterSigner: privateKeyToAccount(generatePrivateKey()),
   }
-  const expected = { deployment, invoice: paymentInvoice(invoice), vault, owner: owner.address, vaultDeployed, permit }
+  const expected = { deployment, invoice: paymentInvoice(invoice), vault, owner: owner.address, vaultDeployed, permit, entryPointNonce: 0n, now }
   /** Verifies what a server answers; `tamper` makes it a dishonest server that keeps its hash consistent. */
   async function verify(
     tamper?: PrepareTestPaymentParameters['tamper'],
@@ -47,7 +47,12 @@ async function scenario({ vaultDeployed = false, invoice: invoiceOverrides = {} 
     const prepared = edit(await prepareTestPayment(tamper ? { ...server, tamper } : server))
     return { prepared, result: verifyPreparedPayment({ ...expected, prepared }) }
   }
-  return { deployment, owner, vault, invoice, permit, verify }
+  /** A server that signs what it wants: a real paymaster signature over its own window, nonce, gas. */
+  async function verifyServer(changes: Partial<PrepareTestPaymentParameters>, chain: Partial<typeof expected> = {}) {
+    const prepared = await prepareTestPayment({ ...server, ...changes })
+    return verifyPreparedPayment({ ...expected, ...chain, prepared })
+  }
+  return { deployment, owner, vault, invoice, permit, verify, verifyServer }
 }
 
 function codes(result: VerifyPreparedPaymentReturnType) {
@@ -243,20 +248,80 @@ describe('verifyPreparedPayment', () => {
     expect(codes(result)).toEqual(['PAYMASTER_MISSING'])
   })
 
+  test('behavior: refuses a sponsorship that never expires (validUntil 0), however validly signed', async () => {
+    const { verifyServer } = await scenario()
+    expect(codes(await verifyServer({ sponsorship: { validUntil: 0, validAfter: 0 } }))).toEqual(['SPONSORSHIP_UNBOUNDED'])
+  })
+
+  test('behavior: refuses a sponsorship that outlives the permit by a second', async () => {
+    const { verifyServer } = await scenario()
+    const result = await verifyServer({ sponsorship: { validUntil: Number(deadline) + 1, validAfter: 0 } })
+    expect(codes(result)).toEqual(['SPONSORSHIP_OUTLIVES_PERMIT'])
+  })
+
+  test('behavior: refuses a sponsorship that only starts in the future', async () => {
+    const { verifyServer } = await scenario()
+    const result = await verifyServer({ sponsorship: { validUntil: Number(deadline), validAfter: now / 1000 + 60 } })
+    expect(codes(result)).toEqual(['SPONSORSHIP_NOT_YET_VALID'])
+  })
+
+  test('behavior: hands back the sponsorship window as the operation\'s real validity', async () => {
+    const { verifyServer } = await scenario()
+    const result = await verifyServer({ sponsorship: { validUntil: Number(deadline) - 600, validAfter: now / 1000 - 5 } })
+    expect(result.ok && result.window).toEqual({ validUntil: Number(deadline) - 600, validAfter: now / 1000 - 5 })
+  })
+
+  test.each([
+    ['with nothing after the window', (data: Hex) => data.slice(0, 2 + 128) as Hex],
+    ['with a 66-byte signature', (data: Hex) => concat([data, '0x00'])],
+    ['with a window word wider than uint48', (data: Hex) => `0x01${data.slice(4)}` as Hex],
+  ])('behavior: refuses paymaster data %s, even with a matching hash', async (_, edit) => {
+    const { verify } = await scenario()
+    const { result } = await verify((userOp) => ({ ...userOp, paymasterData: edit(userOp.paymasterData ?? '0x') }))
+    expect(codes(result)).toEqual(['PAYMASTER_DATA_MALFORMED'])
+  })
+
+  test('behavior: refuses an operation on another nonce key, so no second operation can run beside it', async () => {
+    const { verifyServer } = await scenario()
+    expect(codes(await verifyServer({ nonce: (7n << 64n) + 0n }))).toEqual(['NONCE_KEY_NONZERO'])
+  })
+
+  test('behavior: refuses a nonce other than the vault\'s next one on-chain', async () => {
+    const { verifyServer } = await scenario()
+    expect(codes(await verifyServer({ nonce: 5n }))).toEqual(['NONCE_MISMATCH'])
+    expect(codes(await verifyServer({ nonce: 5n }, { entryPointNonce: 5n }))).toEqual([])
+  })
+
+  test.each(['callGasLimit', 'verificationGasLimit', 'preVerificationGas', 'paymasterVerificationGasLimit', 'maxFeePerGas', 'maxPriorityFeePerGas'] as const)(
+    'behavior: refuses %s above the limit the build states',
+    async (field) => {
+      const { verify, deployment } = await scenario()
+      const { result } = await verify((userOp) => ({ ...userOp, [field]: BigInt(deployment.userOpLimits[field]) + 1n, maxFeePerGas: field === 'maxFeePerGas' || field === 'maxPriorityFeePerGas' ? BigInt(deployment.userOpLimits.maxFeePerGas) + 1n : userOp.maxFeePerGas }))
+      expect(codes(result)).toEqual(['GAS_ABOVE_LIMIT'])
+      expect(!result.ok && result.problems[0]!.fields).toContain(field)
+    },
+  )
+
+  test('behavior: refuses a priority fee above the fee cap', async () => {
+    const { verify } = await scenario()
+    const { result } = await verify((userOp) => ({ ...userOp, maxPriorityFeePerGas: userOp.maxFeePerGas + 1n }))
+    expect(codes(result)).toEqual(['GAS_ABOVE_LIMIT'])
+  })
+
   test('behavior: refuses paymaster data changed after hashing', async () => {
     const { verify } = await scenario()
     const { result } = await verify(undefined, (prepared) => ({
       ...prepared,
       userOp: { ...prepared.userOp, paymasterData: concat([prepared.userOp.paymasterData ?? '0x', '0x00']) },
     }))
-    expect(codes(result)).toEqual(['USEROP_HASH_MISMATCH'])
+    expect(codes(result)).toEqual(['USEROP_HASH_MISMATCH', 'PAYMASTER_DATA_MALFORMED'])
   })
 
   test.each(['callGasLimit', 'verificationGasLimit', 'preVerificationGas', 'maxFeePerGas', 'paymasterPostOpGasLimit'] as const)(
     'behavior: refuses %s changed after hashing',
     async (field) => {
       const { verify } = await scenario()
-      const { result } = await verify(undefined, (prepared) => ({ ...prepared, userOp: { ...prepared.userOp, [field]: '123456' } }))
+      const { result } = await verify(undefined, (prepared) => ({ ...prepared, userOp: { ...prepared.userOp, [field]: String(BigInt(prepared.userOp[field] ?? 0) + 1n) } }))
       expect(codes(result)).toEqual(['USEROP_HASH_MISMATCH'])
     },
   )
@@ -264,7 +329,7 @@ describe('verifyPreparedPayment', () => {
   test('behavior: refuses a gas field too wide to pack instead of throwing', async () => {
     const { verify } = await scenario()
     const { result } = await verify(undefined, (prepared) => ({ ...prepared, userOp: { ...prepared.userOp, callGasLimit: (2n ** 128n).toString() } }))
-    expect(codes(result)).toEqual(['USEROP_HASH_MISMATCH'])
+    expect(codes(result)).toEqual(['USEROP_HASH_MISMATCH', 'GAS_ABOVE_LIMIT'])
   })
 
   test.each([

@@ -1,12 +1,16 @@
 import type { Address, Hex } from 'viem'
 import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import type * as z from 'zod/mini'
+import type { PinnedDeployment } from '../config/pinnedDeployment'
 import type { Deployment } from '../shared/deployment'
 import type { PermitSignature } from '../shared/payCall'
 import { type prepareResponseSchema } from '../shared/wire'
 import { fromWireUserOp } from '../shared/userOpWire'
 import { checkPayCall } from './checkPayCall'
 import { checkVaultCreation } from './checkVaultCreation'
+import { checkGasLimits } from './checkGasLimits'
+import { checkOperationNonce } from './checkOperationNonce'
+import { checkSponsorship, isoSeconds, type SponsorshipWindow } from './checkSponsorship'
 import { checkAcceptedToken, type PaymentInvoice } from './paymentInvoice'
 import { sameAddress } from './sameAddress'
 import { verdict, type UnsafeProblem, type Verdict } from './unsafeProblem'
@@ -15,7 +19,7 @@ export type PrepareResponse = z.infer<typeof prepareResponseSchema>
 
 export type VerifyPreparedPaymentParameters = {
   /** Pinned in the build; never taken from the server being checked. */
-  deployment: Deployment
+  deployment: PinnedDeployment
   invoice: PaymentInvoice
   vault: Address
   owner: Address
@@ -23,13 +27,20 @@ export type VerifyPreparedPaymentParameters = {
   vaultDeployed: boolean
   /** The permit the payer signed, as signed. */
   permit: PermitSignature
+  /** EntryPoint.getNonce(vault, 0), read from the chain. */
+  entryPointNonce: bigint
+  /** Milliseconds since the epoch. */
+  now: number
   prepared: PrepareResponse
 }
 
-export type VerifyPreparedPaymentReturnType = Verdict<{ userOp: UserOperation<'0.7'>; userOpHash: Hex }>
+/** `window` is when the signed operation can execute: what the payer is told, and what decides when
+ * the widget may say it can no longer pay. */
+export type VerifyPreparedPaymentReturnType = Verdict<{ userOp: UserOperation<'0.7'>; userOpHash: Hex; window: SponsorshipWindow }>
 
-/** Everything the payer will sign is checked here against what the payer meant to do; the hash the
- * owner signs is the one computed here, not the server's. The returned operation carries an empty
+/** Every byte the payer will sign is checked here against what the payer meant to do: the hash the
+ * owner signs is the one computed here, not the server's; every field that goes into it is decoded
+ * and held to the pinned deployment and the chain. The returned operation carries an empty
  * signature: whatever the server put there (a stub for estimation) is never sent. */
 export function verifyPreparedPayment(p: VerifyPreparedPaymentParameters): VerifyPreparedPaymentReturnType {
   const { deployment, invoice, prepared } = p
@@ -48,13 +59,16 @@ export function verifyPreparedPayment(p: VerifyPreparedPaymentParameters): Verif
   if (!sameAddress(userOp.sender, p.vault)) {
     problems.push({ code: 'SENDER_MISMATCH', message: `The operation is sent by ${userOp.sender}, not by your vault ${p.vault}.` })
   }
+  const sponsorship = checkSponsorship(userOp, { deployment, permitDeadline: p.permit.deadline, now: p.now })
   problems.push(
+    ...checkOperationNonce(userOp.nonce, p.entryPointNonce),
     ...checkPayCall(userOp.callData, { deployment, invoice, permit: p.permit }),
     ...checkVaultCreation(userOp, { deployment, owner: p.owner, vaultDeployed: p.vaultDeployed }),
-    ...checkPaymaster(userOp.paymaster, deployment),
+    ...checkGasLimits(userOp, deployment.userOpLimits),
+    ...sponsorship.problems,
     ...checkPermitWindow(prepared, p.permit),
   )
-  return verdict(problems, () => ({ userOp, userOpHash }))
+  return verdict(problems, () => ({ userOp, userOpHash, window: sponsorship.window! }))
 }
 
 /** Lower-case hex; '0x' (which equals no hash) when a field is too wide to pack, as on no operation
@@ -84,19 +98,6 @@ function checkPreparedInvoice(prepared: PrepareResponse['invoice'], invoice: Pay
   return problems
 }
 
-function checkPaymaster(paymaster: Address | undefined, deployment: Deployment): UnsafeProblem[] {
-  if (!paymaster) {
-    return [{ code: 'PAYMASTER_MISSING', message: 'The operation is not sponsored: your vault would pay the network fee itself.' }]
-  }
-  if (sameAddress(paymaster, deployment.paymaster)) return []
-  return [
-    {
-      code: 'PAYMASTER_MISMATCH',
-      message: `The operation is sponsored by ${paymaster}, not by this checkout's paymaster ${deployment.paymaster}.`,
-    },
-  ]
-}
-
 /** The permit deadline is when the widget stops waiting for a signed operation and offers a new one
  * (SPEC 4.14 rule 4): a server that says otherwise is not the protocol being checked. */
 function checkPermitWindow(prepared: PrepareResponse, permit: PermitSignature): UnsafeProblem[] {
@@ -105,19 +106,15 @@ function checkPermitWindow(prepared: PrepareResponse, permit: PermitSignature): 
   if (BigInt(prepared.permitDeadline) !== permit.deadline) {
     problems.push({
       code: 'PERMIT_DEADLINE_MISMATCH',
-      message: `The server reports a permit valid until ${isoSeconds(prepared.permitDeadline * 1000)}, but the permit you signed ends at ${isoSeconds(deadlineMs)}.`,
+      message: `The server reports a permit valid until ${isoSeconds(prepared.permitDeadline)}, but the permit you signed ends at ${isoSeconds(Number(permit.deadline))}.`,
     })
   }
   // an unreadable date is no bound at all
   if (!(Date.parse(prepared.expiresAt) <= deadlineMs)) {
     problems.push({
       code: 'EXPIRY_AFTER_PERMIT',
-      message: `The prepared payment stays valid until ${prepared.expiresAt}, after your permit ends at ${isoSeconds(deadlineMs)}.`,
+      message: `The prepared payment stays valid until ${prepared.expiresAt}, after your permit ends at ${isoSeconds(Number(permit.deadline))}.`,
     })
   }
   return problems
-}
-
-function isoSeconds(ms: number): string {
-  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : 'an invalid date'
 }

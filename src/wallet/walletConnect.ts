@@ -11,7 +11,7 @@ export async function openWalletConnect(deployment: PinnedDeployment, projectId:
     projectId,
     chains: [deployment.chainId],
     showQrModal: true,
-    ...(deployment.rpcUrl ? { rpcMap: { [deployment.chainId]: deployment.rpcUrl } } : {}),
+    rpcMap: { [deployment.chainId]: deployment.rpcUrls[0]! },
     metadata: { name: 'svc-checkout', description: 'Pay an invoice', url: location.origin, icons: [] },
   })
   await provider.enable()

@@ -1,17 +1,18 @@
+import type { PinnedDeployment } from '../../config/pinnedDeployment'
 import type { InvoiceMetadata } from '../../shared/metadata'
-import type { WireInvoice } from '../../shared/wire'
+import type { ShownInvoice } from '../../verify/confirmInvoice'
 import { formatDay } from '../format'
 import { useLocale } from '../LocaleContext'
 import type { DocumentLoad } from './documentLoad'
 import { LineItems } from './LineItems'
-import { metadataMatches } from './metadataMatches'
+import { metadataVerdict } from './metadataVerdict'
 import { PartyCard } from './PartyCard'
 
-type InvoiceDocumentProps = { load: DocumentLoad; pdfUrl: string | null; onReload(): void }
+type InvoiceDocumentProps = { load: DocumentLoad; invoice: ShownInvoice; deployment: PinnedDeployment; pdfUrl: string | null; onReload(): void }
 
 /** The invoice itself: parties, lines, totals and notes from the decrypted metadata, marked as
- * verified only when they hash to the invoice's on-chain metaHash. */
-export function InvoiceDocument({ load, pdfUrl, onReload }: InvoiceDocumentProps) {
+ * verified only when they hash to the metaHash read from the chain and bill what the chain says. */
+export function InvoiceDocument({ load, invoice, deployment, pdfUrl, onReload }: InvoiceDocumentProps) {
   const { strings: t } = useLocale()
   if (load.status === 'loading') return null
   if (load.status === 'failed') {
@@ -24,7 +25,7 @@ export function InvoiceDocument({ load, pdfUrl, onReload }: InvoiceDocumentProps
       </section>
     )
   }
-  const { invoice, metadata } = load.document
+  const { metadata } = load.document
   if (!metadata) {
     return (
       <section class="svc-document">
@@ -32,19 +33,30 @@ export function InvoiceDocument({ load, pdfUrl, onReload }: InvoiceDocumentProps
       </section>
     )
   }
-  return <FullDocument invoice={invoice} metadata={metadata} pdfUrl={pdfUrl} />
+  return <FullDocument invoice={invoice} deployment={deployment} metadata={metadata} pdfUrl={pdfUrl} />
 }
 
-function FullDocument({ invoice, metadata, pdfUrl }: { invoice: WireInvoice; metadata: InvoiceMetadata; pdfUrl: string | null }) {
+type FullDocumentProps = { invoice: ShownInvoice; deployment: PinnedDeployment; metadata: InvoiceMetadata; pdfUrl: string | null }
+
+function FullDocument({ invoice, deployment, metadata, pdfUrl }: FullDocumentProps) {
   const { strings: t, tag } = useLocale()
-  const verified = metadataMatches(metadata, invoice)
+  const verdict = metadataVerdict(metadata, invoice, deployment)
   const day = (iso: string) => formatDay(new Date(iso), tag)
   return (
     <section class="svc-document" aria-label={t.invoiceTitle(metadata.invoiceNumber)}>
-      <p class={verified ? 'svc-verified' : 'svc-warning'} role={verified ? undefined : 'alert'}>
-        <span aria-hidden="true">{verified ? '✓ ' : '⚠ '}</span>
-        {verified ? t.verified : t.notVerified}
-      </p>
+      {verdict.kind === 'verified' ? (
+        <p class="svc-verified">
+          <span aria-hidden="true">✓ </span>
+          {t.verified}
+        </p>
+      ) : verdict.kind === 'unconfirmed' ? (
+        <p class="svc-note">{t.notYetVerified}</p>
+      ) : (
+        <p class="svc-warning" role="alert">
+          <span aria-hidden="true">⚠ </span>
+          {t.notVerifiedFields(verdict.fields.join(', '))}
+        </p>
+      )}
       {metadata.description ? <p class="svc-description">{metadata.description}</p> : null}
       <div class="svc-parties">
         <PartyCard title={t.from} party={metadata.merchant} />

@@ -1,14 +1,15 @@
-import type { WireInvoice } from '../../shared/wire'
+import type { ShownInvoice } from '../../verify/confirmInvoice'
 import { formatDay, formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
 
-export type InvoiceStanding = 'open' | 'overdue' | 'paid' | 'canceled'
+export type InvoiceStanding = 'open' | 'overdue' | 'paid' | 'canceled' | 'unconfirmed'
 
-/** Who bills what, how much, by when: the on-chain facts, which are what a payment settles. */
-export function InvoiceHeader(p: { invoice: WireInvoice; invoiceNumber: string; merchantName: string | null; standing: InvoiceStanding }) {
+/** Who bills what, how much, by when: the on-chain facts, which are what a payment settles. Until the
+ * chain has been read they are the service's, and the header says so. */
+export function InvoiceHeader(p: { invoice: ShownInvoice; invoiceNumber: string; merchantName: string | null; standing: InvoiceStanding }) {
   const { invoice, merchantName, standing } = p
   const { strings: t, tag } = useLocale()
-  const badge = { open: t.statusIssued, overdue: t.statusOverdue, paid: t.statusPaid, canceled: t.statusCanceled }[standing]
+  const badge = { open: t.statusIssued, overdue: t.statusOverdue, paid: t.statusPaid, canceled: t.statusCanceled, unconfirmed: t.unconfirmed }[standing]
   return (
     <header class="svc-header">
       <p class="svc-merchant">{merchantName ?? <span class="svc-mono">{invoice.merchant}</span>}</p>
@@ -23,6 +24,7 @@ export function InvoiceHeader(p: { invoice: WireInvoice; invoiceNumber: string; 
       <p>
         {t.due} {formatDay(new Date(Number(invoice.dueAt) * 1000), tag)}
       </p>
+      {invoice.confirmed ? null : <p class="svc-note svc-unconfirmed">{t.unconfirmedNote}</p>}
     </header>
   )
 }

@@ -1,12 +1,12 @@
 import type { PaymentState } from '../../flow/paymentState'
-import type { WireInvoice } from '../../shared/wire'
+import type { ShownInvoice } from '../../verify/confirmInvoice'
 import { formatDay } from '../format'
 import { useLocale } from '../LocaleContext'
 import { PaymentWidget, type PaymentWidgetProps } from '../widget/PaymentWidget'
 import type { DocumentLoad } from './documentLoad'
 import { InvoiceDocument } from './InvoiceDocument'
 import { InvoiceHeader, type InvoiceStanding } from './InvoiceHeader'
-import { metadataMatches } from './metadataMatches'
+import { metadataVerdict } from './metadataVerdict'
 
 export type PayPageProps = Omit<PaymentWidgetProps, 'merchantName' | 'invoiceNumber'> & {
   document: DocumentLoad
@@ -17,11 +17,12 @@ export type PayPageProps = Omit<PaymentWidgetProps, 'merchantName' | 'invoiceNum
 }
 
 /** The share link's page. Unknown, canceled and paid invoices each get their own page; an open one,
- * overdue or not, gets the invoice and the payment widget. */
+ * overdue or not, gets the invoice and the payment widget. Every figure in the header is the flow's
+ * invoice: the chain's once read, the service's marked unconfirmed until then. */
 export function PayPage(p: PayPageProps) {
   const { strings: t, tag } = useLocale()
   const { state, document } = p
-  const invoice = invoiceOf(state) ?? (document.status === 'loaded' ? document.document.invoice : null)
+  const invoice = invoiceOf(state)
   if (state.name === 'notFound' || (document.status === 'failed' && document.notFound)) {
     return <NotFoundPage />
   }
@@ -33,7 +34,8 @@ export function PayPage(p: PayPageProps) {
       </main>
     )
   }
-  const verified = document.status === 'loaded' && document.document.metadata && metadataMatches(document.document.metadata, invoice) ? document.document.metadata : null
+  const metadata = document.status === 'loaded' ? document.document.metadata : null
+  const verified = metadata && metadataVerdict(metadata, invoice, p.deployment).kind === 'verified' ? metadata : null
   const merchantName = verified?.merchant.name ?? null
   const invoiceNumber = verified?.invoiceNumber ?? invoice.invoiceNumber
   const standing = standingOf(state, invoice, p.now)
@@ -55,7 +57,7 @@ export function PayPage(p: PayPageProps) {
           <PaymentWidget {...p} merchantName={merchantName} invoiceNumber={verified ? invoiceNumber : null} />
         </div>
       )}
-      <InvoiceDocument load={document} pdfUrl={p.pdfUrl} onReload={p.onReloadDocument} />
+      <InvoiceDocument load={document} invoice={invoice} deployment={p.deployment} pdfUrl={p.pdfUrl} onReload={p.onReloadDocument} />
     </main>
   )
 }
@@ -70,14 +72,15 @@ export function NotFoundPage() {
   )
 }
 
-function invoiceOf(state: PaymentState): WireInvoice | null {
+function invoiceOf(state: PaymentState): ShownInvoice | null {
   if ('invoice' in state) return state.invoice
   return state.name === 'error' ? invoiceOf(state.resume) : null
 }
 
-function standingOf(state: PaymentState, invoice: WireInvoice, now: number): InvoiceStanding {
+/** Paid and canceled only as the chain says: the service's word for it is not shown as a status. */
+function standingOf(state: PaymentState, invoice: ShownInvoice, now: number): InvoiceStanding {
   if (state.name === 'paid') return 'paid'
-  if (state.name === 'canceled' || invoice.status === 'Canceled') return 'canceled'
-  if (invoice.status === 'Paid') return 'paid'
+  if (state.name === 'canceled') return 'canceled'
+  if (!invoice.confirmed) return 'unconfirmed'
   return Number(invoice.dueAt) * 1000 < now ? 'overdue' : 'open'
 }

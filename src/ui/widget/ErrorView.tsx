@@ -15,15 +15,20 @@ export function ErrorView({ code, status, retryAt, onRetry }: ErrorProps) {
     <div role="alert">
       <p class="svc-warning">{errorText(code, status, t)}</p>
       <button type="button" class="svc-primary" onClick={onRetry} disabled={wait > 0}>
-        {wait > 0 ? t.retryIn(formatCountdown(wait)) : t.retry}
+        {wait > 0 ? t.retryIn(formatCountdown(wait)) : permitRefused(code) ? t.signNewPermit : t.retry}
       </button>
     </div>
   )
 }
 
+/** After these the retry asks the payer for a new signature: the button says so, never "Try again". */
+function permitRefused(code: string): boolean {
+  return code === 'PERMIT_SIGNATURE_INVALID' || code === 'USEROP_PERMIT_MISMATCH'
+}
+
 function errorText(code: string, status: number | null, t: Strings): string {
-  if (code === 'PERMIT_SIGNATURE_INVALID') return t.errorPermitInvalid
-  if (code === 'USEROP_PERMIT_MISMATCH') return t.errorPermitMismatch
+  if (permitRefused(code)) return t.errorPermitRefused
+  if (code === 'CHAIN_UNREADABLE') return t.errorChainUnreadable
   if (status === 429) return t.errorRateLimited
   if (status === 502 || status === 503) return t.errorUnavailable
   if (code === 'NETWORK_ERROR' || code === 'INVALID_RESPONSE' || status === 0) return t.errorNetwork

@@ -78,9 +78,9 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'signingPermit':
       return <PermitView authorisation={state.authorisation} merchantName={merchantName} />
     case 'signingOperation':
-      return <SigningOperationView deadline={state.permit.deadline} />
+      return <SigningOperationView validUntil={state.window.validUntil} />
     case 'pending':
-      return <PendingView userOpHash={state.userOpHash} nextCheckAt={state.nextCheckAt} />
+      return <PendingView {...state} onSendAgain={actions.retry} onSignNew={actions.renewPermit} />
     case 'paid':
       return <ReceiptView invoice={state.invoice} invoiceNumber={invoiceNumber} receipt={state.receipt} explorerUrl={deployment.explorerUrl} />
     case 'canceled':
@@ -88,9 +88,9 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'notFound':
       return <p>{t.notFoundBody}</p>
     case 'unsafe':
-      return <UnsafeView problems={state.problems} />
+      return <UnsafeView problems={state.problems} handedOver={state.handedOver} token={state.invoice.token} />
     case 'permitExpired':
-      return <PermitExpiredView onRenew={actions.renewPermit} />
+      return <PermitExpiredView reason={state.reason} onRenew={actions.renewPermit} />
     case 'error':
       return <ErrorView code={state.code} status={state.status} retryAt={state.retryAt} onRetry={actions.retry} />
     case 'idle':
@@ -101,7 +101,6 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'preparing':
     case 'verifying':
     case 'submitting':
-    case 'reconciling':
     case 'refreshing':
       return <ProgressView />
   }

@@ -1,23 +1,50 @@
 import type { Hex } from 'viem'
-import { formatCountdown } from '../format'
+import type { SubmissionAnswer } from '../../flow/paymentState'
+import type { SponsorshipWindow } from '../../verify/checkSponsorship'
+import { formatCountdown, formatMoment } from '../format'
 import { useLocale } from '../LocaleContext'
 import { useNow } from '../useNow'
 import { Detail } from './Detail'
 import { ProgressView } from './ProgressView'
 
-/** Submitted, not yet Paid: the flow keeps reading the invoice; the payer sees it doing so. */
-export function PendingView({ userOpHash, nextCheckAt }: { userOpHash: Hex; nextCheckAt: number }) {
-  const { strings: t } = useLocale()
+type PendingProps = {
+  userOpHash: Hex
+  nextCheckAt: number
+  submission: SubmissionAnswer
+  window: SponsorshipWindow
+  onSendAgain(): void
+  onSignNew(): void
+}
+
+/** Signed and handed over, not yet settled on-chain: the flow keeps reading the chain, and the payer
+ * sees what the service said meanwhile, with what they can do about it. */
+export function PendingView({ userOpHash, nextCheckAt, submission, window, onSendAgain, onSignNew }: PendingProps) {
+  const { strings: t, tag } = useLocale()
   const now = useNow()
+  const body =
+    submission.kind === 'refused'
+      ? t.pendingRefused(submission.code, formatMoment(window.validUntil * 1000, tag))
+      : submission.kind === 'unknown'
+        ? t.pendingUnknown
+        : t.pendingAccepted
   return (
     <>
-      <p>{t.pendingBody}</p>
+      <p class={submission.kind === 'refused' ? 'svc-warning' : undefined}>{body}</p>
       <dl class="svc-details">
         <Detail label={t.userOpHash} mono>
           {userOpHash}
         </Detail>
       </dl>
       <ProgressView>{t.nextCheck(formatCountdown((nextCheckAt - now) / 1000))}</ProgressView>
+      {submission.kind === 'refused' ? (
+        <button type="button" class="svc-primary" onClick={onSignNew}>
+          {t.signNewPayment}
+        </button>
+      ) : submission.kind === 'unknown' ? (
+        <button type="button" onClick={onSendAgain}>
+          {t.sendAgain}
+        </button>
+      ) : null}
     </>
   )
 }

@@ -1,17 +1,31 @@
+import type { HandedOverPermit } from '../../flow/paymentState'
+import type { WireInvoice } from '../../shared/wire'
 import type { UnsafeProblem } from '../../verify/unsafeProblem'
+import { formatMoment, formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
 
-/** Terminal by design: says what differed and offers nothing to sign. */
-export function UnsafeView({ problems }: { problems: UnsafeProblem[] }) {
-  const { strings: t } = useLocale()
+type UnsafeProps = { problems: UnsafeProblem[]; handedOver: HandedOverPermit | null; token: WireInvoice['token'] }
+
+/** Terminal by design: says what differed, what the payer had already signed and what that allows,
+ * and offers nothing to sign. */
+export function UnsafeView({ problems, handedOver, token }: UnsafeProps) {
+  const { strings: t, tag } = useLocale()
   return (
     <div class="svc-danger" role="alert">
       <p>{t.unsafeBody}</p>
       <ul class="svc-problems">
         {problems.map((problem) => (
-          <li key={problem.code}>{t.unsafe[problem.code]}</li>
+          <li key={problem.code}>
+            {t.unsafe[problem.code]}
+            {problem.fields ? ` ${t.differsIn(problem.fields.join(', '))}` : null}
+          </li>
         ))}
       </ul>
+      <p class="svc-handed-over">
+        {handedOver
+          ? t.unsafeHandedOver(formatTokenAmount(handedOver.amount, token, tag), formatMoment(Number(handedOver.deadline) * 1000, tag))
+          : t.unsafeNothingSigned}
+      </p>
       <details>
         <summary>{t.unsafeDetails}</summary>
         <ul class="svc-mono">

@@ -1,7 +1,8 @@
 import { decodeFunctionResult, encodeFunctionData, type Address, type Hex } from 'viem'
 import type { Deployment } from '../shared/deployment'
 import { vaultFactoryAbi, vaultSalt } from '../shared/payCall'
-import type { Eip1193Provider } from './eip1193'
+import type { Eip1193Provider } from '../wallet/eip1193'
+import { ethCall } from './ethCall'
 
 const balanceOfAbi = [
   {
@@ -12,10 +13,6 @@ const balanceOfAbi = [
     outputs: [{ type: 'uint256' }],
   },
 ] as const
-
-export function ethCall(provider: Eip1193Provider, to: Address, data: Hex) {
-  return provider.request({ method: 'eth_call', params: [{ to, data }, 'latest'] }) as Promise<Hex>
-}
 
 /** The owner's vault is wherever the pinned factory says, deployed or not (a counterfactual address). */
 export async function readVault(provider: Eip1193Provider, deployment: Deployment, owner: Address): Promise<{ vault: Address; deployed: boolean }> {

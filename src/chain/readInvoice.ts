@@ -1,8 +1,8 @@
 import { decodeFunctionResult, encodeFunctionData } from 'viem'
 import type { Deployment } from '../shared/deployment'
-import type { OnchainInvoice } from '../verify/verifyOnchainInvoice'
-import { hasProviderCode, providerErrors, type Eip1193Provider } from './eip1193'
-import { ethCall } from './readVault'
+import type { OnchainInvoice } from '../verify/confirmInvoice'
+import { hasProviderCode, providerErrors, type Eip1193Provider } from '../wallet/eip1193'
+import { ethCall } from './ethCall'
 
 // the one fragment the widget needs: the full registry ABI would cost the page's budget
 const invoicesAbi = [

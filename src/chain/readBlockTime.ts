@@ -1,0 +1,10 @@
+import { hexToNumber, type Hex } from 'viem'
+import type { Eip1193Provider } from '../wallet/eip1193'
+
+/** The latest block's timestamp (Unix seconds): the clock the EntryPoint judges a validity window by,
+ * not the payer's. */
+export async function readBlockTime(provider: Eip1193Provider): Promise<number> {
+  const block = (await provider.request({ method: 'eth_getBlockByNumber', params: ['latest', false] })) as { timestamp?: Hex } | null
+  if (!block?.timestamp) throw new Error('the node returned no latest block')
+  return hexToNumber(block.timestamp)
+}

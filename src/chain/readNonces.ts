@@ -1,0 +1,34 @@
+import { decodeFunctionResult, encodeFunctionData, type Address } from 'viem'
+import type { Deployment } from '../shared/deployment'
+import type { Eip1193Provider } from '../wallet/eip1193'
+import { ethCall } from './ethCall'
+
+const noncesAbi = [
+  { type: 'function', name: 'nonces', stateMutability: 'view', inputs: [{ name: 'owner', type: 'address' }], outputs: [{ type: 'uint256' }] },
+] as const
+
+const getNonceAbi = [
+  {
+    type: 'function',
+    name: 'getNonce',
+    stateMutability: 'view',
+    inputs: [
+      { name: 'sender', type: 'address' },
+      { name: 'key', type: 'uint192' },
+    ],
+    outputs: [{ type: 'uint256' }],
+  },
+] as const
+
+/** The token's EIP-2612 nonce for the vault: the one a permit must carry to be usable. */
+export async function readPermitNonce(provider: Eip1193Provider, deployment: Deployment, vault: Address): Promise<bigint> {
+  const data = encodeFunctionData({ abi: noncesAbi, functionName: 'nonces', args: [vault] })
+  return decodeFunctionResult({ abi: noncesAbi, functionName: 'nonces', data: await ethCall(provider, deployment.token, data) })
+}
+
+/** EntryPoint.getNonce(vault, 0): the nonce the vault's next operation on key 0 must carry. A counterfactual
+ * vault has 0. Once it is past an operation's nonce, that operation has run or can never run. */
+export async function readEntryPointNonce(provider: Eip1193Provider, deployment: Deployment, vault: Address): Promise<bigint> {
+  const data = encodeFunctionData({ abi: getNonceAbi, functionName: 'getNonce', args: [vault, 0n] })
+  return decodeFunctionResult({ abi: getNonceAbi, functionName: 'getNonce', data: await ethCall(provider, deployment.entryPoint, data) })
+}

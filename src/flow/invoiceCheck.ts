@@ -1,0 +1,30 @@
+import type { PinnedDeployment } from '../config/pinnedDeployment'
+import type { WireInvoice } from '../shared/wire'
+import { confirmInvoice, unconfirmedInvoice, type ChainInvoice, type ShownInvoice } from '../verify/confirmInvoice'
+import { checkAcceptedToken, paymentInvoice } from '../verify/paymentInvoice'
+import type { UnsafeProblem } from '../verify/unsafeProblem'
+
+/** The service's invoice held to the chain: `confirmed` (the invoice carries the chain's figures),
+ * `unreadable` (no chain read answered: the service's figures, unconfirmed), or `unsafe`. */
+export type InvoiceCheck =
+  | { kind: 'confirmed'; invoice: ShownInvoice }
+  | { kind: 'unreadable'; invoice: ShownInvoice }
+  | { kind: 'unsafe'; invoice: ShownInvoice; problems: UnsafeProblem[] }
+
+/**
+ * `reads` are the chain's answers from each source that answered (the pinned RPC, the wallet); all of
+ * them must agree with the service. Where they disagree about the status (one node behind another),
+ * the settled one wins: it can only stop a payment, never start one.
+ */
+export function checkInvoice(id: string, server: WireInvoice, reads: ChainInvoice[], deployment: PinnedDeployment): InvoiceCheck {
+  const unconfirmed = unconfirmedInvoice(server, deployment)
+  const tokenProblems = checkAcceptedToken(paymentInvoice(server), deployment)
+  if (tokenProblems.length > 0) return { kind: 'unsafe', invoice: unconfirmed, problems: tokenProblems }
+  let confirmed: ShownInvoice | null = null
+  for (const read of reads) {
+    const verdict = confirmInvoice(id, server, read, deployment)
+    if (!verdict.ok) return { kind: 'unsafe', invoice: unconfirmed, problems: verdict.problems }
+    if (!confirmed || confirmed.status === 'Issued') confirmed = verdict.invoice
+  }
+  return confirmed ? { kind: 'confirmed', invoice: confirmed } : { kind: 'unreadable', invoice: unconfirmed }
+}

@@ -1,0 +1,23 @@
+import type { PinnedDeployment } from '../../config/pinnedDeployment'
+import { hashMetadata, type InvoiceMetadata } from '../../shared/metadata'
+import type { ShownInvoice } from '../../verify/confirmInvoice'
+import { sameAddress } from '../../verify/sameAddress'
+
+/** `verified`: the decrypted record is the one the merchant committed to on-chain, and it bills what
+ * the chain says is owed, in the pinned token, on the pinned chain, to the merchant the chain pays.
+ * `unconfirmed`: the chain has not been read yet. `differs`: which of those it fails. */
+export type MetadataVerdict = { kind: 'verified' } | { kind: 'unconfirmed' } | { kind: 'differs'; fields: string[] }
+
+export function metadataVerdict(metadata: InvoiceMetadata, invoice: ShownInvoice, deployment: PinnedDeployment): MetadataVerdict {
+  if (!invoice.confirmed) return { kind: 'unconfirmed' }
+  const { token, merchant } = metadata
+  const fields = [
+    hashMetadata(metadata).toLowerCase() !== invoice.metaHash.toLowerCase() && 'metaHash',
+    metadata.amountRaw !== BigInt(invoice.amount).toString() && 'amount',
+    !sameAddress(token.address, deployment.token) && 'token',
+    (token.symbol !== deployment.tokenSymbol || token.decimals !== deployment.tokenDecimals) && 'token decimals or symbol',
+    token.chainId !== deployment.chainId && 'chain',
+    !(merchant.walletAddress && sameAddress(merchant.walletAddress, invoice.merchant)) && 'merchant',
+  ].filter((field) => field !== false)
+  return fields.length === 0 ? { kind: 'verified' } : { kind: 'differs', fields }
+}

@@ -1,0 +1,72 @@
+import { hexToBigInt, size, slice, type Address, type Hex } from 'viem'
+import type { Deployment } from '../shared/deployment'
+import { sameAddress } from './sameAddress'
+import type { UnsafeProblem } from './unsafeProblem'
+
+/** The window in which the sponsored operation can be included, in Unix seconds: the EntryPoint
+ * refuses it outside, whatever else is signed. */
+export type SponsorshipWindow = { validUntil: number; validAfter: number }
+
+export type CheckSponsorshipParameters = {
+  deployment: Deployment
+  /** The permit deadline the payer signed, in seconds. */
+  permitDeadline: bigint
+  /** Milliseconds since the epoch. */
+  now: number
+}
+
+// VerifyingPaymaster v0.7: paymasterData = abi.encode(uint48 validUntil, uint48 validAfter) ‖ signature
+const windowBytes = 64
+const uint48Max = 2n ** 48n - 1n
+
+/**
+ * The paymaster's data is the operation's real validity window: SimpleAccount sets none of its own.
+ * It must be the pinned VerifyingPaymaster's layout, end no later than the permit (so a held operation
+ * cannot pay after the payer was told it lapsed) and be valid now. Returns the decoded window, or the
+ * reasons to refuse.
+ */
+export function checkSponsorship(
+  { paymaster, paymasterData }: { paymaster?: Address | undefined; paymasterData?: Hex | undefined },
+  { deployment, permitDeadline, now }: CheckSponsorshipParameters,
+): { problems: UnsafeProblem[]; window: SponsorshipWindow | null } {
+  if (!paymaster) {
+    return { problems: [{ code: 'PAYMASTER_MISSING', message: 'The operation is not sponsored: your vault would pay the network fee itself.' }], window: null }
+  }
+  if (!sameAddress(paymaster, deployment.paymaster)) {
+    const message = `The operation is sponsored by ${paymaster}, not by this checkout's paymaster ${deployment.paymaster}.`
+    return { problems: [{ code: 'PAYMASTER_MISMATCH', message }], window: null }
+  }
+  const window = decodeWindow(paymasterData)
+  if (!window) {
+    const message = 'The sponsorship data is not the paymaster\'s validity window followed by a 64- or 65-byte signature.'
+    return { problems: [{ code: 'PAYMASTER_DATA_MALFORMED', message }], window: null }
+  }
+  const problems: UnsafeProblem[] = []
+  if (window.validUntil === 0) {
+    problems.push({ code: 'SPONSORSHIP_UNBOUNDED', message: 'The sponsorship never expires (validUntil 0): the signed payment could be executed at any time later.' })
+  } else if (BigInt(window.validUntil) > permitDeadline) {
+    problems.push({
+      code: 'SPONSORSHIP_OUTLIVES_PERMIT',
+      message: `The sponsorship stays valid until ${isoSeconds(window.validUntil)}, after your permit ends at ${isoSeconds(Number(permitDeadline))}.`,
+    })
+  }
+  if (window.validAfter * 1000 > now) {
+    problems.push({ code: 'SPONSORSHIP_NOT_YET_VALID', message: `The sponsorship only starts at ${isoSeconds(window.validAfter)}.` })
+  }
+  return { problems, window }
+}
+
+function decodeWindow(paymasterData: Hex | undefined): SponsorshipWindow | null {
+  if (!paymasterData) return null
+  const length = size(paymasterData)
+  if (length !== windowBytes + 64 && length !== windowBytes + 65) return null
+  const validUntil = hexToBigInt(slice(paymasterData, 0, 32))
+  const validAfter = hexToBigInt(slice(paymasterData, 32, 64))
+  // each word must be a uint48 exactly as abi.encode writes it: anything wider is not this layout
+  if (validUntil > uint48Max || validAfter > uint48Max) return null
+  return { validUntil: Number(validUntil), validAfter: Number(validAfter) }
+}
+
+export function isoSeconds(seconds: number): string {
+  return Number.isFinite(seconds) && Math.abs(seconds) <= 8.64e12 ? new Date(seconds * 1000).toISOString() : 'an invalid date'
+}
