@@ -1,6 +1,7 @@
 import preact from '@preact/preset-vite'
 import { defineConfig } from 'vitest/config'
 // the config and what it imports carry .ts extensions: Vite's native config loader resolves no others
+import { builtDeploymentFile, distDir } from './build/distDir.ts'
 import { separateBundles } from './build/separateBundles.ts'
 import { readPinnedDeployment } from './src/config/readPinnedDeployment.ts'
 
@@ -15,12 +16,19 @@ export default defineConfig({
       { entry: 'src/wallet/devnetWallet.ts', define: '__SVC_DEVNET_WALLET_URL__', name: 'devnet-wallet' },
       // the merchant loader's inline mode (embed/build.ts gives the loader its file name); last, so
       // that it imports the wallets' bundles above
-      { entry: 'src/inline/mountInline.tsx', name: 'inline' },
+      { entry: 'src/inline/mountInline.tsx', name: 'inline', selfContained: true },
     ]),
+    {
+      name: 'svc-built-deployment',
+      generateBundle() {
+        this.emitFile({ type: 'asset', fileName: builtDeploymentFile, source: `${JSON.stringify(deployment, null, 2)}\n` })
+      },
+    },
   ],
   define: { __SVC_DEPLOYMENT__: JSON.stringify(deployment) },
   build: {
-    outDir: 'dist',
+    outDir: distDir(),
+    emptyOutDir: true,
     // the page is served from /pay/:id, so assets are addressed from the root
     assetsDir: 'assets',
     target: 'es2022',

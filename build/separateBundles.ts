@@ -2,7 +2,14 @@ import { build, type Plugin, type Rolldown } from 'vite'
 
 /** A module imported by URL, built on its own: `define` names the constant holding the URL when the
  * page imports it; the merchant loader finds its bundle in `separateBundlesFile`. */
-export type SeparateBundle = { entry: string; define?: string; name: string }
+export type SeparateBundle = {
+  entry: string
+  define?: string
+  name: string
+  /** One file, no chunks of its own: a module the merchant loader pins by integrity (a dynamic
+   * import() inside it would load a chunk the hash does not cover). */
+  selfContained?: boolean
+}
 
 /** Where each separate bundle's entry landed (`{ name: 'assets/<name>-<hash>.js' }`), written beside
  * index.html: the embed build (embed/build.ts) reads it to give the loader the inline widget's file. */
@@ -22,7 +29,7 @@ export function separateBundles(bundles: SeparateBundle[]): Plugin {
     name: 'svc-separate-bundles',
     async config(config, { command }) {
       const define: Record<string, string> = {}
-      for (const { entry, define: name, name: fileName } of bundles) {
+      for (const { entry, define: name, name: fileName, selfContained = false } of bundles) {
         if (command !== 'build') {
           // the dev server serves the module from source
           if (name) define[name] = JSON.stringify(`/${entry}`)
@@ -38,7 +45,12 @@ export function separateBundles(bundles: SeparateBundle[]): Plugin {
             lib: { entry, formats: ['es'] },
             rolldownOptions: {
               // library mode keeps whitespace for a consumer's minifier: these files are shipped as they are
-              output: { minify: true, entryFileNames: `assets/${fileName}-[hash].js`, chunkFileNames: `assets/${fileName}-[name]-[hash].js` },
+              output: {
+                minify: true,
+                entryFileNames: `assets/${fileName}-[hash].js`,
+                chunkFileNames: `assets/${fileName}-[name]-[hash].js`,
+                ...(selfContained ? { codeSplitting: false } : {}),
+              },
             },
           },
         })

@@ -4,10 +4,12 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
+import { builtDeploymentFile, distDir as builtDir } from '../build/distDir'
+import { staticClosure } from '../build/pageSize'
 import { separateBundlesFile } from '../build/separateBundles'
 
 const here = dirname(fileURLToPath(import.meta.url))
-const distDir = join(here, '..', 'dist')
+const distDir = builtDir()
 export const embedOutDir = join(distDir, 'embed')
 export const embedVersion = '1'
 
@@ -21,6 +23,11 @@ export type EmbedManifest = {
   bridgeGzipBytes: number
   /** The inline widget, built with the page (`dist/assets/inline-<hash>.js`). */
   inlineFile: string
+  /** The loader pins the kit by integrity; the kit pins the bridge and the inline widget. */
+  kitFile: string
+  kitIntegrity: string
+  bridgeIntegrity: string
+  inlineIntegrity: string
 }
 
 /** The inline widget's bundle, as the page's build (vite) named it. */
@@ -30,6 +37,16 @@ function inlineFile(): string {
   const file = (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>).inline
   if (typeof file !== 'string') throw new Error(`${path} names no inline bundle: is src/inline/mountInline.tsx in vite.config.ts's separateBundles?`)
   return file
+}
+
+// SHA-256: as strong a pin as SHA-384 here, and 21 fewer bytes of incompressible hash in the loader
+const sri = (code: Uint8Array) => `sha256-${createHash('sha256').update(code).digest('base64')}`
+
+/** The inline widget's file, which the loader pins by integrity: it must be the whole module. */
+function inlineModule(file: string): Buffer {
+  const closure = staticClosure(distDir, file)
+  if (closure.files.length !== 1) throw new Error(`${file} imports ${closure.files.length - 1} other chunks, which its integrity hash would not cover`)
+  return readFileSync(join(distDir, file))
 }
 
 async function bundle(entry: string, format: 'iife' | 'esm', define: Record<string, string> = {}) {
@@ -43,7 +60,8 @@ async function bundle(entry: string, format: 'iife' | 'esm', define: Record<stri
     write: false,
     legalComments: 'none',
   })
-  const code = result.outputFiles[0]!.contents
+  // an ES module is strict already; the iife loader has nothing that depends on it either way
+  const code = new TextEncoder().encode(result.outputFiles[0]!.text.replace(/^"use strict";/, ''))
   const digest = createHash('sha384').update(code).digest()
   return { code, digest, gzipBytes: gzipSync(code, { level: 9 }).length }
 }
@@ -52,17 +70,30 @@ async function bundle(entry: string, format: 'iife' | 'esm', define: Record<stri
  * inline widget's; writes both and a manifest with the loader's SRI hash for merchants' `integrity`
  * attributes. */
 export async function buildEmbed(): Promise<EmbedManifest> {
-  const bridge = await bundle('hostBridge.ts', 'esm')
+  // the bridge verifies against the deployment the page was built with
+  const deployment = readFileSync(join(distDir, builtDeploymentFile), 'utf8')
+  const bridge = await bundle('hostBridge.ts', 'esm', { __SVC_DEPLOYMENT__: deployment })
   const bridgeFile = `bridge.${bridge.digest.toString('hex').slice(0, 12)}.js`
   const inline = inlineFile()
-  const loader = await bundle('embed.ts', 'iife', {
-    __EMBED_VERSION__: JSON.stringify(embedVersion),
+  const bridgeIntegrity = sri(bridge.code)
+  const inlineIntegrity = sri(inlineModule(inline))
+  const kit = await bundle('hostKit.ts', 'esm', {
     __BRIDGE_FILE__: JSON.stringify(bridgeFile),
     __INLINE_FILE__: JSON.stringify(inline),
+    __BRIDGE_INTEGRITY__: JSON.stringify(bridgeIntegrity),
+    __INLINE_INTEGRITY__: JSON.stringify(inlineIntegrity),
+  })
+  const kitFile = `kit.${kit.digest.toString('hex').slice(0, 12)}.js`
+  const kitIntegrity = sri(kit.code)
+  const loader = await bundle('embed.ts', 'iife', {
+    __EMBED_VERSION__: JSON.stringify(embedVersion),
+    __KIT_FILE__: JSON.stringify(kitFile),
+    __KIT_INTEGRITY__: JSON.stringify(kitIntegrity),
   })
   const file = `embed.v${embedVersion}.${loader.digest.toString('hex').slice(0, 12)}.js`
   mkdirSync(embedOutDir, { recursive: true })
   writeFileSync(join(embedOutDir, bridgeFile), bridge.code)
+  writeFileSync(join(embedOutDir, kitFile), kit.code)
   writeFileSync(join(embedOutDir, file), loader.code)
   const manifest: EmbedManifest = {
     version: embedVersion,
@@ -72,6 +103,10 @@ export async function buildEmbed(): Promise<EmbedManifest> {
     bridgeFile,
     bridgeGzipBytes: bridge.gzipBytes,
     inlineFile: inline,
+    kitFile,
+    kitIntegrity,
+    bridgeIntegrity,
+    inlineIntegrity,
   }
   writeFileSync(join(embedOutDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`)
   return manifest

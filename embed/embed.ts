@@ -1,9 +1,12 @@
-import { mountError, mountFrame, mountInline, type Checkout, type MountOptions } from './mount'
+import type { HostKit } from './hostKit'
+import { mountFrame, mountInline, type Checkout, type MountOptions } from './mount'
+import { loadPinnedModule } from './pinnedModule'
 
 declare const __EMBED_VERSION__: string
-declare const __BRIDGE_FILE__: string
-// the inline widget's bundle, as the page's build named it: `assets/inline-<hash>.js`
-declare const __INLINE_FILE__: string
+// the kit that loads the bridge and the inline widget, and its hash, fixed when the loader is built:
+// nothing runs under this loader that the hash does not pin
+declare const __KIT_FILE__: string
+declare const __KIT_INTEGRITY__: string
 
 export type SvcCheckout = { version: string; mount(element: HTMLElement, options: MountOptions): Checkout }
 
@@ -19,23 +22,24 @@ declare global {
  */
 function install(script: HTMLScriptElement | null): void {
   const base = new URL('/', script?.src || location.href).href
+  const kit = () => loadPinnedModule<HostKit>(`${base}embed/${__KIT_FILE__}`, __KIT_INTEGRITY__, '__svcKit')
   const api: SvcCheckout = window.SvcCheckout ?? {
     version: __EMBED_VERSION__,
     mount(element, options) {
-      if (!(element instanceof HTMLElement)) throw mountError('SvcCheckout.mount(element, options): pass a DOM element of this page')
-      if (!/^\d+$/.test(String(options?.invoiceId))) throw mountError('SvcCheckout.mount needs { invoiceId }: the numeric id of the invoice to pay')
+      // a wrong argument is a TypeError, as the platform's own APIs throw; the message says what to pass
+      if (!(element instanceof HTMLElement)) throw new TypeError('SvcCheckout.mount: pass a DOM element')
+      if (!/^\d+$/.test(String(options?.invoiceId))) throw new TypeError('SvcCheckout.mount needs { invoiceId }, the numeric invoice id')
       return options.mode === 'inline'
-        ? mountInline(element, options, base, () => import(/* @vite-ignore */ `${base}${__INLINE_FILE__}`))
-        : mountFrame(element, options, base, () => import(/* @vite-ignore */ `${base}embed/${__BRIDGE_FILE__}`))
+        ? mountInline(element, options, base, () => kit().then((loaded) => loaded.inline(base)))
+        : mountFrame(element, options, base, () => kit().then((loaded) => loaded.bridge(base)))
     },
   }
   window.SvcCheckout = api
-  const invoiceId = script?.dataset.invoiceId
-  if (!invoiceId) return
+  if (!script?.dataset.invoiceId) return
   const host = document.createElement('div')
-  script!.after(host)
-  const { token, locale } = script!.dataset
-  api.mount(host, { invoiceId, ...(token && { token }), ...(locale && { locale }) })
+  script.after(host)
+  // data-invoice-id, data-token, data-locale, data-mode: the mount options, spelled as attributes
+  api.mount(host, { ...script.dataset } as unknown as MountOptions)
 }
 
-if (typeof window == 'object' && typeof document == 'object') install(document.currentScript as HTMLScriptElement | null)
+if (typeof window == 'object') install(document.currentScript as HTMLScriptElement | null)

@@ -1,20 +1,30 @@
+import type { PinnedDeployment } from '../src/config/pinnedDeployment'
+import { announceModule } from './pinnedModule'
+import { readWalletRequest, type FrameMessage, type HostMessage } from './protocol'
 import { createWalletBridge } from './walletBridge'
-import type { FrameMessage, HostMessage } from './protocol'
+
+// the pay page's pinned deployment (embed/build.ts defines it from the page's build)
+declare const __SVC_DEPLOYMENT__: PinnedDeployment
 
 type WalletMessage = Extract<FrameMessage, { type: 'wallet:list' | 'wallet:request' }>
 
-/** Loaded by the loader only when the pay page asks for wallets: most payers never need it. */
-export function startHostBridge(post: (message: HostMessage) => void) {
+/** Loaded by the loader only when the pay page asks for wallets: most payers never need it.
+ * `invoiceId` is the host's own mount option: the only invoice its wallets sign for. */
+export function startHostBridge(post: (message: HostMessage) => void, { invoiceId }: { invoiceId: string }) {
   const hostOrigin = location.origin
-  const bridge = createWalletBridge(
-    (providers) => post({ type: 'wallet:providers', providers, hostOrigin }),
-    (uuid, event, data) => post({ type: 'wallet:event', uuid, event, data }),
-  )
+  const bridge = createWalletBridge({
+    deployment: __SVC_DEPLOYMENT__,
+    invoiceId,
+    onChange: (providers) => post({ type: 'wallet:providers', providers, hostOrigin }),
+    onEvent: (uuid, event, data) => post({ type: 'wallet:event', uuid, event, data }),
+  })
   return {
     handle(message: WalletMessage) {
       if (message.type === 'wallet:list') return post({ type: 'wallet:providers', providers: bridge.list(), hostOrigin })
-      const { rid } = message
-      bridge.request(message.uuid, message.method, message.params).then(
+      const request = readWalletRequest(message)
+      if (!request) return
+      const { rid } = request
+      bridge.request(request.uuid, request.method, request.params).then(
         (result) => post({ type: 'wallet:response', rid, result }),
         (error: { code?: unknown; message?: unknown }) =>
           post({
@@ -29,3 +39,6 @@ export function startHostBridge(post: (message: HostMessage) => void) {
 }
 
 export type HostBridge = ReturnType<typeof startHostBridge>
+export type HostBridgeModule = { startHostBridge: typeof startHostBridge }
+
+announceModule('__svcBridge', { startHostBridge } satisfies HostBridgeModule)

@@ -1,6 +1,7 @@
-import type { HostBridge } from './hostBridge'
+import type { InlineWidgetModule } from '../src/inline/mountInline'
+import type { HostBridge, HostBridgeModule } from './hostBridge'
 import { hostEvents } from './hostEvents'
-import { readFrameMessage, protocolVersion, type CheckoutEventName, type CheckoutEvents, type HostMessage } from './protocol'
+import { readFrameMessage, protocolVersion, type CheckoutEventName, type CheckoutEvents, type FrameMessage, type HostMessage } from './protocol'
 
 export type MountOptions = {
   invoiceId: string
@@ -16,14 +17,9 @@ export type Checkout = {
   destroy(): void
 }
 
-/** Errors say what to do next; their name lets a host tell them apart. */
-export function mountError(message: string): Error {
-  const error = new Error(message)
-  error.name = 'SvcCheckoutError'
-  return error
-}
-
 let instances = 0
+
+const isWalletMessage = (message: FrameMessage): message is Extract<FrameMessage, { type: `wallet:${string}` }> => message.type.startsWith('wallet:')
 
 /** The pay page's URL for this mount; the token stays in the query, as in a share link. */
 export function frameUrl(base: string, id: string, options: MountOptions): string {
@@ -42,8 +38,9 @@ export function frameUrl(base: string, id: string, options: MountOptions): strin
  * Mounts the pay page in an iframe inside `element`. `base` is where the loader came from;
  * `loadBridge` fetches the wallet bridge the first time the page asks for the host's wallets.
  */
-export function mountFrame(element: HTMLElement, options: MountOptions, base: string, loadBridge: () => Promise<{ startHostBridge(post: (m: HostMessage) => void): HostBridge }>): Checkout {
-  const id = `svc${++instances}${Math.random().toString(36).slice(2, 8)}`
+export function mountFrame(element: HTMLElement, options: MountOptions, base: string, loadBridge: () => Promise<HostBridgeModule>): Checkout {
+  // unique on the page (one loader per page); messages are told apart by origin and source window first
+  const id = `svc${++instances}`
   const origin = new URL(base).origin
   const frame = document.createElement('iframe')
   frame.src = frameUrl(base, id, options)
@@ -60,8 +57,8 @@ export function mountFrame(element: HTMLElement, options: MountOptions, base: st
     const message = readFrameMessage(event.data, id)
     if (!message) return
     if (message.type === 'resize') frame.style.height = `${Math.ceil(message.height)}px`
-    else if (message.type === 'wallet:list' || message.type === 'wallet:request') {
-      ;(bridge ??= loadBridge().then((module) => module.startHostBridge(post))).then(
+    else if (isWalletMessage(message)) {
+      ;(bridge ??= loadBridge().then((module) => module.startHostBridge(post, { invoiceId: options.invoiceId }))).then(
         (started) => destroyed || started.handle(message),
         // a bridge that could not load (offline, say) is fetched again at the frame's next ask
         () => (bridge = undefined),
@@ -83,14 +80,12 @@ export function mountFrame(element: HTMLElement, options: MountOptions, base: st
   }
 }
 
-type InlineWidget = typeof import('../src/inline/mountInline')
-
 /**
  * Mounts the widget itself on this page, in a shadow root inside `element` (`mode: 'inline'`), so that
  * the page's wallets are the widget's. `loadWidget` imports it from the checkout's origin: the
  * loader never carries it.
  */
-export function mountInline(element: HTMLElement, options: MountOptions, base: string, loadWidget: () => Promise<InlineWidget>): Checkout {
+export function mountInline(element: HTMLElement, options: MountOptions, base: string, loadWidget: () => Promise<InlineWidgetModule>): Checkout {
   const events = hostEvents(element)
   const box = element.appendChild(document.createElement('div'))
   // a widget that cannot load (a CSP without the checkout in script-src, say) fails in the console,

@@ -77,12 +77,16 @@ export function readFrameMessage(data: unknown, id: string): FrameMessage | unde
   const { type } = data
   if (type in eventDetailKeys) return hasStrings(data.detail, eventDetailKeys[type as CheckoutEventName]) ? (data as FrameMessage) : undefined
   if (type === 'resize') return typeof data.height === 'number' && data.height >= 0 && data.height < 20_000 ? (data as FrameMessage) : undefined
-  if (type === 'wallet:list') return data as FrameMessage
-  if (type === 'wallet:request') {
-    const ok = Number.isInteger(data.rid) && isString(data.uuid) && isString(data.method) && Array.isArray(data.params)
-    return ok ? (data as FrameMessage) : undefined
-  }
+  // the wallet bridge reads its own requests (readWalletRequest): the loader carries no more than it needs
+  if (type === 'wallet:list' || type === 'wallet:request') return data as FrameMessage
   return undefined
+}
+
+/** A wallet request from the frame as the bridge relays it, or undefined when malformed. */
+export function readWalletRequest(message: FrameMessage): Extract<FrameMessage, { type: 'wallet:request' }> | undefined {
+  const data = message as Record<string, unknown>
+  const ok = Number.isInteger(data.rid) && isString(data.uuid) && isString(data.method) && Array.isArray(data.params)
+  return message.type === 'wallet:request' && ok ? message : undefined
 }
 
 /** A host message for this instance, or undefined for anything malformed or foreign. */

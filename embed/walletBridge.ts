@@ -1,5 +1,7 @@
-import { bridgedMethods, type RpcError, type WalletInfo } from './protocol'
-import { signingParams } from './signingPolicy'
+import { numberToHex } from 'viem'
+import type { PinnedDeployment } from '../src/config/pinnedDeployment'
+import { createHostSigning } from './hostSigning'
+import { bridgedMethods, bridgedSignUserOperation, type RpcError, type WalletInfo } from './protocol'
 
 type Provider = {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>
@@ -16,16 +18,23 @@ export type WalletBridge = {
 
 const relayedEvents = ['accountsChanged', 'chainChanged', 'disconnect'] as const
 
+export type WalletBridgeParameters = {
+  deployment: PinnedDeployment
+  /** The invoice the host mounted: the only one its wallets sign for. */
+  invoiceId: string
+  onChange(wallets: WalletInfo[]): void
+  onEvent(uuid: string, event: (typeof relayedEvents)[number], data: unknown): void
+  now?: () => number
+}
+
 /**
  * Many wallet extensions inject only into the top window, so the pay page in an iframe would see
  * none. The host page's wallets, found by EIP-6963, are offered to the frame instead: it names one
  * by uuid and the host relays the few methods a payment needs to it, nothing else, and signs only
- * what a payment signs (signingPolicy.ts).
+ * this payment, after verifying it itself (hostSigning.ts).
  */
-export function createWalletBridge(
-  onChange: (wallets: WalletInfo[]) => void,
-  onEvent: (uuid: string, event: (typeof relayedEvents)[number], data: unknown) => void,
-): WalletBridge {
+export function createWalletBridge({ deployment, invoiceId, onChange, onEvent, now }: WalletBridgeParameters): WalletBridge {
+  const signing = createHostSigning({ deployment, invoiceId, ...(now ? { now } : {}) })
   const wallets = new Map<string, Announced>()
   const unsubscribe: (() => void)[] = []
 
@@ -52,7 +61,12 @@ export function createWalletBridge(
       if (!wallet) throw { code: 4100, message: 'unknown wallet' } satisfies RpcError
       if (!(bridgedMethods as readonly string[]).includes(method)) throw { code: 4200, message: `${method} is not relayed` } satisfies RpcError
       const { provider } = wallet
-      return provider.request({ method, params: await signingParams(method, params, () => provider.request({ method: 'eth_chainId' })) })
+      if (method === 'eth_signTypedData_v4') return signing.signPermit(provider, params)
+      if (method === bridgedSignUserOperation) return signing.signUserOperation(provider, params)
+      if (method === 'wallet_switchEthereumChain' && (params[0] as { chainId?: unknown } | undefined)?.chainId !== numberToHex(deployment.chainId)) {
+        throw { code: 4100, message: 'the wallet is only asked to switch to the checkout\'s chain' } satisfies RpcError
+      }
+      return provider.request({ method, params })
     },
     destroy() {
       window.removeEventListener('eip6963:announceProvider', onAnnounce)

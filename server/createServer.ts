@@ -1,8 +1,9 @@
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { serve, type ServerType } from '@hono/node-server'
 import { createWalletClient, getAddress, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { builtDeploymentFile, distDir as defaultDistDir } from '../build/distDir'
 import type { Deployment } from '../src/shared/deployment'
 import { createApp } from './app'
 import { createJwtVerifier } from './auth/jwtVerifier'
@@ -18,8 +19,14 @@ import type { DevnetWalletKey } from './routes/devnetWallet'
 import type { Database } from './store/database'
 import { openMigratedDatabase, openStores, type Stores } from './store/openStores'
 
-/** Where `vite build` puts the pay page. */
-const payPageDir = fileURLToPath(new URL('../dist', import.meta.url))
+/** The origins of the RPCs the built page reads the chain through (its pinned deployment's): the
+ * page's CSP must let it reach them, and nothing else of the chain. */
+function pinnedRpcOrigins(dir: string): string[] {
+  const path = join(dir, builtDeploymentFile)
+  if (!existsSync(path)) return []
+  const { rpcUrls = [] } = JSON.parse(readFileSync(path, 'utf8')) as { rpcUrls?: string[] }
+  return rpcUrls.map((url) => new URL(url).origin)
+}
 
 export type RunningServer = {
   url: string
@@ -63,10 +70,16 @@ function sponsorFor(config: Config, deployment: Deployment): Sponsor {
 }
 
 /** Opens the database (unless given one already open), wires the chain parts and listens.
- * `now` is injectable for expiry tests. */
+ * `now` is injectable for expiry tests; `payPageDir` is the built page (default SVC_DIST_DIR or dist/). */
 export async function createServer(
   config: Config,
-  { logger, now = Date.now, db, devnetWallet }: { logger: Logger; now?: () => number; db?: Database; devnetWallet?: DevnetWalletKey },
+  {
+    logger,
+    now = Date.now,
+    db,
+    devnetWallet,
+    payPageDir = defaultDistDir(),
+  }: { logger: Logger; now?: () => number; db?: Database; devnetWallet?: DevnetWalletKey; payPageDir?: string },
 ): Promise<RunningServer> {
   const deployment = deploymentOf(config)
   const client = createChainClient(config.CHAIN_ID, config.RPC_URL)
@@ -108,8 +121,14 @@ export async function createServer(
       publicOrigin: () => new URL(publicUrl).origin,
       distDir: payPageDir,
       frameAncestors: config.ALLOWED_FRAME_ANCESTORS,
-      // the devnet wallet reads and signs against the devnet's node straight from the page
-      connectSources: [...(devnetWallet ? [new URL(devnetWallet.rpcUrl).origin] : []), ...config.PAY_PAGE_CONNECT_SRC.split(/\s+/).filter(Boolean)],
+      // the page reads the chain through its pinned RPCs; the devnet wallet signs against the devnet's node
+      connectSources: [
+        ...new Set([
+          ...pinnedRpcOrigins(payPageDir),
+          ...(devnetWallet ? [new URL(devnetWallet.rpcUrl).origin] : []),
+          ...config.PAY_PAGE_CONNECT_SRC.split(/\s+/).filter(Boolean),
+        ]),
+      ],
     },
     ...(devnetWallet ? { devnetWallet } : {}),
   })

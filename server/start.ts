@@ -5,10 +5,11 @@ import * as z from 'zod/mini'
 import { createServer } from './createServer'
 import { devnetConfig, serverOverrides } from './devnet/devnetConfig'
 import { devnetDir, writeDevnetFile, type DevnetFile } from './devnet/devnetFile'
+import { devnetPage } from './devnet/devnetPage'
 import { seedMerchantAccess } from './devnet/seedMerchantAccess'
 import { seedMetadata } from './devnet/seedMetadata'
 import { startDevnet } from './devnet/startDevnet'
-import { startStorefront, type StorefrontProduct } from './devnet/storefront'
+import { readEmbedManifest, startStorefront, type StorefrontProduct } from './devnet/storefront'
 import { jsonLogger } from './http/logger'
 import { openMigratedDatabase } from './store/openStores'
 
@@ -27,8 +28,19 @@ const dir = devnetDir()
 // the devnet's chain is new on every start, so its database is too
 const dataDir = join(dir, 'pglite')
 rmSync(dataDir, { recursive: true, force: true })
-// PGlite takes seconds to start: open it while the chain is deployed and seeded
-const [devnet, db] = await Promise.all([startDevnet({ port: env.DEVNET_RPC_PORT }), openMigratedDatabase({ DATA_DIR: dataDir })])
+// PGlite takes seconds to start: open it while the chain is deployed and seeded, and the page built
+// for this devnet's RPC when `npm run build` pinned another
+const [{ devnet, payPageDir }, db] = await Promise.all([
+  startDevnet({ port: env.DEVNET_RPC_PORT }).then(async (devnet) => {
+    try {
+      return { devnet, payPageDir: await devnetPage(devnet.pinned, dir) }
+    } catch (error) {
+      await devnet.anvil.stop()
+      throw error
+    }
+  }),
+  openMigratedDatabase({ DATA_DIR: dataDir }),
+])
 const { anvil, deployment, seed } = devnet
 
 // the demo storefront, on its own origin, is one the pay page may be framed by
@@ -38,12 +50,13 @@ const logger = jsonLogger()
 const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, ...serverOverrides(process.env) }
 const server = await createServer(devnetConfig(devnet, { port: env.PORT, dataDir, overrides }), {
   db,
+  payPageDir,
   logger: env.LOG_REQUESTS ? logger : { info() {}, error: logger.error },
   // the page's built-in devnet wallet pays as the demo payer: a devnet-only route
   devnetWallet: { privateKey: devnet.seed.payer.ownerPrivateKey, rpcUrl: devnet.anvil.rpcUrl },
 })
 const shareLinks = await seedMetadata(server.stores, devnet, server.publicUrl)
-storefront.checkoutReady(server.url, anvil.rpcUrl)
+storefront.checkoutReady(server.url, anvil.rpcUrl, readEmbedManifest(payPageDir))
 products = seed.invoices.slice(0, 3).map((invoice) => ({
   name: invoice.metadata.description ?? invoice.metadata.invoiceNumber,
   description: invoice.metadata.lineItems.map((item) => item.description).join(', '),

@@ -1,19 +1,38 @@
-import { getAddress } from 'viem'
+import { getAddress, type PublicClient } from 'viem'
+import type { PinnedDeployment } from '../../src/config/pinnedDeployment'
 import { devnetDeploymentFile, readPinnedDeployment } from '../../src/config/readPinnedDeployment'
 import type { Deployment } from '../../src/shared/deployment'
+import { readTokenFacts } from '../chain/tokenFacts'
 
 const contracts = ['entryPoint', 'token', 'registry', 'vaultFactory', 'paymaster'] as const
 
-/** The pay page verifies against the deployment pinned in its build, by default the committed devnet
+/**
+ * The pay page verifies against the deployment pinned in its build, by default the committed devnet
  * file: a devnet deployed anywhere else would have the page refuse every payment as unsafe. The
- * addresses follow from the deployer's nonces, so a difference means the deploy order changed. */
-export function checkPinnedDevnet(deployment: Deployment, { path = devnetDeploymentFile, compareChainId = true } = {}): void {
+ * addresses follow from the deployer's nonces, so a difference means the deploy order changed; the
+ * token's symbol, decimals and permit domain are read from the token itself.
+ */
+export async function checkPinnedDevnet(
+  deployment: Deployment,
+  client: PublicClient,
+  { path = devnetDeploymentFile, compareChainId = true } = {},
+): Promise<PinnedDeployment> {
   const pinned = readPinnedDeployment(path)
   const differences = contracts
     .filter((name) => getAddress(deployment[name]) !== getAddress(pinned[name]))
     .map((name) => `  ${name}: deployed at ${deployment[name]}, pinned ${pinned[name]}`)
   if (compareChainId && deployment.chainId !== pinned.chainId) differences.unshift(`  chainId: ${deployment.chainId}, pinned ${pinned.chainId}`)
+  if (differences.length === 0) {
+    const facts = await readTokenFacts(client, deployment.token, deployment.chainId)
+    if (facts.tokenSymbol !== pinned.tokenSymbol) differences.push(`  tokenSymbol: the token says ${facts.tokenSymbol}, pinned ${pinned.tokenSymbol}`)
+    if (facts.tokenDecimals !== pinned.tokenDecimals) differences.push(`  tokenDecimals: the token says ${facts.tokenDecimals}, pinned ${pinned.tokenDecimals}`)
+    const { name, version } = facts.permitDomain
+    if (name !== pinned.permitDomain.name || version !== pinned.permitDomain.version) {
+      differences.push(`  permitDomain: the token signs as "${name}" version "${version}", pinned "${pinned.permitDomain.name}" version "${pinned.permitDomain.version}"`)
+    }
+  }
   if (differences.length > 0) {
     throw new Error(`the devnet differs from the deployment pinned in ${path}:\n${differences.join('\n')}\nupdate that file, or the deploy order, so the pay page verifies against what is deployed`)
   }
+  return pinned
 }

@@ -1,11 +1,13 @@
 import { devnetChainId } from '../../src/config/devnet'
+import type { PinnedDeployment } from '../../src/config/pinnedDeployment'
 import type { Deployment } from '../../src/shared/deployment'
 import { startAnvil, type Anvil } from './anvil'
 import { deployContracts, devnetClients } from './deploy'
 import { checkPinnedDevnet } from './pinnedDevnet'
 import { seedDemo, type Seed } from './seed'
 
-export type Devnet = { anvil: Anvil; deployment: Deployment; seed: Seed }
+/** `pinned`: the deployment a page must be built with to pay on this devnet (its own RPC). */
+export type Devnet = { anvil: Anvil; deployment: Deployment; pinned: PinnedDeployment; seed: Seed }
 
 /** A fresh chain with everything a payment needs, seeded with a demo merchant, invoices and payer. */
 export async function startDevnet({ port = 0, chainId = devnetChainId }: { port?: number; chainId?: number } = {}): Promise<Devnet> {
@@ -13,9 +15,9 @@ export async function startDevnet({ port = 0, chainId = devnetChainId }: { port?
   try {
     const clients = devnetClients(anvil.rpcUrl, chainId)
     const deployment = await deployContracts(clients)
-    checkPinnedDevnet(deployment, { compareChainId: chainId === devnetChainId })
+    const committed = await checkPinnedDevnet(deployment, clients.public, { compareChainId: chainId === devnetChainId })
     const seed = await seedDemo(anvil.rpcUrl, clients, deployment)
-    return { anvil, deployment, seed }
+    return { anvil, deployment, pinned: { ...committed, chainId, rpcUrls: [anvil.rpcUrl] }, seed }
   } catch (error) {
     await anvil.stop()
     throw error

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { serve, type ServerType } from '@hono/node-server'
 import { Hono } from 'hono'
+import { distDir } from '../../build/distDir'
 import type { EmbedManifest } from '../../embed/build'
 
 export type StorefrontProduct = { name: string; description: string; invoiceId: string; token: string; amount: string }
@@ -125,7 +126,7 @@ export async function startStorefront({ port, products }: { port: number; produc
   const bound = typeof address === 'object' && address ? address.port : port
   return {
     url: `http://127.0.0.1:${bound}`,
-    checkoutReady(checkoutUrl: string, devnetRpcUrl: string, manifest: EmbedManifest | null = readEmbedManifest()) {
+    checkoutReady(checkoutUrl: string, devnetRpcUrl: string, manifest: EmbedManifest | null = readEmbedManifest(distDir())) {
       app = storefrontApp({ checkoutUrl, manifest, products, devnetRpcUrl })
     },
     close: () =>
@@ -136,7 +137,8 @@ export async function startStorefront({ port, products }: { port: number; produc
   }
 }
 
-function readEmbedManifest(): EmbedManifest | null {
-  const path = fileURLToPath(new URL('../../dist/embed/manifest.json', import.meta.url))
+/** The loader of the page the checkout serves (`dir`: its build). */
+export function readEmbedManifest(dir: string): EmbedManifest | null {
+  const path = join(dir, 'embed', 'manifest.json')
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as EmbedManifest) : null
 }

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { pinnedDeploymentSchema, type PinnedDeployment } from './pinnedDeployment.ts'
 
 /** The committed devnet deployment: its addresses follow from anvil's deployer key and nonces. */
-export const devnetDeploymentFile = fileURLToPath(new URL('./devnet.deployment.json', import.meta.url))
+// a path, not new URL(): under a DOM test environment URL is the DOM's, which node's path helpers refuse
+export const devnetDeploymentFile = join(dirname(fileURLToPath(import.meta.url)), 'devnet.deployment.json')
 
 /** Build-time only (Node): a deployment file that does not parse stops the build, rather than ship a
  * widget that verifies against nothing. */

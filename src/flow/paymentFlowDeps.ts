@@ -59,7 +59,11 @@ export type PaymentChain = {
   blockTime(): Promise<number>
 }
 
-export type PaymentVerifier = { verifyPermitToSign: typeof verifyPermitToSign; verifyPreparedPayment: typeof verifyPreparedPayment }
+type MaybeAsync<F extends (...args: never[]) => unknown> = (...args: Parameters<F>) => ReturnType<F> | Promise<ReturnType<F>>
+
+/** The verifiers, or loaders of them: the page fetches them with the first payment step, not with the
+ * invoice (they bundle the userOpHash and ABI code a payer who only reads the invoice never needs). */
+export type PaymentVerifier = { verifyPermitToSign: MaybeAsync<typeof verifyPermitToSign>; verifyPreparedPayment: MaybeAsync<typeof verifyPreparedPayment> }
 
 export type PaymentClock = { now(): number; sleep(ms: number): Promise<void> }
 

@@ -98,7 +98,7 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
         api.requestPermit(invoiceId, { payerAddress: state.payer.vault }),
         chain.permitNonceOf(state.payer.vault),
       ])
-      const verdict = verifier.verifyPermitToSign(permitToSign, {
+      const verdict = await verifier.verifyPermitToSign(permitToSign, {
         deployment,
         vault: state.payer.vault,
         invoice: paymentInvoice(state.invoice),
@@ -127,7 +127,7 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
     case 'verifying': {
       const { payer, permit, prepared } = state
       const entryPointNonce = await chain.entryPointNonceOf(payer.vault)
-      const verdict = verifier.verifyPreparedPayment({
+      const verdict = await verifier.verifyPreparedPayment({
         deployment,
         invoice: paymentInvoice(state.invoice),
         vault: payer.vault,

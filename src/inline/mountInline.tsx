@@ -1,6 +1,7 @@
 // Built on its own (vite.config.ts, separateBundles) and imported by URL by the merchant loader in
 // `mode: 'inline'`: the pay page's initial JavaScript does not carry it, nor the loader.
 import { render } from 'preact'
+import { announceModule } from '../../embed/pinnedModule'
 import { createPayApi } from '../api/createPayApi'
 import { pinned } from '../config/pinned'
 import { embedTheme } from '../embed/embedTheme'
@@ -53,3 +54,8 @@ export function mountInline(host: HTMLElement, options: InlineOptions, base: str
     },
   }
 }
+
+export type InlineWidgetModule = { mountInline: typeof mountInline }
+
+// the merchant loader loads this file by integrity and takes its API from the announcement
+announceModule('__svcInline', { mountInline } satisfies InlineWidgetModule)

@@ -23,3 +23,17 @@ export type PermitMessage = { owner: Address; spender: Address; value: bigint; n
 export function permitTypedData(domain: PermitDomain, message: PermitMessage) {
   return { domain, types: permitTypes, primaryType: 'Permit' as const, message }
 }
+
+/** eth_signTypedData_v4 wants the domain's type spelled out; a permit domain has exactly these fields. */
+const permitDomainType = [
+  { name: 'name', type: 'string' },
+  { name: 'version', type: 'string' },
+  { name: 'chainId', type: 'uint256' },
+  { name: 'verifyingContract', type: 'address' },
+] as const
+
+/** A permit as eth_signTypedData_v4 carries it: JSON, integers as decimal strings (JSON has no bigint). */
+export function permitTypedDataJson(typedData: ReturnType<typeof permitTypedData>): string {
+  const types = { EIP712Domain: permitDomainType, ...typedData.types }
+  return JSON.stringify({ ...typedData, types }, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))
+}

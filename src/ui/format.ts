@@ -1,4 +1,4 @@
-import { formatUnits } from 'viem'
+import { formatUnits } from './formatUnits'
 
 type Token = { symbol: string; decimals: number }
 

@@ -4,19 +4,12 @@ import { createChainReader } from '../chain/createChainReader'
 import { readInvoice } from '../chain/readInvoice'
 import { pinnedRpcProvider } from '../chain/rpcProvider'
 import type { PaymentChain, PaymentWallet } from '../flow/paymentFlowDeps'
+import { permitTypedDataJson } from '../shared/permit'
 import { toWireUserOp } from '../shared/userOpWire'
 import { bridgedSignUserOperation } from '../../embed/protocol'
 import type { Eip1193Provider } from './eip1193'
 import { switchChain } from './switchChain'
 import type { WalletChoice } from './walletChoice'
-
-/** eth_signTypedData_v4 wants the domain's type spelled out; a permit domain has exactly these fields. */
-const permitDomainType = [
-  { name: 'name', type: 'string' },
-  { name: 'version', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'address' },
-] as const
 
 export type WalletSession = {
   wallet: PaymentWallet
@@ -66,10 +59,7 @@ export function createWalletSession(deployment: PinnedDeployment, fetch?: typeof
       },
       switchChain: () => switchChain(connected(), deployment),
       async signTypedData(typedData) {
-        const types = { EIP712Domain: permitDomainType, ...typedData.types }
-        // integers travel as decimal strings: JSON has no bigint
-        const json = JSON.stringify({ ...typedData, types }, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))
-        return (await connected().request({ method: 'eth_signTypedData_v4', params: [owner(), json] })) as Hex
+        return (await connected().request({ method: 'eth_signTypedData_v4', params: [owner(), permitTypedDataJson(typedData)] })) as Hex
       },
       async signUserOperation({ userOp, userOpHash }) {
         // a host page's wallet signs only after the host has verified the whole operation itself

@@ -1,20 +1,42 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { checkPinnedDevnet } from '../../server/devnet/pinnedDevnet'
 import { readPinnedDeployment } from '../../src/config/readPinnedDeployment'
+import { useDevnet } from '../support/devnet'
 
 const pinned = readPinnedDeployment()
-const { chainId, entryPoint, token, registry, vaultFactory, paymaster } = pinned
-const deployed = { chainId, entryPoint, token, registry, vaultFactory, paymaster }
+const devnet = useDevnet()
+
+function pinnedFile(changes: Record<string, unknown>): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'svc-pinned-')), 'deployment.json')
+  writeFileSync(path, JSON.stringify({ ...pinned, ...changes }))
+  return path
+}
 
 describe('checkPinnedDevnet', () => {
-  test('default: the committed devnet deployment matches what the devnet deploys', () => {
-    expect(() => checkPinnedDevnet(deployed)).not.toThrow()
-    expect(() => checkPinnedDevnet({ ...deployed, registry: registry.toLowerCase() as `0x${string}` })).not.toThrow()
+  test('default: the committed devnet deployment matches what the devnet deploys, token facts read from the token', async () => {
+    expect(await checkPinnedDevnet(devnet.deployment, devnet.clients.public)).toEqual(pinned)
+    const lowered = { ...devnet.deployment, registry: devnet.deployment.registry.toLowerCase() as `0x${string}` }
+    await expect(checkPinnedDevnet(lowered, devnet.clients.public)).resolves.toEqual(pinned)
   })
 
-  test('behavior: any difference fails loudly, naming each field', () => {
-    const moved = { ...deployed, chainId: 1, paymaster: token }
-    expect(() => checkPinnedDevnet(moved)).toThrow(/chainId: 1, pinned 31337[\s\S]*paymaster: deployed at 0xe7f1/)
-    expect(() => checkPinnedDevnet(moved, { compareChainId: false })).toThrow(/paymaster/)
+  test('behavior: the devnet pins its own RPC for the page it serves', () => {
+    expect(devnet.pinned.rpcUrls).toEqual([devnet.anvil.rpcUrl])
+    expect(devnet.pinned.tokenDecimals).toBe(6)
+  })
+
+  test('behavior: any difference in the addresses fails loudly, naming each field', async () => {
+    const moved = { ...devnet.deployment, chainId: 1, paymaster: devnet.deployment.token }
+    await expect(checkPinnedDevnet(moved, devnet.clients.public)).rejects.toThrow(/chainId: 1, pinned 31337[\s\S]*paymaster: deployed at 0xe7f1/)
+    await expect(checkPinnedDevnet(moved, devnet.clients.public, { compareChainId: false })).rejects.toThrow(/paymaster/)
+  })
+
+  test('behavior: pinned decimals, symbol or permit domain the token does not have fail loudly', async () => {
+    const path = pinnedFile({ tokenDecimals: 9, tokenSymbol: 'USDT', permitDomain: { name: 'USD Coin', version: '1' } })
+    await expect(checkPinnedDevnet(devnet.deployment, devnet.clients.public, { path })).rejects.toThrow(
+      /tokenSymbol: the token says USDC, pinned USDT[\s\S]*tokenDecimals: the token says 6, pinned 9[\s\S]*permitDomain: the token signs as "USD Coin" version "2"/,
+    )
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { readFrameMessage, readHostMessage } from '../../embed/protocol'
+import { readFrameMessage, readHostMessage, readWalletRequest, type FrameMessage } from '../../embed/protocol'
 
 const id = 'svc1abc'
 const envelope = { svc: 1, id }
@@ -24,10 +24,19 @@ describe('frame → host messages', () => {
     expect(readFrameMessage({ ...envelope, type: 'paid', detail: { invoiceId: 'x'.repeat(201), userOpHash: 'a', txHash: 'b' } }, id)).toBeUndefined()
     expect(readFrameMessage({ ...envelope, type: 'resize', height: '640' }, id)).toBeUndefined()
     expect(readFrameMessage({ ...envelope, type: 'resize', height: 1e9 }, id)).toBeUndefined()
-    expect(readFrameMessage({ ...envelope, type: 'wallet:request', rid: 1.5, uuid: 'u', method: 'm', params: [] }, id)).toBeUndefined()
     expect(readFrameMessage({ ...envelope, type: 'navigate', detail: { invoiceId: '7' } }, id)).toBeUndefined()
     // the checkout has no close control, so a frame that claims one is not listened to
     expect(readFrameMessage({ ...envelope, type: 'close', detail: { invoiceId: '7' } }, id)).toBeUndefined()
+  })
+})
+
+describe('wallet requests, as the bridge reads them', () => {
+  test('behavior: relays a well-formed request and ignores a malformed one', () => {
+    const request = { ...envelope, type: 'wallet:request', rid: 3, uuid: 'u', method: 'eth_chainId', params: [] } as FrameMessage
+    expect(readWalletRequest(request)).toEqual(request)
+    expect(readWalletRequest({ ...request, rid: 1.5 } as FrameMessage)).toBeUndefined()
+    expect(readWalletRequest({ ...request, params: 'x' } as unknown as FrameMessage)).toBeUndefined()
+    expect(readWalletRequest({ ...envelope, type: 'wallet:list' } as FrameMessage)).toBeUndefined()
   })
 })
 

@@ -1,119 +1,222 @@
 // @vitest-environment happy-dom
-import { permitTypes } from '../../src/shared/permit'
+import { createPublicClient, getAddress, http, numberToHex, parseSignature, recoverMessageAddress, type Address, type Hex, type TypedDataDefinition } from 'viem'
+import { entryPoint07Abi, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, test } from 'vitest'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { bridgedSignUserOperation } from '../../embed/protocol'
 import { createWalletBridge, type WalletBridge } from '../../embed/walletBridge'
+import { devnetRoles } from '../../server/devnet/deploy'
+import { permitTypedData, permitTypedDataJson } from '../../src/shared/permit'
+import { encodePayCallData, type PermitSignature } from '../../src/shared/payCall'
+import { fromWireUserOp } from '../../src/shared/userOpWire'
+import { prepareTestPayment, testInvoice } from '../../src/verify/preparedPayment.fixture'
+import { useDevnet } from '../support/devnet'
 
-const owner = '0x1111111111111111111111111111111111111111'
-const userOpHash = `0x${'0e'.repeat(32)}`
-
-/** The typed data the widget has the wallet sign (createWalletSession), as JSON. */
-function permit({
-  chainId = 31337 as unknown,
-  primaryType = 'Permit',
-  permitFields = [] as { name: string; type: string }[],
-  domainType = ['name', 'version', 'chainId', 'verifyingContract'],
-} = {}) {
-  const types: Record<string, string> = { name: 'string', version: 'string', chainId: 'uint256', verifyingContract: 'address' }
-  return JSON.stringify({
-    domain: { name: 'USD Coin', version: '2', chainId, verifyingContract: '0x2222222222222222222222222222222222222222' },
-    types: {
-      EIP712Domain: domainType.map((name) => ({ name, type: types[name] })),
-      Permit: [...permitTypes.Permit, ...permitFields],
-    },
-    primaryType,
-    message: { owner, spender: '0x3333333333333333333333333333333333333333', value: '248000000', nonce: '0', deadline: '1768482000' },
-  })
-}
-
+const devnet = useDevnet()
 let bridge: WalletBridge | undefined
+afterEach(() => bridge?.destroy())
 
-/** The host page with one EIP-6963 wallet on chain 31337 that records what reaches it. */
-function hostWithWallet() {
-  const asked: { method: string; params?: unknown[] }[] = []
+/**
+ * The host page with one EIP-6963 wallet: a real key that signs with viem, reads that go to the devnet's
+ * anvil. `signed` lists every signature the wallet was asked for: what a refusal must leave empty.
+ */
+function hostWallet(ownerPrivateKey: Hex, { chainId = devnet.deployment.chainId } = {}) {
+  const account = privateKeyToAccount(ownerPrivateKey)
+  const node = createPublicClient({ transport: http(devnet.anvil.rpcUrl) })
+  const signed: { method: string; params: unknown[] }[] = []
   const provider = {
-    async request(args: { method: string; params?: unknown[] }) {
-      asked.push(args)
-      return args.method === 'eth_chainId' ? '0x7a69' : '0xsigned'
+    async request({ method, params = [] }: { method: string; params?: unknown[] }) {
+      if (method === 'eth_chainId') return numberToHex(chainId)
+      if (method === 'eth_signTypedData_v4') {
+        signed.push({ method, params })
+        const { types, ...rest } = JSON.parse(params[1] as string) as TypedDataDefinition & { types: Record<string, unknown> }
+        const { EIP712Domain: _, ...structs } = types
+        return account.signTypedData({ ...rest, types: structs } as TypedDataDefinition)
+      }
+      if (method === 'personal_sign') {
+        signed.push({ method, params })
+        return account.signMessage({ message: { raw: params[0] as Hex } })
+      }
+      return node.request({ method, params } as never)
     },
   }
   const announce = () =>
     window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: { info: { uuid: 'u1', name: 'W', icon: '', rdns: 'x.w' }, provider } }))
   window.addEventListener('eip6963:requestProvider', announce)
-  bridge = createWalletBridge(
-    () => {},
-    () => {},
-  )
-  window.removeEventListener('eip6963:requestProvider', announce)
-  const signed = () => asked.filter(({ method }) => method !== 'eth_chainId')
-  return { bridge, signed }
+  return { account, signed, stopAnnouncing: () => window.removeEventListener('eip6963:requestProvider', announce) }
 }
 
-/** The RPC error code a refused request fails with. */
-function refusal(promise: Promise<unknown>) {
+/** The bridge a host page mounting `invoiceId` starts, with one payer's wallet on it. */
+async function hostBridge(invoiceId: bigint, options: { chainId?: number } = {}) {
+  const payer = await devnet.newPayer(10_000_000_000n)
+  const wallet = hostWallet(payer.ownerPrivateKey, options)
+  bridge = createWalletBridge({ deployment: devnet.pinned, invoiceId: invoiceId.toString(), onChange() {}, onEvent() {} })
+  wallet.stopAnnouncing()
+  return { bridge, payer, ...wallet }
+}
+
+const deadline = async (secondsAhead = 3600) => (await devnet.clients.public.getBlock()).timestamp + BigInt(secondsAhead)
+
+/** The permit the frame asks the host wallet to sign, as the page builds it (createWalletSession). */
+function permitJson(message: { owner: Address; spender: Address; value: bigint; nonce?: bigint; deadline: bigint }, domain: Partial<{ name: string; version: string; verifyingContract: Address }> = {}) {
+  const { pinned } = devnet
+  return permitTypedDataJson(
+    permitTypedData(
+      { ...pinned.permitDomain, chainId: pinned.chainId, verifyingContract: pinned.token, ...domain },
+      { nonce: 0n, ...message },
+    ),
+  )
+}
+
+/** The RPC error code a refused request fails with, or 'relayed'. */
+function outcome(promise: Promise<unknown>) {
   return promise.then(
     () => 'relayed',
     (error: { code?: number }) => error.code,
   )
 }
 
-afterEach(() => bridge?.destroy())
+function split(signature: Hex, permitDeadline: bigint): PermitSignature {
+  const { r, s, yParity } = parseSignature(signature)
+  return { deadline: permitDeadline, v: yParity + 27, r, s }
+}
 
-describe('the wallet bridge', () => {
-  test('default: relays what a payment signs: the operation hash and a permit on the wallet\'s chain', async () => {
-    const { bridge, signed } = hostWithWallet()
-    expect(await bridge.request('u1', 'personal_sign', [userOpHash, owner])).toBe('0xsigned')
-    expect(await bridge.request('u1', 'eth_signTypedData_v4', [owner, permit()])).toBe('0xsigned')
-    expect(await bridge.request('u1', 'eth_signTypedData_v4', [owner, permit({ chainId: '0x7a69' })])).toBe('0xsigned')
-    expect(signed()).toEqual([
-      { method: 'personal_sign', params: [userOpHash, owner] },
-      { method: 'eth_signTypedData_v4', params: [owner, permit()] },
-      { method: 'eth_signTypedData_v4', params: [owner, permit({ chainId: '0x7a69' })] },
-    ])
-  })
+describe('the wallet bridge, host side', () => {
+  test('default: signs this invoice\'s permit and the operation that carries it; the operation pays on-chain', async () => {
+    const amount = 248_000_000n
+    const { id } = await devnet.newInvoice(amount)
+    const { bridge, payer, account, signed } = await hostBridge(id)
+    const permitDeadline = await deadline()
+    const permitSignature = (await bridge.request('u1', 'eth_signTypedData_v4', [
+      account.address,
+      permitJson({ owner: payer.vault, spender: devnet.deployment.registry, value: amount, deadline: permitDeadline }),
+    ])) as Hex
+    const permit = split(permitSignature, permitDeadline)
 
-  test('behavior: personal_sign of anything but a 32-byte hash is refused before the wallet sees it', async () => {
-    const { bridge, signed } = hostWithWallet()
-    for (const message of ['0x4c6f67696e20746f2073686f702e6578616d706c65', 'Log in to shop.example', `${userOpHash}00`, userOpHash.slice(2)]) {
-      expect(await refusal(bridge.request('u1', 'personal_sign', [message, owner]))).toBe(4100)
-    }
-    // the owner where the message goes: some wallets swap the two
-    expect(await refusal(bridge.request('u1', 'personal_sign', [owner, userOpHash]))).toBe(4100)
-    expect(signed()).toEqual([])
+    const prepared = await prepareTestPayment({
+      deployment: devnet.pinned,
+      invoice: testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString() }),
+      vault: payer.vault,
+      owner: account.address,
+      vaultDeployed: false,
+      permit,
+      paymasterSigner: devnetRoles.paymasterSigner,
+    })
+    const signature = (await bridge.request('u1', bridgedSignUserOperation, [prepared.userOp, account.address])) as Hex
+    // the host hashed the operation itself; the wallet signed that hash and nothing else
+    expect(signed.map(({ method }) => method)).toEqual(['eth_signTypedData_v4', 'personal_sign'])
+    expect(signed[1]!.params[0]).toBe(prepared.userOpHash)
+    expect(await recoverMessageAddress({ message: { raw: prepared.userOpHash }, signature })).toBe(account.address)
+
+    const userOp: UserOperation<'0.7'> = { ...fromWireUserOp(prepared.userOp), signature }
+    const hash = await devnet.clients.wallet.writeContract({
+      address: devnet.deployment.entryPoint,
+      abi: entryPoint07Abi,
+      functionName: 'handleOps',
+      args: [[toPackedUserOperation(userOp)], devnetRoles.bundler.address],
+    })
+    await devnet.clients.public.waitForTransactionReceipt({ hash })
+    const onchain = await devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
+    expect({ status: onchain.status, payer: getAddress(onchain.payer) }).toEqual({ status: 2, payer: payer.vault })
   })
 
   test.each([
-    ['another chain', permit({ chainId: 1 })],
-    ['no chain', permit({ chainId: null })],
-    ['a domain type without chainId', permit({ domainType: ['name', 'version', 'verifyingContract'] })],
-    ['another primary type', permit({ primaryType: 'PermitSingle' })],
-    ['extra permit fields', permit({ permitFields: [{ name: 'extra', type: 'bytes' }] })],
-    ['not JSON', '{"primaryType":'],
-  ])('behavior: typed data with %s is refused before the wallet sees it', async (_, typedData) => {
-    const { bridge, signed } = hostWithWallet()
-    expect(await refusal(bridge.request('u1', 'eth_signTypedData_v4', [owner, typedData]))).toBe(4100)
-    expect(signed()).toEqual([])
+    ['an attacker as spender, from the payer\'s own account', (p: Permits) => ({ owner: p.account, spender: p.attacker, value: p.amount * 1000n })],
+    ['an attacker as spender, from the vault', (p: Permits) => ({ owner: p.vault, spender: p.attacker, value: p.amount })],
+    ['more than the invoice amount', (p: Permits) => ({ owner: p.vault, spender: p.registry, value: p.amount + 1n })],
+    ['another invoice\'s amount', (p: Permits) => ({ owner: p.vault, spender: p.registry, value: 30_000_000_000n })],
+    ['the wrong permit nonce', (p: Permits) => ({ owner: p.vault, spender: p.registry, value: p.amount, nonce: 5n })],
+    ['a deadline two days out', (p: Permits) => ({ owner: p.vault, spender: p.registry, value: p.amount, deadline: p.deadline + 2n * 86_400n })],
+  ])('behavior: a permit with %s is refused before the wallet sees it', async (_, message) => {
+    const amount = 50_000_000n
+    const { id } = await devnet.newInvoice(amount)
+    const { bridge, payer, account, signed } = await hostBridge(id)
+    const p = { account: account.address, vault: payer.vault, attacker: privateKeyToAccount(generatePrivateKey()).address, registry: devnet.deployment.registry, amount, deadline: await deadline() }
+    const request = permitJson({ deadline: p.deadline, ...message(p) })
+    expect(await outcome(bridge.request('u1', 'eth_signTypedData_v4', [account.address, request]))).toBe(4100)
+    expect(signed).toEqual([])
   })
 
-  test('behavior: typed data with an extra struct type is refused', async () => {
-    const { bridge, signed } = hostWithWallet()
-    const typed = JSON.parse(permit()) as { types: Record<string, unknown> }
-    typed.types.Order = [{ name: 'id', type: 'uint256' }]
-    expect(await refusal(bridge.request('u1', 'eth_signTypedData_v4', [owner, JSON.stringify(typed)]))).toBe(4100)
-    expect(signed()).toEqual([])
+  test.each([
+    ['another token contract', { verifyingContract: '0x1111111111111111111111111111111111111111' as Address }],
+    ['another domain version', { version: '1' }],
+  ])('behavior: a permit for %s is refused before the wallet sees it', async (_, domain) => {
+    const amount = 50_000_000n
+    const { id } = await devnet.newInvoice(amount)
+    const { bridge, payer, account, signed } = await hostBridge(id)
+    const request = permitJson({ owner: payer.vault, spender: devnet.deployment.registry, value: amount, deadline: await deadline() }, domain)
+    expect(await outcome(bridge.request('u1', 'eth_signTypedData_v4', [account.address, request]))).toBe(4100)
+    expect(signed).toEqual([])
   })
 
-  test('behavior: the wallet signs the typed data as checked, re-encoded: a repeated key cannot show it something else', async () => {
-    const { bridge, signed } = hostWithWallet()
-    const repeated = permit().replace('"primaryType":"Permit"', '"primaryType":"Order","primaryType":"Permit"')
-    await bridge.request('u1', 'eth_signTypedData_v4', [owner, repeated])
-    expect(signed()).toEqual([{ method: 'eth_signTypedData_v4', params: [owner, permit()] }])
+  test('behavior: a wallet on another chain signs nothing', async () => {
+    const amount = 50_000_000n
+    const { id } = await devnet.newInvoice(amount)
+    const { bridge, payer, account, signed } = await hostBridge(id, { chainId: 1 })
+    const request = permitJson({ owner: payer.vault, spender: devnet.deployment.registry, value: amount, deadline: await deadline() })
+    expect(await outcome(bridge.request('u1', 'eth_signTypedData_v4', [account.address, request]))).toBe(4100)
+    expect(signed).toEqual([])
   })
 
-  test('behavior: wallet_addEthereumChain is not relayed; switching is', async () => {
-    const { bridge, signed } = hostWithWallet()
-    const chain = { chainId: '0x7a69', chainName: 'x', rpcUrls: ['https://rpc.evil.example'], nativeCurrency: { name: 'E', symbol: 'E', decimals: 18 } }
-    expect(await refusal(bridge.request('u1', 'wallet_addEthereumChain', [chain]))).toBe(4200)
-    expect(await refusal(bridge.request('u1', 'wallet_switchEthereumChain', [{ chainId: '0x7a69' }]))).toBe('relayed')
-    expect(signed()).toEqual([{ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x7a69' }] }])
+  test('behavior: a bare hash is never relayed for signing, whatever it is', async () => {
+    const { id } = await devnet.newInvoice(50_000_000n)
+    const { bridge, account, signed } = await hostBridge(id)
+    expect(await outcome(bridge.request('u1', 'personal_sign', [`0x${'0e'.repeat(32)}`, account.address]))).toBe(4200)
+    expect(signed).toEqual([])
+  })
+
+  test('behavior: an operation is signed only after this host signed its permit, and only if it pays exactly this invoice', async () => {
+    const amount = 50_000_000n
+    const { id } = await devnet.newInvoice(amount)
+    const other = await devnet.newInvoice(amount)
+    const { bridge, payer, account, signed } = await hostBridge(id)
+    const permitDeadline = await deadline()
+    const honest = {
+      deployment: devnet.pinned,
+      invoice: testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString() }),
+      vault: payer.vault,
+      owner: account.address,
+      vaultDeployed: false,
+      paymasterSigner: devnetRoles.paymasterSigner,
+    }
+    const unsignedPermit = split(`0x${'11'.repeat(32)}${'22'.repeat(32)}1b`, permitDeadline)
+    const early = await prepareTestPayment({ ...honest, permit: unsignedPermit })
+    expect(await outcome(bridge.request('u1', bridgedSignUserOperation, [early.userOp, account.address]))).toBe(4100)
+
+    const permitSignature = (await bridge.request('u1', 'eth_signTypedData_v4', [
+      account.address,
+      permitJson({ owner: payer.vault, spender: devnet.deployment.registry, value: amount, deadline: permitDeadline }),
+    ])) as Hex
+    const permit = split(permitSignature, permitDeadline)
+    const attacks = [
+      // another invoice of the same amount, with the permit just signed
+      await prepareTestPayment({ ...honest, permit, tamper: (op) => ({ ...op, callData: encodePayCallData({ registry: devnet.deployment.registry, invoiceId: other.id, permit }) }) }),
+      // a sponsorship that never ends: a held operation could pay long after the payer was told it lapsed
+      await prepareTestPayment({ ...honest, permit, sponsorship: { validUntil: 0, validAfter: 0 } }),
+      // a second nonce key: several operations valid at once
+      await prepareTestPayment({ ...honest, permit, nonce: 1n << 64n }),
+      // sent by another account
+      await prepareTestPayment({ ...honest, permit, tamper: (op) => ({ ...op, sender: privateKeyToAccount(generatePrivateKey()).address }) }),
+    ]
+    for (const prepared of attacks) {
+      expect(await outcome(bridge.request('u1', bridgedSignUserOperation, [prepared.userOp, account.address]))).toBe(4100)
+    }
+    expect(signed.map(({ method }) => method)).toEqual(['eth_signTypedData_v4'])
+    // the honest one is still signed, over the hash the host computed
+    const honestOp = await prepareTestPayment({ ...honest, permit })
+    expect(await outcome(bridge.request('u1', bridgedSignUserOperation, [honestOp.userOp, account.address]))).toBe('relayed')
+    expect(signed.at(-1)!.params[0]).toBe(
+      getUserOperationHash({ chainId: devnet.pinned.chainId, entryPointAddress: devnet.pinned.entryPoint, entryPointVersion: '0.7', userOperation: { ...fromWireUserOp(honestOp.userOp), signature: '0x' } }),
+    )
+  })
+
+  test('behavior: the wallet is only asked to switch to the checkout\'s chain, and never to add one', async () => {
+    const { id } = await devnet.newInvoice(50_000_000n)
+    const { bridge } = await hostBridge(id)
+    expect(await outcome(bridge.request('u1', 'wallet_switchEthereumChain', [{ chainId: '0x1' }]))).toBe(4100)
+    expect(await outcome(bridge.request('u1', 'wallet_addEthereumChain', [{ chainId: '0x7a69', rpcUrls: ['https://evil.example'] }]))).toBe(4200)
   })
 })
+
+type Permits = { account: Address; vault: Address; attacker: Address; registry: Address; amount: bigint; deadline: bigint }

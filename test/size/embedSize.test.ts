@@ -1,14 +1,35 @@
+import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { buildEmbed, embedOutDir } from '../../embed/build'
 import { initialScripts, staticClosure } from '../../build/pageSize'
 
-test('behavior: the script-tag loader stays within 1.5 KB gzip; the wallet bridge loads apart from it', async () => {
+test('behavior: the script-tag loader stays within 1.5 KB gzip; the wallet bridge loads apart from it, within 20 KB gzip', async () => {
   const manifest = await buildEmbed()
   expect(manifest.gzipBytes).toBeLessThanOrEqual(1536)
+  // the bridge verifies every signature itself (the page's own verifiers and chain reads): its budget
   expect(manifest.bridgeGzipBytes).toBeGreaterThan(0)
+  expect(manifest.bridgeGzipBytes).toBeLessThanOrEqual(20 * 1024)
   expect(manifest.integrity).toMatch(/^sha384-[A-Za-z0-9+/]{64}$/)
+})
+
+test('behavior: everything the loader runs is pinned: the loader holds the kit\'s hash, the kit the bridge\'s and the inline widget\'s', async () => {
+  const manifest = await buildEmbed()
+  const loader = readFileSync(join(embedOutDir, manifest.file), 'utf8')
+  const kit = readFileSync(join(embedOutDir, manifest.kitFile))
+  expect(loader).toContain(manifest.kitFile)
+  expect(loader).toContain(manifest.kitIntegrity)
+  expect(manifest.kitIntegrity).toBe(`sha256-${createHash('sha256').update(kit).digest('base64')}`)
+  const kitText = kit.toString('utf8')
+  for (const [file, bytes, integrity] of [
+    [manifest.bridgeFile, readFileSync(join(embedOutDir, manifest.bridgeFile)), manifest.bridgeIntegrity],
+    [manifest.inlineFile, readFileSync(join(embedOutDir, '..', manifest.inlineFile)), manifest.inlineIntegrity],
+  ] as const) {
+    expect(kitText).toContain(file)
+    expect(integrity).toBe(`sha256-${createHash('sha256').update(bytes).digest('base64')}`)
+    expect(kitText).toContain(integrity)
+  }
 })
 
 test('behavior: the inline widget is built with the page but loads apart from it and from the loader', async () => {
@@ -18,6 +39,7 @@ test('behavior: the inline widget is built with the page but loads apart from it
   const initialFiles = new Set(initialScripts(distDir).files.map((file) => file.file))
   expect(manifest.inlineFile).toMatch(/^assets\/inline-[\w-]+\.js$/)
   expect(inline.files.filter((file) => initialFiles.has(file.file))).toEqual([])
-  // the loader carries only the widget's name, and imports it in inline mode
-  expect(readFileSync(join(embedOutDir, manifest.file), 'utf8')).toContain(manifest.inlineFile)
+  // one file, so that its integrity hash covers all of it
+  expect(inline.files).toHaveLength(1)
+  expect(readFileSync(join(embedOutDir, manifest.file), 'utf8')).not.toContain(manifest.inlineFile)
 })

@@ -2,8 +2,7 @@ import { useEffect, useMemo } from 'preact/hooks'
 import type { PayApi } from '../../api/createPayApi'
 import type { PinnedDeployment } from '../../config/pinnedDeployment'
 import { createPaymentFlow } from '../../flow/createPaymentFlow'
-import { verifyPermitToSign } from '../../verify/verifyPermitToSign'
-import { verifyPreparedPayment } from '../../verify/verifyPreparedPayment'
+import type { PaymentVerifier } from '../../flow/paymentFlowDeps'
 import { createWalletSession } from '../../wallet/createWalletSession'
 import { useLocale } from '../LocaleContext'
 import { useNow } from '../useNow'
@@ -16,6 +15,13 @@ import type { FrameChannel } from '../../embed/frameChannel'
 import { useInvoiceDocument } from './useInvoiceDocument'
 
 const clock = { now: Date.now, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) }
+
+// loaded with the first payment step: the page shows the invoice without them
+const verifiers = () => import('../../verify/verifiers')
+const verifier: PaymentVerifier = {
+  verifyPermitToSign: async (...args) => (await verifiers()).verifyPermitToSign(...args),
+  verifyPreparedPayment: async (...args) => (await verifiers()).verifyPreparedPayment(...args),
+}
 
 export type AppProps = {
   invoiceId: string
@@ -42,7 +48,7 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
         api,
         wallet: session.wallet,
         chain: session.chain,
-        verifier: { verifyPermitToSign, verifyPreparedPayment },
+        verifier,
         clock,
       }),
     [invoiceId, deployment, api, session],

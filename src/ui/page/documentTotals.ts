@@ -1,4 +1,4 @@
-import { formatUnits } from 'viem'
+import { formatUnits } from '../formatUnits'
 import type { InvoiceMetadata } from '../../shared/metadata'
 
 /** Subtotal and tax added up exactly (in base units), as decimal strings; tax is null when no line has any. */

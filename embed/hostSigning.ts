@@ -1,0 +1,113 @@
+import { getAddress, hexToNumber, isAddress, type Address, type Hex } from 'viem'
+import { readInvoice } from '../src/chain/readInvoice'
+import { readEntryPointNonce, readPermitNonce } from '../src/chain/readNonces'
+import { readVault } from '../src/chain/readVault'
+import type { PinnedDeployment } from '../src/config/pinnedDeployment'
+import { splitPermitSignature } from '../src/flow/permitSignature'
+import type { PermitSignature } from '../src/shared/payCall'
+import { permitTypedDataJson } from '../src/shared/permit'
+import { fromWireUserOp, type WireUserOp } from '../src/shared/userOpWire'
+import type { PermitToSign } from '../src/shared/wire'
+import type { PaymentInvoice } from '../src/verify/paymentInvoice'
+import { verifyPermitToSign } from '../src/verify/verifyPermitToSign'
+import { verifyUserOperation } from '../src/verify/verifyUserOperation'
+import type { RpcError } from './protocol'
+
+type Provider = { request(args: { method: string; params?: unknown[] }): Promise<unknown> }
+
+/** EIP-1193 4100: the host refuses to have its wallet sign this. */
+function refused(message: string): RpcError {
+  return { code: 4100, message }
+}
+
+export type HostSigningParameters = {
+  /** Pinned in the bridge's build: the same deployment the pay page was built with. */
+  deployment: PinnedDeployment
+  /** The invoice the host mounted, from its own mount options: never from the frame. */
+  invoiceId: string
+  now?: () => number
+}
+
+/**
+ * The host page's side of every signature its wallet gives the checkout frame. The frame runs on the
+ * checkout's origin and the wallet shows the merchant's: were the checkout compromised, it must get
+ * nothing signed but this payment. So the host reads the chain itself, through its own wallet, and
+ * runs the page's own verifiers: a permit only of the invoice amount read from the chain, from the
+ * vault the pinned factory derives for the signing account, to the pinned registry; an operation
+ * signature only over a hash it computed from an operation that pays exactly this invoice with the
+ * permit this host signed. It signs what it rebuilt, never the frame's bytes.
+ */
+export function createHostSigning({ deployment, invoiceId, now = Date.now }: HostSigningParameters) {
+  let signedPermit: { owner: Address; permit: PermitSignature } | null = null
+
+  /** The chain as the host's wallet reads it: the pinned chain, the invoice still open, the account's vault. */
+  async function payment(provider: Provider, account: unknown) {
+    if (typeof account !== 'string' || !isAddress(account)) throw refused('the signing account is not an address')
+    const chainId = hexToNumber((await provider.request({ method: 'eth_chainId' })) as Hex)
+    if (chainId !== deployment.chainId) throw refused(`the wallet is on chain ${chainId}, not the checkout's chain ${deployment.chainId}`)
+    const owner = getAddress(account)
+    const id = BigInt(invoiceId)
+    const [record, { vault, deployed }] = await Promise.all([readInvoice(provider, deployment, id), readVault(provider, deployment, owner)])
+    if (!record || record.status !== 1) throw refused(`invoice ${invoiceId} is not open on-chain`)
+    const invoice: PaymentInvoice = { id, amount: record.amount, token: record.token }
+    return { owner, vault, deployed, invoice }
+  }
+
+  return {
+    /** eth_signTypedData_v4 `[account, json]`: an EIP-2612 permit for this payment, or nothing. */
+    async signPermit(provider: Provider, [account, json]: unknown[]): Promise<Hex> {
+      const { owner, vault, invoice } = await payment(provider, account)
+      const permitToSign = parsePermit(json)
+      if (!permitToSign) throw refused('eth_signTypedData_v4 is relayed only for an EIP-2612 Permit')
+      const nonce = await readPermitNonce(provider, deployment, vault)
+      const verdict = verifyPermitToSign(permitToSign, { deployment, vault, invoice, nonce, now: now() })
+      if (!verdict.ok) throw refused(`not this payment's permit: ${verdict.problems.map((problem) => problem.code).join(', ')}`)
+      const signature = (await provider.request({ method: 'eth_signTypedData_v4', params: [owner, permitTypedDataJson(verdict.typedData)] })) as Hex
+      signedPermit = { owner, permit: splitPermitSignature(signature, verdict.typedData.message.deadline) }
+      return signature
+    },
+
+    /** `[wireUserOp, account]`: the operation that carries the permit this host signed, or nothing. */
+    async signUserOperation(provider: Provider, [wire, account]: unknown[]): Promise<Hex> {
+      const { owner, vault, deployed, invoice } = await payment(provider, account)
+      if (!signedPermit || signedPermit.owner !== owner) throw refused('no permit for this payment was signed here')
+      let userOp
+      try {
+        userOp = fromWireUserOp(wire as WireUserOp)
+      } catch {
+        throw refused('the operation is not a v0.7 UserOperation')
+      }
+      const entryPointNonce = await readEntryPointNonce(provider, deployment, vault)
+      const verdict = verifyUserOperation(userOp, { deployment, invoice, vault, owner, vaultDeployed: deployed, permit: signedPermit.permit, entryPointNonce, now: now() })
+      if (!verdict.ok) throw refused(`not this payment's operation: ${verdict.problems.map((problem) => problem.code).join(', ')}`)
+      // SimpleAccount v0.7 recovers an EIP-191 signature over the 32 bytes of the hash computed here
+      return (await provider.request({ method: 'personal_sign', params: [verdict.userOpHash, owner] })) as Hex
+    },
+  }
+}
+
+/** The frame's typed data in the wire shape the page's verifier reads; null for anything else. */
+function parsePermit(json: unknown): PermitToSign | null {
+  try {
+    const typed = JSON.parse(String(json)) as { domain?: Record<string, unknown>; types?: Record<string, unknown>; primaryType?: unknown; message?: Record<string, unknown> }
+    const { domain, types, message } = typed
+    if (!domain || !types || !message || !Array.isArray(types.Permit)) return null
+    // the domain type is the wallet's business, the Permit struct the verifier's
+    const { EIP712Domain: _, ...structs } = types
+    const text = (value: unknown) => String(value)
+    return {
+      domain: { name: text(domain.name), version: text(domain.version), chainId: Number(domain.chainId), verifyingContract: text(domain.verifyingContract) as Address },
+      types: structs as PermitToSign['types'],
+      primaryType: typed.primaryType as 'Permit',
+      message: {
+        owner: text(message.owner) as Address,
+        spender: text(message.spender) as Address,
+        value: BigInt(text(message.value)).toString(),
+        nonce: BigInt(text(message.nonce)).toString(),
+        deadline: BigInt(text(message.deadline)).toString(),
+      },
+    }
+  } catch {
+    return null
+  }
+}

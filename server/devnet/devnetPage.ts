@@ -1,0 +1,37 @@
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { isDeepStrictEqual } from 'node:util'
+import { builtDeploymentFile, distDir } from '../../build/distDir'
+import type { PinnedDeployment } from '../../src/config/pinnedDeployment'
+
+const require = createRequire(import.meta.url)
+const repo = fileURLToPath(new URL('../..', import.meta.url))
+
+function run(args: string[], env: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] })
+    child.once('error', reject)
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited with ${code}`))))
+  })
+}
+
+/**
+ * The built page the devnet serves. The page reads the chain through the RPC pinned in its build, so
+ * it must be built for this devnet's node: `npm run build` pins the default devnet (127.0.0.1:8545),
+ * and a devnet on another port (DEVNET_RPC_PORT, or tests on free ports) builds its own page into
+ * `dir/dist`, pinned to its own RPC. Returns the directory to serve.
+ */
+export async function devnetPage(pinned: PinnedDeployment, dir: string): Promise<string> {
+  const built = join(distDir(), builtDeploymentFile)
+  if (existsSync(built) && isDeepStrictEqual(JSON.parse(readFileSync(built, 'utf8')), pinned)) return distDir()
+  mkdirSync(dir, { recursive: true })
+  const deploymentFile = join(dir, 'deployment.json')
+  writeFileSync(deploymentFile, `${JSON.stringify(pinned, null, 2)}\n`)
+  const env = { SVC_DEPLOYMENT_FILE: deploymentFile, SVC_DIST_DIR: join(dir, 'dist') }
+  await run([join(require.resolve('vite/package.json'), '..', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], env)
+  await run(['--import', 'tsx', 'embed/build.ts'], env)
+  return env.SVC_DIST_DIR
+}
