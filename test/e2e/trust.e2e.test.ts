@@ -1,0 +1,296 @@
+import type { Browser, Page, Route } from 'playwright-core'
+import { createPublicClient, createTestClient, getAddress, http, parseUnits, type Hex } from 'viem'
+import { entryPoint07Abi, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
+import { signVerifyingPaymasterData } from '../../server/chain/verifyingPaymaster'
+import { devnetClients, devnetRoles } from '../../server/devnet/deploy'
+import { createPayer, issueInvoice } from '../../server/devnet/seed'
+import { fromWireUserOp, toWireUserOp, type WireUserOp } from '../../src/shared/userOpWire'
+import { launchChromium, screenshot } from './support/browser'
+import { startNpmStart, type RunningDevnet } from '../support/npmStart'
+import { injectTestWallet } from './support/testWallet'
+
+/**
+ * The page attacked as a malicious payment service or a man in the middle would: every answer the
+ * service gives can be rewritten in flight (Playwright routes), and the chain (anvil) is the truth.
+ * Each attack must end in a refusal or in the state the chain shows, never in a signature or a false
+ * fact on screen.
+ */
+
+let devnet: RunningDevnet
+let browser: Browser
+
+beforeAll(async () => {
+  ;[devnet, browser] = await Promise.all([startNpmStart(), launchChromium()])
+}, 90_000)
+afterAll(async () => {
+  await browser?.close()
+  await devnet?.stop()
+})
+
+const chain = () => createPublicClient({ transport: http(devnet.file.rpcUrl) })
+const deployment = () => ({ chainId: devnet.file.chainId, ...devnet.file.contracts })
+const clients = () => devnetClients(devnet.file.rpcUrl, devnet.file.chainId)
+const onchain = (id: bigint) =>
+  chain().readContract({ address: devnet.file.contracts.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
+const balanceOf = (address: `0x${string}`) =>
+  chain().readContract({ address: devnet.file.contracts.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] })
+
+/** A fresh open invoice of the demo merchant and a fresh payer who can pay it, and the page with the payer's wallet. */
+async function scenario(amount = parseUnits('5000', 6)) {
+  const { timestamp } = await chain().getBlock()
+  const invoice = await issueInvoice(devnet.file.rpcUrl, deployment(), devnet.file.merchant, { amount, dueAt: timestamp + 86_400n * 30n, metaHash: `0x${'cd'.repeat(32)}` })
+  const payer = await createPayer(clients(), deployment(), parseUnits('10000', 6))
+  const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } })
+  const wallet = await injectTestWallet(page, { privateKey: payer.ownerPrivateKey, rpcUrl: devnet.file.rpcUrl, chainId: devnet.file.chainId })
+  const url = `${devnet.file.serverUrl}/pay/${invoice.id}`
+  const signatures = () => wallet.requests.filter((method) => method === 'eth_signTypedData_v4' || method === 'personal_sign')
+  return { invoice, payer, page, wallet, url, signatures }
+}
+
+const heading = (page: Page) => page.locator('#svc-widget-heading').textContent()
+const widgetText = (page: Page) => page.locator('.svc-widget').textContent()
+
+/** Rewrites one JSON answer of the service in flight; `match` is the exact path. */
+async function rewrite(page: Page, path: string, edit: (body: any) => void, method = 'GET') {
+  await page.route(
+    (url) => url.pathname === path,
+    async (route: Route) => {
+      if (route.request().method() !== method) return route.fallback()
+      const response = await route.fetch()
+      const body = await response.json()
+      edit(body)
+      await route.fulfill({ response, json: body })
+    },
+  )
+}
+
+/** A dishonest service holding the paymaster's key: changes the operation, re-signs the sponsorship
+ * over it and restates the hash, so that only decoding every field can tell. */
+async function reSponsored(body: { userOp: WireUserOp; userOpHash: Hex }, change: (op: UserOperation<'0.7'>) => UserOperation<'0.7'>, window: { validUntil: number; validAfter: number }) {
+  const changed = change(fromWireUserOp(body.userOp))
+  const sponsorable = { ...changed, paymaster: changed.paymaster!, paymasterVerificationGasLimit: changed.paymasterVerificationGasLimit!, paymasterPostOpGasLimit: changed.paymasterPostOpGasLimit! }
+  const paymasterData = await signVerifyingPaymasterData(devnetRoles.paymasterSigner, sponsorable, { chainId: devnet.file.chainId, ...window })
+  const userOp = { ...changed, paymasterData }
+  body.userOp = toWireUserOp(userOp)
+  body.userOpHash = getUserOperationHash({ chainId: devnet.file.chainId, entryPointAddress: devnet.file.contracts.entryPoint, entryPointVersion: '0.7', userOperation: userOp })
+}
+
+/** Counts the page's own reads of the chain's latest block: each one is a check of a signed operation. */
+function chainChecks(page: Page) {
+  let checks = 0
+  page.on('request', (request) => {
+    if (request.url().startsWith(devnet.file.rpcUrl) && request.postData()?.includes('eth_getBlockByNumber')) checks++
+  })
+  return () => checks
+}
+
+describe('the pay page against a lying payment service', () => {
+  test('behavior: decimals and symbol from the service are never used: the amount is the pinned token\'s, and the payment moves exactly that', async () => {
+    const { invoice, payer, page, url } = await scenario()
+    for (const path of [`/v1/pay/${invoice.id}`, `/v1/pay/${invoice.id}/metadata`]) {
+      await rewrite(page, path, (body) => {
+        body.data.token.decimals = 9
+        body.data.token.symbol = 'XYZ'
+      })
+    }
+    await page.goto(url)
+    await expect.poll(() => page.locator('.svc-amount strong').textContent()).toBe('5,000.00 USDC')
+    expect(await page.getByText(/XYZ|5\.00 USDC/).count()).toBe(0)
+    const before = await balanceOf(payer.vault)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await page.getByRole('button', { name: 'Pay 5,000.00 USDC' }).click()
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
+    expect(await balanceOf(payer.vault)).toBe(before - parseUnits('5000', 6))
+    await page.close()
+  })
+
+  test('behavior: an invoice the service misstates is refused before any wallet is offered, naming what differs', async () => {
+    const { invoice, page, url, signatures } = await scenario()
+    for (const path of [`/v1/pay/${invoice.id}`, `/v1/pay/${invoice.id}/metadata`]) {
+      await rewrite(page, path, (body) => {
+        body.data.amount = parseUnits('10', 6).toString()
+      })
+    }
+    await page.goto(url)
+    await expect.poll(() => heading(page)).toBe('Payment stopped for your safety')
+    expect(await widgetText(page)).toContain('Differs in: amount.')
+    expect(await widgetText(page)).toContain('You have not signed anything for this payment.')
+    await screenshot(page, '20-unsafe-misstated-invoice')
+    expect(await page.getByRole('button', { name: 'Test Wallet' }).count()).toBe(0)
+    expect(signatures()).toEqual([])
+    await page.close()
+  })
+
+  test('behavior: a service that says the invoice is Paid does not make it so: the chain says Issued and the page offers to pay', async () => {
+    const { invoice, page, url } = await scenario()
+    await rewrite(page, `/v1/pay/${invoice.id}`, (body) => {
+      body.data.status = 'Paid'
+      body.data.payer = devnetRoles.treasury.address
+      body.data.txHash = `0x${'ee'.repeat(32)}`
+    })
+    await page.goto(url)
+    await expect.poll(() => page.locator('.svc-badge').textContent()).toBe('Open')
+    expect(await heading(page)).toBe('Choose a wallet to pay with')
+    expect(await page.getByText('This invoice is paid').count()).toBe(0)
+    await page.close()
+  })
+
+  test('behavior: metadata that bills another amount than the chain is never marked verified, and says which fields differ', async () => {
+    const seeded = devnet.file.invoices[0]!
+    const page = await browser.newPage()
+    await rewrite(page, `/v1/pay/${seeded.id}/metadata`, (body) => {
+      body.metadata.amountRaw = parseUnits('10', 6).toString()
+      body.metadata.amount = '10'
+    })
+    await page.goto(seeded.shareLink)
+    await expect.poll(() => page.locator('.svc-document .svc-warning').textContent()).toMatch(/do not match the invoice recorded on-chain \(metaHash, amount\)/)
+    expect(await page.getByText(/^Verified/).count()).toBe(0)
+    await expect.poll(() => page.locator('.svc-amount strong').textContent()).toBe('4,540.00 USDC')
+    await screenshot(page, '21-metadata-differs')
+    await page.close()
+  })
+
+  test('behavior: a re-signed sponsorship that never expires is refused; the payer is told what the permit already signed allows', async () => {
+    const { invoice, page, url, wallet } = await scenario()
+    await page.route(
+      (u) => u.pathname === `/v1/pay/${invoice.id}/prepare`,
+      async (route) => {
+        const response = await route.fetch()
+        const body = await response.json()
+        await reSponsored(body, (op) => op, { validUntil: 0, validAfter: 0 })
+        await route.fulfill({ response, json: body })
+      },
+    )
+    await page.goto(url)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment stopped for your safety')
+    expect(await widgetText(page)).toContain('The payment would stay valid forever')
+    expect(await widgetText(page)).toMatch(/Before this was found you had signed an authorisation.*5,000\.00 USDC.*Nothing was paid\./)
+    await screenshot(page, '22-unsafe-unbounded-sponsorship')
+    expect(wallet.requests).toContain('eth_signTypedData_v4')
+    expect(wallet.requests).not.toContain('personal_sign')
+    expect((await onchain(invoice.id)).status).toBe(1)
+    await page.close()
+  })
+
+  test('behavior: a payment the service reports as refused but that landed is shown as paid, with the chain\'s transaction', async () => {
+    const { invoice, page, url, payer } = await scenario()
+    await page.route(
+      (u) => u.pathname === `/v1/pay/${invoice.id}`,
+      async (route) => {
+        if (route.request().method() !== 'POST') return route.continue()
+        // the payment is sent for real, and the answer is a lie
+        await route.fetch()
+        await route.fulfill({ status: 400, json: { error: 'USEROP_SIGNATURE_INVALID', code: 'USEROP_SIGNATURE_INVALID', message: 'no' } })
+      },
+    )
+    await page.goto(url)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
+    const [paid] = await chain().getContractEvents({ address: devnet.file.contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: invoice.id }, fromBlock: 0n })
+    expect(await page.locator('.svc-detail', { hasText: 'Transaction' }).locator('dd').textContent()).toBe(paid!.transactionHash)
+    expect(getAddress((await onchain(invoice.id)).payer)).toBe(payer.vault)
+    await page.close()
+  })
+
+  test('behavior: an operation that ran on-chain without paying (its inner call out of gas) is reported as not paid, never as paid', async () => {
+    const { invoice, page, url, payer } = await scenario()
+    // a dishonest service: a call gas limit too small for the payment, re-sponsored so the hash agrees
+    await page.route(
+      (u) => u.pathname === `/v1/pay/${invoice.id}/prepare`,
+      async (route) => {
+        const response = await route.fetch()
+        const body = await response.json()
+        await reSponsored(body, (op) => ({ ...op, callGasLimit: 25_000n }), { validUntil: body.permitDeadline, validAfter: 0 })
+        await route.fulfill({ response, json: body })
+      },
+    )
+    // it sends the signed operation itself and answers "confirmed" with the real transaction
+    await page.route(
+      (u) => u.pathname === `/v1/pay/${invoice.id}`,
+      async (route) => {
+        if (route.request().method() !== 'POST') return route.continue()
+        const { userOp } = route.request().postDataJSON() as { userOp: WireUserOp }
+        const packed = toPackedUserOperation(fromWireUserOp(userOp))
+        const { wallet, public: client } = devnetClients(devnet.file.rpcUrl, devnet.file.chainId, devnetRoles.bundler)
+        const txHash = await wallet.writeContract({ address: devnet.file.contracts.entryPoint, abi: entryPoint07Abi, functionName: 'handleOps', args: [[packed], devnetRoles.bundler.address] })
+        await client.waitForTransactionReceipt({ hash: txHash })
+        await route.fulfill({ json: { status: 'confirmed', userOpHash: `0x${'00'.repeat(32)}`, txHash } })
+      },
+    )
+    const before = await balanceOf(payer.vault)
+    await page.goto(url)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('The payment did not go through')
+    expect(await widgetText(page)).toContain('Nothing was paid.')
+    await screenshot(page, '23-ran-without-paying')
+    expect((await onchain(invoice.id)).status).toBe(1)
+    expect(await balanceOf(payer.vault)).toBe(before)
+    await page.close()
+  })
+
+  test('behavior: after a refused authorisation the payer is told and chooses; nothing is signed again until they do', async () => {
+    const { invoice, page, url, wallet } = await scenario()
+    let refuse = true
+    await page.route(
+      (u) => u.pathname === `/v1/pay/${invoice.id}/prepare`,
+      async (route) => {
+        if (!refuse) return route.continue()
+        refuse = false
+        await route.fulfill({ status: 400, json: { error: 'PERMIT_SIGNATURE_INVALID', code: 'PERMIT_SIGNATURE_INVALID', message: 'no' } })
+      },
+    )
+    await page.goto(url)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => page.getByRole('button', { name: 'Sign a new authorisation' }).count(), { timeout: 20_000 }).toBe(1)
+    expect(await widgetText(page)).toContain('Nothing was paid.')
+    expect(wallet.requests.filter((method) => method === 'eth_signTypedData_v4').length).toBe(1)
+    await page.getByRole('button', { name: 'Sign a new authorisation' }).click()
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
+    expect(wallet.requests.filter((method) => method === 'eth_signTypedData_v4').length).toBe(2)
+    await page.close()
+  })
+
+  // last: it moves the chain's clock past every permit the service has handed out
+  test('behavior: a fake "confirmed" is not a payment: the page follows the chain, and says nothing was paid only once the chain\'s clock ends the operation\'s window', async () => {
+    const { invoice, page, url } = await scenario()
+    await rewrite(page, `/v1/pay/${invoice.id}`, (body) => {
+      // and every read of the service says Paid
+      body.data.status = 'Paid'
+    })
+    await page.route(
+      (u) => u.pathname === `/v1/pay/${invoice.id}`,
+      async (route) => {
+        if (route.request().method() !== 'POST') return route.fallback()
+        // never sent: a confirmation with an invented transaction
+        await route.fulfill({ json: { status: 'confirmed', userOpHash: `0x${'ab'.repeat(32)}`, txHash: `0x${'ef'.repeat(32)}` } })
+      },
+    )
+    const checks = chainChecks(page)
+    await page.goto(url)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment submitted')
+    const seen = checks()
+    await expect.poll(() => checks(), { timeout: 20_000 }).toBeGreaterThanOrEqual(seen + 2)
+    expect(await heading(page)).toBe('Payment submitted')
+    expect(await page.getByText(`0x${'ef'.repeat(32)}`).count()).toBe(0)
+    await screenshot(page, '24-fake-confirmed-followed-on-chain')
+    expect((await onchain(invoice.id)).status).toBe(1)
+
+    const test = createTestClient({ mode: 'anvil', transport: http(devnet.file.rpcUrl) })
+    await test.increaseTime({ seconds: 2 * 3600 })
+    await test.mine({ blocks: 1 })
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('The authorisation expired')
+    expect(await widgetText(page)).toContain('Nothing was paid.')
+    expect((await onchain(invoice.id)).status).toBe(1)
+    await page.close()
+  })
+})
