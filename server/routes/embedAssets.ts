@@ -8,15 +8,15 @@ const year = 'public, max-age=31536000, immutable'
 /**
  * The merchant loader: `/embed.js` always answers the current build (cached briefly, so a release
  * reaches every storefront within minutes), `/embed/<content-named file>` is cached for a year, and
- * `/embed/manifest.json` publishes the file name and its SRI hash. Host pages load the wallet bridge
- * with a cross-origin import(), hence CORS on the files.
+ * `/embed/manifest.json` publishes the file name and its SRI hash. Host pages load the kit and the
+ * wallet bridge as cross-origin module scripts with integrity, hence CORS on the files.
  */
 export function embedAssets(dir: string) {
   const app = new Hono()
   const manifestPath = join(dir, 'manifest.json')
   if (!existsSync(manifestPath)) return app
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as EmbedManifest
-  const files = new Map([manifest.file, manifest.bridgeFile].map((file) => [file, readFileSync(join(dir, file))]))
+  const files = new Map([manifest.file, manifest.kitFile, manifest.bridgeFile].map((file) => [file, readFileSync(join(dir, file))]))
   const script = (body: Buffer, cacheControl: string) =>
     new Response(new Uint8Array(body), {
       headers: {

@@ -73,4 +73,19 @@ describe('inline mode on the storefront origin', () => {
     const merchant = await preflight('/v1/invoices/1/share', 'GET')
     expect(merchant.headers.get('access-control-allow-origin')).toBeNull()
   })
+
+  test('behavior: an inline widget tampered by the checkout server is refused under the pinned loader, and never runs on the host page', async () => {
+    const page = await browser.newPage()
+    const console: string[] = []
+    page.on('console', (message) => console.push(message.text()))
+    await page.route('**/assets/inline-*.js', async (route) => {
+      const response = await route.fetch()
+      await route.fulfill({ response, body: `window.__tampered = true;\n${await response.text()}` })
+    })
+    await page.goto(`${devnet.file.storefrontUrl}/inline`)
+    await expect.poll(() => console.join('\n'), { timeout: 15_000 }).toMatch(/integrity/)
+    expect(await page.evaluate(() => (window as unknown as { __tampered?: boolean }).__tampered)).toBeUndefined()
+    expect(await page.locator('#checkout > div').evaluate((box) => box.shadowRoot)).toBeNull()
+    await page.close()
+  })
 })

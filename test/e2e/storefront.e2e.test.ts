@@ -4,6 +4,7 @@ import type { Browser, Frame, Page } from 'playwright-core'
 import { createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { permitTypedData, permitTypedDataJson } from '../../src/shared/permit'
 import { launchChromium, screenshot } from './support/browser'
 import { startNpmStart, type RunningDevnet } from '../support/npmStart'
 import { injectTestWallet } from './support/testWallet'
@@ -38,14 +39,26 @@ async function paidEvent(id: string) {
 }
 
 async function storefrontPage(options: { topOnly: boolean }) {
+  return (await storefrontWithWallet(options)).page
+}
+
+async function storefrontWithWallet(options: { topOnly: boolean }) {
   const page = await browser.newPage({ viewport: { width: 1100, height: 1100 } })
   page.on('request', (request) => {
     const referer = request.headers()['referer']
     if (referer) referers.push(referer)
     if (request.url().startsWith(devnet.file.serverUrl)) checkoutRequests.push(request.url())
   })
-  await injectTestWallet(page, { privateKey: devnet.file.payer.ownerPrivateKey, rpcUrl: devnet.file.rpcUrl, chainId: devnet.file.chainId, topOnly: options.topOnly })
-  return page
+  const wallet = await injectTestWallet(page, { privateKey: devnet.file.payer.ownerPrivateKey, rpcUrl: devnet.file.rpcUrl, chainId: devnet.file.chainId, topOnly: options.topOnly })
+  return { page, wallet }
+}
+
+/** Serves a changed copy of the checkout's files matching `pattern`: a compromised checkout server. */
+async function tamper(page: Page, pattern: string) {
+  await page.route(pattern, async (route) => {
+    const response = await route.fetch()
+    await route.fulfill({ response, body: `window.__tampered = true;\n${await response.text()}` })
+  })
 }
 
 async function payFrame(page: Page): Promise<Frame> {
@@ -80,6 +93,41 @@ describe('embedding on a storefront origin', () => {
     await page.close()
   })
 
+  // before the script-tag payment below: the invoice is still open, so only the permit's own fields are refused
+  test('behavior: code in the checkout frame gets the host wallet to sign neither a foreign permit nor a bare hash', async () => {
+    const { page, wallet } = await storefrontWithWallet({ topOnly: true })
+    await page.goto(`${devnet.file.storefrontUrl}/script-tag`)
+    const frame = await payFrame(page)
+    // the frame asks for the host's wallets as it starts, whatever the invoice's state: the bridge is loaded
+    await expect.poll(() => page.evaluate(() => '__svcBridge' in window), { timeout: 15_000 }).toBe(true)
+    const instance = new URL(frame.url()).searchParams.get('instance')!
+    const { contracts, chainId, payer } = devnet.file
+    // a permit that lets an attacker drain the payer's own account, in the pinned token's real domain
+    const foreignPermit = permitTypedDataJson(
+      permitTypedData(
+        { name: 'USD Coin', version: '2', chainId, verifyingContract: contracts.token },
+        { owner: payer.owner, spender: '0x000000000000000000000000000000000000dEaD', value: 10n ** 12n, nonce: 0n, deadline: BigInt(Math.floor(Date.now() / 1000) + 3600) },
+      ),
+    )
+    // as a compromised checkout would: straight to the host, around the page's own checks
+    const ask = (method: string, params: unknown[], rid: number) =>
+      frame.evaluate(
+        ({ id, parentOrigin, method, params, rid }) =>
+          new Promise<number | 'signed'>((resolve) => {
+            addEventListener('message', (event) => {
+              if (event.data?.type === 'wallet:response' && event.data.rid === rid) resolve(event.data.error ? event.data.error.code : 'signed')
+            })
+            parent.postMessage({ svc: 1, id, type: 'wallet:request', rid, uuid: '5d0e1c1e-7f1b-4c55-9a8e-0b7f1c2d3e4f', method, params }, parentOrigin)
+          }),
+        { id: instance, parentOrigin: devnet.file.storefrontUrl, method, params, rid },
+      )
+    expect(await ask('eth_signTypedData_v4', [payer.owner, foreignPermit], 9001)).toBe(4100)
+    expect(await ask('personal_sign', [`0x${'0e'.repeat(32)}`, payer.owner], 9002)).toBe(4200)
+    expect(await ask('svc_signUserOperation', [{ sender: payer.vault }, payer.owner], 9003)).toBe(4100)
+    expect(wallet.requests.filter((method) => method === 'eth_signTypedData_v4' || method === 'personal_sign')).toEqual([])
+    await page.close()
+  })
+
   test('behavior: one script tag pays through the host wallet bridge and the host receives paid with the txHash', async () => {
     const product = devnet.file.invoices[0]!
     const page = await storefrontPage({ topOnly: true })
@@ -100,6 +148,22 @@ describe('embedding on a storefront origin', () => {
     expect(detail).toMatchObject({ invoiceId: product.id, txHash: onChain?.transactionHash })
     expect(detail.userOpHash).toMatch(/^0x[0-9a-f]{64}$/)
     await screenshot(page, '11-storefront-paid')
+    await page.close()
+  })
+
+  test.each([
+    ['the wallet bridge', '**/embed/bridge.*.js'],
+    ['the kit that pins it', '**/embed/kit.*.js'],
+  ])('behavior: %s tampered by the checkout server is refused under a loader pinned with SRI, and never runs', async (_, pattern) => {
+    const page = await storefrontPage({ topOnly: true })
+    const console: string[] = []
+    page.on('console', (message) => console.push(message.text()))
+    await tamper(page, pattern)
+    await page.goto(`${devnet.file.storefrontUrl}/script-tag`)
+    const frame = await payFrame(page)
+    await expect.poll(() => console.join('\n'), { timeout: 15_000 }).toMatch(/integrity/)
+    expect(await page.evaluate(() => (window as unknown as { __tampered?: boolean }).__tampered)).toBeUndefined()
+    expect(await frame.getByRole('button', { name: /via 127\.0\.0\.1/ }).count()).toBe(0)
     await page.close()
   })
 
