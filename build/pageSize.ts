@@ -40,7 +40,9 @@ export function initialScripts(distDir: string): ChunkSet {
 /** A lazily imported bundle (`import('/assets/…')` in the page), by the prefix of its entry's name. */
 export function lazyBundle(distDir: string, prefix: string): ChunkSet & { entry: string } {
   const initial = initialScripts(distDir).files.map((file) => readFileSync(join(distDir, file.file), 'utf8')).join('\n')
-  const entry = new RegExp(`import\\(\\s*["'\`]/(assets/${prefix}-[\\w-]+\\.js)["'\`]\\s*\\)`).exec(initial)?.[1]
+  // by URL (`/assets/…`, the separately built wallets) or as a chunk of the page's own (`./…`)
+  const file = new RegExp(`import\\(\\s*["'\`](?:/assets/|\\./)(${prefix}-[\\w-]+\\.js)["'\`]\\s*\\)`).exec(initial)?.[1]
+  const entry = file && `assets/${file}`
   if (!entry) throw new Error(`the page imports no ${prefix} bundle`)
   return { entry, ...staticClosure(distDir, entry) }
 }

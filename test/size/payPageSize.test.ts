@@ -40,6 +40,15 @@ describe('the built pay page', () => {
     expect(walletConnect.files.filter((file) => initialFiles.has(file.file))).toEqual([])
   })
 
+  test('behavior: the verifiers (userOpHash, callData and permit checks) load at the first payment step, not with the invoice', () => {
+    const initial = initialScripts(outDir)
+    const verifiers = lazyBundle(outDir, 'verifiers')
+    const initialFiles = new Set(initial.files.map((file) => file.file))
+    // the verifiers' own chunk is not fetched with the page; what it shares with the page (ABI code) is
+    expect(initialFiles.has(verifiers.entry)).toBe(false)
+    expect(containsAny(outDir, initial, ['does not match the fingerprint you would sign', 'The sponsorship never expires'])).toEqual([])
+  })
+
   test('behavior: the devnet wallet is its own bundle, outside the initial chunks', () => {
     const initialFiles = new Set(initialScripts(outDir).files.map((file) => file.file))
     const devnet = lazyBundle(outDir, 'devnet-wallet')
