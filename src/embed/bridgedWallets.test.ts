@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import type { FrameMessage, HostMessage } from '../../embed/protocol'
+import { bridgedSignUserOperation, type FrameMessage, type HostMessage } from '../../embed/protocol'
 import { askAgainMs, bridgedWallets, readTimeoutMs, type BridgedWallet } from './bridgedWallets'
 import type { FrameChannel } from './frameChannel'
 
@@ -63,7 +63,8 @@ describe('bridgedWallets', () => {
   test('behavior: a read the host never answers fails after 30 s; a signature waits as long as the payer does', async () => {
     const h = withWallet()
     const read = outcome(h.wallet().request({ method: 'eth_call', params: [{ to: '0x', data: '0x' }, 'latest'] }))
-    const signature = outcome(h.wallet().request({ method: 'personal_sign', params: [`0x${'0e'.repeat(32)}`, '0x'] }))
+    // the operation signature travels whole: the host verifies it before its wallet asks the payer
+    const signature = outcome(h.wallet().request({ method: bridgedSignUserOperation, params: [{}, '0x'] }))
     await vi.advanceTimersByTimeAsync(readTimeoutMs - 1)
     expect(read).toEqual({})
     await vi.advanceTimersByTimeAsync(1)
