@@ -1,5 +1,5 @@
 import { hashDomain, type Address, type PublicClient } from 'viem'
-import type { PermitDomain } from '../../src/shared/permit'
+import { permitDomainType, type PermitDomain } from '../../src/shared/permit'
 
 const domainAbi = [
   { type: 'function', name: 'eip712Domain', stateMutability: 'view', inputs: [], outputs: [
@@ -17,12 +17,6 @@ export class PermitDomainError extends Error {
   readonly code = 'PERMIT_DOMAIN_UNKNOWN'
 }
 
-const eip712DomainTypes = [
-  { name: 'name', type: 'string' },
-  { name: 'version', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'address' },
-] as const
 
 /**
  * The token's EIP-712 domain, read from the chain: ERC-5267 where the token has it, else name() and
@@ -43,7 +37,7 @@ async function fetchPermitDomain(client: PublicClient, token: Address, chainId: 
     domain = { name, version, chainId, verifyingContract: token }
   }
   const separator = await client.readContract({ ...contract, functionName: 'DOMAIN_SEPARATOR' })
-  if (hashDomain({ domain: { ...domain, chainId: BigInt(domain.chainId) }, types: { EIP712Domain: eip712DomainTypes } }) !== separator) {
+  if (hashDomain({ domain: { ...domain, chainId: BigInt(domain.chainId) }, types: { EIP712Domain: permitDomainType } }) !== separator) {
     throw new PermitDomainError(`the EIP-712 domain of ${token} does not match its DOMAIN_SEPARATOR`)
   }
   return domain

@@ -24,8 +24,9 @@ export function permitTypedData(domain: PermitDomain, message: PermitMessage) {
   return { domain, types: permitTypes, primaryType: 'Permit' as const, message }
 }
 
-/** eth_signTypedData_v4 wants the domain's type spelled out; a permit domain has exactly these fields. */
-const permitDomainType = [
+/** The EIP-712 domain type of a permit: eth_signTypedData_v4 wants it spelled out, and a token's
+ * DOMAIN_SEPARATOR hashes exactly these fields. */
+export const permitDomainType = [
   { name: 'name', type: 'string' },
   { name: 'version', type: 'string' },
   { name: 'chainId', type: 'uint256' },

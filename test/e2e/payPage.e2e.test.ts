@@ -1,48 +1,34 @@
-import type { Browser, Page } from 'playwright-core'
-import { createPublicClient, http, parseUnits } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Page } from 'playwright-core'
+import { parseUnits } from 'viem'
+import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
-import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { devnetClients } from '../../server/devnet/deploy'
 import { createPayer } from '../../server/devnet/seed'
-import { launchChromium, screenshot } from './support/browser'
-import { startNpmStart, type RunningDevnet } from '../support/npmStart'
+import { screenshot } from './support/browser'
+import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { injectTestWallet } from './support/testWallet'
 
-let devnet: RunningDevnet
-let browser: Browser
-
-beforeAll(async () => {
-  ;[devnet, browser] = await Promise.all([startNpmStart(), launchChromium()])
-}, 90_000)
-afterAll(async () => {
-  await browser?.close()
-  await devnet?.stop()
-})
-
-const chain = () => createPublicClient({ transport: http(devnet.file.rpcUrl) })
-const balanceOf = (address: `0x${string}`) =>
-  chain().readContract({ address: devnet.file.contracts.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] })
-const statusOnChain = async (id: string) =>
-  (await chain().readContract({ address: devnet.file.contracts.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [BigInt(id)] })).status
+const checkout = useCheckoutInBrowser()
+const { chain, balanceOf } = checkout
+const statusOnChain = async (id: string) => (await checkout.invoiceOnChain(BigInt(id))).status
 
 async function payerPage(payer: { ownerPrivateKey: `0x${string}` }, options: { startChainId?: number } = {}) {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } })
-  const wallet = await injectTestWallet(page, { privateKey: payer.ownerPrivateKey, rpcUrl: devnet.file.rpcUrl, chainId: devnet.file.chainId, ...options })
+  const page = await checkout.browser.newPage({ viewport: { width: 1100, height: 1000 } })
+  const wallet = await injectTestWallet(page, { privateKey: payer.ownerPrivateKey, rpcUrl: checkout.devnet.file.rpcUrl, chainId: checkout.devnet.file.chainId, ...options })
   return { page, wallet }
 }
 
 async function freshPayer() {
-  const clients = devnetClients(devnet.file.rpcUrl, devnet.file.chainId)
-  return createPayer(clients, { chainId: devnet.file.chainId, ...devnet.file.contracts }, parseUnits('10000', 6))
+  const clients = devnetClients(checkout.devnet.file.rpcUrl, checkout.devnet.file.chainId)
+  return createPayer(clients, { chainId: checkout.devnet.file.chainId, ...checkout.devnet.file.contracts }, parseUnits('10000', 6))
 }
 
 const heading = (page: Page) => page.locator('#svc-widget-heading')
 
 describe('the hosted pay page in a real browser', () => {
   test('behavior: a payer opens a share link, sees the line items, connects, pays, and sees Paid; the chain agrees', async () => {
-    const invoice = devnet.file.invoices[1]!
-    const payer = devnet.file.payer
+    const invoice = checkout.devnet.file.invoices[1]!
+    const payer = checkout.devnet.file.payer
     const { page, wallet } = await payerPage(payer)
     await page.goto(invoice.shareLink)
     await expect.poll(() => page.getByText('Managed hosting').first().isVisible()).toBe(true)
@@ -60,7 +46,7 @@ describe('the hosted pay page in a real browser', () => {
     expect(await statusOnChain(invoice.id)).toBe(2)
     expect(await balanceOf(payer.vault)).toBe(before - BigInt(invoice.amount))
     const shownTx = await page.locator('.svc-detail', { hasText: 'Transaction' }).locator('dd').textContent()
-    const [paid] = await chain().getContractEvents({ address: devnet.file.contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: BigInt(invoice.id) }, fromBlock: 0n })
+    const [paid] = await chain().getContractEvents({ address: checkout.devnet.file.contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: BigInt(invoice.id) }, fromBlock: 0n })
     expect(shownTx).toBe(paid?.transactionHash)
 
     await page.reload()
@@ -70,7 +56,7 @@ describe('the hosted pay page in a real browser', () => {
   })
 
   test('behavior: a wallet on another network is asked to switch, and the payment then goes through', async () => {
-    const invoice = devnet.file.invoices[2]!
+    const invoice = checkout.devnet.file.invoices[2]!
     const payer = await freshPayer()
     const { page } = await payerPage(payer, { startChainId: 1 })
     await page.goto(invoice.shareLink)
@@ -85,8 +71,8 @@ describe('the hosted pay page in a real browser', () => {
   })
 
   test('behavior: too little in the vault shows how much is missing and offers no payment', async () => {
-    const invoice = devnet.file.invoices[3]!
-    const { page } = await payerPage(devnet.file.payer)
+    const invoice = checkout.devnet.file.invoices[3]!
+    const { page } = await payerPage(checkout.devnet.file.payer)
     await page.goto(invoice.shareLink)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await expect.poll(() => heading(page).textContent()).toBe('Not enough funds')
@@ -97,7 +83,7 @@ describe('the hosted pay page in a real browser', () => {
   })
 
   test('behavior: a payer who rejects the permit signature is back where they were, and nothing was paid', async () => {
-    const invoice = devnet.file.invoices[0]!
+    const invoice = checkout.devnet.file.invoices[0]!
     const payer = await freshPayer()
     const { page, wallet } = await payerPage(payer)
     await page.goto(invoice.shareLink)
@@ -111,7 +97,7 @@ describe('the hosted pay page in a real browser', () => {
   })
 
   test('behavior: a server answer tampered in flight is refused as unsafe and never offered for signing', async () => {
-    const invoice = devnet.file.invoices[0]!
+    const invoice = checkout.devnet.file.invoices[0]!
     const payer = await freshPayer()
     const { page, wallet } = await payerPage(payer)
     await page.route('**/v1/pay/*/prepare', async (route) => {
@@ -136,7 +122,7 @@ describe('the hosted pay page in a real browser', () => {
   })
 
   test('behavior: an expired permit is recovered in the browser with one action', async () => {
-    const invoice = devnet.file.invoices[0]!
+    const invoice = checkout.devnet.file.invoices[0]!
     const payer = await freshPayer()
     const { page } = await payerPage(payer)
     let expireNext = true

@@ -1,15 +1,14 @@
-import type { Browser, Page, Route } from 'playwright-core'
-import { createPublicClient, createTestClient, getAddress, http, parseUnits, type Hex } from 'viem'
+import type { Page, Route } from 'playwright-core'
+import { createTestClient, getAddress, http, parseUnits, type Hex } from 'viem'
 import { entryPoint07Abi, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
-import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { signVerifyingPaymasterData } from '../../server/chain/verifyingPaymaster'
 import { devnetClients, devnetRoles } from '../../server/devnet/deploy'
 import { createPayer, issueInvoice } from '../../server/devnet/seed'
 import { fromWireUserOp, toWireUserOp, type WireUserOp } from '../../src/shared/userOpWire'
-import { launchChromium, screenshot } from './support/browser'
-import { startNpmStart, type RunningDevnet } from '../support/npmStart'
+import { screenshot } from './support/browser'
+import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { injectTestWallet } from './support/testWallet'
 
 /**
@@ -19,33 +18,19 @@ import { injectTestWallet } from './support/testWallet'
  * fact on screen.
  */
 
-let devnet: RunningDevnet
-let browser: Browser
-
-beforeAll(async () => {
-  ;[devnet, browser] = await Promise.all([startNpmStart(), launchChromium()])
-}, 90_000)
-afterAll(async () => {
-  await browser?.close()
-  await devnet?.stop()
-})
-
-const chain = () => createPublicClient({ transport: http(devnet.file.rpcUrl) })
-const deployment = () => ({ chainId: devnet.file.chainId, ...devnet.file.contracts })
-const clients = () => devnetClients(devnet.file.rpcUrl, devnet.file.chainId)
-const onchain = (id: bigint) =>
-  chain().readContract({ address: devnet.file.contracts.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
-const balanceOf = (address: `0x${string}`) =>
-  chain().readContract({ address: devnet.file.contracts.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] })
+const checkout = useCheckoutInBrowser()
+const { chain, balanceOf, invoiceOnChain: onchain } = checkout
+const deployment = () => ({ chainId: checkout.devnet.file.chainId, ...checkout.devnet.file.contracts })
+const clients = () => devnetClients(checkout.devnet.file.rpcUrl, checkout.devnet.file.chainId)
 
 /** A fresh open invoice of the demo merchant and a fresh payer who can pay it, and the page with the payer's wallet. */
 async function scenario(amount = parseUnits('5000', 6)) {
   const { timestamp } = await chain().getBlock()
-  const invoice = await issueInvoice(devnet.file.rpcUrl, deployment(), devnet.file.merchant, { amount, dueAt: timestamp + 86_400n * 30n, metaHash: `0x${'cd'.repeat(32)}` })
+  const invoice = await issueInvoice(checkout.devnet.file.rpcUrl, deployment(), checkout.devnet.file.merchant, { amount, dueAt: timestamp + 86_400n * 30n, metaHash: `0x${'cd'.repeat(32)}` })
   const payer = await createPayer(clients(), deployment(), parseUnits('10000', 6))
-  const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } })
-  const wallet = await injectTestWallet(page, { privateKey: payer.ownerPrivateKey, rpcUrl: devnet.file.rpcUrl, chainId: devnet.file.chainId })
-  const url = `${devnet.file.serverUrl}/pay/${invoice.id}`
+  const page = await checkout.browser.newPage({ viewport: { width: 1100, height: 1000 } })
+  const wallet = await injectTestWallet(page, { privateKey: payer.ownerPrivateKey, rpcUrl: checkout.devnet.file.rpcUrl, chainId: checkout.devnet.file.chainId })
+  const url = `${checkout.devnet.file.serverUrl}/pay/${invoice.id}`
   const signatures = () => wallet.requests.filter((method) => method === 'eth_signTypedData_v4' || method === 'personal_sign')
   return { invoice, payer, page, wallet, url, signatures }
 }
@@ -72,17 +57,17 @@ async function rewrite(page: Page, path: string, edit: (body: any) => void, meth
 async function reSponsored(body: { userOp: WireUserOp; userOpHash: Hex }, change: (op: UserOperation<'0.7'>) => UserOperation<'0.7'>, window: { validUntil: number; validAfter: number }) {
   const changed = change(fromWireUserOp(body.userOp))
   const sponsorable = { ...changed, paymaster: changed.paymaster!, paymasterVerificationGasLimit: changed.paymasterVerificationGasLimit!, paymasterPostOpGasLimit: changed.paymasterPostOpGasLimit! }
-  const paymasterData = await signVerifyingPaymasterData(devnetRoles.paymasterSigner, sponsorable, { chainId: devnet.file.chainId, ...window })
+  const paymasterData = await signVerifyingPaymasterData(devnetRoles.paymasterSigner, sponsorable, { chainId: checkout.devnet.file.chainId, ...window })
   const userOp = { ...changed, paymasterData }
   body.userOp = toWireUserOp(userOp)
-  body.userOpHash = getUserOperationHash({ chainId: devnet.file.chainId, entryPointAddress: devnet.file.contracts.entryPoint, entryPointVersion: '0.7', userOperation: userOp })
+  body.userOpHash = getUserOperationHash({ chainId: checkout.devnet.file.chainId, entryPointAddress: checkout.devnet.file.contracts.entryPoint, entryPointVersion: '0.7', userOperation: userOp })
 }
 
 /** Counts the page's own reads of the chain's latest block: each one is a check of a signed operation. */
 function chainChecks(page: Page) {
   let checks = 0
   page.on('request', (request) => {
-    if (request.url().startsWith(devnet.file.rpcUrl) && request.postData()?.includes('eth_getBlockByNumber')) checks++
+    if (request.url().startsWith(checkout.devnet.file.rpcUrl) && request.postData()?.includes('eth_getBlockByNumber')) checks++
   })
   return () => checks
 }
@@ -139,8 +124,8 @@ describe('the pay page against a lying payment service', () => {
   })
 
   test('behavior: metadata that bills another amount than the chain is never marked verified, and says which fields differ', async () => {
-    const seeded = devnet.file.invoices[0]!
-    const page = await browser.newPage()
+    const seeded = checkout.devnet.file.invoices[0]!
+    const page = await checkout.browser.newPage()
     await rewrite(page, `/v1/pay/${seeded.id}/metadata`, (body) => {
       body.metadata.amountRaw = parseUnits('10', 6).toString()
       body.metadata.amount = '10'
@@ -192,7 +177,7 @@ describe('the pay page against a lying payment service', () => {
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await page.getByRole('button', { name: /^Pay / }).click()
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
-    const [paid] = await chain().getContractEvents({ address: devnet.file.contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: invoice.id }, fromBlock: 0n })
+    const [paid] = await chain().getContractEvents({ address: checkout.devnet.file.contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: invoice.id }, fromBlock: 0n })
     expect(await page.locator('.svc-detail', { hasText: 'Transaction' }).locator('dd').textContent()).toBe(paid!.transactionHash)
     expect(getAddress((await onchain(invoice.id)).payer)).toBe(payer.vault)
     await page.close()
@@ -217,8 +202,8 @@ describe('the pay page against a lying payment service', () => {
         if (route.request().method() !== 'POST') return route.continue()
         const { userOp } = route.request().postDataJSON() as { userOp: WireUserOp }
         const packed = toPackedUserOperation(fromWireUserOp(userOp))
-        const { wallet, public: client } = devnetClients(devnet.file.rpcUrl, devnet.file.chainId, devnetRoles.bundler)
-        const txHash = await wallet.writeContract({ address: devnet.file.contracts.entryPoint, abi: entryPoint07Abi, functionName: 'handleOps', args: [[packed], devnetRoles.bundler.address] })
+        const { wallet, public: client } = devnetClients(checkout.devnet.file.rpcUrl, checkout.devnet.file.chainId, devnetRoles.bundler)
+        const txHash = await wallet.writeContract({ address: checkout.devnet.file.contracts.entryPoint, abi: entryPoint07Abi, functionName: 'handleOps', args: [[packed], devnetRoles.bundler.address] })
         await client.waitForTransactionReceipt({ hash: txHash })
         await route.fulfill({ json: { status: 'confirmed', userOpHash: `0x${'00'.repeat(32)}`, txHash } })
       },
@@ -285,7 +270,7 @@ describe('the pay page against a lying payment service', () => {
     await screenshot(page, '24-fake-confirmed-followed-on-chain')
     expect((await onchain(invoice.id)).status).toBe(1)
 
-    const test = createTestClient({ mode: 'anvil', transport: http(devnet.file.rpcUrl) })
+    const test = createTestClient({ mode: 'anvil', transport: http(checkout.devnet.file.rpcUrl) })
     await test.increaseTime({ seconds: 2 * 3600 })
     await test.mine({ blocks: 1 })
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('The authorisation expired')
