@@ -92,7 +92,7 @@ export function createApiKeyStore(db: Database, cipher: MetadataCipher) {
 
     async listApiKeys(studioId: string): Promise<ApiKey[]> {
       if (!isUuid(studioId)) return []
-      const rows = await db.query<ApiKeyRow>(`SELECT ${publicColumns} FROM api_keys WHERE studio_id = $1 ORDER BY created_at, key_id`, [studioId])
+      const rows = await db.query<ApiKeyRow>(`SELECT ${publicColumns} FROM api_keys WHERE studio_id = $1 ORDER BY created_at, created_order`, [studioId])
       return rows.map(toApiKey)
     },
 

@@ -124,6 +124,14 @@ export const migrations: readonly Migration[] = [
       'ALTER TABLE invoice_access_tokens ADD COLUMN created_order bigint GENERATED ALWAYS AS IDENTITY',
     ],
   },
+  {
+    version: 4,
+    name: 'api key creation order',
+    statements: [
+      // the same for keys: two made in one millisecond listed in either order (seen on a clean clone)
+      'ALTER TABLE api_keys ADD COLUMN created_order bigint GENERATED ALWAYS AS IDENTITY',
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one
