@@ -21,12 +21,12 @@ export type WalletSession = {
 /** The flow's wallet and chain, over whichever wallet the payer picks. Chain reads go through the
  * build's pinned RPC, and through the payer's own wallet once it is on the pinned chain: the server
  * whose answers are checked is never asked. */
-export function createWalletSession(deployment: PinnedDeployment, fetch?: typeof globalThis.fetch): WalletSession {
+export function createWalletSession(deployment: PinnedDeployment): WalletSession {
   let chosen: WalletChoice | null = null
   let provider: Eip1193Provider | null = null
   let account: Address | null = null
   let onPinnedChain = false
-  const rpc = pinnedRpcProvider({ urls: deployment.rpcUrls, chainId: deployment.chainId, ...(fetch ? { fetch } : {}) })
+  const rpc = pinnedRpcProvider({ urls: deployment.rpcUrls, chainId: deployment.chainId })
 
   const connected = () => {
     if (!provider) throw new Error('no wallet connected')
