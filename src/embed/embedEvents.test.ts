@@ -1,12 +1,12 @@
 import type { Hex } from 'viem'
 import { describe, expect, test } from 'vitest'
 import type { PaymentState } from '../flow/paymentState'
-import { testDeployment, testInvoice } from '../verify/preparedPayment.fixture'
+import { confirmedTestInvoice, testDeployment, testInvoice } from '../verify/preparedPayment.fixture'
 import { embedEvents } from './embedEvents'
 
 const txHash: Hex = `0x${'cd'.repeat(32)}`
 const userOpHash: Hex = `0x${'0e'.repeat(32)}`
-const issued = testInvoice(testDeployment())
+const issued = confirmedTestInvoice(testInvoice(testDeployment()))
 
 /** What the host hears for these states, in order, after `ready`. */
 function heard(...states: PaymentState[]) {

@@ -1,12 +1,12 @@
-import { recoverMessageAddress, zeroAddress, type Address, type Hex } from 'viem'
+import { recoverMessageAddress, type Address, type Hex } from 'viem'
 import { getUserOperationHash } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { permitTypes } from '../shared/permit'
 import { type WireInvoice } from '../shared/wire'
 import { fromWireUserOp } from '../shared/userOpWire'
-import { prepareTestPayment, testDeployment, testInvoice } from '../verify/preparedPayment.fixture'
-import type { OnchainInvoice } from '../verify/verifyOnchainInvoice'
+import type { OnchainInvoice } from '../verify/confirmInvoice'
+import { prepareTestPayment, testDeployment, testInvoice, testOnchainInvoice } from '../verify/preparedPayment.fixture'
 import { verifyPermitToSign } from '../verify/verifyPermitToSign'
 import { verifyPreparedPayment, type PrepareResponse } from '../verify/verifyPreparedPayment'
 import { ApiError } from './apiError'
@@ -22,8 +22,9 @@ function someAddress(): Address {
   return privateKeyToAccount(generatePrivateKey()).address
 }
 
-/** A payer with a real key, a wallet and a chain that answer from plain variables, and a server that
- * prepares real, sponsored operations (checked by the real verifiers). Tests swap single functions. */
+/** A payer with a real key; a chain (the pinned RPC's view and the wallet's node's) and a wallet that
+ * answer from plain variables; a server that prepares real, sponsored operations (checked by the real
+ * verifiers) and, when honest, gets them executed on that chain. Tests swap single functions. */
 function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = false } = {}) {
   const deployment = testDeployment()
   const owner = privateKeyToAccount(generatePrivateKey())
@@ -34,29 +35,44 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
     time: Date.UTC(2026, 0, 15, 12),
     /** What the server says. */
     invoice,
-    /** What the registry holds: the same invoice, unless a test makes the server lie. */
-    onchain: {
-      merchant: invoice.merchant,
-      status: 1,
-      token: invoice.token.address,
-      payer: zeroAddress,
-      paidAt: 0n,
-      amount: BigInt(invoice.amount),
-      metaHash: invoice.metaHash,
-    } as OnchainInvoice | null,
+    /** What the registry holds, read through the pinned RPC: the same invoice, unless a test makes the server lie. */
+    onchain: testOnchainInvoice(invoice) as OnchainInvoice | null,
+    /** What the wallet's own node reads of the registry. */
+    walletView: (onchain: OnchainInvoice | null) => onchain,
+    /** The pinned RPC does not answer. */
+    rpcDown: false,
+    /** The transaction of the registry's InvoicePaid event. */
+    settlement: null as Hex | null,
+    entryPointNonce: 0n,
+    permitNonce: 0n,
+    deployed,
     balance,
     walletChainId,
+    /** Sleeps of more than 0 ms never end: the flow stays where it is until the payer acts. */
+    holdWaits: false,
     calls: [] as string[],
     prepared: [] as PrepareResponse[],
     submitted: [] as SubmitRequest[],
     /** A dishonest server, when set. */
     tamper: undefined as Parameters<typeof prepareTestPayment>[0]['tamper'],
+    sponsorship: undefined as { validUntil: number; validAfter: number } | undefined,
+    nonce: undefined as bigint | undefined,
   }
   const call = (name: string) => world.calls.push(name)
   const count = (name: string) => world.calls.filter((called) => called === name).length
+  /** The registry settles the invoice, paid by `payer`. */
   const payInvoice = (payer: Address) => {
     world.invoice = { ...world.invoice, status: 'Paid', payer, txHash, paidAt: String(world.time / 1000) }
     world.onchain = { ...world.onchain!, status: 2, payer, paidAt: BigInt(world.time / 1000) }
+    world.settlement = txHash
+  }
+  /** The EntryPoint runs the vault's operation: its nonce is spent, and it pays unless told otherwise. */
+  const execute = ({ pays = true } = {}) => {
+    world.entryPointNonce += 1n
+    world.deployed = true
+    if (!pays) return
+    world.permitNonce += 1n
+    payInvoice(vault)
   }
 
   const deps: PaymentFlowDeps = {
@@ -80,7 +96,7 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
               owner: payerAddress,
               spender: deployment.registry,
               value: world.invoice.amount,
-              nonce: '0',
+              nonce: world.permitNonce.toString(),
               deadline: String(world.time / 1000 + 3600),
             },
           },
@@ -93,9 +109,11 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
           invoice: world.invoice,
           vault,
           owner: owner.address,
-          vaultDeployed: deployed,
+          vaultDeployed: world.deployed,
           permit: { ...permit, deadline: BigInt(permit.deadline) },
           paymasterSigner,
+          nonce: world.nonce ?? world.entryPointNonce,
+          ...(world.sponsorship ? { sponsorship: world.sponsorship } : {}),
           ...(world.tamper ? { tamper: world.tamper } : {}),
         })
         world.prepared.push(prepared)
@@ -104,7 +122,7 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
       async submit(_, request) {
         call('submit')
         world.submitted.push(request)
-        payInvoice(vault)
+        execute()
         return { status: 'confirmed', userOpHash: world.prepared.at(-1)!.userOpHash, txHash }
       },
     },
@@ -124,27 +142,45 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
         call('signTypedData')
         return owner.signTypedData(typedData)
       },
-      async signUserOpHash(userOpHash) {
-        call('signUserOpHash')
+      async signUserOperation({ userOpHash }) {
+        call('signUserOperation')
         return owner.signMessage({ message: { raw: userOpHash } })
+      },
+      async invoiceOf(id) {
+        call('walletInvoiceOf')
+        return id === 3n ? world.walletView(world.onchain) : null
       },
     },
     chain: {
+      async invoiceOf(id) {
+        call('invoiceOf')
+        if (world.rpcDown) throw new TypeError('fetch failed')
+        return id === 3n ? world.onchain : null
+      },
+      async settlementOf() {
+        return world.settlement
+      },
       async vaultOf() {
-        return { vault, deployed }
+        return { vault, deployed: world.deployed }
       },
       async balanceOf() {
         return world.balance
       },
-      async invoiceOf(id) {
-        call('invoiceOf')
-        return id === 3n ? world.onchain : null
+      async permitNonceOf() {
+        return world.permitNonce
+      },
+      async entryPointNonceOf() {
+        return world.entryPointNonce
+      },
+      async blockTime() {
+        return Math.floor(world.time / 1000)
       },
     },
     verifier: { verifyPermitToSign, verifyPreparedPayment },
     clock: {
       now: () => world.time,
       async sleep(ms) {
+        if (ms > 0 && world.holdWaits) return new Promise(() => {})
         world.time += ms
       },
     },
@@ -152,7 +188,7 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
   const flow = createPaymentFlow(deps)
   const seen: PaymentStateName[] = []
   flow.subscribe((state) => seen.push(state.name))
-  return { deployment, owner, vault, world, deps, flow, seen, count, payInvoice }
+  return { deployment, owner, vault, world, deps, flow, seen, count, payInvoice, execute }
 }
 
 /** Resolves with the state once the flow reaches one with this name. */
@@ -205,28 +241,19 @@ function slowOnce<A extends unknown[], R>(original: (...args: A) => Promise<R>, 
   }
 }
 
+const paying = ['requestingPermit', 'signingPermit', 'preparing', 'verifying', 'signingOperation', 'submitting', 'pending', 'paid']
+
 describe('createPaymentFlow', () => {
-  test('default: loads, connects, authorises, verifies, signs and pays', async () => {
+  test('default: loads, connects, authorises, verifies, signs and pays, and says paid once the chain does', async () => {
     const t = setup()
     await connected(t)
     t.flow.pay()
     const paid = await until(t.flow, 'paid')
 
-    expect(t.seen).toEqual([
-      'loading',
-      'ready',
-      'connecting',
-      'connected',
-      'requestingPermit',
-      'signingPermit',
-      'preparing',
-      'verifying',
-      'signingOperation',
-      'submitting',
-      'paid',
-    ])
+    expect(t.seen).toEqual(['loading', 'ready', 'connecting', 'connected', ...paying])
     const [prepared] = t.world.prepared
     expect(paid.receipt).toEqual({ amount: 248_000_000n, invoiceNumber: '1042', userOpHash: prepared!.userOpHash, txHash })
+    expect(paid.invoice).toMatchObject({ status: 'Paid', payer: t.vault, confirmed: true })
     // the operation went out as prepared, signed by the owner over the hash the widget computed
     const [submitted] = t.world.submitted
     const userOp = fromWireUserOp(submitted!.userOp)
@@ -241,9 +268,11 @@ describe('createPaymentFlow', () => {
     expect(await recoverMessageAddress({ message: { raw: hash }, signature: userOp.signature })).toBe(t.owner.address)
     expect(t.count('prepare')).toBe(1)
     expect(t.count('submit')).toBe(1)
+    // two views of the chain at connect: the pinned RPC's and the wallet's
+    expect(t.count('walletInvoiceOf')).toBe(1)
   })
 
-  test('behavior: shows what the permit authorises before the wallet opens', async () => {
+  test('behavior: shows what the permit authorises before the wallet opens, in the pinned token', async () => {
     const t = setup()
     const states: PaymentState[] = []
     t.flow.subscribe((state) => states.push(state))
@@ -340,7 +369,7 @@ describe('createPaymentFlow', () => {
 
   test('behavior: an operation refused in the wallet returns to connected and is never submitted', async () => {
     const t = setup()
-    t.deps.wallet.signUserOpHash = failOnce(t.deps.wallet.signUserOpHash, rejection)
+    t.deps.wallet.signUserOperation = failOnce(t.deps.wallet.signUserOperation, rejection)
     await connected(t)
     t.flow.pay()
     await until(t.flow, 'signingOperation')
@@ -348,24 +377,15 @@ describe('createPaymentFlow', () => {
     expect(t.count('submit')).toBe(0)
   })
 
-  test('behavior: PERMIT_EXPIRED at prepare offers renewPermit, which pays with a new permit', async () => {
+  test('behavior: PERMIT_EXPIRED at prepare says nothing was paid once the chain shows it, and a new permit pays', async () => {
     const t = setup()
     t.deps.api.prepare = failOnce(t.deps.api.prepare, new ApiError({ status: 409, code: 'PERMIT_EXPIRED', message: 'permit expired' }))
     await connected(t)
     t.flow.pay()
-    await until(t.flow, 'permitExpired')
+    expect(await until(t.flow, 'permitExpired')).toMatchObject({ reason: 'expired' })
     t.flow.renewPermit()
     await until(t.flow, 'paid')
-    expect(t.seen.slice(t.seen.indexOf('permitExpired'))).toEqual([
-      'permitExpired',
-      'requestingPermit',
-      'signingPermit',
-      'preparing',
-      'verifying',
-      'signingOperation',
-      'submitting',
-      'paid',
-    ])
+    expect(t.seen.slice(t.seen.indexOf('preparing'))).toEqual(['preparing', 'refreshing', 'permitExpired', ...paying])
     expect(t.count('requestPermit')).toBe(2)
     expect(t.count('signTypedData')).toBe(2)
   })
@@ -385,31 +405,70 @@ describe('createPaymentFlow', () => {
 
   test('behavior: a permit down to its last two minutes before submit is renewed, not sent', async () => {
     const t = setup()
-    t.deps.wallet.signUserOpHash = slowOnce(t.deps.wallet.signUserOpHash, t.world, 3_500_000)
+    t.deps.wallet.signUserOperation = slowOnce(t.deps.wallet.signUserOperation, t.world, 3_500_000)
     await connected(t)
     t.flow.pay()
     await until(t.flow, 'permitExpired')
-    expect(t.seen.slice(-3)).toEqual(['signingOperation', 'submitting', 'permitExpired'])
+    expect(t.seen.slice(-4)).toEqual(['signingOperation', 'submitting', 'refreshing', 'permitExpired'])
     expect(t.count('submit')).toBe(0)
   })
 
+  test('behavior: an invoice already paid opens on the paid page, with the transaction from the chain', async () => {
+    const t = setup()
+    t.payInvoice(someAddress())
+    t.flow.start()
+    expect(await until(t.flow, 'paid')).toMatchObject({ receipt: null, invoice: { status: 'Paid', txHash, confirmed: true } })
+    expect(t.seen).toEqual(['loading', 'paid'])
+  })
+
+  test('behavior: an invoice canceled on-chain opens on the canceled page', async () => {
+    const t = setup()
+    t.world.onchain = { ...t.world.onchain!, status: 3 }
+    t.flow.start()
+    await until(t.flow, 'canceled')
+  })
+
+  test('behavior: an unknown invoice is notFound', async () => {
+    const t = setup()
+    t.deps.api.getInvoice = async () => {
+      throw new ApiError({ status: 404, code: 'NOT_FOUND', message: 'no such invoice' })
+    }
+    t.flow.start()
+    await until(t.flow, 'notFound')
+  })
+
+  test('behavior: dispose drops answers still on their way', async () => {
+    const t = setup()
+    let answer: (invoice: WireInvoice) => void = () => {}
+    t.deps.api.getInvoice = () => new Promise((resolve) => (answer = resolve))
+    t.flow.start()
+    t.flow.dispose()
+    answer(t.world.invoice)
+    await settle()
+    expect(t.flow.state.name).toBe('loading')
+    expect(t.seen).toEqual(['loading'])
+  })
+})
+
+describe('createPaymentFlow: the payer sees as fact only what the chain says', () => {
   test.each<[string, Partial<WireInvoice>]>([
     ['amount', { amount: '24800000' }],
     ['merchant', { merchant: someAddress() }],
     ['metaHash', { metaHash: `0x${'ef'.repeat(32)}` }],
+    ['dueAt', { dueAt: '1900000000' }],
     ['id', { id: '4' }],
-  ])('behavior: a server that misstates the invoice %s is unsafe once the wallet reads the registry, and nothing is signed', async (field, lie) => {
+  ])('behavior: a server that misstates the invoice %s is unsafe as soon as the chain is read, and nothing is asked of the wallet', async (field, lie) => {
     const t = setup()
     t.world.invoice = { ...t.world.invoice, ...lie }
     t.flow.start()
-    await until(t.flow, 'ready')
-    t.flow.connect()
     const unsafe = await until(t.flow, 'unsafe')
-    expect(unsafe.problems).toEqual([{ code: 'INVOICE_NOT_ON_CHAIN', message: expect.stringContaining(`in: ${field}.`) }])
-    expect(t.seen).toEqual(['loading', 'ready', 'connecting', 'unsafe'])
+    expect(unsafe.problems).toEqual([{ code: 'INVOICE_DIFFERS_FROM_CHAIN', message: expect.stringContaining(`in: ${field}.`), fields: [field] }])
+    expect(unsafe.invoice.confirmed).toBe(false)
+    expect(t.seen).toEqual(['loading', 'unsafe'])
+    t.flow.connect()
     t.flow.pay()
     await settle()
-    expect(t.count('requestPermit')).toBe(0)
+    expect(t.count('connect')).toBe(0)
     expect(t.count('signTypedData')).toBe(0)
   })
 
@@ -417,43 +476,129 @@ describe('createPaymentFlow', () => {
     const t = setup()
     t.world.onchain = null
     t.flow.start()
-    await until(t.flow, 'ready')
-    t.flow.connect()
     expect((await until(t.flow, 'unsafe')).problems.map((problem) => problem.code)).toEqual(['INVOICE_NOT_ON_CHAIN'])
-    expect(t.count('signTypedData')).toBe(0)
   })
 
-  test('behavior: the registry, not the server, says whether the invoice is still open', async () => {
+  test('behavior: the token decimals and symbol the server states are never used; amounts are in the pinned token', async () => {
+    const t = setup()
+    t.world.invoice = { ...t.world.invoice, token: { ...t.world.invoice.token, symbol: 'USDT', decimals: 9 } }
+    t.flow.start()
+    expect((await until(t.flow, 'ready')).invoice).toMatchObject({ token: { address: t.deployment.token, symbol: 'USDC', decimals: 6 }, confirmed: true })
+  })
+
+  test('behavior: the server saying Paid or Canceled is not believed while the registry says Issued', async () => {
+    const t = setup()
+    t.world.invoice = { ...t.world.invoice, status: 'Paid', payer: someAddress(), txHash, paidAt: '1768478400' }
+    t.flow.start()
+    const ready = await until(t.flow, 'ready')
+    expect(ready.invoice).toMatchObject({ status: 'Issued', payer: null, txHash: null, paidAt: null, confirmed: true })
+    t.world.invoice = { ...t.world.invoice, status: 'Canceled' }
+    t.flow.connect()
+    await until(t.flow, 'connected')
+    t.flow.pay()
+    await until(t.flow, 'paid')
+  })
+
+  test('behavior: the registry, not the server, says the invoice is no longer open: paid elsewhere or canceled, nothing is asked for', async () => {
     const paidElsewhere = setup()
-    const other = someAddress()
-    paidElsewhere.world.onchain = { ...paidElsewhere.world.onchain!, status: 2, payer: other, paidAt: 1768478400n }
     paidElsewhere.flow.start()
     await until(paidElsewhere.flow, 'ready')
+    const other = someAddress()
+    paidElsewhere.world.onchain = { ...paidElsewhere.world.onchain!, status: 2, payer: other, paidAt: 1768478400n }
     paidElsewhere.flow.connect()
     expect(await until(paidElsewhere.flow, 'paid')).toMatchObject({ receipt: null, invoice: { status: 'Paid', payer: other, paidAt: '1768478400' } })
 
     const canceled = setup()
-    canceled.world.onchain = { ...canceled.world.onchain!, status: 3 }
     canceled.flow.start()
     await until(canceled.flow, 'ready')
+    canceled.world.onchain = { ...canceled.world.onchain!, status: 3 }
     canceled.flow.connect()
     await until(canceled.flow, 'canceled')
     expect([paidElsewhere.count('requestPermit'), canceled.count('requestPermit')]).toEqual([0, 0])
   })
 
-  test('behavior: an unsafe prepared operation is refused and never signed', async () => {
+  test('behavior: an unreachable pinned RPC shows the service figures unconfirmed, and confirms them once the chain answers', async () => {
+    const t = setup()
+    t.deps.chain.invoiceOf = failOnce(t.deps.chain.invoiceOf, new TypeError('fetch failed'))
+    const states: PaymentState[] = []
+    t.flow.subscribe((state) => states.push(state))
+    t.flow.start()
+    await until(t.flow, 'ready')
+    await settle()
+    expect(t.seen).toEqual(['loading', 'ready', 'ready'])
+    expect(states.filter((state) => state.name === 'ready').map((state) => state.name === 'ready' && state.invoice.confirmed)).toEqual([false, true])
+    expect(t.flow.state).toMatchObject({ name: 'ready', invoice: { confirmed: true } })
+  })
+
+  test('behavior: with the pinned RPC down, the wallet\'s node confirms the invoice before anything is signed', async () => {
+    const t = setup()
+    t.world.rpcDown = true
+    t.world.holdWaits = true
+    t.flow.start()
+    expect((await until(t.flow, 'ready')).invoice.confirmed).toBe(false)
+    t.flow.connect()
+    expect((await until(t.flow, 'connected')).invoice.confirmed).toBe(true)
+  })
+
+  test('behavior: a wallet node that disagrees with the pinned RPC stops the payment before any permit is asked for', async () => {
+    const t = setup()
+    t.world.walletView = (onchain) => onchain && { ...onchain, amount: onchain.amount * 10n }
+    await t.flow.start()
+    await until(t.flow, 'ready')
+    t.flow.connect()
+    const unsafe = await until(t.flow, 'unsafe')
+    expect(unsafe.problems).toMatchObject([{ code: 'INVOICE_DIFFERS_FROM_CHAIN', fields: ['amount'] }])
+    expect(t.count('requestPermit')).toBe(0)
+  })
+
+  test('behavior: neither the pinned RPC nor the wallet answering at connect is an error, never a go-ahead', async () => {
+    const t = setup()
+    t.world.holdWaits = true
+    t.flow.start()
+    await until(t.flow, 'ready')
+    t.world.rpcDown = true
+    t.deps.wallet.invoiceOf = async () => {
+      throw new TypeError('wallet offline')
+    }
+    t.flow.connect()
+    expect(await until(t.flow, 'error')).toMatchObject({ code: 'CHAIN_UNREADABLE' })
+    expect(t.count('requestPermit')).toBe(0)
+  })
+})
+
+describe('createPaymentFlow: nothing is signed that the verifiers refuse', () => {
+  test('behavior: an unsafe prepared operation is refused and never signed; the permit handed over is named', async () => {
     const t = setup()
     t.world.tamper = (userOp) => ({ ...userOp, paymaster: someAddress() })
     await connected(t)
     t.flow.pay()
     const unsafe = await until(t.flow, 'unsafe')
     expect(unsafe.problems.map((problem) => problem.code)).toEqual(['PAYMASTER_MISMATCH'])
+    expect(unsafe.handedOver).toEqual({ amount: 248_000_000n, deadline: BigInt(Date.UTC(2026, 0, 15, 13) / 1000) })
     t.flow.retry()
     t.flow.pay()
     await settle()
     expect(t.flow.state.name).toBe('unsafe')
-    expect(t.count('signUserOpHash')).toBe(0)
+    expect(t.count('signUserOperation')).toBe(0)
     expect(t.count('submit')).toBe(0)
+  })
+
+  test('behavior: an operation whose sponsorship never expires is refused, not held for later', async () => {
+    const t = setup()
+    t.world.sponsorship = { validUntil: 0, validAfter: 0 }
+    await connected(t)
+    t.flow.pay()
+    expect((await until(t.flow, 'unsafe')).problems.map((problem) => problem.code)).toEqual(['SPONSORSHIP_UNBOUNDED'])
+    expect(t.count('signUserOperation')).toBe(0)
+  })
+
+  test('behavior: an operation on another nonce key, able to run beside others, is refused', async () => {
+    const t = setup()
+    t.world.nonce = 7n << 64n
+    await connected(t)
+    t.flow.pay()
+    expect((await until(t.flow, 'unsafe')).problems.map((problem) => problem.code)).toEqual(['NONCE_KEY_NONZERO'])
+    expect(t.count('signUserOperation')).toBe(0)
   })
 
   test('behavior: an unsafe permit is refused and never signed', async () => {
@@ -467,33 +612,72 @@ describe('createPaymentFlow', () => {
     t.flow.pay()
     const unsafe = await until(t.flow, 'unsafe')
     expect(unsafe.problems.map((problem) => problem.code)).toEqual(['AMOUNT_MISMATCH'])
+    expect(unsafe.handedOver).toBeNull()
     expect(t.count('signTypedData')).toBe(0)
   })
+})
 
-  test('behavior: a pending submission is followed by reading the invoice until Paid', async () => {
+describe('createPaymentFlow: after the operation is handed over, only the chain settles it', () => {
+  test('behavior: a submit answer of "confirmed" with an invented transaction is not a payment', async () => {
     const t = setup()
-    let reads = 0
+    t.deps.api.submit = async (_, request) => {
+      t.world.submitted.push(request)
+      return { status: 'confirmed', userOpHash: t.world.prepared.at(-1)!.userOpHash, txHash: `0x${'99'.repeat(32)}` }
+    }
+    await connected(t)
+    t.flow.pay()
+    // the chain never ran it: the operation is followed until its window closes
+    expect(await until(t.flow, 'permitExpired')).toMatchObject({ reason: 'expired' })
+    expect(t.seen).not.toContain('paid')
+    expect(Math.floor(t.world.time / 1000)).toBeGreaterThan(Number(t.world.prepared[0]!.permitDeadline))
+  })
+
+  test('behavior: a pending submission is followed on-chain until the registry says Paid', async () => {
+    const t = setup()
     t.deps.api.submit = async (_, request) => {
       t.world.submitted.push(request)
       return { status: 'pending', userOpHash: t.world.prepared.at(-1)!.userOpHash, message: 'submitted' }
     }
     await connected(t)
-    const getInvoice = t.deps.api.getInvoice
-    t.deps.api.getInvoice = async (id) => {
-      if (++reads === 3) t.payInvoice(t.vault)
-      return getInvoice(id)
+    const invoiceOf = t.deps.chain.invoiceOf
+    let reads = 0
+    t.deps.chain.invoiceOf = async (id) => {
+      if (t.flow.state.name === 'pending' && ++reads === 3) t.execute()
+      return invoiceOf(id)
     }
     const submittedAt = t.world.time
     t.flow.pay()
     const paid = await until(t.flow, 'paid')
     expect(t.seen.slice(t.seen.indexOf('submitting'))).toEqual(['submitting', 'pending', 'pending', 'pending', 'paid'])
-    expect(reads).toBe(3)
-    expect(t.world.time - submittedAt).toBe(3 * pendingPollMs)
+    expect(t.world.time - submittedAt).toBe(2 * pendingPollMs)
     expect(paid.receipt).toEqual({ amount: 248_000_000n, invoiceNumber: '1042', userOpHash: t.world.prepared[0]!.userOpHash, txHash })
     expect(t.count('prepare')).toBe(1)
   })
 
-  test('behavior: a network error after submission reconciles by reading the invoice, and prepares nothing new', async () => {
+  test('behavior: an operation that ran without paying is "nothing was paid", read from the vault nonce', async () => {
+    const t = setup()
+    t.deps.api.submit = async (_, request) => {
+      t.world.submitted.push(request)
+      t.execute({ pays: false })
+      return { status: 'confirmed', userOpHash: t.world.prepared.at(-1)!.userOpHash, txHash }
+    }
+    await connected(t)
+    t.flow.pay()
+    expect(await until(t.flow, 'permitExpired')).toMatchObject({ reason: 'failed' })
+    expect(t.seen).not.toContain('paid')
+    t.deps.api.submit = async (_, request) => {
+      t.world.submitted.push(request)
+      t.execute()
+      return { status: 'confirmed', userOpHash: t.world.prepared.at(-1)!.userOpHash, txHash }
+    }
+    t.flow.renewPermit()
+    await until(t.flow, 'paid')
+    // the next operation is the vault's next nonce, from an existing vault
+    const next = fromWireUserOp(t.world.prepared[1]!.userOp)
+    expect([next.nonce, next.factory]).toEqual([1n, undefined])
+  })
+
+  test('behavior: a network error after submission follows the chain, and prepares nothing new', async () => {
     const t = setup()
     const submit = t.deps.api.submit
     // the server received the operation and it was mined; only the answer was lost
@@ -504,19 +688,21 @@ describe('createPaymentFlow', () => {
     await connected(t)
     t.flow.pay()
     const paid = await until(t.flow, 'paid')
-    expect(t.seen.slice(t.seen.indexOf('submitting'))).toEqual(['submitting', 'reconciling', 'paid'])
+    expect(t.seen.slice(t.seen.indexOf('submitting'))).toEqual(['submitting', 'pending', 'paid'])
     expect(paid.receipt?.userOpHash).toBe(t.world.prepared[0]!.userOpHash)
     expect(t.count('prepare')).toBe(1)
     expect(t.count('submit')).toBe(1)
   })
 
-  test('behavior: a submission lost before the server keeps waiting, and retry sends the same operation', async () => {
+  test('behavior: a submission lost before the server keeps waiting, and "send again" sends the same operation', async () => {
     const t = setup()
+    t.world.holdWaits = true
     t.deps.api.submit = failOnce(t.deps.api.submit, new ApiError({ status: 0, code: 'NETWORK_ERROR', message: 'offline' }))
     await connected(t)
     t.flow.pay()
     const pending = await until(t.flow, 'pending')
-    expect(t.seen.slice(t.seen.indexOf('submitting'))).toEqual(['submitting', 'reconciling', 'pending'])
+    expect(pending.submission).toEqual({ kind: 'unknown' })
+    await settle()
     t.flow.retry()
     const paid = await until(t.flow, 'paid')
     expect(paid.receipt?.userOpHash).toBe(pending.userOpHash)
@@ -524,26 +710,65 @@ describe('createPaymentFlow', () => {
     expect(t.world.submitted).toHaveLength(1)
   })
 
-  test('behavior: a 503 at submit is reconciled, never answered with a new operation', async () => {
+  test('behavior: a 503 at submit is followed on-chain, never answered with a new operation', async () => {
     const t = setup()
+    t.world.holdWaits = true
     t.deps.api.submit = failOnce(t.deps.api.submit, new ApiError({ status: 503, code: 'BUNDLER_UNAVAILABLE', message: 'try later' }))
     await connected(t)
     t.flow.pay()
-    await until(t.flow, 'pending')
-    expect(t.count('getInvoice')).toBeGreaterThanOrEqual(2)
+    expect(await until(t.flow, 'pending')).toMatchObject({ submission: { kind: 'unknown' } })
+    await settle()
     expect(t.count('prepare')).toBe(1)
   })
 
-  test('behavior: waiting ends when the permit lapses, and a new permit may then be asked for', async () => {
+  test('behavior: a refused submission that still runs on-chain is paid, never "nothing was paid"', async () => {
     const t = setup()
-    t.deps.api.submit = async () => ({ status: 'pending', userOpHash: t.world.prepared.at(-1)!.userOpHash, message: 'submitted' })
+    t.deps.api.submit = async (_, request) => {
+      t.world.submitted.push(request)
+      throw new ApiError({ status: 400, code: 'TRANSACTION_FAILED', message: 'no' })
+    }
+    await connected(t)
+    const invoiceOf = t.deps.chain.invoiceOf
+    let reads = 0
+    // whoever holds the signed operation sends it a little later
+    t.deps.chain.invoiceOf = async (id) => {
+      if (t.flow.state.name === 'pending' && ++reads === 2) t.execute()
+      return invoiceOf(id)
+    }
+    t.flow.pay()
+    const refused = await until(t.flow, 'pending')
+    expect(refused.submission).toEqual({ kind: 'refused', code: 'TRANSACTION_FAILED' })
+    expect((await until(t.flow, 'paid')).receipt?.userOpHash).toBe(refused.userOpHash)
+    expect(t.seen).not.toContain('permitExpired')
+  })
+
+  test('behavior: USEROP_PERMIT_MISMATCH at submit lets the payer sign a new payment on the same nonce, so at most one runs', async () => {
+    const t = setup()
+    t.world.holdWaits = true
+    t.deps.api.submit = failOnce(t.deps.api.submit, new ApiError({ status: 400, code: 'USEROP_PERMIT_MISMATCH', message: 'mismatch' }))
     await connected(t)
     t.flow.pay()
-    await until(t.flow, 'permitExpired')
-    expect(t.count('getInvoice')).toBe(1 + 3_600_000 / pendingPollMs)
-    expect(t.count('prepare')).toBe(1)
+    expect(await until(t.flow, 'pending')).toMatchObject({ submission: { kind: 'refused', code: 'USEROP_PERMIT_MISMATCH' } })
+    await settle()
+    t.flow.renewPermit()
+    await until(t.flow, 'paid')
+    expect(t.count('prepare')).toBe(2)
+    expect(t.world.prepared[1]!.userOp.nonce).toBe(t.world.prepared[0]!.userOp.nonce)
   })
 
+  test('behavior: a payment pending while someone else pays ends on the paid page without a receipt', async () => {
+    const t = setup()
+    t.deps.api.submit = async () => {
+      t.payInvoice(someAddress())
+      return { status: 'pending', userOpHash: t.world.prepared.at(-1)!.userOpHash, message: 'submitted' }
+    }
+    await connected(t)
+    t.flow.pay()
+    expect(await until(t.flow, 'paid')).toMatchObject({ receipt: null })
+  })
+})
+
+describe('createPaymentFlow: failures the payer recovers from', () => {
   test('behavior: a 429 at prepare holds retry until Retry-After has passed', async () => {
     const t = setup()
     t.deps.api.prepare = failOnce(t.deps.api.prepare, new ApiError({ status: 429, code: 'RATE_LIMITED', message: 'slow down', retryAfter: 30 }))
@@ -609,41 +834,6 @@ describe('createPaymentFlow', () => {
     expect(t.count('requestPermit')).toBe(2)
   })
 
-  test('behavior: USEROP_PERMIT_MISMATCH at submit starts again from a new permit', async () => {
-    const t = setup()
-    t.deps.api.submit = failOnce(t.deps.api.submit, new ApiError({ status: 400, code: 'USEROP_PERMIT_MISMATCH', message: 'mismatch' }))
-    await connected(t)
-    t.flow.pay()
-    expect(await until(t.flow, 'error')).toMatchObject({ code: 'USEROP_PERMIT_MISMATCH' })
-    t.flow.retry()
-    await until(t.flow, 'paid')
-    expect(t.count('prepare')).toBe(2)
-  })
-
-  test('behavior: an invoice already paid opens on the paid page', async () => {
-    const t = setup()
-    t.payInvoice(someAddress())
-    t.flow.start()
-    expect(await until(t.flow, 'paid')).toMatchObject({ receipt: null, invoice: { status: 'Paid', txHash } })
-    expect(t.seen).toEqual(['loading', 'paid'])
-  })
-
-  test('behavior: a canceled invoice opens on the canceled page', async () => {
-    const t = setup()
-    t.world.invoice = { ...t.world.invoice, status: 'Canceled' }
-    t.flow.start()
-    await until(t.flow, 'canceled')
-  })
-
-  test('behavior: an unknown invoice is notFound', async () => {
-    const t = setup()
-    t.deps.api.getInvoice = async () => {
-      throw new ApiError({ status: 404, code: 'NOT_FOUND', message: 'no such invoice' })
-    }
-    t.flow.start()
-    await until(t.flow, 'notFound')
-  })
-
   test('behavior: an invoice paid by someone else during the flow ends on the paid page', async () => {
     const t = setup()
     await connected(t)
@@ -656,16 +846,7 @@ describe('createPaymentFlow', () => {
     const paid = await until(t.flow, 'paid')
     expect(t.seen.slice(t.seen.indexOf('preparing'))).toEqual(['preparing', 'refreshing', 'paid'])
     expect(paid).toMatchObject({ receipt: null, invoice: { payer: other } })
-    expect(t.count('signUserOpHash')).toBe(0)
-  })
-
-  test('behavior: a permit answer showing the invoice paid ends on the paid page', async () => {
-    const t = setup()
-    await connected(t)
-    t.payInvoice(someAddress())
-    t.flow.pay()
-    expect(await until(t.flow, 'paid')).toMatchObject({ receipt: null })
-    expect(t.count('signTypedData')).toBe(0)
+    expect(t.count('signUserOperation')).toBe(0)
   })
 
   test('behavior: a refusal while the invoice is still Issued is an error to retry', async () => {
@@ -678,28 +859,5 @@ describe('createPaymentFlow', () => {
     expect(failed.resume.name).toBe('preparing')
     t.flow.retry()
     await until(t.flow, 'paid')
-  })
-
-  test('behavior: a payment pending while someone else pays ends on the paid page without a receipt', async () => {
-    const t = setup()
-    t.deps.api.submit = async () => {
-      t.payInvoice(someAddress())
-      return { status: 'pending', userOpHash: t.world.prepared.at(-1)!.userOpHash, message: 'submitted' }
-    }
-    await connected(t)
-    t.flow.pay()
-    expect(await until(t.flow, 'paid')).toMatchObject({ receipt: null })
-  })
-
-  test('behavior: dispose drops answers still on their way', async () => {
-    const t = setup()
-    let answer: (invoice: WireInvoice) => void = () => {}
-    t.deps.api.getInvoice = () => new Promise((resolve) => (answer = resolve))
-    t.flow.start()
-    t.flow.dispose()
-    answer(t.world.invoice)
-    await settle()
-    expect(t.flow.state.name).toBe('loading')
-    expect(t.seen).toEqual(['loading'])
   })
 })

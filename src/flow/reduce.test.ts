@@ -1,18 +1,22 @@
 import type { UserOperation } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
-import { testDeployment, testInvoice } from '../verify/preparedPayment.fixture'
+import { confirmedTestInvoice, testDeployment, testInvoice } from '../verify/preparedPayment.fixture'
+import type { UnsafeProblem } from '../verify/unsafeProblem'
 import type { Failure } from './failure'
+import type { InvoiceCheck } from './invoiceCheck'
 import type { PaymentEvent } from './paymentEvent'
 import type { PaymentState } from './paymentState'
 import { pendingPollMs, reduce } from './reduce'
 
 const at = Date.UTC(2026, 0, 15, 12)
-const invoice = testInvoice(testDeployment())
+const served = testInvoice(testDeployment())
+const invoice = confirmedTestInvoice(served)
+const unconfirmed = { ...served, confirmed: false }
 const payer = { owner: '0x1111111111111111111111111111111111111111', vault: '0x00000000000000000000000000000000000000Aa', deployed: false, balance: 10n ** 10n } as const
 const permit = { deadline: BigInt(at / 1000 + 3600), v: 27, r: `0x${'01'.repeat(32)}`, s: `0x${'02'.repeat(32)}` } as const
 const userOp: UserOperation<'0.7'> = {
   sender: payer.vault,
-  nonce: 0n,
+  nonce: 5n,
   callData: '0x',
   callGasLimit: 1n,
   verificationGasLimit: 1n,
@@ -21,9 +25,16 @@ const userOp: UserOperation<'0.7'> = {
   maxPriorityFeePerGas: 1n,
   signature: '0x',
 }
-const operation = { invoice, payer, permit, userOp, userOpHash: `0x${'0e'.repeat(32)}` } as const
-const pending: PaymentState = { name: 'pending', ...operation, nextCheckAt: at }
-const refused: Failure = { kind: 'api', status: 400, code: 'TRANSACTION_FAILED', retryAfter: null }
+const window = { validAfter: 0, validUntil: Number(permit.deadline) }
+const operation = { invoice, payer, permit, userOp, userOpHash: `0x${'0e'.repeat(32)}`, window } as const
+const pending: PaymentState = { name: 'pending', ...operation, submission: { kind: 'accepted' }, nextCheckAt: at }
+const differs: UnsafeProblem = { code: 'INVOICE_DIFFERS_FROM_CHAIN', message: 'amount differs', fields: ['amount'] }
+
+const confirmed = (shown = invoice): InvoiceCheck => ({ kind: 'confirmed', invoice: shown })
+const unreadable: InvoiceCheck = { kind: 'unreadable', invoice: unconfirmed }
+const unsafe: InvoiceCheck = { kind: 'unsafe', invoice: unconfirmed, problems: [differs] }
+const chainRead = (check: InvoiceCheck, vault: { nonce: bigint; blockTime: number } | null = null): PaymentEvent => ({ type: 'chainRead', check, vault, at })
+const api = (status: number, code: string, retryAfter: number | null = null): Failure => ({ kind: 'api', status, code, retryAfter })
 
 describe('reduce', () => {
   test('default: start moves idle to loading', () => {
@@ -31,10 +42,11 @@ describe('reduce', () => {
   })
 
   test.each<[PaymentState, PaymentEvent]>([
-    [{ name: 'ready', invoice, note: null }, { type: 'pay' }],
+    [{ name: 'ready', invoice, note: null, rechecks: 0 }, { type: 'pay' }],
+    [{ name: 'ready', invoice, note: null, rechecks: 0 }, chainRead(unsafe)],
     [{ name: 'connected', invoice, payer, note: null }, { type: 'renewPermit' }],
     [{ name: 'paid', invoice, receipt: null }, { type: 'retry', at }],
-    [{ name: 'unsafe', invoice, problems: [] }, { type: 'retry', at }],
+    [{ name: 'unsafe', invoice, problems: [], handedOver: null }, { type: 'retry', at }],
     [{ name: 'signingOperation', ...operation }, { type: 'pay' }],
     [{ name: 'loading' }, { type: 'connect' }],
   ])('behavior: %s ignores an event it does not expect', (state, event) => {
@@ -47,42 +59,45 @@ describe('reduce', () => {
     expect(reduce(error, { type: 'retry', at: at + 4_999 })).toBe(error)
     expect(reduce(error, { type: 'retry', at: at + 5_000 })).toBe(resume)
   })
+})
 
-  test('behavior: a refusal at submit that leaves the invoice Issued starts again from a new permit', () => {
-    const reconciling = reduce({ name: 'submitting', ...operation }, { type: 'failed', failure: refused, at })
-    expect(reconciling).toEqual({ name: 'reconciling', ...operation, failure: refused })
-    expect(reduce(reconciling, { type: 'invoiceRead', invoice, at })).toEqual({
-      name: 'error',
-      code: 'TRANSACTION_FAILED',
-      status: 400,
-      retryAt: null,
-      resume: { name: 'requestingPermit', invoice, payer },
+describe('reduce: what the payer sees of the invoice comes from the chain', () => {
+  test('behavior: an invoice the chain confirms is shown confirmed', () => {
+    expect(reduce({ name: 'loading' }, chainRead(confirmed()))).toEqual({ name: 'ready', invoice, note: null, rechecks: 0 })
+  })
+
+  test('behavior: an unreadable chain shows the service figures unconfirmed, and reads again later', () => {
+    const shown = reduce({ name: 'loading' }, chainRead(unreadable))
+    expect(shown).toEqual({ name: 'ready', invoice: unconfirmed, note: null, rechecks: 0 })
+    const again = reduce(shown, chainRead(unreadable))
+    expect(again).toMatchObject({ name: 'ready', rechecks: 1, invoice: { confirmed: false } })
+    expect(reduce(again, chainRead(confirmed()))).toMatchObject({ name: 'ready', invoice: { confirmed: true } })
+  })
+
+  test('behavior: an invoice that differs from the chain is unsafe, naming the field', () => {
+    expect(reduce({ name: 'loading' }, chainRead(unsafe))).toEqual({ name: 'unsafe', invoice: unconfirmed, problems: [differs], handedOver: null })
+    const ready: PaymentState = { name: 'ready', invoice: unconfirmed, note: null, rechecks: 2 }
+    expect(reduce(ready, chainRead(unsafe))).toMatchObject({ name: 'unsafe', problems: [{ fields: ['amount'] }] })
+  })
+
+  test('behavior: paid or canceled is shown only when the chain says so, with no receipt for a payment not ours', () => {
+    const paid = { ...invoice, status: 'Paid' as const, payer: payer.vault }
+    expect(reduce({ name: 'loading' }, chainRead(confirmed(paid)))).toEqual({ name: 'paid', invoice: paid, receipt: null })
+    const canceled = { ...invoice, status: 'Canceled' as const }
+    expect(reduce({ name: 'loading' }, chainRead(confirmed(canceled)))).toEqual({ name: 'canceled', invoice: canceled })
+  })
+
+  test('behavior: a chain that disagrees with the service at connect is unsafe before any permit is asked for', () => {
+    const connecting: PaymentState = { name: 'connecting', invoice }
+    expect(reduce(connecting, { type: 'payerResolved', payer, check: unsafe })).toMatchObject({ name: 'unsafe', handedOver: null })
+    expect(reduce(connecting, { type: 'payerResolved', payer: { ...payer, balance: 1n }, check: confirmed() })).toMatchObject({
+      name: 'insufficientBalance',
+      missing: 248_000_000n - 1n,
     })
   })
+})
 
-  test('behavior: an unanswered submission is waited for, not refused', () => {
-    const lost: Failure = { kind: 'unknown' }
-    const reconciling = reduce({ name: 'submitting', ...operation }, { type: 'failed', failure: lost, at })
-    expect(reduce(reconciling, { type: 'invoiceRead', invoice, at })).toEqual({ name: 'pending', ...operation, nextCheckAt: at + pendingPollMs })
-  })
-
-  test('behavior: a pending read refused with Retry-After waits that long before the next', () => {
-    const limited: Failure = { kind: 'api', status: 429, code: 'RATE_LIMITED', retryAfter: 60 }
-    expect(reduce(pending, { type: 'failed', failure: limited, at })).toMatchObject({ name: 'pending', nextCheckAt: at + 60_000 })
-    expect(reduce(pending, { type: 'failed', failure: { kind: 'unknown' }, at })).toMatchObject({ nextCheckAt: at + pendingPollMs })
-  })
-
-  test('behavior: the receipt is ours only when the paid invoice names our vault, whatever the casing', () => {
-    const paidByUs = { ...invoice, status: 'Paid' as const, payer: payer.vault.toLowerCase() as `0x${string}`, txHash: null }
-    expect(reduce(pending, { type: 'invoiceRead', invoice: paidByUs, at })).toEqual({
-      name: 'paid',
-      invoice: paidByUs,
-      receipt: { amount: 248_000_000n, invoiceNumber: '1042', userOpHash: operation.userOpHash, txHash: null },
-    })
-    const paidByOther = { ...paidByUs, payer: '0x2222222222222222222222222222222222222222' as const }
-    expect(reduce(pending, { type: 'invoiceRead', invoice: paidByOther, at })).toEqual({ name: 'paid', invoice: paidByOther, receipt: null })
-  })
-
+describe('reduce: before the operation is handed over', () => {
   test('behavior: a verifier that throws never leads to signing', () => {
     const verifying: PaymentState = {
       name: 'verifying',
@@ -96,9 +111,85 @@ describe('reduce', () => {
       code: 'VERIFICATION_FAILED',
       resume: { name: 'requestingPermit' },
     })
+    const refused = reduce(verifying, { type: 'verified', verdict: { ok: false, problems: [differs] } })
+    expect(refused).toEqual({ name: 'unsafe', invoice, problems: [differs], handedOver: { amount: 248_000_000n, deadline: permit.deadline } })
   })
 
-  test('behavior: a pending operation is resent as it is, never rebuilt', () => {
-    expect(reduce(pending, { type: 'retry', at })).toEqual({ name: 'submitting', ...operation })
+  test('behavior: a refused permit asks for a new one, once the chain shows the invoice still open', () => {
+    const refreshing = reduce({ name: 'preparing', invoice, payer, permit }, { type: 'failed', failure: api(400, 'PERMIT_SIGNATURE_INVALID'), at })
+    expect(refreshing).toMatchObject({ name: 'refreshing', next: { name: 'error', code: 'PERMIT_SIGNATURE_INVALID', resume: { name: 'requestingPermit' } } })
+    expect(reduce(refreshing, chainRead(confirmed()))).toMatchObject({ name: 'error', code: 'PERMIT_SIGNATURE_INVALID' })
+    expect(reduce(refreshing, chainRead(confirmed({ ...invoice, status: 'Paid' })))).toMatchObject({ name: 'paid', receipt: null })
+  })
+
+  test('behavior: PERMIT_EXPIRED is "nothing was paid" only after the chain is read; unreadable is an error, not a verdict', () => {
+    const refreshing = reduce({ name: 'preparing', invoice, payer, permit }, { type: 'failed', failure: api(400, 'PERMIT_EXPIRED'), at })
+    expect(refreshing).toMatchObject({ name: 'refreshing', next: { name: 'permitExpired', reason: 'expired' } })
+    expect(reduce(refreshing, chainRead(confirmed()))).toEqual({ name: 'permitExpired', invoice, payer, reason: 'expired' })
+    expect(reduce(refreshing, chainRead(unreadable))).toMatchObject({ name: 'error', code: 'CHAIN_UNREADABLE' })
+  })
+})
+
+describe('reduce: after the operation is handed over, only the chain settles it', () => {
+  test('behavior: whatever the service answers to the submission, the chain is read at once', () => {
+    const submitting: PaymentState = { name: 'submitting', ...operation, resend: false }
+    expect(reduce(submitting, { type: 'submitted', result: { status: 'confirmed', userOpHash: operation.userOpHash, txHash: `0x${'cd'.repeat(32)}` }, at })).toEqual({
+      ...pending,
+      submission: { kind: 'accepted' },
+    })
+    expect(reduce(submitting, { type: 'failed', failure: api(400, 'TRANSACTION_FAILED'), at })).toEqual({
+      ...pending,
+      submission: { kind: 'refused', code: 'TRANSACTION_FAILED' },
+    })
+    expect(reduce(submitting, { type: 'failed', failure: { kind: 'unknown' }, at })).toEqual({ ...pending, submission: { kind: 'unknown' } })
+    expect(reduce(submitting, { type: 'failed', failure: api(502, 'BUNDLER_ERROR'), at })).toEqual({ ...pending, submission: { kind: 'unknown' } })
+  })
+
+  test('behavior: a rate-limited submission waits and sends again; it has not left the page', () => {
+    const submitting: PaymentState = { name: 'submitting', ...operation, resend: false }
+    expect(reduce(submitting, { type: 'failed', failure: api(429, 'RATE_LIMITED', 30), at })).toMatchObject({ name: 'error', retryAt: at + 30_000, resume: submitting })
+  })
+
+  test('behavior: the receipt is ours only when the chain names our vault as payer, whatever the casing', () => {
+    const paidByUs = { ...invoice, status: 'Paid' as const, payer: payer.vault.toLowerCase() as `0x${string}`, txHash: `0x${'cd'.repeat(32)}` as const }
+    expect(reduce(pending, chainRead(confirmed(paidByUs)))).toEqual({
+      name: 'paid',
+      invoice: paidByUs,
+      receipt: { amount: 248_000_000n, invoiceNumber: '1042', userOpHash: operation.userOpHash, txHash: paidByUs.txHash },
+    })
+    const paidByOther = { ...paidByUs, payer: '0x2222222222222222222222222222222222222222' as const }
+    expect(reduce(pending, chainRead(confirmed(paidByOther)))).toEqual({ name: 'paid', invoice: paidByOther, receipt: null })
+  })
+
+  test('behavior: nothing was paid only once the operation can no longer run: its nonce spent or its window closed', () => {
+    const stillValid = { nonce: userOp.nonce, blockTime: window.validUntil }
+    expect(reduce(pending, chainRead(confirmed(), stillValid))).toEqual({ ...pending, nextCheckAt: at + pendingPollMs })
+    expect(reduce(pending, chainRead(confirmed(), { ...stillValid, nonce: userOp.nonce + 1n }))).toEqual({ name: 'permitExpired', invoice, payer, reason: 'failed' })
+    expect(reduce(pending, chainRead(confirmed(), { ...stillValid, blockTime: window.validUntil + 1 }))).toEqual({
+      name: 'permitExpired',
+      invoice,
+      payer,
+      reason: 'expired',
+    })
+  })
+
+  test('behavior: an unreadable chain keeps the operation pending, never declared lost', () => {
+    expect(reduce(pending, chainRead(unreadable))).toEqual({ ...pending, nextCheckAt: at + pendingPollMs })
+  })
+
+  test('behavior: a chain that contradicts the service while pending is unsafe, and says what was handed over', () => {
+    expect(reduce(pending, chainRead(unsafe))).toEqual({
+      name: 'unsafe',
+      invoice,
+      problems: [differs],
+      handedOver: { amount: 248_000_000n, deadline: permit.deadline },
+    })
+  })
+
+  test('behavior: a pending operation is resent as it is, never rebuilt; a refused one needs a new permit', () => {
+    expect(reduce(pending, { type: 'retry', at })).toEqual({ name: 'submitting', ...operation, resend: true })
+    const refused: PaymentState = { ...pending, submission: { kind: 'refused', code: 'TRANSACTION_FAILED' } }
+    expect(reduce(refused, { type: 'retry', at })).toBe(refused)
+    expect(reduce(refused, { type: 'renewPermit' })).toEqual({ name: 'requestingPermit', invoice, payer })
   })
 })

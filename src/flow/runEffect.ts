@@ -28,11 +28,14 @@ async function readChainInvoice(read: Pick<PaymentChain, 'invoiceOf' | 'settleme
 
 /** A read that failed is no answer, not a 'no': the caller decides what an absent answer means. */
 async function settle<T>(read: Promise<T>, timeoutMs?: number): Promise<T | null> {
-  const timeout = timeoutMs === undefined ? null : new Promise<null>((resolve) => setTimeout(resolve, timeoutMs, null))
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = timeoutMs === undefined ? null : new Promise<null>((resolve) => (timer = setTimeout(resolve, timeoutMs, null)))
   try {
     return await (timeout ? Promise.race([read, timeout]) : read)
   } catch {
     return null
+  } finally {
+    clearTimeout(timer)
   }
 }
 
@@ -126,13 +129,14 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
 
     case 'verifying': {
       const { payer, permit, prepared } = state
-      const entryPointNonce = await chain.entryPointNonceOf(payer.vault)
+      // read now, not at connect: an earlier operation of this vault may have deployed it since
+      const [entryPointNonce, { deployed }] = await Promise.all([chain.entryPointNonceOf(payer.vault), chain.vaultOf(payer.owner)])
       const verdict = await verifier.verifyPreparedPayment({
         deployment,
         invoice: paymentInvoice(state.invoice),
         vault: payer.vault,
         owner: payer.owner,
-        vaultDeployed: payer.deployed,
+        vaultDeployed: deployed,
         permit,
         entryPointNonce,
         now: clock.now(),

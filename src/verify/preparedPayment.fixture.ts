@@ -9,6 +9,7 @@ import type { PermitSignature } from '../shared/payCall'
 import { permitTypedData } from '../shared/permit'
 import { type WireInvoice } from '../shared/wire'
 import { toWireUserOp } from '../shared/userOpWire'
+import type { OnchainInvoice, ShownInvoice } from './confirmInvoice'
 import type { PrepareResponse } from './verifyPreparedPayment'
 
 /** Test-only: real keys, real signatures and a server that prepares payments as SPEC 4.14 says, so
@@ -56,6 +57,29 @@ export function testInvoice(deployment: PinnedDeployment, overrides: Partial<Wir
     txHash: null,
     ...overrides,
   }
+}
+
+const statusNumbers = { Issued: 1, Paid: 2, Canceled: 3 } as const
+
+/** The registry's record of `invoice`, as `invoices(id)` returns it when the service told the truth. */
+export function testOnchainInvoice(invoice: WireInvoice): OnchainInvoice {
+  return {
+    merchant: invoice.merchant,
+    status: statusNumbers[invoice.status],
+    invoiceNumber: BigInt(invoice.invoiceNumber),
+    token: invoice.token.address,
+    issuedAt: BigInt(invoice.issuedAt),
+    payer: invoice.payer ?? '0x0000000000000000000000000000000000000000',
+    dueAt: BigInt(invoice.dueAt),
+    paidAt: BigInt(invoice.paidAt ?? 0),
+    amount: BigInt(invoice.amount),
+    metaHash: invoice.metaHash,
+  }
+}
+
+/** `invoice` as the widget shows it once the chain has confirmed it. */
+export function confirmedTestInvoice(invoice: WireInvoice): ShownInvoice {
+  return { ...invoice, confirmed: true }
 }
 
 /** What the payer's wallet does with POST /permit's typed data: the owner signs for its vault. */

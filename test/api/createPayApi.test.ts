@@ -86,11 +86,11 @@ describe('createPayApi', () => {
     const { devnet } = ctx
     const demo = devnet.seed.invoices[1]!
     const wallet = devnetWalletProvider({ privateKey: devnet.seed.payer.ownerPrivateKey, rpcUrl: devnet.anvil.rpcUrl }, fetch)
-    const session = createWalletSession(devnet.deployment)
+    const session = createWalletSession(devnet.pinned)
     session.choose({ id: 'devnet', kind: 'devnet', name: '', icon: '', open: async () => wallet })
     const flow = createPaymentFlow({
       invoiceId: demo.id.toString(),
-      deployment: devnet.deployment,
+      deployment: devnet.pinned,
       api: payApi(),
       wallet: session.wallet,
       chain: session.chain,

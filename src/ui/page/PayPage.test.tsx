@@ -4,22 +4,24 @@ import { afterEach, describe, expect, test, vi } from 'vitest'
 import { demoInvoices, demoMetadata } from '../../../server/devnet/demoInvoices'
 import type { PaymentState } from '../../flow/paymentState'
 import { hashMetadata } from '../../shared/metadata'
-import type { WireInvoice } from '../../shared/wire'
-import { testDeployment, testInvoice } from '../../verify/preparedPayment.fixture'
+import type { ShownInvoice } from '../../verify/confirmInvoice'
+import { confirmedTestInvoice, testDeployment, testInvoice } from '../../verify/preparedPayment.fixture'
 import { english } from '../strings'
 import { LocaleContext } from '../LocaleContext'
 import type { DocumentLoad } from './documentLoad'
 import { PayPage } from './PayPage'
 
 const deployment = testDeployment()
+const merchant = '0x2222222222222222222222222222222222222222'
 const metadata = demoMetadata(demoInvoices[0]!, {
   invoiceNumber: 7n,
   issuedAt: new Date('2026-11-02T10:00:00Z'),
   token: { address: deployment.token, symbol: 'USDC', decimals: 6, chainId: deployment.chainId },
+  merchantVault: merchant,
 })
 const now = Date.parse('2026-11-10T12:00:00Z')
 const dueAt = String(Date.parse('2026-11-16T00:00:00Z') / 1000)
-const invoice = testInvoice(deployment, { amount: metadata.amountRaw, metaHash: hashMetadata(metadata), dueAt })
+const invoice = confirmedTestInvoice(testInvoice(deployment, { merchant, amount: metadata.amountRaw, metaHash: hashMetadata(metadata), dueAt }))
 
 function show(state: PaymentState, document: DocumentLoad, at = now) {
   render(
@@ -38,13 +40,13 @@ function show(state: PaymentState, document: DocumentLoad, at = now) {
   )
 }
 
-const loaded = (data: WireInvoice = invoice, meta = metadata): DocumentLoad => ({ status: 'loaded', document: { accessLevel: 'full', invoice: data, metadata: meta } })
+const loaded = (data: ShownInvoice = invoice, meta = metadata): DocumentLoad => ({ status: 'loaded', document: { accessLevel: 'full', invoice: data, metadata: meta } })
 
 afterEach(cleanup)
 
 describe('PayPage', () => {
   test('default: shows the parties, line items, totals, due date, notes and a PDF link, marked verified', () => {
-    show({ name: 'ready', invoice, note: null }, loaded())
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded())
     expect(screen.getByRole('heading', { level: 1, name: 'Invoice NW-0007' })).toBeTruthy()
     expect(screen.getByText('Verified: these details match the invoice recorded on-chain.')).toBeTruthy()
     expect(screen.getAllByText('Northwind Studio Ltd').length).toBeGreaterThan(0)
@@ -60,21 +62,39 @@ describe('PayPage', () => {
 
   test('behavior: metadata that does not hash to the on-chain metaHash is flagged, and its names are not used', () => {
     const forged = { ...metadata, merchant: { ...metadata.merchant, name: 'Evil Corp' } }
-    show({ name: 'ready', invoice, note: null }, loaded(invoice, forged))
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded(invoice, forged))
     expect(screen.getByRole('alert').textContent).toContain('do not match the invoice recorded on-chain')
     expect(screen.queryByText('Verified: these details match the invoice recorded on-chain.')).toBeNull()
     // the header falls back to on-chain facts
     expect(screen.getByRole('heading', { level: 1, name: `Invoice ${invoice.invoiceNumber}` })).toBeTruthy()
   })
 
+  test('behavior: metadata that bills another amount or payee than the chain is a warning naming them, never Verified', () => {
+    // hashes to the metaHash the service reports, but the chain's invoice is for 1,000 USDC to another merchant
+    const onChain = { ...invoice, amount: '1000000000', merchant: '0x3333333333333333333333333333333333333333' as const }
+    show({ name: 'ready', invoice: onChain, note: null, rechecks: 0 }, loaded(onChain))
+    expect(screen.getByRole('alert').textContent).toContain('do not match the invoice recorded on-chain (amount, merchant)')
+    expect(screen.queryByText('Verified: these details match the invoice recorded on-chain.')).toBeNull()
+    expect(screen.getByRole('heading', { level: 1, name: `Invoice ${invoice.invoiceNumber}` })).toBeTruthy()
+  })
+
+  test('behavior: before the chain is read, the service figures are marked unconfirmed and nothing is verified', () => {
+    const unconfirmed = { ...invoice, confirmed: false }
+    show({ name: 'ready', invoice: unconfirmed, note: null, rechecks: 0 }, loaded(unconfirmed))
+    expect(screen.getByText('Unconfirmed', { selector: '.svc-badge' })).toBeTruthy()
+    expect(screen.getByText(/Not yet confirmed on-chain: the amount, payee, status and due date above come from the payment service/)).toBeTruthy()
+    expect(screen.getByText(/Not yet verified/)).toBeTruthy()
+    expect(screen.queryByText('Verified: these details match the invoice recorded on-chain.')).toBeNull()
+  })
+
   test('behavior: without a token only the on-chain record is shown, and payment is still offered', () => {
-    show({ name: 'ready', invoice, note: null }, { status: 'loaded', document: { accessLevel: 'onchain_only', invoice, metadata: null } })
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, { status: 'loaded', document: { accessLevel: 'onchain_only', invoice, metadata: null } })
     expect(screen.getByText(/Only the on-chain record is shown/)).toBeTruthy()
     expect(screen.getByRole('heading', { name: 'Choose a wallet to pay with' })).toBeTruthy()
   })
 
   test('behavior: a past-due invoice says it is overdue and can still be paid', () => {
-    show({ name: 'ready', invoice, note: null }, loaded(), Date.parse('2026-12-01T00:00:00Z'))
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded(), Date.parse('2026-12-01T00:00:00Z'))
     expect(screen.getByText('Overdue', { selector: '.svc-badge' })).toBeTruthy()
     expect(screen.getByText(/Payment was due on November 16, 2026\. You can still pay it now\./)).toBeTruthy()
     expect(screen.getByRole('heading', { name: 'Choose a wallet to pay with' })).toBeTruthy()

@@ -4,7 +4,7 @@ import type { Address, Hex } from 'viem'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import type { PinnedDeployment } from '../../config/pinnedDeployment'
 import type { Payer, PaymentState } from '../../flow/paymentState'
-import { testDeployment, testInvoice } from '../../verify/preparedPayment.fixture'
+import { confirmedTestInvoice, testDeployment, testInvoice } from '../../verify/preparedPayment.fixture'
 import type { WalletChoice } from '../../wallet/walletChoice'
 import { LocaleContext } from '../LocaleContext'
 import { english, type Locale } from '../strings'
@@ -12,13 +12,15 @@ import { de } from '../strings.de'
 import { PaymentWidget, type WidgetActions } from './PaymentWidget'
 
 const deployment: PinnedDeployment = { ...testDeployment(), chainName: 'Devnet' }
-const invoice = testInvoice(deployment)
+const invoice = confirmedTestInvoice(testInvoice(deployment))
 const owner: Address = '0x8d94Ed49e35c9f41aFB72cA227925B0917F5946F'
 const vault: Address = '0xafa1368c8Abb18db514D3946154Fca00BF992Ee7'
 const payer: Payer = { owner, vault, deployed: false, balance: 10_000_000_000n }
 const userOpHash: Hex = `0x${'ab'.repeat(32)}`
 const txHash: Hex = `0x${'cd'.repeat(32)}`
 const inAnHour = BigInt(Math.floor(Date.now() / 1000) + 3600)
+const permit = { deadline: inAnHour, v: 27, r: userOpHash, s: userOpHash }
+const window = { validAfter: 0, validUntil: Number(inAnHour) }
 
 function actions(): WidgetActions {
   return { choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }
@@ -48,7 +50,7 @@ afterEach(cleanup)
 
 describe('PaymentWidget', () => {
   test('ready: lists the wallets and connects the one the payer picks', () => {
-    const act = show({ name: 'ready', invoice, note: null }, { wallets: [injected, devnet] })
+    const act = show({ name: 'ready', invoice, note: null, rechecks: 0 }, { wallets: [injected, devnet] })
     expect(screen.getByRole('heading', { name: 'Choose a wallet to pay with' })).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Rabby' }))
     expect(act.choose).toHaveBeenCalledWith(injected)
@@ -56,13 +58,13 @@ describe('PaymentWidget', () => {
   })
 
   test('ready: says so when the browser has no wallet', () => {
-    show({ name: 'ready', invoice, note: null })
+    show({ name: 'ready', invoice, note: null, rechecks: 0 })
     expect(screen.getByText(/No wallet was found in this browser/)).toBeTruthy()
     expect(screen.queryAllByRole('button')).toEqual([])
   })
 
   test('ready: a declined connection is explained, and the wallets are offered again', () => {
-    show({ name: 'ready', invoice, note: 'connectRejected' }, { wallets: [injected] })
+    show({ name: 'ready', invoice, note: 'connectRejected', rechecks: 0 }, { wallets: [injected] })
     expect(screen.getByText('You declined the connection in your wallet.')).toBeTruthy()
     expect(screen.getByRole('button', { name: 'Rabby' })).toBeTruthy()
   })
@@ -110,24 +112,48 @@ describe('PaymentWidget', () => {
 
   test('unsafe: lists what differed and never offers to sign', () => {
     const problems = [{ code: 'PAYMASTER_MISMATCH' as const, message: 'sponsored by 0x1234' }]
-    show({ name: 'unsafe', invoice, problems })
+    show({ name: 'unsafe', invoice, problems, handedOver: null })
     expect(screen.getByRole('heading', { name: 'Payment stopped for your safety' })).toBeTruthy()
     expect(screen.getByText('The payment is sponsored by an unknown party.')).toBeTruthy()
     expect(screen.getByText('PAYMASTER_MISMATCH: sponsored by 0x1234')).toBeTruthy()
+    expect(screen.getByText('You have not signed anything for this payment.')).toBeTruthy()
+    expect(screen.queryAllByRole('button')).toEqual([])
+  })
+
+  test('unsafe: names the fields that differ from the chain, and what the permit already handed over allows', () => {
+    const problems = [{ code: 'INVOICE_DIFFERS_FROM_CHAIN' as const, message: 'differs', fields: ['amount', 'merchant'] }]
+    show({ name: 'unsafe', invoice, problems, handedOver: { amount: 248_000_000n, deadline: inAnHour } })
+    expect(screen.getByText('The invoice shown differs from the one recorded on-chain. Differs in: amount, merchant.')).toBeTruthy()
+    expect(screen.getByText(/it lets the invoice registry take 248\.00 USDC from your vault, but only in a payment your vault makes/)).toBeTruthy()
     expect(screen.queryAllByRole('button')).toEqual([])
   })
 
   test('signingOperation: says the operation was checked, with the permit countdown', () => {
-    show({ name: 'signingOperation', invoice, payer, permit: { deadline: inAnHour, v: 27, r: userOpHash, s: userOpHash }, userOp: {} as never, userOpHash })
+    show({ name: 'signingOperation', invoice, payer, permit, userOp: {} as never, userOpHash, window })
     expect(screen.getByText('Checked: it pays exactly this invoice and nothing else.')).toBeTruthy()
     expect(screen.getByText(/left\)/)).toBeTruthy()
   })
 
-  test('pending: shows the userOpHash and when the invoice is read next', () => {
-    const permit = { deadline: inAnHour, v: 27, r: userOpHash, s: userOpHash }
-    show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, nextCheckAt: Date.now() + 3000 })
+  test('pending: shows the userOpHash and when the chain is read next', () => {
+    show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, window, submission: { kind: 'accepted' }, nextCheckAt: Date.now() + 3000 })
+    expect(screen.getByRole('heading', { name: 'Payment submitted' })).toBeTruthy()
     expect(screen.getByText(userOpHash)).toBeTruthy()
     expect(screen.getByText(/Next check in 0:0[23]/)).toBeTruthy()
+    expect(screen.queryAllByRole('button')).toEqual([])
+  })
+
+  test('pending: an unanswered submission may still pay, and can be sent again as it is', () => {
+    const act = show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, window, submission: { kind: 'unknown' }, nextCheckAt: Date.now() })
+    expect(screen.getByText(/Your signed payment may still go through/)).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Send again' }))
+    expect(act.retry).toHaveBeenCalledOnce()
+  })
+
+  test('pending: a refused submission warns it could still execute until its window ends, and offers a new payment', () => {
+    const act = show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, window, submission: { kind: 'refused', code: 'TRANSACTION_FAILED' }, nextCheckAt: Date.now() })
+    expect(screen.getByText(/refused the payment \(TRANSACTION_FAILED\)\. Whoever holds it could still execute it until/)).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Sign a new payment' }))
+    expect(act.renewPermit).toHaveBeenCalledOnce()
   })
 
   test('paid: the receipt has amount, invoice number, both hashes and an explorer link when configured', () => {
@@ -149,7 +175,8 @@ describe('PaymentWidget', () => {
   })
 
   test('permitExpired: offers one action, a new permit', () => {
-    const act = show({ name: 'permitExpired', invoice, payer })
+    const act = show({ name: 'permitExpired', invoice, payer, reason: 'expired' })
+    expect(screen.getByText('It ran out before the payment went through. Nothing was paid.')).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Get a new permit' }))
     expect(act.renewPermit).toHaveBeenCalledOnce()
   })
@@ -166,9 +193,8 @@ describe('PaymentWidget', () => {
   test.each([
     [502, 'PAYMASTER_UNAVAILABLE', 'The payment service is temporarily unavailable. Nothing was lost.'],
     [503, 'BUNDLER_UNAVAILABLE', 'The payment service is temporarily unavailable. Nothing was lost.'],
-    [400, 'PERMIT_SIGNATURE_INVALID', 'The payment service did not accept the authorisation. You will be asked to sign a new one.'],
-    [400, 'USEROP_PERMIT_MISMATCH', 'The payment did not match its authorisation. You will be asked to sign a new one.'],
     [null, 'NETWORK_ERROR', 'The payment service could not be reached. Check your connection.'],
+    [null, 'CHAIN_UNREADABLE', 'The blockchain could not be read, so nothing can be checked. Try again in a moment.'],
   ])('error %s %s: a clear message by code and a retry', (status, code, message) => {
     const act = show({ name: 'error', code, status, retryAt: null, resume: { name: 'loading' } })
     expect(screen.getByText(message)).toBeTruthy()
@@ -176,8 +202,21 @@ describe('PaymentWidget', () => {
     expect(act.retry).toHaveBeenCalledOnce()
   })
 
+  test.each(['PERMIT_SIGNATURE_INVALID', 'USEROP_PERMIT_MISMATCH'])('error 400 %s: says nothing was paid and asks for a new authorisation', (code) => {
+    const act = show({ name: 'error', code, status: 400, retryAt: null, resume: { name: 'loading' } })
+    expect(screen.getByText(/does not verify\. Nothing was paid\./)).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Sign a new authorisation' }))
+    expect(act.retry).toHaveBeenCalledOnce()
+  })
+
+  test('permitExpired: an operation that ran without paying is told apart from a lapsed permit', () => {
+    show({ name: 'permitExpired', invoice, payer, reason: 'failed' })
+    expect(screen.getByRole('heading', { name: 'The payment did not go through' })).toBeTruthy()
+    expect(screen.getByText('It was executed on-chain but did not pay the invoice. Nothing was paid.')).toBeTruthy()
+  })
+
   test('behavior: announces each state in a polite live region', () => {
-    show({ name: 'preparing', invoice, payer, permit: { deadline: inAnHour, v: 27, r: userOpHash, s: userOpHash } })
+    show({ name: 'preparing', invoice, payer, permit })
     expect(screen.getByRole('status').textContent).toBe('Preparing the payment…')
     expect(screen.getByRole('status').getAttribute('aria-live')).toBe('polite')
   })
