@@ -1,0 +1,42 @@
+import { describe, expect, test } from 'vitest'
+import { demoInvoices, demoMetadata } from '../../../server/devnet/demoInvoices'
+import { hashMetadata } from '../../shared/metadata'
+import { confirmedTestInvoice, testDeployment, testInvoice } from '../../verify/preparedPayment.fixture'
+import { metadataVerdict } from './metadataVerdict'
+
+const deployment = testDeployment()
+const merchant = '0x2222222222222222222222222222222222222222'
+const metadata = demoMetadata(demoInvoices[0]!, {
+  invoiceNumber: 7n,
+  issuedAt: new Date('2026-11-02T10:00:00Z'),
+  token: { address: deployment.token, symbol: 'USDC', decimals: 6, chainId: deployment.chainId },
+  merchantVault: merchant,
+})
+const invoice = confirmedTestInvoice(testInvoice(deployment, { merchant, amount: metadata.amountRaw, metaHash: hashMetadata(metadata) }))
+
+describe('metadataVerdict', () => {
+  test('default: the committed record billing the on-chain amount, token, chain and merchant is verified', () => {
+    expect(metadataVerdict(metadata, invoice, deployment)).toEqual({ kind: 'verified' })
+  })
+
+  test('behavior: nothing is verified before the chain has confirmed the invoice', () => {
+    expect(metadataVerdict(metadata, { ...invoice, confirmed: false }, deployment)).toEqual({ kind: 'unconfirmed' })
+  })
+
+  test('behavior: a record committed on-chain that bills another amount or payee names both', () => {
+    const onChain = { ...invoice, amount: '1000000000', merchant: '0x3333333333333333333333333333333333333333' as const }
+    expect(metadataVerdict(metadata, onChain, deployment)).toEqual({ kind: 'differs', fields: ['amount', 'merchant'] })
+  })
+
+  test.each([
+    ['metaHash', { ...metadata, notes: 'pay to another account' }],
+    ['token', { ...metadata, token: { ...metadata.token, address: '0x5555555555555555555555555555555555555555' as const } }],
+    ['token decimals or symbol', { ...metadata, token: { ...metadata.token, decimals: 18 } }],
+    ['chain', { ...metadata, token: { ...metadata.token, chainId: 1 } }],
+    ['merchant', { ...metadata, merchant: { ...metadata.merchant, walletAddress: undefined } }],
+  ])('behavior: a record that differs in %s is not verified, and says so', (field, record) => {
+    // the chain commits to this record's own hash, so only the named field is wrong
+    const committed = { ...invoice, metaHash: field === 'metaHash' ? invoice.metaHash : hashMetadata(record) }
+    expect(metadataVerdict(record, committed, deployment)).toEqual({ kind: 'differs', fields: [field] })
+  })
+})
