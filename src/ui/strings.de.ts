@@ -87,7 +87,6 @@ export const de: Strings = {
   reconciling: 'Es wird geprüft, ob die Zahlung angekommen ist…',
   refreshing: 'Rechnung wird geprüft…',
   pendingTitle: 'Zahlung gesendet',
-  pendingBody: 'Warte auf die Bestätigung im Netzwerk. Diese Seite aktualisiert sich selbst.',
   nextCheck: (seconds) => `Nächste Prüfung in ${seconds}`,
   receiptTitle: 'Zahlung erhalten',
   receiptAmount: 'Bezahlter Betrag',

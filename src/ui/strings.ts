@@ -88,7 +88,6 @@ const en = {
   reconciling: 'Checking whether the payment went through…',
   refreshing: 'Checking the invoice…',
   pendingTitle: 'Payment submitted',
-  pendingBody: 'Waiting for the network to confirm it. This page updates by itself.',
   nextCheck: (seconds: string) => `Next check in ${seconds}`,
   receiptTitle: 'Payment received',
   receiptAmount: 'Amount paid',
