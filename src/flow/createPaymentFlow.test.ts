@@ -221,6 +221,16 @@ async function connected(t: ReturnType<typeof setup>) {
   return until(t.flow, 'connected')
 }
 
+/** The chain runs the operation just before the flow's `nth` read of it while pending. */
+function executeOnPendingRead(t: ReturnType<typeof setup>, nth: number) {
+  const invoiceOf = t.deps.chain.invoiceOf
+  let reads = 0
+  t.deps.chain.invoiceOf = async (id) => {
+    if (t.flow.state.name === 'pending' && ++reads === nth) t.execute()
+    return invoiceOf(id)
+  }
+}
+
 /** Throws `error` the first time, instead of reaching the fake behind it. */
 function failOnce<A extends unknown[], R>(original: (...args: A) => Promise<R>, error: unknown) {
   let failed = false
@@ -639,12 +649,7 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
       return { status: 'pending', userOpHash: t.world.prepared.at(-1)!.userOpHash, message: 'submitted' }
     }
     await connected(t)
-    const invoiceOf = t.deps.chain.invoiceOf
-    let reads = 0
-    t.deps.chain.invoiceOf = async (id) => {
-      if (t.flow.state.name === 'pending' && ++reads === 3) t.execute()
-      return invoiceOf(id)
-    }
+    executeOnPendingRead(t, 3)
     const submittedAt = t.world.time
     t.flow.pay()
     const paid = await until(t.flow, 'paid')
@@ -728,13 +733,8 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
       throw new ApiError({ status: 400, code: 'TRANSACTION_FAILED', message: 'no' })
     }
     await connected(t)
-    const invoiceOf = t.deps.chain.invoiceOf
-    let reads = 0
     // whoever holds the signed operation sends it a little later
-    t.deps.chain.invoiceOf = async (id) => {
-      if (t.flow.state.name === 'pending' && ++reads === 2) t.execute()
-      return invoiceOf(id)
-    }
+    executeOnPendingRead(t, 2)
     t.flow.pay()
     const refused = await until(t.flow, 'pending')
     expect(refused.submission).toEqual({ kind: 'refused', code: 'TRANSACTION_FAILED' })

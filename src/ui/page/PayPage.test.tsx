@@ -1,27 +1,18 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/preact'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { demoInvoices, demoMetadata } from '../../../server/devnet/demoInvoices'
 import type { PaymentState } from '../../flow/paymentState'
-import { hashMetadata } from '../../shared/metadata'
 import type { ShownInvoice } from '../../verify/confirmInvoice'
-import { confirmedTestInvoice, testDeployment, testInvoice } from '../../verify/preparedPayment.fixture'
+import { testDeployment } from '../../verify/preparedPayment.fixture'
 import { english } from '../strings'
 import { LocaleContext } from '../LocaleContext'
 import type { DocumentLoad } from './documentLoad'
+import { testDocument } from './invoiceDocument.fixture'
 import { PayPage } from './PayPage'
 
 const deployment = testDeployment()
-const merchant = '0x2222222222222222222222222222222222222222'
-const metadata = demoMetadata(demoInvoices[0]!, {
-  invoiceNumber: 7n,
-  issuedAt: new Date('2026-11-02T10:00:00Z'),
-  token: { address: deployment.token, symbol: 'USDC', decimals: 6, chainId: deployment.chainId },
-  merchantVault: merchant,
-})
 const now = Date.parse('2026-11-10T12:00:00Z')
-const dueAt = String(Date.parse('2026-11-16T00:00:00Z') / 1000)
-const invoice = confirmedTestInvoice(testInvoice(deployment, { merchant, amount: metadata.amountRaw, metaHash: hashMetadata(metadata), dueAt }))
+const { metadata, invoice } = testDocument(deployment, { dueAt: String(Date.parse('2026-11-16T00:00:00Z') / 1000) })
 
 function show(state: PaymentState, document: DocumentLoad, at = now) {
   render(

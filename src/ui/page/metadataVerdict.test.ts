@@ -1,18 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { demoInvoices, demoMetadata } from '../../../server/devnet/demoInvoices'
 import { hashMetadata } from '../../shared/metadata'
-import { confirmedTestInvoice, testDeployment, testInvoice } from '../../verify/preparedPayment.fixture'
+import { testDeployment } from '../../verify/preparedPayment.fixture'
+import { testDocument } from './invoiceDocument.fixture'
 import { metadataVerdict } from './metadataVerdict'
 
 const deployment = testDeployment()
-const merchant = '0x2222222222222222222222222222222222222222'
-const metadata = demoMetadata(demoInvoices[0]!, {
-  invoiceNumber: 7n,
-  issuedAt: new Date('2026-11-02T10:00:00Z'),
-  token: { address: deployment.token, symbol: 'USDC', decimals: 6, chainId: deployment.chainId },
-  merchantVault: merchant,
-})
-const invoice = confirmedTestInvoice(testInvoice(deployment, { merchant, amount: metadata.amountRaw, metaHash: hashMetadata(metadata) }))
+const { metadata, invoice } = testDocument(deployment)
 
 describe('metadataVerdict', () => {
   test('default: the committed record billing the on-chain amount, token, chain and merchant is verified', () => {
