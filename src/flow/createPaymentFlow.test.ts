@@ -593,21 +593,15 @@ describe('createPaymentFlow: nothing is signed that the verifiers refuse', () =>
     expect(t.count('submit')).toBe(0)
   })
 
-  test('behavior: an operation whose sponsorship never expires is refused, not held for later', async () => {
+  test.each<[string, string, (world: ReturnType<typeof setup>['world']) => void]>([
+    ['whose sponsorship never expires, so it could be held and run at any time', 'SPONSORSHIP_UNBOUNDED', (world) => (world.sponsorship = { validUntil: 0, validAfter: 0 })],
+    ['on another nonce key, able to run beside other operations', 'NONCE_KEY_NONZERO', (world) => (world.nonce = 7n << 64n)],
+  ])('behavior: an operation %s is refused and never signed', async (_, code, lie) => {
     const t = setup()
-    t.world.sponsorship = { validUntil: 0, validAfter: 0 }
+    lie(t.world)
     await connected(t)
     t.flow.pay()
-    expect((await until(t.flow, 'unsafe')).problems.map((problem) => problem.code)).toEqual(['SPONSORSHIP_UNBOUNDED'])
-    expect(t.count('signUserOperation')).toBe(0)
-  })
-
-  test('behavior: an operation on another nonce key, able to run beside others, is refused', async () => {
-    const t = setup()
-    t.world.nonce = 7n << 64n
-    await connected(t)
-    t.flow.pay()
-    expect((await until(t.flow, 'unsafe')).problems.map((problem) => problem.code)).toEqual(['NONCE_KEY_NONZERO'])
+    expect((await until(t.flow, 'unsafe')).problems.map((problem) => problem.code)).toEqual([code])
     expect(t.count('signUserOperation')).toBe(0)
   })
 
