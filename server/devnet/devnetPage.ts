@@ -33,5 +33,6 @@ export async function devnetPage(pinned: PinnedDeployment, dir: string): Promise
   const env = { SVC_DEPLOYMENT_FILE: deploymentFile, SVC_DIST_DIR: join(dir, 'dist') }
   await run([join(require.resolve('vite/package.json'), '..', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], env)
   await run(['--import', 'tsx', 'embed/build.ts'], env)
+  await run(['--import', 'tsx', 'build/compress.ts'], env)
   return env.SVC_DIST_DIR
 }

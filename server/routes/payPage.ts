@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Hono } from 'hono'
 import { HttpError } from '../http/httpError'
+import { precompressedFile } from '../http/negotiateEncoding'
 import { invoiceIdParam } from '../http/validate'
 
 export type PayPageOptions = {
@@ -14,6 +15,9 @@ export type PayPageOptions = {
   /** The origin payers reach the page at (PUBLIC_URL): what 'self' means behind a TLS-terminating proxy. */
   publicOrigin: () => string
 }
+
+/** Hashed file names: a file's content never changes under its name. */
+export const immutable = 'public, max-age=31536000, immutable'
 
 const contentTypes: Record<string, string> = {
   js: 'text/javascript; charset=utf-8',
@@ -62,18 +66,14 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin 
     return c.html(html, 200, { 'Content-Security-Policy': policy, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' })
   })
 
-  // hashed file names: a file's content never changes under its name
   app.get('/assets/:file', async (c) => {
-    const file = c.req.param('file')
-    const type = contentTypes[file.split('.').pop() ?? '']
-    if (!/^[\w.-]+$/.test(file) || file.startsWith('.') || !type) throw new HttpError(404, 'NOT_FOUND', 'no such asset')
-    let body: Buffer
-    try {
-      body = await readFile(join(distDir, 'assets', file))
-    } catch {
+    const name = c.req.param('file')
+    const type = contentTypes[name.split('.').pop() ?? '']
+    if (!/^[\w.-]+$/.test(name) || name.startsWith('.') || !type) throw new HttpError(404, 'NOT_FOUND', 'no such asset')
+    const file = await precompressedFile(join(distDir, 'assets', name), c.req.header('accept-encoding')).catch(() => {
       throw new HttpError(404, 'NOT_FOUND', 'no such asset')
-    }
-    return c.body(new Uint8Array(body), 200, { 'Content-Type': type, 'Cache-Control': 'public, max-age=31536000, immutable' })
+    })
+    return c.body(file.body, 200, { ...file.headers, 'Content-Type': type, 'Cache-Control': immutable })
   })
 
   return app

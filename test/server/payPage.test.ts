@@ -1,8 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { Hono } from 'hono'
 import { afterAll, describe, expect, test } from 'vitest'
+import { compressBuild } from '../../build/compress'
 import { errorHandler } from '../../server/http/errorHandler'
 import { silentLogger } from '../../server/http/logger'
 import { devnetWalletRoute } from '../../server/routes/devnetWallet'
@@ -11,7 +13,9 @@ import { payPage } from '../../server/routes/payPage'
 const dist = mkdtempSync(join(tmpdir(), 'svc-dist-'))
 mkdirSync(join(dist, 'assets'))
 writeFileSync(join(dist, 'index.html'), '<!doctype html><head></head><div id="app"></div><script type="module" src="/assets/index-abc123.js"></script>')
-writeFileSync(join(dist, 'assets', 'index-abc123.js'), 'console.log(1)')
+const script = `console.log(${JSON.stringify('a payment page '.repeat(20))})`
+writeFileSync(join(dist, 'assets', 'index-abc123.js'), script)
+compressBuild(dist)
 afterAll(() => rmSync(dist, { recursive: true, force: true }))
 
 /** The routes as the server mounts them, behind its one error handler. */
@@ -53,8 +57,20 @@ describe('payPage', () => {
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
   })
 
+  test('behavior: assets go out in the best encoding the browser accepts, built once, and caches key on it', async () => {
+    const res = (acceptEncoding: string) => app.request('/assets/index-abc123.js', { headers: { 'accept-encoding': acceptEncoding } })
+    const brotli = await res('gzip, deflate, br')
+    expect([brotli.headers.get('content-encoding'), brotli.headers.get('vary')]).toEqual(['br', 'Accept-Encoding'])
+    expect(brotliDecompressSync(new Uint8Array(await brotli.arrayBuffer())).toString()).toBe(script)
+    const gzip = await res('br;q=0, gzip')
+    expect(gzip.headers.get('content-encoding')).toBe('gzip')
+    expect(gunzipSync(new Uint8Array(await gzip.arrayBuffer())).toString()).toBe(script)
+    const plain = await res('identity')
+    expect([plain.headers.get('content-encoding'), plain.headers.get('vary'), await plain.text()]).toEqual([null, 'Accept-Encoding', script])
+  })
+
   test('behavior: nothing outside the assets folder is served', async () => {
-    for (const path of ['/assets/..%2Findex.html', '/assets/missing-1.js', '/assets/.hidden.js', '/assets/index.html']) {
+    for (const path of ['/assets/..%2Findex.html', '/assets/missing-1.js', '/assets/.hidden.js', '/assets/index.html', '/assets/index-abc123.js.br']) {
       expect((await app.request(path)).status, path).toBe(404)
     }
     expect((await app.request('/pay/abc')).status).toBe(400)

@@ -1,0 +1,44 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { brotliDecompressSync, gunzipSync } from 'node:zlib'
+import { Hono } from 'hono'
+import { describe, expect, test } from 'vitest'
+import { distDir } from '../../build/distDir'
+import type { EmbedManifest } from '../../embed/build'
+import { embedAssets } from '../../server/routes/embedAssets'
+import { payPage } from '../../server/routes/payPage'
+
+// the build `npm test` runs first (pretest), served as the server serves it
+const dist = distDir()
+const app = new Hono()
+  .route('/', payPage({ distDir: dist, frameAncestors: "'self'", connectSources: [], publicOrigin: () => 'http://127.0.0.1' }))
+  .route('/', embedAssets(join(dist, 'embed')))
+const manifest = JSON.parse(readFileSync(join(dist, 'embed', 'manifest.json'), 'utf8')) as EmbedManifest
+const scripts = readdirSync(join(dist, 'assets')).filter((name) => /\.(js|css)$/.test(name))
+const decoders = { br: brotliDecompressSync, gzip: gunzipSync }
+
+describe('the built page and loader, compressed', () => {
+  test.each(['br', 'gzip'] as const)('behavior: every script and style served as %s decodes to the built file byte for byte', async (encoding) => {
+    const paths = [...scripts.map((name) => [`/assets/${name}`, join(dist, 'assets', name)]), ...[manifest.file, manifest.kitFile, manifest.bridgeFile].map((name) => [`/embed/${name}`, join(dist, 'embed', name)])]
+    expect(paths.length).toBeGreaterThan(5)
+    for (const [path, file] of paths) {
+      const res = await app.request(path!, { headers: { 'accept-encoding': encoding } })
+      expect(res.headers.get('content-encoding'), path).toBe(encoding)
+      const decoded = decoders[encoding](new Uint8Array(await res.arrayBuffer()))
+      expect(decoded.equals(readFileSync(file!)), path).toBe(true)
+    }
+  })
+
+  test('behavior: the loader keeps its short cache, compressed like the rest', async () => {
+    const res = await app.request('/embed.js', { headers: { 'accept-encoding': 'br' } })
+    expect([res.headers.get('cache-control'), res.headers.get('content-encoding'), res.headers.get('vary')]).toEqual(['public, max-age=300', 'br', 'Accept-Encoding'])
+    expect(brotliDecompressSync(new Uint8Array(await res.arrayBuffer())).equals(readFileSync(join(dist, 'embed', manifest.file)))).toBe(true)
+  })
+
+  test("behavior: the page's initial script is at most a third of its size on the wire", async () => {
+    const initial = /<script type="module"[^>]*src="\/assets\/([^"]+)"/.exec(readFileSync(join(dist, 'index.html'), 'utf8'))![1]!
+    const res = await app.request(`/assets/${initial}`, { headers: { 'accept-encoding': 'br, gzip' } })
+    const wire = (await res.arrayBuffer()).byteLength
+    expect(wire).toBeLessThan(readFileSync(join(dist, 'assets', initial)).length / 3)
+  })
+})
