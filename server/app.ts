@@ -12,7 +12,7 @@ import { invoiceShareRoutes, type InvoiceShareContext } from './routes/invoiceSh
 import { devnetWalletRoute, type DevnetWalletKey } from './routes/devnetWallet'
 import { embedAssets } from './routes/embedAssets'
 import { payPage, type PayPageOptions } from './routes/payPage'
-import { payRoutes, type MetadataAccess } from './routes/payRoutes'
+import { invoiceDocument, payRoutes, type MetadataAccess } from './routes/payRoutes'
 
 export type AppOptions = {
   pay: PayContext
@@ -76,7 +76,7 @@ export function createApp(options: AppOptions) {
   // Limited before authentication: a flood of forged signatures must not reach the database unchecked.
   app.use('/v1/invoices/*', perClient())
   app.route('/v1/invoices', invoiceShareRoutes(options.merchant.share, authenticate(options.merchant.auth)))
-  if (options.payPage) app.route('/', payPage(options.payPage))
+  if (options.payPage) app.route('/', payPage({ ...options.payPage, document: invoiceDocument(options.pay, options.metadata) }))
   if (options.embedDir) app.route('/', embedAssets(options.embedDir))
   if (options.devnetWallet) app.route('/', devnetWalletRoute(options.devnetWallet))
   return app

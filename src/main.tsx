@@ -1,4 +1,4 @@
-import { render } from 'preact'
+import { hydrate, render } from 'preact'
 import { createPayApi } from './api/createPayApi'
 import { embedTheme } from './embed/embedTheme'
 import { allowedParentOrigins, openFrameChannel } from './embed/frameChannel'
@@ -6,12 +6,15 @@ import { pinned } from './config/pinned'
 import { LocaleContext } from './ui/LocaleContext'
 import { App } from './ui/page/App'
 import { pageParams } from './ui/page/pageParams'
+import { readServedPage, servedDocument } from './ui/page/servedPage'
 import { NotFoundPage } from './ui/page/PayPage'
 import { loadLocale } from './ui/strings'
 import './ui/theme.css'
 
 const params = pageParams(location)
-const locale = await loadLocale(params.locale ? [params.locale, ...navigator.languages] : navigator.languages)
+// the server may have rendered the invoice already: hydrated in the locale it was rendered in
+const served = params.invoiceId ? readServedPage(document) : null
+const locale = await loadLocale(served ? [served.locale] : params.locale ? [params.locale, ...navigator.languages] : navigator.languages)
 document.documentElement.lang = locale.strings.lang
 const channel = params.embed ? openFrameChannel(location, allowedParentOrigins(document)) : null
 if (params.embed) {
@@ -21,14 +24,23 @@ if (params.embed) {
 
 // the API is this page's own origin: the server that serves the page answers for it
 const baseUrl = ''
-const root = document.getElementById('app')!
-render(
+const page = (
   <LocaleContext.Provider value={locale}>
-    {params.invoiceId ? (
-      <App invoiceId={params.invoiceId} token={params.token} deployment={pinned} api={createPayApi({ baseUrl })} baseUrl={baseUrl} channel={channel} />
+    {params.invoiceId && !(served && 'notFound' in served) ? (
+      <App
+        invoiceId={params.invoiceId}
+        token={params.token}
+        deployment={pinned}
+        api={createPayApi({ baseUrl })}
+        baseUrl={baseUrl}
+        channel={channel}
+        served={served && servedDocument(served)}
+      />
     ) : (
       <NotFoundPage />
     )}
-  </LocaleContext.Provider>,
-  root,
+  </LocaleContext.Provider>
 )
+const root = document.getElementById('app')!
+if (served) hydrate(page, root)
+else render(page, root)

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { precompressed } from '../../build/compress'
+import { qualityValues } from './qualityValues'
 
 export type ContentEncoding = keyof typeof precompressed
 
@@ -12,12 +13,7 @@ type Encoded = { body: Uint8Array<ArrayBuffer>; headers: Record<string, string> 
 /** The best encoding the client accepts of those built beside each file: brotli, then gzip, else none.
  * `q=0` refuses an encoding (RFC 9110 12.5.3). */
 export function negotiateEncoding(acceptEncoding: string | undefined): ContentEncoding | null {
-  const accepted = new Map<string, number>()
-  for (const part of (acceptEncoding ?? '').split(',')) {
-    const [name = '', ...params] = part.trim().toLowerCase().split(';')
-    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='))
-    accepted.set(name.trim(), q ? Number(q.slice(2)) || 0 : 1)
-  }
+  const accepted = new Map(qualityValues(acceptEncoding).map(({ value, q }) => [value, q]))
   const weight = (encoding: ContentEncoding) => accepted.get(encoding) ?? accepted.get('*') ?? 0
   const best = (['br', 'gzip'] as const).filter((encoding) => weight(encoding) > 0).sort((a, b) => weight(b) - weight(a))
   return best[0] ?? null

@@ -1,9 +1,18 @@
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Hono } from 'hono'
+import { builtDeploymentFile } from '../../build/distDir'
+import { readPinnedDeployment } from '../../src/config/readPinnedDeployment'
+import { pageParams } from '../../src/ui/page/pageParams'
+import type { ServedPage } from '../../src/ui/page/servedPage'
+import { loadLocale } from '../../src/ui/strings'
+import { InvoiceNotFoundError } from '../chain/invoiceReader'
 import { HttpError } from '../http/httpError'
+import { acceptLanguage } from '../http/qualityValues'
 import { precompressedFile } from '../http/negotiateEncoding'
 import { invoiceIdParam } from '../http/validate'
+import { payPageMarkup } from './payPageMarkup'
 
 export type PayPageOptions = {
   /** Vite's output: index.html and assets/. */
@@ -14,7 +23,12 @@ export type PayPageOptions = {
   connectSources: string[]
   /** The origin payers reach the page at (PUBLIC_URL): what 'self' means behind a TLS-terminating proxy. */
   publicOrigin: () => string
+  /** GET /v1/pay/:id/metadata's answer, to render the invoice into the page before any script runs;
+   * without it the page is the bare shell the client fills in. */
+  document?: (id: bigint, token: string | undefined) => Promise<ServedInvoiceDocument>
 }
+
+type ServedInvoiceDocument = Extract<ServedPage, { response: unknown }>['response']
 
 /** Hashed file names: a file's content never changes under its name. */
 export const immutable = 'public, max-age=31536000, immutable'
@@ -39,7 +53,7 @@ export function allowedParents(frameAncestors: string, ownOrigin: string): strin
 /** The built pay page at the share-link path, and its assets. The page's URL carries a bearer token:
  * it is never cached, and its policy keeps the token from leaving (no referrer) and the page from
  * running anything but its own files. */
-export function payPage({ distDir, frameAncestors, connectSources, publicOrigin }: PayPageOptions) {
+export function payPage({ distDir, frameAncestors, connectSources, publicOrigin, document }: PayPageOptions) {
   const app = new Hono()
   const policy = [
     "default-src 'self'",
@@ -63,8 +77,34 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin 
     }
     const parents = allowedParents(frameAncestors, publicOrigin())
     html = html.replace('</head>', `<meta name="svc-frame-ancestors" content="${parents.join(' ')}" />\n</head>`)
-    return c.html(html, 200, { 'Content-Security-Policy': policy, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' })
+    const firstPaint = document ? await renderedWithInvoice(html, c.req.url, c.req.header('accept-language')) : null
+    return c.html(firstPaint?.html ?? html, firstPaint?.status ?? 200, {
+      'Content-Security-Policy': policy,
+      'Cache-Control': 'no-store',
+      'Referrer-Policy': 'no-referrer',
+      'Content-Language': firstPaint?.lang ?? 'en',
+    })
   })
+
+  /** The page with the invoice rendered into it, as the client would render it from the same answer.
+   * Null where that answer is not to be had now (the chain is unreachable): the client loads it. */
+  async function renderedWithInvoice(html: string, url: string, acceptLanguageHeader: string | undefined) {
+    const params = pageParams(new URL(url))
+    const locale = await loadLocale(params.locale ? [params.locale, ...acceptLanguage(acceptLanguageHeader)] : acceptLanguage(acceptLanguageHeader))
+    let page: ServedPage
+    try {
+      page = { locale: locale.tag, response: await document!(BigInt(params.invoiceId!), params.token ?? undefined) }
+    } catch (error) {
+      if (!(error instanceof InvoiceNotFoundError)) return null
+      page = { locale: locale.tag, notFound: true }
+    }
+    const deploymentFile = join(distDir, builtDeploymentFile)
+    // a page built before deployments were written beside it: the client renders it alone
+    if (!existsSync(deploymentFile)) return null
+    const deployment = readPinnedDeployment(deploymentFile)
+    const rendered = payPageMarkup(html, { page, locale, deployment, invoiceId: params.invoiceId!, token: params.token, now: Date.now() })
+    return { html: rendered, status: 'notFound' in page ? (404 as const) : (200 as const), lang: locale.strings.lang }
+  }
 
   app.get('/assets/:file', async (c) => {
     const name = c.req.param('file')

@@ -16,14 +16,25 @@ export type MetadataAccess = { open(invoiceId: bigint, token: string): Promise<I
 
 const tokenQuery = z.optional(z.string())
 
+/** An overlong token is simply not a valid one: it opens nothing, like any other wrong token. */
+function opener(metadata: MetadataAccess) {
+  return async (id: bigint, token: string | undefined) => (token && token.length <= 200 ? metadata.open(id, token) : null)
+}
+
+/** GET /v1/pay/:id/metadata's answer (SPEC 4.14), which the pay page is also first rendered with. */
+export function invoiceDocument(context: PayContext, metadata: MetadataAccess) {
+  const open = opener(metadata)
+  return async (id: bigint, token: string | undefined) => {
+    const [{ invoice }, opened] = await Promise.all([context.invoices.read(id), open(id, token)])
+    return { success: true as const, accessLevel: opened ? ('full' as const) : ('onchain_only' as const), data: invoice, metadata: opened }
+  }
+}
+
 /** SPEC 4.14: the public pay routes. No credentials: a payment is authorised by the payer's signatures. */
 export function payRoutes(context: PayContext, metadata: MetadataAccess) {
   const app = new Hono()
 
-  /** An overlong token is simply not a valid one: it opens nothing, like any other wrong token. */
-  async function openMetadata(id: bigint, token: string | undefined) {
-    return token && token.length <= 200 ? metadata.open(id, token) : null
-  }
+  const openMetadata = opener(metadata)
 
   app.get('/:id', async (c) => {
     const { invoice, blockNumber } = await context.invoices.read(invoiceIdParam(c))
@@ -31,11 +42,9 @@ export function payRoutes(context: PayContext, metadata: MetadataAccess) {
   })
 
   app.get('/:id/metadata', async (c) => {
-    const id = invoiceIdParam(c)
-    const token = validate(tokenQuery, c.req.query('token'), 'token')
-    const [{ invoice }, opened] = await Promise.all([context.invoices.read(id), openMetadata(id, token)])
+    const document = await invoiceDocument(context, metadata)(invoiceIdParam(c), validate(tokenQuery, c.req.query('token'), 'token'))
     c.header('Cache-Control', 'no-store')
-    return c.json({ success: true, accessLevel: opened ? 'full' : 'onchain_only', data: invoice, metadata: opened })
+    return c.json(document)
   })
 
   app.get('/:id/pdf', async (c) => {

@@ -1,3 +1,4 @@
+import type * as z from 'zod/mini'
 import type { PaymentApi } from '../flow/paymentFlowDeps'
 import {
   invoiceResponseSchema,
@@ -11,6 +12,11 @@ import type { InvoiceMetadata } from '../shared/metadata'
 import { requestJson } from './requestJson'
 
 export type InvoiceDocument = { accessLevel: 'full' | 'onchain_only'; invoice: WireInvoice; metadata: InvoiceMetadata | null }
+
+/** GET /v1/pay/:id/metadata's answer, as the page uses it. */
+export function invoiceDocumentOf({ accessLevel, data, metadata }: z.infer<typeof metadataResponseSchema>): InvoiceDocument {
+  return { accessLevel, invoice: data, metadata }
+}
 
 export type PayApi = PaymentApi & {
   /** The invoice with its decrypted metadata when `token` opens it (SPEC 4.14 rule 5). */
@@ -37,8 +43,7 @@ export function createPayApi({ baseUrl = '', fetch = globalThis.fetch.bind(globa
     },
     async getDocument(id, token) {
       const query = token ? `?token=${encodeURIComponent(token)}` : ''
-      const { accessLevel, data, metadata } = await requestJson({ ...call, url: path(id, `/metadata${query}`), schema: metadataResponseSchema })
-      return { accessLevel, invoice: data, metadata }
+      return invoiceDocumentOf(await requestJson({ ...call, url: path(id, `/metadata${query}`), schema: metadataResponseSchema }))
     },
     pdfUrl: (id, token) => path(id, `/pdf?token=${encodeURIComponent(token)}`),
     requestPermit: (id, body) => requestJson({ ...call, url: path(id, '/permit'), body, schema: permitResponseSchema }),

@@ -1,3 +1,4 @@
+import type { ShownInvoice } from '../verify/confirmInvoice'
 import { toFailure } from './failure'
 import type { PaymentEvent } from './paymentEvent'
 import type { PaymentFlowDeps } from './paymentFlowDeps'
@@ -9,7 +10,8 @@ export type PaymentFlow = {
   readonly state: PaymentState
   /** Called on every change, with the new state; returns the unsubscribe function. */
   subscribe(listener: (state: PaymentState) => void): () => void
-  start(): void
+  /** `served`: the invoice the page was rendered with (unconfirmed), so that it is not fetched again. */
+  start(served?: ShownInvoice): void
   connect(): void
   switchNetwork(): void
   pay(): void
@@ -57,7 +59,7 @@ export function createPaymentFlow(deps: PaymentFlowDeps): PaymentFlow {
         listeners.delete(listener)
       }
     },
-    start: () => dispatch({ type: 'start' }),
+    start: (served) => dispatch(served ? { type: 'start', served } : { type: 'start' }),
     connect: () => dispatch({ type: 'connect' }),
     switchNetwork: () => dispatch({ type: 'switchNetwork' }),
     pay: () => dispatch({ type: 'pay' }),

@@ -1,5 +1,6 @@
 import type { Hex } from 'viem'
 import type { PermitSignature } from '../shared/payCall'
+import type { ShownInvoice } from '../verify/confirmInvoice'
 import type { InvoiceCheck } from './invoiceCheck'
 import type { PrepareResponse, VerifyPreparedPaymentReturnType } from '../verify/verifyPreparedPayment'
 import type { VerifyPermitToSignReturnType } from '../verify/verifyPermitToSign'
@@ -9,7 +10,8 @@ import type { Payer } from './paymentState'
 
 /** What the payer asks for. */
 export type PaymentAction =
-  | { type: 'start' }
+  /** `served`: the service's invoice the page was rendered with, unconfirmed; without it, it is fetched. */
+  | { type: 'start'; served?: ShownInvoice }
   | { type: 'connect' }
   | { type: 'switchNetwork' }
   | { type: 'pay' }

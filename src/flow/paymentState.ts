@@ -37,13 +37,16 @@ type WithPermit = WithPayer & { permit: PermitSignature }
  * is when it can execute (the sponsorship's validity, in Unix seconds). */
 type WithOperation = WithPermit & { userOp: UserOperation<'0.7'>; userOpHash: Hex; window: SponsorshipWindow }
 
-/** Every state carries data and codes, never text. States with work attached (loading, connecting,
+/** Every state carries data and codes, never text. States with work attached (loading, checking, connecting,
  * requestingPermit, signingPermit, preparing, verifying, signingOperation, submitting, pending,
  * refreshing, switchingNetwork, and ready while its invoice is unconfirmed) leave on their own; the
  * others wait for an action. */
 export type PaymentState =
   | { name: 'idle' }
   | { name: 'loading' }
+  /** The service's invoice is already on the page (rendered with it by the server): shown unconfirmed
+   * while the chain is read for the first time. */
+  | ({ name: 'checking' } & WithInvoice)
   | { name: 'notFound' }
   /** `rechecks`: how often the chain has been read again while the invoice is unconfirmed. */
   | ({ name: 'ready'; note: FlowNote | null; rechecks: number } & WithInvoice)

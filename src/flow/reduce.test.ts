@@ -41,6 +41,14 @@ describe('reduce', () => {
     expect(reduce({ name: 'idle' }, { type: 'start' })).toEqual({ name: 'loading' })
   })
 
+  test('behavior: a page rendered with the invoice starts by checking it against the chain, shown unconfirmed meanwhile', () => {
+    const checking = reduce({ name: 'idle' }, { type: 'start', served: unconfirmed })
+    expect(checking).toEqual({ name: 'checking', invoice: unconfirmed })
+    expect(reduce(checking, chainRead(confirmed()))).toEqual({ name: 'ready', invoice, note: null, rechecks: 0 })
+    expect(reduce(checking, chainRead(unreadable))).toEqual({ name: 'ready', invoice: unconfirmed, note: null, rechecks: 0 })
+    expect(reduce(checking, chainRead(unsafe))).toMatchObject({ name: 'unsafe', problems: [differs] })
+  })
+
   test.each<[PaymentState, PaymentEvent]>([
     [{ name: 'ready', invoice, note: null, rechecks: 0 }, { type: 'pay' }],
     [{ name: 'ready', invoice, note: null, rechecks: 0 }, chainRead(unsafe)],

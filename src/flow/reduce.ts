@@ -17,8 +17,10 @@ type Submitted = StateNamed<'submitting' | 'pending'>
 export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
   switch (state.name) {
     case 'idle':
-      return event.type === 'start' ? { name: 'loading' } : state
+      if (event.type !== 'start') return state
+      return event.served ? { name: 'checking', invoice: event.served } : { name: 'loading' }
 
+    case 'checking':
     case 'loading':
       if (event.type === 'chainRead') return checked(event.check, (invoice) => ready(invoice, null))
       if (event.type === 'failed') {

@@ -45,26 +45,26 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
   const { api, wallet, chain, verifier, clock, deployment, invoiceId } = deps
   const id = BigInt(invoiceId)
 
-  /** The invoice held to the chain's record; with `vault`, the vault's nonce and the chain's time too. */
-  const readChain = async (server: WireInvoice, vault?: Address): Promise<PaymentOutcome> => {
-    const [read, vaultOnChain] = await Promise.all([
-      settle(readChainInvoice(chain, id)),
-      vault ? settle(Promise.all([chain.entryPointNonceOf(vault), chain.blockTime()])) : null,
-    ])
+  /** The invoice held to the chain's record; with `vault`, the vault's nonce and the chain's time too.
+   * `invoiceRead`: a read of the record already under way. */
+  const readChain = async (server: WireInvoice, vault?: Address, invoiceRead = settle(readChainInvoice(chain, id))): Promise<PaymentOutcome> => {
+    const [read, vaultOnChain] = await Promise.all([invoiceRead, vault ? settle(Promise.all([chain.entryPointNonceOf(vault), chain.blockTime()])) : null])
     const check = checkInvoice(invoiceId, server, read ? [read] : [], deployment)
     const onChain: VaultOnChain | null = vaultOnChain ? { nonce: vaultOnChain[0], blockTime: vaultOnChain[1] } : null
     return { type: 'chainRead', check, vault: onChain, at: clock.now() }
   }
+  // the page never waits on the chain for long: it shows the service's figures as unconfirmed instead
+  const firstChainRead = () => settle(readChainInvoice(chain, id), firstChainReadMs)
 
   switch (state.name) {
     case 'loading': {
-      // the service's invoice and the chain's at once: the page never waits on the chain for long, and
-      // shows the service's figures as unconfirmed until it agrees
-      const chainRead = settle(readChainInvoice(chain, id), firstChainReadMs)
-      const server = await api.getInvoice(invoiceId)
-      const read = await chainRead
-      return { type: 'chainRead', check: checkInvoice(invoiceId, server, read ? [read] : [], deployment), vault: null, at: clock.now() }
+      // the service's invoice and the chain's at once
+      const invoiceRead = firstChainRead()
+      return readChain(await api.getInvoice(invoiceId), undefined, invoiceRead)
     }
+
+    case 'checking':
+      return readChain(state.invoice, undefined, firstChainRead())
 
     case 'ready':
       if (state.invoice.confirmed) return null

@@ -41,6 +41,7 @@ export function stateHeadline(state: PaymentState, t: Strings): string {
       return t.submitting
     case 'pending':
       return state.submission.kind === 'accepted' ? t.pendingTitle : t.reconciling
+    case 'checking':
     case 'refreshing':
       return t.refreshing
     case 'permitExpired':

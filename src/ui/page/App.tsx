@@ -1,5 +1,5 @@
 import { useEffect, useMemo } from 'preact/hooks'
-import type { PayApi } from '../../api/createPayApi'
+import type { InvoiceDocument, PayApi } from '../../api/createPayApi'
 import type { PinnedDeployment } from '../../config/pinnedDeployment'
 import { createPaymentFlow } from '../../flow/createPaymentFlow'
 import type { PaymentVerifier } from '../../flow/paymentFlowDeps'
@@ -12,6 +12,7 @@ import type { WidgetActions } from '../widget/PaymentWidget'
 import { PayPage } from './PayPage'
 import { embedEvents } from '../../embed/embedEvents'
 import type { FrameChannel } from '../../embed/frameChannel'
+import { unconfirmedInvoice } from '../../verify/confirmInvoice'
 import { useInvoiceDocument } from './useInvoiceDocument'
 
 const clock = { now: Date.now, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) }
@@ -34,25 +35,20 @@ export type AppProps = {
   /** Set when the widget runs inline on a merchant's page: events go to the loader, and the page
    * (its title too) is the merchant's. */
   inlineHost?: Pick<FrameChannel, 'emit'> | null
+  /** What the server rendered the page with: shown at once (unconfirmed), not fetched again. */
+  served?: InvoiceDocument | null
 }
 
 /** Wires the pay page: one payment flow over the pinned deployment, the payer's wallets, and the API. */
-export function App({ invoiceId, token, deployment, api, baseUrl, channel = null, inlineHost = null }: AppProps) {
+export function App({ invoiceId, token, deployment, api, baseUrl, channel = null, inlineHost = null, served = null }: AppProps) {
   const { strings: t } = useLocale()
   const session = useMemo(() => createWalletSession(deployment), [deployment])
-  const flow = useMemo(
-    () =>
-      createPaymentFlow({
-        invoiceId,
-        deployment,
-        api,
-        wallet: session.wallet,
-        chain: session.chain,
-        verifier,
-        clock,
-      }),
-    [invoiceId, deployment, api, session],
-  )
+  const flow = useMemo(() => {
+    const created = createPaymentFlow({ invoiceId, deployment, api, wallet: session.wallet, chain: session.chain, verifier, clock })
+    // before the first render, so that it hydrates the markup the server rendered in this same state
+    if (served) created.start(unconfirmedInvoice(served.invoice, deployment))
+    return created
+  }, [invoiceId, deployment, api, session, served])
   useEffect(() => {
     flow.start()
     return () => flow.dispose()
@@ -63,7 +59,7 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
   const notifyHost = useMemo(() => (host ? embedEvents(host, invoiceId) : null), [host, invoiceId])
   useEffect(() => notifyHost?.(state), [notifyHost, state])
   useEffect(() => channel?.watchHeight(globalThis.document.getElementById('app') ?? globalThis.document.body), [channel])
-  const [document, reloadDocument] = useInvoiceDocument(api, invoiceId, token)
+  const [document, reloadDocument] = useInvoiceDocument(api, invoiceId, token, served)
   const now = useNow(false)
   const actions: WidgetActions = useMemo(
     () => ({

@@ -44,13 +44,17 @@ function FullDocument({ invoice, deployment, metadata, pdfUrl }: FullDocumentPro
   const day = (iso: string) => formatDay(new Date(iso), tag)
   return (
     <section class="svc-document" aria-label={t.invoiceTitle(metadata.invoiceNumber)}>
-      {verdict.kind === 'verified' ? (
-        <p class="svc-verified">
-          <span aria-hidden="true">✓ </span>
-          {t.verified}
-        </p>
-      ) : verdict.kind === 'unconfirmed' ? (
-        <p class="svc-note">{t.notYetVerified}</p>
+      {verdict.kind !== 'differs' ? (
+        // one cell for both, as in the header: the verdict arriving moves nothing below it
+        <div class="svc-chain-status">
+          <p class="svc-note" hidden={verdict.kind === 'verified'}>
+            {t.notYetVerified}
+          </p>
+          <p class="svc-verified" hidden={verdict.kind !== 'verified'}>
+            <span aria-hidden="true">✓ </span>
+            {t.verified}
+          </p>
+        </div>
       ) : (
         <p class="svc-warning" role="alert">
           <span aria-hidden="true">⚠ </span>

@@ -24,7 +24,15 @@ export function InvoiceHeader(p: { invoice: ShownInvoice; invoiceNumber: string;
       <p>
         {t.due} {formatDay(new Date(Number(invoice.dueAt) * 1000), tag)}
       </p>
-      {invoice.confirmed ? null : <p class="svc-note svc-unconfirmed">{t.unconfirmedNote}</p>}
+      {/* both in one cell, the other one invisible: confirming the invoice does not move the page */}
+      <div class="svc-chain-status">
+        <p class="svc-note" hidden={invoice.confirmed}>
+          {t.unconfirmedNote}
+        </p>
+        <p class="svc-ok" hidden={!invoice.confirmed}>
+          {t.confirmedNote}
+        </p>
+      </div>
     </header>
   )
 }

@@ -33,13 +33,22 @@ function show(state: PaymentState, document: DocumentLoad, at = now) {
 
 const loaded = (data: ShownInvoice = invoice, meta = metadata): DocumentLoad => ({ status: 'loaded', document: { accessLevel: 'full', invoice: data, metadata: meta } })
 
+/** On the page and not hidden: the page keeps the other of two notes in place, invisible, so that
+ * switching between them moves nothing. */
+function shown(text: string | RegExp): boolean {
+  const element = screen.queryByText(text)
+  return element !== null && element.closest('[hidden]') === null
+}
+
 afterEach(cleanup)
 
 describe('PayPage', () => {
   test('default: shows the parties, line items, totals, due date, notes and a PDF link, marked verified', () => {
     show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded())
     expect(screen.getByRole('heading', { level: 1, name: 'Invoice NW-0007' })).toBeTruthy()
-    expect(screen.getByText('Verified: these details match the invoice recorded on-chain.')).toBeTruthy()
+    expect(shown('Verified: these details match the invoice recorded on-chain, its amount, token, chain and payee.')).toBe(true)
+    expect(shown(/^Confirmed on-chain: the amount, payee, status and due date above are read from the blockchain/)).toBe(true)
+    expect(shown(/^Not yet confirmed on-chain/)).toBe(false)
     expect(screen.getAllByText('Northwind Studio Ltd').length).toBeGreaterThan(0)
     expect(screen.getByText('Acme Robotics GmbH')).toBeTruthy()
     expect(screen.getByText('UX research and wireframes')).toBeTruthy()
@@ -55,7 +64,7 @@ describe('PayPage', () => {
     const forged = { ...metadata, merchant: { ...metadata.merchant, name: 'Evil Corp' } }
     show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded(invoice, forged))
     expect(screen.getByRole('alert').textContent).toContain('do not match the invoice recorded on-chain')
-    expect(screen.queryByText('Verified: these details match the invoice recorded on-chain.')).toBeNull()
+    expect(shown('Verified: these details match the invoice recorded on-chain, its amount, token, chain and payee.')).toBe(false)
     // the header falls back to on-chain facts
     expect(screen.getByRole('heading', { level: 1, name: `Invoice ${invoice.invoiceNumber}` })).toBeTruthy()
   })
@@ -65,7 +74,7 @@ describe('PayPage', () => {
     const onChain = { ...invoice, amount: '1000000000', merchant: '0x3333333333333333333333333333333333333333' as const }
     show({ name: 'ready', invoice: onChain, note: null, rechecks: 0 }, loaded(onChain))
     expect(screen.getByRole('alert').textContent).toContain('do not match the invoice recorded on-chain (amount, merchant)')
-    expect(screen.queryByText('Verified: these details match the invoice recorded on-chain.')).toBeNull()
+    expect(shown('Verified: these details match the invoice recorded on-chain, its amount, token, chain and payee.')).toBe(false)
     expect(screen.getByRole('heading', { level: 1, name: `Invoice ${invoice.invoiceNumber}` })).toBeTruthy()
   })
 
@@ -73,9 +82,10 @@ describe('PayPage', () => {
     const unconfirmed = { ...invoice, confirmed: false }
     show({ name: 'ready', invoice: unconfirmed, note: null, rechecks: 0 }, loaded(unconfirmed))
     expect(screen.getByText('Unconfirmed', { selector: '.svc-badge' })).toBeTruthy()
-    expect(screen.getByText(/Not yet confirmed on-chain: the amount, payee, status and due date above come from the payment service/)).toBeTruthy()
-    expect(screen.getByText(/Not yet verified/)).toBeTruthy()
-    expect(screen.queryByText('Verified: these details match the invoice recorded on-chain.')).toBeNull()
+    expect(shown(/Not yet confirmed on-chain: the amount, payee, status and due date above come from the payment service/)).toBe(true)
+    expect(shown(/^Confirmed on-chain/)).toBe(false)
+    expect(shown(/Not yet verified/)).toBe(true)
+    expect(shown('Verified: these details match the invoice recorded on-chain, its amount, token, chain and payee.')).toBe(false)
   })
 
   test('behavior: without a token only the on-chain record is shown, and payment is still offered', () => {

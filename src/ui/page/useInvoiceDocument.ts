@@ -1,14 +1,15 @@
 import { useCallback, useEffect, useState } from 'preact/hooks'
-import type { PayApi } from '../../api/createPayApi'
+import type { InvoiceDocument, PayApi } from '../../api/createPayApi'
 import { ApiError } from '../../flow/apiError'
 import type { DocumentLoad } from './documentLoad'
 
-/** Loads the invoice with its decrypted metadata; `reload` tries again after a failure. */
-export function useInvoiceDocument(api: PayApi, invoiceId: string | null, token: string | null): [DocumentLoad, () => void] {
-  const [load, setLoad] = useState<DocumentLoad>(invoiceId ? { status: 'loading' } : { status: 'failed', notFound: true })
+/** Loads the invoice with its decrypted metadata, unless the page was `served` with it; `reload` tries
+ * again after a failure. */
+export function useInvoiceDocument(api: PayApi, invoiceId: string | null, token: string | null, served: InvoiceDocument | null = null): [DocumentLoad, () => void] {
+  const [load, setLoad] = useState<DocumentLoad>(served ? { status: 'loaded', document: served } : invoiceId ? { status: 'loading' } : { status: 'failed', notFound: true })
   const [attempt, setAttempt] = useState(0)
   useEffect(() => {
-    if (!invoiceId) return
+    if (!invoiceId || (served && attempt === 0)) return
     let current = true
     setLoad({ status: 'loading' })
     api.getDocument(invoiceId, token).then(
@@ -18,6 +19,6 @@ export function useInvoiceDocument(api: PayApi, invoiceId: string | null, token:
     return () => {
       current = false
     }
-  }, [api, invoiceId, token, attempt])
+  }, [api, invoiceId, token, served, attempt])
   return [load, useCallback(() => setAttempt((n) => n + 1), [])]
 }

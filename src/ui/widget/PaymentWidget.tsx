@@ -101,6 +101,7 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'preparing':
     case 'verifying':
     case 'submitting':
+    case 'checking':
     case 'refreshing':
       return <ProgressView />
   }
