@@ -37,6 +37,23 @@ export function initialScripts(distDir: string): ChunkSet {
   return { files: all, bytes: sum(all, 'bytes'), gzip: sum(all, 'gzip') }
 }
 
+/**
+ * The JavaScript a browser must run before the invoice is readable: scripts that block rendering
+ * (classic scripts without defer or async). The server renders the invoice into the HTML and the
+ * page's module scripts run after it has painted, so this is none unless something adds one.
+ */
+export function renderBlockingScripts(distDir: string): ChunkSet {
+  const html = readFileSync(join(distDir, 'index.html'), 'utf8')
+  // inline scripts cannot run at all: the page's CSP allows only its own files
+  const entries = [...html.matchAll(/<script([^>]*)>/g)]
+    .map((match) => match[1]!)
+    .filter((attributes) => !/type="module"|\sdefer\b|\sasync\b/.test(attributes))
+    .map((attributes) => /\ssrc="\/([^"]+)"/.exec(attributes)?.[1])
+    .filter((entry) => entry !== undefined)
+  const files = entries.flatMap((entry) => staticClosure(distDir, entry).files)
+  return { files, bytes: sum(files, 'bytes'), gzip: sum(files, 'gzip') }
+}
+
 /** A lazily imported bundle (`import('/assets/…')` in the page), by the prefix of its entry's name. */
 export function lazyBundle(distDir: string, prefix: string): ChunkSet & { entry: string } {
   const initial = initialScripts(distDir).files.map((file) => readFileSync(join(distDir, file.file), 'utf8')).join('\n')

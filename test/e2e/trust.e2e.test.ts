@@ -38,7 +38,11 @@ async function scenario(amount = parseUnits('5000', 6)) {
 const heading = (page: Page) => page.locator('#svc-widget-heading').textContent()
 const widgetText = (page: Page) => page.locator('.svc-widget').textContent()
 
-/** Rewrites one JSON answer of the service in flight; `match` is the exact path. */
+const documentEdits = new WeakMap<Page, ((body: any) => void)[]>()
+
+/** Rewrites one JSON answer of the service in flight; `match` is the exact path. The page is first
+ * rendered with the invoice's answers already in it (a JSON block the client hydrates), so a lying
+ * service tells the same lie there too. */
 async function rewrite(page: Page, path: string, edit: (body: any) => void, method = 'GET') {
   await page.route(
     (url) => url.pathname === path,
@@ -50,6 +54,26 @@ async function rewrite(page: Page, path: string, edit: (body: any) => void, meth
       await route.fulfill({ response, json: body })
     },
   )
+  if (method !== 'GET') return
+  let edits = documentEdits.get(page)
+  if (!edits) {
+    const all: ((body: any) => void)[] = (edits = [])
+    documentEdits.set(page, all)
+    await page.route(
+      (url) => url.pathname.startsWith('/pay/'),
+      async (route: Route) => {
+        const response = await route.fetch()
+        const html = (await response.text()).replace(/(<script type="application\/json" id="svc-served">)(.*?)(<\/script>)/s, (_, open: string, json: string, close: string) => {
+          const served = JSON.parse(json)
+          // the invoice's own answer and the metadata answer carry the same invoice; the block holds the latter
+          if (served.response) for (const change of all) change(served.response)
+          return `${open}${JSON.stringify(served).replace(/</g, '\\u003c')}${close}`
+        })
+        await route.fulfill({ response, body: html })
+      },
+    )
+  }
+  edits.push(edit)
 }
 
 /** A dishonest service holding the paymaster's key: changes the operation, re-signs the sponsorship
@@ -132,7 +156,7 @@ describe('the pay page against a lying payment service', () => {
     })
     await page.goto(seeded.shareLink)
     await expect.poll(() => page.locator('.svc-document .svc-warning').textContent()).toMatch(/do not match the invoice recorded on-chain \(metaHash, amount\)/)
-    expect(await page.getByText(/^Verified/).count()).toBe(0)
+    expect(await page.getByText(/^Verified/).isVisible()).toBe(false)
     await expect.poll(() => page.locator('.svc-amount strong').textContent()).toBe('4,540.00 USDC')
     await screenshot(page, '21-metadata-differs')
     await page.close()
