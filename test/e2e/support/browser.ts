@@ -9,7 +9,19 @@ export function launchChromium(): Promise<Browser> {
   if (!existsSync(chromiumPath)) throw new Error(`no browser at ${chromiumPath}: apt-get install chromium (CI does)`)
   return chromium.launch({
     executablePath: chromiumPath,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-quic'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--disable-quic',
+      // a page the attack tests rewrite in flight comes from no address at all, and Chromium would then
+      // refuse its reads of the loopback devnet as a public page reaching into a private network
+      '--disable-features=LocalNetworkAccessChecks,BlockInsecurePrivateNetworkRequests,PrivateNetworkAccessRespectPreflightResults',
+    ],
   })
 }
 
