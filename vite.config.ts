@@ -12,8 +12,10 @@ export default defineConfig({
   plugins: [
     preact(),
     separateBundles([
-      { entry: 'src/wallet/walletConnectEntry.ts', define: '__SVC_WALLETCONNECT_URL__', name: 'walletconnect' },
+      { entry: 'src/wallet/walletConnectEntry.ts', name: 'walletconnect', replaces: '@walletconnect/ethereum-provider' },
       { entry: 'src/wallet/devnetWallet.ts', define: '__SVC_DEVNET_WALLET_URL__', name: 'devnet-wallet' },
+      // after WalletConnect and the devnet wallet: it loads them by URL
+      { entry: 'src/wallet/wagmiWallets.ts', define: '__SVC_WALLET_STACK_URL__', name: 'wallet-stack' },
       // the merchant loader's inline mode (embed/build.ts gives the loader its file name); last, so
       // that it imports the wallets' bundles above
       { entry: 'src/inline/mountInline.tsx', name: 'inline', selfContained: true },

@@ -14,7 +14,11 @@ function row(name: string, set: ChunkSet) {
 
 console.log(`${'pay page'.padEnd(38)}${'raw'.padStart(9)}${'gzip'.padStart(9)}`)
 console.log(row('before the invoice is readable (15 KB)', renderBlockingScripts(dist)))
-console.log(row('up to wallet and Pay button (70 KB)', initialScripts(dist)))
+const initial = initialScripts(dist)
+const walletStack = lazyBundle(dist, 'wallet-stack')
+console.log(row('  page script, after first paint', initial))
+console.log(row('  wallet stack (@wagmi/core), at idle', walletStack))
+console.log(row('up to wallet and Pay button (70 KB)', { files: [...initial.files, ...walletStack.files], bytes: initial.bytes + walletStack.bytes, gzip: initial.gzip + walletStack.gzip }))
 console.log(row('WalletConnect, when picked', lazyBundle(dist, 'walletconnect')))
 console.log(row('devnet wallet, when picked', lazyBundle(dist, 'devnet-wallet')))
 console.log(row('verifiers, at the first pay step', lazyBundle(dist, 'verifiers')))

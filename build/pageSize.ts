@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, posix } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
@@ -56,7 +56,11 @@ export function renderBlockingScripts(distDir: string): ChunkSet {
 
 /** A lazily imported bundle (`import('/assets/…')` in the page), by the prefix of its entry's name. */
 export function lazyBundle(distDir: string, prefix: string): ChunkSet & { entry: string } {
-  const initial = initialScripts(distDir).files.map((file) => readFileSync(join(distDir, file.file), 'utf8')).join('\n')
+  // imported by the page's initial chunks or by one of its lazy ones (WalletConnect by the wallet stack)
+  const initial = readdirSync(join(distDir, 'assets'))
+    .filter((name) => name.endsWith('.js'))
+    .map((name) => readFileSync(join(distDir, 'assets', name), 'utf8'))
+    .join('\n')
   // by URL (`/assets/…`, the separately built wallets) or as a chunk of the page's own (`./…`)
   const file = new RegExp(`import\\(\\s*["'\`](?:/assets/|\\./)(${prefix}-[\\w-]+\\.js)["'\`]\\s*\\)`).exec(initial)?.[1]
   const entry = file && `assets/${file}`

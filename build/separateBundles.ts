@@ -9,7 +9,11 @@ export type SeparateBundle = {
   /** One file, no chunks of its own: a module the merchant loader pins by integrity (a dynamic
    * import() inside it would load a chunk the hash does not cover). */
   selfContained?: boolean
+  /** A package this bundle stands in for: every later import() of it (a library's own, as wagmi's
+   * WalletConnect connector's) loads this bundle by URL instead of bundling the package again. */
+  replaces?: string
 }
+
 
 /** Where each separate bundle's entry landed (`{ name: 'assets/<name>-<hash>.js' }`), written beside
  * index.html: the embed build (embed/build.ts) reads it to give the loader the inline widget's file. */
@@ -25,11 +29,14 @@ export const separateBundlesFile = 'separate-bundles.json'
 export function separateBundles(bundles: SeparateBundle[]): Plugin {
   const files: Rolldown.OutputChunk[] = []
   const entries: Record<string, string> = {}
+  const replaced: Record<string, string> = {}
+  // a replaced package resolves to its bundle's URL, left for the browser to load
+  const resolveReplaced = (id: string) => (replaced[id] ? { id: replaced[id], external: true } : null)
   return {
     name: 'svc-separate-bundles',
     async config(config, { command }) {
       const define: Record<string, string> = {}
-      for (const { entry, define: name, name: fileName, selfContained = false } of bundles) {
+      for (const { entry, define: name, name: fileName, selfContained = false, replaces } of bundles) {
         if (command !== 'build') {
           // the dev server serves the module from source
           if (name) define[name] = JSON.stringify(`/${entry}`)
@@ -38,12 +45,14 @@ export function separateBundles(bundles: SeparateBundle[]): Plugin {
         const output = await build({
           configFile: false,
           logLevel: 'warn',
+          plugins: [{ name: 'svc-replaced-packages', enforce: 'pre', resolveId: resolveReplaced }],
           define: { ...config.define, ...define, 'process.env.NODE_ENV': JSON.stringify('production') },
           build: {
             write: false,
             target: 'es2022',
             lib: { entry, formats: ['es'] },
             rolldownOptions: {
+              treeshake: { moduleSideEffects: 'no-external' },
               // library mode keeps whitespace for a consumer's minifier: these files are shipped as they are
               output: {
                 minify: true,
@@ -61,9 +70,11 @@ export function separateBundles(bundles: SeparateBundle[]): Plugin {
         files.push(...chunks)
         entries[fileName] = main.fileName
         if (name) define[name] = JSON.stringify(`/${main.fileName}`)
+        if (replaces) replaced[replaces] = `/${main.fileName}`
       }
       return { define }
     },
+    resolveId: resolveReplaced,
     generateBundle() {
       for (const file of files) this.emitFile({ type: 'asset', fileName: file.fileName, source: file.code })
       this.emitFile({ type: 'asset', fileName: separateBundlesFile, source: `${JSON.stringify(entries, null, 2)}\n` })

@@ -1,3 +1,4 @@
+import type { Address } from 'viem'
 import type { ShownInvoice } from '../verify/confirmInvoice'
 import { toFailure } from './failure'
 import type { PaymentEvent } from './paymentEvent'
@@ -17,6 +18,8 @@ export type PaymentFlow = {
   pay(): void
   renewPermit(): void
   retry(): void
+  /** The wallet's account or chain as it reports them now; null once disconnected. */
+  walletChanged(connection: { owner: Address; chainId: number } | null): void
   /** Stops listening and drops every answer still on its way. */
   dispose(): void
 }
@@ -65,6 +68,7 @@ export function createPaymentFlow(deps: PaymentFlowDeps): PaymentFlow {
     pay: () => dispatch({ type: 'pay' }),
     renewPermit: () => dispatch({ type: 'renewPermit' }),
     retry: () => dispatch({ type: 'retry', at: deps.clock.now() }),
+    walletChanged: (connection) => dispatch({ type: 'walletChanged', connection, wantedChainId: deps.deployment.chainId }),
     dispose() {
       disposed = true
       listeners.clear()

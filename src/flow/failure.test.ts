@@ -21,6 +21,12 @@ describe('toFailure', () => {
     expect(toFailure(new Error('connector', { cause: new Error('provider', { cause: { code: 4001 } }) }))).toEqual({ kind: 'rejected' })
   })
 
+  test('behavior: MetaMask mobile\'s rejection, 4001 nested under data.originalError, is "declined", not a wallet failure', () => {
+    const mobile = { code: -32603, message: 'Internal JSON-RPC error.', data: { originalError: { code: 4001, message: 'User rejected the request.' } } }
+    expect(toFailure(mobile)).toEqual({ kind: 'rejected' })
+    expect(toFailure(new Error('wagmi', { cause: mobile }))).toEqual({ kind: 'rejected' })
+  })
+
   test('behavior: anything else is unknown', () => {
     expect(toFailure(new TypeError('fetch failed'))).toEqual({ kind: 'unknown' })
     expect(toFailure({ code: 4902 })).toEqual({ kind: 'unknown' })

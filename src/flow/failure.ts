@@ -1,3 +1,4 @@
+import { hasProviderCode, providerErrors } from '../wallet/eip1193'
 import { ApiError } from './apiError'
 
 /** A thrown value, reduced to what the state machine decides on (events stay plain data). */
@@ -20,14 +21,6 @@ export function toFailure(error: unknown): Failure {
     return { kind: 'api', status: error.status, code: error.code, retryAfter: error.retryAfter ?? null }
   }
   if (error instanceof ChainUnreadableError) return { kind: 'chainUnreadable' }
-  return isUserRejection(error) ? { kind: 'rejected' } : { kind: 'unknown' }
-}
-
-/** Wallet libraries wrap the provider's error (viem, wagmi): 4001 may sit a few causes deep. */
-function isUserRejection(error: unknown): boolean {
-  for (let depth = 0; depth < 8 && typeof error === 'object' && error !== null; depth++) {
-    if ((error as { code?: unknown }).code === 4001) return true
-    error = (error as { cause?: unknown }).cause
-  }
-  return false
+  // wallet libraries wrap the provider's error (viem, wagmi), and MetaMask mobile nests it in data
+  return hasProviderCode(error, providerErrors.userRejected) ? { kind: 'rejected' } : { kind: 'unknown' }
 }

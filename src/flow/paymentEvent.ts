@@ -1,4 +1,4 @@
-import type { Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import type { PermitSignature } from '../shared/payCall'
 import type { ShownInvoice } from '../verify/confirmInvoice'
 import type { InvoiceCheck } from './invoiceCheck'
@@ -17,6 +17,8 @@ export type PaymentAction =
   | { type: 'pay' }
   | { type: 'renewPermit' }
   | { type: 'retry'; at: number }
+  /** The wallet reported another account or chain (or none: disconnected). `wantedChainId`: the pinned chain. */
+  | { type: 'walletChanged'; connection: { owner: Address; chainId: number } | null; wantedChainId: number }
 
 /** The vault as the chain has it now: its EntryPoint nonce on key 0 and the latest block's time
  * (seconds). Read while a signed operation is out. */

@@ -201,3 +201,39 @@ describe('reduce: after the operation is handed over, only the chain settles it'
     expect(reduce(refused, { type: 'renewPermit' })).toEqual({ name: 'requestingPermit', invoice, payer })
   })
 })
+
+describe('reduce: the payer changes account or network in the wallet', () => {
+  const other = '0x3333333333333333333333333333333333333333'
+  const changed = (owner: `0x${string}`, chainId = 31337): PaymentEvent => ({ type: 'walletChanged', connection: { owner, chainId }, wantedChainId: 31337 })
+
+  test.each<PaymentState>([
+    { name: 'connected', invoice, payer, note: null },
+    { name: 'signingPermit', invoice, payer, authorisation: {} as never, typedData: {} as never },
+    { name: 'preparing', invoice, payer, permit },
+    { name: 'signingOperation', ...operation },
+  ])('behavior: another account in $name starts again for that account, reusing nothing signed', (state) => {
+    expect(reduce(state, changed(other))).toEqual({ name: 'connecting', invoice })
+  })
+
+  test('behavior: the same account on another chain is the wrong network, and back on the pinned chain it connects again', () => {
+    const wrong = reduce({ name: 'connected', invoice, payer, note: null }, changed(payer.owner, 1))
+    expect(wrong).toEqual({ name: 'wrongNetwork', invoice, chainId: 1, wantedChainId: 31337, note: null })
+    expect(reduce(wrong, changed(payer.owner, 5))).toBe(wrong)
+    expect(reduce(wrong, changed(payer.owner))).toEqual({ name: 'connecting', invoice })
+  })
+
+  test('behavior: a wallet that disconnects sends the payer back to choosing one', () => {
+    expect(reduce({ name: 'connected', invoice, payer, note: null }, { type: 'walletChanged', connection: null, wantedChainId: 31337 })).toEqual({
+      name: 'ready',
+      invoice,
+      note: null,
+      rechecks: 0,
+    })
+  })
+
+  test('behavior: once the signed operation is out, the wallet changing changes nothing: the chain is followed', () => {
+    expect(reduce(pending, changed(other, 1))).toBe(pending)
+    const state: PaymentState = { name: 'connected', invoice, payer, note: null }
+    expect(reduce(state, changed(payer.owner))).toBe(state)
+  })
+})

@@ -15,6 +15,7 @@ type Submitted = StateNamed<'submitting' | 'pending'>
  * does not expect leaves it unchanged, so a late or repeated click is harmless. Paid, canceled and
  * "nothing was paid" are only ever entered on a chain read. */
 export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
+  if (event.type === 'walletChanged') return walletChanged(state, event)
   switch (state.name) {
     case 'idle':
       if (event.type !== 'start') return state
@@ -161,6 +162,36 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
     case 'unsafe':
       return state
   }
+}
+
+/** States that hold a connected payer and have handed nothing over that could pay. */
+const beforeHandover = new Set<PaymentState['name']>([
+  'connected',
+  'insufficientBalance',
+  'requestingPermit',
+  'signingPermit',
+  'preparing',
+  'verifying',
+  'signingOperation',
+  'permitExpired',
+])
+
+/**
+ * The payer changed the wallet's account or chain. Before anything is handed over, another account
+ * starts again for that account (a permit or operation signed for the old one is never reused) and
+ * another chain is the wrong network. Once the signed operation is out, it is followed on-chain
+ * whatever the wallet does.
+ */
+function walletChanged(state: PaymentState, { connection, wantedChainId }: Extract<PaymentEvent, { type: 'walletChanged' }>): PaymentState {
+  if (state.name === 'wrongNetwork') {
+    return connection?.chainId === wantedChainId ? { name: 'connecting', invoice: state.invoice } : state
+  }
+  if (!beforeHandover.has(state.name) || !('payer' in state)) return state
+  const { invoice, payer } = state
+  if (!connection) return ready(invoice, null)
+  if (!sameAddress(connection.owner, payer.owner)) return { name: 'connecting', invoice }
+  if (connection.chainId !== wantedChainId) return { name: 'wrongNetwork', invoice, chainId: connection.chainId, wantedChainId, note: null }
+  return state
 }
 
 function ready(invoice: ShownInvoice, note: StateNamed<'ready'>['note']): PaymentState {

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'preact/hooks'
-import type { PinnedDeployment } from '../config/pinnedDeployment'
 import { bridgedWallets, type BridgedWallet } from '../embed/bridgedWallets'
 import type { FrameChannel } from '../embed/frameChannel'
-import { discoverWallets, type DiscoveredWallet } from '../wallet/discoverWallets'
+import type { WalletSession } from '../wallet/createWalletSession'
 import type { WalletChoice } from '../wallet/walletChoice'
-import { walletChoices } from '../wallet/walletChoices'
+import { whenIdle } from './whenIdle'
 
 /** The host page's wallets, named with the host's origin so the payer knows where they live. */
 function bridgedChoices(wallets: BridgedWallet[]): WalletChoice[] {
@@ -18,11 +17,19 @@ function bridgedChoices(wallets: BridgedWallet[]): WalletChoice[] {
 }
 
 /** The wallets the payer can pick, updated as extensions announce themselves; when embedded, the
- * host page's wallets too (many extensions do not inject into iframes). */
-export function useWalletChoices(deployment: PinnedDeployment, baseUrl: string, channel: FrameChannel | null = null): WalletChoice[] {
-  const [found, setFound] = useState<DiscoveredWallet[]>([])
+ * host page's wallets too (many extensions do not inject into iframes). The wallet stack that finds
+ * them loads once the browser is idle after the invoice has painted. */
+export function useWalletChoices(session: WalletSession, channel: FrameChannel | null = null): WalletChoice[] {
+  const [own, setOwn] = useState<WalletChoice[]>([])
   const [bridged, setBridged] = useState<BridgedWallet[]>([])
-  useEffect(() => discoverWallets(window, setFound), [])
+  useEffect(() => {
+    let stop = () => {}
+    const cancel = whenIdle(() => (stop = session.watchChoices(setOwn)))
+    return () => {
+      cancel()
+      stop()
+    }
+  }, [session])
   useEffect(() => (channel ? bridgedWallets(channel, setBridged) : undefined), [channel])
-  return [...bridgedChoices(bridged), ...walletChoices(found, deployment, baseUrl)]
+  return [...bridgedChoices(bridged), ...own]
 }

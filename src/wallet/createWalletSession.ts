@@ -1,4 +1,4 @@
-import { getAddress, hexToNumber, type Address, type Hex } from 'viem'
+import type { Hex } from 'viem'
 import type { PinnedDeployment } from '../config/pinnedDeployment'
 import { createChainReader } from '../chain/createChainReader'
 import { readInvoice } from '../chain/readInvoice'
@@ -8,68 +8,97 @@ import { permitTypedDataJson } from '../shared/permit'
 import { toWireUserOp } from '../shared/userOpWire'
 import { bridgedSignUserOperation } from '../../embed/protocol'
 import type { Eip1193Provider } from './eip1193'
-import { switchChain } from './switchChain'
+import type { WagmiWallets, WalletConnection } from './wagmiWallets'
 import type { WalletChoice } from './walletChoice'
+
+// the URL of the wallet stack's separate build (vite.config.ts, separateBundles)
+declare const __SVC_WALLET_STACK_URL__: string
 
 export type WalletSession = {
   wallet: PaymentWallet
   chain: PaymentChain
   /** The wallet the next `wallet.connect()` opens. */
   choose(choice: WalletChoice): void
+  /** The wallets to offer, now and as they are discovered. Loads the wallet stack. */
+  watchChoices(onChange: (choices: WalletChoice[]) => void): () => void
+  /** The connected wallet's account and chain, on every change the wallet reports. */
+  watchConnection(onChange: (connection: WalletConnection) => void): () => void
 }
 
-/** The flow's wallet and chain, over whichever wallet the payer picks. Chain reads go through the
- * build's pinned RPC, and through the payer's own wallet once it is on the pinned chain: the server
- * whose answers are checked is never asked. */
-export function createWalletSession(deployment: PinnedDeployment): WalletSession {
+/**
+ * The flow's wallet and chain, over whichever wallet the payer picks. The wallet stack (@wagmi/core) is
+ * loaded on first use, after the invoice has painted: a payer who only reads the invoice never fetches
+ * it. Chain reads go through the build's pinned RPC, and through the payer's own wallet once it is on
+ * the pinned chain: the server whose answers are checked is never asked.
+ */
+export function createWalletSession(deployment: PinnedDeployment, baseUrl = ''): WalletSession {
+  let stack: Promise<WagmiWallets> | null = null
+  const wallets = () =>
+    (stack ??= (import(/* @vite-ignore */ __SVC_WALLET_STACK_URL__) as Promise<typeof import('./wagmiWallets')>).then(({ createWagmiWallets }) =>
+      createWagmiWallets(deployment, baseUrl),
+    ))
   let chosen: WalletChoice | null = null
   let provider: Eip1193Provider | null = null
-  let account: Address | null = null
   let onPinnedChain = false
   const rpc = pinnedRpcProvider({ urls: deployment.rpcUrls, chainId: deployment.chainId })
 
-  const connected = () => {
-    if (!provider) throw new Error('no wallet connected')
-    return provider
+  /** The connected wallet and its account now: a payer who switched accounts signs as the new one,
+   * which the flow has already been told of. */
+  async function signer() {
+    const connection = (await wallets()).connection()
+    if (!provider || !connection) throw new Error('no wallet connected')
+    return { provider, owner: connection.owner }
   }
-  const owner = () => {
-    if (!account) throw new Error('no wallet account')
-    return account
+
+  /** Subscribes once the stack has loaded; the returned function also stops a subscription not yet made. */
+  function whenLoaded(subscribe: (loaded: WagmiWallets) => () => void): () => void {
+    let stop: (() => void) | null = null
+    let stopped = false
+    void wallets().then((loaded) => {
+      if (!stopped) stop = subscribe(loaded)
+    })
+    return () => {
+      stopped = true
+      stop?.()
+    }
   }
 
   return {
     choose(choice) {
       chosen = choice
     },
+    watchChoices: (onChange) => whenLoaded((loaded) => loaded.watchChoices(onChange)),
+    watchConnection: (onChange) => whenLoaded((loaded) => loaded.watchConnection(onChange)),
     wallet: {
       async connect() {
         if (!chosen) throw new Error('no wallet chosen')
-        provider = await chosen.open()
-        const accounts = (await provider.request({ method: 'eth_requestAccounts' })) as string[]
-        const [first] = accounts
-        if (!first) throw new Error('the wallet shared no account')
-        account = getAddress(first)
+        const loaded = await wallets()
+        const owner = await loaded.connect(chosen)
+        provider = await loaded.provider()
         onPinnedChain = false
-        return account
+        return owner
       },
       async chainId() {
-        const chainId = hexToNumber((await connected().request({ method: 'eth_chainId' })) as Hex)
-        onPinnedChain = chainId === deployment.chainId
-        return chainId
+        const connection = (await wallets()).connection()
+        if (!connection) throw new Error('no wallet connected')
+        onPinnedChain = connection.chainId === deployment.chainId
+        return connection.chainId
       },
-      switchChain: () => switchChain(connected(), deployment),
+      switchChain: async () => (await wallets()).switchToPinnedChain(),
       async signTypedData(typedData) {
-        return (await connected().request({ method: 'eth_signTypedData_v4', params: [owner(), permitTypedDataJson(typedData)] })) as Hex
+        const { provider, owner } = await signer()
+        return (await provider.request({ method: 'eth_signTypedData_v4', params: [owner, permitTypedDataJson(typedData)] })) as Hex
       },
       async signUserOperation({ userOp, userOpHash }) {
+        const { provider, owner } = await signer()
         // a host page's wallet signs only after the host has verified the whole operation itself
-        if (chosen?.kind === 'bridged') {
-          return (await connected().request({ method: bridgedSignUserOperation, params: [toWireUserOp(userOp), owner()] })) as Hex
-        }
+        if (chosen?.kind === 'bridged') return (await provider.request({ method: bridgedSignUserOperation, params: [toWireUserOp(userOp), owner] })) as Hex
         // SimpleAccount v0.7 recovers an EIP-191 signature over the hash's 32 bytes, not over its hex text
-        return (await connected().request({ method: 'personal_sign', params: [userOpHash, owner()] })) as Hex
+        return (await provider.request({ method: 'personal_sign', params: [userOpHash, owner] })) as Hex
       },
-      invoiceOf: (id) => readInvoice(connected(), deployment, id),
+      async invoiceOf(id) {
+        return readInvoice((await signer()).provider, deployment, id)
+      },
     },
     chain: createChainReader(deployment, () => (provider && onPinnedChain ? [rpc, provider] : [rpc])),
   }

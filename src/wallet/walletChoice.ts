@@ -1,7 +1,8 @@
 import type { Eip1193Provider } from './eip1193'
 
-/** One way to pay that the payer can pick. `open` may load code (WalletConnect, the devnet wallet)
- * and ask the payer to approve; it resolves with a provider ready for eth_requestAccounts. */
+/** One way to pay that the payer can pick. The browser's wallets and WalletConnect are wagmi's
+ * connectors; the others bring a provider: `open` may load code (the devnet wallet) and resolves with
+ * a provider ready for eth_requestAccounts. */
 export type WalletChoice = {
   id: string
   /** `bridged`: a wallet of the page that embeds this one, relayed to it (src/embed/bridgedWallets). */
@@ -9,5 +10,5 @@ export type WalletChoice = {
   /** Empty for a legacy injected wallet: the UI names it. */
   name: string
   icon: string
-  open(): Promise<Eip1193Provider>
+  open?(): Promise<Eip1193Provider>
 }

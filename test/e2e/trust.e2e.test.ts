@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { signVerifyingPaymasterData } from '../../server/chain/verifyingPaymaster'
 import { devnetClients, devnetRoles } from '../../server/devnet/deploy'
-import { createPayer, issueInvoice } from '../../server/devnet/seed'
+import { createPayer } from '../../server/devnet/seed'
 import { fromWireUserOp, toWireUserOp, type WireUserOp } from '../../src/shared/userOpWire'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
@@ -20,17 +20,16 @@ import { injectTestWallet } from './support/testWallet'
 
 const checkout = useCheckoutInBrowser()
 const { chain, balanceOf, invoiceOnChain: onchain } = checkout
-const deployment = () => ({ chainId: checkout.devnet.file.chainId, ...checkout.devnet.file.contracts })
+const { deployment } = checkout
 const clients = () => devnetClients(checkout.devnet.file.rpcUrl, checkout.devnet.file.chainId)
 
 /** A fresh open invoice of the demo merchant and a fresh payer who can pay it, and the page with the payer's wallet. */
 async function scenario(amount = parseUnits('5000', 6)) {
-  const { timestamp } = await chain().getBlock()
-  const invoice = await issueInvoice(checkout.devnet.file.rpcUrl, deployment(), checkout.devnet.file.merchant, { amount, dueAt: timestamp + 86_400n * 30n, metaHash: `0x${'cd'.repeat(32)}` })
+  const invoice = await checkout.freshInvoice(amount)
   const payer = await createPayer(clients(), deployment(), parseUnits('10000', 6))
   const page = await checkout.browser.newPage({ viewport: { width: 1100, height: 1000 } })
   const wallet = await injectTestWallet(page, { privateKey: payer.ownerPrivateKey, rpcUrl: checkout.devnet.file.rpcUrl, chainId: checkout.devnet.file.chainId })
-  const url = `${checkout.devnet.file.serverUrl}/pay/${invoice.id}`
+  const { url } = invoice
   const signatures = () => wallet.requests.filter((method) => method === 'eth_signTypedData_v4' || method === 'personal_sign')
   return { invoice, payer, page, wallet, url, signatures }
 }

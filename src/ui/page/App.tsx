@@ -8,6 +8,7 @@ import { useLocale } from '../LocaleContext'
 import { useNow } from '../useNow'
 import { usePaymentState } from '../usePaymentState'
 import { useWalletChoices } from '../useWalletChoices'
+import { whenIdle } from '../whenIdle'
 import type { WidgetActions } from '../widget/PaymentWidget'
 import { PayPage } from './PayPage'
 import { embedEvents } from '../../embed/embedEvents'
@@ -42,7 +43,7 @@ export type AppProps = {
 /** Wires the pay page: one payment flow over the pinned deployment, the payer's wallets, and the API. */
 export function App({ invoiceId, token, deployment, api, baseUrl, channel = null, inlineHost = null, served = null }: AppProps) {
   const { strings: t } = useLocale()
-  const session = useMemo(() => createWalletSession(deployment), [deployment])
+  const session = useMemo(() => createWalletSession(deployment, baseUrl), [deployment, baseUrl])
   const flow = useMemo(() => {
     const created = createPaymentFlow({ invoiceId, deployment, api, wallet: session.wallet, chain: session.chain, verifier, clock })
     // before the first render, so that it hydrates the markup the server rendered in this same state
@@ -54,7 +55,11 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
     return () => flow.dispose()
   }, [flow])
   const state = usePaymentState(flow)
-  const wallets = useWalletChoices(deployment, baseUrl, channel)
+  const wallets = useWalletChoices(session, channel)
+  // the payer switching account or network in the wallet, at any step
+  useEffect(() => session.watchConnection(flow.walletChanged), [session, flow])
+  // the verifiers are needed at the first payment step: fetched while the payer reads the invoice
+  useEffect(() => whenIdle(() => void verifiers()), [])
   const host = channel ?? inlineHost
   const notifyHost = useMemo(() => (host ? embedEvents(host, invoiceId) : null), [host, invoiceId])
   useEffect(() => notifyHost?.(state), [notifyHost, state])

@@ -1,8 +1,9 @@
 import type { Browser } from 'playwright-core'
-import { createPublicClient, http, type Address } from 'viem'
+import { createPublicClient, http, parseUnits, type Address } from 'viem'
 import { afterAll, beforeAll } from 'vitest'
 import { invoiceRegistryAbi } from '../../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../../contracts/artifacts/Stablecoin'
+import { issueInvoice } from '../../../server/devnet/seed'
 import { startNpmStart, type RunningDevnet } from '../../support/npmStart'
 import { launchChromium } from './browser'
 
@@ -18,6 +19,7 @@ export function useCheckoutInBrowser() {
     await context.devnet?.stop()
   })
   const chain = () => createPublicClient({ transport: http(context.devnet.file.rpcUrl) })
+  const deployment = () => ({ chainId: context.devnet.file.chainId, ...context.devnet.file.contracts })
   return {
     get devnet() {
       return context.devnet
@@ -26,6 +28,14 @@ export function useCheckoutInBrowser() {
       return context.browser
     },
     chain,
+    deployment,
+    /** A new open invoice of the demo merchant, due in 30 days, and its pay page (no share token). */
+    async freshInvoice(amount = parseUnits('5000', 6)) {
+      const { timestamp } = await chain().getBlock()
+      const { rpcUrl, merchant, serverUrl } = context.devnet.file
+      const invoice = await issueInvoice(rpcUrl, deployment(), merchant, { amount, dueAt: timestamp + 86_400n * 30n, metaHash: `0x${'cd'.repeat(32)}` })
+      return { ...invoice, url: `${serverUrl}/pay/${invoice.id}` }
+    },
     balanceOf: (address: Address) =>
       chain().readContract({ address: context.devnet.file.contracts.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] }),
     invoiceOnChain: (id: bigint) =>

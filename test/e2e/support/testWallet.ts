@@ -13,10 +13,21 @@ export type TestWalletOptions = {
   topOnly?: boolean
 }
 
+type SigningMethod = 'eth_signTypedData_v4' | 'personal_sign'
+
 export type TestWallet = {
   requests: string[]
-  /** Refuses the next request of this method with EIP-1193 code 4001, as a payer pressing "Reject". */
-  rejectNext(method: 'eth_signTypedData_v4' | 'personal_sign'): void
+  /** Refuses the next request of this method with EIP-1193 code 4001, as a payer pressing "Reject";
+   * `nested`: as MetaMask mobile does, a -32603 with the 4001 under data.originalError. */
+  rejectNext(method: SigningMethod, options?: { nested?: boolean }): void
+  /** Leaves the next request of this method unanswered, as a payer who has not looked at the wallet
+   * yet; resolves once it has arrived, with the function that lets the wallet answer it. */
+  holdNext(method: SigningMethod): Promise<() => void>
+  /** The payer picks another account in the wallet: later requests sign with this key, and the page
+   * hears accountsChanged. */
+  switchAccount(privateKey: Hex): Promise<void>
+  /** The payer moves the wallet to another chain: the page hears chainChanged. */
+  switchChain(chainId: number): Promise<void>
 }
 
 /**
@@ -25,16 +36,29 @@ export type TestWallet = {
  * signatures are real and the chain checks them.
  */
 export async function injectTestWallet(page: Page, options: TestWalletOptions): Promise<TestWallet> {
-  const account = privateKeyToAccount(options.privateKey)
+  let account = privateKeyToAccount(options.privateKey)
   const rpc = createPublicClient({ transport: http(options.rpcUrl) })
   let chainId = options.startChainId ?? options.chainId
   const requests: string[] = []
-  const rejections = new Set<string>()
+  const rejections = new Map<string, { nested: boolean }>()
+  const holds = new Map<string, { arrived: () => void; released: Promise<void> }>()
   const binding = `__svcTestWallet_${Math.random().toString(36).slice(2)}`
 
   await page.exposeBinding(binding, async (_source, method: string, params: unknown[] = []) => {
     requests.push(method)
-    if (rejections.delete(method)) return { error: { code: 4001, message: 'User rejected the request.' } }
+    const rejection = rejections.get(method)
+    if (rejection) {
+      rejections.delete(method)
+      return rejection.nested
+        ? { error: { code: -32603, message: 'Internal JSON-RPC error.', data: { originalError: { code: 4001, message: 'User rejected the request.' } } } }
+        : { error: { code: 4001, message: 'User rejected the request.' } }
+    }
+    const hold = holds.get(method)
+    if (hold) {
+      holds.delete(method)
+      hold.arrived()
+      await hold.released
+    }
     switch (method) {
       case 'eth_requestAccounts':
       case 'eth_accounts':
@@ -79,7 +103,7 @@ export async function injectTestWallet(page: Page, options: TestWalletOptions): 
         async request({ method, params }: { method: string; params?: unknown[] }) {
           const answer = await (window as unknown as Record<string, (m: string, p?: unknown[]) => Promise<any>>)[binding]!(method, params)
           if (answer.event) for (const listener of listeners.get(answer.event.name) ?? []) listener(answer.event.data)
-          if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code })
+          if (answer.error) throw Object.assign(new Error(answer.error.message), { code: answer.error.code, data: answer.error.data })
           return answer.result
         },
         on(event: string, listener: (data: unknown) => void) {
@@ -96,6 +120,10 @@ export async function injectTestWallet(page: Page, options: TestWalletOptions): 
         rdns: 'dev.svc-checkout.test-wallet',
         icon: 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"%3E%3Crect width="32" height="32" rx="6" fill="%23345"/%3E%3C/svg%3E',
       }
+      // the wallet's own UI: the test process tells the page of a change the payer made in it
+      ;(window as unknown as Record<string, unknown>)[`${binding}_emit`] = (name: string, data: unknown) => {
+        for (const listener of listeners.get(name) ?? []) listener(data)
+      }
       const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({ info, provider }) }))
       window.addEventListener('eip6963:requestProvider', announce)
       announce()
@@ -103,10 +131,27 @@ export async function injectTestWallet(page: Page, options: TestWalletOptions): 
     { binding, name: options.name ?? 'Test Wallet', topOnly: options.topOnly ?? false },
   )
 
+  const emit = (name: string, data: unknown) =>
+    page.evaluate(([emitter, event, payload]) => (window as unknown as Record<string, (n: unknown, d: unknown) => void>)[emitter as string]!(event, payload), [`${binding}_emit`, name, data])
   return {
     requests,
-    rejectNext(method) {
-      rejections.add(method)
+    rejectNext(method, { nested = false } = {}) {
+      rejections.set(method, { nested })
+    },
+    holdNext(method) {
+      return new Promise((arrived) => {
+        let release = () => {}
+        const released = new Promise<void>((resolve) => (release = resolve))
+        holds.set(method, { arrived: () => arrived(release), released })
+      })
+    },
+    async switchAccount(privateKey) {
+      account = privateKeyToAccount(privateKey)
+      await emit('accountsChanged', [account.address])
+    },
+    async switchChain(id) {
+      chainId = id
+      await emit('chainChanged', `0x${id.toString(16)}`)
     },
   }
 }

@@ -1,0 +1,67 @@
+import { createConnector, type CreateConnectorFn } from '@wagmi/core'
+import { getAddress, hexToNumber, numberToHex, type Address, type Hex } from 'viem'
+import { hasProviderCode, providerErrors, type Eip1193Provider } from './eip1193'
+
+type Listener = (...args: never[]) => void
+type Eventful = { on?(event: string, listener: Listener): void; removeListener?(event: string, listener: Listener): void }
+
+/**
+ * A wagmi connector over a provider the page already holds: the devnet wallet, a host page's wallet
+ * reached through the bridge. Unlike `injected`, it needs no `window` (the flow's Node tests connect
+ * through it too), asks for nothing but `eth_requestAccounts`, and follows the provider's events where
+ * it emits any.
+ */
+export function providerConnector({ id, name, provider }: { id: string; name: string; provider: Eip1193Provider & Eventful }): CreateConnectorFn {
+  const accountsOf = async (method: 'eth_accounts' | 'eth_requestAccounts') => ((await provider.request({ method })) as string[]).map((account) => getAddress(account))
+  const chainIdOf = async () => hexToNumber((await provider.request({ method: 'eth_chainId' })) as Hex)
+  return createConnector((config) => {
+    const onAccountsChanged = (accounts: string[]) =>
+      accounts.length === 0 ? config.emitter.emit('disconnect') : config.emitter.emit('change', { accounts: accounts.map((account) => getAddress(account)) })
+    const onChainChanged = (chainId: string) => config.emitter.emit('change', { chainId: Number(chainId) })
+    const listen = (on: boolean) => {
+      const method = on ? provider.on : provider.removeListener
+      method?.call(provider, 'accountsChanged', onAccountsChanged as Listener)
+      method?.call(provider, 'chainChanged', onChainChanged as Listener)
+    }
+    return {
+      id,
+      name,
+      type: 'provider',
+      async connect<withCapabilities extends boolean = false>() {
+        const accounts = await accountsOf('eth_requestAccounts')
+        listen(true)
+        return { accounts: accounts as never as withCapabilities extends true ? never : readonly Address[], chainId: await chainIdOf() }
+      },
+      async disconnect() {
+        listen(false)
+      },
+      getAccounts: () => accountsOf('eth_accounts'),
+      getChainId: chainIdOf,
+      async getProvider() {
+        return provider
+      },
+      async isAuthorized() {
+        return (await accountsOf('eth_accounts').catch(() => [])).length > 0
+      },
+      async switchChain({ chainId }) {
+        const chain = config.chains.find((candidate) => candidate.id === chainId)
+        if (!chain) throw new Error(`chain ${chainId} is not the pinned chain`)
+        try {
+          await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: numberToHex(chainId) }] })
+        } catch (error) {
+          // a wallet that has never heard of the chain is offered it, with the pinned RPCs
+          if (!hasProviderCode(error, providerErrors.unrecognizedChain)) throw error
+          const { name: chainName, nativeCurrency, rpcUrls, blockExplorers } = chain
+          await provider.request({
+            method: 'wallet_addEthereumChain',
+            params: [{ chainId: numberToHex(chainId), chainName, nativeCurrency, rpcUrls: rpcUrls.default.http, ...(blockExplorers ? { blockExplorerUrls: [blockExplorers.default.url] } : {}) }],
+          })
+        }
+        return chain
+      },
+      onAccountsChanged,
+      onChainChanged,
+      onDisconnect: () => config.emitter.emit('disconnect'),
+    }
+  })
+}
