@@ -6,6 +6,7 @@ import { fromWireUserOp, type WireUserOp } from '../../src/shared/userOpWire'
 import { BundlerRejectedError, type BundlerReceipt } from '../chain/bundler'
 import { HttpError } from '../http/httpError'
 import type { PayContext } from './payContext'
+import { payableInvoice } from './payableInvoice'
 import type { PreparedPayment } from '../store/paymentStore'
 import { assertPermitUsable } from './permitWindow'
 
@@ -120,6 +121,8 @@ export async function submitPayment(
     // a re-claim follows a send that failed or died: it may have landed all the same
     const already = claim.submission.attempts > 1 ? await context.bundler.receipt(userOpHash) : null
     if (already) return await settle(context, prepared, already)
+    // paid or canceled since /prepare: refused as /permit and /prepare would, before the bundler is asked
+    await payableInvoice(context, prepared.invoice.invoiceId)
     assertPermitUsable(prepared.permit.deadline, context.now)
     reference = await context.bundler.send(fromWireUserOp({ ...prepared.userOp, signature: userOp.signature }))
     await context.payments.markSubmitted(userOpHash, reference)

@@ -11,9 +11,26 @@ const base = () => ctx.server.url
 const { balanceOf } = ctx.devnet
 const freshInvoice = (amount = parseUnits('25', 6)) => ctx.devnet.newInvoice(amount)
 const freshPayer = (funds = parseUnits('1000', 6)) => ctx.devnet.newPayer(funds)
+type Payer = Awaited<ReturnType<typeof freshPayer>>
 
 function tokenOf(shareLink: string) {
   return new URL(shareLink).searchParams.get('token')!
+}
+
+/** Every paying route answers an invoice that is no longer Issued the same way, even with a permit
+ * and an operation prepared while it still was. */
+async function expectUnpayable(id: bigint, payer: Payer, flow: Awaited<ReturnType<typeof permitAndPrepare>>, status: 'Paid' | 'Canceled') {
+  expect(flow.prepared.status).toBe(200)
+  const signed = await signUserOp(payer, flow.prepared.body.userOp, flow.prepared.body.userOpHash)
+  const answers = {
+    permit: await api(base(), `/v1/pay/${id}/permit`, { payerAddress: payer.vault }),
+    prepare: await api(base(), `/v1/pay/${id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: flow.permitSignature }),
+    submit: await api(base(), `/v1/pay/${id}`, { userOp: signed }),
+  }
+  for (const [route, answer] of Object.entries(answers)) {
+    expect(answer.status, route).toBe(400)
+    expect(answer.body, route).toMatchObject({ error: 'INVALID_STATUS', code: 'INVALID_STATUS', status })
+  }
 }
 
 describe('GET /v1/pay/:id', () => {
@@ -165,13 +182,23 @@ describe('the whole payment over HTTP', () => {
     expect((await api(base(), `/v1/pay/${invoice.id}`)).body.data.status).toBe('Paid')
   })
 
-  test('behavior: paying a Paid invoice is refused at /permit with 409 INVALID_STATUS', async () => {
+  test('behavior: paying a Paid invoice is refused with 400 INVALID_STATUS at /permit, /prepare and submit', async () => {
+    const invoice = await freshInvoice()
+    const [payer, late] = [await freshPayer(), await freshPayer()]
+    const lateFlow = await permitAndPrepare(base(), invoice.id, late)
+    expect((await payThroughServer(base(), invoice.id, payer)).submit.status).toBe(200)
+    await expectUnpayable(invoice.id, late, lateFlow, 'Paid')
+    expect(await balanceOf(late.vault)).toBe(parseUnits('1000', 6))
+  })
+
+  test('behavior: paying a Canceled invoice is refused with 400 INVALID_STATUS at /permit, /prepare and submit', async () => {
     const invoice = await freshInvoice()
     const payer = await freshPayer()
-    expect((await payThroughServer(base(), invoice.id, payer)).submit.status).toBe(200)
-    const again = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault })
-    expect(again.status).toBe(409)
-    expect(again.body).toMatchObject({ code: 'INVALID_STATUS', status: 'Paid' })
+    const flow = await permitAndPrepare(base(), invoice.id, payer)
+    await ctx.devnet.cancelInvoice(invoice.id)
+    await expect.poll(async () => (await api(base(), `/v1/pay/${invoice.id}`)).body.data.status).toBe('Canceled')
+    await expectUnpayable(invoice.id, payer, flow, 'Canceled')
+    expect(await balanceOf(payer.vault)).toBe(parseUnits('1000', 6))
   })
 
   test('behavior: repeating the same submission never submits twice and answers from what is known', async () => {
