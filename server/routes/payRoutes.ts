@@ -56,7 +56,8 @@ export function payRoutes(context: PayContext, metadata: MetadataAccess) {
   app.post('/:id/permit', async (c) => {
     const invoiceId = invoiceIdParam(c)
     const body = await jsonBody(c, permitRequestSchema)
-    const result = await requestPermit(context, { invoiceId, payerAddress: getAddress(body.payerAddress), permitDeadline: body.permitDeadline })
+    const permitDeadline = body.permitDeadline === undefined ? undefined : BigInt(body.permitDeadline)
+    const result = await requestPermit(context, { invoiceId, payerAddress: getAddress(body.payerAddress), permitDeadline })
     return c.json({ success: true, ...result })
   })
 

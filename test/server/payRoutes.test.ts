@@ -2,6 +2,7 @@ import { parseUnits } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
 import { hashMetadata } from '../../src/shared/metadata'
+import { permitResponseSchema, prepareResponseSchema } from '../../src/shared/wire'
 import { api, payThroughServer, permitAndPrepare, signUserOp, useServer } from '../support/server'
 
 let clockSkewMs = 0
@@ -135,9 +136,32 @@ describe('POST /v1/pay/:id/permit', () => {
     expect(far.body.code).toBe('PERMIT_DEADLINE_TOO_FAR')
   })
 
+  test('behavior: permitDeadline is an integer or a decimal string; every answer gives a deadline as a decimal string', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const deadline = Math.floor(Date.now() / 1000) + 1800
+    for (const permitDeadline of [deadline, String(deadline)]) {
+      const { status, body } = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault, permitDeadline })
+      expect(status).toBe(200)
+      expect(body.permitToSign.message.deadline).toBe(String(deadline))
+    }
+    const { permit, prepared } = await permitAndPrepare(base(), invoice.id, payer, String(deadline))
+    expect(prepared.status).toBe(200)
+    expect(prepared.body.permitDeadline).toBe(String(deadline))
+    // the widget reads both answers with the shared schemas
+    expect(permitResponseSchema.safeParse(permit.body).success).toBe(true)
+    expect(prepareResponseSchema.safeParse(prepared.body).success).toBe(true)
+  })
+
   test('behavior: bad bodies get a validation error, never a 500', async () => {
     const id = ctx.devnet.seed.invoices[2]!.id
-    const cases: [unknown, number][] = [[{}, 400], [{ payerAddress: '0x1234' }, 400], [{ payerAddress: ctx.devnet.seed.payer.vault, permitDeadline: 'soon' }, 400], [[1, 2], 400]]
+    const payerAddress = ctx.devnet.seed.payer.vault
+    const cases: [unknown, number][] = [
+      [{}, 400],
+      [{ payerAddress: '0x1234' }, 400],
+      ...['soon', '-1', '1.5', '0x10', -1, 1.5].map((permitDeadline): [unknown, number] => [{ payerAddress, permitDeadline }, 400]),
+      [[1, 2], 400],
+    ]
     for (const [body, expected] of cases) {
       const { status, body: answer } = await api(base(), `/v1/pay/${id}/permit`, body)
       expect(status).toBe(expected)
@@ -286,7 +310,7 @@ describe('refusals on /prepare and submit', () => {
     const now = Math.floor(Date.now() / 1000)
     const { prepared } = await permitAndPrepare(base(), invoice.id, payer, now + 600)
     expect(prepared.status).toBe(200)
-    expect(prepared.body.permitDeadline).toBe(now + 600)
+    expect(prepared.body.permitDeadline).toBe(String(now + 600))
     // the prepared payment ends where submit starts refusing: two minutes before the permit
     expect(Date.parse(prepared.body.expiresAt) / 1000).toBe(now + 600 - 120)
     const signed = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
