@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { getAddress } from 'viem'
 import * as z from 'zod/mini'
 import type { InvoiceMetadata } from '../../src/shared/metadata'
+import { ecrecoverV } from '../../src/shared/permit'
 import { permitRequestSchema, prepareRequestSchema, submitRequestSchema } from '../../src/shared/wire'
 import { HttpError } from '../http/httpError'
 import { invoiceIdParam, jsonBody, validate } from '../http/validate'
@@ -15,6 +16,11 @@ import { invoicePdf } from '../pdf/invoicePdf'
 export type MetadataAccess = { open(invoiceId: bigint, token: string): Promise<InvoiceMetadata | null> }
 
 const tokenQuery = z.optional(z.string())
+
+/** SPEC 4.14 rule 4 allows any v up to 255: a y-parity bit is taken as the 27 or 28 the token recovers with. */
+function recoverable<S extends { v: number }>(signature: S): S {
+  return { ...signature, v: ecrecoverV(signature.v) }
+}
 
 /** SPEC 4.14: the public pay routes. No credentials: a payment is authorised by the payer's signatures. */
 export function payRoutes(context: PayContext, metadata: MetadataAccess) {
@@ -68,7 +74,7 @@ export function payRoutes(context: PayContext, metadata: MetadataAccess) {
       invoiceId,
       payerAddress: getAddress(payerAddress),
       ownerAddress: getAddress(ownerAddress),
-      permit: { deadline: BigInt(permit.deadline), v: permit.v, r: permit.r, s: permit.s },
+      permit: { ...recoverable(permit), deadline: BigInt(permit.deadline) },
     })
     return c.json({ success: true, ...result })
   })
@@ -76,7 +82,7 @@ export function payRoutes(context: PayContext, metadata: MetadataAccess) {
   app.post('/:id', async (c) => {
     const invoiceId = invoiceIdParam(c)
     const { userOp, permitSignature } = await jsonBody(c, submitRequestSchema)
-    const result = await submitPayment(context, { invoiceId, userOp, permitSignature })
+    const result = await submitPayment(context, { invoiceId, userOp, permitSignature: permitSignature && recoverable(permitSignature) })
     return c.json(result, result.status === 'confirmed' ? 200 : 202)
   })
 

@@ -2,7 +2,9 @@ import { parseUnits } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
 import { hashMetadata } from '../../src/shared/metadata'
+import { decodePayCallData } from '../../src/shared/payCall'
 import { permitResponseSchema, prepareResponseSchema } from '../../src/shared/wire'
+import { signPermit } from '../support/devnet'
 import { api, payThroughServer, permitAndPrepare, signUserOp, useServer } from '../support/server'
 
 let clockSkewMs = 0
@@ -264,6 +266,37 @@ describe('refusals on /prepare and submit', () => {
     const prepared = await api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: permitSignature })
     expect(prepared.status).toBe(400)
     expect(prepared.body).toMatchObject({ error: 'PERMIT_SIGNATURE_INVALID', code: 'PERMIT_SIGNATURE_INVALID' })
+  })
+
+  test('behavior: a permit v given as its y-parity bit (0 or 1) is taken as 27 or 28, and the payment goes through', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const { body } = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault })
+    const { deadline } = body.permitToSign.message
+    const signed = await signPermit(ctx.devnet.clients.public, ctx.devnet.deployment, { ...payer, value: invoice.amount, deadline: BigInt(deadline) })
+    const { r, s } = signed
+    const yParity = signed.v - 27
+    const prepare = (v: number) => api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: { deadline, v, r, s } })
+    // the other bit is the other 27/28, so a wrong signature: the mapping is exact, not a guess
+    expect((await prepare(1 - yParity)).body.code).toBe('PERMIT_SIGNATURE_INVALID')
+    const prepared = await prepare(yParity)
+    expect(prepared.status).toBe(200)
+    expect(decodePayCallData(prepared.body.userOp.callData).permit.v).toBe(signed.v)
+    const userOp = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
+    const submit = await api(base(), `/v1/pay/${invoice.id}`, { userOp, permitSignature: { v: yParity, r, s } })
+    expect(submit.status).toBe(200)
+    expect(submit.body.status).toBe('confirmed')
+  })
+
+  test('behavior: a permit v other than 0, 1, 27 or 28 is 400 PERMIT_SIGNATURE_INVALID', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const { permitSignature } = await permitAndPrepare(base(), invoice.id, payer)
+    for (const v of [2, 26, 29, 255]) {
+      const { status, body } = await api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: { ...permitSignature, v } })
+      expect(status, String(v)).toBe(400)
+      expect(body, String(v)).toMatchObject({ error: 'PERMIT_SIGNATURE_INVALID', code: 'PERMIT_SIGNATURE_INVALID' })
+    }
   })
 
   test('behavior: a payer address that is not the owner vault is refused', async () => {
