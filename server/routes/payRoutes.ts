@@ -49,7 +49,9 @@ export function payRoutes(context: PayContext, metadata: MetadataAccess) {
     const token = validate(tokenQuery, c.req.query('token'), 'token')
     if (!token) throw new HttpError(400, 'TOKEN_REQUIRED', 'the PDF needs the invoice access token from the share link')
     const [{ invoice }, opened] = await Promise.all([context.invoices.read(id), openMetadata(id, token)])
-    if (!opened) throw new HttpError(404, 'NOT_FOUND', 'no invoice document for this id and token')
+    // unlike /metadata, which then falls back to the on-chain record, the document needs the token: a
+    // wrong, expired or revoked one is a credential failure (SPEC 7.2), told apart from a missing invoice
+    if (!opened) throw new HttpError(401, 'UNAUTHORIZED', 'the access token is invalid, expired or revoked: ask the merchant for a current share link')
     const pdf = await invoicePdf(invoice, opened)
     const filename = `invoice-${opened.invoiceNumber.replace(/[^\w.-]/g, '_')}.pdf`
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {

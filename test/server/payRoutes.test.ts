@@ -109,6 +109,28 @@ describe('GET /v1/pay/:id/metadata and /pdf', () => {
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-')
     expect(bytes.length).toBeGreaterThan(1000)
   })
+
+  test('behavior: the PDF with a wrong, another invoice\'s, expired or revoked token is 401 UNAUTHORIZED', async () => {
+    const demo = ctx.devnet.seed.invoices[0]!
+    const { tokens, invoiceKey } = ctx.server.stores
+    const key = invoiceKey(demo.id)
+    const expired = await tokens.createToken({ invoice: key, isDefault: false, expiresAt: new Date(Date.now() - 60_000) })
+    const revoked = await tokens.createToken({ invoice: key, isDefault: false })
+    await tokens.revokeToken(key, revoked.tokenId)
+    const cases = {
+      wrong: 'svc_tk_wrong',
+      overlong: `svc_tk_${'x'.repeat(300)}`,
+      otherInvoice: tokenOf(ctx.shareLinks[1]!.shareLink),
+      expired: expired.token,
+      revoked: revoked.token,
+    }
+    for (const [name, token] of Object.entries(cases)) {
+      const { status, body, headers } = await api(base(), `/v1/pay/${demo.id}/pdf?token=${token}`)
+      expect(status, name).toBe(401)
+      expect(headers.get('content-type'), name).toMatch(/^application\/json/)
+      expect(body, name).toMatchObject({ error: 'UNAUTHORIZED', code: 'UNAUTHORIZED', message: expect.any(String) })
+    }
+  })
 })
 
 describe('POST /v1/pay/:id/permit', () => {
