@@ -1,8 +1,8 @@
-import { parseUnits } from 'viem'
+import { encodeFunctionData, erc20Abi, parseUnits, zeroHash } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
 import { hashMetadata } from '../../src/shared/metadata'
-import { decodePayCallData } from '../../src/shared/payCall'
+import { decodePayCallData, encodePayCallData, vaultExecuteAbi } from '../../src/shared/payCall'
 import { permitResponseSchema, prepareResponseSchema } from '../../src/shared/wire'
 import { signPermit } from '../support/devnet'
 import { api, payThroughServer, permitAndPrepare, signUserOp, useServer } from '../support/server'
@@ -356,6 +356,29 @@ describe('refusals on /prepare and submit', () => {
     expect(mismatch.body.code).toBe('USEROP_PERMIT_MISMATCH')
     // none of that spent the operation: it still pays
     const ok = await api(base(), `/v1/pay/${invoice.id}`, { userOp: signed, permitSignature: { v: permitSignature.v, r: permitSignature.r, s: permitSignature.s } })
+    expect(ok.status).toBe(200)
+  })
+
+  test('behavior: an operation whose callData carries no signed permit is 400 USEROP_PERMIT_MISMATCH', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const { prepared } = await permitAndPrepare(base(), invoice.id, payer)
+    const { registry, token } = ctx.devnet.deployment
+    const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [payer.owner, invoice.amount] })
+    const unsigned = { deadline: BigInt(prepared.body.permitDeadline), v: 27, r: zeroHash, s: zeroHash }
+    const callDatas = {
+      empty: '0x',
+      anotherCall: encodeFunctionData({ abi: vaultExecuteAbi, functionName: 'execute', args: [token, 0n, transfer] }),
+      unsignedPermit: encodePayCallData({ registry, invoiceId: invoice.id, permit: unsigned }),
+    }
+    for (const [name, callData] of Object.entries(callDatas)) {
+      const userOp = await signUserOp(payer, { ...prepared.body.userOp, callData }, prepared.body.userOpHash)
+      const { status, body } = await api(base(), `/v1/pay/${invoice.id}`, { userOp })
+      expect(status, name).toBe(400)
+      expect(body, name).toMatchObject({ error: 'USEROP_PERMIT_MISMATCH', code: 'USEROP_PERMIT_MISMATCH' })
+    }
+    // none of that spent the prepared operation: it still pays
+    const ok = await api(base(), `/v1/pay/${invoice.id}`, { userOp: await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash) })
     expect(ok.status).toBe(200)
   })
 
