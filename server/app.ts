@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { authenticate, type AuthDependencies } from './auth/authenticate'
 import { HttpError } from './http/httpError'
 import { errorHandler } from './http/errorHandler'
+import { allowedMethods, MethodNotAllowedError } from './http/methodNotAllowed'
 import { publicCors } from './http/publicCors'
 import { accessLog, type Logger } from './http/logger'
 import { rateLimit } from './http/rateLimit'
@@ -48,7 +49,12 @@ function clientAddress(trustProxy: boolean) {
 export function createApp(options: AppOptions) {
   const app = new Hono()
   app.onError(errorHandler(options.logger))
-  app.notFound((c) => c.json({ error: 'NOT_FOUND', code: 'NOT_FOUND', message: 'no such route' }, 404))
+  app.notFound((c) => {
+    // read when asked, so it sees every route mounted below
+    const allowed = allowedMethods(app, c.req.path)
+    if (allowed.length > 0) throw new MethodNotAllowedError(allowed)
+    return c.json({ error: 'NOT_FOUND', code: 'NOT_FOUND', message: 'no such route' }, 404)
+  })
   app.use(accessLog(options.logger))
   app.use(async function securityHeaders(c, next) {
     await next()

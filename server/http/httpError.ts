@@ -3,7 +3,7 @@
 export class HttpError extends Error {
   override name = 'HttpError'
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 502 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 502 | 503,
     readonly code: string,
     message: string,
     readonly extra: Record<string, unknown> = {},

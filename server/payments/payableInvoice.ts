@@ -3,11 +3,12 @@ import type { WireInvoice } from '../../src/shared/wire'
 import { HttpError } from '../http/httpError'
 import type { PayContext } from './payContext'
 
-/** The invoice as it is now, refused unless it can still be paid with the token this deployment takes. */
+/** The invoice as it is now, refused unless it can still be paid with the token this deployment takes.
+ * A Paid or Canceled invoice is a 400 (SPEC 7.2 lists an invalid invoice status there, not under 409). */
 export async function payableInvoice(context: PayContext, id: bigint): Promise<WireInvoice> {
   const { invoice } = await context.invoices.read(id)
   if (invoice.status !== 'Issued') {
-    throw new HttpError(409, 'INVALID_STATUS', `invoice ${id} is ${invoice.status} and cannot be paid`, { status: invoice.status })
+    throw new HttpError(400, 'INVALID_STATUS', `invoice ${id} is ${invoice.status} and cannot be paid`, { status: invoice.status })
   }
   if (getAddress(invoice.token.address) !== getAddress(context.deployment.token)) {
     throw new HttpError(409, 'TOKEN_NOT_SUPPORTED', `invoice ${id} is payable in a token this service does not sponsor`)

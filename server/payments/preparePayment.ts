@@ -3,8 +3,9 @@ import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { encodeCreateVault, vaultFactoryAbi, vaultSalt, type PermitSignature } from '../../src/shared/payCall'
-import type { WireInvoice } from '../../src/shared/wire'
-import { toWireUserOp, type WireUserOp } from '../../src/shared/userOpWire'
+import type * as z from 'zod/mini'
+import type { prepareResponseSchema } from '../../src/shared/wire'
+import { toWireUserOp } from '../../src/shared/userOpWire'
 import { estimateAccountGas } from '../chain/localGasEstimator'
 import { payUserOperation } from '../chain/payUserOperation'
 import { stubEcdsaSignature } from '../chain/stubSignature'
@@ -15,13 +16,8 @@ import { payableInvoice } from './payableInvoice'
 import { minPermitRemainingSeconds } from '../../src/shared/permit'
 import { assertPermitUsable } from './permitWindow'
 
-export type PreparedResponse = {
-  userOp: WireUserOp
-  userOpHash: `0x${string}`
-  permitDeadline: number
-  expiresAt: string
-  invoice: WireInvoice
-}
+/** Typed by the widget's schema for this answer: the two cannot disagree on a field's representation. */
+export type PreparedResponse = Omit<z.infer<typeof prepareResponseSchema>, 'success'>
 
 /** Gas fields before they are measured. */
 const unmeasured = { callGasLimit: 0n, verificationGasLimit: 0n, preVerificationGas: 0n, paymasterVerificationGasLimit: 0n, paymasterPostOpGasLimit: 0n }
@@ -126,5 +122,5 @@ export async function preparePayment(
     permit,
     expiresAt,
   })
-  return { userOp: wire, userOpHash, permitDeadline: Number(permit.deadline), expiresAt: expiresAt.toISOString(), invoice }
+  return { userOp: wire, userOpHash, permitDeadline: permit.deadline.toString(), expiresAt: expiresAt.toISOString(), invoice }
 }

@@ -12,10 +12,10 @@ import { assertPermitUsable, nowSeconds } from './permitWindow'
  * from the token now. */
 export async function requestPermit(
   context: PayContext,
-  { invoiceId, payerAddress, permitDeadline }: { invoiceId: bigint; payerAddress: Address; permitDeadline?: number | undefined },
+  { invoiceId, payerAddress, permitDeadline }: { invoiceId: bigint; payerAddress: Address; permitDeadline?: bigint | undefined },
 ): Promise<{ permitToSign: PermitToSign; invoice: WireInvoice }> {
   const invoice = await payableInvoice(context, invoiceId)
-  const deadline = permitDeadline === undefined ? nowSeconds(context.now) + BigInt(defaultPermitSeconds) : BigInt(permitDeadline)
+  const deadline = permitDeadline ?? nowSeconds(context.now) + BigInt(defaultPermitSeconds)
   assertPermitUsable(deadline, context.now)
   const token = invoice.token.address
   const [domain, nonce] = await Promise.all([

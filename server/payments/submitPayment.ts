@@ -1,11 +1,12 @@
-import { getAddress, isAddressEqual, recoverMessageAddress, size, type Hex } from 'viem'
+import { getAddress, isAddressEqual, recoverMessageAddress, size, zeroHash, type Hex } from 'viem'
 import { getUserOperationHash } from 'viem/account-abstraction'
-import { decodePayCallData } from '../../src/shared/payCall'
+import { decodePayCallData, type PermitSignature } from '../../src/shared/payCall'
 import { canonicalJson } from '../../src/shared/metadata'
 import { fromWireUserOp, type WireUserOp } from '../../src/shared/userOpWire'
 import { BundlerRejectedError, type BundlerReceipt } from '../chain/bundler'
 import { HttpError } from '../http/httpError'
 import type { PayContext } from './payContext'
+import { payableInvoice } from './payableInvoice'
 import type { PreparedPayment } from '../store/paymentStore'
 import { assertPermitUsable } from './permitWindow'
 
@@ -63,8 +64,22 @@ async function assertSignedByOwner(prepared: PreparedPayment, signature: Hex) {
   }
 }
 
+/** The permit a pay call carries; null when callData is no pay call, or its permit was never signed. */
+function carriedPermit(callData: Hex): PermitSignature | null {
+  let permit: PermitSignature
+  try {
+    permit = decodePayCallData(callData).permit
+  } catch {
+    return null
+  }
+  return permit.r === zeroHash || permit.s === zeroHash ? null : permit
+}
+
+/** SPEC 7.3: an operation without a signed permit, or with a permitSignature other than its own, is a
+ * mismatch whether or not it was prepared: checked before anything is looked up. */
 function assertPermitMatches(wire: WireUserOp, permitSignature: PermitSignatureInput | undefined) {
-  const { permit } = decodePayCallData(wire.callData)
+  const permit = carriedPermit(wire.callData)
+  if (!permit) throw new HttpError(400, 'USEROP_PERMIT_MISMATCH', 'the operation callData carries no signed permit: submit the operation /prepare returned')
   if (!permitSignature) return
   const same = permitSignature.v === permit.v && permitSignature.r.toLowerCase() === permit.r.toLowerCase() && permitSignature.s.toLowerCase() === permit.s.toLowerCase()
   if (!same) throw new HttpError(400, 'USEROP_PERMIT_MISMATCH', 'permitSignature differs from the permit in the operation callData')
@@ -103,8 +118,8 @@ export async function submitPayment(
   context: PayContext,
   { invoiceId, userOp, permitSignature }: { invoiceId: bigint; userOp: WireUserOp; permitSignature?: PermitSignatureInput | undefined },
 ): Promise<SubmitResult> {
-  const prepared = await preparedFor(context, invoiceId, userOp)
   assertPermitMatches(userOp, permitSignature)
+  const prepared = await preparedFor(context, invoiceId, userOp)
   await assertSignedByOwner(prepared, userOp.signature)
   const { userOpHash } = prepared
 
@@ -120,6 +135,8 @@ export async function submitPayment(
     // a re-claim follows a send that failed or died: it may have landed all the same
     const already = claim.submission.attempts > 1 ? await context.bundler.receipt(userOpHash) : null
     if (already) return await settle(context, prepared, already)
+    // paid or canceled since /prepare: refused as /permit and /prepare would, before the bundler is asked
+    await payableInvoice(context, prepared.invoice.invoiceId)
     assertPermitUsable(prepared.permit.deadline, context.now)
     reference = await context.bundler.send(fromWireUserOp({ ...prepared.userOp, signature: userOp.signature }))
     await context.payments.markSubmitted(userOpHash, reference)

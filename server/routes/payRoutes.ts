@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { getAddress } from 'viem'
 import * as z from 'zod/mini'
 import type { InvoiceMetadata } from '../../src/shared/metadata'
+import { ecrecoverV } from '../../src/shared/permit'
 import { permitRequestSchema, prepareRequestSchema, submitRequestSchema } from '../../src/shared/wire'
 import { HttpError } from '../http/httpError'
 import { invoiceIdParam, jsonBody, validate } from '../http/validate'
@@ -30,6 +31,11 @@ export function invoiceDocument(context: PayContext, metadata: MetadataAccess) {
   }
 }
 
+/** SPEC 4.14 rule 4 allows any v up to 255: a y-parity bit is taken as the 27 or 28 the token recovers with. */
+function recoverable<S extends { v: number }>(signature: S): S {
+  return { ...signature, v: ecrecoverV(signature.v) }
+}
+
 /** SPEC 4.14: the public pay routes. No credentials: a payment is authorised by the payer's signatures. */
 export function payRoutes(context: PayContext, metadata: MetadataAccess) {
   const app = new Hono()
@@ -52,7 +58,9 @@ export function payRoutes(context: PayContext, metadata: MetadataAccess) {
     const token = validate(tokenQuery, c.req.query('token'), 'token')
     if (!token) throw new HttpError(400, 'TOKEN_REQUIRED', 'the PDF needs the invoice access token from the share link')
     const [{ invoice }, opened] = await Promise.all([context.invoices.read(id), openMetadata(id, token)])
-    if (!opened) throw new HttpError(404, 'NOT_FOUND', 'no invoice document for this id and token')
+    // unlike /metadata, which then falls back to the on-chain record, the document needs the token: a
+    // wrong, expired or revoked one is a credential failure (SPEC 7.2), told apart from a missing invoice
+    if (!opened) throw new HttpError(401, 'UNAUTHORIZED', 'the access token is invalid, expired or revoked: ask the merchant for a current share link')
     const pdf = await invoicePdf(invoice, opened)
     const filename = `invoice-${opened.invoiceNumber.replace(/[^\w.-]/g, '_')}.pdf`
     return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
@@ -65,7 +73,8 @@ export function payRoutes(context: PayContext, metadata: MetadataAccess) {
   app.post('/:id/permit', async (c) => {
     const invoiceId = invoiceIdParam(c)
     const body = await jsonBody(c, permitRequestSchema)
-    const result = await requestPermit(context, { invoiceId, payerAddress: getAddress(body.payerAddress), permitDeadline: body.permitDeadline })
+    const permitDeadline = body.permitDeadline === undefined ? undefined : BigInt(body.permitDeadline)
+    const result = await requestPermit(context, { invoiceId, payerAddress: getAddress(body.payerAddress), permitDeadline })
     return c.json({ success: true, ...result })
   })
 
@@ -76,7 +85,7 @@ export function payRoutes(context: PayContext, metadata: MetadataAccess) {
       invoiceId,
       payerAddress: getAddress(payerAddress),
       ownerAddress: getAddress(ownerAddress),
-      permit: { deadline: BigInt(permit.deadline), v: permit.v, r: permit.r, s: permit.s },
+      permit: { ...recoverable(permit), deadline: BigInt(permit.deadline) },
     })
     return c.json({ success: true, ...result })
   })
@@ -84,7 +93,7 @@ export function payRoutes(context: PayContext, metadata: MetadataAccess) {
   app.post('/:id', async (c) => {
     const invoiceId = invoiceIdParam(c)
     const { userOp, permitSignature } = await jsonBody(c, submitRequestSchema)
-    const result = await submitPayment(context, { invoiceId, userOp, permitSignature })
+    const result = await submitPayment(context, { invoiceId, userOp, permitSignature: permitSignature && recoverable(permitSignature) })
     return c.json(result, result.status === 'confirmed' ? 200 : 202)
   })
 

@@ -1,5 +1,6 @@
 import { hexToNumber, parseErc6492Signature, size, slice, type Hex } from 'viem'
 import type { PermitSignature } from '../shared/payCall'
+import { ecrecoverV } from '../shared/permit'
 
 /** registry.pay takes the permit as v, r, s. A counterfactual smart-account wallet wraps what it
  * signs for ERC-6492; the token wants the bare 65 bytes. (Split by hand: viem's parseSignature
@@ -7,8 +8,7 @@ import type { PermitSignature } from '../shared/payCall'
 export function splitPermitSignature(signature: Hex, deadline: bigint): PermitSignature {
   const bare = parseErc6492Signature(signature).signature
   if (size(bare) !== 65) throw new Error(`a permit signature is 65 bytes, not ${size(bare)}`)
-  // wallets give the recovery byte as a y-parity bit (0, 1) or as 27, 28; ecrecover wants the latter
   const v = hexToNumber(slice(bare, 64, 65))
   if (![0, 1, 27, 28].includes(v)) throw new Error(`a permit signature's v is 0, 1, 27 or 28, not ${v}`)
-  return { deadline, v: v < 27 ? v + 27 : v, r: slice(bare, 0, 32), s: slice(bare, 32, 64) }
+  return { deadline, v: ecrecoverV(v), r: slice(bare, 0, 32), s: slice(bare, 32, 64) }
 }

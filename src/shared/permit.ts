@@ -6,6 +6,12 @@ export const defaultPermitSeconds = 3_600
 export const maxPermitSeconds = 86_400
 export const minPermitRemainingSeconds = 120
 
+/** A signature's recovery byte as ecrecover, and so the token, wants it: 27 or 28. Wallets and
+ * libraries also give it as the y-parity bit, 0 or 1; any other value is left for the token to refuse. */
+export function ecrecoverV(v: number): number {
+  return v === 0 || v === 1 ? v + 27 : v
+}
+
 /** The EIP-2612 struct every USDC-style token signs. */
 export const permitTypes = {
   Permit: [

@@ -42,9 +42,13 @@ export const metadataResponseSchema = z.object({
   metadata: z.nullable(invoiceMetadataSchema),
 })
 
+/** A deadline in Unix seconds as a client may send it: a decimal string, which every answer uses (as
+ * the invoice's own times are, SPEC 2.4), or a JSON integer. */
+const deadlineInputSchema = z.union([uintStringSchema, z.int().check(z.minimum(0))])
+
 export const permitRequestSchema = z.object({
   payerAddress: addressSchema,
-  permitDeadline: z.optional(z.int().check(z.positive())),
+  permitDeadline: z.optional(deadlineInputSchema),
 })
 
 export const permitToSignSchema = z.object({
@@ -72,7 +76,7 @@ export const permitSignatureSchema = z.object({
 export const prepareRequestSchema = z.object({
   payerAddress: addressSchema,
   ownerAddress: addressSchema,
-  permit: z.extend(permitSignatureSchema, { deadline: z.union([uintStringSchema, z.int().check(z.minimum(0))]) }),
+  permit: z.extend(permitSignatureSchema, { deadline: deadlineInputSchema }),
 })
 
 /** SPEC 2.16: a v0.7 UserOperation with numeric fields as decimal strings. */
@@ -100,7 +104,8 @@ export const prepareResponseSchema = z.object({
   success: z.literal(true),
   userOp: wireUserOpSchema,
   userOpHash: bytes32Schema,
-  permitDeadline: z.int(),
+  // the same decimal string as the permit's message.deadline
+  permitDeadline: uintStringSchema,
   expiresAt: z.iso.datetime(),
   invoice: invoiceSchema,
 })

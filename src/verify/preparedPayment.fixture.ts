@@ -152,7 +152,7 @@ export async function prepareTestPayment(p: PrepareTestPaymentParameters): Promi
     success: true,
     userOp: toWireUserOp(userOp),
     userOpHash,
-    permitDeadline: Number(p.permit.deadline),
+    permitDeadline: p.permit.deadline.toString(),
     expiresAt: new Date(Number(p.permit.deadline) * 1000).toISOString(),
     invoice: p.invoice,
   }

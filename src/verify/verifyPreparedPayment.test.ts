@@ -361,7 +361,7 @@ describe('verifyPreparedPayment', () => {
 
   test('behavior: refuses a permit deadline other than the one signed', async () => {
     const { verify } = await scenario()
-    const { result } = await verify(undefined, (prepared) => ({ ...prepared, permitDeadline: prepared.permitDeadline - 60 }))
+    const { result } = await verify(undefined, (prepared) => ({ ...prepared, permitDeadline: String(Number(prepared.permitDeadline) - 60) }))
     expect(codes(result)).toEqual(['PERMIT_DEADLINE_MISMATCH'])
   })
 

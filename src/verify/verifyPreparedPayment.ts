@@ -54,7 +54,7 @@ function checkPermitWindow(prepared: PrepareResponse, permit: PermitSignature): 
   if (BigInt(prepared.permitDeadline) !== permit.deadline) {
     problems.push({
       code: 'PERMIT_DEADLINE_MISMATCH',
-      message: `The server reports a permit valid until ${isoSeconds(prepared.permitDeadline)}, but the permit you signed ends at ${isoSeconds(Number(permit.deadline))}.`,
+      message: `The server reports a permit valid until ${isoSeconds(Number(prepared.permitDeadline))}, but the permit you signed ends at ${isoSeconds(Number(permit.deadline))}.`,
     })
   }
   // an unreadable date is no bound at all

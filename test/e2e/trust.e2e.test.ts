@@ -214,7 +214,7 @@ describe('the pay page against a lying payment service', () => {
       async (route) => {
         const response = await route.fetch()
         const body = await response.json()
-        await reSponsored(body, (op) => ({ ...op, callGasLimit: 25_000n }), { validUntil: body.permitDeadline, validAfter: 0 })
+        await reSponsored(body, (op) => ({ ...op, callGasLimit: 25_000n }), { validUntil: Number(body.permitDeadline), validAfter: 0 })
         await route.fulfill({ response, json: body })
       },
     )

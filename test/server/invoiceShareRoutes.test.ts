@@ -27,7 +27,7 @@ async function payerView(serverIndex: number, id: bigint, token: string) {
   return { accessLevel: metadata.body.accessLevel, pdf: pdf.status }
 }
 const opens = { accessLevel: 'full', pdf: 200 }
-const closed = { accessLevel: 'onchain_only', pdf: 404 }
+const closed = { accessLevel: 'onchain_only', pdf: 401 }
 
 describe('GET /v1/invoices/:id/share', () => {
   test('default: the current share link, on the public origin, with its hint', async () => {

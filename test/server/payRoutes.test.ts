@@ -1,7 +1,10 @@
-import { parseUnits } from 'viem'
+import { encodeFunctionData, erc20Abi, parseUnits, zeroHash } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
 import { hashMetadata } from '../../src/shared/metadata'
+import { decodePayCallData, encodePayCallData, vaultExecuteAbi } from '../../src/shared/payCall'
+import { permitResponseSchema, prepareResponseSchema } from '../../src/shared/wire'
+import { signPermit } from '../support/devnet'
 import { api, payThroughServer, permitAndPrepare, signUserOp, useServer } from '../support/server'
 
 let clockSkewMs = 0
@@ -11,9 +14,26 @@ const base = () => ctx.server.url
 const { balanceOf } = ctx.devnet
 const freshInvoice = (amount = parseUnits('25', 6)) => ctx.devnet.newInvoice(amount)
 const freshPayer = (funds = parseUnits('1000', 6)) => ctx.devnet.newPayer(funds)
+type Payer = Awaited<ReturnType<typeof freshPayer>>
 
 function tokenOf(shareLink: string) {
   return new URL(shareLink).searchParams.get('token')!
+}
+
+/** Every paying route answers an invoice that is no longer Issued the same way, even with a permit
+ * and an operation prepared while it still was. */
+async function expectUnpayable(id: bigint, payer: Payer, flow: Awaited<ReturnType<typeof permitAndPrepare>>, status: 'Paid' | 'Canceled') {
+  expect(flow.prepared.status).toBe(200)
+  const signed = await signUserOp(payer, flow.prepared.body.userOp, flow.prepared.body.userOpHash)
+  const answers = {
+    permit: await api(base(), `/v1/pay/${id}/permit`, { payerAddress: payer.vault }),
+    prepare: await api(base(), `/v1/pay/${id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: flow.permitSignature }),
+    submit: await api(base(), `/v1/pay/${id}`, { userOp: signed }),
+  }
+  for (const [route, answer] of Object.entries(answers)) {
+    expect(answer.status, route).toBe(400)
+    expect(answer.body, route).toMatchObject({ error: 'INVALID_STATUS', code: 'INVALID_STATUS', status })
+  }
 }
 
 describe('GET /v1/pay/:id', () => {
@@ -89,6 +109,28 @@ describe('GET /v1/pay/:id/metadata and /pdf', () => {
     expect(bytes.subarray(0, 5).toString()).toBe('%PDF-')
     expect(bytes.length).toBeGreaterThan(1000)
   })
+
+  test('behavior: the PDF with a wrong, another invoice\'s, expired or revoked token is 401 UNAUTHORIZED', async () => {
+    const demo = ctx.devnet.seed.invoices[0]!
+    const { tokens, invoiceKey } = ctx.server.stores
+    const key = invoiceKey(demo.id)
+    const expired = await tokens.createToken({ invoice: key, isDefault: false, expiresAt: new Date(Date.now() - 60_000) })
+    const revoked = await tokens.createToken({ invoice: key, isDefault: false })
+    await tokens.revokeToken(key, revoked.tokenId)
+    const cases = {
+      wrong: 'svc_tk_wrong',
+      overlong: `svc_tk_${'x'.repeat(300)}`,
+      otherInvoice: tokenOf(ctx.shareLinks[1]!.shareLink),
+      expired: expired.token,
+      revoked: revoked.token,
+    }
+    for (const [name, token] of Object.entries(cases)) {
+      const { status, body, headers } = await api(base(), `/v1/pay/${demo.id}/pdf?token=${token}`)
+      expect(status, name).toBe(401)
+      expect(headers.get('content-type'), name).toMatch(/^application\/json/)
+      expect(body, name).toMatchObject({ error: 'UNAUTHORIZED', code: 'UNAUTHORIZED', message: expect.any(String) })
+    }
+  })
 })
 
 describe('POST /v1/pay/:id/permit', () => {
@@ -118,9 +160,32 @@ describe('POST /v1/pay/:id/permit', () => {
     expect(far.body.code).toBe('PERMIT_DEADLINE_TOO_FAR')
   })
 
+  test('behavior: permitDeadline is an integer or a decimal string; every answer gives a deadline as a decimal string', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const deadline = Math.floor(Date.now() / 1000) + 1800
+    for (const permitDeadline of [deadline, String(deadline)]) {
+      const { status, body } = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault, permitDeadline })
+      expect(status).toBe(200)
+      expect(body.permitToSign.message.deadline).toBe(String(deadline))
+    }
+    const { permit, prepared } = await permitAndPrepare(base(), invoice.id, payer, String(deadline))
+    expect(prepared.status).toBe(200)
+    expect(prepared.body.permitDeadline).toBe(String(deadline))
+    // the widget reads both answers with the shared schemas
+    expect(permitResponseSchema.safeParse(permit.body).success).toBe(true)
+    expect(prepareResponseSchema.safeParse(prepared.body).success).toBe(true)
+  })
+
   test('behavior: bad bodies get a validation error, never a 500', async () => {
     const id = ctx.devnet.seed.invoices[2]!.id
-    const cases: [unknown, number][] = [[{}, 400], [{ payerAddress: '0x1234' }, 400], [{ payerAddress: ctx.devnet.seed.payer.vault, permitDeadline: 'soon' }, 400], [[1, 2], 400]]
+    const payerAddress = ctx.devnet.seed.payer.vault
+    const cases: [unknown, number][] = [
+      [{}, 400],
+      [{ payerAddress: '0x1234' }, 400],
+      ...['soon', '-1', '1.5', '0x10', -1, 1.5].map((permitDeadline): [unknown, number] => [{ payerAddress, permitDeadline }, 400]),
+      [[1, 2], 400],
+    ]
     for (const [body, expected] of cases) {
       const { status, body: answer } = await api(base(), `/v1/pay/${id}/permit`, body)
       expect(status).toBe(expected)
@@ -165,13 +230,23 @@ describe('the whole payment over HTTP', () => {
     expect((await api(base(), `/v1/pay/${invoice.id}`)).body.data.status).toBe('Paid')
   })
 
-  test('behavior: paying a Paid invoice is refused at /permit with 409 INVALID_STATUS', async () => {
+  test('behavior: paying a Paid invoice is refused with 400 INVALID_STATUS at /permit, /prepare and submit', async () => {
+    const invoice = await freshInvoice()
+    const [payer, late] = [await freshPayer(), await freshPayer()]
+    const lateFlow = await permitAndPrepare(base(), invoice.id, late)
+    expect((await payThroughServer(base(), invoice.id, payer)).submit.status).toBe(200)
+    await expectUnpayable(invoice.id, late, lateFlow, 'Paid')
+    expect(await balanceOf(late.vault)).toBe(parseUnits('1000', 6))
+  })
+
+  test('behavior: paying a Canceled invoice is refused with 400 INVALID_STATUS at /permit, /prepare and submit', async () => {
     const invoice = await freshInvoice()
     const payer = await freshPayer()
-    expect((await payThroughServer(base(), invoice.id, payer)).submit.status).toBe(200)
-    const again = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault })
-    expect(again.status).toBe(409)
-    expect(again.body).toMatchObject({ code: 'INVALID_STATUS', status: 'Paid' })
+    const flow = await permitAndPrepare(base(), invoice.id, payer)
+    await ctx.devnet.cancelInvoice(invoice.id)
+    await expect.poll(async () => (await api(base(), `/v1/pay/${invoice.id}`)).body.data.status).toBe('Canceled')
+    await expectUnpayable(invoice.id, payer, flow, 'Canceled')
+    expect(await balanceOf(payer.vault)).toBe(parseUnits('1000', 6))
   })
 
   test('behavior: repeating the same submission never submits twice and answers from what is known', async () => {
@@ -215,6 +290,37 @@ describe('refusals on /prepare and submit', () => {
     expect(prepared.body).toMatchObject({ error: 'PERMIT_SIGNATURE_INVALID', code: 'PERMIT_SIGNATURE_INVALID' })
   })
 
+  test('behavior: a permit v given as its y-parity bit (0 or 1) is taken as 27 or 28, and the payment goes through', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const { body } = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault })
+    const { deadline } = body.permitToSign.message
+    const signed = await signPermit(ctx.devnet.clients.public, ctx.devnet.deployment, { ...payer, value: invoice.amount, deadline: BigInt(deadline) })
+    const { r, s } = signed
+    const yParity = signed.v - 27
+    const prepare = (v: number) => api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: { deadline, v, r, s } })
+    // the other bit is the other 27/28, so a wrong signature: the mapping is exact, not a guess
+    expect((await prepare(1 - yParity)).body.code).toBe('PERMIT_SIGNATURE_INVALID')
+    const prepared = await prepare(yParity)
+    expect(prepared.status).toBe(200)
+    expect(decodePayCallData(prepared.body.userOp.callData).permit.v).toBe(signed.v)
+    const userOp = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
+    const submit = await api(base(), `/v1/pay/${invoice.id}`, { userOp, permitSignature: { v: yParity, r, s } })
+    expect(submit.status).toBe(200)
+    expect(submit.body.status).toBe('confirmed')
+  })
+
+  test('behavior: a permit v other than 0, 1, 27 or 28 is 400 PERMIT_SIGNATURE_INVALID', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const { permitSignature } = await permitAndPrepare(base(), invoice.id, payer)
+    for (const v of [2, 26, 29, 255]) {
+      const { status, body } = await api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: { ...permitSignature, v } })
+      expect(status, String(v)).toBe(400)
+      expect(body, String(v)).toMatchObject({ error: 'PERMIT_SIGNATURE_INVALID', code: 'PERMIT_SIGNATURE_INVALID' })
+    }
+  })
+
   test('behavior: a payer address that is not the owner vault is refused', async () => {
     const invoice = await freshInvoice()
     const payer = await freshPayer()
@@ -253,13 +359,36 @@ describe('refusals on /prepare and submit', () => {
     expect(ok.status).toBe(200)
   })
 
+  test('behavior: an operation whose callData carries no signed permit is 400 USEROP_PERMIT_MISMATCH', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const { prepared } = await permitAndPrepare(base(), invoice.id, payer)
+    const { registry, token } = ctx.devnet.deployment
+    const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [payer.owner, invoice.amount] })
+    const unsigned = { deadline: BigInt(prepared.body.permitDeadline), v: 27, r: zeroHash, s: zeroHash }
+    const callDatas = {
+      empty: '0x',
+      anotherCall: encodeFunctionData({ abi: vaultExecuteAbi, functionName: 'execute', args: [token, 0n, transfer] }),
+      unsignedPermit: encodePayCallData({ registry, invoiceId: invoice.id, permit: unsigned }),
+    }
+    for (const [name, callData] of Object.entries(callDatas)) {
+      const userOp = await signUserOp(payer, { ...prepared.body.userOp, callData }, prepared.body.userOpHash)
+      const { status, body } = await api(base(), `/v1/pay/${invoice.id}`, { userOp })
+      expect(status, name).toBe(400)
+      expect(body, name).toMatchObject({ error: 'USEROP_PERMIT_MISMATCH', code: 'USEROP_PERMIT_MISMATCH' })
+    }
+    // none of that spent the prepared operation: it still pays
+    const ok = await api(base(), `/v1/pay/${invoice.id}`, { userOp: await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash) })
+    expect(ok.status).toBe(200)
+  })
+
   test('behavior: with under two minutes left on the permit, submit is 409 PERMIT_EXPIRED and nothing is sent', async () => {
     const invoice = await freshInvoice()
     const payer = await freshPayer()
     const now = Math.floor(Date.now() / 1000)
     const { prepared } = await permitAndPrepare(base(), invoice.id, payer, now + 600)
     expect(prepared.status).toBe(200)
-    expect(prepared.body.permitDeadline).toBe(now + 600)
+    expect(prepared.body.permitDeadline).toBe(String(now + 600))
     // the prepared payment ends where submit starts refusing: two minutes before the permit
     expect(Date.parse(prepared.body.expiresAt) / 1000).toBe(now + 600 - 120)
     const signed = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)

@@ -1,8 +1,10 @@
-import { createTestClient, http, parseSignature, type Address, type Hex } from 'viem'
+import { createTestClient, encodeFunctionData, http, parseSignature, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll } from 'vitest'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import { devnetClients } from '../../server/devnet/deploy'
+import { devnetClients, mined } from '../../server/devnet/deploy'
 import { createPayer, issueInvoice } from '../../server/devnet/seed'
 import { startDevnet, type Devnet } from '../../server/devnet/startDevnet'
 import { permitTypedData } from '../../src/shared/permit'
@@ -10,7 +12,7 @@ import type { Deployment } from '../../src/shared/deployment'
 
 type DevnetContext = Devnet & { clients: ReturnType<typeof devnetClients>; test: ReturnType<typeof createTestClient> }
 
-/** What tests on a devnet keep doing: read a balance, issue another invoice, make another payer. */
+/** What tests on a devnet keep doing: read a balance, issue or cancel an invoice, make another payer. */
 function devnetActions(context: DevnetContext) {
   return {
     balanceOf: (address: Address) =>
@@ -19,6 +21,13 @@ function devnetActions(context: DevnetContext) {
     async newInvoice(amount: bigint, metaHash: Hex = `0x${'cd'.repeat(32)}`) {
       const { timestamp } = await context.clients.public.getBlock()
       return issueInvoice(context.anvil.rpcUrl, context.deployment, context.seed.merchant, { amount, dueAt: timestamp + 86_400n, metaHash })
+    },
+    /** The demo merchant cancels an Issued invoice through its vault, as its dashboard would. */
+    async cancelInvoice(id: bigint) {
+      const { merchant } = context.seed
+      const { public: client, wallet } = devnetClients(context.anvil.rpcUrl, context.deployment.chainId, privateKeyToAccount(merchant.ownerPrivateKey))
+      const cancel = encodeFunctionData({ abi: invoiceRegistryAbi, functionName: 'cancel', args: [id] })
+      await mined(client, await wallet.writeContract({ address: merchant.vault, abi: payerVaultAbi, functionName: 'execute', args: [context.deployment.registry, 0n, cancel] }))
     },
     /** A payer whose vault holds `funds` and is not deployed yet. */
     newPayer: (funds: bigint) => createPayer(context.clients, context.deployment, funds),

@@ -67,7 +67,7 @@ export async function api(base: string, path: string, body?: unknown) {
 type Payer = { vault: Address; owner: Address; ownerPrivateKey: Hex }
 
 /** The payer's side of the flow, as a wallet does it: sign the permit, then the operation's hash. */
-export async function permitAndPrepare(base: string, invoiceId: bigint | string, payer: Payer, permitDeadline?: number) {
+export async function permitAndPrepare(base: string, invoiceId: bigint | string, payer: Payer, permitDeadline?: number | string) {
   const owner = privateKeyToAccount(payer.ownerPrivateKey)
   const permit = await api(base, `/v1/pay/${invoiceId}/permit`, { payerAddress: payer.vault, ...(permitDeadline ? { permitDeadline } : {}) })
   if (permit.status !== 200) throw new Error(`permit: ${permit.status} ${JSON.stringify(permit.body)}`)
