@@ -8,12 +8,12 @@ import type { PermitSignature } from '../src/shared/payCall'
 import { permitTypedDataJson } from '../src/shared/permit'
 import { fromWireUserOp, type WireUserOp } from '../src/shared/userOpWire'
 import type { PermitToSign } from '../src/shared/wire'
+import type { Eip1193Provider } from '../src/wallet/eip1193'
 import type { PaymentInvoice } from '../src/verify/paymentInvoice'
 import { verifyPermitToSign } from '../src/verify/verifyPermitToSign'
 import { verifyUserOperation } from '../src/verify/verifyUserOperation'
 import type { RpcError } from './protocol'
 
-type Provider = { request(args: { method: string; params?: unknown[] }): Promise<unknown> }
 
 /** EIP-1193 4100: the host refuses to have its wallet sign this. */
 function refused(message: string): RpcError {
@@ -41,7 +41,7 @@ export function createHostSigning({ deployment, invoiceId, now = Date.now }: Hos
   let signedPermit: { owner: Address; permit: PermitSignature } | null = null
 
   /** The chain as the host's wallet reads it: the pinned chain, the invoice still open, the account's vault. */
-  async function payment(provider: Provider, account: unknown) {
+  async function payment(provider: Eip1193Provider, account: unknown) {
     if (typeof account !== 'string' || !isAddress(account)) throw refused('the signing account is not an address')
     const chainId = hexToNumber((await provider.request({ method: 'eth_chainId' })) as Hex)
     if (chainId !== deployment.chainId) throw refused(`the wallet is on chain ${chainId}, not the checkout's chain ${deployment.chainId}`)
@@ -55,7 +55,7 @@ export function createHostSigning({ deployment, invoiceId, now = Date.now }: Hos
 
   return {
     /** eth_signTypedData_v4 `[account, json]`: an EIP-2612 permit for this payment, or nothing. */
-    async signPermit(provider: Provider, [account, json]: unknown[]): Promise<Hex> {
+    async signPermit(provider: Eip1193Provider, [account, json]: unknown[]): Promise<Hex> {
       const { owner, vault, invoice } = await payment(provider, account)
       const permitToSign = parsePermit(json)
       if (!permitToSign) throw refused('eth_signTypedData_v4 is relayed only for an EIP-2612 Permit')
@@ -68,7 +68,7 @@ export function createHostSigning({ deployment, invoiceId, now = Date.now }: Hos
     },
 
     /** `[wireUserOp, account]`: the operation that carries the permit this host signed, or nothing. */
-    async signUserOperation(provider: Provider, [wire, account]: unknown[]): Promise<Hex> {
+    async signUserOperation(provider: Eip1193Provider, [wire, account]: unknown[]): Promise<Hex> {
       const { owner, vault, deployed, invoice } = await payment(provider, account)
       if (!signedPermit || signedPermit.owner !== owner) throw refused('no permit for this payment was signed here')
       let userOp

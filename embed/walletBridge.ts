@@ -1,14 +1,10 @@
 import { numberToHex } from 'viem'
+import type { Eip1193Provider } from '../src/wallet/eip1193'
 import type { PinnedDeployment } from '../src/config/pinnedDeployment'
 import { createHostSigning } from './hostSigning'
 import { bridgedMethods, bridgedSignUserOperation, type RpcError, type WalletInfo } from './protocol'
 
-type Provider = {
-  request(args: { method: string; params?: unknown[] }): Promise<unknown>
-  on?(event: string, listener: (data: unknown) => void): void
-  removeListener?(event: string, listener: (data: unknown) => void): void
-}
-type Announced = { info: WalletInfo; provider: Provider }
+type Announced = { info: WalletInfo; provider: Eip1193Provider }
 
 export type WalletBridge = {
   list(): WalletInfo[]

@@ -1,11 +1,9 @@
 import { bridgedSignUserOperation, type RpcError, type WalletInfo } from '../../embed/protocol'
+import type { Eip1193Provider } from '../wallet/eip1193'
 import type { FrameChannel } from './frameChannel'
 
-export type BridgedProvider = {
-  request(args: { method: string; params?: unknown[] | object }): Promise<unknown>
-  on(event: string, listener: (data: unknown) => void): void
-  removeListener(event: string, listener: (data: unknown) => void): void
-}
+/** A host page's wallet as the frame holds it: it relays the wallet's events too. */
+export type BridgedProvider = Required<Eip1193Provider>
 
 export type BridgedWallet = { info: WalletInfo; hostOrigin: string; provider: BridgedProvider }
 

@@ -1,6 +1,12 @@
-/** The one interface every wallet here is reached through (EIP-1193): injected, WalletConnect or the devnet wallet. */
+type Listener = (data: unknown) => void
+
+/** The one interface every wallet here is reached through (EIP-1193), on the page, in the frame and
+ * on the host page: injected, WalletConnect, the devnet wallet, a host page's wallet through the
+ * bridge. Events are optional: the devnet wallet emits none. */
 export type Eip1193Provider = {
   request(args: { method: string; params?: readonly unknown[] }): Promise<unknown>
+  on?(event: string, listener: Listener): void
+  removeListener?(event: string, listener: Listener): void
 }
 
 /** EIP-1193 (and, for a reverted eth_call, EIP-1474) error codes the page acts on. */

@@ -2,26 +2,26 @@ import { createConnector, type CreateConnectorFn } from '@wagmi/core'
 import { getAddress, hexToNumber, numberToHex, type Address, type Hex } from 'viem'
 import { hasProviderCode, providerErrors, type Eip1193Provider } from './eip1193'
 
-type Listener = (...args: never[]) => void
-type Eventful = { on?(event: string, listener: Listener): void; removeListener?(event: string, listener: Listener): void }
-
 /**
  * A wagmi connector over a provider the page already holds: the devnet wallet, a host page's wallet
  * reached through the bridge. Unlike `injected`, it needs no `window` (the flow's Node tests connect
  * through it too), asks for nothing but `eth_requestAccounts`, and follows the provider's events where
  * it emits any.
  */
-export function providerConnector({ id, name, provider }: { id: string; name: string; provider: Eip1193Provider & Eventful }): CreateConnectorFn {
+export function providerConnector({ id, name, provider }: { id: string; name: string; provider: Eip1193Provider }): CreateConnectorFn {
   const accountsOf = async (method: 'eth_accounts' | 'eth_requestAccounts') => ((await provider.request({ method })) as string[]).map((account) => getAddress(account))
   const chainIdOf = async () => hexToNumber((await provider.request({ method: 'eth_chainId' })) as Hex)
   return createConnector((config) => {
-    const onAccountsChanged = (accounts: string[]) =>
-      accounts.length === 0 ? config.emitter.emit('disconnect') : config.emitter.emit('change', { accounts: accounts.map((account) => getAddress(account)) })
-    const onChainChanged = (chainId: string) => config.emitter.emit('change', { chainId: Number(chainId) })
+    const onAccountsChanged = (accounts: unknown) => {
+      const list = Array.isArray(accounts) ? accounts.filter((account): account is string => typeof account === 'string') : []
+      if (list.length === 0) config.emitter.emit('disconnect')
+      else config.emitter.emit('change', { accounts: list.map((account) => getAddress(account)) })
+    }
+    const onChainChanged = (chainId: unknown) => config.emitter.emit('change', { chainId: Number(chainId) })
     const listen = (on: boolean) => {
       const method = on ? provider.on : provider.removeListener
-      method?.call(provider, 'accountsChanged', onAccountsChanged as Listener)
-      method?.call(provider, 'chainChanged', onChainChanged as Listener)
+      method?.call(provider, 'accountsChanged', onAccountsChanged)
+      method?.call(provider, 'chainChanged', onChainChanged)
     }
     return {
       id,
