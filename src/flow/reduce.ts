@@ -9,159 +9,140 @@ import type { Payer, PaymentState, Receipt } from './paymentState'
 export const pendingPollMs = 3_000
 
 type StateNamed<N extends PaymentState['name']> = Extract<PaymentState, { name: N }>
+type EventNamed<T extends PaymentEvent['type']> = Extract<PaymentEvent, { type: T }>
 type Submitted = StateNamed<'submitting' | 'pending'>
+
+/** What a state does with each event it expects; an event it has no entry for leaves it unchanged. */
+type Transitions<N extends PaymentState['name']> = { [T in PaymentEvent['type']]?: (state: StateNamed<N>, event: EventNamed<T>) => PaymentState }
+
+/** The first chain read of the invoice (whether the page fetched it or was rendered with it). */
+function firstRead<N extends 'loading' | 'checking'>(): Transitions<N> {
+  return {
+    chainRead: (_, event) => checked(event.check, (invoice) => ready(invoice, null)),
+    failed: (state, { failure, at }) => (failure.kind === 'api' && failure.status === 404 ? { name: 'notFound' } : errorState(failure, at, state, 'NETWORK_ERROR')),
+  }
+}
+
+/** A new state needs one entry here, and only here. */
+const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
+  idle: {
+    start: (_, event) => (event.served ? { name: 'checking', invoice: event.served } : { name: 'loading' }),
+  },
+  loading: firstRead(),
+  checking: firstRead(),
+  ready: {
+    connect: (state) => ({ name: 'connecting', invoice: state.invoice }),
+    chainRead: (state, event) => {
+      if (state.invoice.confirmed) return state
+      // still no chain: keep the service's figures, marked unconfirmed, and read again later
+      if (event.check.kind === 'unreadable') return { ...state, rechecks: state.rechecks + 1 }
+      return checked(event.check, (invoice) => ({ ...state, invoice }))
+    },
+  },
+  connecting: {
+    // before any permit is asked for: a service that misstates the invoice is never paid through
+    payerResolved: (_, event) => checked(event.check, (invoice) => resolved(invoice, event.payer)),
+    wrongNetwork: (state, { chainId, wantedChainId }) => ({ name: 'wrongNetwork', invoice: state.invoice, chainId, wantedChainId, note: null }),
+    failed: (state, { failure, at }) => (failure.kind === 'rejected' ? ready(state.invoice, 'connectRejected') : errorState(failure, at, state, 'CONNECT_FAILED')),
+  },
+  wrongNetwork: {
+    switchNetwork: ({ invoice, chainId, wantedChainId }) => ({ name: 'switchingNetwork', invoice, chainId, wantedChainId }),
+    // the payer may have switched in the wallet itself
+    retry: (state) => ({ name: 'connecting', invoice: state.invoice }),
+    connect: (state) => ({ name: 'connecting', invoice: state.invoice }),
+  },
+  switchingNetwork: {
+    networkSwitched: (state) => ({ name: 'connecting', invoice: state.invoice }),
+    failed: ({ invoice, chainId, wantedChainId }, { failure }) => ({
+      name: 'wrongNetwork',
+      invoice,
+      chainId,
+      wantedChainId,
+      note: failure.kind === 'rejected' ? 'switchRejected' : 'switchFailed',
+    }),
+  },
+  connected: {
+    pay: ({ invoice, payer }) => ({ name: 'requestingPermit', invoice, payer }),
+  },
+  insufficientBalance: {
+    // the payer may have topped up the vault
+    retry: (state) => ({ name: 'connecting', invoice: state.invoice }),
+  },
+  requestingPermit: {
+    // what the service says of the invoice's status here is not read: only the chain settles it
+    permitReceived: ({ invoice, payer }, { verdict }) => {
+      if (!verdict.ok) return { name: 'unsafe', invoice, problems: verdict.problems, handedOver: null }
+      const { typedData } = verdict
+      const { value, spender, deadline } = typedData.message
+      const authorisation = { amount: value, token: invoice.token, merchant: invoice.merchant, spender, deadline }
+      return { name: 'signingPermit', invoice, payer, typedData, authorisation }
+    },
+    failed: (state, { failure, at }) => beforeSubmissionFailed(state, failure, at),
+  },
+  signingPermit: {
+    permitSigned: ({ invoice, payer }, { permit }) => ({ name: 'preparing', invoice, payer, permit }),
+    failed: (state, { failure, at }) => signatureFailed(state, failure, at, 'permitRejected'),
+  },
+  preparing: {
+    prepared: (state, { prepared }) => ({ ...state, name: 'verifying', prepared }),
+    permitExpiring: (state) => lapsed(state),
+    failed: (state, { failure, at }) => beforeSubmissionFailed(state, failure, at),
+  },
+  verifying: {
+    // a verifier that cannot decide has not said yes: never on to signing
+    failed: ({ invoice, payer }, { failure, at }) => errorState(failure, at, { name: 'requestingPermit', invoice, payer }, 'VERIFICATION_FAILED'),
+    verified: ({ invoice, payer, permit }, { verdict }) => {
+      if (!verdict.ok) {
+        // the permit went to the service with /prepare: the payer is told what it allows, and until when
+        return { name: 'unsafe', invoice, problems: verdict.problems, handedOver: { amount: BigInt(invoice.amount), deadline: permit.deadline } }
+      }
+      const { userOp, userOpHash, window } = verdict
+      return { name: 'signingOperation', invoice, payer, permit, userOp, userOpHash, window }
+    },
+  },
+  signingOperation: {
+    operationSigned: (state, { signature }) => ({ ...state, name: 'submitting', resend: false, userOp: { ...state.userOp, signature } }),
+    permitExpiring: (state) => lapsed(state),
+    failed: (state, { failure, at }) => signatureFailed(state, failure, at, 'operationRejected'),
+  },
+  submitting: {
+    // whatever the service answers, the chain is read at once: a 200 is not a payment
+    submitted: (state, { at }) => ({ name: 'pending', ...operationOf(state), submission: { kind: 'accepted' }, nextCheckAt: at }),
+    // only before the first send: a signed operation that never left the page cannot pay
+    permitExpiring: (state) => lapsed(state),
+    failed: (state, { failure, at }) => submissionFailed(state, failure, at),
+  },
+  pending: {
+    chainRead: (state, { check, vault, at }) => followed(state, check, vault, at),
+    // the same signed operation, never a new one: resending it cannot pay twice
+    retry: (state) => (state.submission.kind === 'refused' ? state : { name: 'submitting', ...operationOf(state), resend: true }),
+    // a refused operation may still be held and sent; a new one shares its nonce, so at most one runs
+    renewPermit: (state) => (state.submission.kind === 'refused' ? { name: 'requestingPermit', invoice: state.invoice, payer: state.payer } : state),
+  },
+  refreshing: {
+    chainRead: (state, { check, at }) =>
+      check.kind === 'unreadable' ? errorState({ kind: 'chainUnreadable' }, at, state, 'CHAIN_UNREADABLE') : checked(check, () => state.next),
+  },
+  permitExpired: {
+    renewPermit: ({ invoice, payer }) => ({ name: 'requestingPermit', invoice, payer }),
+  },
+  error: {
+    retry: (state, { at }) => (state.retryAt !== null && at < state.retryAt ? state : state.resume),
+  },
+  notFound: {},
+  paid: {},
+  canceled: {},
+  unsafe: {},
+}
 
 /** The whole payment as a pure function: no clock (times come in events), no I/O. An event a state
  * does not expect leaves it unchanged, so a late or repeated click is harmless. Paid, canceled and
  * "nothing was paid" are only ever entered on a chain read. */
 export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
   if (event.type === 'walletChanged') return walletChanged(state, event)
-  switch (state.name) {
-    case 'idle':
-      if (event.type !== 'start') return state
-      return event.served ? { name: 'checking', invoice: event.served } : { name: 'loading' }
-
-    case 'checking':
-    case 'loading':
-      if (event.type === 'chainRead') return checked(event.check, (invoice) => ready(invoice, null))
-      if (event.type === 'failed') {
-        const { failure } = event
-        return failure.kind === 'api' && failure.status === 404 ? { name: 'notFound' } : errorState(failure, event.at, state, 'NETWORK_ERROR')
-      }
-      return state
-
-    case 'ready':
-      if (event.type === 'connect') return { name: 'connecting', invoice: state.invoice }
-      if (event.type !== 'chainRead' || state.invoice.confirmed) return state
-      // still no chain: keep the service's figures, marked unconfirmed, and read again later
-      if (event.check.kind === 'unreadable') return { ...state, rechecks: state.rechecks + 1 }
-      return checked(event.check, (invoice) => ({ ...state, invoice }))
-
-    case 'connecting':
-      if (event.type === 'payerResolved') {
-        // before any permit is asked for: a service that misstates the invoice is never paid through
-        return checked(event.check, (invoice) => resolved(invoice, event.payer))
-      }
-      if (event.type === 'wrongNetwork') {
-        const { chainId, wantedChainId } = event
-        return { name: 'wrongNetwork', invoice: state.invoice, chainId, wantedChainId, note: null }
-      }
-      if (event.type === 'failed') {
-        return event.failure.kind === 'rejected' ? ready(state.invoice, 'connectRejected') : errorState(event.failure, event.at, state, 'CONNECT_FAILED')
-      }
-      return state
-
-    case 'wrongNetwork':
-      if (event.type === 'switchNetwork') {
-        const { invoice, chainId, wantedChainId } = state
-        return { name: 'switchingNetwork', invoice, chainId, wantedChainId }
-      }
-      // the payer may have switched in the wallet itself
-      if (event.type === 'retry' || event.type === 'connect') return { name: 'connecting', invoice: state.invoice }
-      return state
-
-    case 'switchingNetwork':
-      if (event.type === 'networkSwitched') return { name: 'connecting', invoice: state.invoice }
-      if (event.type === 'failed') {
-        const note = event.failure.kind === 'rejected' ? 'switchRejected' : 'switchFailed'
-        return { name: 'wrongNetwork', invoice: state.invoice, chainId: state.chainId, wantedChainId: state.wantedChainId, note }
-      }
-      return state
-
-    case 'connected':
-      return event.type === 'pay' ? { name: 'requestingPermit', invoice: state.invoice, payer: state.payer } : state
-
-    case 'insufficientBalance':
-      // the payer may have topped up the vault
-      return event.type === 'retry' ? { name: 'connecting', invoice: state.invoice } : state
-
-    case 'requestingPermit':
-      // what the service says of the invoice's status here is not read: only the chain settles it
-      if (event.type === 'permitReceived') {
-        const { verdict } = event
-        if (!verdict.ok) return { name: 'unsafe', invoice: state.invoice, problems: verdict.problems, handedOver: null }
-        const { invoice, payer } = state
-        const { typedData } = verdict
-        const { value, spender, deadline } = typedData.message
-        const authorisation = { amount: value, token: invoice.token, merchant: invoice.merchant, spender, deadline }
-        return { name: 'signingPermit', invoice, payer, typedData, authorisation }
-      }
-      return event.type === 'failed' ? beforeSubmissionFailed(state, event.failure, event.at) : state
-
-    case 'signingPermit':
-      if (event.type === 'permitSigned') return { name: 'preparing', invoice: state.invoice, payer: state.payer, permit: event.permit }
-      if (event.type === 'failed') return signatureFailed(state, event.failure, event.at, 'permitRejected')
-      return state
-
-    case 'preparing':
-      if (event.type === 'prepared') return { ...state, name: 'verifying', prepared: event.prepared }
-      if (event.type === 'permitExpiring') return lapsed(state)
-      return event.type === 'failed' ? beforeSubmissionFailed(state, event.failure, event.at) : state
-
-    case 'verifying':
-      // a verifier that cannot decide has not said yes: never on to signing
-      if (event.type === 'failed') {
-        return errorState(event.failure, event.at, { name: 'requestingPermit', invoice: state.invoice, payer: state.payer }, 'VERIFICATION_FAILED')
-      }
-      if (event.type !== 'verified') return state
-      if (!event.verdict.ok) {
-        // the permit went to the service with /prepare: the payer is told what it allows, and until when
-        const handedOver = { amount: BigInt(state.invoice.amount), deadline: state.permit.deadline }
-        return { name: 'unsafe', invoice: state.invoice, problems: event.verdict.problems, handedOver }
-      }
-      return {
-        name: 'signingOperation',
-        invoice: state.invoice,
-        payer: state.payer,
-        permit: state.permit,
-        userOp: event.verdict.userOp,
-        userOpHash: event.verdict.userOpHash,
-        window: event.verdict.window,
-      }
-
-    case 'signingOperation':
-      if (event.type === 'operationSigned') {
-        return { ...state, name: 'submitting', resend: false, userOp: { ...state.userOp, signature: event.signature } }
-      }
-      if (event.type === 'permitExpiring') return lapsed(state)
-      if (event.type === 'failed') return signatureFailed(state, event.failure, event.at, 'operationRejected')
-      return state
-
-    case 'submitting':
-      // whatever the service answers, the chain is read at once: a 200 is not a payment
-      if (event.type === 'submitted') return { name: 'pending', ...operationOf(state), submission: { kind: 'accepted' }, nextCheckAt: event.at }
-      // only before the first send: a signed operation that never left the page cannot pay
-      if (event.type === 'permitExpiring') return lapsed(state)
-      return event.type === 'failed' ? submissionFailed(state, event.failure, event.at) : state
-
-    case 'pending':
-      if (event.type === 'chainRead') return followed(state, event.check, event.vault, event.at)
-      // the same signed operation, never a new one: resending it cannot pay twice
-      if (event.type === 'retry' && state.submission.kind !== 'refused') return { name: 'submitting', ...operationOf(state), resend: true }
-      // a refused operation may still be held and sent; a new one shares its nonce, so at most one runs
-      if (event.type === 'renewPermit' && state.submission.kind === 'refused') {
-        return { name: 'requestingPermit', invoice: state.invoice, payer: state.payer }
-      }
-      return state
-
-    case 'refreshing':
-      if (event.type !== 'chainRead') return state
-      if (event.check.kind === 'unreadable') return errorState({ kind: 'chainUnreadable' }, event.at, state, 'CHAIN_UNREADABLE')
-      return checked(event.check, () => state.next)
-
-    case 'permitExpired':
-      return event.type === 'renewPermit' ? { name: 'requestingPermit', invoice: state.invoice, payer: state.payer } : state
-
-    case 'error':
-      if (event.type !== 'retry' || (state.retryAt !== null && event.at < state.retryAt)) return state
-      return state.resume
-
-    case 'notFound':
-    case 'paid':
-    case 'canceled':
-    case 'unsafe':
-      return state
-  }
+  // the table pairs each state with handlers for its own type, which TypeScript cannot follow through a lookup
+  const transition = (transitions[state.name] as Transitions<PaymentState['name']>)[event.type] as ((state: PaymentState, event: PaymentEvent) => PaymentState) | undefined
+  return transition ? transition(state, event) : state
 }
 
 /** States that hold a connected payer and have handed nothing over that could pay. */
