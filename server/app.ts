@@ -14,6 +14,8 @@ import { devnetWalletRoute, type DevnetWalletKey } from './routes/devnetWallet'
 import { embedAssets } from './routes/embedAssets'
 import { payPage, type PayPageOptions } from './routes/payPage'
 import { invoiceDocument, payRoutes, type MetadataAccess } from './routes/payRoutes'
+import { apiRoutes } from './openapi/apiRoutes'
+import { openApiDocument } from './openapi/openApiDocument'
 
 export type AppOptions = {
   pay: PayContext
@@ -67,6 +69,7 @@ export function createApp(options: AppOptions) {
   const anyOrigin = publicCors()
   app.use('/v1/pay/*', anyOrigin)
   app.use('/assets/*', anyOrigin)
+  app.use('/openapi.json', anyOrigin)
   if (options.devnetWallet) app.use('/devnet/wallet', anyOrigin)
   const limitBody = bodyLimit({
     maxSize: 64 * 1024,
@@ -82,6 +85,9 @@ export function createApp(options: AppOptions) {
   // Limited before authentication: a flood of forged signatures must not reach the database unchecked.
   app.use('/v1/invoices/*', perClient())
   app.route('/v1/invoices', invoiceShareRoutes(options.merchant.share, authenticate(options.merchant.auth)))
+  // for merchants to generate clients from: the same schemas the routes validate with
+  const api = openApiDocument(apiRoutes, { version: '1' })
+  app.get('/openapi.json', (c) => c.json(api))
   if (options.payPage) app.route('/', payPage({ ...options.payPage, document: invoiceDocument(options.pay, options.metadata) }))
   if (options.embedDir) app.route('/', embedAssets(options.embedDir))
   if (options.devnetWallet) app.route('/', devnetWalletRoute(options.devnetWallet))

@@ -1,0 +1,43 @@
+import { describe, expect, test } from 'vitest'
+import { createApp } from '../../server/app'
+import { silentLogger } from '../../server/http/logger'
+import { apiRoutes } from '../../server/openapi/apiRoutes'
+
+// only the routes' shape is read here: no handler runs, so the contexts they would use are left out
+const app = createApp({
+  pay: {} as never,
+  metadata: {} as never,
+  merchant: { auth: {} as never, share: {} as never },
+  logger: silentLogger,
+  rateLimitPerMinute: 1_000,
+  trustProxy: false,
+})
+
+/** The API routes the server actually mounts, as `METHOD /path/{param}`. */
+function mountedApiRoutes(): string[] {
+  const handlers = app.routes.filter((route) => route.path.startsWith('/v1/') && route.method !== 'ALL' && !route.path.endsWith('*'))
+  return [...new Set(handlers.map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, '{$1}')}`))].sort()
+}
+
+describe('GET /openapi.json', () => {
+  test('default: an OpenAPI 3.1 document of exactly the API routes the server mounts', async () => {
+    const res = await app.request('/openapi.json')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('access-control-allow-origin')).toBe('*')
+    const document = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>> }
+    expect(document.openapi).toBe('3.1.0')
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`))
+    expect(documented.sort()).toEqual(mountedApiRoutes())
+    expect(apiRoutes).toHaveLength(documented.length)
+  })
+
+  test('behavior: request and answer schemas are the wire schemas: a permit request needs payerAddress, an invoice id is a decimal string', async () => {
+    const document = (await (await app.request('/openapi.json')).json()) as any
+    const permit = document.paths['/v1/pay/{id}/permit'].post
+    expect(permit.requestBody.content['application/json'].schema).toMatchObject({ type: 'object', required: ['payerAddress'] })
+    const invoice = document.paths['/v1/pay/{id}'].get.responses['200'].content['application/json'].schema
+    expect(invoice.properties.data.properties.id).toMatchObject({ type: 'string', pattern: expect.any(String) })
+    expect(document.paths['/v1/invoices/{id}/tokens'].post.security).toEqual([{ hmac: [] }, { bearer: [] }])
+    expect(document.paths['/v1/pay/{id}/prepare'].post.description).toContain('personal_sign')
+  })
+})
