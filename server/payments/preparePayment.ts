@@ -14,7 +14,7 @@ import { HttpError } from '../http/httpError'
 import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
 import { minPermitRemainingSeconds } from '../../src/shared/permit'
-import { assertPermitUsable } from './permitWindow'
+import { assertPermitUsable } from './assertPermitUsable'
 
 /** Typed by the widget's schema for this answer: the two cannot disagree on a field's representation. */
 export type PreparedResponse = Omit<z.infer<typeof prepareResponseSchema>, 'success'>

@@ -6,7 +6,7 @@ import { readPermitDomain } from '../chain/permitDomain'
 import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
 import { defaultPermitSeconds } from '../../src/shared/permit'
-import { assertPermitUsable, nowSeconds } from './permitWindow'
+import { assertPermitUsable, nowSeconds } from './assertPermitUsable'
 
 /** POST /v1/pay/:id/permit: the EIP-2612 permit the payer vault signs, with the nonce and domain read
  * from the token now. */

@@ -8,7 +8,7 @@ import { HttpError } from '../http/httpError'
 import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
 import type { PreparedPayment } from '../store/paymentStore'
-import { assertPermitUsable } from './permitWindow'
+import { assertPermitUsable } from './assertPermitUsable'
 
 export type SubmitResult =
   | { status: 'confirmed'; userOpHash: Hex; txHash: Hex }

@@ -9,7 +9,7 @@ import type { PaymentOutcome, VaultOnChain } from './paymentEvent'
 import type { PaymentChain, PaymentFlowDeps } from './paymentFlowDeps'
 import type { PaymentState } from './paymentState'
 import { splitPermitSignature } from './permitSignature'
-import { permitExpiring } from './permitWindow'
+import { permitExpiring } from './permitExpiring'
 
 /** How long the first paint waits for the chain before it shows the service's figures as unconfirmed. */
 export const firstChainReadMs = 4_000

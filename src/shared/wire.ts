@@ -79,7 +79,8 @@ export const prepareRequestSchema = z.object({
   permit: z.extend(permitSignatureSchema, { deadline: deadlineInputSchema }),
 })
 
-/** SPEC 2.16: a v0.7 UserOperation with numeric fields as decimal strings. */
+/** SPEC 2.16: a v0.7 UserOperation with numeric fields as decimal strings: the one shape the
+ * converters' type (userOpWire.ts) describes too. */
 export const wireUserOpSchema = z.object({
   sender: addressSchema,
   nonce: uintStringSchema,
@@ -96,9 +97,7 @@ export const wireUserOpSchema = z.object({
   paymasterPostOpGasLimit: z.optional(uintStringSchema),
   paymasterData: z.optional(hexSchema),
   signature: hexSchema,
-})
-// the schema and the converters' type describe one shape
-export const wireUserOpShape: z.ZodMiniType<WireUserOp> = wireUserOpSchema
+}) satisfies z.ZodMiniType<WireUserOp>
 
 export const prepareResponseSchema = z.object({
   success: z.literal(true),

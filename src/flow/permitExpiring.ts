@@ -7,9 +7,3 @@ const permitMarginMs = minPermitRemainingSeconds * 1000
 export function permitExpiring(deadline: bigint, now: number): boolean {
   return Number(deadline) * 1000 - now <= permitMarginMs
 }
-
-/** Past its permit's deadline an operation can no longer be sponsored (the paymaster's window ends
- * with the permit), so waiting for it is over and a new one may be prepared. */
-export function permitLapsed(deadline: bigint, now: number): boolean {
-  return now >= Number(deadline) * 1000
-}
