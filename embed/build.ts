@@ -11,7 +11,7 @@ import { separateBundlesFile } from '../build/separateBundles'
 const here = dirname(fileURLToPath(import.meta.url))
 const distDir = builtDir()
 export const embedOutDir = join(distDir, 'embed')
-export const embedVersion = '1'
+const embedVersion = '1'
 
 export type EmbedManifest = {
   version: string

@@ -22,7 +22,7 @@ let instances = 0
 const isWalletMessage = (message: FrameMessage): message is Extract<FrameMessage, { type: `wallet:${string}` }> => message.type.startsWith('wallet:')
 
 /** The pay page's URL for this mount; the token stays in the query, as in a share link. */
-export function frameUrl(base: string, id: string, options: MountOptions): string {
+function frameUrl(base: string, id: string, options: MountOptions): string {
   const url = new URL(`pay/${options.invoiceId}`, base)
   const query = url.searchParams
   if (options.token) query.set('token', options.token)

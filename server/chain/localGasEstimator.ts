@@ -14,7 +14,7 @@ const perBundleOverhead = 21_000n
 const withMargin = (gas: bigint) => (gas * 130n) / 100n
 
 /** Calldata cost (EIP-2028) of the packed operation as handleOps carries it. */
-export function preVerificationGasFor(userOp: UserOperation<'0.7'>): bigint {
+function preVerificationGasFor(userOp: UserOperation<'0.7'>): bigint {
   const packed = toPackedUserOperation(userOp)
   const bytes = [packed.initCode, packed.callData, packed.paymasterAndData, packed.signature]
     .map((hex) => hex.slice(2))

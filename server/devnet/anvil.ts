@@ -16,7 +16,7 @@ export type StartAnvilParameters = {
   chainId?: number
 }
 
-export class AnvilStartError extends Error {
+class AnvilStartError extends Error {
   override name = 'AnvilStartError'
 }
 

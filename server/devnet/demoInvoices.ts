@@ -41,7 +41,7 @@ export const demoInvoices: DemoInvoice[] = [
   },
 ]
 
-export const demoMerchantParty = {
+const demoMerchantParty = {
   name: 'Northwind Studio Ltd',
   email: 'billing@northwind.example',
   address: { street: '12 Harbour Row', city: 'Bristol', postal: 'BS1 5DB', country: 'GB' },
@@ -49,7 +49,7 @@ export const demoMerchantParty = {
   vatNumber: 'GB123456789',
 }
 
-export const demoPayerParty = {
+const demoPayerParty = {
   name: 'Acme Robotics GmbH',
   email: 'accounts@acme-robotics.example',
   address: { street: 'Lindenstraße 4', city: 'Berlin', postal: '10969', country: 'DE' },

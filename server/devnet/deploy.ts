@@ -23,9 +23,9 @@ import { verifyingPaymasterAbi, verifyingPaymasterBytecode } from '../../contrac
 import type { Deployment } from '../../src/shared/deployment'
 
 /** Arachnid's deterministic deployer, present on anvil from genesis. */
-export const create2Deployer: Address = '0x4e59b44847b379578588920ca78fbf26c0b4956c'
+const create2Deployer: Address = '0x4e59b44847b379578588920ca78fbf26c0b4956c'
 /** The salt the eth-infinitism release used: with the packaged bytecode it yields 0x0000000071727De2…. */
-export const entryPointSalt: Hex = '0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3'
+const entryPointSalt: Hex = '0x90d8084deab30c2a37c45e8d47f49f2f7965183cb6990a98943ef94940681de3'
 
 /** anvil's public test mnemonic: these keys are devnet-only and known to everyone. */
 const devMnemonic = 'test test test test test test test test test test test junk'
@@ -41,12 +41,12 @@ export const devnetRoles = {
   externalBundlerUtility: mnemonicToAccount(devMnemonic, { addressIndex: 6 }),
 }
 
-export const devnetRetailFeeBps = 100
+const devnetRetailFeeBps = 100
 const paymasterDeposit = parseEther('100')
 const paymasterStake = parseEther('1')
 const paymasterUnstakeDelay = 86_400
 
-export function devnetChain(chainId: number, rpcUrl: string): Chain {
+function devnetChain(chainId: number, rpcUrl: string): Chain {
   return { ...foundry, id: chainId, rpcUrls: { default: { http: [rpcUrl] } } }
 }
 
@@ -76,7 +76,7 @@ async function deployedAt(client: PublicClient, hash: Hex): Promise<Address> {
 
 /** EntryPoint v0.7 at its canonical address, built from the package's artifact through CREATE2. Its
  * constructor creates SenderCreator, so copying runtime code (anvil_setCode) would not do. */
-export async function deployEntryPoint(clients: DevnetClients): Promise<Address> {
+async function deployEntryPoint(clients: DevnetClients): Promise<Address> {
   const existing = await clients.public.getCode({ address: entryPoint07Address })
   if (existing && existing !== '0x') return entryPoint07Address
   const hash = await clients.wallet.sendTransaction({ to: create2Deployer, data: concat([entryPointSalt, entryPointBytecode]) })

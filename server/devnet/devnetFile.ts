@@ -5,7 +5,7 @@ import { addressSchema, deploymentSchema, hexSchema, uintStringSchema } from '..
 
 
 /** devnet.json: what a running devnet is, for tests and tools. Field names are an interface; add, never rename. */
-export const devnetFileSchema = z.object({
+const devnetFileSchema = z.object({
   chainId: z.int(),
   rpcUrl: z.url(),
   serverUrl: z.url(),
