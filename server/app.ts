@@ -7,6 +7,7 @@ import { errorHandler } from './http/errorHandler'
 import { publicCors } from './http/publicCors'
 import { accessLog, type Logger } from './http/logger'
 import { rateLimit } from './http/rateLimit'
+import { requestId } from './http/requestId'
 import type { PayContext } from './payments/payContext'
 import { invoiceShareRoutes, type InvoiceShareContext } from './routes/invoiceShareRoutes'
 import { devnetWalletRoute, type DevnetWalletKey } from './routes/devnetWallet'
@@ -49,6 +50,7 @@ export function createApp(options: AppOptions) {
   const app = new Hono()
   app.onError(errorHandler(options.logger))
   app.notFound((c) => c.json({ error: 'NOT_FOUND', code: 'NOT_FOUND', message: 'no such route' }, 404))
+  app.use(requestId())
   app.use(accessLog(options.logger))
   app.use(async function securityHeaders(c, next) {
     await next()

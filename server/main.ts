@@ -4,7 +4,6 @@ import { jsonLogger } from './http/logger'
 
 /** The server on its own, against any chain the environment describes (README: the companion
  * server). `npm start` is the devnet; this is everything else. */
-const logger = jsonLogger()
 let config
 try {
   config = readConfig(process.env)
@@ -13,8 +12,9 @@ try {
   console.error(error.message)
   process.exit(2)
 }
+const logger = jsonLogger(undefined, { level: config.LOG_LEVEL })
 const server = await createServer(config, { logger })
-logger.info('listening', { url: server.url, chainId: config.CHAIN_ID, bundler: config.BUNDLER_URL ? 'rpc' : 'local', paymaster: config.PAYMASTER_URL ? 'erc-7677' : 'local' })
+logger.info({ url: server.url, chainId: config.CHAIN_ID, bundler: config.BUNDLER_URL ? 'rpc' : 'local', paymaster: config.PAYMASTER_URL ? 'erc-7677' : 'local' }, 'listening')
 
 let stopping = false
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

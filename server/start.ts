@@ -51,7 +51,8 @@ const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, ...serv
 const server = await createServer(devnetConfig(devnet, { port: env.PORT, dataDir, overrides }), {
   db,
   payPageDir,
-  logger: env.LOG_REQUESTS ? logger : { info() {}, error: logger.error },
+  // request lines only when asked for: the devnet's own output is for people
+  logger: env.LOG_REQUESTS ? logger : logger.child({}, { level: 'error' }),
   // the page's built-in devnet wallet pays as the demo payer: a devnet-only route
   devnetWallet: { privateKey: devnet.seed.payer.ownerPrivateKey, rpcUrl: devnet.anvil.rpcUrl },
 })

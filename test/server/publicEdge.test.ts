@@ -17,6 +17,32 @@ describe('the public edge', () => {
     expect(logged).toContain(`/v1/pay/${link.invoiceId}/pdf`)
     expect(logged).not.toContain(token)
     expect(logged).not.toContain('svc_tk_')
+    expect(lines.map((line) => JSON.parse(line))).toContainEqual({
+      level: 'info',
+      time: expect.any(String),
+      pid: process.pid,
+      hostname: expect.any(String),
+      msg: 'request',
+      requestId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      method: 'GET',
+      path: `/v1/pay/${link.invoiceId}/metadata`,
+      route: '/v1/pay/:id/metadata',
+      status: 200,
+      ms: expect.any(Number),
+    })
+  })
+
+  test('behavior: a sane x-request-id comes back and is logged; anything else is replaced by a fresh id', async () => {
+    const id = ctx.devnet.seed.invoices[0]!.id
+    const sent = await fetch(`${base()}/v1/nothing-here`, { headers: { 'x-request-id': 'lb-7f3a.c0ffee:1' } })
+    expect(sent.headers.get('x-request-id')).toBe('lb-7f3a.c0ffee:1')
+    expect(lines.map((line) => JSON.parse(line))).toContainEqual(expect.objectContaining({ requestId: 'lb-7f3a.c0ffee:1', status: 404 }))
+    for (const offered of ['two words', 'x'.repeat(129), '"},{"level":"fatal']) {
+      const replaced = (await fetch(`${base()}/v1/pay/${id}`, { headers: { 'x-request-id': offered } })).headers.get('x-request-id')
+      expect(replaced).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+    }
+    const fresh = await Promise.all([1, 2].map(async () => (await fetch(`${base()}/v1/nothing-here`)).headers.get('x-request-id')))
+    expect(fresh[0]).not.toBe(fresh[1])
   })
 
   test('behavior: past the per-IP limit the pay routes answer 429 with Retry-After', async () => {
