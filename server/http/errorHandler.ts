@@ -32,6 +32,12 @@ function redacted(error: Error): string {
   return message.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>').slice(0, 300)
 }
 
+/** The code a client is answered with for `error`: what the outcome counters count by. */
+export function errorCode(error: unknown): string {
+  if (error instanceof ValidationError) return error.code
+  return asHttpError(error)?.code ?? 'INTERNAL_ERROR'
+}
+
 export function errorHandler(logger: Logger) {
   return function onError(error: Error, c: Context) {
     if (error instanceof ValidationError) return c.json({ error: error.code, details: error.details }, 400)
