@@ -18,6 +18,7 @@ import type { Logger } from './http/logger'
 import { countedBundler, countedSponsor } from './ops/countedDependencies'
 import { createMetrics } from './ops/metrics'
 import { checkReadiness, serverChecks } from './ops/readiness'
+import { closeHttpServer } from './ops/shutdown'
 import type { PayContext } from './payments/payContext'
 import type { DevnetWalletKey } from './routes/devnetWallet'
 import type { Database } from './store/database'
@@ -161,9 +162,10 @@ export async function createServer(
     publicUrl,
     port,
     stores,
+    /** Stops taking connections, answers the requests in flight, then closes the database. */
     async close() {
       stopPruning()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await closeHttpServer(server)
       await stores.close()
     },
   }
