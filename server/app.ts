@@ -8,10 +8,15 @@ import { allowedMethods, MethodNotAllowedError } from './http/methodNotAllowed'
 import { publicCors } from './http/publicCors'
 import { accessLog, type Logger } from './http/logger'
 import { rateLimit } from './http/rateLimit'
+import { requestId } from './http/requestId'
+import { countOutcomes, inFlight, requestMetrics } from './http/requestMetrics'
+import type { Metrics } from './ops/metrics'
+import type { Readiness } from './ops/readiness'
 import type { PayContext } from './payments/payContext'
 import { invoiceShareRoutes, type InvoiceShareContext } from './routes/invoiceShareRoutes'
 import { devnetWalletRoute, type DevnetWalletKey } from './routes/devnetWallet'
 import { embedAssets } from './routes/embedAssets'
+import { operationsRoutes } from './routes/operations'
 import { payPage, type PayPageOptions } from './routes/payPage'
 import { invoiceDocument, payRoutes, type MetadataAccess } from './routes/payRoutes'
 import { apiRoutes } from './openapi/apiRoutes'
@@ -23,6 +28,9 @@ export type AppOptions = {
   /** The merchant routes: who may call them, and what they work on. */
   merchant: { auth: AuthDependencies; share: InvoiceShareContext }
   logger: Logger
+  metrics: Metrics
+  /** GET /readyz: whether the server's dependencies answer. */
+  readiness: () => Promise<Readiness>
   rateLimitPerMinute: number
   trustProxy: boolean
   /** The built pay page at /pay/:id; absent, only the API is served. */
@@ -57,12 +65,16 @@ export function createApp(options: AppOptions) {
     if (allowed.length > 0) throw new MethodNotAllowedError(allowed)
     return c.json({ error: 'NOT_FOUND', code: 'NOT_FOUND', message: 'no such route' }, 404)
   })
+  app.use(requestId())
   app.use(accessLog(options.logger))
+  app.use(requestMetrics(options.metrics.requestDuration))
   app.use(async function securityHeaders(c, next) {
     await next()
     c.header('Referrer-Policy', 'no-referrer')
     c.header('X-Content-Type-Options', 'nosniff')
   })
+  // the platform's probes and scrapes: outside /v1, so no rate limit ever makes an instance look down
+  app.route('/', operationsRoutes({ readiness: options.readiness, registry: options.metrics.registry }))
   // Inline, the widget runs on the merchant's page and calls these from its origin. None takes
   // credentials (the pay routes' token is in the query), so any origin may read the answers; before
   // the limits, so that a preflight is answered at once and a 413 or 429 is readable too.
@@ -73,14 +85,21 @@ export function createApp(options: AppOptions) {
   if (options.devnetWallet) app.use('/devnet/wallet', anyOrigin)
   const limitBody = bodyLimit({
     maxSize: 64 * 1024,
+    // Refused by its Content-Length, the body is left unread, and the Node adapter's drain of it stalls
+    // (the Fetch Request built to read the length holds the stream paused): it resets the connection,
+    // under the client's next request on it. Closing it is the clean end (RFC 9110 15.5.14).
     onError: () => {
-      throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than 64 KiB')
+      throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than 64 KiB', {}, { Connection: 'close' })
     },
   })
   // reads without a body skip it: checking one builds a full Fetch Request on the Node adapter
   app.use('/v1/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
   const perClient = () => rateLimit({ limit: options.rateLimitPerMinute, windowMs: 60_000, clientKey: clientAddress(options.trustProxy) })
   app.use('/v1/pay/*', perClient())
+  const { metrics } = options
+  app.post('/v1/pay/:id/permit', countOutcomes(metrics.permits))
+  app.post('/v1/pay/:id/prepare', countOutcomes(metrics.prepares))
+  app.post('/v1/pay/:id', inFlight(metrics.pendingOperations), countOutcomes(metrics.submissions, { 200: 'confirmed', 202: 'pending' }))
   app.route('/v1/pay', payRoutes(options.pay, options.metadata))
   // Limited before authentication: a flood of forged signatures must not reach the database unchecked.
   app.use('/v1/invoices/*', perClient())

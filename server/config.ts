@@ -50,6 +50,10 @@ export const configSchema = z.object({
   TRUST_PROXY: z._default(z.stringbool(), false),
   /** How far an HMAC request's x-svc-ts may lie from the server's clock, either way (SPEC 8). */
   HMAC_SKEW_SECONDS: z._default(positiveInt, 300),
+  /** How long SIGTERM or SIGINT waits for requests in flight before the process exits anyway. A
+   * submission can wait SUBMIT_WAIT_MS for its receipt: a larger value lets it finish. */
+  SHUTDOWN_TIMEOUT_MS: z._default(positiveInt, 10_000),
+  LOG_LEVEL: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   /** The identity provider whose JWTs sign users in (SPEC 5.1 item 3): all three, or none. */
   JWT_JWKS_URL: optionalUrl,
   JWT_ISSUER: z.optional(z.string().check(z.minLength(1))),

@@ -12,8 +12,13 @@ import { localBundler, rpcBundler, type Bundler } from './chain/bundler'
 import { chainFor, createChainClient } from './chain/chainClient'
 import { createInvoiceReader } from './chain/invoiceReader'
 import { erc7677Sponsor, localVerifyingSponsor, type Sponsor } from './chain/sponsor'
+import { timedTransport, type CallTimer } from './chain/timedTransport'
 import type { Config } from './config'
 import type { Logger } from './http/logger'
+import { countedBundler, countedSponsor } from './ops/countedDependencies'
+import { createMetrics } from './ops/metrics'
+import { checkReadiness, serverChecks } from './ops/readiness'
+import { closeHttpServer } from './ops/shutdown'
 import type { PayContext } from './payments/payContext'
 import type { DevnetWalletKey } from './routes/devnetWallet'
 import type { Database } from './store/database'
@@ -49,11 +54,14 @@ export function deploymentOf(config: Config): Deployment {
   }
 }
 
-function bundlerFor(config: Config, context: { client: PayContext['client']; deployment: Deployment }): Bundler {
+/** Long enough for a database or node across a network, short enough for a platform's probe. */
+const readinessTimeoutMs = 2_000
+
+function bundlerFor(config: Config, context: { client: PayContext['client']; deployment: Deployment; timeRpc: CallTimer }): Bundler {
   if (config.BUNDLER_URL) return rpcBundler({ url: config.BUNDLER_URL, deployment: context.deployment })
   const wallet = createWalletClient({
     chain: chainFor(config.CHAIN_ID, config.RPC_URL),
-    transport: http(config.RPC_URL, { retryCount: 0, timeout: 10_000 }),
+    transport: timedTransport(http(config.RPC_URL, { retryCount: 0, timeout: 10_000 }), context.timeRpc),
     account: privateKeyToAccount(config.BUNDLER_PRIVATE_KEY!),
   })
   return localBundler({ ...context, wallet, fromBlock: config.REGISTRY_FROM_BLOCK })
@@ -82,19 +90,26 @@ export async function createServer(
   }: { logger: Logger; now?: () => number; db?: Database; devnetWallet?: DevnetWalletKey; payPageDir?: string },
 ): Promise<RunningServer> {
   const deployment = deploymentOf(config)
-  const client = createChainClient(config.CHAIN_ID, config.RPC_URL)
+  const metrics = createMetrics()
+  const timeRpc: CallTimer = (method) => {
+    const end = metrics.rpcDuration.startTimer({ method })
+    return (outcome) => end({ outcome })
+  }
+  const client = createChainClient(config.CHAIN_ID, config.RPC_URL, timeRpc)
   const stores = openStores(config, db ?? (await openMigratedDatabase(config)))
+  const bundler = bundlerFor(config, { client, deployment, timeRpc })
   const pay: PayContext = {
     client,
     deployment,
     invoices: createInvoiceReader({ client, deployment, fromBlock: config.REGISTRY_FROM_BLOCK }),
-    sponsor: sponsorFor(config, deployment),
-    bundler: bundlerFor(config, { client, deployment }),
+    sponsor: countedSponsor(sponsorFor(config, deployment), metrics.sponsorshipErrors),
+    bundler: countedBundler(bundler, metrics.bundlerErrors),
     payments: stores.payments,
     now,
     submitWaitMs: config.SUBMIT_WAIT_MS,
     receiptPollMs: 100,
   }
+  const checks = serverChecks({ db: stores.db, rpcUrl: config.RPC_URL, chainId: config.CHAIN_ID, bundler, timeoutMs: readinessTimeoutMs })
   const skewMs = config.HMAC_SKEW_SECONDS * 1000
   // Known once listening: port 0 picks a free port.
   let publicUrl = config.PUBLIC_URL ?? ''
@@ -114,6 +129,8 @@ export async function createServer(
       },
     },
     logger,
+    metrics,
+    readiness: () => checkReadiness(checks, readinessTimeoutMs),
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     trustProxy: config.TRUST_PROXY,
     embedDir: join(payPageDir, 'embed'),
@@ -145,9 +162,10 @@ export async function createServer(
     publicUrl,
     port,
     stores,
+    /** Stops taking connections, answers the requests in flight, then closes the database. */
     async close() {
       stopPruning()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await closeHttpServer(server)
       await stores.close()
     },
   }

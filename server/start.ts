@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { formatUnits } from 'viem'
 import * as z from 'zod/mini'
+import { configSchema } from './config'
 import { createServer } from './createServer'
 import { devnetConfig, serverOverrides } from './devnet/devnetConfig'
 import { devnetDir, writeDevnetFile, type DevnetFile } from './devnet/devnetFile'
@@ -11,6 +12,7 @@ import { seedMetadata } from './devnet/seedMetadata'
 import { startDevnet } from './devnet/startDevnet'
 import { readEmbedManifest, startStorefront, type StorefrontProduct } from './devnet/storefront'
 import { jsonLogger } from './http/logger'
+import { stopOnSignals } from './ops/shutdown'
 import { openMigratedDatabase } from './store/openStores'
 
 const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535))
@@ -20,6 +22,7 @@ const env = z
     DEVNET_RPC_PORT: z._default(port, 8545),
     STOREFRONT_PORT: z._default(port, 8788),
     LOG_REQUESTS: z._default(z.stringbool(), false),
+    SHUTDOWN_TIMEOUT_MS: configSchema.shape.SHUTDOWN_TIMEOUT_MS,
   })
   .parse(process.env)
 
@@ -51,7 +54,8 @@ const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, ...serv
 const server = await createServer(devnetConfig(devnet, { port: env.PORT, dataDir, overrides }), {
   db,
   payPageDir,
-  logger: env.LOG_REQUESTS ? logger : { info() {}, error: logger.error },
+  // request lines only when asked for: the devnet's own output is for people
+  logger: env.LOG_REQUESTS ? logger : logger.child({}, { level: 'error' }),
   // the page's built-in devnet wallet pays as the demo payer: a devnet-only route
   devnetWallet: { privateKey: devnet.seed.payer.ownerPrivateKey, rpcUrl: devnet.anvil.rpcUrl },
 })
@@ -110,14 +114,10 @@ console.log(
   ].join('\n'),
 )
 
-let stopping = false
-async function stop(signal: string) {
-  if (stopping) return
-  stopping = true
-  console.log(`\n${signal}: stopping`)
-  await Promise.all([server.close(), storefront.close()])
-  await anvil.stop()
-  process.exit(0)
-}
-process.on('SIGINT', () => void stop('SIGINT'))
-process.on('SIGTERM', () => void stop('SIGTERM'))
+stopOnSignals(
+  async () => {
+    await Promise.all([server.close(), storefront.close()])
+    await anvil.stop()
+  },
+  { timeoutMs: env.SHUTDOWN_TIMEOUT_MS, logger },
+)

@@ -5,7 +5,7 @@ import type { NonceStore } from '../store/nonceStore'
 export function startNoncePruning(nonces: Pick<NonceStore, 'pruneNonces'>, { everyMs, now, logger }: { everyMs: number; now: () => number; logger: Logger }) {
   const timer = setInterval(() => {
     nonces.pruneNonces(new Date(now())).catch((error: unknown) => {
-      logger.error('nonce pruning failed', { error: error instanceof Error ? error.name : 'unknown' })
+      logger.error({ error: error instanceof Error ? error.name : 'unknown' }, 'nonce pruning failed')
     })
   }, everyMs)
   timer.unref()

@@ -32,7 +32,12 @@ export type Bundler = {
    * executor's transaction hash), kept with the submission so a restart can use it too. */
   send(userOp: UserOperation<'0.7'>): Promise<string | undefined>
   receipt(userOpHash: Hex, reference?: string | null): Promise<BundlerReceipt | null>
+  /** Resolves once the bundler answers (GET /readyz); quickly rejects when it does not. */
+  ping(): Promise<void>
 }
+
+/** Long enough for a bundler across a network, short enough that /readyz answers promptly. */
+const pingTimeoutMs = 2_000
 
 /** The operation itself is invalid (simulation failed): sending it again will not help. */
 export class BundlerRejectedError extends Error {
@@ -140,12 +145,15 @@ export function localBundler({
         throw new BundlerUnavailableError('the chain did not answer', { cause: error })
       }
     },
+    // nothing to reach but the chain, which /readyz checks on its own
+    async ping() {},
   }
 }
 
 /** Any ERC-4337 bundler over JSON-RPC. */
 export function rpcBundler({ url, deployment }: { url: string; deployment: Deployment }): Bundler {
   const bundler = createBundlerClient({ transport: http(url, { retryCount: 0, timeout: 15_000 }) })
+  const probe = createBundlerClient({ transport: http(url, { retryCount: 0, timeout: pingTimeoutMs }) })
   const entryPoint = deployment.entryPoint
 
   function classify(error: unknown, what: string): Error {
@@ -189,6 +197,9 @@ export function rpcBundler({ url, deployment }: { url: string; deployment: Deplo
       } catch (error) {
         throw new BundlerUnavailableError('the bundler did not answer', { cause: error })
       }
+    },
+    async ping() {
+      await probe.request({ method: 'eth_supportedEntryPoints' })
     },
   }
 }

@@ -1,4 +1,5 @@
 import { createPublicClient, http, type Chain, type PublicClient } from 'viem'
+import { timedTransport, type CallTimer } from './timedTransport'
 
 export function chainFor(chainId: number, rpcUrl: string): Chain {
   return {
@@ -9,10 +10,10 @@ export function chainFor(chainId: number, rpcUrl: string): Chain {
   }
 }
 
-export function createChainClient(chainId: number, rpcUrl: string): PublicClient {
+export function createChainClient(chainId: number, rpcUrl: string, time: CallTimer): PublicClient {
   return createPublicClient({
     chain: chainFor(chainId, rpcUrl),
-    transport: http(rpcUrl, { retryCount: 1, timeout: 10_000 }),
+    transport: timedTransport(http(rpcUrl, { retryCount: 1, timeout: 10_000 }), time),
     pollingInterval: 100,
   })
 }

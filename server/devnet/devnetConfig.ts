@@ -18,14 +18,13 @@ export function serverOverrides(env: Record<string, string | undefined>): Record
   return Object.fromEntries(overridable.flatMap((name) => (env[name] ? [[name, env[name]]] : [])))
 }
 
-/** The server's configuration for a devnet: the devnet's own bundler and paymaster keys, a fresh
+type DevnetServerOptions = { port: number; dataDir?: string; publicUrl?: string; overrides?: Record<string, string> }
+
+/** The server's environment for a devnet: the devnet's own bundler and paymaster keys, a fresh
  * metadata key (the devnet's database is as new as its chain). */
-export function devnetConfig(
-  devnet: Devnet,
-  { port, dataDir, publicUrl, overrides = {} }: { port: number; dataDir?: string; publicUrl?: string; overrides?: Record<string, string> },
-): Config {
+export function devnetEnv(devnet: Devnet, { port, dataDir, publicUrl, overrides = {} }: DevnetServerOptions): Record<string, string> {
   const { anvil, deployment } = devnet
-  return configSchema.parse({
+  return {
     PORT: String(port),
     RPC_URL: anvil.rpcUrl,
     CHAIN_ID: String(deployment.chainId),
@@ -41,5 +40,10 @@ export function devnetConfig(
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}),
     ...overrides,
-  })
+  }
+}
+
+/** The server's configuration for a devnet (devnetEnv, parsed). */
+export function devnetConfig(devnet: Devnet, options: DevnetServerOptions): Config {
+  return configSchema.parse(devnetEnv(devnet, options))
 }

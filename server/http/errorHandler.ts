@@ -32,16 +32,24 @@ function redacted(error: Error): string {
   return message.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>').slice(0, 300)
 }
 
+/** The code a client is answered with for `error`: what the outcome counters count by. */
+export function errorCode(error: unknown): string {
+  if (error instanceof ValidationError) return error.code
+  return asHttpError(error)?.code ?? 'INTERNAL_ERROR'
+}
+
 export function errorHandler(logger: Logger) {
   return function onError(error: Error, c: Context) {
     if (error instanceof ValidationError) return c.json({ error: error.code, details: error.details }, 400)
+    // the request id lets an operator find the client's report of this answer, and the access line
+    const context = { requestId: c.get('requestId'), route: c.req.routePath }
     const known = asHttpError(error)
     if (known) {
-      if (known.status >= 500) logger.error('upstream failure', { route: c.req.routePath, code: known.code, error: error.name, message: redacted(error) })
+      if (known.status >= 500) logger.error({ ...context, code: known.code, error: error.name, message: redacted(error) }, 'upstream failure')
       for (const [name, value] of Object.entries(known.headers)) c.header(name, value)
       return c.json({ error: known.code, code: known.code, message: known.message, ...known.extra }, known.status)
     }
-    logger.error('unhandled error', { route: c.req.routePath, error: error.name, message: redacted(error) })
+    logger.error({ ...context, error: error.name, message: redacted(error) }, 'unhandled error')
     return c.json({ error: 'INTERNAL_ERROR', code: 'INTERNAL_ERROR', message: 'something went wrong on our side' }, 500)
   }
 }

@@ -1,4 +1,4 @@
-import { lockForTransaction, type Database } from './database'
+import { lockForTransaction, QueryError, type Database, type Queryable } from './database'
 import { StoreError } from './storeError'
 
 /** One step of the schema. Applied steps are never edited: a change is a new, higher version. */
@@ -153,7 +153,7 @@ export async function migrate(db: Database, steps: readonly Migration[] = migrat
       name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`)
-    const done = new Set((await tx.query<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version))
+    const done = await appliedVersions(tx)
     const applied: number[] = []
     for (const step of steps) {
       if (done.has(step.version)) continue
@@ -163,4 +163,20 @@ export async function migrate(db: Database, steps: readonly Migration[] = migrat
     }
     return applied
   })
+}
+
+async function appliedVersions(db: Queryable): Promise<Set<number>> {
+  try {
+    return new Set((await db.query<{ version: number }>('SELECT version FROM schema_migrations')).map((row) => row.version))
+  } catch (error) {
+    // undefined_table: no migration has ever run here
+    if (error instanceof QueryError && error.sqlState === '42P01') return new Set()
+    throw error
+  }
+}
+
+/** The versions this code needs that the database lacks: it cannot serve on that schema (GET /readyz). */
+export async function pendingMigrations(db: Queryable, steps: readonly Migration[] = migrations): Promise<number[]> {
+  const done = await appliedVersions(db)
+  return steps.map((step) => step.version).filter((version) => !done.has(version))
 }

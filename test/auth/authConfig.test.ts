@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { startNoncePruning } from '../../server/auth/noncePruning'
 import { ConfigError, readConfig } from '../../server/config'
-import { silentLogger } from '../../server/http/logger'
+import { jsonLogger } from '../../server/http/logger'
 
 const address = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
 const env = {
@@ -49,7 +49,7 @@ describe('startNoncePruning', () => {
       if (calls.length === 2) throw new Error('database gone')
       return 0
     })
-    const stop = startNoncePruning({ pruneNonces }, { everyMs: 1_000, now: () => 1_767_225_600_000, logger: { ...silentLogger, error: (message) => errors.push(message) } })
+    const stop = startNoncePruning({ pruneNonces }, { everyMs: 1_000, now: () => 1_767_225_600_000, logger: jsonLogger((line) => errors.push(JSON.parse(line).msg)) })
     await vi.advanceTimersByTimeAsync(3_000)
     expect(calls).toEqual([1, 2, 3].map(() => new Date(1_767_225_600_000)))
     expect(errors).toEqual(['nonce pruning failed'])

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { createApp } from '../../server/app'
 import { silentLogger } from '../../server/http/logger'
 import { apiRoutes } from '../../server/openapi/apiRoutes'
+import { createMetrics } from '../../server/ops/metrics'
 
 // only the routes' shape is read here: no handler runs, so the contexts they would use are left out
 const app = createApp({
@@ -9,6 +10,8 @@ const app = createApp({
   metadata: {} as never,
   merchant: { auth: {} as never, share: {} as never },
   logger: silentLogger,
+  metrics: createMetrics(),
+  readiness: async () => ({}) as never,
   rateLimitPerMinute: 1_000,
   trustProxy: false,
 })

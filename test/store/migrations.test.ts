@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest'
 import { QueryError, type Database } from '../../server/store/database'
-import { migrate, MigrationOrderError, migrations, type Migration } from '../../server/store/migrations'
+import { migrate, MigrationOrderError, migrations, pendingMigrations, type Migration } from '../../server/store/migrations'
 import { backends, useDatabases } from '../support/postgres'
 
 const databases = useDatabases()
@@ -55,6 +55,15 @@ describe.each(backends)('%s', (backend) => {
     const results = await Promise.all([migrate(first), migrate(second), migrate(first), migrate(second)])
     expect(results.filter((applied) => applied.length > 0)).toEqual([allVersions])
     expect(await appliedVersions(second)).toEqual(allVersions)
+  })
+
+  test('behavior: pendingMigrations names the steps a database still lacks, all of them before the first run', async () => {
+    const fresh = await databases.open(backend, { migrated: false })
+    expect(await pendingMigrations(fresh)).toEqual(allVersions)
+    await migrate(fresh)
+    expect(await pendingMigrations(fresh)).toEqual([])
+    const next: Migration = { version: latest + 1, name: 'test: a newer release', statements: [] }
+    expect(await pendingMigrations(fresh, [...migrations, next])).toEqual([latest + 1])
   })
 
   test('parameters: versions must increase', async () => {

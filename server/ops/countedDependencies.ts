@@ -1,0 +1,40 @@
+import { BundlerRejectedError, BundlerUnavailableError, type Bundler } from '../chain/bundler'
+import type { Sponsor } from '../chain/sponsor'
+import type { Metrics } from './metrics'
+
+/** Runs `call`, counting a failure before passing it on unchanged. */
+async function counting<T>(call: () => Promise<T>, count: (error: unknown) => void): Promise<T> {
+  try {
+    return await call()
+  } catch (error) {
+    count(error)
+    throw error
+  }
+}
+
+/** The paymaster, its failures counted: a service that stops sponsoring stops every payment. */
+export function countedSponsor(sponsor: Sponsor, errors: Metrics['sponsorshipErrors']): Sponsor {
+  return {
+    stub: (userOp, window) => counting(() => sponsor.stub(userOp, window), () => errors.inc({ step: 'stub' })),
+    sign: (userOp, window) => counting(() => sponsor.sign(userOp, window), () => errors.inc({ step: 'sign' })),
+  }
+}
+
+function kindOf(error: unknown): string {
+  if (error instanceof BundlerRejectedError) return 'rejected'
+  if (error instanceof BundlerUnavailableError) return 'unavailable'
+  return 'other'
+}
+
+/** The bundler, its failures counted by call and kind: refused operations point at the payers or the
+ * server's own building, unavailability at the bundler or the chain. */
+export function countedBundler(bundler: Bundler, errors: Metrics['bundlerErrors']): Bundler {
+  const count = (call: string) => (error: unknown) => errors.inc({ call, kind: kindOf(error) })
+  const { estimate } = bundler
+  return {
+    ...bundler,
+    ...(estimate ? { estimate: (userOp) => counting(() => estimate(userOp), count('estimate')) } : {}),
+    send: (userOp) => counting(() => bundler.send(userOp), count('send')),
+    receipt: (userOpHash, reference) => counting(() => bundler.receipt(userOpHash, reference), count('receipt')),
+  }
+}

@@ -1,0 +1,56 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+
+/** Submissions wait up to SUBMIT_WAIT_MS (15 s by default) for a receipt: the buckets reach past it. */
+const requestBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30]
+const rpcBuckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+/**
+ * What an operator watches, in a registry of this server's own: prom-client's global one would mix
+ * the figures of every server in a process (tests run several). Labels take only values from a fixed
+ * set (route patterns, error codes, method names), never a path, token or id.
+ */
+export function createMetrics() {
+  const registry = new Registry()
+  collectDefaultMetrics({ register: registry })
+  const registers = [registry]
+  const outcomes = (name: string, help: string) => new Counter({ name, help, labelNames: ['outcome'] as const, registers })
+  return {
+    registry,
+    requestDuration: new Histogram({
+      name: 'svc_checkout_http_request_duration_seconds',
+      help: 'HTTP requests by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: requestBuckets,
+      registers,
+    }),
+    permits: outcomes('svc_checkout_permits_total', 'POST /v1/pay/:id/permit by outcome: ok, or the error code answered'),
+    prepares: outcomes('svc_checkout_prepares_total', 'POST /v1/pay/:id/prepare by outcome: ok, or the error code answered'),
+    submissions: outcomes('svc_checkout_submissions_total', 'POST /v1/pay/:id by outcome: confirmed, pending, or the error code answered'),
+    pendingOperations: new Gauge({
+      name: 'svc_checkout_pending_operations',
+      help: 'Operations this instance is submitting or waiting on a receipt for (POST /v1/pay/:id in flight)',
+      registers,
+    }),
+    sponsorshipErrors: new Counter({
+      name: 'svc_checkout_sponsorship_errors_total',
+      help: 'Paymaster sponsorship calls that failed, by step (stub, sign)',
+      labelNames: ['step'] as const,
+      registers,
+    }),
+    bundlerErrors: new Counter({
+      name: 'svc_checkout_bundler_errors_total',
+      help: 'Bundler calls that failed, by call (estimate, send, receipt) and kind (rejected: the operation is invalid; unavailable: retryable)',
+      labelNames: ['call', 'kind'] as const,
+      registers,
+    }),
+    rpcDuration: new Histogram({
+      name: 'svc_checkout_rpc_duration_seconds',
+      help: 'Chain JSON-RPC calls by method and outcome, retries included',
+      labelNames: ['method', 'outcome'] as const,
+      buckets: rpcBuckets,
+      registers,
+    }),
+  }
+}
+
+export type Metrics = ReturnType<typeof createMetrics>
