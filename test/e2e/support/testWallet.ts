@@ -17,6 +17,9 @@ export type TestWallet = {
   requests: string[]
   /** Refuses the next request of this method with EIP-1193 code 4001, as a payer pressing "Reject". */
   rejectNext(method: 'eth_signTypedData_v4' | 'personal_sign'): void
+  /** Keeps the next request of this method unanswered, as a wallet whose prompt the payer has not
+   * acted on yet, until the returned function is called; then it is answered as usual. */
+  holdNext(method: 'eth_signTypedData_v4' | 'personal_sign'): () => void
 }
 
 /**
@@ -30,10 +33,14 @@ export async function injectTestWallet(page: Page, options: TestWalletOptions): 
   let chainId = options.startChainId ?? options.chainId
   const requests: string[] = []
   const rejections = new Set<string>()
+  const holds = new Map<string, Promise<void>>()
   const binding = `__svcTestWallet_${Math.random().toString(36).slice(2)}`
 
   await page.exposeBinding(binding, async (_source, method: string, params: unknown[] = []) => {
     requests.push(method)
+    const hold = holds.get(method)
+    holds.delete(method)
+    await hold
     if (rejections.delete(method)) return { error: { code: 4001, message: 'User rejected the request.' } }
     switch (method) {
       case 'eth_requestAccounts':
@@ -107,6 +114,11 @@ export async function injectTestWallet(page: Page, options: TestWalletOptions): 
     requests,
     rejectNext(method) {
       rejections.add(method)
+    },
+    holdNext(method) {
+      let release = () => {}
+      holds.set(method, new Promise<void>((resolve) => (release = resolve)))
+      return release
     },
   }
 }
