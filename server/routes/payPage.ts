@@ -11,7 +11,7 @@ import { loadLocale } from '../../src/ui/strings'
 import { InvoiceNotFoundError } from '../chain/invoiceReader'
 import { HttpError } from '../http/httpError'
 import { acceptLanguage } from '../http/qualityValues'
-import { precompressedFile } from '../http/negotiateEncoding'
+import { compressedNow, precompressedFile } from '../http/negotiateEncoding'
 import { invoiceIdParam } from '../http/validate'
 import { payPageMarkup } from './payPageMarkup'
 
@@ -85,7 +85,10 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     const parents = allowedParents(frameAncestors, publicOrigin())
     html = html.replace('</head>', `<meta name="svc-frame-ancestors" content="${parents.join(' ')}" />\n</head>`)
     const firstPaint = document ? await renderedWithInvoice(html, c.req.url, c.req.header('accept-language')) : null
-    return c.html(firstPaint?.html ?? html, firstPaint?.status ?? 200, {
+    const { body, headers } = compressedNow(firstPaint?.html ?? html, c.req.header('accept-encoding'))
+    return c.body(body, firstPaint?.status ?? 200, {
+      ...headers,
+      'Content-Type': 'text/html; charset=UTF-8',
       'Content-Security-Policy': policy(html),
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',

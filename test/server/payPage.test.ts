@@ -58,6 +58,19 @@ describe('payPage', () => {
     expect(styleSource).toBe(`style-src 'self' 'sha256-${createHash('sha256').update(style).digest('base64')}'`)
   })
 
+  test('behavior: the page goes out compressed in the best encoding the browser accepts', async () => {
+    const page = (acceptEncoding: string) => app.request('/pay/7?token=svc_tk_secret', { headers: { 'accept-encoding': acceptEncoding } })
+    const plain = await page('identity')
+    expect([plain.headers.get('content-encoding'), plain.headers.get('vary'), plain.headers.get('content-type')]).toEqual([null, 'Accept-Encoding', 'text/html; charset=UTF-8'])
+    const html = await plain.text()
+    const brotli = await page('gzip, br')
+    expect(brotli.headers.get('content-encoding')).toBe('br')
+    expect(brotliDecompressSync(new Uint8Array(await brotli.arrayBuffer())).toString()).toBe(html)
+    const gzip = await page('gzip')
+    expect(gzip.headers.get('content-encoding')).toBe('gzip')
+    expect(gunzipSync(new Uint8Array(await gzip.arrayBuffer())).toString()).toBe(html)
+  })
+
   test('behavior: hashed assets are cached for good', async () => {
     const res = await app.request('/assets/index-abc123.js')
     expect(res.status).toBe(200)
