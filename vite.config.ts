@@ -2,6 +2,7 @@ import preact from '@preact/preset-vite'
 import { defineConfig } from 'vitest/config'
 // the config and what it imports carry .ts extensions: Vite's native config loader resolves no others
 import { builtDeploymentFile, distDir } from './build/distDir.ts'
+import { inlineStylesheet } from './build/inlineStylesheet.ts'
 import { separateBundles } from './build/separateBundles.ts'
 import { readPinnedDeployment } from './src/config/readPinnedDeployment.ts'
 
@@ -11,6 +12,7 @@ const deployment = readPinnedDeployment(process.env.SVC_DEPLOYMENT_FILE || undef
 export default defineConfig({
   plugins: [
     preact(),
+    inlineStylesheet(),
     separateBundles([
       { entry: 'src/wallet/walletConnectEntry.ts', name: 'walletconnect', replaces: '@walletconnect/ethereum-provider' },
       { entry: 'src/wallet/devnetWallet.ts', define: '__SVC_DEVNET_WALLET_URL__', name: 'devnet-wallet' },

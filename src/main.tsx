@@ -42,5 +42,8 @@ const page = (
   </LocaleContext.Provider>
 )
 const root = document.getElementById('app')!
+// the invoice is on screen already: hydrating in a task of its own makes two short tasks of the
+// script's first run instead of one long one that a tap on the page would wait behind
+await new Promise((resolve) => setTimeout(resolve))
 if (served) hydrate(page, root)
 else render(page, root)

@@ -47,26 +47,31 @@ export async function createMerchant(clients: DevnetClients, deployment: Deploym
 
 export type IssueParameters = { amount: bigint; dueAt: bigint; metaHash: Hex; tokenURI?: string }
 
-/** Issues an invoice as the merchant: the owner calls its vault, the vault calls the registry. */
-export async function issueInvoice(
-  rpcUrl: string,
-  deployment: Deployment,
-  merchant: { vault: Address; ownerPrivateKey: Hex },
-  { amount, dueAt, metaHash, tokenURI = '' }: IssueParameters,
-) {
+type MerchantKey = { vault: Address; ownerPrivateKey: Hex }
+
+/** Calls the registry as the merchant: the owner calls its vault, the vault calls the registry. */
+async function asMerchant(rpcUrl: string, deployment: Deployment, merchant: MerchantKey, data: Hex) {
   const { public: client, wallet } = devnetClients(rpcUrl, deployment.chainId, privateKeyToAccount(merchant.ownerPrivateKey))
+  return mined(
+    client,
+    await wallet.writeContract({ address: merchant.vault, abi: payerVaultAbi, functionName: 'execute', args: [deployment.registry, 0n, data] }),
+  )
+}
+
+export async function issueInvoice(rpcUrl: string, deployment: Deployment, merchant: MerchantKey, { amount, dueAt, metaHash, tokenURI = '' }: IssueParameters) {
   const issue = encodeFunctionData({
     abi: invoiceRegistryAbi,
     functionName: 'issue',
     args: [deployment.token, amount, dueAt, metaHash, tokenURI],
   })
-  const receipt = await mined(
-    client,
-    await wallet.writeContract({ address: merchant.vault, abi: payerVaultAbi, functionName: 'execute', args: [deployment.registry, 0n, issue] }),
-  )
+  const receipt = await asMerchant(rpcUrl, deployment, merchant, issue)
   const [event] = parseEventLogs({ abi: invoiceRegistryAbi, eventName: 'InvoiceIssued', logs: receipt.logs })
   if (!event) throw new Error('issue emitted no InvoiceIssued')
   return { id: event.args.id, invoiceNumber: event.args.invoiceNumber, amount, dueAt }
+}
+
+export async function cancelInvoice(rpcUrl: string, deployment: Deployment, merchant: MerchantKey, id: bigint) {
+  await asMerchant(rpcUrl, deployment, merchant, encodeFunctionData({ abi: invoiceRegistryAbi, functionName: 'cancel', args: [id] }))
 }
 
 export async function mintTo(clients: DevnetClients, deployment: Deployment, to: Address, amount: bigint) {

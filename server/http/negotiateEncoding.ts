@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
 import { precompressed } from '../../build/compress'
 import { qualityValues } from './qualityValues'
 
@@ -49,4 +50,14 @@ export async function precompressedFile(path: string, acceptEncoding: string | u
   const encoding = negotiateEncoding(acceptEncoding)
   const body = encoding ? await readFile(path + precompressed[encoding]).catch(() => null) : null
   return body ? encoded(new Uint8Array(body), encoding) : encoded(new Uint8Array(await readFile(path)), null)
+}
+
+/** A body made for this one request (the rendered page), compressed now in the best encoding the
+ * client accepts: at a fast level, as it is done on every request rather than once at build. */
+export function compressedNow(text: string, acceptEncoding: string | undefined): Encoded {
+  const encoding = negotiateEncoding(acceptEncoding)
+  const body = Buffer.from(text)
+  if (encoding === 'br') return encoded(new Uint8Array(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })), 'br')
+  if (encoding === 'gzip') return encoded(new Uint8Array(gzipSync(body, { level: 6 })), 'gzip')
+  return encoded(new Uint8Array(body), null)
 }

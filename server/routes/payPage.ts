@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -10,7 +11,7 @@ import { loadLocale } from '../../src/ui/strings'
 import { InvoiceNotFoundError } from '../chain/invoiceReader'
 import { HttpError } from '../http/httpError'
 import { acceptLanguage } from '../http/qualityValues'
-import { precompressedFile } from '../http/negotiateEncoding'
+import { compressedNow, precompressedFile } from '../http/negotiateEncoding'
 import { invoiceIdParam } from '../http/validate'
 import { payPageMarkup } from './payPageMarkup'
 
@@ -41,6 +42,12 @@ const contentTypes: Record<string, string> = {
   woff2: 'font/woff2',
 }
 
+/** CSP sources for the built page's own inline styles (build/inlineStylesheet.ts), and for nothing
+ * else: the page rendered into it adds none. */
+function inlineStyleHashes(html: string): string[] {
+  return [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(([, css]) => `'sha256-${createHash('sha256').update(css!).digest('base64')}'`)
+}
+
 /** The origins that may frame the page, for the page itself: an embedded page posts events only to
  * one of these (src/embed/frameChannel.ts). The same list as CSP frame-ancestors, origins only. */
 export function allowedParents(frameAncestors: string, ownOrigin: string): string[] {
@@ -55,10 +62,10 @@ export function allowedParents(frameAncestors: string, ownOrigin: string): strin
  * running anything but its own files. */
 export function payPage({ distDir, frameAncestors, connectSources, publicOrigin, document }: PayPageOptions) {
   const app = new Hono()
-  const policy = [
+  const policy = (html: string) => [
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self'",
+    ['style-src', "'self'", ...inlineStyleHashes(html)].join(' '),
     "img-src 'self' data:",
     ['connect-src', "'self'", ...connectSources].join(' '),
     "object-src 'none'",
@@ -69,7 +76,7 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
   app.get('/pay/:id', async (c) => {
     invoiceIdParam(c)
     let html: string
-    // read on each request (a few hundred bytes): a rebuild is served without a restart
+    // read on each request (a few KB): a rebuild is served without a restart
     try {
       html = await readFile(join(distDir, 'index.html'), 'utf8')
     } catch {
@@ -78,8 +85,11 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     const parents = allowedParents(frameAncestors, publicOrigin())
     html = html.replace('</head>', `<meta name="svc-frame-ancestors" content="${parents.join(' ')}" />\n</head>`)
     const firstPaint = document ? await renderedWithInvoice(html, c.req.url, c.req.header('accept-language')) : null
-    return c.html(firstPaint?.html ?? html, firstPaint?.status ?? 200, {
-      'Content-Security-Policy': policy,
+    const { body, headers } = compressedNow(firstPaint?.html ?? html, c.req.header('accept-encoding'))
+    return c.body(body, firstPaint?.status ?? 200, {
+      ...headers,
+      'Content-Type': 'text/html; charset=UTF-8',
+      'Content-Security-Policy': policy(html),
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
       'Content-Language': firstPaint?.lang ?? 'en',

@@ -1,4 +1,4 @@
-import type { Page, Route } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { createTestClient, getAddress, http, parseUnits, type Hex } from 'viem'
 import { entryPoint07Abi, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
@@ -9,6 +9,7 @@ import { createPayer } from '../../server/devnet/seed'
 import { fromWireUserOp, toWireUserOp, type WireUserOp } from '../../src/shared/userOpWire'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
+import { rewrite } from './support/rewrite'
 import { injectTestWallet } from './support/testWallet'
 
 /**
@@ -36,44 +37,6 @@ async function scenario(amount = parseUnits('5000', 6)) {
 
 const heading = (page: Page) => page.locator('#svc-widget-heading').textContent()
 const widgetText = (page: Page) => page.locator('.svc-widget').textContent()
-
-const documentEdits = new WeakMap<Page, ((body: any) => void)[]>()
-
-/** Rewrites one JSON answer of the service in flight; `match` is the exact path. The page is first
- * rendered with the invoice's answers already in it (a JSON block the client hydrates), so a lying
- * service tells the same lie there too. */
-async function rewrite(page: Page, path: string, edit: (body: any) => void, method = 'GET') {
-  await page.route(
-    (url) => url.pathname === path,
-    async (route: Route) => {
-      if (route.request().method() !== method) return route.fallback()
-      const response = await route.fetch()
-      const body = await response.json()
-      edit(body)
-      await route.fulfill({ response, json: body })
-    },
-  )
-  if (method !== 'GET') return
-  let edits = documentEdits.get(page)
-  if (!edits) {
-    const all: ((body: any) => void)[] = (edits = [])
-    documentEdits.set(page, all)
-    await page.route(
-      (url) => url.pathname.startsWith('/pay/'),
-      async (route: Route) => {
-        const response = await route.fetch()
-        const html = (await response.text()).replace(/(<script type="application\/json" id="svc-served">)(.*?)(<\/script>)/s, (_, open: string, json: string, close: string) => {
-          const served = JSON.parse(json)
-          // the invoice's own answer and the metadata answer carry the same invoice; the block holds the latter
-          if (served.response) for (const change of all) change(served.response)
-          return `${open}${JSON.stringify(served).replace(/</g, '\\u003c')}${close}`
-        })
-        await route.fulfill({ response, body: html })
-      },
-    )
-  }
-  edits.push(edit)
-}
 
 /** A dishonest service holding the paymaster's key: changes the operation, re-signs the sponsorship
  * over it and restates the hash, so that only decoding every field can tell. */

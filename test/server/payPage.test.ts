@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -12,7 +13,8 @@ import { payPage } from '../../server/routes/payPage'
 
 const dist = mkdtempSync(join(tmpdir(), 'svc-dist-'))
 mkdirSync(join(dist, 'assets'))
-writeFileSync(join(dist, 'index.html'), '<!doctype html><head></head><div id="app"></div><script type="module" src="/assets/index-abc123.js"></script>')
+const style = 'body{margin:0;color:#1a1c1f}'
+writeFileSync(join(dist, 'index.html'), `<!doctype html><head><style>${style}</style></head><div id="app"></div><script type="module" src="/assets/index-abc123.js"></script>`)
 const script = `console.log(${JSON.stringify('a payment page '.repeat(20))})`
 writeFileSync(join(dist, 'assets', 'index-abc123.js'), script)
 compressBuild(dist)
@@ -48,6 +50,25 @@ describe('payPage', () => {
       'frame-ancestors': "'self' https://shop.example",
     })
     expect(JSON.stringify(policy)).not.toContain('unsafe-inline')
+  })
+
+  test("behavior: the page's own inline style is allowed by its hash, and no other style inline", async () => {
+    const res = await app.request('/pay/7?token=svc_tk_secret')
+    const styleSource = res.headers.get('content-security-policy')!.split('; ').find((directive) => directive.startsWith('style-src '))
+    expect(styleSource).toBe(`style-src 'self' 'sha256-${createHash('sha256').update(style).digest('base64')}'`)
+  })
+
+  test('behavior: the page goes out compressed in the best encoding the browser accepts', async () => {
+    const page = (acceptEncoding: string) => app.request('/pay/7?token=svc_tk_secret', { headers: { 'accept-encoding': acceptEncoding } })
+    const plain = await page('identity')
+    expect([plain.headers.get('content-encoding'), plain.headers.get('vary'), plain.headers.get('content-type')]).toEqual([null, 'Accept-Encoding', 'text/html; charset=UTF-8'])
+    const html = await plain.text()
+    const brotli = await page('gzip, br')
+    expect(brotli.headers.get('content-encoding')).toBe('br')
+    expect(brotliDecompressSync(new Uint8Array(await brotli.arrayBuffer())).toString()).toBe(html)
+    const gzip = await page('gzip')
+    expect(gzip.headers.get('content-encoding')).toBe('gzip')
+    expect(gunzipSync(new Uint8Array(await gzip.arrayBuffer())).toString()).toBe(html)
   })
 
   test('behavior: hashed assets are cached for good', async () => {

@@ -7,9 +7,9 @@ const ctx = useServer()
 async function firstPaint(path: string, headers: Record<string, string> = {}) {
   const response = await fetch(`${ctx.server.url}${path}`, { headers })
   const html = await response.text()
-  // what a reader sees before any script runs: the text of the body, scripts and data blocks aside
+  // what a reader sees before any script runs: the text of the body, scripts, data blocks and styles aside
   const text = html
-    .replace(/<script[\s\S]*?<\/script>/g, '')
+    .replace(/<(script|style)[\s\S]*?<\/\1>/g, '')
     .replace(/<[^>]+>/g, ' ')
     .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ')

@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { containsAny, initialScripts, lazyBundle, renderBlockingScripts, walletConnectMarkers } from '../../build/pageSize'
@@ -10,6 +11,8 @@ import { containsAny, initialScripts, lazyBundle, renderBlockingScripts, walletC
  * button. */
 const readableBudget = 15_000
 const payButtonBudget = 70_000
+/** The styles are in every page's HTML (build/inlineStylesheet.ts): a payer downloads them each time. */
+const inlineStyleBudget = 4_000
 
 const outDir = mkdtempSync(join(tmpdir(), 'svc-page-'))
 
@@ -30,6 +33,16 @@ describe('the built pay page', () => {
   test('behavior: the invoice is readable before 15 KB gzip of JavaScript has run: no script blocks the first paint', () => {
     expect(renderBlockingScripts(outDir).gzip).toBeLessThanOrEqual(readableBudget)
     expect(readFileSync(join(outDir, 'index.html'), 'utf8')).toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js"><\/script>/)
+  })
+
+  test('behavior: the styles come inline with the HTML, within 4 KB gzip: the invoice paints without another request', () => {
+    const html = readFileSync(join(outDir, 'index.html'), 'utf8')
+    expect(html).not.toMatch(/<link[^>]*rel="stylesheet"/)
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(([, css]) => css!)
+    expect(styles).toHaveLength(1)
+    expect(styles[0]).toContain('--svc-color-text')
+    expect(gzipSync(styles[0]!, { level: 9 }).length).toBeLessThanOrEqual(inlineStyleBudget)
+    expect(readdirSync(join(outDir, 'assets')).filter((name) => name.endsWith('.css'))).toEqual([])
   })
 
   test('behavior: everything up to a connected wallet and the Pay button, @wagmi/core included, stays within 70 KB gzip', () => {
