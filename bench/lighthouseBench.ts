@@ -50,6 +50,9 @@ try {
     if (score < minimum) misses.push(`${id} ${score} < ${minimum}: ${failedAudits(median, id).join(', ')}`)
   }
   for (const [id, name] of metrics) console.log(`${name.padEnd(26)}${audits[id]!.displayValue!.padStart(8)}`)
+  // what the LCP is of: the element, and how its time splits (first byte, load delay, render delay)
+  const lcpElement = audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined
+  console.log(`LCP element               ${lcpElement?.items?.[0]?.items?.[0]?.node?.snippet ?? 'unknown'}`)
   const lcp = audits['largest-contentful-paint']!.numericValue!
   if (lcp > maximumLcpMs) misses.push(`LCP ${Math.round(lcp)} ms > ${maximumLcpMs} ms`)
   for (const warning of median.runWarnings) console.log(`warning: ${warning}`)
