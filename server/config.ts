@@ -1,3 +1,4 @@
+import { CodedError } from '../src/shared/codedError'
 import './zodLocale'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import * as z from 'zod/mini'
@@ -64,7 +65,7 @@ export const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>
 
-export class ConfigError extends Error {
+export class ConfigError extends CodedError {
   override name = 'ConfigError'
   readonly code = 'CONFIG_INVALID'
 }

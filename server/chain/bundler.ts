@@ -1,3 +1,4 @@
+import { CodedError } from '../../src/shared/codedError'
 import {
   BaseError,
   ContractFunctionRevertedError,
@@ -40,13 +41,13 @@ export type Bundler = {
 const pingTimeoutMs = 2_000
 
 /** The operation itself is invalid (simulation failed): sending it again will not help. */
-export class BundlerRejectedError extends Error {
+export class BundlerRejectedError extends CodedError {
   override name = 'BundlerRejectedError'
   readonly code = 'USEROP_REJECTED'
 }
 
 /** The bundler or the chain could not be reached: the operation may be retried unchanged. */
-export class BundlerUnavailableError extends Error {
+export class BundlerUnavailableError extends CodedError {
   override name = 'BundlerUnavailableError'
   readonly code = 'BUNDLER_UNAVAILABLE'
 }

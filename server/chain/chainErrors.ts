@@ -1,7 +1,8 @@
+import { CodedError } from '../../src/shared/codedError'
 import { BaseError, ContractFunctionRevertedError } from 'viem'
 
 /** The chain could not be reached or answered nonsense: the caller may retry (SPEC 7.2: 502/503). */
-export class ChainUnavailableError extends Error {
+export class ChainUnavailableError extends CodedError {
   override name = 'ChainUnavailableError'
   readonly code = 'CHAIN_UNAVAILABLE'
 }

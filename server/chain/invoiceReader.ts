@@ -1,3 +1,4 @@
+import { CodedError } from '../../src/shared/codedError'
 import type { Address, Hex, PublicClient } from 'viem'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
@@ -8,7 +9,7 @@ import { ChainUnavailableError, revertName } from './chainErrors'
 const statusNames: Record<number, InvoiceStatus> = { 1: 'Issued', 2: 'Paid', 3: 'Canceled' }
 const zeroAddress = '0x0000000000000000000000000000000000000000'
 
-export class InvoiceNotFoundError extends Error {
+export class InvoiceNotFoundError extends CodedError {
   override name = 'InvoiceNotFoundError'
   readonly code = 'INVOICE_NOT_FOUND'
 }

@@ -1,3 +1,4 @@
+import { CodedError } from '../../src/shared/codedError'
 import { hashDomain, type Address, type PublicClient } from 'viem'
 import { permitDomainType, type PermitDomain } from '../../src/shared/permit'
 
@@ -12,7 +13,7 @@ const domainAbi = [
   { type: 'function', name: 'DOMAIN_SEPARATOR', stateMutability: 'view', inputs: [], outputs: [{ type: 'bytes32' }] },
 ] as const
 
-export class PermitDomainError extends Error {
+export class PermitDomainError extends CodedError {
   override name = 'PermitDomainError'
   readonly code = 'PERMIT_DOMAIN_UNKNOWN'
 }

@@ -1,3 +1,4 @@
+import { CodedError } from '../../src/shared/codedError'
 import { http, isAddressEqual, type Address, type Hex, type LocalAccount } from 'viem'
 import { createPaymasterClient, type UserOperation } from 'viem/account-abstraction'
 import type { Deployment } from '../../src/shared/deployment'
@@ -18,7 +19,7 @@ export type Sponsor = {
   sign(userOp: UserOperation<'0.7'>, window: { validUntil: number }): Promise<Sponsorship>
 }
 
-export class SponsorUnavailableError extends Error {
+export class SponsorUnavailableError extends CodedError {
   override name = 'SponsorUnavailableError'
   readonly code = 'PAYMASTER_UNAVAILABLE'
 }

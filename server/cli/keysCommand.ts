@@ -1,3 +1,4 @@
+import { CodedError } from '../../src/shared/codedError'
 import { parseArgs } from 'node:util'
 import * as z from 'zod/mini'
 import { isScope, scopes } from '../auth/scopes'
@@ -11,12 +12,12 @@ export const keysUsage = `usage:
 scopes: ${scopes.join(', ')}`
 
 /** The command line does not say what to do; the message says what is wrong. */
-export class UsageError extends Error {
+export class UsageError extends CodedError {
   override name = 'UsageError'
   readonly code = 'USAGE'
 }
 
-export class ApiKeyNotFoundError extends Error {
+export class ApiKeyNotFoundError extends CodedError {
   override name = 'ApiKeyNotFoundError'
   readonly code = 'API_KEY_NOT_FOUND'
 }

@@ -1,3 +1,4 @@
+import { CodedError } from '../../src/shared/codedError'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
@@ -16,8 +17,9 @@ export type StartAnvilParameters = {
   chainId?: number
 }
 
-class AnvilStartError extends Error {
+class AnvilStartError extends CodedError {
   override name = 'AnvilStartError'
+  readonly code = 'ANVIL_START_FAILED'
 }
 
 /** The native binary from the platform package that @foundry-rs/anvil selects; spawning it directly

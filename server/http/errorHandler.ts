@@ -1,27 +1,30 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { BaseError } from 'viem'
-import { BundlerRejectedError, BundlerUnavailableError } from '../chain/bundler'
-import { ChainUnavailableError } from '../chain/chainErrors'
-import { InvoiceNotFoundError } from '../chain/invoiceReader'
-import { PermitDomainError } from '../chain/permitDomain'
-import { SponsorUnavailableError } from '../chain/sponsor'
+import { CodedError } from '../../src/shared/codedError'
 import { HttpError, ValidationError } from './httpError'
 import type { Logger } from './logger'
 
-/** The typed errors of the layers below, as the statuses SPEC 7.2 gives them. */
+/** The codes of the layers below (chain, bundler, paymaster), as the statuses SPEC 7.2 gives them:
+ * by code, so that this layer needs none of their classes. */
+const answers: Record<string, { status: HttpError['status']; code?: string; message?: string }> = {
+  INVOICE_NOT_FOUND: { status: 404, code: 'NOT_FOUND', message: 'no invoice with this id' },
+  // the bundler's or the EntryPoint's reason is the client's to read
+  USEROP_REJECTED: { status: 400, code: 'TRANSACTION_FAILED' },
+  BUNDLER_UNAVAILABLE: { status: 503, message: 'the bundler is unavailable; nothing was lost: submit the same signed operation again' },
+  PAYMASTER_UNAVAILABLE: { status: 502, message: 'the paymaster is unavailable: try again shortly' },
+  CHAIN_UNAVAILABLE: { status: 503, message: 'the chain is unavailable: try again shortly' },
+  PERMIT_DOMAIN_UNKNOWN: { status: 502, message: 'the token does not describe its permit domain consistently' },
+}
+
 function asHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error
-  if (error instanceof InvoiceNotFoundError) return new HttpError(404, 'NOT_FOUND', 'no invoice with this id')
-  if (error instanceof BundlerRejectedError) return new HttpError(400, 'TRANSACTION_FAILED', error.message)
-  if (error instanceof BundlerUnavailableError) {
-    return new HttpError(503, error.code, 'the bundler is unavailable; nothing was lost: submit the same signed operation again')
+  if (error instanceof CodedError) {
+    const answer = answers[error.code]
+    if (answer) return new HttpError(answer.status, answer.code ?? error.code, answer.message ?? error.message)
   }
-  if (error instanceof SponsorUnavailableError) return new HttpError(502, error.code, 'the paymaster is unavailable: try again shortly')
-  if (error instanceof ChainUnavailableError) return new HttpError(503, error.code, 'the chain is unavailable: try again shortly')
   // an RPC call that failed where no layer expected it: the chain's answer, not the request, is at fault
   if (error instanceof BaseError) return new HttpError(503, 'CHAIN_UNAVAILABLE', 'the chain is unavailable: try again shortly')
-  if (error instanceof PermitDomainError) return new HttpError(502, error.code, 'the token does not describe its permit domain consistently')
   if (error instanceof HTTPException && error.status === 413) return new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is too large')
   return undefined
 }

@@ -1,6 +1,7 @@
+import { CodedError } from '../../src/shared/codedError'
 /** An answer the client caused or can act on: mapped to `{ error, code, message }` with its status by
  * the one error handler. Anything else that escapes a route is a 500 that reveals nothing. */
-export class HttpError extends Error {
+export class HttpError extends CodedError {
   override name = 'HttpError'
   constructor(
     readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 502 | 503,
@@ -15,7 +16,7 @@ export class HttpError extends Error {
 
 export type ValidationIssue = { path: string; message: string }
 
-export class ValidationError extends Error {
+export class ValidationError extends CodedError {
   override name = 'ValidationError'
   readonly code = 'VALIDATION_ERROR'
   constructor(readonly details: ValidationIssue[]) {

@@ -1,3 +1,4 @@
+import { CodedError } from '../../src/shared/codedError'
 import { createPublicClient, http } from 'viem'
 import type { Bundler } from '../chain/bundler'
 import type { Queryable } from '../store/database'
@@ -7,7 +8,7 @@ import { pendingMigrations } from '../store/migrations'
 export type ReadinessCheck = () => Promise<void>
 
 /** A dependency that answered, but with something the server cannot work with. */
-export class NotReadyError extends Error {
+export class NotReadyError extends CodedError {
   override name = 'NotReadyError'
   readonly code = 'NOT_READY'
   constructor(readonly status: string) {

@@ -8,7 +8,7 @@ import { readPinnedDeployment } from '../../src/config/readPinnedDeployment'
 import { pageParams } from '../../src/ui/page/pageParams'
 import type { ServedPage } from '../../src/ui/page/servedPage'
 import { loadLocale } from '../../src/ui/strings'
-import { InvoiceNotFoundError } from '../chain/invoiceReader'
+import { CodedError } from '../../src/shared/codedError'
 import { HttpError } from '../http/httpError'
 import { acceptLanguage } from '../http/qualityValues'
 import { compressedNow, precompressedFile } from '../http/negotiateEncoding'
@@ -105,7 +105,7 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     try {
       page = { locale: locale.tag, response: await document!(BigInt(params.invoiceId!), params.token ?? undefined) }
     } catch (error) {
-      if (!(error instanceof InvoiceNotFoundError)) return null
+      if (!(error instanceof CodedError && error.code === 'INVOICE_NOT_FOUND')) return null
       page = { locale: locale.tag, notFound: true }
     }
     const deploymentFile = join(distDir, builtDeploymentFile)

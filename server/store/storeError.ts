@@ -1,5 +1,4 @@
+import { CodedError } from '../../src/shared/codedError'
 /** Every error this layer throws on purpose: a stable `code` for callers to branch on, and a message
  * that never carries a secret, a ciphertext or a query parameter. */
-export abstract class StoreError extends Error {
-  abstract readonly code: string
-}
+export abstract class StoreError extends CodedError {}

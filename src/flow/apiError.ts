@@ -1,8 +1,9 @@
+import { CodedError } from '../shared/codedError'
 /** How the pay API's HTTP client reports anything but success. `status` 0 means no answer at all
  * (offline, timeout, aborted): the request may or may not have reached the server. `code` is the
  * machine-readable code from the body (`code`, else `error`, SPEC 7.1); `message` is the server's
  * prose, for logs only: the payer is shown text chosen by code. `retryAfter` is in seconds. */
-export class ApiError extends Error {
+export class ApiError extends CodedError {
   override name = 'ApiError'
   readonly status: number
   readonly code: string

@@ -1,3 +1,4 @@
+import { CodedError } from '../shared/codedError'
 import { hasProviderCode, providerErrors } from '../wallet/eip1193'
 import { ApiError } from './apiError'
 
@@ -11,7 +12,7 @@ export type Failure =
   /** Anything else: a fetch that never answered, a wallet or RPC fault. */
   | { kind: 'unknown' }
 
-export class ChainUnreadableError extends Error {
+export class ChainUnreadableError extends CodedError {
   override name = 'ChainUnreadableError'
   readonly code = 'CHAIN_UNREADABLE'
 }
