@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { listenOnLoopback } from './loopback'
 import { createWalletClient, http, toHex, type Hex, type LocalAccount, type PublicClient } from 'viem'
 import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import { localBundler } from '../../server/chain/bundler'
@@ -106,14 +106,10 @@ export async function startRpcBundlerServer({
 
   let server: Server
   let port = 0
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      server = createServer((req, res) => void onRequest(req, res))
-      server.listen(port, '127.0.0.1', () => {
-        port = (server.address() as AddressInfo).port
-        resolve()
-      })
-    })
+  const listen = async () => {
+    server = createServer((req, res) => void onRequest(req, res))
+    port = await listenOnLoopback(server, port)
+  }
   await listen()
 
   return {

@@ -1,5 +1,5 @@
 import { createServer, connect, type Server, type Socket } from 'node:net'
-import type { AddressInfo } from 'node:net'
+import { listenOnLoopback } from './loopback'
 
 /** A TCP forwarder on 127.0.0.1 to another loopback port that can be stopped and started again on
  * the same port: a dependency going down and coming back, as the server sees it. */
@@ -11,21 +11,17 @@ export async function startTcpProxy(targetPort: number) {
     sockets.add(socket)
     socket.once('close', () => sockets.delete(socket))
   }
-  const listen = () =>
-    new Promise<void>((resolve) => {
-      server = createServer((client) => {
-        const upstream = connect(targetPort, '127.0.0.1')
-        track(client)
-        track(upstream)
-        client.pipe(upstream).pipe(client)
-        client.once('error', () => upstream.destroy())
-        upstream.once('error', () => client.destroy())
-      })
-      server.listen(port, '127.0.0.1', () => {
-        port = (server.address() as AddressInfo).port
-        resolve()
-      })
+  const listen = async () => {
+    server = createServer((client) => {
+      const upstream = connect(targetPort, '127.0.0.1')
+      track(client)
+      track(upstream)
+      client.pipe(upstream).pipe(client)
+      client.once('error', () => upstream.destroy())
+      upstream.once('error', () => client.destroy())
     })
+    port = await listenOnLoopback(server, port)
+  }
   await listen()
   return {
     get url() {
