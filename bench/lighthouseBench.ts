@@ -53,6 +53,9 @@ try {
   // what the LCP is of: the element, and how its time splits (first byte, load delay, render delay)
   const lcpElement = audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined
   console.log(`LCP element               ${lcpElement?.items?.[0]?.items?.[0]?.node?.snippet ?? 'unknown'}`)
+  const longTasks = (audits['long-tasks']?.details as { items?: { url?: string; duration?: number; startTime?: number }[] } | undefined)?.items ?? []
+  // the document's own URL carries the share token: only the file name is printed, never a query
+  for (const task of longTasks.slice(0, 6)) console.log(`long task                 ${Math.round(task.duration ?? 0)} ms at ${Math.round(task.startTime ?? 0)} ms, ${task.url?.replace(/[?#].*/, '').replace(/.*\//, '') ?? ''}`)
   const lcp = audits['largest-contentful-paint']!.numericValue!
   if (lcp > maximumLcpMs) misses.push(`LCP ${Math.round(lcp)} ms > ${maximumLcpMs} ms`)
   for (const warning of median.runWarnings) console.log(`warning: ${warning}`)
