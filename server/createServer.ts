@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { serve, type ServerType } from '@hono/node-server'
 import { createWalletClient, getAddress, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import { readPinnedDeployment } from '../src/config/readPinnedDeployment'
 import { builtDeploymentFile, distDir as defaultDistDir } from '../build/distDir'
 import type { Deployment } from '../src/shared/deployment'
 import { createApp } from './app'
@@ -29,7 +30,7 @@ import { openMigratedDatabase, openStores, type Stores } from './store/openStore
 function pinnedRpcOrigins(dir: string): string[] {
   const path = join(dir, builtDeploymentFile)
   if (!existsSync(path)) return []
-  const { rpcUrls = [] } = JSON.parse(readFileSync(path, 'utf8')) as { rpcUrls?: string[] }
+  const { rpcUrls } = readPinnedDeployment(path)
   return rpcUrls.map((url) => new URL(url).origin)
 }
 

@@ -5,7 +5,7 @@ import { allowedParentOrigins, openFrameChannel } from './embed/frameChannel'
 import { pinned } from './config/pinned'
 import { LocaleContext } from './ui/LocaleContext'
 import { App } from './ui/page/App'
-import { pageParams } from './ui/page/pageParams'
+import { pageParams, preferredLanguages } from './ui/page/pageParams'
 import { readServedPage, servedDocument } from './ui/page/servedPage'
 import { NotFoundPage } from './ui/page/PayPage'
 import { loadLocale } from './ui/strings'
@@ -14,7 +14,7 @@ import './ui/theme.css'
 const params = pageParams(location)
 // the server may have rendered the invoice already: hydrated in the locale it was rendered in
 const served = params.invoiceId ? readServedPage(document) : null
-const locale = await loadLocale(served ? [served.locale] : params.locale ? [params.locale, ...navigator.languages] : navigator.languages)
+const locale = await loadLocale(served ? [served.locale] : preferredLanguages(params, navigator.languages))
 document.documentElement.lang = locale.strings.lang
 const channel = params.embed ? openFrameChannel(location, allowedParentOrigins(document)) : null
 if (params.embed) {

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { Hono } from 'hono'
 import { builtDeploymentFile } from '../../build/distDir'
 import { readPinnedDeployment } from '../../src/config/readPinnedDeployment'
-import { pageParams } from '../../src/ui/page/pageParams'
+import { pageParams, preferredLanguages } from '../../src/ui/page/pageParams'
 import type { ServedPage } from '../../src/ui/page/servedPage'
 import { loadLocale } from '../../src/ui/strings'
 import { CodedError } from '../../src/shared/codedError'
@@ -99,8 +99,11 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
   /** The page with the invoice rendered into it, as the client would render it from the same answer.
    * Null where that answer is not to be had now (the chain is unreachable): the client loads it. */
   async function renderedWithInvoice(html: string, url: string, acceptLanguageHeader: string | undefined) {
+    const deploymentFile = join(distDir, builtDeploymentFile)
+    // a page built before deployments were written beside it: the client renders it alone
+    if (!existsSync(deploymentFile)) return null
     const params = pageParams(new URL(url))
-    const locale = await loadLocale(params.locale ? [params.locale, ...acceptLanguage(acceptLanguageHeader)] : acceptLanguage(acceptLanguageHeader))
+    const locale = await loadLocale(preferredLanguages(params, acceptLanguage(acceptLanguageHeader)))
     let page: ServedPage
     try {
       page = { locale: locale.tag, response: await document!(BigInt(params.invoiceId!), params.token ?? undefined) }
@@ -108,9 +111,6 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
       if (!(error instanceof CodedError && error.code === 'INVOICE_NOT_FOUND')) return null
       page = { locale: locale.tag, notFound: true }
     }
-    const deploymentFile = join(distDir, builtDeploymentFile)
-    // a page built before deployments were written beside it: the client renders it alone
-    if (!existsSync(deploymentFile)) return null
     const deployment = readPinnedDeployment(deploymentFile)
     const rendered = payPageMarkup(html, { page, locale, deployment, invoiceId: params.invoiceId!, token: params.token, now: Date.now() })
     return { html: rendered, status: 'notFound' in page ? (404 as const) : (200 as const), lang: locale.strings.lang }

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseUnits } from 'viem'
 import { afterAll, describe, expect, test } from 'vitest'
-import { devnetRoles } from '../../server/devnet/deploy'
-import { startRpcBundlerServer } from '../support/rpcBundlerServer'
+import { startDevnetRpcBundlerServer, type startRpcBundlerServer } from '../support/rpcBundlerServer'
 import { api, payThroughServer, permitAndPrepare, signUserOp, useServer } from '../support/server'
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-pglite-'))
@@ -13,13 +12,7 @@ const ctx = useServer({
   dataDir,
   overrides: { SUBMIT_WAIT_MS: '400' },
   async beforeServer(devnet) {
-    bundler = await startRpcBundlerServer({
-      client: devnet.clients.public,
-      deployment: devnet.deployment,
-      rpcUrl: devnet.anvil.rpcUrl,
-      executor: devnetRoles.bundler,
-      paymasterSigner: devnetRoles.paymasterSigner,
-    })
+    bundler = await startDevnetRpcBundlerServer(devnet)
     return { BUNDLER_URL: bundler.url, PAYMASTER_URL: bundler.url }
   },
 })

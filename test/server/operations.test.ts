@@ -1,9 +1,8 @@
 import { parseUnits } from 'viem'
 import { afterAll, describe, expect, test } from 'vitest'
-import { devnetRoles } from '../../server/devnet/deploy'
 import { jsonLogger } from '../../server/http/logger'
 import { checkReadiness, NotReadyError } from '../../server/ops/readiness'
-import { startRpcBundlerServer } from '../support/rpcBundlerServer'
+import { startDevnetRpcBundlerServer, type startRpcBundlerServer } from '../support/rpcBundlerServer'
 import { api, payThroughServer, useServer } from '../support/server'
 import { startTcpProxy } from '../support/tcpProxy'
 
@@ -15,13 +14,7 @@ const ctx = useServer({
   logger: jsonLogger((line) => lines.push(line)),
   async beforeServer(devnet) {
     rpc = await startTcpProxy(devnet.anvil.port)
-    bundler = await startRpcBundlerServer({
-      client: devnet.clients.public,
-      deployment: devnet.deployment,
-      rpcUrl: devnet.anvil.rpcUrl,
-      executor: devnetRoles.bundler,
-      paymasterSigner: devnetRoles.paymasterSigner,
-    })
+    bundler = await startDevnetRpcBundlerServer(devnet)
     return { RPC_URL: rpc.url, BUNDLER_URL: bundler.url, PAYMASTER_URL: bundler.url }
   },
 })

@@ -3,6 +3,7 @@ import { listenOnLoopback } from './loopback'
 import { createWalletClient, http, toHex, type Hex, type LocalAccount, type PublicClient } from 'viem'
 import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import { localBundler } from '../../server/chain/bundler'
+import { devnetRoles } from '../../server/devnet/deploy'
 import { chainFor } from '../../server/chain/chainClient'
 import { estimateAccountGas } from '../../server/chain/localGasEstimator'
 import { localVerifyingSponsor } from '../../server/chain/sponsor'
@@ -132,4 +133,15 @@ export async function startRpcBundlerServer({
     /** Comes back on the same port, as a restarted bundler would. */
     start: listen,
   }
+}
+
+/** The same on a test devnet, executing and sponsoring with the devnet's bundler and paymaster keys. */
+export function startDevnetRpcBundlerServer(devnet: { clients: { public: PublicClient }; deployment: Deployment; anvil: { rpcUrl: string } }) {
+  return startRpcBundlerServer({
+    client: devnet.clients.public,
+    deployment: devnet.deployment,
+    rpcUrl: devnet.anvil.rpcUrl,
+    executor: devnetRoles.bundler,
+    paymasterSigner: devnetRoles.paymasterSigner,
+  })
 }

@@ -2,6 +2,11 @@
  * page frames it. A path that is not a pay link has no invoice id. */
 export type PageParams = { invoiceId: string | null; token: string | null; embed: boolean; locale: string | null; theme: string | null }
 
+/** The languages to show the page in, best first: the merchant's mount option, then the reader's. */
+export function preferredLanguages(params: Pick<PageParams, 'locale'>, languages: readonly string[]): readonly string[] {
+  return params.locale ? [params.locale, ...languages] : languages
+}
+
 export function pageParams(location: { pathname: string; search: string }): PageParams {
   const id = /^\/pay\/(0|[1-9]\d{0,77})\/?$/.exec(location.pathname)?.[1] ?? null
   const query = new URLSearchParams(location.search)
