@@ -1,5 +1,5 @@
 import { getConnInfo } from '@hono/node-server/conninfo'
-import { Hono, type Context } from 'hono'
+import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { authenticate, type AuthDependencies } from './auth/authenticate'
 import { HttpError } from './http/httpError'
@@ -13,13 +13,16 @@ import { countOutcomes, inFlight, requestMetrics } from './http/requestMetrics'
 import type { Metrics } from './ops/metrics'
 import type { Readiness } from './ops/readiness'
 import type { PayContext } from './payments/payContext'
-import { invoiceShareRoutes, type InvoiceShareContext } from './routes/invoiceShareRoutes'
+import type { AuthEnv } from './auth/principal'
+import { requireScope } from './auth/requireScope'
+import { mountApiRoutes } from './routes/apiRoute'
+import type { InvoiceShareContext } from './routes/invoiceShareRoutes'
+import { apiRoutes } from './routes/apiRoutes'
 import { devnetWalletRoute, type DevnetWalletKey } from './routes/devnetWallet'
 import { embedAssets } from './routes/embedAssets'
 import { operationsRoutes } from './routes/operations'
 import { payPage, type PayPageOptions } from './routes/payPage'
-import { invoiceDocument, payRoutes, type MetadataAccess } from './routes/payRoutes'
-import { apiRoutes } from './openapi/apiRoutes'
+import { invoiceDocument, type MetadataAccess } from './routes/payRoutes'
 import { openApiDocument } from './openapi/openApiDocument'
 
 export type AppOptions = {
@@ -57,7 +60,7 @@ function clientAddress(trustProxy: boolean) {
 }
 
 export function createApp(options: AppOptions) {
-  const app = new Hono()
+  const app = new Hono<AuthEnv>()
   app.onError(errorHandler(options.logger))
   app.notFound((c) => {
     // read when asked, so it sees every route mounted below
@@ -100,14 +103,17 @@ export function createApp(options: AppOptions) {
   app.post('/v1/pay/:id/permit', countOutcomes(metrics.permits))
   app.post('/v1/pay/:id/prepare', countOutcomes(metrics.prepares))
   app.post('/v1/pay/:id', inFlight(metrics.pendingOperations), countOutcomes(metrics.submissions, { 200: 'confirmed', 202: 'pending' }))
-  app.route('/v1/pay', payRoutes(options.pay, options.metadata))
   // Limited before authentication: a flood of forged signatures must not reach the database unchecked.
   app.use('/v1/invoices/*', perClient())
-  app.route('/v1/invoices', invoiceShareRoutes(options.merchant.share, authenticate(options.merchant.auth)))
+  const authenticated = authenticate(options.merchant.auth)
+  const deps = { pay: options.pay, metadata: options.metadata, share: options.merchant.share }
+  mountApiRoutes(app, apiRoutes, deps, (route): MiddlewareHandler<AuthEnv>[] =>
+    route.auth === 'none' ? [] : [authenticated, ...(route.scope ? [requireScope(route.scope)] : [])],
+  )
   // for merchants to generate clients from: the same schemas the routes validate with
   const api = openApiDocument(apiRoutes, { version: '1' })
   app.get('/openapi.json', (c) => c.json(api))
-  if (options.payPage) app.route('/', payPage({ ...options.payPage, document: invoiceDocument(options.pay, options.metadata) }))
+  if (options.payPage) app.route('/', payPage({ ...options.payPage, document: invoiceDocument(deps) }))
   if (options.embedDir) app.route('/', embedAssets(options.embedDir))
   if (options.devnetWallet) app.route('/', devnetWalletRoute(options.devnetWallet))
   return app

@@ -1,4 +1,4 @@
-import type { Hono } from 'hono'
+import type { Env, Hono } from 'hono'
 import { METHOD_NAME_ALL } from 'hono/router'
 import { HttpError } from './httpError'
 
@@ -15,7 +15,7 @@ export class MethodNotAllowedError extends HttpError {
  * here; middleware (registered for every method) is no route. HEAD goes with GET: Hono answers it
  * with the GET route.
  */
-export function allowedMethods(app: Hono, path: string): string[] {
+export function allowedMethods<E extends Env>(app: Hono<E>, path: string): string[] {
   const methods = new Set(app.routes.map((route) => route.method).filter((method) => method !== METHOD_NAME_ALL))
   const allowed = [...methods].filter((method) => app.router.match(method, path)[0].some(([[, route]]) => route.method === method))
   return allowed.flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]))

@@ -1,21 +1,20 @@
-import { Hono, type Context, type MiddlewareHandler } from 'hono'
 import * as z from 'zod/mini'
 import {
+  createdTokenResponseSchema,
   createTokenRequestSchema,
-  type CreatedTokenResponse,
-  type RegeneratedShareLinkResponse,
-  type RevokedTokenResponse,
-  type ShareLinkResponse,
-  type TokenListResponse,
+  regeneratedShareLinkResponseSchema,
+  revokedTokenResponseSchema,
+  shareLinkResponseSchema,
+  tokenListResponseSchema,
   type TokenStatus,
 } from '../../src/merchant/shareWire'
 import { shareLinkFor } from '../../src/shared/shareLink'
 import { readOwnedInvoice } from '../auth/ownedInvoice'
 import type { AuthEnv } from '../auth/principal'
-import { requireScope } from '../auth/requireScope'
 import type { InvoiceReader } from '../chain/invoiceReader'
+import { apiRoute } from './apiRoute'
 import { HttpError, ValidationError } from '../http/httpError'
-import { invoiceIdParam, jsonBody, validate } from '../http/validate'
+import { invoiceIdSchema } from '../http/validate'
 import type { AccessTokenRecord, AccessTokenStore } from '../store/accessTokenStore'
 import type { InvoiceMetadataStore } from '../store/invoiceMetadataStore'
 import type { InvoiceKey } from '../store/invoiceKey'
@@ -32,17 +31,14 @@ export type InvoiceShareContext = {
   now: () => number
 }
 
-const tokenIdSchema = z.uuid('the token id is a UUID')
 const maxTokenLifetimeMs = 365 * 86_400_000
 
 /** Tokens and links are bearer credentials: no cache may keep an answer that carries one. */
 const noStore = { 'Cache-Control': 'no-store' }
 
-/** SPEC 4.12 makes the body optional: none at all reads as `{}`. */
-async function optionalJsonBody<S extends z.ZodMiniType>(c: Context, schema: S): Promise<z.infer<S>> {
-  if ((await c.req.arrayBuffer()).byteLength === 0) return validate(schema, {}, 'body')
-  return jsonBody(c, schema)
-}
+const invoiceParams = z.object({ id: invoiceIdSchema })
+const tokenParams = z.object({ id: invoiceIdSchema, tokenId: z.uuid('the token id is a UUID') })
+const merchantErrors = ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND'] as const
 
 function tokenExpiry(expiresAt: string, now: number): Date {
   const at = new Date(expiresAt)
@@ -56,90 +52,119 @@ function statusOf(record: AccessTokenRecord, now: number): TokenStatus {
   return record.expiresAt && record.expiresAt.getTime() <= now ? 'expired' : 'active'
 }
 
-/**
- * SPEC 4.12: share links and metadata access tokens, for the caller's own invoices (its studio vault
- * is the on-chain merchant); any other invoice is a 404 like a missing one. No scope guard but on
- * GET share (SPEC 5.6). `authenticated` is applied per route: it claims the request's nonce.
- */
-export function invoiceShareRoutes(context: InvoiceShareContext, authenticated: MiddlewareHandler<AuthEnv>) {
-  const app = new Hono<AuthEnv>()
+export type ShareDeps = { share: InvoiceShareContext }
 
-  async function ownedInvoice(c: Context<AuthEnv>) {
-    const id = invoiceIdParam(c)
-    await readOwnedInvoice(context.invoices, context.chainId, c.get('principal'), id)
-    return { id, key: context.invoiceKey(id) }
-  }
-
-  const linkFor = (id: bigint, token: string) => shareLinkFor(context.publicUrl(), id, token)
-
-  app.get('/:id/share', authenticated, requireScope('invoice:read'), async (c) => {
-    const { id, key } = await ownedInvoice(c)
-    const [metadata, current] = await Promise.all([context.metadata.getMetadata(key), context.tokens.getDefaultToken(key)])
-    const answer: ShareLinkResponse = {
-      success: true,
-      invoiceId: id.toString(),
-      hasEncryption: metadata !== null,
-      shareLink: current?.token ? linkFor(id, current.token) : null,
-      tokenHint: current?.hint ?? null,
-    }
-    return c.json(answer, 200, noStore)
-  })
-
-  app.get('/:id/tokens', authenticated, async (c) => {
-    const { key } = await ownedInvoice(c)
-    const now = context.now()
-    const answer: TokenListResponse = {
-      success: true,
-      tokens: (await context.tokens.listTokens(key)).map((record) => ({
-        tokenId: record.tokenId,
-        label: record.label,
-        hint: record.hint,
-        createdAt: record.createdAt.toISOString(),
-        expiresAt: record.expiresAt?.toISOString() ?? null,
-        revoked: record.revokedAt !== null,
-        status: statusOf(record, now),
-        isDefault: record.isDefault,
-      })),
-    }
-    return c.json(answer)
-  })
-
-  app.post('/:id/tokens', authenticated, async (c) => {
-    const { id, key } = await ownedInvoice(c)
-    const body = await optionalJsonBody(c, createTokenRequestSchema)
-    const expiresAt = body.expiresAt === undefined ? undefined : tokenExpiry(body.expiresAt, context.now())
-    const created = await context.tokens.createToken({ invoice: key, label: body.label, expiresAt, isDefault: false })
-    const answer: CreatedTokenResponse = {
-      success: true,
-      tokenId: created.tokenId,
-      token: created.token,
-      shareLink: linkFor(id, created.token),
-      hint: created.hint,
-      expiresAt: created.expiresAt?.toISOString() ?? null,
-    }
-    return c.json(answer, 201, noStore)
-  })
-
-  app.delete('/:id/tokens/:tokenId', authenticated, async (c) => {
-    const { key } = await ownedInvoice(c)
-    const tokenId = validate(tokenIdSchema, c.req.param('tokenId'), 'tokenId')
-    if (!(await context.tokens.revokeToken(key, tokenId))) throw new HttpError(404, 'NOT_FOUND', 'no active token with this id on this invoice')
-    const answer: RevokedTokenResponse = { success: true, message: 'the token is revoked for good: its links and documents stop opening now' }
-    return c.json(answer)
-  })
-
-  app.post('/:id/share/regenerate', authenticated, async (c) => {
-    const { id, key } = await ownedInvoice(c)
-    const created = await context.tokens.regenerateDefault(key)
-    const answer: RegeneratedShareLinkResponse = {
-      success: true,
-      tokenId: created.tokenId,
-      token: created.token,
-      shareLink: linkFor(id, created.token),
-      hint: created.hint,
-    }
-    return c.json(answer, 200, noStore)
-  })
-
-  return app
+/** The caller's own invoice (its studio vault is the on-chain merchant); any other is a 404 like a missing one. */
+async function ownedInvoice(share: InvoiceShareContext, principal: AuthEnv['Variables']['principal'], id: bigint) {
+  await readOwnedInvoice(share.invoices, share.chainId, principal, id)
+  return share.invoiceKey(id)
 }
+
+const linkFor = (share: InvoiceShareContext, id: bigint, token: string) => shareLinkFor(share.publicUrl(), id, token)
+
+const shareRoute = apiRoute<ShareDeps>()
+
+/**
+ * SPEC 4.12: share links and metadata access tokens, for the caller's own invoices. No scope guard
+ * but on GET share (SPEC 5.6). Authentication runs first on each: it claims the request's nonce.
+ */
+export const invoiceShareRoutes = [
+  shareRoute({
+    method: 'get',
+    path: '/v1/invoices/:id/share',
+    summary: "The invoice's share link",
+    auth: 'merchant',
+    scope: 'invoice:read',
+    params: invoiceParams,
+    response: { status: 200, schema: shareLinkResponseSchema, description: 'The current share link.', headers: noStore },
+    errors: merchantErrors,
+    async handle({ params: { id } }, { share }, c) {
+      const key = await ownedInvoice(share, c.get('principal'), id)
+      const [metadata, current] = await Promise.all([share.metadata.getMetadata(key), share.tokens.getDefaultToken(key)])
+      return {
+        success: true as const,
+        invoiceId: id.toString(),
+        hasEncryption: metadata !== null,
+        shareLink: current?.token ? linkFor(share, id, current.token) : null,
+        tokenHint: current?.hint ?? null,
+      }
+    },
+  }),
+  shareRoute({
+    method: 'post',
+    path: '/v1/invoices/:id/share/regenerate',
+    summary: 'Revoke every token of the invoice and issue a new share link',
+    auth: 'merchant',
+    params: invoiceParams,
+    response: { status: 200, schema: regeneratedShareLinkResponseSchema, description: 'The new share link.', headers: noStore },
+    errors: merchantErrors,
+    async handle({ params: { id } }, { share }, c) {
+      const created = await share.tokens.regenerateDefault(await ownedInvoice(share, c.get('principal'), id))
+      return { success: true as const, tokenId: created.tokenId, token: created.token, shareLink: linkFor(share, id, created.token), hint: created.hint }
+    },
+  }),
+  shareRoute({
+    method: 'get',
+    path: '/v1/invoices/:id/tokens',
+    summary: "The invoice's access tokens, without their secrets",
+    auth: 'merchant',
+    params: invoiceParams,
+    response: { status: 200, schema: tokenListResponseSchema, description: 'Every token with its status.' },
+    errors: merchantErrors,
+    async handle({ params: { id } }, { share }, c) {
+      const key = await ownedInvoice(share, c.get('principal'), id)
+      const now = share.now()
+      return {
+        success: true as const,
+        tokens: (await share.tokens.listTokens(key)).map((record) => ({
+          tokenId: record.tokenId,
+          label: record.label,
+          hint: record.hint,
+          createdAt: record.createdAt.toISOString(),
+          expiresAt: record.expiresAt?.toISOString() ?? null,
+          revoked: record.revokedAt !== null,
+          status: statusOf(record, now),
+          isDefault: record.isDefault,
+        })),
+      }
+    },
+  }),
+  shareRoute({
+    method: 'post',
+    path: '/v1/invoices/:id/tokens',
+    summary: 'A new access token for the invoice',
+    auth: 'merchant',
+    params: invoiceParams,
+    body: createTokenRequestSchema,
+    bodyOptional: true,
+    response: { status: 201, schema: createdTokenResponseSchema, description: 'The token, shown once.', headers: noStore },
+    errors: merchantErrors,
+    async handle({ params: { id }, body }, { share }, c) {
+      const key = await ownedInvoice(share, c.get('principal'), id)
+      const expiresAt = body.expiresAt === undefined ? undefined : tokenExpiry(body.expiresAt, share.now())
+      const created = await share.tokens.createToken({ invoice: key, label: body.label, expiresAt, isDefault: false })
+      return {
+        success: true as const,
+        tokenId: created.tokenId,
+        token: created.token,
+        shareLink: linkFor(share, id, created.token),
+        hint: created.hint,
+        expiresAt: created.expiresAt?.toISOString() ?? null,
+      }
+    },
+  }),
+  shareRoute({
+    method: 'delete',
+    path: '/v1/invoices/:id/tokens/:tokenId',
+    summary: 'Revoke an access token',
+    auth: 'merchant',
+    params: tokenParams,
+    response: { status: 200, schema: revokedTokenResponseSchema, description: 'Revoked.' },
+    errors: merchantErrors,
+    async handle({ params: { id, tokenId } }, { share }, c) {
+      const key = await ownedInvoice(share, c.get('principal'), id)
+      if (!(await share.tokens.revokeToken(key, tokenId))) throw new HttpError(404, 'NOT_FOUND', 'no active token with this id on this invoice')
+      return { success: true as const, message: 'the token is revoked for good: its links and documents stop opening now' }
+    },
+  }),
+]

@@ -12,7 +12,7 @@ import { CodedError } from '../../src/shared/codedError'
 import { HttpError } from '../http/httpError'
 import { acceptLanguage } from '../http/qualityValues'
 import { compressedNow, precompressedFile } from '../http/negotiateEncoding'
-import { invoiceIdParam } from '../http/validate'
+import { invoiceIdParams, validParams } from '../http/validate'
 import { payPageMarkup } from './payPageMarkup'
 
 export type PayPageOptions = {
@@ -73,8 +73,7 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     "form-action 'none'",
     `frame-ancestors ${frameAncestors}`,
   ].join('; ')
-  app.get('/pay/:id', async (c) => {
-    invoiceIdParam(c)
+  app.get('/pay/:id', validParams(invoiceIdParams), async (c) => {
     let html: string
     // read on each request (a few KB): a rebuild is served without a restart
     try {

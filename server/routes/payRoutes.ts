@@ -1,11 +1,20 @@
-import { Hono } from 'hono'
 import { getAddress } from 'viem'
 import * as z from 'zod/mini'
 import type { InvoiceMetadata } from '../../src/shared/metadata'
 import { ecrecoverV } from '../../src/shared/permit'
-import { permitRequestSchema, prepareRequestSchema, submitRequestSchema } from '../../src/shared/wire'
+import {
+  invoiceResponseSchema,
+  metadataResponseSchema,
+  permitRequestSchema,
+  permitResponseSchema,
+  prepareRequestSchema,
+  prepareResponseSchema,
+  submitRequestSchema,
+  submitResponseSchema,
+} from '../../src/shared/wire'
+import { apiRoute } from './apiRoute'
 import { HttpError } from '../http/httpError'
-import { invoiceIdParam, jsonBody, validate } from '../http/validate'
+import { invoiceIdParams } from '../http/validate'
 import type { PayContext } from '../payments/payContext'
 import { preparePayment } from '../payments/preparePayment'
 import { requestPermit } from '../payments/requestPermit'
@@ -15,7 +24,10 @@ import { invoicePdf } from '../pdf/invoicePdf'
 /** Opens an invoice's metadata with an access token; null for a missing, wrong, expired or revoked one alike. */
 export type MetadataAccess = { open(invoiceId: bigint, token: string): Promise<InvoiceMetadata | null> }
 
-const tokenQuery = z.optional(z.string())
+export type PayDeps = { pay: PayContext; metadata: MetadataAccess }
+
+const tokenDescription = 'The `svc_tk_` access token from the share link.'
+const tokenQuery = z.object({ token: z.optional(z.string()).register(z.globalRegistry, { description: tokenDescription }) })
 
 /** An overlong token is simply not a valid one: it opens nothing, like any other wrong token. */
 function opener(metadata: MetadataAccess) {
@@ -23,10 +35,10 @@ function opener(metadata: MetadataAccess) {
 }
 
 /** GET /v1/pay/:id/metadata's answer (SPEC 4.14), which the pay page is also first rendered with. */
-export function invoiceDocument(context: PayContext, metadata: MetadataAccess) {
+export function invoiceDocument({ pay, metadata }: PayDeps) {
   const open = opener(metadata)
   return async (id: bigint, token: string | undefined) => {
-    const [{ invoice }, opened] = await Promise.all([context.invoices.read(id), open(id, token)])
+    const [{ invoice }, opened] = await Promise.all([pay.invoices.read(id), open(id, token)])
     return { success: true as const, accessLevel: opened ? ('full' as const) : ('onchain_only' as const), data: invoice, metadata: opened }
   }
 }
@@ -36,66 +48,114 @@ function recoverable<S extends { v: number }>(signature: S): S {
   return { ...signature, v: ecrecoverV(signature.v) }
 }
 
+const payRoute = apiRoute<PayDeps>()
+
 /** SPEC 4.14: the public pay routes. No credentials: a payment is authorised by the payer's signatures. */
-export function payRoutes(context: PayContext, metadata: MetadataAccess) {
-  const app = new Hono()
-
-  const openMetadata = opener(metadata)
-
-  app.get('/:id', async (c) => {
-    const { invoice, blockNumber } = await context.invoices.read(invoiceIdParam(c))
-    return c.json({ success: true, data: invoice, metadata: { chainId: context.deployment.chainId, blockNumber: blockNumber.toString() } })
-  })
-
-  app.get('/:id/metadata', async (c) => {
-    const document = await invoiceDocument(context, metadata)(invoiceIdParam(c), validate(tokenQuery, c.req.query('token'), 'token'))
-    c.header('Cache-Control', 'no-store')
-    return c.json(document)
-  })
-
-  app.get('/:id/pdf', async (c) => {
-    const id = invoiceIdParam(c)
-    const token = validate(tokenQuery, c.req.query('token'), 'token')
-    if (!token) throw new HttpError(400, 'TOKEN_REQUIRED', 'the PDF needs the invoice access token from the share link')
-    const [{ invoice }, opened] = await Promise.all([context.invoices.read(id), openMetadata(id, token)])
-    // unlike /metadata, which then falls back to the on-chain record, the document needs the token: a
-    // wrong, expired or revoked one is a credential failure (SPEC 7.2), told apart from a missing invoice
-    if (!opened) throw new HttpError(401, 'UNAUTHORIZED', 'the access token is invalid, expired or revoked: ask the merchant for a current share link')
-    const pdf = await invoicePdf(invoice, opened)
-    const filename = `invoice-${opened.invoiceNumber.replace(/[^\w.-]/g, '_')}.pdf`
-    return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
-      'Content-Type': 'application/pdf',
-      'Content-Disposition': `attachment; filename="${filename}"`,
-      'Cache-Control': 'no-store',
-    })
-  })
-
-  app.post('/:id/permit', async (c) => {
-    const invoiceId = invoiceIdParam(c)
-    const body = await jsonBody(c, permitRequestSchema)
-    const permitDeadline = body.permitDeadline === undefined ? undefined : BigInt(body.permitDeadline)
-    const result = await requestPermit(context, { invoiceId, payerAddress: getAddress(body.payerAddress), permitDeadline })
-    return c.json({ success: true, ...result })
-  })
-
-  app.post('/:id/prepare', async (c) => {
-    const invoiceId = invoiceIdParam(c)
-    const { payerAddress, ownerAddress, permit } = await jsonBody(c, prepareRequestSchema)
-    const result = await preparePayment(context, {
-      invoiceId,
-      payerAddress: getAddress(payerAddress),
-      ownerAddress: getAddress(ownerAddress),
-      permit: { ...recoverable(permit), deadline: BigInt(permit.deadline) },
-    })
-    return c.json({ success: true, ...result })
-  })
-
-  app.post('/:id', async (c) => {
-    const invoiceId = invoiceIdParam(c)
-    const { userOp, permitSignature } = await jsonBody(c, submitRequestSchema)
-    const result = await submitPayment(context, { invoiceId, userOp, permitSignature: permitSignature && recoverable(permitSignature) })
-    return c.json(result, result.status === 'confirmed' ? 200 : 202)
-  })
-
-  return app
-}
+export const payRoutes = [
+  payRoute({
+    method: 'get',
+    path: '/v1/pay/:id',
+    summary: 'The invoice as the registry records it',
+    auth: 'none',
+    params: invoiceIdParams,
+    response: { status: 200, schema: invoiceResponseSchema, description: 'The invoice, read from the chain at `metadata.blockNumber`.' },
+    errors: ['NOT_FOUND'],
+    async handle({ params }, { pay }) {
+      const { invoice, blockNumber } = await pay.invoices.read(params.id)
+      return { success: true as const, data: invoice, metadata: { chainId: pay.deployment.chainId, blockNumber: blockNumber.toString() } }
+    },
+  }),
+  payRoute({
+    method: 'get',
+    path: '/v1/pay/:id/metadata',
+    summary: 'The invoice with its decrypted metadata',
+    description:
+      'With a valid token the decrypted metadata (`accessLevel: full`); without one, or with a wrong, expired or revoked one, the on-chain record alone (`onchain_only`). The metadata hashes to the on-chain `metaHash`: a client should check it.',
+    auth: 'none',
+    params: invoiceIdParams,
+    query: tokenQuery,
+    response: { status: 200, schema: metadataResponseSchema, description: 'The invoice and, with a valid token, its metadata.', headers: { 'Cache-Control': 'no-store' } },
+    errors: ['NOT_FOUND'],
+    handle: ({ params, query }, deps) => invoiceDocument(deps)(params.id, query.token),
+  }),
+  payRoute({
+    method: 'get',
+    path: '/v1/pay/:id/pdf',
+    summary: 'The invoice as a PDF',
+    auth: 'none',
+    params: invoiceIdParams,
+    query: z.object({ token: z.optional(z.string()).register(z.globalRegistry, { description: `${tokenDescription} Required.` }) }),
+    response: { status: 200, contentType: 'application/pdf', description: 'The PDF, as an attachment.' },
+    errors: ['TOKEN_REQUIRED', 'UNAUTHORIZED', 'NOT_FOUND'],
+    async handle({ params: { id }, query: { token } }, { pay, metadata }, c) {
+      if (!token) throw new HttpError(400, 'TOKEN_REQUIRED', 'the PDF needs the invoice access token from the share link')
+      const [{ invoice }, opened] = await Promise.all([pay.invoices.read(id), opener(metadata)(id, token)])
+      // unlike /metadata, which then falls back to the on-chain record, the document needs the token: a
+      // wrong, expired or revoked one is a credential failure (SPEC 7.2), told apart from a missing invoice
+      if (!opened) throw new HttpError(401, 'UNAUTHORIZED', 'the access token is invalid, expired or revoked: ask the merchant for a current share link')
+      const pdf = await invoicePdf(invoice, opened)
+      const filename = `invoice-${opened.invoiceNumber.replace(/[^\w.-]/g, '_')}.pdf`
+      return c.body(pdf as Uint8Array<ArrayBuffer>, 200, {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `attachment; filename="${filename}"`,
+        'Cache-Control': 'no-store',
+      })
+    },
+  }),
+  payRoute({
+    method: 'post',
+    path: '/v1/pay/:id/permit',
+    summary: 'The EIP-2612 permit the payer signs',
+    description:
+      "`payerAddress` is the payer vault: the vault factory's `getAddress(owner, 0)`. The vault's owner signs the returned typed data with `eth_signTypedData_v4`; a `v` of 0 or 1 is accepted wherever the signature is sent back.",
+    auth: 'none',
+    params: invoiceIdParams,
+    body: permitRequestSchema,
+    response: { status: 200, schema: permitResponseSchema, description: 'The typed data to sign, and the invoice.' },
+    errors: ['INVALID_STATUS', 'NOT_FOUND', 'TOKEN_NOT_SUPPORTED'],
+    async handle({ params, body }, { pay }) {
+      const permitDeadline = body.permitDeadline === undefined ? undefined : BigInt(body.permitDeadline)
+      const result = await requestPermit(pay, { invoiceId: params.id, payerAddress: getAddress(body.payerAddress), permitDeadline })
+      return { success: true as const, ...result }
+    },
+  }),
+  payRoute({
+    method: 'post',
+    path: '/v1/pay/:id/prepare',
+    summary: 'The sponsored ERC-4337 operation that pays the invoice',
+    description:
+      "The server verifies the signed permit on-chain, builds the vault's operation (EntryPoint v0.7) and has the paymaster sponsor it. The owner signs `userOpHash` with `personal_sign` (EIP-191 over its 32 bytes), after checking the operation: a client must recompute the hash and decode the callData before signing.",
+    auth: 'none',
+    params: invoiceIdParams,
+    body: prepareRequestSchema,
+    response: { status: 200, schema: prepareResponseSchema, description: 'The operation, its hash and the permit deadline.' },
+    errors: ['INVALID_STATUS', 'NOT_FOUND', 'PERMIT_EXPIRED', 'PERMIT_SIGNATURE_INVALID', 'INSUFFICIENT_BALANCE', 'PAYMASTER_UNAVAILABLE'],
+    async handle({ params, body: { payerAddress, ownerAddress, permit } }, { pay }) {
+      const result = await preparePayment(pay, {
+        invoiceId: params.id,
+        payerAddress: getAddress(payerAddress),
+        ownerAddress: getAddress(ownerAddress),
+        permit: { ...recoverable(permit), deadline: BigInt(permit.deadline) },
+      })
+      return { success: true as const, ...result }
+    },
+  }),
+  payRoute({
+    method: 'post',
+    path: '/v1/pay/:id',
+    summary: 'Submit the signed operation',
+    description: 'Answers `confirmed` with the transaction once the bundler has a receipt, else `pending` (202): the chain then says what happened.',
+    auth: 'none',
+    params: invoiceIdParams,
+    body: submitRequestSchema,
+    response: {
+      status: 200,
+      schema: submitResponseSchema,
+      description: 'Confirmed, or pending (202).',
+      statusFor: (result) => (result.status === 'confirmed' ? 200 : 202),
+    },
+    errors: ['INVALID_STATUS', 'NOT_FOUND', 'USEROP_NOT_PREPARED', 'USEROP_PERMIT_MISMATCH', 'USEROP_SIGNATURE_INVALID', 'PERMIT_EXPIRED', 'TRANSACTION_FAILED', 'BUNDLER_UNAVAILABLE'],
+    handle: ({ params, body: { userOp, permitSignature } }, { pay }) =>
+      submitPayment(pay, { invoiceId: params.id, userOp, permitSignature: permitSignature && recoverable(permitSignature) }),
+  }),
+]

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { createApp } from '../../server/app'
 import { silentLogger } from '../../server/http/logger'
-import { apiRoutes } from '../../server/openapi/apiRoutes'
+import { apiRoutes } from '../../server/routes/apiRoutes'
 import { createMetrics } from '../../server/ops/metrics'
 
 // only the routes' shape is read here: no handler runs, so the contexts they would use are left out
@@ -42,5 +42,11 @@ describe('GET /openapi.json', () => {
     expect(invoice.properties.data.properties.id).toMatchObject({ type: 'string', pattern: expect.any(String) })
     expect(document.paths['/v1/invoices/{id}/tokens'].post.security).toEqual([{ hmac: [] }, { bearer: [] }])
     expect(document.paths['/v1/pay/{id}/prepare'].post.description).toContain('personal_sign')
+    expect(document.paths['/v1/pay/{id}/metadata'].get.parameters).toEqual([
+      { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: expect.any(String) } },
+      { name: 'token', in: 'query', required: false, description: expect.stringContaining('svc_tk_'), schema: { type: 'string' } },
+    ])
+    expect(document.paths['/v1/invoices/{id}/tokens'].post.requestBody.required).toBe(false)
+    expect(document.paths['/v1/invoices/{id}/share'].get['x-required-scope']).toBe('invoice:read')
   })
 })

@@ -1,0 +1,98 @@
+import type { Context, Env, Hono, MiddlewareHandler } from 'hono'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import type * as z from 'zod/mini'
+import type { AuthEnv } from '../auth/principal'
+import type { Scope } from '../auth/scopes'
+import { validJsonBody, validParams, validQuery } from '../http/validate'
+
+type Schema = z.ZodMiniType
+type Parsed<S> = S extends Schema ? z.output<S> : undefined
+
+type JsonResponse<R extends Schema> = {
+  status: ContentfulStatusCode
+  /** The wire schema the clients parse the answer with: the handler must return its input type. */
+  schema: R
+  description: string
+  headers?: Record<string, string>
+  /** For a route with more than one success status (submit: 200 confirmed, 202 pending). */
+  statusFor?: (body: z.input<R>) => ContentfulStatusCode
+}
+type FileResponse = { status: ContentfulStatusCode; contentType: string; description: string }
+
+/**
+ * One route of the JSON API, declared where it is handled: its full path (Hono syntax), what it
+ * reads and answers (the wire schemas both sides speak) and its error codes. The server mounts the
+ * declaration and the OpenAPI document describes it, so neither can drift from the other.
+ */
+type RouteDeclaration<Deps, E extends Env, P, Q, B, R> = {
+  method: 'get' | 'post' | 'delete'
+  path: `/v1/${string}`
+  summary: string
+  description?: string
+  /** `merchant`: an API key (HMAC headers, SPEC 5.2) or a bearer token, checked before anything else. */
+  auth: 'none' | 'merchant'
+  /** An API key must hold this scope (SPEC 5.6). */
+  scope?: Scope
+  params?: P
+  query?: Q
+  body?: B
+  /** SPEC 4.12 lets some bodies be left out: none at all reads as `{}`. */
+  bodyOptional?: boolean
+  response: [R] extends [Schema] ? JsonResponse<R> : FileResponse
+  /** The error codes (SPEC 7) this route answers with, besides VALIDATION_ERROR and RATE_LIMITED. */
+  errors: readonly string[]
+  handle(input: { params: Parsed<P>; query: Parsed<Q>; body: Parsed<B> }, deps: Deps, c: Context<E>): Promise<[R] extends [Schema] ? z.input<R> : Response>
+}
+
+export type ApiRoute<Deps = never, E extends Env = Env> = Omit<RouteDeclaration<Deps, E, Schema, Schema, Schema, Schema>, 'response' | 'handle'> & {
+  response: JsonResponse<Schema> | FileResponse
+  handle(input: { params: unknown; query: unknown; body: unknown }, deps: Deps, c: Context<E>): Promise<unknown>
+}
+
+/** What a route says about itself, for documents such as the OpenAPI one. */
+export type RouteDescription = Omit<ApiRoute, 'handle'>
+
+/** Declares a route whose handler needs `Deps`; the schemas' types flow into the handler. Every API
+ * route shares one environment, in which the merchant routes find their authenticated principal. */
+export function apiRoute<Deps, E extends Env = AuthEnv>() {
+  return <
+    P extends Schema | undefined = undefined,
+    Q extends Schema | undefined = undefined,
+    B extends Schema | undefined = undefined,
+    R extends Schema | undefined = undefined,
+  >(
+    route: RouteDeclaration<Deps, E, P, Q, B, R>,
+  ) => route as unknown as ApiRoute<Deps, E>
+}
+
+function validators<E extends Env>(route: ApiRoute<never, E>): MiddlewareHandler[] {
+  return [
+    ...(route.params ? [validParams(route.params)] : []),
+    ...(route.query ? [validQuery(route.query)] : []),
+    ...(route.body ? [validJsonBody(route.body, { optional: route.bodyOptional })] : []),
+  ] as MiddlewareHandler[]
+}
+
+/** Mounts each route on `app` at its full path, behind what `guard` puts in front (authentication, a scope). */
+export function mountApiRoutes<Deps, E extends Env>(
+  app: Hono<E>,
+  routes: readonly ApiRoute<Deps, E>[],
+  deps: Deps,
+  guard: (route: ApiRoute<Deps, E>) => MiddlewareHandler<E>[],
+) {
+  for (const route of routes) {
+    const handlers: MiddlewareHandler<E>[] = [
+      ...guard(route),
+      ...(validators(route as ApiRoute<never, E>) as MiddlewareHandler<E>[]),
+      async (c) => {
+        const valid = (target: 'param' | 'query' | 'json') => (c.req as unknown as { valid(target: string): unknown }).valid(target)
+        const input = { params: route.params && valid('param'), query: route.query && valid('query'), body: route.body && valid('json') }
+        const answer = await route.handle(input, deps, c as Context<E>)
+        if (answer instanceof Response) return answer
+        const response = route.response as JsonResponse<Schema>
+        return c.json(answer as object, response.statusFor?.(answer) ?? response.status, response.headers)
+      },
+    ]
+    ;(app as unknown as Hono).on(route.method.toUpperCase(), [route.path], ...(handlers as [MiddlewareHandler]))
+  }
+}
