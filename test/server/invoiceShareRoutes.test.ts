@@ -51,7 +51,7 @@ describe('GET /v1/invoices/:id/share', () => {
   })
 })
 
-describe('the token routes', () => {
+describe('DELETE /v1/invoices/:id/tokens/:tokenId', () => {
   test('default: create → the metadata and PDF open on the other instance; revoke there → they stop on the first at once', async () => {
     const [a, b] = clients()
     const id = invoice(1)
@@ -74,7 +74,9 @@ describe('the token routes', () => {
     expect(await payerView(0, id, tokenOf(ctx.shareLinks[1]!.shareLink))).toEqual(opens)
     await expect(b.revokeToken(id, created.tokenId)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' })
   })
+})
 
+describe('POST /v1/invoices/:id/tokens', () => {
   test('behavior: an expiry takes effect at once, and the list says so', async () => {
     const [a] = clients()
     const id = invoice(1)
@@ -88,7 +90,9 @@ describe('the token routes', () => {
     const listed = (await a.listTokens(id)).tokens.find((token) => token.tokenId === created.tokenId)
     expect(listed).toMatchObject({ status: 'expired', revoked: false, expiresAt: expiresAt.toISOString() })
   })
+})
 
+describe('POST /v1/invoices/:id/share/regenerate', () => {
   test('behavior: regenerate revokes the old default only; other tokens keep working', async () => {
     const [a, b] = clients()
     const id = invoice(2)
@@ -110,7 +114,9 @@ describe('the token routes', () => {
     const defaults = (await a.listTokens(id)).tokens.filter((token) => token.isDefault)
     expect(defaults.map(({ status }) => status)).toEqual(['revoked', 'active'])
   })
+})
 
+describe('GET /v1/invoices/:id/tokens', () => {
   test('behavior: the list describes every token and exposes no secret', async () => {
     const [a] = clients()
     const id = invoice(3)

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { createApp } from '../../server/app'
 import { silentLogger } from '../../server/http/logger'
@@ -48,5 +50,17 @@ describe('GET /openapi.json', () => {
     ])
     expect(document.paths['/v1/invoices/{id}/tokens'].post.requestBody.required).toBe(false)
     expect(document.paths['/v1/invoices/{id}/share'].get['x-required-scope']).toBe('invoice:read')
+  })
+})
+
+describe('the route table', () => {
+  test("behavior: every API route has its own describe('METHOD /full/path') in the tests, so its tests are found by its name", () => {
+    const testDir = join(import.meta.dirname, '..')
+    const sources = readdirSync(testDir, { recursive: true, encoding: 'utf8' })
+      .filter((file) => file.endsWith('.test.ts'))
+      .map((file) => readFileSync(join(testDir, file), 'utf8'))
+      .join('\n')
+    const undescribed = apiRoutes.map((route) => `${route.method.toUpperCase()} ${route.path}`).filter((name) => !sources.includes(`describe('${name}'`))
+    expect(undescribed).toEqual([])
   })
 })

@@ -73,7 +73,7 @@ describe('GET /v1/pay/:id', () => {
   })
 })
 
-describe('GET /v1/pay/:id/metadata and /pdf', () => {
+describe('GET /v1/pay/:id/metadata', () => {
   test('behavior: without a valid token the metadata is onchain_only; missing, wrong and revoked look the same', async () => {
     const id = ctx.devnet.seed.invoices[0]!.id
     for (const query of ['', '?token=', '?token=svc_tk_wrong', `?token=svc_tk_${'x'.repeat(300)}`, `?token=${tokenOf(ctx.shareLinks[1]!.shareLink)}`]) {
@@ -94,7 +94,9 @@ describe('GET /v1/pay/:id/metadata and /pdf', () => {
     expect(headers.get('cache-control')).toBe('no-store')
     expect(headers.get('referrer-policy')).toBe('no-referrer')
   })
+})
 
+describe('GET /v1/pay/:id/pdf', () => {
   test('behavior: the PDF needs a token (400 TOKEN_REQUIRED) and with one is a real PDF attachment', async () => {
     const demo = ctx.devnet.seed.invoices[0]!
     const missing = await api(base(), `/v1/pay/${demo.id}/pdf`)
@@ -201,7 +203,7 @@ describe('POST /v1/pay/:id/permit', () => {
   })
 })
 
-describe('the whole payment over HTTP', () => {
+describe('POST /v1/pay/:id', () => {
   test('behavior: a counterfactual payer vault pays: 200 confirmed, the invoice reads Paid, the balances moved', async () => {
     const { seed } = ctx.devnet
     const invoice = seed.invoices[1]!
@@ -277,67 +279,6 @@ describe('the whole payment over HTTP', () => {
     expect(balances).toEqual([parseUnits('1000', 6) - invoice.amount, parseUnits('1000', 6)].sort())
     expect((await api(base(), `/v1/pay/${invoice.id}`)).body.data.status).toBe('Paid')
   })
-})
-
-describe('refusals on /prepare and submit', () => {
-  test('behavior: a permit signed by another key is 400 PERMIT_SIGNATURE_INVALID', async () => {
-    const invoice = await freshInvoice()
-    const payer = await freshPayer()
-    const impostor = await freshPayer()
-    const { permitSignature } = await permitAndPrepare(base(), invoice.id, { ...payer, ownerPrivateKey: impostor.ownerPrivateKey })
-    const prepared = await api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: permitSignature })
-    expect(prepared.status).toBe(400)
-    expect(prepared.body).toMatchObject({ error: 'PERMIT_SIGNATURE_INVALID', code: 'PERMIT_SIGNATURE_INVALID' })
-  })
-
-  test('behavior: a permit v given as its y-parity bit (0 or 1) is taken as 27 or 28, and the payment goes through', async () => {
-    const invoice = await freshInvoice()
-    const payer = await freshPayer()
-    const { body } = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault })
-    const { deadline } = body.permitToSign.message
-    const signed = await signPermit(ctx.devnet.clients.public, ctx.devnet.deployment, { ...payer, value: invoice.amount, deadline: BigInt(deadline) })
-    const { r, s } = signed
-    const yParity = signed.v - 27
-    const prepare = (v: number) => api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: { deadline, v, r, s } })
-    // the other bit is the other 27/28, so a wrong signature: the mapping is exact, not a guess
-    expect((await prepare(1 - yParity)).body.code).toBe('PERMIT_SIGNATURE_INVALID')
-    const prepared = await prepare(yParity)
-    expect(prepared.status).toBe(200)
-    expect(decodePayCallData(prepared.body.userOp.callData).permit.v).toBe(signed.v)
-    const userOp = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
-    const submit = await api(base(), `/v1/pay/${invoice.id}`, { userOp, permitSignature: { v: yParity, r, s } })
-    expect(submit.status).toBe(200)
-    expect(submit.body.status).toBe('confirmed')
-  })
-
-  test('behavior: a permit v other than 0, 1, 27 or 28 is 400 PERMIT_SIGNATURE_INVALID', async () => {
-    const invoice = await freshInvoice()
-    const payer = await freshPayer()
-    const { permitSignature } = await permitAndPrepare(base(), invoice.id, payer)
-    for (const v of [2, 26, 29, 255]) {
-      const { status, body } = await api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: { ...permitSignature, v } })
-      expect(status, String(v)).toBe(400)
-      expect(body, String(v)).toMatchObject({ error: 'PERMIT_SIGNATURE_INVALID', code: 'PERMIT_SIGNATURE_INVALID' })
-    }
-  })
-
-  test('behavior: a payer address that is not the owner vault is refused', async () => {
-    const invoice = await freshInvoice()
-    const payer = await freshPayer()
-    const other = await freshPayer()
-    const { permitSignature } = await permitAndPrepare(base(), invoice.id, payer)
-    const prepared = await api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: other.owner, permit: permitSignature })
-    expect(prepared.status).toBe(400)
-    expect(prepared.body.code).toBe('PAYER_NOT_OWNER_VAULT')
-  })
-
-  test('behavior: a vault without enough funds is told how much it holds and needs before anything is sponsored', async () => {
-    const invoice = await freshInvoice(parseUnits('50', 6))
-    const payer = await freshPayer(parseUnits('20', 6))
-    const { prepared } = await permitAndPrepare(base(), invoice.id, payer)
-    expect(prepared.status).toBe(400)
-    expect(prepared.body).toMatchObject({ code: 'INSUFFICIENT_BALANCE', balance: '20000000', required: '50000000' })
-  })
 
   test('behavior: an operation changed after /prepare is refused; so are an unsigned one and a mismatched permitSignature', async () => {
     const invoice = await freshInvoice()
@@ -402,5 +343,66 @@ describe('refusals on /prepare and submit', () => {
     }
     expect((await api(base(), `/v1/pay/${invoice.id}`)).body.data.status).toBe('Issued')
     expect(await balanceOf(payer.vault)).toBe(parseUnits('1000', 6))
+  })
+})
+
+describe('POST /v1/pay/:id/prepare', () => {
+  test('behavior: a permit signed by another key is 400 PERMIT_SIGNATURE_INVALID', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const impostor = await freshPayer()
+    const { permitSignature } = await permitAndPrepare(base(), invoice.id, { ...payer, ownerPrivateKey: impostor.ownerPrivateKey })
+    const prepared = await api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: permitSignature })
+    expect(prepared.status).toBe(400)
+    expect(prepared.body).toMatchObject({ error: 'PERMIT_SIGNATURE_INVALID', code: 'PERMIT_SIGNATURE_INVALID' })
+  })
+
+  test('behavior: a permit v given as its y-parity bit (0 or 1) is taken as 27 or 28, and the payment goes through', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const { body } = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault })
+    const { deadline } = body.permitToSign.message
+    const signed = await signPermit(ctx.devnet.clients.public, ctx.devnet.deployment, { ...payer, value: invoice.amount, deadline: BigInt(deadline) })
+    const { r, s } = signed
+    const yParity = signed.v - 27
+    const prepare = (v: number) => api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: { deadline, v, r, s } })
+    // the other bit is the other 27/28, so a wrong signature: the mapping is exact, not a guess
+    expect((await prepare(1 - yParity)).body.code).toBe('PERMIT_SIGNATURE_INVALID')
+    const prepared = await prepare(yParity)
+    expect(prepared.status).toBe(200)
+    expect(decodePayCallData(prepared.body.userOp.callData).permit.v).toBe(signed.v)
+    const userOp = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
+    const submit = await api(base(), `/v1/pay/${invoice.id}`, { userOp, permitSignature: { v: yParity, r, s } })
+    expect(submit.status).toBe(200)
+    expect(submit.body.status).toBe('confirmed')
+  })
+
+  test('behavior: a permit v other than 0, 1, 27 or 28 is 400 PERMIT_SIGNATURE_INVALID', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const { permitSignature } = await permitAndPrepare(base(), invoice.id, payer)
+    for (const v of [2, 26, 29, 255]) {
+      const { status, body } = await api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: { ...permitSignature, v } })
+      expect(status, String(v)).toBe(400)
+      expect(body, String(v)).toMatchObject({ error: 'PERMIT_SIGNATURE_INVALID', code: 'PERMIT_SIGNATURE_INVALID' })
+    }
+  })
+
+  test('behavior: a payer address that is not the owner vault is refused', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const other = await freshPayer()
+    const { permitSignature } = await permitAndPrepare(base(), invoice.id, payer)
+    const prepared = await api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: other.owner, permit: permitSignature })
+    expect(prepared.status).toBe(400)
+    expect(prepared.body.code).toBe('PAYER_NOT_OWNER_VAULT')
+  })
+
+  test('behavior: a vault without enough funds is told how much it holds and needs before anything is sponsored', async () => {
+    const invoice = await freshInvoice(parseUnits('50', 6))
+    const payer = await freshPayer(parseUnits('20', 6))
+    const { prepared } = await permitAndPrepare(base(), invoice.id, payer)
+    expect(prepared.status).toBe(400)
+    expect(prepared.body).toMatchObject({ code: 'INSUFFICIENT_BALANCE', balance: '20000000', required: '50000000' })
   })
 })
