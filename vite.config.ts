@@ -9,6 +9,9 @@ import { readPinnedDeployment } from './src/config/readPinnedDeployment.ts'
 // the addresses the widget verifies against are fixed here, at build time, never fetched at run time
 const deployment = readPinnedDeployment(process.env.SVC_DEPLOYMENT_FILE || undefined)
 
+/** The tests that need `npm run build`'s output: the browser tests, the size budgets, the first paint. */
+const builtTests = ['test/e2e/**/*.test.ts', 'test/size/**/*.test.ts', 'test/devnet/start.test.ts', 'test/server/payPageFirstPaint.test.ts']
+
 export default defineConfig({
   plugins: [
     preact(),
@@ -40,9 +43,16 @@ export default defineConfig({
     modulePreload: { polyfill: false },
   },
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx', 'src/**/*.test.ts', 'src/**/*.test.tsx', 'server/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Layers, cheapest first: `unit` is the widget's own code (no chain, no build); `node` starts real
+    // chains, databases and servers in-process; `built` serves, drives or weighs the built page and
+    // is the only one that builds it.
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}'] } },
+      { extends: true, test: { name: 'node', include: ['test/**/*.test.{ts,tsx}'], exclude: builtTests } },
+      { extends: true, test: { name: 'built', include: builtTests, globalSetup: ['test/support/buildPage.ts'] } },
+    ],
   },
 })

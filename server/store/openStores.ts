@@ -19,7 +19,7 @@ export async function openMigratedDatabase(config: Pick<Config, 'DATABASE_URL' |
 }
 
 /** The stores over the server's database. */
-export function openStores(config: Config, db: Database) {
+export function openStores(config: Pick<Config, 'CHAIN_ID' | 'REGISTRY_ADDRESS' | 'METADATA_ENCRYPTION_KEY'>, db: Database) {
   const cipher = createMetadataCipher(config.METADATA_ENCRYPTION_KEY)
   const metadata = createInvoiceMetadataStore(db, cipher)
   const tokens = createAccessTokenStore(db, cipher)

@@ -170,7 +170,8 @@ describe('ownership and validation', () => {
     expect((await clients()[0].getShareLink(invoice(0))).shareLink).toBe(ctx.shareLinks[0]!.shareLink)
   })
 
-  test('behavior: bad input is a 4xx in the SPEC shape, never a 500', async () => {
+  // input refused before the invoice is read: test/server/requestValidation.test.ts, without a chain
+  test('behavior: expiries out of range and unknown or foreign token ids are refused on an owned invoice, touching nothing', async () => {
     const key = ctx.merchant.apiKey
     const base = ctx.servers[0].url
     const id = invoice(1)
@@ -178,20 +179,10 @@ describe('ownership and validation', () => {
     const otherInvoiceToken = ctx.shareLinks[0]!.tokenId
     const inAWhile = (ms: number) => new Date(Date.now() + ms).toISOString()
     const cases = [
-      { name: 'a long label', request: { method: 'POST', path: tokens, body: JSON.stringify({ label: 'x'.repeat(101) }) }, status: 400, code: 'VALIDATION_ERROR' },
-      { name: 'an empty label', request: { method: 'POST', path: tokens, body: '{"label":""}' }, status: 400, code: 'VALIDATION_ERROR' },
       { name: 'a past expiry', request: { method: 'POST', path: tokens, body: JSON.stringify({ expiresAt: inAWhile(-1_000) }) }, status: 400, code: 'VALIDATION_ERROR' },
       { name: 'an expiry past a year', request: { method: 'POST', path: tokens, body: JSON.stringify({ expiresAt: inAWhile(366 * 86_400_000) }) }, status: 400, code: 'VALIDATION_ERROR' },
-      { name: 'an expiry that is no date-time', request: { method: 'POST', path: tokens, body: '{"expiresAt":"tomorrow"}' }, status: 400, code: 'VALIDATION_ERROR' },
-      { name: 'an unknown field', request: { method: 'POST', path: tokens, body: '{"expires_at":"2030-01-01T00:00:00Z"}' }, status: 400, code: 'VALIDATION_ERROR' },
-      { name: 'a body that is no JSON', request: { method: 'POST', path: tokens, body: '{"label":' }, status: 400, code: 'VALIDATION_ERROR' },
-      { name: 'a JSON array', request: { method: 'POST', path: tokens, body: '[]' }, status: 400, code: 'VALIDATION_ERROR' },
-      { name: 'a body that is not JSON-typed', request: { method: 'POST', path: tokens, body: 'label=x', contentType: 'text/plain' }, status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
-      { name: 'an invoice id that is no number', request: { method: 'GET', path: '/v1/invoices/abc/tokens' }, status: 400, code: 'VALIDATION_ERROR' },
-      { name: 'a token id that is no UUID', request: { method: 'DELETE', path: `${tokens}/not-a-uuid` }, status: 400, code: 'VALIDATION_ERROR' },
       { name: 'an unknown token id', request: { method: 'DELETE', path: `${tokens}/${crypto.randomUUID()}` }, status: 404, code: 'NOT_FOUND' },
       { name: "another invoice's token", request: { method: 'DELETE', path: `${tokens}/${otherInvoiceToken}` }, status: 404, code: 'NOT_FOUND' },
-      { name: 'a body past 64 KiB', request: { method: 'POST', path: tokens, body: JSON.stringify({ label: 'x'.repeat(70_000) }) }, status: 413, code: 'PAYLOAD_TOO_LARGE' },
     ]
     for (const { name, request, status, code } of cases) {
       const answer = await signedRequest(base, key, request)

@@ -61,14 +61,9 @@ describe('GET /v1/pay/:id', () => {
     })
   })
 
-  test('behavior: an unknown id is 404 and a malformed id is 400, and the server keeps serving', async () => {
+  // malformed ids: test/server/requestValidation.test.ts, without a chain
+  test('behavior: an unknown id is 404, and the server keeps serving', async () => {
     expect((await api(base(), '/v1/pay/424242')).body).toMatchObject({ error: 'NOT_FOUND', code: 'NOT_FOUND' })
-    for (const bad of ['abc', '-1', '1.5', '0x10', '1e3', `1${'0'.repeat(80)}`]) {
-      const { status, body } = await api(base(), `/v1/pay/${bad}`)
-      expect(status, bad).toBe(400)
-      expect(body.error).toBe('VALIDATION_ERROR')
-      expect(JSON.stringify(body)).not.toMatch(/at .*\.ts/)
-    }
     expect((await api(base(), `/v1/pay/${ctx.devnet.seed.invoices[0]!.id}`)).status).toBe(200)
   })
 })
@@ -177,29 +172,6 @@ describe('POST /v1/pay/:id/permit', () => {
     // the widget reads both answers with the shared schemas
     expect(permitResponseSchema.safeParse(permit.body).success).toBe(true)
     expect(prepareResponseSchema.safeParse(prepared.body).success).toBe(true)
-  })
-
-  test('behavior: bad bodies get a validation error, never a 500', async () => {
-    const id = ctx.devnet.seed.invoices[2]!.id
-    const payerAddress = ctx.devnet.seed.payer.vault
-    const cases: [unknown, number][] = [
-      [{}, 400],
-      [{ payerAddress: '0x1234' }, 400],
-      ...['soon', '-1', '1.5', '0x10', -1, 1.5].map((permitDeadline): [unknown, number] => [{ payerAddress, permitDeadline }, 400]),
-      [[1, 2], 400],
-    ]
-    for (const [body, expected] of cases) {
-      const { status, body: answer } = await api(base(), `/v1/pay/${id}/permit`, body)
-      expect(status).toBe(expected)
-      expect(answer.error).toBe('VALIDATION_ERROR')
-      expect(Array.isArray(answer.details)).toBe(true)
-    }
-    const notJson = await fetch(`${base()}/v1/pay/${id}/permit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{not json' })
-    expect(notJson.status).toBe(400)
-    const wrongType = await fetch(`${base()}/v1/pay/${id}/permit`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'x' })
-    expect(wrongType.status).toBe(415)
-    const huge = await fetch(`${base()}/v1/pay/${id}/permit`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ payerAddress: 'x'.repeat(100_000) }) })
-    expect(huge.status).toBe(413)
   })
 })
 

@@ -20,8 +20,16 @@ export async function answerOf(response: Response): Promise<Answer> {
   return { status: response.status, body, headers: response.headers }
 }
 
-/** One HMAC-signed request, sent as signed unless `send` alters a part of it. */
-export async function signedRequest(base: string, key: { keyId: string; secret: string }, request: SignedRequest): Promise<Answer> {
+type Fetch = (url: string, init: RequestInit) => Promise<Response>
+
+/** One HMAC-signed request, sent as signed unless `send` alters a part of it: to a server at `base`,
+ * or through `through` (an in-process app's fetch) with `base` as its origin. */
+export async function signedRequest(
+  base: string,
+  key: { keyId: string; secret: string },
+  request: SignedRequest,
+  through: Fetch = fetch,
+): Promise<Answer> {
   const { send = {}, contentType = 'application/json', ...parts } = request
   const signed = await signRequest({ ...key, ...parts })
   const path = send.path ?? parts.path
@@ -30,5 +38,5 @@ export async function signedRequest(base: string, key: { keyId: string; secret: 
   const headers: Record<string, string> = { ...signed, ...(body === undefined ? {} : { 'content-type': contentType }), ...send.headers }
   const init: RequestInit = { method: send.method ?? parts.method, headers }
   if (body !== undefined) init.body = body
-  return answerOf(await fetch(`${base}${path}${query ? `?${query}` : ''}`, init))
+  return answerOf(await through(`${base}${path}${query ? `?${query}` : ''}`, init))
 }

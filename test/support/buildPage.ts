@@ -1,0 +1,10 @@
+import { execFileSync } from 'node:child_process'
+
+/**
+ * Vitest global setup of the `built` project alone: the page, the merchant loader and their
+ * compressed copies, built once before the tests that serve or weigh them. A run that selects none
+ * of those (`vitest run test/auth`, `npm run test:unit`) builds nothing.
+ */
+export default function buildPage() {
+  execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' })
+}

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { privateKeyToAddress } from 'viem/accounts'
+import { afterAll, beforeAll } from 'vitest'
+import { createApp } from '../../server/app'
+import { silentLogger } from '../../server/http/logger'
+import { createMetrics } from '../../server/ops/metrics'
+import { openDatabase } from '../../server/store/database'
+import { migrate } from '../../server/store/migrations'
+import { openStores } from '../../server/store/openStores'
+
+/** Thrown by any use of the chain: the tests on this app assert what is answered before a route
+ * reaches it (validation, authentication, methods, limits), so reaching it is a failure. */
+class ChainNotAvailableError extends Error {
+  override name = 'ChainNotAvailableError'
+}
+
+const randomAddress = () => privateKeyToAddress(`0x${randomBytes(32).toString('hex')}`)
+
+function noChain<T>(what: string): T {
+  return new Proxy({}, {
+    get(_, property) {
+      throw new ChainNotAvailableError(`this in-process app has no chain: the test reached ${what}.${String(property)}`)
+    },
+  }) as T
+}
+
+/**
+ * The server's app, in this process, without a chain: the real stores over PGlite in memory and a
+ * merchant API key in them, requests answered through `app.request()`. For what is decided before a
+ * route reads the chain; anything that would read it fails the test.
+ */
+export function useInProcessApp({ rateLimitPerMinute = 100_000 } = {}) {
+  const context = {} as {
+    app: ReturnType<typeof createApp>
+    /** A merchant's API key with every invoice scope. */
+    apiKey: { keyId: string; secret: string }
+    /** `fetch` against the app, for helpers that take one. */
+    fetch: (url: string, init?: RequestInit) => Promise<Response>
+    close(): Promise<void>
+  }
+  beforeAll(async () => {
+    const db = await openDatabase({ dataDir: 'memory://' })
+    await migrate(db)
+    const config = { CHAIN_ID: 31337, REGISTRY_ADDRESS: randomAddress(), METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') }
+    const stores = openStores(config, db)
+    const studio = await stores.studios.createStudio({ name: 'In-process Studio', vaultAddress: randomAddress(), chainId: 31337 })
+    const key = await stores.apiKeys.createApiKey({ studioId: studio.id, name: 'in-process', scopes: ['invoice:read', 'invoice:write'] })
+    context.apiKey = { keyId: key.keyId, secret: key.secret }
+    context.app = createApp({
+      pay: noChain('the pay routes'),
+      metadata: stores.metadataAccess,
+      merchant: {
+        auth: { apiKeys: stores.apiKeys, nonces: stores.nonces, studios: stores.studios, jwt: null, skewMs: 300_000, now: Date.now },
+        share: noChain('the share routes'),
+      },
+      logger: silentLogger,
+      metrics: createMetrics(),
+      readiness: async () => ({}) as never,
+      rateLimitPerMinute,
+      trustProxy: false,
+      payPage: { distDir: mkdtempSync(join(tmpdir(), 'svc-unbuilt-')), frameAncestors: "'self'", connectSources: [], publicOrigin: () => 'https://pay.example' },
+    })
+    context.fetch = async (url, init) => context.app.request(url, init)
+    context.close = () => db.close()
+  })
+  afterAll(async () => {
+    await context.close?.()
+  })
+  return context
+}
