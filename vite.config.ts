@@ -51,7 +51,7 @@ export default defineConfig({
     // is the only one that builds it.
     projects: [
       { extends: true, test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}'] } },
-      { extends: true, test: { name: 'node', include: ['test/**/*.test.{ts,tsx}'], exclude: builtTests } },
+      { extends: true, test: { name: 'node', include: ['test/**/*.test.{ts,tsx}'], exclude: builtTests, globalSetup: ['test/support/workerDevnets.ts'] } },
       { extends: true, test: { name: 'built', include: builtTests, globalSetup: ['test/support/buildPage.ts'] } },
     ],
   },

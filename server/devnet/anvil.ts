@@ -1,5 +1,6 @@
 import { CodedError } from '../../src/shared/codedError'
 import { spawn, type ChildProcess } from 'node:child_process'
+import { closeSync, openSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 
@@ -8,6 +9,7 @@ const require = createRequire(import.meta.url)
 export type Anvil = {
   rpcUrl: string
   port: number
+  pid: number
   stop(): Promise<void>
 }
 
@@ -15,6 +17,9 @@ export type StartAnvilParameters = {
   /** 0 lets the OS pick a free port (tests); the devnet passes DEVNET_RPC_PORT. */
   port?: number
   chainId?: number
+  /** Write the node's output here and let it outlive this process (a test worker's shared node,
+   * stopped by the run's teardown through its pid). Without it the node's output is piped to us. */
+  logFile?: string | undefined
 }
 
 class AnvilStartError extends CodedError {
@@ -33,35 +38,47 @@ function anvilBinary(): string {
   }
 }
 
-export async function startAnvil({ port = 0, chainId = 31337 }: StartAnvilParameters = {}): Promise<Anvil> {
-  const child = spawn(
-    anvilBinary(),
-    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--hardfork', 'prague'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  )
+export async function startAnvil({ port = 0, chainId = 31337, logFile }: StartAnvilParameters = {}): Promise<Anvil> {
+  const args = ['--host', '127.0.0.1', '--port', String(port), '--chain-id', String(chainId), '--hardfork', 'prague']
+  // a node that outlives us must not write into a pipe that closes with us: its output goes to a file
+  const log = logFile ? openSync(logFile, 'w') : undefined
+  const child = spawn(anvilBinary(), args, log === undefined ? { stdio: ['ignore', 'pipe', 'pipe'] } : { stdio: ['ignore', log, log], detached: true })
+  if (log !== undefined) closeSync(log)
   const boundPort = await new Promise<number>((resolve, reject) => {
     let output = ''
-    const timer = setTimeout(() => fail(new AnvilStartError(`anvil did not start within 15 s:\n${output}`)), 15_000)
-    const fail = (error: Error) => {
+    const timer = setTimeout(() => fail(new AnvilStartError(`anvil did not start within 15 s:\n${read()}`)), 15_000)
+    const read = () => (logFile ? readFileSync(logFile, 'utf8') : output)
+    const poll = logFile ? setInterval(() => listening(), 25) : undefined
+    const done = () => {
       clearTimeout(timer)
+      clearInterval(poll)
+      child.off('exit', exited)
+    }
+    const fail = (error: Error) => {
+      done()
       child.kill('SIGKILL')
       reject(error)
     }
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString()
-      const match = /Listening on [\d.]+:(\d+)/.exec(output)
+    const listening = () => {
+      const match = /Listening on [\d.]+:(\d+)/.exec(read())
       if (!match) return
-      clearTimeout(timer)
+      done()
       child.stdout?.off('data', onData)
       child.stdout?.resume()
+      if (logFile) child.unref()
       resolve(Number(match[1]))
     }
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString()
+      listening()
+    }
+    const exited = (code: number | null) => fail(new AnvilStartError(`anvil exited with code ${code}:\n${read()}`))
     child.stdout?.on('data', onData)
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.once('error', (error) => fail(new AnvilStartError(`anvil failed to start: ${error.message}`, { cause: error })))
-    child.once('exit', (code) => fail(new AnvilStartError(`anvil exited with code ${code}:\n${output}`)))
+    child.once('exit', exited)
   })
-  return { rpcUrl: `http://127.0.0.1:${boundPort}`, port: boundPort, stop: () => stopChild(child) }
+  return { rpcUrl: `http://127.0.0.1:${boundPort}`, port: boundPort, pid: child.pid!, stop: () => stopChild(child) }
 }
 
 /** SIGTERM, and SIGKILL if the child has not exited 3 s later: a hung shutdown cannot outlive its caller. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { toHex, type HDAccount } from 'viem'
 import { configSchema, type Config } from '../config'
 import { devnetRoles } from './deploy'
-import type { Devnet } from './startDevnet'
+import type { ReachableDevnet } from './startDevnet'
 
 export function privateKeyOf(account: HDAccount) {
   const key = account.getHdKey().privateKey
@@ -22,7 +22,7 @@ type DevnetServerOptions = { port: number; dataDir?: string; publicUrl?: string;
 
 /** The server's environment for a devnet: the devnet's own bundler and paymaster keys, a fresh
  * metadata key (the devnet's database is as new as its chain). */
-export function devnetEnv(devnet: Devnet, { port, dataDir, publicUrl, overrides = {} }: DevnetServerOptions): Record<string, string> {
+export function devnetEnv(devnet: ReachableDevnet, { port, dataDir, publicUrl, overrides = {} }: DevnetServerOptions): Record<string, string> {
   const { anvil, deployment } = devnet
   return {
     PORT: String(port),
@@ -44,6 +44,6 @@ export function devnetEnv(devnet: Devnet, { port, dataDir, publicUrl, overrides 
 }
 
 /** The server's configuration for a devnet (devnetEnv, parsed). */
-export function devnetConfig(devnet: Devnet, options: DevnetServerOptions): Config {
+export function devnetConfig(devnet: ReachableDevnet, options: DevnetServerOptions): Config {
   return configSchema.parse(devnetEnv(devnet, options))
 }

@@ -2,13 +2,13 @@ import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { shareLinkFor } from '../../src/shared/shareLink'
 import type { Stores } from '../store/openStores'
 import { devnetClients } from './deploy'
-import type { Devnet } from './startDevnet'
+import type { ReachableDevnet } from './startDevnet'
 
 export type SeededShareLink = { invoiceId: bigint; tokenId: string; shareLink: string }
 
 /** Stores every demo invoice's metadata encrypted, bound to the metaHash the chain holds for it (the
  * store refuses metadata that does not hash to it), and gives each a default access token. */
-export async function seedMetadata(stores: Stores, devnet: Devnet, publicUrl: string): Promise<SeededShareLink[]> {
+export async function seedMetadata(stores: Stores, devnet: ReachableDevnet, publicUrl: string): Promise<SeededShareLink[]> {
   const { public: client } = devnetClients(devnet.anvil.rpcUrl, devnet.deployment.chainId)
   const links: SeededShareLink[] = []
   for (const invoice of devnet.seed.invoices) {

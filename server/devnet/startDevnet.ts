@@ -1,7 +1,7 @@
 import { devnetChainId } from '../../src/config/devnet'
 import type { PinnedDeployment } from '../../src/config/pinnedDeployment'
 import type { Deployment } from '../../src/shared/deployment'
-import { startAnvil, type Anvil } from './anvil'
+import { startAnvil, type Anvil, type StartAnvilParameters } from './anvil'
 import { deployContracts, devnetClients } from './deploy'
 import { checkPinnedDevnet } from './pinnedDevnet'
 import { seedDemo, type Seed } from './seed'
@@ -9,9 +9,12 @@ import { seedDemo, type Seed } from './seed'
 /** `pinned`: the deployment a page must be built with to pay on this devnet (its own RPC). */
 export type Devnet = { anvil: Anvil; deployment: Deployment; pinned: PinnedDeployment; seed: Seed }
 
+/** A devnet as its users need it, whoever runs and stops its node. */
+export type ReachableDevnet = Omit<Devnet, 'anvil'> & { anvil: Omit<Anvil, 'stop'> }
+
 /** A fresh chain with everything a payment needs, seeded with a demo merchant, invoices and payer. */
-export async function startDevnet({ port = 0, chainId = devnetChainId }: { port?: number; chainId?: number } = {}): Promise<Devnet> {
-  const anvil = await startAnvil({ port, chainId })
+export async function startDevnet({ port = 0, chainId = devnetChainId, logFile }: StartAnvilParameters = {}): Promise<Devnet> {
+  const anvil = await startAnvil({ port, chainId, logFile })
   try {
     const clients = devnetClients(anvil.rpcUrl, chainId)
     const deployment = await deployContracts(clients)

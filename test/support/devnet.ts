@@ -1,16 +1,18 @@
 import { createTestClient, encodeFunctionData, http, parseSignature, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { afterAll, beforeAll } from 'vitest'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { devnetClients, mined } from '../../server/devnet/deploy'
 import { createPayer, issueInvoice } from '../../server/devnet/seed'
-import { startDevnet, type Devnet } from '../../server/devnet/startDevnet'
+import { startDevnet, type Devnet, type ReachableDevnet } from '../../server/devnet/startDevnet'
 import { permitTypedData } from '../../src/shared/permit'
 import type { Deployment } from '../../src/shared/deployment'
 
-type DevnetContext = Devnet & { clients: ReturnType<typeof devnetClients>; test: ReturnType<typeof createTestClient> }
+type DevnetContext = ReachableDevnet & { clients: ReturnType<typeof devnetClients>; test: ReturnType<typeof createTestClient> }
 
 /** What tests on a devnet keep doing: read a balance, issue or cancel an invoice, make another payer. */
 function devnetActions(context: DevnetContext) {
@@ -34,20 +36,47 @@ function devnetActions(context: DevnetContext) {
   }
 }
 
-/** A fresh anvil with everything deployed and seeded, for one test file; stopped after it. */
+/** JSON with bigints (invoice ids and amounts) kept as bigints. */
+const bigintReplacer = (_: string, value: unknown) => (typeof value === 'bigint' ? { bigint: value.toString() } : value)
+const bigintReviver = (_: string, value: any) => (value && typeof value === 'object' && typeof value.bigint === 'string' ? BigInt(value.bigint) : value)
+
+/** This worker's devnet: the one an earlier test file on the worker started, else a new one that
+ * outlives this file (the `node` project's teardown stops it; see workerDevnets.ts). */
+async function workerDevnet(slotsDir: string): Promise<ReachableDevnet> {
+  const slot = join(slotsDir, `slot-${process.env.VITEST_POOL_ID ?? '1'}`)
+  if (existsSync(`${slot}.json`)) return JSON.parse(readFileSync(`${slot}.json`, 'utf8'), bigintReviver) as ReachableDevnet
+  const { anvil, ...devnet } = await startDevnet({ logFile: `${slot}.log` })
+  const shared: ReachableDevnet = { ...devnet, anvil: { rpcUrl: anvil.rpcUrl, port: anvil.port, pid: anvil.pid } }
+  writeFileSync(`${slot}.json`, JSON.stringify(shared, bigintReplacer))
+  return shared
+}
+
+/**
+ * A devnet with everything deployed and seeded, for one test file. Under the `node` project it is
+ * the worker's devnet, taken at a snapshot and reverted to it after the file (a fresh chain for each
+ * file at the cost of one); elsewhere a node of the file's own, stopped after it.
+ */
 export function useDevnet() {
   const context = {} as DevnetContext & ReturnType<typeof devnetActions>
   Object.assign(context, devnetActions(context))
+  let release: () => Promise<unknown> = async () => {}
   beforeAll(async () => {
-    const devnet = await startDevnet()
-    Object.assign(context, devnet, {
-      clients: devnetClients(devnet.anvil.rpcUrl, devnet.deployment.chainId),
-      test: createTestClient({ mode: 'anvil', transport: http(devnet.anvil.rpcUrl) }),
-    })
+    const slotsDir = inject('devnetSlotsDir')
+    const devnet = slotsDir ? await workerDevnet(slotsDir) : await startDevnet()
+    const test = createTestClient({ mode: 'anvil', transport: http(devnet.anvil.rpcUrl) })
+    if (slotsDir) {
+      const snapshot = await test.snapshot()
+      release = async () => {
+        await test.revert({ id: snapshot })
+        // what a revert leaves as it was
+        await test.setAutomine(true)
+      }
+    } else {
+      release = () => (devnet as Devnet).anvil.stop()
+    }
+    Object.assign(context, devnet, { clients: devnetClients(devnet.anvil.rpcUrl, devnet.deployment.chainId), test })
   })
-  afterAll(async () => {
-    await context.anvil?.stop()
-  })
+  afterAll(() => release())
   return context
 }
 
