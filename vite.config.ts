@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config'
 // the config and what it imports carry .ts extensions: Vite's native config loader resolves no others
 import { builtDeploymentFile, distDir } from './build/distDir.ts'
 import { inlineStylesheet } from './build/inlineStylesheet.ts'
+import { scriptsAfterPaint } from './build/scriptsAfterPaint.ts'
 import { separateBundles } from './build/separateBundles.ts'
 import { readPinnedDeployment } from './src/config/readPinnedDeployment.ts'
 
@@ -16,6 +17,7 @@ export default defineConfig({
   plugins: [
     preact(),
     inlineStylesheet(),
+    scriptsAfterPaint(),
     separateBundles([
       { entry: 'src/wallet/walletConnectEntry.ts', name: 'walletconnect', replaces: '@walletconnect/ethereum-provider' },
       { entry: 'src/wallet/devnetWallet.ts', define: '__SVC_DEVNET_WALLET_URL__', name: 'devnet-wallet' },
