@@ -82,7 +82,8 @@ async function wrapped<T>(run: () => Promise<T>): Promise<T> {
 /** Imported on demand, like `pg`: a PostgreSQL deployment never loads the WebAssembly build. */
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   const { PGlite, messages } = await import('@electric-sql/pglite')
-  if (dataDir) await mkdir(dataDir, { recursive: true })
+  // `memory://` (tests, throwaway runs) is PGlite's in-memory store, not a directory to make
+  if (dataDir && !dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true })
   const pglite: PGlite = await PGlite.create(dataDir)
   const queryable = (target: Pick<PGlite, 'query'>): Queryable => ({
     query: <T>(sql: string, params: readonly unknown[] = []) => wrapped(async () => (await target.query<T>(sql, [...params])).rows),
