@@ -32,7 +32,14 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }))
 describe('the built pay page', () => {
   test('behavior: the invoice is readable before 15 KB gzip of JavaScript has run: no script blocks the first paint', () => {
     expect(renderBlockingScripts(outDir).gzip).toBeLessThanOrEqual(readableBudget)
-    expect(readFileSync(join(outDir, 'index.html'), 'utf8')).toMatch(/<script type="module" crossorigin src="\/assets\/index-[\w-]+\.js"><\/script>/)
+    expect(readFileSync(join(outDir, 'index.html'), 'utf8')).toMatch(/<script type="module"[^>]* src="\/assets\/index-[\w-]+\.js"><\/script>/)
+  })
+
+  test('behavior: every script and module preload is fetched at low priority, after what the first paint needs', () => {
+    const html = readFileSync(join(outDir, 'index.html'), 'utf8')
+    const fetches = [...html.matchAll(/<(script|link rel="modulepreload")[^>]*>/g)].map(([tag]) => tag)
+    expect(fetches.length).toBeGreaterThan(0)
+    expect(fetches.filter((tag) => !tag.includes('fetchpriority="low"'))).toEqual([])
   })
 
   test('behavior: the styles come inline with the HTML, within 4 KB gzip: the invoice paints without another request', () => {
