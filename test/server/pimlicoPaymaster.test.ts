@@ -1,0 +1,141 @@
+import { getAddress, http, isAddressEqual, parseUnits, type Address, type Hex } from 'viem'
+import { createPaymasterClient, entryPoint07Abi } from 'viem/account-abstraction'
+import { afterAll, describe, expect, test } from 'vitest'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { startAlto, type Alto } from '../support/alto'
+import { startPimlicoPaymaster } from '../support/pimlicoPaymaster'
+import { startRecordingRpcProxy } from '../support/recordingRpcProxy'
+import { api, payThroughServer, permitAndPrepare, useServer } from '../support/server'
+
+const paid = 2
+/** A permit that outlives pimlico's window (the SPEC allows up to 24 hours). */
+const dayLongPermit = () => Math.floor(Date.now() / 1000) + 23 * 3_600
+
+let alto: Alto | undefined
+let pimlico: Awaited<ReturnType<typeof startPimlicoPaymaster>> | undefined
+let proxy: Awaited<ReturnType<typeof startRecordingRpcProxy>>
+let pimlicoPaymaster: Address
+
+/** The paymaster pimlico's service sponsors with on this EntryPoint, as it answers for a bare operation. */
+async function paymasterOf(url: string, devnet: { deployment: { chainId: number; entryPoint: Address } }) {
+  const client = createPaymasterClient({ transport: http(url) })
+  const { paymaster } = await client.getPaymasterStubData({
+    chainId: devnet.deployment.chainId,
+    entryPointAddress: devnet.deployment.entryPoint,
+    sender: '0x000000000000000000000000000000000000dEaD',
+    nonce: 0n,
+    callData: '0x',
+    callGasLimit: 0n,
+    verificationGasLimit: 0n,
+    preVerificationGas: 0n,
+    maxFeePerGas: 0n,
+    maxPriorityFeePerGas: 0n,
+  })
+  return getAddress(paymaster!)
+}
+
+const ctx = useServer({
+  async beforeServer(devnet) {
+    alto = await startAlto({ rpcUrl: devnet.anvil.rpcUrl, entryPoint: devnet.deployment.entryPoint })
+    pimlico = await startPimlicoPaymaster({ rpcUrl: devnet.anvil.rpcUrl, altoUrl: alto.url })
+    proxy = await startRecordingRpcProxy(pimlico.url)
+    pimlicoPaymaster = await paymasterOf(pimlico.url, devnet)
+    // the operator pins the paymaster its service sponsors with, as the devnet pins ours
+    return { BUNDLER_URL: alto.url, PAYMASTER_URL: proxy.url, PAYMASTER_ADDRESS: pimlicoPaymaster }
+  },
+})
+// registered after useServer's hooks, so they run before them: the services stop while their chain is up
+afterAll(async () => {
+  await proxy?.stop()
+  await pimlico?.stop()
+  await alto?.stop()
+})
+const base = () => ctx.server.url
+const chain = () => ctx.devnet.clients.public
+
+const { balanceOf } = ctx.devnet
+const freshInvoice = () => ctx.devnet.newInvoice(parseUnits('40', 6))
+const freshPayer = () => ctx.devnet.newPayer(parseUnits('100', 6))
+const onChainStatus = async (id: bigint) =>
+  (await chain().readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })).status
+const serverStatus = async (id: bigint) => (await api(base(), `/v1/pay/${id}`)).body.data.status
+const depositOf = (address: Address) =>
+  chain().readContract({ address: ctx.devnet.deployment.entryPoint, abi: entryPoint07Abi, functionName: 'balanceOf', args: [address] })
+
+async function userOperationEvent(userOpHash: Hex) {
+  const [event] = await chain().getContractEvents({
+    address: ctx.devnet.deployment.entryPoint,
+    abi: entryPoint07Abi,
+    eventName: 'UserOperationEvent',
+    args: { userOpHash },
+    fromBlock: 0n,
+    strict: true,
+  })
+  return event?.args
+}
+
+/** A payment answered 200 confirmed, or 202 pending and then Paid when the invoice is read, as the widget does. */
+async function settled(invoiceId: bigint, submit: Awaited<ReturnType<typeof payThroughServer>>['submit']) {
+  expect([200, 202], JSON.stringify(submit.body)).toContain(submit.status)
+  if (submit.status === 200) expect(submit.body.status).toBe('confirmed')
+  else await expect.poll(() => serverStatus(invoiceId), { timeout: 10_000, interval: 200 }).toBe('Paid')
+}
+
+describe("pimlico's mock ERC-7677 paymaster service as PAYMASTER_URL, with alto as BUNDLER_URL", () => {
+  test("behavior: a payer with no ETH pays an invoice end to end: pimlico's paymaster, not ours, pays the gas from its deposit", async () => {
+    const { seed, deployment } = ctx.devnet
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    expect(isAddressEqual(pimlicoPaymaster, deployment.paymaster)).toBe(false)
+    expect(await chain().getBalance({ address: payer.vault })).toBe(0n)
+    expect(await chain().getBalance({ address: payer.owner })).toBe(0n)
+    const before = { merchant: await balanceOf(seed.merchant.vault), deposit: await depositOf(pimlicoPaymaster), calls: { ...proxy.calls } }
+
+    const { submit, prepared } = await payThroughServer(base(), invoice.id, payer, dayLongPermit())
+    expect(prepared.status, JSON.stringify(prepared.body)).toBe(200)
+    expect(prepared.body.userOp.paymaster).toBe(pimlicoPaymaster)
+    await settled(invoice.id, submit)
+
+    expect(await onChainStatus(invoice.id)).toBe(paid)
+    const fee = invoice.amount / 100n
+    expect(await balanceOf(payer.vault)).toBe(parseUnits('100', 6) - invoice.amount)
+    expect(await balanceOf(seed.merchant.vault)).toBe(before.merchant + invoice.amount - fee)
+    const event = await userOperationEvent(prepared.body.userOpHash)
+    expect(event).toMatchObject({ success: true, sender: payer.vault, paymaster: pimlicoPaymaster })
+    expect(before.deposit - (await depositOf(pimlicoPaymaster))).toBe(event!.actualGasCost)
+    expect(await chain().getBalance({ address: payer.vault })).toBe(0n)
+    expect(await chain().getBalance({ address: payer.owner })).toBe(0n)
+    for (const method of ['pm_getPaymasterStubData', 'pm_getPaymasterData']) {
+      expect((proxy.calls[method] ?? 0) - (before.calls[method] ?? 0), method).toBe(1)
+    }
+  })
+
+  test('behavior: a bad permit asks the paymaster service for nothing', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const impostor = await freshPayer()
+    const before = { ...proxy.calls }
+    const { prepared } = await permitAndPrepare(base(), invoice.id, { ...payer, ownerPrivateKey: impostor.ownerPrivateKey }, dayLongPermit())
+    expect(prepared.status).toBe(400)
+    expect(prepared.body).toMatchObject({ error: 'PERMIT_SIGNATURE_INVALID', code: 'PERMIT_SIGNATURE_INVALID' })
+    expect(proxy.calls).toEqual(before)
+  })
+
+  test('behavior: with the paymaster service unreachable prepare is 502 PAYMASTER_UNAVAILABLE; once it is back the same payer pays', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    await proxy.stop()
+    try {
+      const { prepared } = await permitAndPrepare(base(), invoice.id, payer, dayLongPermit())
+      expect(prepared.status).toBe(502)
+      expect(prepared.body).toMatchObject({ error: 'PAYMASTER_UNAVAILABLE', code: 'PAYMASTER_UNAVAILABLE' })
+    } finally {
+      await proxy.start()
+    }
+    expect(await onChainStatus(invoice.id)).toBe(1)
+    const { submit } = await payThroughServer(base(), invoice.id, payer, dayLongPermit())
+    await settled(invoice.id, submit)
+    expect(await onChainStatus(invoice.id)).toBe(paid)
+    expect(await balanceOf(payer.vault)).toBe(parseUnits('100', 6) - invoice.amount)
+  })
+})
