@@ -7,6 +7,7 @@ import { startPimlicoPaymaster } from '../support/pimlicoPaymaster'
 import { startRecordingRpcProxy } from '../support/recordingRpcProxy'
 import { api, payThroughServer, permitAndPrepare, useServer } from '../support/server'
 
+const issued = 1
 const paid = 2
 /** A permit that outlives pimlico's window (the SPEC allows up to 24 hours). */
 const dayLongPermit = () => Math.floor(Date.now() / 1000) + 23 * 3_600
@@ -110,6 +111,22 @@ describe("pimlico's mock ERC-7677 paymaster service as PAYMASTER_URL, with alto 
     }
   })
 
+  test("behavior: pimlico's fixed window outlives an hour-long permit: prepare answers 502 PAYMASTER_SPONSORSHIP_INVALID instead of an operation the widget would refuse", async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const before = { ...proxy.calls }
+    const { permit, prepared } = await permitAndPrepare(base(), invoice.id, payer)
+    const permitDeadline = Number(permit.body.permitToSign.message.deadline)
+    expect(permitDeadline - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(3_600)
+    expect(prepared.status).toBe(502)
+    expect(prepared.body).toMatchObject({ error: 'PAYMASTER_SPONSORSHIP_INVALID', code: 'PAYMASTER_SPONSORSHIP_INVALID' })
+    expect(prepared.body.message).toContain(`after your permit ends at ${new Date(permitDeadline * 1000).toISOString()}`)
+    // the service was asked (its answer is what is refused) and nothing reached the chain
+    expect((proxy.calls.pm_getPaymasterData ?? 0) - (before.pm_getPaymasterData ?? 0)).toBe(1)
+    expect(await onChainStatus(invoice.id)).toBe(issued)
+    expect(await balanceOf(payer.vault)).toBe(parseUnits('100', 6))
+  })
+
   test('behavior: a bad permit asks the paymaster service for nothing', async () => {
     const invoice = await freshInvoice()
     const payer = await freshPayer()
@@ -132,7 +149,7 @@ describe("pimlico's mock ERC-7677 paymaster service as PAYMASTER_URL, with alto 
     } finally {
       await proxy.start()
     }
-    expect(await onChainStatus(invoice.id)).toBe(1)
+    expect(await onChainStatus(invoice.id)).toBe(issued)
     const { submit } = await payThroughServer(base(), invoice.id, payer, dayLongPermit())
     await settled(invoice.id, submit)
     expect(await onChainStatus(invoice.id)).toBe(paid)
