@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
-import { listenOnLoopback } from './loopback'
+import { createServer, type IncomingMessage } from 'node:http'
+import { startRestartableLoopbackServer } from './loopback'
 
 async function bodyOf(request: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = []
@@ -24,10 +24,8 @@ function methodsOf(body: string): string[] {
  */
 export async function startRecordingRpcProxy(target: string) {
   const calls: Record<string, number> = {}
-  let server: Server
-  let port = 0
-  const listen = async () => {
-    server = createServer(async (request, response) => {
+  const server = await startRestartableLoopbackServer(() =>
+    createServer(async (request, response) => {
       const body = await bodyOf(request)
       for (const method of methodsOf(body)) calls[method] = (calls[method] ?? 0) + 1
       try {
@@ -37,21 +35,7 @@ export async function startRecordingRpcProxy(target: string) {
       } catch {
         response.writeHead(502).end()
       }
-    })
-    port = await listenOnLoopback(server, port)
-  }
-  await listen()
-  return {
-    get url() {
-      return `http://127.0.0.1:${port}`
-    },
-    calls,
-    /** Refuses new connections and cuts the open ones. */
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
-    start: listen,
-  }
+    }),
+  )
+  return { ...server, calls }
 }
