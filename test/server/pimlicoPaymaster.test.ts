@@ -1,14 +1,13 @@
-import { getAddress, http, isAddressEqual, parseUnits, type Address, type Hex } from 'viem'
+import { getAddress, http, isAddressEqual, parseUnits, type Address } from 'viem'
 import { createPaymasterClient, entryPoint07Abi } from 'viem/account-abstraction'
 import { afterAll, describe, expect, test } from 'vitest'
-import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { startAlto, type Alto } from '../support/alto'
+import { invoiceStatus, paymentReads } from '../support/paymentReads'
 import { startPimlicoPaymaster } from '../support/pimlicoPaymaster'
 import { startRecordingRpcProxy } from '../support/recordingRpcProxy'
-import { api, payThroughServer, permitAndPrepare, useServer } from '../support/server'
+import { payThroughServer, permitAndPrepare, useServer } from '../support/server'
 
-const issued = 1
-const paid = 2
+const { issued, paid } = invoiceStatus
 /** A permit that outlives pimlico's window (the SPEC allows up to 24 hours). */
 const dayLongPermit = () => Math.floor(Date.now() / 1000) + 23 * 3_600
 
@@ -55,32 +54,9 @@ const base = () => ctx.server.url
 const chain = () => ctx.devnet.clients.public
 
 const { balanceOf } = ctx.devnet
-const freshInvoice = () => ctx.devnet.newInvoice(parseUnits('40', 6))
-const freshPayer = () => ctx.devnet.newPayer(parseUnits('100', 6))
-const onChainStatus = async (id: bigint) =>
-  (await chain().readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })).status
-const serverStatus = async (id: bigint) => (await api(base(), `/v1/pay/${id}`)).body.data.status
+const { freshInvoice, freshPayer, onChainStatus, userOperationEvents, settled } = paymentReads(ctx)
 const depositOf = (address: Address) =>
   chain().readContract({ address: ctx.devnet.deployment.entryPoint, abi: entryPoint07Abi, functionName: 'balanceOf', args: [address] })
-
-async function userOperationEvent(userOpHash: Hex) {
-  const [event] = await chain().getContractEvents({
-    address: ctx.devnet.deployment.entryPoint,
-    abi: entryPoint07Abi,
-    eventName: 'UserOperationEvent',
-    args: { userOpHash },
-    fromBlock: 0n,
-    strict: true,
-  })
-  return event?.args
-}
-
-/** A payment answered 200 confirmed, or 202 pending and then Paid when the invoice is read, as the widget does. */
-async function settled(invoiceId: bigint, submit: Awaited<ReturnType<typeof payThroughServer>>['submit']) {
-  expect([200, 202], JSON.stringify(submit.body)).toContain(submit.status)
-  if (submit.status === 200) expect(submit.body.status).toBe('confirmed')
-  else await expect.poll(() => serverStatus(invoiceId), { timeout: 10_000, interval: 200 }).toBe('Paid')
-}
 
 describe("pimlico's mock ERC-7677 paymaster service as PAYMASTER_URL, with alto as BUNDLER_URL", () => {
   test("behavior: a payer with no ETH pays an invoice end to end: pimlico's paymaster, not ours, pays the gas from its deposit", async () => {
@@ -101,9 +77,10 @@ describe("pimlico's mock ERC-7677 paymaster service as PAYMASTER_URL, with alto 
     const fee = invoice.amount / 100n
     expect(await balanceOf(payer.vault)).toBe(parseUnits('100', 6) - invoice.amount)
     expect(await balanceOf(seed.merchant.vault)).toBe(before.merchant + invoice.amount - fee)
-    const event = await userOperationEvent(prepared.body.userOpHash)
-    expect(event).toMatchObject({ success: true, sender: payer.vault, paymaster: pimlicoPaymaster })
-    expect(before.deposit - (await depositOf(pimlicoPaymaster))).toBe(event!.actualGasCost)
+    const [event, ...more] = await userOperationEvents(prepared.body.userOpHash)
+    expect(more).toEqual([])
+    expect(event!.args).toMatchObject({ success: true, sender: payer.vault, paymaster: pimlicoPaymaster })
+    expect(before.deposit - (await depositOf(pimlicoPaymaster))).toBe(event!.args.actualGasCost)
     expect(await chain().getBalance({ address: payer.vault })).toBe(0n)
     expect(await chain().getBalance({ address: payer.owner })).toBe(0n)
     for (const method of ['pm_getPaymasterStubData', 'pm_getPaymasterData']) {
