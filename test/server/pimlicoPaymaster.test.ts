@@ -1,4 +1,4 @@
-import { getAddress, http, isAddressEqual, parseUnits, type Address } from 'viem'
+import { getAddress, http, isAddressEqual, parseUnits, type Address, type Hex } from 'viem'
 import { createPaymasterClient, entryPoint07Abi } from 'viem/account-abstraction'
 import { afterAll, describe, expect, test } from 'vitest'
 import { startAlto, type Alto } from '../support/alto'
@@ -102,6 +102,27 @@ describe("pimlico's mock ERC-7677 paymaster service as PAYMASTER_URL, with alto 
     expect((proxy.calls.pm_getPaymasterData ?? 0) - (before.pm_getPaymasterData ?? 0)).toBe(1)
     expect(await onChainStatus(invoice.id)).toBe(issued)
     expect(await balanceOf(payer.vault)).toBe(parseUnits('100', 6))
+  })
+
+  test("behavior: a sponsorship its own paymaster does not accept (one byte of the service's signature changed) is refused: 502 PAYMASTER_SPONSORSHIP_INVALID", async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    proxy.alter('pm_getPaymasterData', (reply) => {
+      const result = reply.result as { paymasterData: Hex }
+      // the last byte of the signature's r (r, s and v close paymasterData): a signature, not the paymaster signer's
+      const at = result.paymasterData.length - 68
+      const flipped = (parseInt(result.paymasterData.slice(at, at + 2), 16) ^ 0xff).toString(16).padStart(2, '0')
+      return { ...reply, result: { ...result, paymasterData: `${result.paymasterData.slice(0, at)}${flipped}${result.paymasterData.slice(at + 2)}` } }
+    })
+    try {
+      const { prepared } = await permitAndPrepare(base(), invoice.id, payer, dayLongPermit())
+      expect(prepared.status).toBe(502)
+      expect(prepared.body).toMatchObject({ error: 'PAYMASTER_SPONSORSHIP_INVALID', code: 'PAYMASTER_SPONSORSHIP_INVALID' })
+      expect(prepared.body.message).toContain("the paymaster service's sponsorship does not validate")
+    } finally {
+      proxy.alter('pm_getPaymasterData', undefined)
+    }
+    expect(await onChainStatus(invoice.id)).toBe(issued)
   })
 
   test('behavior: a bad permit asks the paymaster service for nothing', async () => {
