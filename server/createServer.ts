@@ -73,8 +73,9 @@ function jwtVerifierFor(config: Config, now: () => number) {
   return jwksUrl && issuer && audience ? createJwtVerifier({ jwksUrl, issuer, audience, studioClaim: config.JWT_STUDIO_CLAIM }, now) : null
 }
 
-function sponsorFor(config: Config, deployment: Deployment): Sponsor {
-  if (config.PAYMASTER_URL) return erc7677Sponsor({ url: config.PAYMASTER_URL, deployment })
+function sponsorFor(config: Config, context: { client: PayContext['client']; deployment: Deployment; now: () => number }): Sponsor {
+  const { deployment } = context
+  if (config.PAYMASTER_URL) return erc7677Sponsor({ ...context, url: config.PAYMASTER_URL })
   return localVerifyingSponsor({ deployment, signer: privateKeyToAccount(config.PAYMASTER_SIGNER_PRIVATE_KEY!) })
 }
 
@@ -103,7 +104,7 @@ export async function createServer(
     client,
     deployment,
     invoices: createInvoiceReader({ client, deployment, fromBlock: config.REGISTRY_FROM_BLOCK }),
-    sponsor: countedSponsor(sponsorFor(config, deployment), metrics.sponsorshipErrors),
+    sponsor: countedSponsor(sponsorFor(config, { client, deployment, now }), metrics.sponsorshipErrors),
     bundler: countedBundler(bundler, metrics.bundlerErrors),
     payments: stores.payments,
     now,

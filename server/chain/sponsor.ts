@@ -1,7 +1,8 @@
 import { CodedError } from '../../src/shared/codedError'
-import { http, isAddressEqual, type Address, type Hex, type LocalAccount } from 'viem'
+import { http, isAddressEqual, type Address, type Hex, type LocalAccount, type PublicClient } from 'viem'
 import { createPaymasterClient, type UserOperation } from 'viem/account-abstraction'
 import type { Deployment } from '../../src/shared/deployment'
+import { assertSponsorshipUsable } from './assertSponsorshipUsable'
 import { stubEcdsaSignature } from './stubSignature'
 import { encodeVerifyingPaymasterWindow, signVerifyingPaymasterData } from './verifyingPaymaster'
 
@@ -42,10 +43,16 @@ export function localVerifyingSponsor({ deployment, signer }: { deployment: Depl
   }
 }
 
-/** Any ERC-7677 paymaster service. The validity window is passed as context; a service may shorten it. */
-export function erc7677Sponsor({ url, deployment }: { url: string; deployment: Deployment }): Sponsor {
-  const client = createPaymasterClient({ transport: http(url, { retryCount: 0, timeout: 10_000 }) })
+/**
+ * Any ERC-7677 paymaster service. The window is asked for as context, both as an end (`validUntil`)
+ * and as a lifetime (`validForSeconds`, pimlico's name for it); a service may ignore either (pimlico's
+ * mock signs 60,000 s from its own clock whatever it is asked), so what it signed is read back from
+ * its paymaster before the operation is handed out.
+ */
+export function erc7677Sponsor({ url, deployment, client, now }: { url: string; deployment: Deployment; client: PublicClient; now: () => number }): Sponsor {
+  const service = createPaymasterClient({ transport: http(url, { retryCount: 0, timeout: 10_000 }) })
   const base = { chainId: deployment.chainId, entryPointAddress: deployment.entryPoint }
+  const context = (validUntil: number) => ({ validUntil, validForSeconds: validUntil - Math.floor(now() / 1000) })
   const call = async <T extends { paymaster?: Address | undefined }>(run: () => Promise<T>) => {
     let answer: T
     try {
@@ -61,7 +68,7 @@ export function erc7677Sponsor({ url, deployment }: { url: string; deployment: D
   }
   return {
     async stub(userOp, { validUntil }) {
-      const stub = await call(() => client.getPaymasterStubData({ ...userOp, ...base, context: { validUntil } }))
+      const stub = await call(() => service.getPaymasterStubData({ ...userOp, ...base, context: context(validUntil) }))
       return {
         paymaster: deployment.paymaster,
         paymasterData: stub.paymasterData as Hex,
@@ -70,13 +77,15 @@ export function erc7677Sponsor({ url, deployment }: { url: string; deployment: D
       }
     },
     async sign(userOp, { validUntil }) {
-      const data = await call(() => client.getPaymasterData({ ...userOp, ...base, context: { validUntil } }))
-      return {
+      const data = await call(() => service.getPaymasterData({ ...userOp, ...base, context: context(validUntil) }))
+      const sponsorship = {
         paymaster: deployment.paymaster,
         paymasterData: data.paymasterData as Hex,
         paymasterVerificationGasLimit: userOp.paymasterVerificationGasLimit ?? verifyingPaymasterGas,
         paymasterPostOpGasLimit: userOp.paymasterPostOpGasLimit ?? 0n,
       }
+      await assertSponsorshipUsable(client, deployment, { ...userOp, ...sponsorship }, { permitDeadline: BigInt(validUntil), now: now() })
+      return sponsorship
     },
   }
 }

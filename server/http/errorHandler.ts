@@ -13,6 +13,8 @@ const answers: Record<string, { status: HttpError['status']; code?: string; mess
   USEROP_REJECTED: { status: 400, code: 'TRANSACTION_FAILED' },
   BUNDLER_UNAVAILABLE: { status: 503, message: 'the bundler is unavailable; nothing was lost: submit the same signed operation again' },
   PAYMASTER_UNAVAILABLE: { status: 502, message: 'the paymaster is unavailable: try again shortly' },
+  // the sponsorship's own reason (its window against the permit) is the client's to read
+  PAYMASTER_SPONSORSHIP_INVALID: { status: 502 },
   CHAIN_UNAVAILABLE: { status: 503, message: 'the chain is unavailable: try again shortly' },
   PERMIT_DOMAIN_UNKNOWN: { status: 502, message: 'the token does not describe its permit domain consistently' },
 }

@@ -129,7 +129,7 @@ export const payRoutes = [
     params: invoiceIdParams,
     body: prepareRequestSchema,
     response: { status: 200, schema: prepareResponseSchema, description: 'The operation, its hash and the permit deadline.' },
-    errors: ['INVALID_STATUS', 'NOT_FOUND', 'PERMIT_EXPIRED', 'PERMIT_SIGNATURE_INVALID', 'INSUFFICIENT_BALANCE', 'PAYMASTER_UNAVAILABLE'],
+    errors: ['INVALID_STATUS', 'NOT_FOUND', 'PERMIT_EXPIRED', 'PERMIT_SIGNATURE_INVALID', 'INSUFFICIENT_BALANCE', 'PAYMASTER_UNAVAILABLE', 'PAYMASTER_SPONSORSHIP_INVALID'],
     async handle({ params, body: { payerAddress, ownerAddress, permit } }, { pay }) {
       const result = await preparePayment(pay, {
         invoiceId: params.id,

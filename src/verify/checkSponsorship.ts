@@ -41,6 +41,15 @@ export function checkSponsorship(
     const message = 'The sponsorship data is not the paymaster\'s validity window followed by a 64- or 65-byte signature.'
     return { problems: [{ code: 'PAYMASTER_DATA_MALFORMED', message }], window: null }
   }
+  return { problems: sponsorshipWindowProblems(window, { permitDeadline, now }), window }
+}
+
+/** A window a payer may sign: it ends, no later than the permit, and has begun. The server holds a
+ * third party's sponsorship to the same rule before it hands the operation out. */
+export function sponsorshipWindowProblems(
+  window: SponsorshipWindow,
+  { permitDeadline, now }: Pick<CheckSponsorshipParameters, 'permitDeadline' | 'now'>,
+): UnsafeProblem[] {
   const problems: UnsafeProblem[] = []
   if (window.validUntil === 0) {
     problems.push({ code: 'SPONSORSHIP_UNBOUNDED', message: 'The sponsorship never expires (validUntil 0): the signed payment could be executed at any time later.' })
@@ -53,7 +62,7 @@ export function checkSponsorship(
   if (window.validAfter * 1000 > now) {
     problems.push({ code: 'SPONSORSHIP_NOT_YET_VALID', message: `The sponsorship only starts at ${isoSeconds(window.validAfter)}.` })
   }
-  return { problems, window }
+  return problems
 }
 
 function decodeWindow(paymasterData: Hex | undefined): SponsorshipWindow | null {

@@ -1,12 +1,11 @@
-import { getAddress, parseUnits, type Hex } from 'viem'
-import { entryPoint07Abi } from 'viem/account-abstraction'
+import { getAddress, type Hex } from 'viem'
 import { afterAll, describe, expect, test } from 'vitest'
-import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetRoles } from '../../server/devnet/deploy'
 import { startAlto, type Alto } from '../support/alto'
+import { invoiceStatus, paymentReads } from '../support/paymentReads'
 import { api, payThroughServer, useServer } from '../support/server'
 
-const paid = 2
+const paid = invoiceStatus.paid
 const executor = devnetRoles.externalBundlerExecutor.address
 
 let alto: Alto | undefined
@@ -25,34 +24,16 @@ const base = () => ctx.server.url
 const chain = () => ctx.devnet.clients.public
 
 const { balanceOf } = ctx.devnet
-const freshInvoice = () => ctx.devnet.newInvoice(parseUnits('40', 6))
-const freshPayer = () => ctx.devnet.newPayer(parseUnits('100', 6))
-const onChainStatus = async (id: bigint) =>
-  (await chain().readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })).status
-const serverStatus = async (id: bigint) => (await api(base(), `/v1/pay/${id}`)).body.data.status
+const { freshInvoice, freshPayer, onChainStatus, userOperationEvents, settled } = paymentReads(ctx)
 const sends = async () => (await alto!.calls()).eth_sendUserOperation ?? 0
 
 /** What the EntryPoint recorded for the operation, and who sent the transaction that carried it. */
 async function inclusion(userOpHash: Hex) {
-  const events = await chain().getContractEvents({
-    address: ctx.devnet.deployment.entryPoint,
-    abi: entryPoint07Abi,
-    eventName: 'UserOperationEvent',
-    args: { userOpHash },
-    fromBlock: 0n,
-    strict: true,
-  })
+  const events = await userOperationEvents(userOpHash)
   const [event] = events
   if (!event) return { count: 0 }
   const { from } = await chain().getTransaction({ hash: event.transactionHash! })
   return { count: events.length, success: event.args.success, paymaster: event.args.paymaster, from: getAddress(from), txHash: event.transactionHash }
-}
-
-/** A payment answered 200 confirmed, or 202 pending and then Paid when the invoice is read, as the widget does. */
-async function settled(invoiceId: bigint, submit: Awaited<ReturnType<typeof payThroughServer>>['submit']) {
-  expect([200, 202], JSON.stringify(submit.body)).toContain(submit.status)
-  if (submit.status === 200) expect(submit.body.status).toBe('confirmed')
-  else await expect.poll(() => serverStatus(invoiceId), { timeout: 10_000, interval: 200 }).toBe('Paid')
 }
 
 describe('the real ERC-4337 bundler @pimlico/alto as BUNDLER_URL', () => {

@@ -1,15 +1,12 @@
-import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import type { Address } from 'viem'
-import { stopChild } from '../../server/devnet/anvil'
 import { devnetRoles } from '../../server/devnet/deploy'
 import { privateKeyOf } from '../../server/devnet/devnetConfig'
+import { startLoopbackChild } from './loopbackChild'
 
 const require = createRequire(import.meta.url)
-const preload = fileURLToPath(new URL('./altoPreload.cjs', import.meta.url))
 const startTimeoutMs = 30_000
 
 export type Alto = {
@@ -60,52 +57,34 @@ function countsByMethod(metrics: string): Record<string, number> {
 export async function startAlto({ rpcUrl, entryPoint }: { rpcUrl: string; entryPoint: Address }): Promise<Alto> {
   const cli = altoCli()
   const args = [
-    ...['--require', preload, cli],
+    cli,
     ...['--entrypoints', entryPoint, '--rpc-url', rpcUrl, '--port', '0'],
     ...['--executor-private-keys', privateKeyOf(devnetRoles.externalBundlerExecutor)],
     ...['--utility-private-key', privateKeyOf(devnetRoles.externalBundlerUtility)],
     // safe mode traces validation with a JavaScript tracer (debug_traceCall), which anvil does not run
     ...['--safe-mode', 'false', '--log-level', 'warn'],
   ]
-  // alto reads ALTO_* variables and a .env in its working directory: give it neither
-  const child = spawn(process.execPath, args, {
+  const alto = await startLoopbackChild({
+    name: 'alto',
+    args,
     cwd: dirname(cli),
-    env: { PATH: process.env.PATH ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  })
-  let output = ''
-  const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8_000))
-  child.stdout?.on('data', keep)
-  child.stderr?.on('data', keep)
-
-  try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`alto did not listen within ${startTimeoutMs} ms`)), startTimeoutMs)
-      child.once('message', (message: { listening?: { port: number } }) => {
-        clearTimeout(timer)
-        if (message.listening) resolve(`http://127.0.0.1:${message.listening.port}`)
-        else reject(new Error('alto reported no listening port'))
-      })
-      child.once('error', reject)
-      child.once('exit', (code, signal) => reject(new Error(`alto exited (${signal ?? code})`)))
-    })
+    timeoutMs: startTimeoutMs,
     // listening comes first; answering needs its simulation contracts deployed
-    const deadline = Date.now() + startTimeoutMs
-    for (;;) {
-      const supported = await rpc(url, 'eth_supportedEntryPoints').catch(() => undefined)
-      if (Array.isArray(supported) && supported.some((address) => String(address).toLowerCase() === entryPoint.toLowerCase())) break
-      if (Date.now() > deadline || child.exitCode !== null) throw new Error('alto did not answer eth_supportedEntryPoints')
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    return {
-      url,
-      async calls() {
-        return countsByMethod(await (await fetch(`${url}/metrics`)).text())
-      },
-      stop: () => stopChild(child),
-    }
-  } catch (error) {
-    await stopChild(child)
-    throw new Error(`${(error as Error).message}\n${output}`, { cause: error })
+    async ready(url, child) {
+      const deadline = Date.now() + startTimeoutMs
+      for (;;) {
+        const supported = await rpc(url, 'eth_supportedEntryPoints').catch(() => undefined)
+        if (Array.isArray(supported) && supported.some((address) => String(address).toLowerCase() === entryPoint.toLowerCase())) return
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error('alto did not answer eth_supportedEntryPoints')
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    },
+  })
+  return {
+    url: alto.url,
+    async calls() {
+      return countsByMethod(await (await fetch(`${alto.url}/metrics`)).text())
+    },
+    stop: alto.stop,
   }
 }

@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Server, Socket } from 'node:net'
 
 type Listening = { listen(port: number, host: string, listening: () => void): unknown; address(): AddressInfo | string | null }
 
@@ -6,4 +6,34 @@ type Listening = { listen(port: number, host: string, listening: () => void): un
  * stops and starts again keeps its port. */
 export function listenOnLoopback(server: Listening, port: number): Promise<number> {
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)))
+}
+
+/** A server (TCP or HTTP) on a free 127.0.0.1 port that can be stopped and started again on the same
+ * port: a dependency going down and coming back, as the server under test sees it. */
+export async function startRestartableLoopbackServer(create: () => Server) {
+  const sockets = new Set<Socket>()
+  let server: Server
+  let port = 0
+  const start = async () => {
+    server = create()
+    server.on('connection', (socket: Socket) => {
+      sockets.add(socket)
+      socket.once('close', () => sockets.delete(socket))
+    })
+    port = await listenOnLoopback(server, port)
+  }
+  await start()
+  return {
+    get url() {
+      return `http://127.0.0.1:${port}`
+    },
+    /** Refuses new connections and cuts the open ones. */
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        for (const socket of sockets) socket.destroy()
+      }),
+    /** Comes back on the same port. */
+    start,
+  }
 }

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import { listenOnLoopback } from './loopback'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { startRestartableLoopbackServer } from './loopback'
 import { createWalletClient, http, toHex, type Hex, type LocalAccount, type PublicClient } from 'viem'
 import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import { localBundler } from '../../server/chain/bundler'
@@ -105,17 +105,11 @@ export async function startRpcBundlerServer({
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(reply))
   }
 
-  let server: Server
-  let port = 0
-  const listen = async () => {
-    server = createServer((req, res) => void onRequest(req, res))
-    port = await listenOnLoopback(server, port)
-  }
-  await listen()
+  const server = await startRestartableLoopbackServer(() => createServer((req, res) => void onRequest(req, res)))
 
   return {
     get url() {
-      return `http://127.0.0.1:${port}`
+      return server.url
     },
     calls,
     hold() {
@@ -125,13 +119,9 @@ export async function startRpcBundlerServer({
       mode = 'normal'
       for (const op of held.splice(0)) await bundler.send(op)
     },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      }),
+    stop: server.stop,
     /** Comes back on the same port, as a restarted bundler would. */
-    start: listen,
+    start: server.start,
   }
 }
 

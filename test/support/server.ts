@@ -90,8 +90,8 @@ export async function signUserOp(payer: Payer, userOp: WireUserOp, userOpHash: H
 }
 
 /** permit → prepare → sign → submit, returning the submit answer. */
-export async function payThroughServer(base: string, invoiceId: bigint | string, payer: Payer) {
-  const { prepared, permitSignature } = await permitAndPrepare(base, invoiceId, payer)
+export async function payThroughServer(base: string, invoiceId: bigint | string, payer: Payer, permitDeadline?: number | string) {
+  const { prepared, permitSignature } = await permitAndPrepare(base, invoiceId, payer, permitDeadline)
   if (prepared.status !== 200) throw new Error(`prepare: ${prepared.status} ${JSON.stringify(prepared.body)}`)
   const userOp = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
   const { v, r, s } = permitSignature

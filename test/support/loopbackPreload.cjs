@@ -1,8 +1,9 @@
 'use strict'
-// Loaded with `node --require` into the alto bundler that test/support/alto.ts starts. alto listens
-// on 0.0.0.0 whatever its flags and tests may only use loopback, so every listen is pinned to
-// 127.0.0.1; with `--port 0` the port the OS chose is reported over the IPC channel; and alto exits
-// when that channel closes, so a test process that dies cannot leave a bundler behind.
+// Loaded with `node --require` into the services test/support/loopbackChild.ts starts (the alto
+// bundler, pimlico's mock paymaster). alto listens on 0.0.0.0 whatever its flags and tests may only
+// use loopback, so every listen is pinned to 127.0.0.1; with port 0 the port the OS chose is reported
+// over the IPC channel; and the child exits when that channel closes, so a test process that dies
+// cannot leave a service behind.
 const net = require('node:net')
 
 const loopback = '127.0.0.1'
