@@ -30,7 +30,8 @@ export async function devnetPage(pinned: PinnedDeployment, dir: string): Promise
   mkdirSync(dir, { recursive: true })
   const deploymentFile = join(dir, 'deployment.json')
   writeFileSync(deploymentFile, `${JSON.stringify(pinned, null, 2)}\n`)
-  const env = { SVC_DEPLOYMENT_FILE: deploymentFile, SVC_DIST_DIR: join(dir, 'dist') }
+  // as shipped, whatever the caller's NODE_ENV (tests run under `test`, which would add Preact's debug tools)
+  const env = { SVC_DEPLOYMENT_FILE: deploymentFile, SVC_DIST_DIR: join(dir, 'dist'), NODE_ENV: 'production' }
   await run([join(require.resolve('vite/package.json'), '..', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], env)
   await run(['--import', 'tsx', 'embed/build.ts'], env)
   await run(['--import', 'tsx', 'build/compress.ts'], env)

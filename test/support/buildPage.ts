@@ -6,5 +6,6 @@ import { execFileSync } from 'node:child_process'
  * of those (`vitest run test/auth`, `npm run test:unit`) builds nothing.
  */
 export default function buildPage() {
-  execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit' })
+  // vitest sets NODE_ENV=test, which would build Preact's debug tools into the page: build it as shipped
+  execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
 }
