@@ -52,6 +52,8 @@ try {
   for (const [id, name] of metrics) console.log(`${name.padEnd(26)}${audits[id]!.displayValue!.padStart(8)}`)
   // what the LCP is of: the element, and how its time splits (first byte, load delay, render delay)
   const lcpElement = audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { snippet?: string } }[] }[] } | undefined
+  // the part of every paint the server decides: its render of the invoice (a chain read included)
+  console.log(`server response           ${Math.round(audits['server-response-time']?.numericValue ?? 0)} ms`)
   console.log(`LCP element               ${lcpElement?.items?.[0]?.items?.[0]?.node?.snippet ?? 'unknown'}`)
   const longTasks = (audits['long-tasks']?.details as { items?: { url?: string; duration?: number; startTime?: number }[] } | undefined)?.items ?? []
   // the document's own URL carries the share token: only the file name is printed, never a query

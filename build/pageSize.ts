@@ -28,13 +28,21 @@ export function staticClosure(distDir: string, entry: string): ChunkSet {
   return { files, bytes: sum(files, 'bytes'), gzip: sum(files, 'gzip') }
 }
 
-/** The page's initial JavaScript: the scripts index.html loads, with their static imports. */
+/** The page's initial JavaScript: the scripts index.html loads, the app their entry imports once the
+ * invoice has painted (src/boot.ts), and what those import statically. */
 export function initialScripts(distDir: string): ChunkSet {
   const html = readFileSync(join(distDir, 'index.html'), 'utf8')
   const entries = [...html.matchAll(/<script[^>]*\ssrc="\/([^"]+)"/g)].map((match) => match[1]!)
-  const files = new Map(entries.flatMap((entry) => staticClosure(distDir, entry).files).map((file) => [file.file, file]))
+  const started = entries.flatMap((entry) => [entry, ...importedAfterPaint(distDir, entry)])
+  const files = new Map(started.flatMap((entry) => staticClosure(distDir, entry).files).map((file) => [file.file, file]))
   const all = [...files.values()]
   return { files: all, bytes: sum(all, 'bytes'), gzip: sum(all, 'gzip') }
+}
+
+/** The chunks an entry script itself imports lazily: the app, which every payer runs at once. */
+function importedAfterPaint(distDir: string, entry: string): string[] {
+  const code = readFileSync(join(distDir, entry), 'utf8')
+  return [...code.matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g)].map(([, path]) => posix.join(dirname(entry), path!))
 }
 
 /**

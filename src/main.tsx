@@ -9,7 +9,6 @@ import { pageParams, preferredLanguages } from './ui/page/pageParams'
 import { readServedPage, servedDocument } from './ui/page/servedPage'
 import { NotFoundPage } from './ui/page/PayPage'
 import { loadLocale } from './ui/strings'
-import './ui/theme.css'
 
 const params = pageParams(location)
 // the server may have rendered the invoice already: hydrated in the locale it was rendered in
