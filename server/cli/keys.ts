@@ -4,7 +4,8 @@ import { createMetadataCipher } from '../store/metadataCipher'
 import { openMigratedDatabase } from '../store/openStores'
 import { StoreError } from '../store/storeError'
 import { createStudioStore } from '../store/studioStore'
-import { ApiKeyNotFoundError, keysUsage, parseKeysCommand, runKeysCommand, UsageError, type KeysCommand } from './keysCommand'
+import { ApiKeyNotFoundError, keysUsage, parseKeysCommand, runKeysCommand, type KeysCommand } from './keysCommand'
+import { UsageError } from './usageError'
 
 /** `npm run keys -- …`: API keys of a studio (SPEC 2.8), against the server's own database and
  * encryption key (DATABASE_URL or DATA_DIR, METADATA_ENCRYPTION_KEY). */
