@@ -32,7 +32,7 @@ main().then(
   (code) => process.exit(code),
   (error: unknown) => {
     // a node's or contract's answer, or one of ours; never a stack trace, never the key (no message carries it)
-    const message = error instanceof BaseError ? error.shortMessage : error instanceof CodedError ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : 'failed'
+    const message = error instanceof BaseError ? [error.shortMessage, error.details].filter(Boolean).join(' ') : error instanceof CodedError ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : 'failed'
     console.error(`deploy failed: ${message}`)
     process.exit(1)
   },
