@@ -1,23 +1,13 @@
 import { BaseError } from 'viem'
 import { CodedError } from '../../src/shared/codedError'
-import { deployUsage, parseDeployCommand, type DeployCommand } from './deployCommand'
+import { deployUsage, parseDeployCommand } from './deployCommand'
 import { runDeploy } from './runDeploy'
-import { UsageError } from './usageError'
+import { commandOrUsage } from './usageError'
 
 /** `npm run deploy -- …`: our contracts on any EVM chain at their CREATE2 addresses (README "Deploy to
  * a chain"). Progress goes to stderr; stdout is the server's environment, ready for an env file. */
-function parsedCommand(): DeployCommand | null {
-  try {
-    return parseDeployCommand(process.argv.slice(2), process.env)
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error
-    console.error(`${error.message}\n${deployUsage}`)
-    return null
-  }
-}
-
 async function main(): Promise<number> {
-  const command = parsedCommand()
+  const command = commandOrUsage(() => parseDeployCommand(process.argv.slice(2), process.env), deployUsage)
   if (!command) return 2
   const { serverEnvironment, pinned } = await runDeploy(command, (line) => console.error(line))
   console.log('# the server environment for this deployment (README "The companion server")')
