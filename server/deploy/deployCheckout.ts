@@ -6,7 +6,7 @@ import { stablecoinAbi, stablecoinBytecode } from '../../contracts/artifacts/Sta
 import { CodedError } from '../../src/shared/codedError'
 import type { Deployment } from '../../src/shared/deployment'
 import { mined, type DeployerClients } from './deployerClients'
-import { deployDeterministic, ensureDeterministicDeployer, type Step } from './deterministicDeployer'
+import { deployDeterministic, ensureDeterministicDeployer, hasCode, type Step } from './deterministicDeployer'
 import { ensureEntryPoint } from './entryPoint'
 import { fundPaymaster, type PaymasterFunding } from './paymasterFunding'
 
@@ -35,8 +35,7 @@ export class TokenNotFoundError extends CodedError {
 export type DeployReport = (line: string) => void
 
 async function existingToken(clients: DeployerClients, token: Address): Promise<Step<Address>> {
-  const code = await clients.public.getCode({ address: token })
-  if (!code || code === '0x') throw new TokenNotFoundError(`no contract at --token ${token} on this chain`)
+  if (!(await hasCode(clients, token))) throw new TokenNotFoundError(`no contract at --token ${token} on this chain`)
   return { value: token, sent: 0 }
 }
 

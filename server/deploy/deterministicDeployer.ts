@@ -24,7 +24,7 @@ export class DeterministicDeploymentError extends CodedError {
 /** What one step did: `sent` counts the transactions it needed (0 when everything was in place). */
 export type Step<T> = { value: T; sent: number }
 
-async function hasCode(clients: DeployerClients, address: Address): Promise<boolean> {
+export async function hasCode(clients: DeployerClients, address: Address): Promise<boolean> {
   const code = await clients.public.getCode({ address })
   return code !== undefined && code !== '0x'
 }
