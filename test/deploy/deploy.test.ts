@@ -1,62 +1,27 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { randomBytes } from 'node:crypto'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { encodeDeployData, getAddress, parseEther, parseUnits, type Address, type Hex } from 'viem'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { readFileSync } from 'node:fs'
+import { encodeDeployData, getAddress, parseUnits, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi, stablecoinBytecode } from '../../contracts/artifacts/Stablecoin'
-import { parseDeployCommand } from '../../server/cli/deployCommand'
-import { runDeploy, type DeployOutcome } from '../../server/cli/runDeploy'
-import { configSchema } from '../../server/config'
+import type { DeployOutcome } from '../../server/cli/runDeploy'
 import { createServer } from '../../server/createServer'
 import { checkoutSalt } from '../../server/deploy/deployCheckout'
 import { create2Address, deterministicDeployer } from '../../server/deploy/deterministicDeployer'
-import { startAnvil, type Anvil } from '../../server/devnet/anvil'
 import { devnetClients, mined } from '../../server/devnet/deploy'
-import { createMerchant, createPayer, issueInvoice } from '../../server/devnet/seed'
 import { silentLogger } from '../../server/http/logger'
 import { readPinnedDeployment } from '../../src/config/readPinnedDeployment'
 import { verifyPermitToSign } from '../../src/verify/verifyPermitToSign'
-import { api, payThroughServer } from '../support/server'
+import { deployArgs, deployedServerConfig, deployEnv, deployer, deployTo, freshChain, seedPayment, type FreshChain } from '../support/deployedChain'
 import { runCli } from '../support/runCli'
-
-// fresh keys, not anvil's: the addresses follow from the contracts and their arguments, nothing else
-const deployerKey = generatePrivateKey()
-const deployer = privateKeyToAccount(deployerKey)
-const paymasterSignerKey = generatePrivateKey()
-const bundlerKey = generatePrivateKey()
-const outDir = mkdtempSync(join(tmpdir(), 'svc-deploy-'))
-
-type Chain = { anvil: Anvil; chainId: number; out: string }
-
-async function freshChain(chainId: number): Promise<Chain> {
-  const anvil = await startAnvil({ chainId })
-  const { public: client } = devnetClients(anvil.rpcUrl, chainId)
-  for (const address of [deployer.address, privateKeyToAccount(bundlerKey).address]) {
-    await client.request({ method: 'anvil_setBalance' as never, params: [address, `0x${parseEther('1000').toString(16)}`] as never })
-  }
-  return { anvil, chainId, out: join(outDir, `deployment-${chainId}.json`) }
-}
-
-function deployArgs(chain: Chain, token: ['--test-token'] | ['--token', Address] = ['--test-token']) {
-  return ['--out', chain.out, ...token, '--paymaster-signer', privateKeyToAccount(paymasterSignerKey).address, '--paymaster-deposit', '5']
-}
-
-const deployEnv = (chain: Chain) => ({ RPC_URL: chain.anvil.rpcUrl, DEPLOYER_PRIVATE_KEY: deployerKey })
-
-function deploy(chain: Chain, report: (line: string) => void = () => {}, token?: ['--token', Address]) {
-  return runDeploy(parseDeployCommand(deployArgs(chain, token), deployEnv(chain)), report)
-}
+import { api, payThroughServer } from '../support/server'
 
 /** What a second run could have changed: any transaction mines a block, any of the deployer's bumps its nonce. */
-async function chainState(chain: Chain) {
+async function chainState(chain: FreshChain) {
   const { public: client } = devnetClients(chain.anvil.rpcUrl, chain.chainId)
   return { block: await client.getBlockNumber({ cacheTime: 0 }), deployerNonce: await client.getTransactionCount({ address: deployer.address }) }
 }
 
-const chains: Chain[] = []
+const chains: FreshChain[] = []
 let first: DeployOutcome
 let second: DeployOutcome
 
@@ -66,8 +31,8 @@ describe('npm run deploy', () => {
     // the first chain lacks the deterministic-deployment proxy, as a fresh chain may
     const { public: client } = devnetClients(chains[0]!.anvil.rpcUrl, chains[0]!.chainId)
     await client.request({ method: 'anvil_setCode' as never, params: [deterministicDeployer, '0x'] as never })
-    first = await deploy(chains[0]!)
-    second = await deploy(chains[1]!)
+    first = await deployTo(chains[0]!)
+    second = await deployTo(chains[1]!)
   })
 
   afterAll(async () => {
@@ -75,18 +40,18 @@ describe('npm run deploy', () => {
   })
 
   test('behavior: two chains with different chain ids get identical addresses; the proxy lands at its canonical address where it was missing', async () => {
-    const [a, b] = chains as [Chain, Chain]
+    const [a, b] = chains as [FreshChain, FreshChain]
     const addresses = ({ pinned }: DeployOutcome) => [pinned.entryPoint, pinned.token, pinned.registry, pinned.vaultFactory, pinned.paymaster]
     expect(addresses(first)).toEqual(addresses(second))
     expect([first.pinned.chainId, second.pinned.chainId]).toEqual([48_001, 48_002])
     expect(first.pinned.entryPoint).toBe('0x0000000071727De22E5E9d8BAf0edAc6f37da032')
-    const proxyCode = (chain: Chain) => devnetClients(chain.anvil.rpcUrl, chain.chainId).public.getCode({ address: deterministicDeployer })
+    const proxyCode = (chain: FreshChain) => devnetClients(chain.anvil.rpcUrl, chain.chainId).public.getCode({ address: deterministicDeployer })
     expect(await proxyCode(a)).toBe(await proxyCode(b))
     expect(first.sent).toBeGreaterThan(second.sent)
   })
 
   test('behavior: the written file is what the page build reads, the token facts as the chain states them, the server environment alongside', () => {
-    const [a] = chains as [Chain, Chain]
+    const [a] = chains as [FreshChain, FreshChain]
     expect(readPinnedDeployment(a.out)).toEqual(first.pinned)
     expect(first.pinned).toMatchObject({ tokenSymbol: 'USDC', tokenDecimals: 6, permitDomain: { name: 'USD Coin', version: '2' }, rpcUrls: [a.anvil.rpcUrl] })
     expect(first.serverEnvironment).toEqual({
@@ -102,7 +67,7 @@ describe('npm run deploy', () => {
   })
 
   test('behavior: a second run of the command sends no transaction and says it found everything in place', async () => {
-    const [, b] = chains as [Chain, Chain]
+    const [, b] = chains as [FreshChain, FreshChain]
     const written = readFileSync(b.out, 'utf8')
     const before = await chainState(b)
     const run = await runCli('server/cli/deploy.ts', deployArgs(b), deployEnv(b))
@@ -115,24 +80,10 @@ describe('npm run deploy', () => {
   })
 
   test('behavior: a payer pays on the second chain through a server configured by the printed environment, the permit checked against the written file', async () => {
-    const [, b] = chains as [Chain, Chain]
-    const clients = devnetClients(b.anvil.rpcUrl, b.chainId, deployer)
-    const deployment = readPinnedDeployment(b.out)
-    const merchant = await createMerchant(clients, deployment)
-    const { timestamp } = await clients.public.getBlock()
+    const [, b] = chains as [FreshChain, FreshChain]
     const amount = parseUnits('25', 6)
-    const invoice = await issueInvoice(b.anvil.rpcUrl, deployment, merchant, { amount, dueAt: timestamp + 86_400n, metaHash: `0x${'ab'.repeat(32)}` })
-    const payer = await createPayer(clients, deployment, parseUnits('100', 6))
-    const config = configSchema.parse({
-      ...second.serverEnvironment,
-      PORT: '0',
-      DATA_DIR: 'memory://',
-      METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      BUNDLER_PRIVATE_KEY: bundlerKey,
-      PAYMASTER_SIGNER_PRIVATE_KEY: paymasterSignerKey,
-      SUBMIT_WAIT_MS: '10000',
-    })
-    const server = await createServer(config, { logger: silentLogger })
+    const { clients, deployment, invoice, payer } = await seedPayment(b, amount)
+    const server = await createServer(deployedServerConfig(second.serverEnvironment), { logger: silentLogger })
     try {
       const permit = await api(server.url, `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault })
       expect(permit.status).toBe(200)
@@ -154,7 +105,8 @@ describe('npm run deploy', () => {
     } finally {
       await server.close()
     }
-  })
+    // a fresh PGlite and its migrations take most of it, longer on a loaded machine
+  }, 60_000)
 
   test('behavior: --token deploys no token: an existing permit token is accepted and its facts pinned from the chain', async () => {
     const chain = await freshChain(48_003)
@@ -164,7 +116,7 @@ describe('npm run deploy', () => {
     const { contractAddress } = await mined(issuer.public, await issuer.wallet.deployContract({ abi: stablecoinAbi, bytecode: stablecoinBytecode, args: [issuer.wallet.account.address] }))
     const token = getAddress(contractAddress!)
     const lines: string[] = []
-    const outcome = await deploy(chain, (line) => lines.push(line), ['--token', token])
+    const outcome = await deployTo(chain, (line) => lines.push(line), ['--token', token])
     expect(outcome.pinned).toMatchObject({ token, tokenSymbol: 'USDC', tokenDecimals: 6, permitDomain: { name: 'USD Coin', version: '2' } })
     expect(lines).toContain(`token: in place at ${token}`)
     expect(outcome.pinned.registry).toBe(second.pinned.registry)
