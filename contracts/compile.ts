@@ -9,9 +9,9 @@ export const contractsDir = dirname(fileURLToPath(import.meta.url))
 export const artifactsDir = join(contractsDir, 'artifacts')
 
 /** Contracts we write and compile ourselves. */
-const ours = ['Stablecoin', 'InvoiceRegistry', 'PayerVault', 'PayerVaultFactory', 'PermitProbe'] as const
+const ours = ['Stablecoin', 'InvoiceRegistry', 'PayerVault', 'PayerVaultFactory', 'PermitProbe', 'OwnedVerifyingPaymaster'] as const
 /** Contracts taken as built by their authors: the canonical bytecode is what makes the addresses canonical. */
-const packaged = ['EntryPoint', 'VerifyingPaymaster'] as const
+const packaged = ['EntryPoint'] as const
 
 type Artifact = { abi: unknown[]; bytecode: string }
 

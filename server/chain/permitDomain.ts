@@ -19,28 +19,39 @@ export class PermitDomainError extends CodedError {
 }
 
 
-/**
- * The token's EIP-712 domain, read from the chain: ERC-5267 where the token has it, else name() and
- * version() as USDC v2.2 exposes them. Either way it must hash to the token's own DOMAIN_SEPARATOR, so
- * a payer is never asked to sign a permit the token would reject.
- */
-async function fetchPermitDomain(client: PublicClient, token: Address, chainId: number): Promise<PermitDomain> {
+/** Versions tried, with name(), against DOMAIN_SEPARATOR for a token that exposes neither ERC-5267
+ * nor version(): EIP-2612 tokens in the wild sign as one of these. */
+const versionCandidates = ['1', '2']
+
+/** The domains the token may sign under, most explicit first: ERC-5267 where the token has it, else
+ * name() and version() as USDC v2.2 exposes them, else name() with each candidate version. */
+async function candidateDomains(client: PublicClient, token: Address, chainId: number): Promise<PermitDomain[]> {
   const contract = { address: token, abi: domainAbi } as const
-  let domain: PermitDomain
   try {
     const [, name, version, domainChainId, verifyingContract] = await client.readContract({ ...contract, functionName: 'eip712Domain' })
-    domain = { name, version, chainId: Number(domainChainId), verifyingContract }
+    return [{ name, version, chainId: Number(domainChainId), verifyingContract }]
   } catch {
     const [name, version] = await Promise.all([
       client.readContract({ ...contract, functionName: 'name' }),
-      client.readContract({ ...contract, functionName: 'version' }),
+      client.readContract({ ...contract, functionName: 'version' }).catch(() => null),
     ])
-    domain = { name, version, chainId, verifyingContract: token }
+    return (version === null ? versionCandidates : [version]).map((candidate) => ({ name, version: candidate, chainId, verifyingContract: token }))
   }
-  const separator = await client.readContract({ ...contract, functionName: 'DOMAIN_SEPARATOR' })
-  if (hashDomain({ domain: { ...domain, chainId: BigInt(domain.chainId) }, types: { EIP712Domain: permitDomainType } }) !== separator) {
-    throw new PermitDomainError(`the EIP-712 domain of ${token} does not match its DOMAIN_SEPARATOR`)
-  }
+}
+
+/**
+ * The token's EIP-712 domain, read from the chain: whichever candidate hashes to the token's own
+ * DOMAIN_SEPARATOR, so a payer is never asked to sign a permit the token would reject.
+ */
+async function fetchPermitDomain(client: PublicClient, token: Address, chainId: number): Promise<PermitDomain> {
+  const [candidates, separator] = await Promise.all([
+    candidateDomains(client, token, chainId),
+    client.readContract({ address: token, abi: domainAbi, functionName: 'DOMAIN_SEPARATOR' }),
+  ])
+  const domain = candidates.find(
+    (candidate) => hashDomain({ domain: { ...candidate, chainId: BigInt(candidate.chainId) }, types: { EIP712Domain: permitDomainType } }) === separator,
+  )
+  if (!domain) throw new PermitDomainError(`the EIP-712 domain of ${token} does not match its DOMAIN_SEPARATOR`)
   return domain
 }
 

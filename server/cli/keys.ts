@@ -4,22 +4,13 @@ import { createMetadataCipher } from '../store/metadataCipher'
 import { openMigratedDatabase } from '../store/openStores'
 import { StoreError } from '../store/storeError'
 import { createStudioStore } from '../store/studioStore'
-import { ApiKeyNotFoundError, keysUsage, parseKeysCommand, runKeysCommand, UsageError, type KeysCommand } from './keysCommand'
+import { ApiKeyNotFoundError, keysUsage, parseKeysCommand, runKeysCommand } from './keysCommand'
+import { commandOrUsage } from './usageError'
 
 /** `npm run keys -- …`: API keys of a studio (SPEC 2.8), against the server's own database and
  * encryption key (DATABASE_URL or DATA_DIR, METADATA_ENCRYPTION_KEY). */
-function parsedCommand(): KeysCommand | null {
-  try {
-    return parseKeysCommand(process.argv.slice(2))
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error
-    console.error(`${error.message}\n${keysUsage}`)
-    return null
-  }
-}
-
 async function main(): Promise<number> {
-  const command = parsedCommand()
+  const command = commandOrUsage(() => parseKeysCommand(process.argv.slice(2)), keysUsage)
   if (!command) return 2
   const config = readStoreConfig()
   const db = await openMigratedDatabase(config)

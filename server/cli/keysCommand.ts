@@ -4,18 +4,13 @@ import * as z from 'zod/mini'
 import { isScope, scopes } from '../auth/scopes'
 import type { ApiKey, ApiKeyStore } from '../store/apiKeyStore'
 import { StudioNotFoundError, type StudioStore } from '../store/studioStore'
+import { UsageError } from './usageError'
 
 export const keysUsage = `usage:
   npm run keys -- create --studio <uuid> --scopes <scope>[,<scope>…] [--name <name>] [--expires-in-days <1-365>]
   npm run keys -- list --studio <uuid>
   npm run keys -- revoke --studio <uuid> --key <svc_pk_…>
 scopes: ${scopes.join(', ')}`
-
-/** The command line does not say what to do; the message says what is wrong. */
-export class UsageError extends CodedError {
-  override name = 'UsageError'
-  readonly code = 'USAGE'
-}
 
 export class ApiKeyNotFoundError extends CodedError {
   override name = 'ApiKeyNotFoundError'

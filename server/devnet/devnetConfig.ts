@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { toHex, type HDAccount } from 'viem'
 import { configSchema, type Config } from '../config'
+import { chainEnvironment } from '../deploy/serverEnvironment'
 import { devnetRoles } from './deploy'
 import type { ReachableDevnet } from './startDevnet'
 
@@ -26,13 +27,7 @@ export function devnetEnv(devnet: ReachableDevnet, { port, dataDir, publicUrl, o
   const { anvil, deployment } = devnet
   return {
     PORT: String(port),
-    RPC_URL: anvil.rpcUrl,
-    CHAIN_ID: String(deployment.chainId),
-    ENTRY_POINT_ADDRESS: deployment.entryPoint,
-    TOKEN_ADDRESS: deployment.token,
-    REGISTRY_ADDRESS: deployment.registry,
-    VAULT_FACTORY_ADDRESS: deployment.vaultFactory,
-    PAYMASTER_ADDRESS: deployment.paymaster,
+    ...chainEnvironment(deployment, anvil.rpcUrl),
     BUNDLER_PRIVATE_KEY: privateKeyOf(devnetRoles.bundler),
     PAYMASTER_SIGNER_PRIVATE_KEY: privateKeyOf(devnetRoles.paymasterSigner),
     METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),

@@ -9,8 +9,8 @@ const contracts = ['entryPoint', 'token', 'registry', 'vaultFactory', 'paymaster
 /**
  * The pay page verifies against the deployment pinned in its build, by default the committed devnet
  * file: a devnet deployed anywhere else would have the page refuse every payment as unsafe. The
- * addresses follow from the deployer's nonces, so a difference means the deploy order changed; the
- * token's symbol, decimals and permit domain are read from the token itself.
+ * addresses are CREATE2 addresses, so a difference means a contract's code or constructor arguments
+ * changed; the token's symbol, decimals and permit domain are read from the token itself.
  */
 export async function checkPinnedDevnet(
   deployment: Deployment,
@@ -32,7 +32,7 @@ export async function checkPinnedDevnet(
     }
   }
   if (differences.length > 0) {
-    throw new Error(`the devnet differs from the deployment pinned in ${path}:\n${differences.join('\n')}\nupdate that file, or the deploy order, so the pay page verifies against what is deployed`)
+    throw new Error(`the devnet differs from the deployment pinned in ${path}:\n${differences.join('\n')}\nupdate that file (README "Deploy to a chain"), so the pay page verifies against what is deployed`)
   }
   return pinned
 }

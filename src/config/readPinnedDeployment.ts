@@ -3,7 +3,8 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { pinnedDeploymentSchema, type PinnedDeployment } from './pinnedDeployment.ts'
 
-/** The committed devnet deployment: its addresses follow from anvil's deployer key and nonces. */
+/** The committed devnet deployment, as `npm run deploy -- --test-token` writes it for the devnet's roles:
+ * CREATE2 addresses, which follow from the contracts' code and constructor arguments alone. */
 // a path, not new URL(): under a DOM test environment URL is the DOM's, which node's path helpers refuse
 export const devnetDeploymentFile = join(dirname(fileURLToPath(import.meta.url)), 'devnet.deployment.json')
 

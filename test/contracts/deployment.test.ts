@@ -1,10 +1,12 @@
-import { getContractAddress } from 'viem'
+import { encodeDeployData, getContractAddress, type Hex } from 'viem'
 import { entryPoint07Abi, entryPoint07Address } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
-import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { invoiceRegistryAbi, invoiceRegistryBytecode } from '../../contracts/artifacts/InvoiceRegistry'
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
-import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import { verifyingPaymasterAbi } from '../../contracts/artifacts/VerifyingPaymaster'
+import { payerVaultFactoryAbi, payerVaultFactoryBytecode } from '../../contracts/artifacts/PayerVaultFactory'
+import { stablecoinAbi, stablecoinBytecode } from '../../contracts/artifacts/Stablecoin'
+import { ownedVerifyingPaymasterAbi, ownedVerifyingPaymasterBytecode } from '../../contracts/artifacts/OwnedVerifyingPaymaster'
+import { checkoutSalt } from '../../server/deploy/deployCheckout'
 import { devnetRoles } from '../../server/devnet/deploy'
 import { demoPayerFunds } from '../../server/devnet/seed'
 import { useDevnet } from '../support/devnet'
@@ -12,16 +14,25 @@ import { useDevnet } from '../support/devnet'
 const devnet = useDevnet()
 
 describe('devnet deployment', () => {
-  test('default: EntryPoint v0.7 is at its canonical address and our contracts at the deployer nonces', () => {
-    const from = devnetRoles.deployer.address
-    // nonce 0 is the CREATE2 call that deploys the EntryPoint
+  test('default: EntryPoint v0.7 is at its canonical address and our contracts at their CREATE2 addresses', () => {
+    const owner = devnetRoles.deployer.address
+    // through the deterministic-deployment proxy: the address follows from code and arguments, not from a nonce
+    const create2 = (bytecode: Hex) => getContractAddress({ opcode: 'CREATE2', from: '0x4e59b44847b379578588920ca78fbf26c0b4956c', salt: checkoutSalt, bytecode })
     expect(devnet.deployment).toEqual({
       chainId: 31337,
       entryPoint: entryPoint07Address,
-      token: getContractAddress({ from, nonce: 1n }),
-      registry: getContractAddress({ from, nonce: 2n }),
-      vaultFactory: getContractAddress({ from, nonce: 3n }),
-      paymaster: getContractAddress({ from, nonce: 4n }),
+      token: create2(encodeDeployData({ abi: stablecoinAbi, bytecode: stablecoinBytecode, args: [owner] })),
+      registry: create2(
+        encodeDeployData({ abi: invoiceRegistryAbi, bytecode: invoiceRegistryBytecode, args: [owner, devnetRoles.treasury.address, 100] }),
+      ),
+      vaultFactory: create2(encodeDeployData({ abi: payerVaultFactoryAbi, bytecode: payerVaultFactoryBytecode, args: [entryPoint07Address] })),
+      paymaster: create2(
+        encodeDeployData({
+          abi: ownedVerifyingPaymasterAbi,
+          bytecode: ownedVerifyingPaymasterBytecode,
+          args: [entryPoint07Address, devnetRoles.paymasterSigner.address, owner],
+        }),
+      ),
     })
     expect(entryPoint07Address).toBe('0x0000000071727De22E5E9d8BAf0edAc6f37da032')
   })
@@ -43,7 +54,13 @@ describe('devnet deployment', () => {
     expect(info.staked).toBe(true)
     expect(info.stake).toBe(10n ** 18n)
     expect(info.unstakeDelaySec).toBe(86_400)
-    expect(await clients.public.readContract({ address: deployment.paymaster, abi: verifyingPaymasterAbi, functionName: 'verifyingSigner' })).toBe(devnetRoles.paymasterSigner.address)
+    expect(await clients.public.readContract({ address: deployment.paymaster, abi: ownedVerifyingPaymasterAbi, functionName: 'verifyingSigner' })).toBe(devnetRoles.paymasterSigner.address)
+  })
+
+  test('behavior: the deployer owns the registry and the paymaster, not the deterministic-deployment proxy', async () => {
+    const { clients, deployment } = devnet
+    expect(await clients.public.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'owner' })).toBe(devnetRoles.deployer.address)
+    expect(await clients.public.readContract({ address: deployment.paymaster, abi: ownedVerifyingPaymasterAbi, functionName: 'owner' })).toBe(devnetRoles.deployer.address)
   })
 
   test('default: the registry accepts the token and charges the retail fee', async () => {

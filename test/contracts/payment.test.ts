@@ -4,7 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import { verifyingPaymasterAbi } from '../../contracts/artifacts/VerifyingPaymaster'
+import { ownedVerifyingPaymasterAbi } from '../../contracts/artifacts/OwnedVerifyingPaymaster'
 import { payUserOperation } from '../../server/chain/payUserOperation'
 import { signVerifyingPaymasterData, verifyingPaymasterHash } from '../../server/chain/verifyingPaymaster'
 import { devnetClients, devnetRoles, mined } from '../../server/devnet/deploy'
@@ -101,7 +101,7 @@ describe('sponsored payment through EntryPoint v0.7', () => {
     expect(await clients.public.getCode({ address: payer.vault })).toBeUndefined()
     const merchantBefore = await balanceOf(seed.merchant.vault)
     const treasuryBefore = await balanceOf(devnetRoles.treasury.address)
-    const depositBefore = await clients.public.readContract({ address: deployment.paymaster, abi: verifyingPaymasterAbi, functionName: 'getDeposit' })
+    const depositBefore = await clients.public.readContract({ address: deployment.paymaster, abi: ownedVerifyingPaymasterAbi, functionName: 'getDeposit' })
 
     const { userOperation, userOpHash } = await signedPayOperation(payer, invoice)
     const receipt = await mined(clients.public, await handleOps(userOperation))
@@ -125,7 +125,7 @@ describe('sponsored payment through EntryPoint v0.7', () => {
     expect(event?.args.success).toBe(true)
     expect(event?.args.paymaster).toBe(deployment.paymaster)
     // the paymaster paid for the gas out of its EntryPoint deposit; the payer spent no ETH
-    const depositAfter = await clients.public.readContract({ address: deployment.paymaster, abi: verifyingPaymasterAbi, functionName: 'getDeposit' })
+    const depositAfter = await clients.public.readContract({ address: deployment.paymaster, abi: ownedVerifyingPaymasterAbi, functionName: 'getDeposit' })
     expect(depositBefore - depositAfter).toBe(event?.args.actualGasCost)
     expect(await clients.public.getBalance({ address: payer.vault })).toBe(0n)
   })
@@ -151,7 +151,7 @@ describe('sponsored payment through EntryPoint v0.7', () => {
     const sponsorable = { ...userOperation, paymaster: devnet.deployment.paymaster, paymasterVerificationGasLimit: gas.paymasterVerificationGasLimit, paymasterPostOpGasLimit: 0n }
     const onChain = await devnet.clients.public.readContract({
       address: devnet.deployment.paymaster,
-      abi: verifyingPaymasterAbi,
+      abi: ownedVerifyingPaymasterAbi,
       functionName: 'getHash',
       args: [toPackedUserOperation(userOperation), window.validUntil, window.validAfter],
     })

@@ -25,7 +25,7 @@ function preparedPayment(): PreparedPayment {
     userOp: {
       sender: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
       nonce: '0',
-      factory: '0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
+      factory: '0xBa93D7fe8840cfC5C63E5b3F2FC08e8cC806C522',
       factoryData: '0x5fbfb9cf',
       callData: '0xb61d27f6',
       callGasLimit: '120000',
@@ -33,7 +33,7 @@ function preparedPayment(): PreparedPayment {
       preVerificationGas: '52000',
       maxFeePerGas: '2000000000',
       maxPriorityFeePerGas: '1000000000',
-      paymaster: '0xDc64a140Aa3E981100a9becA4E685f962f0cF6C9',
+      paymaster: '0x4F893aCfe49eb35bD2850873E384e624bba8374c',
       paymasterVerificationGasLimit: '60000',
       paymasterPostOpGasLimit: '0',
       paymasterData: '0x00',

@@ -1,0 +1,29 @@
+import { BaseError } from 'viem'
+import { CodedError } from '../../src/shared/codedError'
+import { deployUsage, parseDeployCommand } from './deployCommand'
+import { runDeploy } from './runDeploy'
+import { commandOrUsage } from './usageError'
+
+/** `npm run deploy -- …`: our contracts on any EVM chain at their CREATE2 addresses (README "Deploy to
+ * a chain"). Progress goes to stderr; stdout is the server's environment, ready for an env file. */
+async function main(): Promise<number> {
+  const command = commandOrUsage(() => parseDeployCommand(process.argv.slice(2), process.env), deployUsage)
+  if (!command) return 2
+  const { serverEnvironment, pinned } = await runDeploy(command, (line) => console.error(line))
+  console.log('# the server environment for this deployment (README "The companion server")')
+  for (const [name, value] of Object.entries(serverEnvironment)) console.log(`${name}=${value}`)
+  console.log(`# and: PAYMASTER_SIGNER_PRIVATE_KEY (the key of ${command.paymasterSigner}) or PAYMASTER_URL,`)
+  console.log('#      BUNDLER_URL or BUNDLER_PRIVATE_KEY, DATABASE_URL, METADATA_ENCRYPTION_KEY, PUBLIC_URL')
+  console.log(`# the page: SVC_DEPLOYMENT_FILE=${command.out} npm run build (pins ${pinned.tokenSymbol}, "${pinned.permitDomain.name}" version ${pinned.permitDomain.version})`)
+  return 0
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    // a node's or contract's answer, or one of ours; never a stack trace, never the key (no message carries it)
+    const message = error instanceof BaseError ? [error.shortMessage, error.details].filter(Boolean).join(' ') : error instanceof CodedError ? error.message : error instanceof Error ? `${error.name}: ${error.message}` : 'failed'
+    console.error(`deploy failed: ${message}`)
+    process.exit(1)
+  },
+)

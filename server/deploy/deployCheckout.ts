@@ -1,0 +1,86 @@
+import { encodeDeployData, keccak256, stringToHex, type Address, type Hex } from 'viem'
+import { invoiceRegistryAbi, invoiceRegistryBytecode } from '../../contracts/artifacts/InvoiceRegistry'
+import { ownedVerifyingPaymasterAbi, ownedVerifyingPaymasterBytecode } from '../../contracts/artifacts/OwnedVerifyingPaymaster'
+import { payerVaultFactoryAbi, payerVaultFactoryBytecode } from '../../contracts/artifacts/PayerVaultFactory'
+import { stablecoinAbi, stablecoinBytecode } from '../../contracts/artifacts/Stablecoin'
+import { CodedError } from '../../src/shared/codedError'
+import type { Deployment } from '../../src/shared/deployment'
+import { mined, type DeployerClients } from './deployerClients'
+import { deployDeterministic, ensureDeterministicDeployer, hasCode, type Step } from './deterministicDeployer'
+import { ensureEntryPoint } from './entryPoint'
+import { fundPaymaster, type PaymasterFunding } from './paymasterFunding'
+
+/** One salt for all our contracts: their addresses then follow from their code and constructor
+ * arguments alone, the same on every chain. */
+export const checkoutSalt: Hex = keccak256(stringToHex('svc-checkout'))
+
+export type CheckoutDeployParameters = {
+  /** An existing ERC-20 with EIP-2612 permit (real USDC), or 'test': our Stablecoin, its faucet the deployer. */
+  token: Address | 'test'
+  /** Whose signatures the VerifyingPaymaster accepts: the server's PAYMASTER_SIGNER_PRIVATE_KEY. */
+  paymasterSigner: Address
+  treasury: Address
+  retailFeeBps: number
+  paymasterFunding: PaymasterFunding
+}
+
+export type CheckoutDeployResult = { deployment: Deployment; sent: number }
+
+export class TokenNotFoundError extends CodedError {
+  override name = 'TokenNotFoundError'
+  readonly code = 'TOKEN_NOT_FOUND'
+}
+
+/** Progress, one line per step, for a person watching the deploy. */
+export type DeployReport = (line: string) => void
+
+async function existingToken(clients: DeployerClients, token: Address): Promise<Step<Address>> {
+  if (!(await hasCode(clients, token))) throw new TokenNotFoundError(`no contract at --token ${token} on this chain`)
+  return { value: token, sent: 0 }
+}
+
+/**
+ * Deploys what a payment needs, each contract at its CREATE2 address through the deterministic-
+ * deployment proxy, skipping whatever is already in place: the proxy and EntryPoint v0.7 where the
+ * chain lacks them, the token when asked, the registry (owned by the deployer, accepting the token),
+ * the vault factory and the paymaster (owned by the deployer, funded and staked).
+ */
+export async function deployCheckout(clients: DeployerClients, parameters: CheckoutDeployParameters, report: DeployReport = () => {}): Promise<CheckoutDeployResult> {
+  const owner = clients.wallet.account.address
+  const chainId = await clients.public.getChainId()
+  let sent = 0
+  const placed = (name: string, done: Step<Address>): Address => {
+    sent += done.sent
+    report(`${name}: ${done.sent > 0 ? 'deployed at' : 'in place at'} ${done.value}`)
+    return done.value
+  }
+  const deploy = (initCode: Hex) => deployDeterministic(clients, { salt: checkoutSalt, initCode })
+
+  placed('deterministic-deployment proxy', await ensureDeterministicDeployer(clients))
+  const entryPoint = placed('EntryPoint v0.7', await ensureEntryPoint(clients))
+  const token =
+    parameters.token === 'test'
+      ? placed('test token', await deploy(encodeDeployData({ abi: stablecoinAbi, bytecode: stablecoinBytecode, args: [owner] })))
+      : placed('token', await existingToken(clients, parameters.token))
+  const registry = placed(
+    'InvoiceRegistry',
+    await deploy(encodeDeployData({ abi: invoiceRegistryAbi, bytecode: invoiceRegistryBytecode, args: [owner, parameters.treasury, parameters.retailFeeBps] })),
+  )
+  const vaultFactory = placed('PayerVaultFactory', await deploy(encodeDeployData({ abi: payerVaultFactoryAbi, bytecode: payerVaultFactoryBytecode, args: [entryPoint] })))
+  const paymaster = placed(
+    'OwnedVerifyingPaymaster',
+    await deploy(encodeDeployData({ abi: ownedVerifyingPaymasterAbi, bytecode: ownedVerifyingPaymasterBytecode, args: [entryPoint, parameters.paymasterSigner, owner] })),
+  )
+
+  if (await clients.public.readContract({ address: registry, abi: invoiceRegistryAbi, functionName: 'acceptedToken', args: [token] })) {
+    report('registry accepts the token: already')
+  } else {
+    await mined(clients.public, await clients.wallet.writeContract({ address: registry, abi: invoiceRegistryAbi, functionName: 'setAcceptedToken', args: [token, true] }))
+    sent += 1
+    report('registry accepts the token: set')
+  }
+  const funding = await fundPaymaster(clients, { entryPoint, paymaster }, parameters.paymasterFunding)
+  sent += funding.sent
+  report(`paymaster deposit and stake: ${funding.sent > 0 ? 'funded' : 'already as asked'}`)
+  return { deployment: { chainId, entryPoint, token, registry, vaultFactory, paymaster }, sent }
+}

@@ -1,0 +1,14 @@
+import type { Deployment } from '../../src/shared/deployment'
+
+/** The chain half of the server's environment (server/config.ts) for a deployment. */
+export function chainEnvironment(deployment: Deployment, rpcUrl: string): Record<string, string> {
+  return {
+    RPC_URL: rpcUrl,
+    CHAIN_ID: String(deployment.chainId),
+    ENTRY_POINT_ADDRESS: deployment.entryPoint,
+    TOKEN_ADDRESS: deployment.token,
+    REGISTRY_ADDRESS: deployment.registry,
+    VAULT_FACTORY_ADDRESS: deployment.vaultFactory,
+    PAYMASTER_ADDRESS: deployment.paymaster,
+  }
+}
