@@ -40,6 +40,9 @@ export const configSchema = z.object({
   SUBMIT_WAIT_MS: z._default(positiveInt, 15_000),
   /** Requests per minute per client IP on the public routes. */
   RATE_LIMIT_PER_MINUTE: z._default(positiveInt, 300),
+  /** Redis (`redis://…`): rate limits counted there are shared by every instance; without it each
+   * instance counts alone. */
+  REDIS_URL: optionalUrl,
   /** CSP frame-ancestors sources: 'self', 'none', or scheme/host sources; nothing that could end the directive. */
   ALLOWED_FRAME_ANCESTORS: z._default(
     z.string().check(z.regex(/^\s*('self'|'none'|[a-z][a-z0-9+.-]*:(\/\/[\w.*:-]+)?)(\s+('self'|'none'|[a-z][a-z0-9+.-]*:(\/\/[\w.*:-]+)?))*\s*$/i, "CSP sources separated by spaces, such as 'self' https://shop.example")),

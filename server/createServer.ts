@@ -18,7 +18,10 @@ import type { Config } from './config'
 import type { Logger } from './http/logger'
 import { countedBundler, countedSponsor } from './ops/countedDependencies'
 import { createMetrics } from './ops/metrics'
-import { checkReadiness, serverChecks } from './ops/readiness'
+import { advisoryChecks, checkReadiness, serverChecks } from './ops/readiness'
+import { connectRedis } from './ops/redis'
+import { memoryRateCounter } from './http/rateLimit'
+import { sharedRateCounter } from './http/sharedRateCounter'
 import { closeHttpServer } from './ops/shutdown'
 import type { PayContext } from './payments/payContext'
 import type { DevnetWalletKey } from './routes/devnetWallet'
@@ -110,7 +113,8 @@ export async function createServer(
     submitWaitMs: config.SUBMIT_WAIT_MS,
     receiptPollMs: 100,
   }
-  const checks = serverChecks({ db: stores.db, rpcUrl: config.RPC_URL, chainId: config.CHAIN_ID, bundler, timeoutMs: readinessTimeoutMs })
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null
+  const checks = serverChecks({ db: stores.db, rpcUrl: config.RPC_URL, chainId: config.CHAIN_ID, bundler, redis, timeoutMs: readinessTimeoutMs })
   const skewMs = config.HMAC_SKEW_SECONDS * 1000
   // Known once listening: port 0 picks a free port.
   let publicUrl = config.PUBLIC_URL ?? ''
@@ -131,8 +135,21 @@ export async function createServer(
     },
     logger,
     metrics,
-    readiness: () => checkReadiness(checks, readinessTimeoutMs),
+    readiness: () => checkReadiness(checks, readinessTimeoutMs, advisoryChecks),
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    ...(redis
+      ? {
+          sharedRateCounter: (name: string, window: { limit: number; windowMs: number }) =>
+            sharedRateCounter({
+              redis,
+              ...window,
+              prefix: `svc_checkout:rate:${name}`,
+              fallback: memoryRateCounter(window),
+              logger,
+              onStoreError: () => metrics.rateLimitStoreErrors.inc(),
+            }),
+        }
+      : {}),
     trustProxy: config.TRUST_PROXY,
     embedDir: join(payPageDir, 'embed'),
     payPage: {
@@ -167,6 +184,7 @@ export async function createServer(
     async close() {
       stopPruning()
       await closeHttpServer(server)
+      redis?.disconnect()
       await stores.close()
     },
   }

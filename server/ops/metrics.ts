@@ -43,6 +43,11 @@ export function createMetrics() {
       labelNames: ['call', 'kind'] as const,
       registers,
     }),
+    rateLimitStoreErrors: new Counter({
+      name: 'svc_checkout_rate_limit_store_errors_total',
+      help: 'Requests whose rate limit Redis could not count: counted in this instance\'s memory instead',
+      registers,
+    }),
     rpcDuration: new Histogram({
       name: 'svc_checkout_rpc_duration_seconds',
       help: 'Chain JSON-RPC calls by method and outcome, retries included',
