@@ -24,6 +24,7 @@ import { memoryRateCounter } from './http/rateLimit'
 import { sharedRateCounter } from './http/sharedRateCounter'
 import { closeHttpServer } from './ops/shutdown'
 import type { PayContext } from './payments/payContext'
+import { startReconciler } from './payments/reconcileSubmissions'
 import type { DevnetWalletKey } from './routes/devnetWallet'
 import type { Database } from './store/database'
 import { openMigratedDatabase, openStores, type Stores } from './store/openStores'
@@ -175,13 +176,29 @@ export async function createServer(
   const url = `http://${config.HOST}:${port}`
   publicUrl ||= url
   const stopPruning = startNoncePruning(stores.nonces, { everyMs: 60_000, now, logger })
+  const reconciler =
+    config.RECONCILE_INTERVAL_MS > 0
+      ? startReconciler(pay, {
+          claims: stores.reconcileClaims,
+          metrics,
+          logger,
+          options: {
+            intervalMs: config.RECONCILE_INTERVAL_MS,
+            leaseMs: config.RECONCILE_LEASE_MS,
+            submittedForMs: config.SUBMIT_WAIT_MS,
+            fromBlock: config.REGISTRY_FROM_BLOCK,
+          },
+        })
+      : null
   return {
     url,
     publicUrl,
     port,
     stores,
-    /** Stops taking connections, answers the requests in flight, then closes the database. */
+    /** Stops the reconciler (after its pass under way) first, then taking connections, answers the
+     * requests in flight, then closes the database. */
     async close() {
+      await reconciler?.stop()
       stopPruning()
       await closeHttpServer(server)
       redis?.disconnect()

@@ -123,7 +123,7 @@ export async function submitPayment(
   await assertSignedByOwner(prepared, userOp.signature)
   const { userOpHash } = prepared
 
-  const claim = await context.payments.claimSubmission(userOpHash)
+  const claim = await context.payments.claimSubmission(userOpHash, userOp.signature)
   if (!claim.claimed) {
     const { submission } = claim
     if (submission.state === 'confirmed' && submission.txHash) return { status: 'confirmed', userOpHash, txHash: submission.txHash }

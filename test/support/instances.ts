@@ -13,7 +13,7 @@ export type InstancesOptions = {
   overrides?: Record<string, string>
   logger?: Logger
   /** Runs once the devnet is up, before the servers start: returns more configuration (a Redis URL). */
-  beforeServers?: () => Promise<Record<string, string>>
+  beforeServers?: (devnet: ReturnType<typeof useDevnet>) => Promise<Record<string, string>>
 }
 
 /** A devnet and two server instances sharing one PostgreSQL database (two pools), as a deployment
@@ -31,7 +31,7 @@ export function useInstances(options: InstancesOptions = {}) {
   beforeAll(async () => {
     const databasesOfServers = await databases.openTwo('postgres')
     // One public origin in front of both, as behind a load balancer: share links name it, not an instance.
-    const extra = options.beforeServers ? await options.beforeServers() : {}
+    const extra = options.beforeServers ? await options.beforeServers(devnet) : {}
     const overrides = { RATE_LIMIT_PER_MINUTE: '100000', PUBLIC_URL: 'https://checkout.example.test', ...options.overrides, ...extra }
     context.config = devnetConfig(devnet, { port: 0, overrides })
     const serverOptions = { logger: options.logger ?? silentLogger, ...(options.now ? { now: options.now } : {}) }

@@ -16,7 +16,9 @@ type Mode = 'normal' | 'hold'
  * A small ERC-4337 bundler and ERC-7677 paymaster over JSON-RPC on 127.0.0.1, built from the same
  * real parts the server uses locally (simulation, handleOps, VerifyingPaymaster signatures), so the
  * server's external paths are tested against real wire formats. It can be stopped and restarted,
- * and in `hold` mode it accepts operations but includes them only when `release()` is called.
+ * in `hold` mode it accepts operations but includes them only when `release()` is called, and
+ * `forgetNextOperation()` makes it accept the next operation and then drop it, as a bundler whose
+ * mempool was lost would.
  */
 export async function startRpcBundlerServer({
   client,
@@ -36,7 +38,10 @@ export async function startRpcBundlerServer({
   const sponsor = localVerifyingSponsor({ deployment, signer: paymasterSigner })
   const calls: Record<string, number> = {}
   const held: UserOperation<'0.7'>[] = []
+  // what eth_getUserOperationByHash finds: the operations accepted and not forgotten
+  const known = new Map<Hex, Record<string, string>>()
   let mode: Mode = 'normal'
+  let forgetNext = false
 
   const toOp = (raw: Record<string, string>): UserOperation<'0.7'> => {
     const op: Record<string, unknown> = { ...raw }
@@ -74,9 +79,19 @@ export async function startRpcBundlerServer({
       }
       case 'eth_sendUserOperation': {
         const op = toOp(params[0])
+        const hash = hashOf(op)
+        if (forgetNext) {
+          forgetNext = false
+          return hash
+        }
         if (mode === 'hold') held.push(op)
         else await bundler.send(op)
-        return hashOf(op)
+        known.set(hash, params[0])
+        return hash
+      }
+      case 'eth_getUserOperationByHash': {
+        const op = known.get(params[0])
+        return op ? { userOperation: op, entryPoint: deployment.entryPoint, transactionHash: null, blockHash: null, blockNumber: null } : null
       }
       case 'eth_getUserOperationReceipt': {
         const receipt = await bundler.receipt(params[0])
@@ -120,6 +135,10 @@ export async function startRpcBundlerServer({
     calls,
     hold() {
       mode = 'hold'
+    },
+    /** The next eth_sendUserOperation is answered with its hash and then neither sent nor remembered. */
+    forgetNextOperation() {
+      forgetNext = true
     },
     async release() {
       mode = 'normal'
