@@ -35,7 +35,7 @@ function postgresBinDir(): string {
 
 /** A throwaway cluster on 127.0.0.1 in a temporary directory. PostgreSQL refuses to run as root, so
  * as root it runs as the `postgres` user, which then owns the directory. */
-async function startCluster(): Promise<PostgresServer> {
+export async function startCluster(): Promise<PostgresServer> {
   const bin = postgresBinDir()
   const asRoot = process.getuid?.() === 0
   const as = (program: string, args: string[]) =>

@@ -18,7 +18,9 @@ type Mode = 'normal' | 'hold'
  * server's external paths are tested against real wire formats. It can be stopped and restarted,
  * in `hold` mode it accepts operations but includes them only when `release()` is called, and
  * `forgetNextOperation()` makes it accept the next operation and then drop it, as a bundler whose
- * mempool was lost would.
+ * mempool was lost would. With `mempool`, it answers eth_sendUserOperation as soon as the operation
+ * is queued and includes it in the background, in order, as a bundler with a mempool does (one that
+ * fails is dropped); without it, once its bundle is sent.
  */
 export async function startRpcBundlerServer({
   client,
@@ -26,12 +28,14 @@ export async function startRpcBundlerServer({
   rpcUrl,
   executor,
   paymasterSigner,
+  mempool = false,
 }: {
   client: PublicClient
   deployment: Deployment
   rpcUrl: string
   executor: LocalAccount
   paymasterSigner: LocalAccount
+  mempool?: boolean
 }) {
   const wallet = createWalletClient({ chain: chainFor(deployment.chainId, rpcUrl), transport: http(rpcUrl), account: executor })
   const bundler = localBundler({ client, wallet, deployment })
@@ -85,6 +89,7 @@ export async function startRpcBundlerServer({
           return hash
         }
         if (mode === 'hold') held.push(op)
+        else if (mempool) void bundler.send(op).catch(() => known.delete(hash))
         else await bundler.send(op)
         known.set(hash, params[0])
         return hash
@@ -155,12 +160,16 @@ export async function startRpcBundlerServer({
 }
 
 /** The same on a test devnet, executing and sponsoring with the devnet's bundler and paymaster keys. */
-export function startDevnetRpcBundlerServer(devnet: { clients: { public: PublicClient }; deployment: Deployment; anvil: { rpcUrl: string } }) {
+export function startDevnetRpcBundlerServer(
+  devnet: { clients: { public: PublicClient }; deployment: Deployment; anvil: { rpcUrl: string } },
+  { mempool = false }: { mempool?: boolean } = {},
+) {
   return startRpcBundlerServer({
     client: devnet.clients.public,
     deployment: devnet.deployment,
     rpcUrl: devnet.anvil.rpcUrl,
     executor: devnetRoles.bundler,
     paymasterSigner: devnetRoles.paymasterSigner,
+    mempool,
   })
 }
