@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { parseUnits, type Address, type Hex } from 'viem'
 import { invoiceRegistryAbi } from '../contracts/artifacts/InvoiceRegistry'
@@ -7,6 +8,7 @@ import { devnetEnv } from '../server/devnet/devnetConfig'
 import { devnetClients } from '../server/devnet/deploy'
 import { createPayer, issueInvoice } from '../server/devnet/seed'
 import { startDevnet } from '../server/devnet/startDevnet'
+import { openDatabase } from '../server/store/database'
 import { freePort } from '../test/support/loopback'
 import { startCluster } from '../test/support/postgres'
 import { startRedis } from '../test/support/redis'
@@ -95,13 +97,22 @@ type Timings = { permit: number[]; prepare: number[]; submit: number[] }
 /** Each request to an instance picked at random, as a load balancer without affinity would. */
 const anyOf = (instances: Instance[]) => instances[Math.floor(Math.random() * instances.length)]!.url
 
-/** permit → prepare → sign, each request timed; null when an instance refused (counted). */
+/** permit → prepare → sign, each request timed: the signed operation, or the status that refused it
+ * (counted; 0: no answer). */
 async function signedOperation(base: string, invoiceId: bigint, payer: Payer, timings: Timings) {
-  const { permit, prepared } = await permitAndPrepare(base, invoiceId, payer, undefined, (step, ms) => timings[step].push(ms))
+  let answers
+  try {
+    answers = await permitAndPrepare(base, invoiceId, payer, undefined, (step, ms) => timings[step].push(ms))
+  } catch (error) {
+    // permitAndPrepare throws on a refused permit, naming its status
+    const status = Number(/^permit: (\d+)/.exec((error as Error).message)?.[1] ?? 0)
+    if (status > 0) counted({ status })
+    return { refused: status }
+  }
+  const { permit, prepared } = answers
   counted(permit)
-  if (permit.status !== 200) return null
   counted(prepared)
-  if (prepared.status !== 200) return null
+  if (prepared.status !== 200) return { refused: prepared.status }
   return { userOp: await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash), userOpHash: prepared.body.userOpHash as Hex }
 }
 
@@ -113,10 +124,25 @@ async function submitSigned(base: string, invoiceId: bigint, userOp: WireUserOp,
   return { status: answer.status, body: answer.body, target: base }
 }
 
+/** A payer that is answered 5xx tries again, twice at most, as the answers ask ("nothing was lost:
+ * submit the same signed operation again"); every 5xx is still counted against the bench. */
 async function pay(instances: Instance[], invoiceId: bigint, payer: Payer, timings: Timings) {
-  const signed = await signedOperation(anyOf(instances), invoiceId, payer, timings)
-  if (!signed) return { status: -1, body: null, target: '' }
-  return submitSigned(anyOf(instances), invoiceId, signed.userOp, timings)
+  let signed = await signedOperation(anyOf(instances), invoiceId, payer, timings)
+  for (let attempt = 1; attempt < 3 && 'refused' in signed && (signed.refused >= 500 || signed.refused === 0); attempt++) {
+    signed = await signedOperation(anyOf(instances), invoiceId, payer, timings)
+  }
+  if ('refused' in signed) return { status: signed.refused, body: null, target: '', stage: 'prepare' }
+  let submitted = await submitSigned(anyOf(instances), invoiceId, signed.userOp, timings)
+  for (let attempt = 1; attempt < 3 && (submitted.status >= 500 || submitted.status === 0); attempt++) {
+    submitted = await submitSigned(anyOf(instances), invoiceId, signed.userOp, timings)
+  }
+  return { ...submitted, stage: 'submit' }
+}
+
+/** A kill-wave payment is prepared before the kill: one refused then is no part of what is measured. */
+function signedOf(signed: Awaited<ReturnType<typeof signedOperation>>): { userOp: WireUserOp; userOpHash: Hex } {
+  if ('refused' in signed) throw new Error(`a kill-wave payment was refused before its submit: ${signed.refused}`)
+  return signed
 }
 
 const overall = performance.now()
@@ -192,7 +218,7 @@ try {
   const sendsBefore = await sends()
   // not timed with the others: these wait on a held bundler
   const waveTimings: Timings = { permit: [], prepare: [], submit: [] }
-  const wave = Promise.all(signedWave.map((signed, i) => submitSigned(instances[i % 3]!.url, waveInvoices[i]!, signed!.userOp, waveTimings)))
+  const wave = Promise.all(signedWave.map((signed, i) => submitSigned(instances[i % 3]!.url, waveInvoices[i]!, signedOf(signed).userOp, waveTimings)))
   const killDeadline = Date.now() + 120_000
   while ((await sends()) - sendsBefore < Math.ceil(killWaveCount / 2) && Date.now() < killDeadline) await sleep(20)
   // its GET traffic stops first: requests in flight to a killed process fail, and are not the point
@@ -212,23 +238,19 @@ try {
   const statusOf = async (id: bigint) => (await clients.public.readContract({ ...registry, functionName: 'invoices', args: [id] })).status
   const balanceOf = (vault: Address) =>
     clients.public.readContract({ address: devnet.deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [vault] })
-  const paidEvents = await clients.public.getContractEvents({ ...registry, eventName: 'InvoicePaid', fromBlock: 0n, strict: true })
-  const paidCount = new Map<bigint, number>()
-  for (const event of paidEvents) paidCount.set(event.args.id, (paidCount.get(event.args.id) ?? 0) + 1)
-
-  // A payer whose submit got no answer retries on a survivor, unless the invoice is Paid already:
-  // what the victim claimed and handed to the bundler needs no retry.
+  // What the victim left behind: a submission it claimed is recorded with the payer's signature, and
+  // the survivors' reconcilers finish it with no help from the payer. Only a payer whose request died
+  // before the claim (nothing of it in the database) sends it again, to a survivor.
   const unanswered = waveResults.flatMap((result, i) => (result.status === 0 ? [i] : []))
-  const paidWithoutRetry: number[] = []
-  const retried: number[] = []
-  for (const i of unanswered) {
-    if ((paidCount.get(waveInvoices[i]!) ?? 0) > 0) {
-      paidWithoutRetry.push(i)
-      continue
-    }
-    retried.push(i)
-    counted(await api(instances[i % 2]!.url, `/v1/pay/${waveInvoices[i]}`, { userOp: signedWave[i]!.userOp }))
-  }
+  const database = await openDatabase({ url: databaseUrl })
+  const claimedRows = await database.query<{ user_op_hash: string }>('SELECT user_op_hash FROM payment_submissions WHERE user_op_hash = ANY($1)', [
+    unanswered.map((i) => signedOf(signedWave[i]!).userOpHash.toLowerCase()),
+  ])
+  await database.close()
+  const claimedHashes = new Set(claimedRows.map((row) => row.user_op_hash))
+  const claimedByVictim = unanswered.filter((i) => claimedHashes.has(signedOf(signedWave[i]!).userOpHash.toLowerCase()))
+  const retried = unanswered.filter((i) => !claimedHashes.has(signedOf(signedWave[i]!).userOpHash.toLowerCase()))
+  for (const i of retried) counted(await api(instances[i % 2]!.url, `/v1/pay/${waveInvoices[i]}`, { userOp: signedOf(signedWave[i]!).userOp }))
 
   const allInvoices = [...invoices, ...waveInvoices]
   const settleDeadline = Date.now() + 90_000
@@ -272,17 +294,17 @@ try {
   const resubmissions = new Map<string, number>()
   for (const { labels, value } of await samples('svc_checkout_resubmissions_total')) resubmissions.set(labels, (resubmissions.get(labels) ?? 0) + value)
   console.log('')
-  console.log(`under load (3 instances, this client and anvil share ${'2'} cores):`)
+  console.log(`under load (the instances, bundler, anvil, PostgreSQL, Redis and this client share ${availableParallelism()} cores):`)
   console.log(`  permit         ${percentiles(timings.permit)}`)
   console.log(`  prepare        ${percentiles(timings.prepare)}`)
   console.log(`  submit         ${percentiles(timings.submit)}  (includes waiting for inclusion, up to ${submitWaitMs} ms)`)
   const seconds = Math.max(...getResults.map((r) => r.seconds))
   const totalGets = getResults.reduce((sum, r) => sum + r.requests, 0)
   console.log(`  GET /v1/pay/:id summed over the instances: ${Math.round(totalGets / seconds)} req/s (${getResults.map((r) => `${r.rps}`).join(' + ')}), p99 ${getResults.map((r) => r.p99).join(' / ')} ms`)
-  console.log(`  racers: ${raceResults.map((r) => r.status).toSorted().join(' ')}`)
+  console.log(`  racers' last answers: ${raceResults.map((r) => `${r.stage} ${r.status}`).toSorted().join(', ')}`)
   console.log(`  answers by status: ${JSON.stringify(Object.fromEntries([...statuses].toSorted()))}`)
   console.log(`kill wave: ${waveResults.filter((r) => r.target === victim.url).length} submissions went to the killed instance, ${unanswered.length} got no answer;`)
-  console.log(`  ${paidWithoutRetry.length} of those were Paid without any retry (claimed and sent before the kill), ${retried.length} retried by their payer on a survivor`)
+  console.log(`  ${claimedByVictim.length} of those had been claimed by it: completed by the survivors with no retry from the payer; ${retried.length} died before the claim and were sent again by their payer`)
   console.log(`  the survivors' reconcilers, checks by outcome: ${JSON.stringify(Object.fromEntries(resubmissions))}; unsettled operations left: ${unsettled}`)
   console.log(`every invoice Paid exactly once: ${unpaid.length === 0 && [...allInvoices, contested].every((id) => paidTimes.get(id) === 1)}; total ${elapsed(overall)}`)
   if (failures.length > 0) {
