@@ -85,9 +85,12 @@ async function startInstance(env: Record<string, string>): Promise<Instance> {
 }
 
 /** Any answer from an instance, counted by status class; a 5xx is a failure of the bench. */
-const statuses = new Map<number, number>()
-function counted<T extends { status: number }>(answer: T): T {
-  statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1)
+const statuses = new Map<string, number>()
+function counted<T extends { status: number; body?: unknown }>(answer: T): T {
+  // a 5xx is told apart by its code: which dependency gave out
+  const code = answer.status >= 500 ? ` ${(answer.body as { code?: string } | undefined)?.code ?? ''}` : ''
+  const key = `${answer.status}${code}`
+  statuses.set(key, (statuses.get(key) ?? 0) + 1)
   return answer
 }
 
@@ -272,7 +275,7 @@ try {
   check(debited.every((d) => d === 0n || d === amount), 'a payer was debited other than once or never')
   check(debited.slice(0, payerCount + killWaveCount).every((d) => d === amount), 'a payer of a distinct invoice was not debited exactly once')
   check(debited.slice(payerCount + killWaveCount).filter((d) => d === amount).length === 1, 'not exactly one racer was debited')
-  const fiveXX = [...statuses].filter(([status]) => status >= 500)
+  const fiveXX = [...statuses].filter(([status]) => Number.parseInt(status) >= 500)
   check(fiveXX.length === 0, `5xx answers: ${JSON.stringify(fiveXX)}`)
   check(getResults.every((r) => r.errors === 0), `GET errors: ${getResults.map((r) => r.errors).join(', ')}`)
   check(results.every((r) => r.status === 200 || r.status === 202), `distinct payments not accepted: ${JSON.stringify(results.filter((r) => r.status !== 200 && r.status !== 202).slice(0, 3))}`)
