@@ -70,6 +70,19 @@ describe.each(backends)('%s', (backend) => {
     expect(hashesOf(await instanceB.claim({ instance: 'b', leaseMs: 400, submittedForMs: 60_000, limit: 100 }), [fresh!])).toEqual([])
   })
 
+  test('behavior: a send left mid-way by a dead instance is the reconciler\'s after a minute, and no submit re-claims it while leased', async () => {
+    const payment = preparedPayment()
+    await payments.recordPrepared(payment)
+    const hash = payment.userOpHash
+    await payments.claimSubmission(hash, signature())
+    expect(hashesOf(await claimOf(instanceA, 'a'), [hash])).toEqual([])
+    // the sender died a minute ago, between its claim and the bundler's answer
+    await db.query(`UPDATE payment_submissions SET updated_at = now() - interval '61 seconds' WHERE user_op_hash = $1`, [hash.toLowerCase()])
+    const [claimed] = (await claimOf(instanceA, 'a', 60_000)).filter((c) => c.prepared.userOpHash === hash)
+    expect(claimed).toMatchObject({ state: 'submitting', bundlerRef: null })
+    expect(await payments.claimSubmission(hash)).toMatchObject({ claimed: false, submission: { state: 'submitting', attempts: 1 } })
+  })
+
   test('behavior: a resubmission is counted and the wait for inclusion starts again', async () => {
     const [hash] = await submitted(1)
     await claimOf(instanceA, 'a')
