@@ -127,6 +127,12 @@ export async function submitPayment(
   if (!claim.claimed) {
     const { submission } = claim
     if (submission.state === 'confirmed' && submission.txHash) return { status: 'confirmed', userOpHash, txHash: submission.txHash }
+    if (submission.state === 'lost') {
+      // given up by the reconciler (permit lapsed, invoice settled or vault nonce used): waiting on it
+      // would be waiting forever, so the payer is told to start again
+      await payableInvoice(context, prepared.invoice.invoiceId)
+      throw new HttpError(409, 'PERMIT_EXPIRED', 'this operation can no longer be included: request a new permit and prepare again')
+    }
     return settle(context, prepared, await waitForReceipt(context, userOpHash, submission.bundlerRef))
   }
 

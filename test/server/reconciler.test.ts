@@ -51,7 +51,7 @@ describe('the reconciler', () => {
     const invoice = await ctx.devnet.newInvoice(parseUnits('40', 6))
     const payer = await ctx.devnet.newPayer(parseUnits('100', 6))
     bundler.forgetNextOperation()
-    const { submit } = await payThroughServer(base(), invoice.id, payer)
+    const { submit, userOp } = await payThroughServer(base(), invoice.id, payer)
     expect(submit.status).toBe(202)
     const sendsBefore = sends()
     clockOffsetMs = 25 * 3_600_000
@@ -60,5 +60,10 @@ describe('the reconciler', () => {
     expect(await ctx.server.stores.payments.getSubmission(submit.body.userOpHash)).toMatchObject({ state: 'lost' })
     expect(await statusOf(invoice.id)).toBe('Issued')
     expect(await ctx.devnet.balanceOf(payer.vault)).toBe(parseUnits('100', 6))
+    // the payer's retry is told to start again, not to wait
+    const again = await api(base(), `/v1/pay/${invoice.id}`, { userOp })
+    expect(again.status).toBe(409)
+    expect(again.body).toMatchObject({ error: 'PERMIT_EXPIRED', code: 'PERMIT_EXPIRED' })
+    expect(sends()).toBe(sendsBefore)
   })
 })
