@@ -7,8 +7,12 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 }
 
-/** Keeps `concurrency` keep-alive requests in flight against one loopback URL for `durationMs`. */
-export async function loadTest(url: string, { concurrency, durationMs }: { concurrency: number; durationMs: number }): Promise<LoadResult> {
+/** Keeps `concurrency` keep-alive requests in flight against one loopback URL for `durationMs`, or
+ * until `stop` is aborted. */
+export async function loadTest(
+  url: string,
+  { concurrency, durationMs, stop }: { concurrency: number; durationMs: number; stop?: AbortSignal },
+): Promise<LoadResult> {
   const target = new URL(url)
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) throw new Error('load tests target loopback only')
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
@@ -37,7 +41,7 @@ export async function loadTest(url: string, { concurrency, durationMs }: { concu
 
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (performance.now() < until) await one()
+      while (performance.now() < until && !stop?.aborted) await one()
     }),
   )
   const seconds = (performance.now() - started) / 1000

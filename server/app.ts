@@ -7,7 +7,7 @@ import { errorHandler } from './http/errorHandler'
 import { allowedMethods, MethodNotAllowedError } from './http/methodNotAllowed'
 import { publicCors } from './http/publicCors'
 import { accessLog, type Logger } from './http/logger'
-import { rateLimit } from './http/rateLimit'
+import { rateLimit, type RateCounter } from './http/rateLimit'
 import { requestId } from './http/requestId'
 import { countOutcomes, inFlight, requestMetrics } from './http/requestMetrics'
 import type { Metrics } from './ops/metrics'
@@ -35,6 +35,9 @@ export type AppOptions = {
   /** GET /readyz: whether the server's dependencies answer. */
   readiness: () => Promise<Readiness>
   rateLimitPerMinute: number
+  /** Where a limit (named `pay` or `invoices`) is counted when every instance shares the count; absent,
+   * each instance counts in its own memory. */
+  sharedRateCounter?: (name: string, window: { limit: number; windowMs: number }) => RateCounter
   trustProxy: boolean
   /** The built pay page at /pay/:id; absent, only the API is served. */
   payPage?: PayPageOptions
@@ -97,14 +100,18 @@ export function createApp(options: AppOptions) {
   })
   // reads without a body skip it: checking one builds a full Fetch Request on the Node adapter
   app.use('/v1/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
-  const perClient = () => rateLimit({ limit: options.rateLimitPerMinute, windowMs: 60_000, clientKey: clientAddress(options.trustProxy) })
-  app.use('/v1/pay/*', perClient())
+  const perClient = (name: string) => {
+    const window = { limit: options.rateLimitPerMinute, windowMs: 60_000 }
+    const counter = options.sharedRateCounter?.(name, window)
+    return rateLimit({ ...window, clientKey: clientAddress(options.trustProxy), ...(counter ? { counter } : {}) })
+  }
+  app.use('/v1/pay/*', perClient('pay'))
   const { metrics } = options
   app.post('/v1/pay/:id/permit', countOutcomes(metrics.permits))
   app.post('/v1/pay/:id/prepare', countOutcomes(metrics.prepares))
   app.post('/v1/pay/:id', inFlight(metrics.pendingOperations), countOutcomes(metrics.submissions, { 200: 'confirmed', 202: 'pending' }))
   // Limited before authentication: a flood of forged signatures must not reach the database unchecked.
-  app.use('/v1/invoices/*', perClient())
+  app.use('/v1/invoices/*', perClient('invoices'))
   const authenticated = authenticate(options.merchant.auth)
   const deps = { pay: options.pay, metadata: options.metadata, share: options.merchant.share }
   mountApiRoutes(app, apiRoutes, deps, (route): MiddlewareHandler<AuthEnv>[] =>

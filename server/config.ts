@@ -38,8 +38,17 @@ export const configSchema = z.object({
   METADATA_ENCRYPTION_KEY: key32,
   /** How long POST /v1/pay/:id waits for a receipt before answering 202 pending. */
   SUBMIT_WAIT_MS: z._default(positiveInt, 15_000),
+  /** How often each instance's reconciler looks for operations a bundler dropped (0: never; for tests
+   * that watch a submission stay pending). */
+  RECONCILE_INTERVAL_MS: z._default(z.coerce.number().check(z.int(), z.minimum(0)), 10_000),
+  /** How long a reconciler's claim on an operation holds: an instance killed while holding one
+   * leaves it to the others after this. Longer than a resend takes (the bundler's 15 s timeout). */
+  RECONCILE_LEASE_MS: z._default(positiveInt, 60_000),
   /** Requests per minute per client IP on the public routes. */
   RATE_LIMIT_PER_MINUTE: z._default(positiveInt, 300),
+  /** Redis (`redis://…`): rate limits counted there are shared by every instance; without it each
+   * instance counts alone. */
+  REDIS_URL: optionalUrl,
   /** CSP frame-ancestors sources: 'self', 'none', or scheme/host sources; nothing that could end the directive. */
   ALLOWED_FRAME_ANCESTORS: z._default(
     z.string().check(z.regex(/^\s*('self'|'none'|[a-z][a-z0-9+.-]*:(\/\/[\w.*:-]+)?)(\s+('self'|'none'|[a-z][a-z0-9+.-]*:(\/\/[\w.*:-]+)?))*\s*$/i, "CSP sources separated by spaces, such as 'self' https://shop.example")),

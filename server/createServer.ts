@@ -18,9 +18,13 @@ import type { Config } from './config'
 import type { Logger } from './http/logger'
 import { countedBundler, countedSponsor } from './ops/countedDependencies'
 import { createMetrics } from './ops/metrics'
-import { checkReadiness, serverChecks } from './ops/readiness'
+import { advisoryChecks, checkReadiness, serverChecks } from './ops/readiness'
+import { connectRedis } from './ops/redis'
+import { memoryRateCounter } from './http/rateLimit'
+import { sharedRateCounter } from './http/sharedRateCounter'
 import { closeHttpServer } from './ops/shutdown'
 import type { PayContext } from './payments/payContext'
+import { startReconciler } from './payments/reconcileSubmissions'
 import type { DevnetWalletKey } from './routes/devnetWallet'
 import type { Database } from './store/database'
 import { openMigratedDatabase, openStores, type Stores } from './store/openStores'
@@ -111,7 +115,8 @@ export async function createServer(
     submitWaitMs: config.SUBMIT_WAIT_MS,
     receiptPollMs: 100,
   }
-  const checks = serverChecks({ db: stores.db, rpcUrl: config.RPC_URL, chainId: config.CHAIN_ID, bundler, timeoutMs: readinessTimeoutMs })
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null
+  const checks = serverChecks({ db: stores.db, rpcUrl: config.RPC_URL, chainId: config.CHAIN_ID, bundler, redis, timeoutMs: readinessTimeoutMs })
   const skewMs = config.HMAC_SKEW_SECONDS * 1000
   // Known once listening: port 0 picks a free port.
   let publicUrl = config.PUBLIC_URL ?? ''
@@ -132,8 +137,21 @@ export async function createServer(
     },
     logger,
     metrics,
-    readiness: () => checkReadiness(checks, readinessTimeoutMs),
+    readiness: () => checkReadiness(checks, readinessTimeoutMs, advisoryChecks),
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    ...(redis
+      ? {
+          sharedRateCounter: (name: string, window: { limit: number; windowMs: number }) =>
+            sharedRateCounter({
+              redis,
+              ...window,
+              prefix: `svc_checkout:rate:${name}`,
+              fallback: memoryRateCounter(window),
+              logger,
+              onStoreError: () => metrics.rateLimitStoreErrors.inc(),
+            }),
+        }
+      : {}),
     trustProxy: config.TRUST_PROXY,
     embedDir: join(payPageDir, 'embed'),
     payPage: {
@@ -159,15 +177,32 @@ export async function createServer(
   const url = `http://${config.HOST}:${port}`
   publicUrl ||= url
   const stopPruning = startNoncePruning(stores.nonces, { everyMs: 60_000, now, logger })
+  const reconciler =
+    config.RECONCILE_INTERVAL_MS > 0
+      ? startReconciler(pay, {
+          claims: stores.reconcileClaims,
+          metrics,
+          logger,
+          options: {
+            intervalMs: config.RECONCILE_INTERVAL_MS,
+            leaseMs: config.RECONCILE_LEASE_MS,
+            submittedForMs: config.SUBMIT_WAIT_MS,
+            fromBlock: config.REGISTRY_FROM_BLOCK,
+          },
+        })
+      : null
   return {
     url,
     publicUrl,
     port,
     stores,
-    /** Stops taking connections, answers the requests in flight, then closes the database. */
+    /** Stops the reconciler (after its pass under way) first, then taking connections, answers the
+     * requests in flight, then closes the database. */
     async close() {
+      await reconciler?.stop()
       stopPruning()
       await closeHttpServer(server)
+      redis?.disconnect()
       await stores.close()
     },
   }

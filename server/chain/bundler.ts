@@ -4,6 +4,7 @@ import {
   ContractFunctionRevertedError,
   http,
   parseEventLogs,
+  TransactionNotFoundError,
   TransactionReceiptNotFoundError,
 
   type Account,
@@ -33,6 +34,9 @@ export type Bundler = {
    * executor's transaction hash), kept with the submission so a restart can use it too. */
   send(userOp: UserOperation<'0.7'>): Promise<string | undefined>
   receipt(userOpHash: Hex, reference?: string | null): Promise<BundlerReceipt | null>
+  /** Whether the operation is still on its way (in the bundler's mempool, or its bundle in the
+   * chain's): false for one the bundler dropped or never had. */
+  knows(userOpHash: Hex, reference?: string | null): Promise<boolean>
   /** Resolves once the bundler answers (GET /readyz); quickly rejects when it does not. */
   ping(): Promise<void>
 }
@@ -53,7 +57,7 @@ export class BundlerUnavailableError extends CodedError {
 }
 
 /** Receipts from the EntryPoint's own log: they survive a restart and need no bundler memory. */
-async function receiptFromLogs(client: PublicClient, deployment: Deployment, userOpHash: Hex, fromBlock: bigint) {
+export async function receiptFromLogs(client: PublicClient, deployment: Deployment, userOpHash: Hex, fromBlock: bigint) {
   const [event] = await client.getContractEvents({
     address: deployment.entryPoint,
     abi: entryPoint07Abi,
@@ -146,6 +150,16 @@ export function localBundler({
         throw new BundlerUnavailableError('the chain did not answer', { cause: error })
       }
     },
+    async knows(_userOpHash, reference) {
+      if (!reference) return false
+      try {
+        await client.getTransaction({ hash: reference as Hex })
+        return true
+      } catch (error) {
+        if (error instanceof TransactionNotFoundError) return false
+        throw new BundlerUnavailableError('the chain did not answer', { cause: error })
+      }
+    },
     // nothing to reach but the chain, which /readyz checks on its own
     async ping() {},
   }
@@ -195,6 +209,13 @@ export function rpcBundler({ url, deployment }: { url: string; deployment: Deplo
         if (!receipt) return null
         const txHash = receipt.receipt.transactionHash as Hex
         return { success: receipt.success, txHash }
+      } catch (error) {
+        throw new BundlerUnavailableError('the bundler did not answer', { cause: error })
+      }
+    },
+    async knows(userOpHash) {
+      try {
+        return (await bundler.request({ method: 'eth_getUserOperationByHash', params: [userOpHash] })) !== null
       } catch (error) {
         throw new BundlerUnavailableError('the bundler did not answer', { cause: error })
       }

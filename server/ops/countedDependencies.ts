@@ -36,5 +36,6 @@ export function countedBundler(bundler: Bundler, errors: Metrics['bundlerErrors'
     ...(estimate ? { estimate: (userOp) => counting(() => estimate(userOp), count('estimate')) } : {}),
     send: (userOp) => counting(() => bundler.send(userOp), count('send')),
     receipt: (userOpHash, reference) => counting(() => bundler.receipt(userOpHash, reference), count('receipt')),
+    knows: (userOpHash, reference) => counting(() => bundler.knows(userOpHash, reference), count('lookup')),
   }
 }

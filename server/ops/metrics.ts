@@ -31,6 +31,15 @@ export function createMetrics() {
       help: 'Operations this instance is submitting or waiting on a receipt for (POST /v1/pay/:id in flight)',
       registers,
     }),
+    unsettledOperations: new Gauge({
+      name: 'svc_checkout_unsettled_operations',
+      help: 'Operations submitted but not yet included, in the database (every instance), as the reconciler last counted',
+      registers,
+    }),
+    resubmissions: outcomes(
+      'svc_checkout_resubmissions_total',
+      'The reconciler\'s checks of unsettled operations, by outcome: resubmitted (dropped, sent again), confirmed, reverted, pending (still on its way), lost (no longer valid), rejected, unavailable',
+    ),
     sponsorshipErrors: new Counter({
       name: 'svc_checkout_sponsorship_errors_total',
       help: 'Paymaster sponsorship calls that failed, by step (stub, sign)',
@@ -39,8 +48,13 @@ export function createMetrics() {
     }),
     bundlerErrors: new Counter({
       name: 'svc_checkout_bundler_errors_total',
-      help: 'Bundler calls that failed, by call (estimate, send, receipt) and kind (rejected: the operation is invalid; unavailable: retryable)',
+      help: 'Bundler calls that failed, by call (estimate, send, receipt, lookup) and kind (rejected: the operation is invalid; unavailable: retryable)',
       labelNames: ['call', 'kind'] as const,
+      registers,
+    }),
+    rateLimitStoreErrors: new Counter({
+      name: 'svc_checkout_rate_limit_store_errors_total',
+      help: 'Requests whose rate limit Redis could not count: counted in this instance\'s memory instead',
       registers,
     }),
     rpcDuration: new Histogram({

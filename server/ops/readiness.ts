@@ -33,10 +33,11 @@ async function probe(check: ReadinessCheck, timeoutMs: number): Promise<string> 
 }
 
 /** Runs every check at once, each given at most `timeoutMs`: a dependency that hangs delays the
- * answer by that much, never more. Each check is named in the answer, `ok` or what is wrong. */
-export async function checkReadiness(checks: Record<string, ReadinessCheck>, timeoutMs: number): Promise<Readiness> {
+ * answer by that much, never more. Each check is named in the answer, `ok` or what is wrong; an
+ * `advisory` one is reported without making the server unready (the server works on without it). */
+export async function checkReadiness(checks: Record<string, ReadinessCheck>, timeoutMs: number, advisory: ReadonlySet<string> = new Set()): Promise<Readiness> {
   const results = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await probe(check, timeoutMs)] as const))
-  return { ready: results.every(([, status]) => status === 'ok'), checks: Object.fromEntries(results) }
+  return { ready: results.every(([name, status]) => status === 'ok' || advisory.has(name)), checks: Object.fromEntries(results) }
 }
 
 /** What the server cannot serve payments without: its database with every migration, the chain it was
@@ -46,12 +47,15 @@ export function serverChecks({
   rpcUrl,
   chainId,
   bundler,
+  redis,
   timeoutMs,
 }: {
   db: Queryable
   rpcUrl: string
   chainId: number
   bundler: Pick<Bundler, 'ping'>
+  /** Present when REDIS_URL is set. */
+  redis?: { ping(): Promise<unknown> } | null
   timeoutMs: number
 }): Record<string, ReadinessCheck> {
   // its own client: the server's retries and long timeouts are for payments, not for probes
@@ -67,5 +71,10 @@ export function serverChecks({
       if ((await rpc.getChainId()) !== chainId) throw new NotReadyError('wrong_chain')
     },
     bundler: () => bundler.ping(),
+    ...(redis ? { redis: async () => void (await redis.ping()) } : {}),
   }
 }
+
+/** Checks reported but not required: without Redis the rate limits count in memory, so an instance
+ * stays in service (taking every instance out at once over Redis would take the API down). */
+export const advisoryChecks: ReadonlySet<string> = new Set(['redis'])

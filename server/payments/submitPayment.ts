@@ -123,10 +123,16 @@ export async function submitPayment(
   await assertSignedByOwner(prepared, userOp.signature)
   const { userOpHash } = prepared
 
-  const claim = await context.payments.claimSubmission(userOpHash)
+  const claim = await context.payments.claimSubmission(userOpHash, userOp.signature)
   if (!claim.claimed) {
     const { submission } = claim
     if (submission.state === 'confirmed' && submission.txHash) return { status: 'confirmed', userOpHash, txHash: submission.txHash }
+    if (submission.state === 'lost') {
+      // given up by the reconciler (permit lapsed, invoice settled or vault nonce used): waiting on it
+      // would be waiting forever, so the payer is told to start again
+      await payableInvoice(context, prepared.invoice.invoiceId)
+      throw new HttpError(409, 'PERMIT_EXPIRED', 'this operation can no longer be included: request a new permit and prepare again')
+    }
     return settle(context, prepared, await waitForReceipt(context, userOpHash, submission.bundlerRef))
   }
 

@@ -132,6 +132,23 @@ export const migrations: readonly Migration[] = [
       'ALTER TABLE api_keys ADD COLUMN created_order bigint GENERATED ALWAYS AS IDENTITY',
     ],
   },
+  {
+    version: 5,
+    name: 'submission reconciliation',
+    statements: [
+      // The payer's signature is kept so that an operation a bundler dropped can be sent again exactly
+      // as signed; `lost`: it can no longer be included (permit lapsed, invoice settled, nonce used).
+      // The lease is the reconciler's row-level claim: whoever holds an unexpired one checks the row.
+      `ALTER TABLE payment_submissions
+        ADD COLUMN signature text CHECK (signature ~ '^0x[0-9a-f]{130}$'),
+        ADD COLUMN resubmissions integer NOT NULL DEFAULT 0 CHECK (resubmissions >= 0),
+        ADD COLUMN reconcile_claimed_by text,
+        ADD COLUMN reconcile_lease_until timestamptz,
+        DROP CONSTRAINT payment_submissions_state_check,
+        ADD CONSTRAINT payment_submissions_state_check CHECK (state IN ('submitting', 'submitted', 'confirmed', 'failed', 'lost'))`,
+      `CREATE INDEX payment_submissions_unsettled ON payment_submissions (updated_at) WHERE state IN ('submitting', 'submitted')`,
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

@@ -8,6 +8,7 @@ import { createMetadataCipher } from './metadataCipher'
 import { migrate } from './migrations'
 import { createNonceStore } from './nonceStore'
 import { createPaymentStore } from './paymentStore'
+import { createReconcileClaims } from './reconcileClaims'
 import { createStudioStore } from './studioStore'
 
 /** PostgreSQL with DATABASE_URL, else embedded PGlite in DATA_DIR, with every migration applied.
@@ -35,6 +36,7 @@ export function openStores(config: Pick<Config, 'CHAIN_ID' | 'REGISTRY_ADDRESS' 
     metadata,
     tokens,
     payments: createPaymentStore(db),
+    reconcileClaims: createReconcileClaims(db),
     metadataAccess,
     invoiceKey,
     studios: createStudioStore(db),

@@ -17,7 +17,7 @@ export type PreparedPayment = {
   expiresAt: Date
 }
 
-export type SubmissionState = 'submitting' | 'submitted' | 'confirmed' | 'failed'
+export type SubmissionState = 'submitting' | 'submitted' | 'confirmed' | 'failed' | 'lost'
 
 export type Submission = {
   userOpHash: Hex
@@ -55,7 +55,7 @@ export class SubmissionConflictError extends StoreError {
   readonly code = 'SUBMISSION_CONFLICT'
 }
 
-type PreparedRow = InvoiceKeyRow & {
+export type PreparedRow = InvoiceKeyRow & {
   user_op_hash: string
   payer: string
   owner: string
@@ -80,7 +80,7 @@ type SubmissionRow = {
 
 const hashParam = (hash: Hex) => hash.toLowerCase()
 
-function toPrepared(row: PreparedRow): PreparedPayment {
+export function toPrepared(row: PreparedRow): PreparedPayment {
   return {
     userOpHash: row.user_op_hash as Hex,
     invoice: invoiceKeyFromRow(row),
@@ -161,18 +161,22 @@ export function createPaymentStore(db: Database) {
      * to re-claim a failed one, or one left `submitting` by an instance that died mid-send (no send
      * takes a minute: the bundler calls time out well before). One statement decides it, so there is
      * no window between read and write. */
-    async claimSubmission(userOpHash: Hex): Promise<ClaimResult> {
+    async claimSubmission(userOpHash: Hex, signature?: Hex): Promise<ClaimResult> {
       let rows: SubmissionRow[]
       try {
+        // The signature is kept for the reconciler, which may have to send the operation again. A row
+        // the reconciler holds a lease on is its to finish.
         rows = await db.query<SubmissionRow>(
-          `INSERT INTO payment_submissions (user_op_hash, state, attempts) VALUES ($1, 'submitting', 1)
+          `INSERT INTO payment_submissions (user_op_hash, state, attempts, signature) VALUES ($1, 'submitting', 1, $2)
            ON CONFLICT (user_op_hash) DO UPDATE
              SET state = 'submitting', attempts = payment_submissions.attempts + 1,
-                 bundler_ref = NULL, failure_reason = NULL, updated_at = now()
-             WHERE payment_submissions.state = 'failed'
-                OR (payment_submissions.state = 'submitting' AND payment_submissions.updated_at < now() - interval '60 seconds')
+                 bundler_ref = NULL, failure_reason = NULL, updated_at = now(),
+                 signature = COALESCE(EXCLUDED.signature, payment_submissions.signature)
+             WHERE (payment_submissions.state = 'failed'
+                OR (payment_submissions.state = 'submitting' AND payment_submissions.updated_at < now() - interval '60 seconds'))
+               AND (payment_submissions.reconcile_lease_until IS NULL OR payment_submissions.reconcile_lease_until < now())
            RETURNING *`,
-          [hashParam(userOpHash)],
+          [hashParam(userOpHash), signature?.toLowerCase() ?? null],
         )
       } catch (error) {
         if (isViolationOf(error, 'payment_submissions_user_op_hash_fkey')) {
@@ -199,7 +203,8 @@ export function createPaymentStore(db: Database) {
       )
     },
 
-    /** From any state but confirmed: a receipt also settles a send that was reported failed. */
+    /** From any state but confirmed: a receipt also settles a send that was reported failed (or an
+     * operation given up as lost that a bundler included after all). */
     markConfirmed(userOpHash: Hex, txHash: Hex): Promise<void> {
       return transition(
         userOpHash,

@@ -8,7 +8,13 @@ import { silentLogger, type Logger } from '../../server/http/logger'
 import { useDevnet } from './devnet'
 import { useDatabases } from './postgres'
 
-export type InstancesOptions = { now?: () => number; overrides?: Record<string, string>; logger?: Logger }
+export type InstancesOptions = {
+  now?: () => number
+  overrides?: Record<string, string>
+  logger?: Logger
+  /** Runs once the devnet is up, before the servers start: returns more configuration (a Redis URL). */
+  beforeServers?: (devnet: ReturnType<typeof useDevnet>) => Promise<Record<string, string>>
+}
 
 /** A devnet and two server instances sharing one PostgreSQL database (two pools), as a deployment
  * behind a load balancer has them; seeded with the demo merchant's metadata, studio and API key. */
@@ -25,7 +31,8 @@ export function useInstances(options: InstancesOptions = {}) {
   beforeAll(async () => {
     const databasesOfServers = await databases.openTwo('postgres')
     // One public origin in front of both, as behind a load balancer: share links name it, not an instance.
-    const overrides = { RATE_LIMIT_PER_MINUTE: '100000', PUBLIC_URL: 'https://checkout.example.test', ...options.overrides }
+    const extra = options.beforeServers ? await options.beforeServers(devnet) : {}
+    const overrides = { RATE_LIMIT_PER_MINUTE: '100000', PUBLIC_URL: 'https://checkout.example.test', ...options.overrides, ...extra }
     context.config = devnetConfig(devnet, { port: 0, overrides })
     const serverOptions = { logger: options.logger ?? silentLogger, ...(options.now ? { now: options.now } : {}) }
     // useDatabases closes the databases after the file; the servers must not close them first.

@@ -1,4 +1,4 @@
-import type { AddressInfo, Server, Socket } from 'node:net'
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net'
 
 type Listening = { listen(port: number, host: string, listening: () => void): unknown; address(): AddressInfo | string | null }
 
@@ -36,4 +36,16 @@ export async function startRestartableLoopbackServer(create: () => Server) {
     /** Comes back on the same port. */
     start,
   }
+}
+
+/** A port free on 127.0.0.1 right now, for programs that must be told their port (PostgreSQL, Redis). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address()
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
 }

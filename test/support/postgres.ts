@@ -2,11 +2,11 @@ import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll } from 'vitest'
+import { freePort } from './loopback'
 import { openDatabase, type Database } from '../../server/store/database'
 import { migrate } from '../../server/store/migrations'
 
@@ -33,20 +33,9 @@ function postgresBinDir(): string {
   throw new Error('PostgreSQL is not installed: run `apt-get install -y postgresql`, or set DATABASE_URL to a server where the tests may create databases')
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer()
-    probe.once('error', reject)
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address()
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-}
-
 /** A throwaway cluster on 127.0.0.1 in a temporary directory. PostgreSQL refuses to run as root, so
  * as root it runs as the `postgres` user, which then owns the directory. */
-async function startCluster(): Promise<PostgresServer> {
+export async function startCluster(): Promise<PostgresServer> {
   const bin = postgresBinDir()
   const asRoot = process.getuid?.() === 0
   const as = (program: string, args: string[]) =>

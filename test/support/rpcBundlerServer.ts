@@ -16,7 +16,11 @@ type Mode = 'normal' | 'hold'
  * A small ERC-4337 bundler and ERC-7677 paymaster over JSON-RPC on 127.0.0.1, built from the same
  * real parts the server uses locally (simulation, handleOps, VerifyingPaymaster signatures), so the
  * server's external paths are tested against real wire formats. It can be stopped and restarted,
- * and in `hold` mode it accepts operations but includes them only when `release()` is called.
+ * in `hold` mode it accepts operations but includes them only when `release()` is called, and
+ * `forgetNextOperation()` makes it accept the next operation and then drop it, as a bundler whose
+ * mempool was lost would. With `mempool`, it answers eth_sendUserOperation as soon as the operation
+ * is queued and includes it in the background, in order, as a bundler with a mempool does (one that
+ * fails is dropped); without it, once its bundle is sent.
  */
 export async function startRpcBundlerServer({
   client,
@@ -24,19 +28,24 @@ export async function startRpcBundlerServer({
   rpcUrl,
   executor,
   paymasterSigner,
+  mempool = false,
 }: {
   client: PublicClient
   deployment: Deployment
   rpcUrl: string
   executor: LocalAccount
   paymasterSigner: LocalAccount
+  mempool?: boolean
 }) {
   const wallet = createWalletClient({ chain: chainFor(deployment.chainId, rpcUrl), transport: http(rpcUrl), account: executor })
   const bundler = localBundler({ client, wallet, deployment })
   const sponsor = localVerifyingSponsor({ deployment, signer: paymasterSigner })
   const calls: Record<string, number> = {}
   const held: UserOperation<'0.7'>[] = []
+  // what eth_getUserOperationByHash finds: the operations accepted and not forgotten
+  const known = new Map<Hex, Record<string, string>>()
   let mode: Mode = 'normal'
+  let forgetNext = false
 
   const toOp = (raw: Record<string, string>): UserOperation<'0.7'> => {
     const op: Record<string, unknown> = { ...raw }
@@ -74,9 +83,20 @@ export async function startRpcBundlerServer({
       }
       case 'eth_sendUserOperation': {
         const op = toOp(params[0])
+        const hash = hashOf(op)
+        if (forgetNext) {
+          forgetNext = false
+          return hash
+        }
         if (mode === 'hold') held.push(op)
+        else if (mempool) void bundler.send(op).catch(() => known.delete(hash))
         else await bundler.send(op)
-        return hashOf(op)
+        known.set(hash, params[0])
+        return hash
+      }
+      case 'eth_getUserOperationByHash': {
+        const op = known.get(params[0])
+        return op ? { userOperation: op, entryPoint: deployment.entryPoint, transactionHash: null, blockHash: null, blockNumber: null } : null
       }
       case 'eth_getUserOperationReceipt': {
         const receipt = await bundler.receipt(params[0])
@@ -115,6 +135,10 @@ export async function startRpcBundlerServer({
     hold() {
       mode = 'hold'
     },
+    /** The next eth_sendUserOperation is answered with its hash and then neither sent nor remembered. */
+    forgetNextOperation() {
+      forgetNext = true
+    },
     async release() {
       mode = 'normal'
       for (const op of held.splice(0)) await bundler.send(op)
@@ -126,12 +150,16 @@ export async function startRpcBundlerServer({
 }
 
 /** The same on a test devnet, executing and sponsoring with the devnet's bundler and paymaster keys. */
-export function startDevnetRpcBundlerServer(devnet: { clients: { public: PublicClient }; deployment: Deployment; anvil: { rpcUrl: string } }) {
+export function startDevnetRpcBundlerServer(
+  devnet: { clients: { public: PublicClient }; deployment: Deployment; anvil: { rpcUrl: string } },
+  { mempool = false }: { mempool?: boolean } = {},
+) {
   return startRpcBundlerServer({
     client: devnet.clients.public,
     deployment: devnet.deployment,
     rpcUrl: devnet.anvil.rpcUrl,
     executor: devnetRoles.bundler,
     paymasterSigner: devnetRoles.paymasterSigner,
+    mempool,
   })
 }

@@ -66,10 +66,19 @@ export async function api(base: string, path: string, body?: unknown) {
 
 type Payer = { vault: Address; owner: Address; ownerPrivateKey: Hex }
 
-/** The payer's side of the flow, as a wallet does it: sign the permit, then the operation's hash. */
-export async function permitAndPrepare(base: string, invoiceId: bigint | string, payer: Payer, permitDeadline?: number | string) {
+/** The payer's side of the flow, as a wallet does it: sign the permit, then the operation's hash.
+ * `timed` hears how long each request took (the load bench). */
+export async function permitAndPrepare(
+  base: string,
+  invoiceId: bigint | string,
+  payer: Payer,
+  permitDeadline?: number | string,
+  timed?: (step: 'permit' | 'prepare', ms: number) => void,
+) {
   const owner = privateKeyToAccount(payer.ownerPrivateKey)
+  let started = performance.now()
   const permit = await api(base, `/v1/pay/${invoiceId}/permit`, { payerAddress: payer.vault, ...(permitDeadline ? { permitDeadline } : {}) })
+  timed?.('permit', performance.now() - started)
   if (permit.status !== 200) throw new Error(`permit: ${permit.status} ${JSON.stringify(permit.body)}`)
   const { domain, types, message } = permit.body.permitToSign
   const signature = await owner.signTypedData({
@@ -80,7 +89,9 @@ export async function permitAndPrepare(base: string, invoiceId: bigint | string,
   })
   const { r, s, yParity } = parseSignature(signature)
   const permitSignature = { deadline: message.deadline as string, v: yParity + 27, r, s }
+  started = performance.now()
   const prepared = await api(base, `/v1/pay/${invoiceId}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: permitSignature })
+  timed?.('prepare', performance.now() - started)
   return { permit, permitSignature, prepared }
 }
 
