@@ -15,6 +15,7 @@ import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
 import { minPermitRemainingSeconds } from '../../src/shared/permit'
 import { assertPermitUsable } from './assertPermitUsable'
+import { verifyFunding, type FundingRequest } from './verifyFunding'
 
 /** Typed by the widget's schema for this answer: the two cannot disagree on a field's representation. */
 export type PreparedResponse = Omit<z.infer<typeof prepareResponseSchema>, 'success'>
@@ -45,13 +46,21 @@ async function resolveVault(context: PayContext, payer: Address, owner: Address)
 }
 
 /**
- * POST /v1/pay/:id/prepare. The permit is checked by the token itself before anything is sponsored:
- * a bad permit costs the paymaster nothing. Then the operation is built, its gas measured, the
- * sponsorship signed to expire with the permit, and the result recorded so submit accepts only it.
+ * POST /v1/pay/:id/prepare. The permits (the vault's, and the owner account's funding permit when the
+ * vault is to be funded in the same operation) are checked by the token itself before anything is
+ * sponsored: a bad permit costs the paymaster nothing. Then the operation is built, its gas measured,
+ * the sponsorship signed to expire with the earlier permit, and the result recorded so submit accepts
+ * only it.
  */
 export async function preparePayment(
   context: PayContext,
-  { invoiceId, payerAddress, ownerAddress, permit }: { invoiceId: bigint; payerAddress: Address; ownerAddress: Address; permit: PermitSignature },
+  { invoiceId, payerAddress, ownerAddress, permit, funding: fundingRequest }: {
+    invoiceId: bigint
+    payerAddress: Address
+    ownerAddress: Address
+    permit: PermitSignature
+    funding?: FundingRequest | undefined
+  },
 ): Promise<PreparedResponse> {
   const { client, deployment, sponsor, bundler } = context
   const invoice = await payableInvoice(context, invoiceId)
@@ -77,14 +86,18 @@ export async function preparePayment(
   if (!permitValid) {
     throw new HttpError(400, 'PERMIT_SIGNATURE_INVALID', 'the permit does not verify for payerAddress: sign the permit returned by /permit with the vault owner')
   }
-  if (balance < amount) {
+  const funding = fundingRequest
+    ? await verifyFunding(context, { funding: fundingRequest, owner: ownerAddress, vault: payerAddress, shortfall: amount - balance })
+    : undefined
+  if (!funding && balance < amount) {
     throw new HttpError(400, 'INSUFFICIENT_BALANCE', `the vault holds ${balance} of the ${amount} base units this invoice needs`, {
       balance: balance.toString(),
       required: amount.toString(),
     })
   }
 
-  const window = { validUntil: Number(permit.deadline) }
+  const earlierDeadline = funding && funding.permit.deadline < permit.deadline ? funding.permit.deadline : permit.deadline
+  const window = { validUntil: Number(earlierDeadline) }
   const unsponsored = payUserOperation({
     deployment,
     invoiceId,
@@ -93,6 +106,7 @@ export async function preparePayment(
     vaultDeployed: deployed,
     nonce,
     permit,
+    funding,
     gas: { ...unmeasured, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
     paymasterData: '0x',
     signature: stubEcdsaSignature,
@@ -111,7 +125,7 @@ export async function preparePayment(
     userOperation: userOp,
   })
   // submit refuses a permit with under two minutes left, so that is where the prepared payment ends
-  const expiresAt = new Date((Number(permit.deadline) - minPermitRemainingSeconds) * 1000)
+  const expiresAt = new Date((Number(earlierDeadline) - minPermitRemainingSeconds) * 1000)
   const wire = toWireUserOp(userOp)
   await context.payments.recordPrepared({
     userOpHash,

@@ -80,12 +80,17 @@ export function payRoutes(context: PayContext, metadata: MetadataAccess) {
 
   app.post('/:id/prepare', async (c) => {
     const invoiceId = invoiceIdParam(c)
-    const { payerAddress, ownerAddress, permit } = await jsonBody(c, prepareRequestSchema)
+    const { payerAddress, ownerAddress, permit, funding } = await jsonBody(c, prepareRequestSchema)
     const result = await preparePayment(context, {
       invoiceId,
       payerAddress: getAddress(payerAddress),
       ownerAddress: getAddress(ownerAddress),
       permit: { ...recoverable(permit), deadline: BigInt(permit.deadline) },
+      funding: funding && {
+        from: getAddress(funding.from),
+        amount: BigInt(funding.amount),
+        permit: { ...recoverable(funding.permit), deadline: BigInt(funding.permit.deadline) },
+      },
     })
     return c.json({ success: true, ...result })
   })

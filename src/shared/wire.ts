@@ -73,10 +73,21 @@ export const permitSignatureSchema = z.object({
   s: bytes32Schema,
 })
 
+const deadlinedPermitSchema = z.extend(permitSignatureSchema, { deadline: deadlineInputSchema })
+
+/** An extension of SPEC 4.14: the vault's owner account lets its vault take `amount`, exactly what the
+ * vault lacks, with an EIP-2612 permit, and the same operation moves it in before it pays. */
+export const fundingRequestSchema = z.object({
+  from: addressSchema,
+  amount: uintStringSchema,
+  permit: deadlinedPermitSchema,
+})
+
 export const prepareRequestSchema = z.object({
   payerAddress: addressSchema,
   ownerAddress: addressSchema,
-  permit: z.extend(permitSignatureSchema, { deadline: deadlineInputSchema }),
+  permit: deadlinedPermitSchema,
+  funding: z.optional(fundingRequestSchema),
 })
 
 /** SPEC 2.16: a v0.7 UserOperation with numeric fields as decimal strings: the one shape the

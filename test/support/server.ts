@@ -66,8 +66,11 @@ export async function api(base: string, path: string, body?: unknown) {
 
 type Payer = { vault: Address; owner: Address; ownerPrivateKey: Hex }
 
+/** A prepare request's `funding`, as a client sends it. */
+export type FundingBody = { from: Address; amount: string; permit: { deadline: string; v: number; r: Hex; s: Hex } }
+
 /** The payer's side of the flow, as a wallet does it: sign the permit, then the operation's hash. */
-export async function permitAndPrepare(base: string, invoiceId: bigint | string, payer: Payer, permitDeadline?: number | string) {
+export async function permitAndPrepare(base: string, invoiceId: bigint | string, payer: Payer, permitDeadline?: number | string, funding?: FundingBody) {
   const owner = privateKeyToAccount(payer.ownerPrivateKey)
   const permit = await api(base, `/v1/pay/${invoiceId}/permit`, { payerAddress: payer.vault, ...(permitDeadline ? { permitDeadline } : {}) })
   if (permit.status !== 200) throw new Error(`permit: ${permit.status} ${JSON.stringify(permit.body)}`)
@@ -80,7 +83,7 @@ export async function permitAndPrepare(base: string, invoiceId: bigint | string,
   })
   const { r, s, yParity } = parseSignature(signature)
   const permitSignature = { deadline: message.deadline as string, v: yParity + 27, r, s }
-  const prepared = await api(base, `/v1/pay/${invoiceId}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: permitSignature })
+  const prepared = await api(base, `/v1/pay/${invoiceId}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: permitSignature, ...(funding ? { funding } : {}) })
   return { permit, permitSignature, prepared }
 }
 
