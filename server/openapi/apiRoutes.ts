@@ -70,11 +70,11 @@ export const apiRoutes: ApiRoute[] = [
     method: 'post',
     path: '/v1/pay/{id}/permit',
     summary: 'The EIP-2612 permit the payer signs',
-    description: '`payerAddress` is the payer vault: the vault factory\'s `getAddress(owner, 0)`. The vault\'s owner signs the returned typed data with `eth_signTypedData_v4`; a `v` of 0 or 1 is accepted wherever the signature is sent back.',
+    description: '`payerAddress` is the payer vault: the vault factory\'s `getAddress(owner, 0)`. The vault\'s owner signs the returned typed data with `eth_signTypedData_v4`; a `v` of 0 or 1 is accepted wherever the signature is sent back. With `fundingFrom` (an extension of SPEC 4.14: the vault\'s owner) and while the vault lacks part of the amount, also `fundingPermitToSign`: the owner\'s account lets the vault take exactly that part, until the same deadline, for `/prepare`\'s `funding`.',
     auth: 'none',
     body: permitRequestSchema,
     response: { status: 200, schema: permitResponseSchema, description: 'The typed data to sign, and the invoice.' },
-    errors: ['INVALID_STATUS', 'NOT_FOUND', 'TOKEN_NOT_SUPPORTED'],
+    errors: ['INVALID_STATUS', 'NOT_FOUND', 'TOKEN_NOT_SUPPORTED', 'FUNDING_OWNER_MISMATCH'],
   },
   {
     method: 'post',

@@ -2,7 +2,7 @@ import { getAddress, type Address } from 'viem'
 import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import { encodeCreateVault, vaultFactoryAbi, vaultSalt, type PermitSignature } from '../../src/shared/payCall'
+import { encodeCreateVault, type PermitSignature } from '../../src/shared/payCall'
 import type * as z from 'zod/mini'
 import type { prepareResponseSchema } from '../../src/shared/wire'
 import { toWireUserOp } from '../../src/shared/userOpWire'
@@ -13,9 +13,10 @@ import { verifyPermit } from '../chain/verifyPermit'
 import { HttpError } from '../http/httpError'
 import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
-import { minPermitRemainingSeconds } from '../../src/shared/permit'
+import { earliestDeadline, minPermitRemainingSeconds } from '../../src/shared/permit'
 import { assertPermitUsable } from './assertPermitUsable'
 import { verifyFunding, type FundingRequest } from './verifyFunding'
+import { ownersVault } from './ownersVault'
 
 /** Typed by the widget's schema for this answer: the two cannot disagree on a field's representation. */
 export type PreparedResponse = Omit<z.infer<typeof prepareResponseSchema>, 'success'>
@@ -24,14 +25,8 @@ export type PreparedResponse = Omit<z.infer<typeof prepareResponseSchema>, 'succ
 const unmeasured = { callGasLimit: 0n, verificationGasLimit: 0n, preVerificationGas: 0n, paymasterVerificationGasLimit: 0n, paymasterPostOpGasLimit: 0n }
 
 async function resolveVault(context: PayContext, payer: Address, owner: Address) {
-  const { client, deployment } = context
-  const expected = await client.readContract({
-    address: deployment.vaultFactory,
-    abi: vaultFactoryAbi,
-    functionName: 'getAddress',
-    args: [owner, vaultSalt],
-  })
-  if (getAddress(expected) !== getAddress(payer)) {
+  const { client } = context
+  if (getAddress(await ownersVault(context, owner)) !== getAddress(payer)) {
     throw new HttpError(400, 'PAYER_NOT_OWNER_VAULT', 'payerAddress is not the vault of ownerAddress')
   }
   const code = await client.getCode({ address: payer })
@@ -96,7 +91,7 @@ export async function preparePayment(
     })
   }
 
-  const earlierDeadline = funding && funding.permit.deadline < permit.deadline ? funding.permit.deadline : permit.deadline
+  const earlierDeadline = earliestDeadline(permit, funding?.permit)
   const window = { validUntil: Number(earlierDeadline) }
   const unsponsored = payUserOperation({
     deployment,

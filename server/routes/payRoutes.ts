@@ -74,7 +74,12 @@ export function payRoutes(context: PayContext, metadata: MetadataAccess) {
     const invoiceId = invoiceIdParam(c)
     const body = await jsonBody(c, permitRequestSchema)
     const permitDeadline = body.permitDeadline === undefined ? undefined : BigInt(body.permitDeadline)
-    const result = await requestPermit(context, { invoiceId, payerAddress: getAddress(body.payerAddress), permitDeadline })
+    const result = await requestPermit(context, {
+      invoiceId,
+      payerAddress: getAddress(body.payerAddress),
+      permitDeadline,
+      fundingFrom: body.fundingFrom && getAddress(body.fundingFrom),
+    })
     return c.json({ success: true, ...result })
   })
 

@@ -49,6 +49,9 @@ const deadlineInputSchema = z.union([uintStringSchema, z.int().check(z.minimum(0
 export const permitRequestSchema = z.object({
   payerAddress: addressSchema,
   permitDeadline: z.optional(deadlineInputSchema),
+  /** An extension of SPEC 4.14: the vault's owner, asking for the permit that funds the vault from its
+   * own account when the vault lacks part of the amount. */
+  fundingFrom: z.optional(addressSchema),
 })
 
 export const permitToSignSchema = z.object({
@@ -65,7 +68,14 @@ export const permitToSignSchema = z.object({
 })
 export type PermitToSign = z.infer<typeof permitToSignSchema>
 
-export const permitResponseSchema = z.object({ success: z.literal(true), permitToSign: permitToSignSchema, invoice: invoiceSchema })
+/** `fundingPermitToSign`: asked for with `fundingFrom` and present while the vault lacks part of the
+ * amount: the owner's account lets the vault take exactly that part, until the same deadline. */
+export const permitResponseSchema = z.object({
+  success: z.literal(true),
+  permitToSign: permitToSignSchema,
+  fundingPermitToSign: z.optional(permitToSignSchema),
+  invoice: invoiceSchema,
+})
 
 export const permitSignatureSchema = z.object({
   v: z.int().check(z.minimum(0), z.maximum(255)),

@@ -168,6 +168,15 @@ const en = {
     SPENDER_MISMATCH: 'The authorisation lets someone other than the invoice registry spend your funds.',
     DEADLINE_PASSED: 'The authorisation has already expired.',
     DEADLINE_TOO_FAR: 'The authorisation would stay valid for more than 24 hours.',
+    FUNDING_OWNER_MISMATCH: 'The funding would take from an account that is not yours.',
+    FUNDING_SPENDER_MISMATCH: 'The funding would let someone other than your vault take from your wallet.',
+    FUNDING_AMOUNT_MISMATCH: 'The funding would take a different amount than your vault lacks.',
+    FUNDING_NONCE_MISMATCH: 'The funding authorisation is not the one your token expects next.',
+    FUNDING_OUTLIVES_PERMIT: 'The funding authorisation would stay valid longer than the payment.',
+    FUNDING_PERMIT_MISMATCH: 'The payment carries a different funding authorisation from the one you signed.',
+    FUNDING_INCONSISTENT: 'The payment moves other funds than the funding authorisation allows.',
+    CALL_COUNT_MISMATCH: 'The payment makes other calls than funding your vault and paying the invoice.',
+    CALL_ORDER_MISMATCH: 'The payment does not fund your vault and pay the invoice, in that order.',
   } satisfies Record<UnsafeProblemCode, string>,
 }
 

@@ -81,6 +81,28 @@ describe('paying from the wallet the payer already has', () => {
     expect(call).toMatchObject({ token: ctx.devnet.deployment.token, registry: ctx.devnet.deployment.registry, funding: { from: payer.owner, to: payer.vault, amount: usdc('248') } })
   })
 
+  test('behavior: /permit with fundingFrom offers the owner\'s permit for exactly what the vault lacks, until the same deadline; none while the vault holds enough', async () => {
+    const invoice = await ctx.devnet.newInvoice(usdc('248'))
+    const payer = await ctx.devnet.newPayer(usdc('47'), usdc('500'))
+    const { status, body } = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault, fundingFrom: payer.owner })
+    expect(status).toBe(200)
+    expect(body.fundingPermitToSign.domain).toEqual(body.permitToSign.domain)
+    expect(body.fundingPermitToSign.message).toEqual({
+      owner: payer.owner,
+      spender: payer.vault,
+      value: usdc('201').toString(),
+      nonce: '0',
+      deadline: body.permitToSign.message.deadline,
+    })
+    const rich = await ctx.devnet.newPayer(usdc('300'))
+    const enough = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: rich.vault, fundingFrom: rich.owner })
+    expect(enough.status).toBe(200)
+    expect(enough.body.fundingPermitToSign).toBeUndefined()
+    const stranger = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault, fundingFrom: rich.owner })
+    expect(stranger.status).toBe(400)
+    expect(stranger.body.code).toBe('FUNDING_OWNER_MISMATCH')
+  })
+
   test('behavior: a split payment takes from the account only what the vault lacks, and the vault ends empty', async () => {
     const invoice = await ctx.devnet.newInvoice(usdc('248'))
     const payer = await ctx.devnet.newPayer(usdc('47'), usdc('500'))
