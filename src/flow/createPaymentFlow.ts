@@ -16,6 +16,8 @@ export type PaymentFlow = {
   connect(): void
   switchNetwork(): void
   pay(): void
+  /** Pay what the vault lacks from the connected account, inside the same operation. */
+  payFromWallet(): void
   renewPermit(): void
   retry(): void
   /** The wallet's account or chain as it reports them now; null once disconnected. */
@@ -66,6 +68,7 @@ export function createPaymentFlow(deps: PaymentFlowDeps): PaymentFlow {
     connect: () => dispatch({ type: 'connect' }),
     switchNetwork: () => dispatch({ type: 'switchNetwork' }),
     pay: () => dispatch({ type: 'pay' }),
+    payFromWallet: () => dispatch({ type: 'payFromWallet' }),
     renewPermit: () => dispatch({ type: 'renewPermit' }),
     retry: () => dispatch({ type: 'retry', at: deps.clock.now() }),
     walletChanged: (connection) => dispatch({ type: 'walletChanged', connection, wantedChainId: deps.deployment.chainId }),

@@ -27,6 +27,8 @@ export function stateHeadline(state: PaymentState, t: Strings): string {
       return t.insufficientTitle
     case 'requestingPermit':
       return t.requestingPermit
+    case 'signingFunding':
+      return t.fundingTitle
     case 'signingPermit':
       return t.permitTitle
     case 'preparing':
