@@ -6,7 +6,7 @@ import type { PinnedDeployment } from '../src/config/pinnedDeployment'
 import { splitPermitSignature } from '../src/flow/permitSignature'
 import type { Funding } from '../src/shared/fundedPayCall'
 import type { PermitSignature } from '../src/shared/payCall'
-import { maxPermitSeconds, permitTypedDataJson } from '../src/shared/permit'
+import { permitTypedDataJson } from '../src/shared/permit'
 import { fromWireUserOp, type WireUserOp } from '../src/shared/userOpWire'
 import type { PermitToSign } from '../src/shared/wire'
 import type { Eip1193Provider } from '../src/wallet/eip1193'
@@ -76,17 +76,8 @@ export function createHostSigning({ deployment, invoiceId, now = Date.now }: Hos
       if (sameAddress(permitToSign.message.owner, owner)) {
         // the account's own funds: only to its own vault, only what the vault lacks, read here
         const [balance, nonce] = await Promise.all([readBalance(provider, deployment, vault), readPermitNonce(provider, deployment, owner)])
-        const at = now()
-        const verdict = verifyFundingPermitToSign(permitToSign, {
-          deployment,
-          account: owner,
-          vault,
-          shortfall: invoice.amount - balance,
-          nonce,
-          // the vault's permit, signed next, may not end before it (checked then)
-          permitDeadline: BigInt(Math.floor(at / 1000) + maxPermitSeconds),
-          now: at,
-        })
+        // the vault's permit is signed next: that it does not end before this one is checked then
+        const verdict = verifyFundingPermitToSign(permitToSign, { deployment, account: owner, vault, shortfall: invoice.amount - balance, nonce, now: now() })
         const { signature, permit, message } = await signVerified(provider, owner, verdict, 'funding permit')
         signedFunding = { owner, funding: { from: owner, to: vault, amount: message.value, permit } }
         return signature
@@ -95,7 +86,7 @@ export function createHostSigning({ deployment, invoiceId, now = Date.now }: Hos
       const verdict = verifyPermitToSign(permitToSign, { deployment, vault, invoice, nonce, now: now() })
       const funding = signedFunding?.owner === owner ? signedFunding.funding : null
       if (verdict.ok && funding && verdict.typedData.message.deadline < funding.permit.deadline) {
-        throw refused('the payment permit would end before the funding permit signed for it')
+        throw refused('FUNDING_OUTLIVES_PERMIT')
       }
       const { signature, permit } = await signVerified(provider, owner, verdict, 'permit')
       signedPermit = { owner, permit, funding }

@@ -56,15 +56,15 @@ describe('the funded pay call', () => {
     expect(() => decodeFundedPayCallData(data)).toThrow(expect.objectContaining({ code: 'CALL_VALUE_NONZERO' }))
   })
 
-  test('behavior: the transfer on another token, or to another address than the permit allows, is refused by code', () => {
+  test('behavior: the transfer on another token, or to another address than the permit allows, does not re-encode and is refused by code', () => {
     const call = fundedCall()
     const c = callsOf(call)
     const elsewhere = encodeFunctionData({ abi: tokenTransferFromAbi, functionName: 'transferFrom', args: [call.funding.from, address(), call.funding.amount] })
     expect(() => decodeFundedPayCallData(batch([c.token, address(), c.registry], [0n, 0n, 0n], [c.permit, c.transfer, c.pay]))).toThrow(
-      expect.objectContaining({ code: 'FUNDING_INCONSISTENT' }),
+      expect.objectContaining({ code: 'CALLDATA_NOT_CANONICAL' }),
     )
     expect(() => decodeFundedPayCallData(batch([c.token, c.token, c.registry], [0n, 0n, 0n], [c.permit, elsewhere, c.pay]))).toThrow(
-      expect.objectContaining({ code: 'FUNDING_INCONSISTENT' }),
+      expect.objectContaining({ code: 'CALLDATA_NOT_CANONICAL' }),
     )
   })
 

@@ -1,4 +1,4 @@
-import { decodeFunctionData, encodeFunctionData, getAddress, isAddressEqual, type Address, type Hex } from 'viem'
+import { decodeFunctionData, encodeFunctionData, getAddress, type Address, type Hex } from 'viem'
 import { CodedError } from './codedError'
 import { registryPayAbi, type PermitSignature } from './payCall'
 
@@ -55,15 +55,13 @@ export type Funding = { from: Address; to: Address; amount: bigint; permit: Perm
 export type FundedPayCall = { token: Address; registry: Address; invoiceId: bigint; permit: PermitSignature; funding: Funding }
 
 /** Why a callData is not exactly a funded payment; the verifier words each for the payer. */
-export type FundedPayCallErrorCode = 'CALLDATA_UNDECODABLE' | 'CALL_COUNT_MISMATCH' | 'CALL_ORDER_MISMATCH' | 'CALL_VALUE_NONZERO' | 'FUNDING_INCONSISTENT' | 'CALLDATA_NOT_CANONICAL'
+export type FundedPayCallErrorCode = 'CALLDATA_UNDECODABLE' | 'CALL_COUNT_MISMATCH' | 'CALL_ORDER_MISMATCH' | 'CALL_VALUE_NONZERO' | 'CALLDATA_NOT_CANONICAL'
 
+/** The code is the whole message: the verifier words it for the payer, the server only refuses. */
 export class FundedPayCallError extends CodedError {
   override readonly name = 'FundedPayCallError'
-  constructor(
-    readonly code: FundedPayCallErrorCode,
-    message: string,
-  ) {
-    super(message)
+  constructor(readonly code: FundedPayCallErrorCode) {
+    super(code)
   }
 }
 
@@ -86,24 +84,17 @@ export function encodeFundedPayCallData({ token, registry, invoiceId, permit, fu
 
 /**
  * The one reading of a funded payment, for the server and the widget alike: exactly the three calls
- * above, no value sent, the transfer the one the permit allows, and bytes that re-encode to
- * themselves (ABI decoding ignores trailing bytes and tolerates odd offsets). Throws
- * FundedPayCallError otherwise. Which token, registry, vault and amount are right is the caller's
- * to check.
+ * above, no value sent, and bytes that re-encode to themselves. The call is read from the permit and
+ * the first target alone, so a transfer on another token or of other funds than the permit allows
+ * does not re-encode, and neither do trailing bytes or odd offsets (which ABI decoding tolerates).
+ * Throws FundedPayCallError otherwise. Which token, registry, vault and amount are right is the
+ * caller's to check.
  */
 export function decodeFundedPayCallData(callData: Hex): FundedPayCall {
   const [dest, value, func] = decodeBatch(callData)
-  if (dest.length !== 3 || value.length !== 3 || func.length !== 3) {
-    throw new FundedPayCallError('CALL_COUNT_MISMATCH', `the batch makes ${func.length} calls, not exactly permit, transfer and pay`)
-  }
-  if (value.some((wei) => wei !== 0n)) throw new FundedPayCallError('CALL_VALUE_NONZERO', 'a call in the batch sends native currency')
-  const [permitCall, transferCall, payCall] = decodeCalls(func)
-  const [from, to, amount, deadline, v, r, s] = permitCall
-  const [transferFrom, transferTo, transferred] = transferCall
-  if (!isAddressEqual(dest[0]!, dest[1]!) || !isAddressEqual(from, transferFrom) || !isAddressEqual(to, transferTo) || amount !== transferred) {
-    throw new FundedPayCallError('FUNDING_INCONSISTENT', 'the transfer is not the one the permit allows')
-  }
-  const [invoiceId, payDeadline, payV, payR, payS] = payCall
+  if (dest.length !== 3 || value.length !== 3 || func.length !== 3) throw new FundedPayCallError('CALL_COUNT_MISMATCH')
+  if (value.some((wei) => wei !== 0n)) throw new FundedPayCallError('CALL_VALUE_NONZERO')
+  const [[from, to, amount, deadline, v, r, s], [invoiceId, payDeadline, payV, payR, payS]] = decodeCalls(func)
   const call: FundedPayCall = {
     token: getAddress(dest[0]!),
     registry: getAddress(dest[2]!),
@@ -111,7 +102,7 @@ export function decodeFundedPayCallData(callData: Hex): FundedPayCall {
     permit: { deadline: payDeadline, v: payV, r: payR, s: payS },
     funding: { from: getAddress(from), to: getAddress(to), amount, permit: { deadline, v, r, s } },
   }
-  if (!reencodes(call, callData)) throw new FundedPayCallError('CALLDATA_NOT_CANONICAL', 'the batch carries data beyond the funded payment')
+  if (!reencodes(call, callData)) throw new FundedPayCallError('CALLDATA_NOT_CANONICAL')
   return call
 }
 
@@ -119,19 +110,17 @@ function decodeBatch(callData: Hex) {
   try {
     return decodeFunctionData({ abi: vaultExecuteBatchAbi, data: callData }).args
   } catch {
-    throw new FundedPayCallError('CALLDATA_UNDECODABLE', 'the operation is not a batch call of the vault')
+    throw new FundedPayCallError('CALLDATA_UNDECODABLE')
   }
 }
 
+/** The permit's and the payment's arguments; the transfer between them is held to the permit by
+ * re-encoding, which also refuses anything else in its place. */
 function decodeCalls(func: readonly Hex[]) {
   try {
-    return [
-      decodeFunctionData({ abi: tokenPermitAbi, data: func[0]! }).args,
-      decodeFunctionData({ abi: tokenTransferFromAbi, data: func[1]! }).args,
-      decodeFunctionData({ abi: registryPayAbi, data: func[2]! }).args,
-    ] as const
+    return [decodeFunctionData({ abi: tokenPermitAbi, data: func[0]! }).args, decodeFunctionData({ abi: registryPayAbi, data: func[2]! }).args] as const
   } catch {
-    throw new FundedPayCallError('CALL_ORDER_MISMATCH', 'the batch is not permit, then transfer, then pay')
+    throw new FundedPayCallError('CALL_ORDER_MISMATCH')
   }
 }
 

@@ -183,7 +183,6 @@ export const de: Strings = {
     FUNDING_NONCE_MISMATCH: 'Die Aufladungsfreigabe ist nicht die, die Ihr Token als nächste erwartet.',
     FUNDING_OUTLIVES_PERMIT: 'Die Aufladungsfreigabe bliebe länger gültig als die Zahlung.',
     FUNDING_PERMIT_MISMATCH: 'Die Zahlung enthält eine andere Aufladungsfreigabe als die, die Sie signiert haben.',
-    FUNDING_INCONSISTENT: 'Die Zahlung bewegt andere Beträge, als die Aufladungsfreigabe erlaubt.',
     CALL_COUNT_MISMATCH: 'Die Zahlung führt andere Aufrufe aus, als Ihren Vault aufzuladen und die Rechnung zu bezahlen.',
     CALL_ORDER_MISMATCH: 'Die Zahlung lädt nicht erst Ihren Vault auf und bezahlt dann die Rechnung.',
   },

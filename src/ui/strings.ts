@@ -184,7 +184,6 @@ const en = {
     FUNDING_NONCE_MISMATCH: 'The funding authorisation is not the one your token expects next.',
     FUNDING_OUTLIVES_PERMIT: 'The funding authorisation would stay valid longer than the payment.',
     FUNDING_PERMIT_MISMATCH: 'The payment carries a different funding authorisation from the one you signed.',
-    FUNDING_INCONSISTENT: 'The payment moves other funds than the funding authorisation allows.',
     CALL_COUNT_MISMATCH: 'The payment makes other calls than funding your vault and paying the invoice.',
     CALL_ORDER_MISMATCH: 'The payment does not fund your vault and pay the invoice, in that order.',
   } satisfies Record<UnsafeProblemCode, string>,

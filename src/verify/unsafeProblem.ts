@@ -53,7 +53,6 @@ export type UnsafeProblemCode =
   // the funded operation's batch
   | 'CALL_COUNT_MISMATCH'
   | 'CALL_ORDER_MISMATCH'
-  | 'FUNDING_INCONSISTENT'
   | 'FUNDING_PERMIT_MISMATCH'
 
 /** `fields` names what differs, where a check compares several (the payer is told which). */

@@ -1,11 +1,8 @@
-import { getAddress, type Address } from 'viem'
+import type { Address } from 'viem'
 import type { PinnedDeployment } from '../config/pinnedDeployment'
-import { permitTypedData } from '../shared/permit'
 import type { PermitToSign } from '../shared/wire'
-import { checkPermitShape, pinnedPermitDomain } from './checkPermitShape'
-import { isoSeconds } from './checkSponsorship'
-import { sameAddress } from './sameAddress'
-import { verdict } from './unsafeProblem'
+import { verifyPermitFields } from './checkPermitFields'
+import type { UnsafeProblem } from './unsafeProblem'
 import type { VerifyPermitToSignReturnType } from './verifyPermitToSign'
 
 export type VerifyFundingPermitToSignExpected = {
@@ -18,8 +15,9 @@ export type VerifyFundingPermitToSignExpected = {
   shortfall: bigint
   /** The token's nonces(account), read from the chain. */
   nonce: bigint
-  /** The deadline of the vault's permit, as verified: the funding permit may not outlive it. */
-  permitDeadline: bigint
+  /** The deadline of the vault's permit, as verified: the funding permit may not outlive it. Unknown
+   * where the funding permit is signed first (the wallet bridge holds the vault's to it then). */
+  permitDeadline?: bigint
   /** Milliseconds since the epoch. */
   now: number
 }
@@ -31,40 +29,18 @@ export type VerifyFundingPermitToSignExpected = {
  * vault's permit lasts. The wallet signs typed data rebuilt from those values alone.
  */
 export function verifyFundingPermitToSign(permitToSign: PermitToSign, expected: VerifyFundingPermitToSignExpected): VerifyPermitToSignReturnType {
-  const { message } = permitToSign
-  const { deployment, account, vault, shortfall } = expected
-  const problems = checkPermitShape(permitToSign, deployment, expected.now)
-  if (!sameAddress(message.owner, account)) {
-    problems.push({ code: 'FUNDING_OWNER_MISMATCH', message: `The funding permit takes from ${message.owner}, not from your account ${account}.` })
+  const { deployment, account, vault, shortfall, nonce, now } = expected
+  const problems: UnsafeProblem[] = []
+  // a vault that lacks nothing needs no funding: a permit for any other value is refused below
+  if (shortfall <= 0n && BigInt(permitToSign.message.value) === shortfall) problems.push({ code: 'FUNDING_AMOUNT_MISMATCH', message: 'Your vault lacks nothing.' })
+  if (expected.permitDeadline !== undefined && BigInt(permitToSign.message.deadline) > expected.permitDeadline) {
+    problems.push({ code: 'FUNDING_OUTLIVES_PERMIT', message: 'It outlives the payment permit.' })
   }
-  if (!sameAddress(message.spender, vault)) {
-    problems.push({ code: 'FUNDING_SPENDER_MISMATCH', message: `The funding permit lets ${message.spender} take from your wallet, not your vault ${vault}.` })
-  }
-  if (shortfall <= 0n || BigInt(message.value) !== shortfall) {
-    problems.push({
-      code: 'FUNDING_AMOUNT_MISMATCH',
-      message: `The funding permit allows ${message.value}, but your vault lacks ${shortfall > 0n ? shortfall : 0n} (in the token's smallest unit).`,
-    })
-  }
-  if (BigInt(message.nonce) !== expected.nonce) {
-    problems.push({
-      code: 'FUNDING_NONCE_MISMATCH',
-      message: `The funding permit uses nonce ${message.nonce}, but the token's next permit nonce for your account is ${expected.nonce}.`,
-    })
-  }
-  if (BigInt(message.deadline) > expected.permitDeadline) {
-    problems.push({
-      code: 'FUNDING_OUTLIVES_PERMIT',
-      message: `The funding permit stays valid until ${isoSeconds(Number(message.deadline))}, after the payment permit ends at ${isoSeconds(Number(expected.permitDeadline))}.`,
-    })
-  }
-  return verdict(problems, () => ({
-    typedData: permitTypedData(pinnedPermitDomain(deployment), {
-      owner: getAddress(account),
-      spender: getAddress(vault),
-      value: shortfall,
-      nonce: expected.nonce,
-      deadline: BigInt(message.deadline),
-    }),
-  }))
+  return verifyPermitFields(permitToSign, {
+    deployment,
+    now,
+    expected: { owner: account, spender: vault, value: shortfall, nonce },
+    codes: { owner: 'FUNDING_OWNER_MISMATCH', spender: 'FUNDING_SPENDER_MISMATCH', value: 'FUNDING_AMOUNT_MISMATCH', nonce: 'FUNDING_NONCE_MISMATCH' },
+    problems,
+  })
 }

@@ -1,11 +1,10 @@
-import { getAddress, type Address } from 'viem'
+import type { Address } from 'viem'
 import type { PinnedDeployment } from '../config/pinnedDeployment'
 import { permitTypedData } from '../shared/permit'
 import type { PermitToSign } from '../shared/wire'
 import { checkAcceptedToken, type PaymentInvoice } from './paymentInvoice'
-import { checkPermitShape, pinnedPermitDomain } from './checkPermitShape'
-import { sameAddress } from './sameAddress'
-import { verdict, type Verdict } from './unsafeProblem'
+import { verifyPermitFields } from './checkPermitFields'
+import type { Verdict } from './unsafeProblem'
 
 export type PermitTypedData = ReturnType<typeof permitTypedData>
 
@@ -29,40 +28,12 @@ export type VerifyPermitToSignReturnType = Verdict<{ typedData: PermitTypedData 
  * invoice registry take exactly the invoice amount of the accepted token from the payer's vault, for a
  * bounded time, on the pinned chain. */
 export function verifyPermitToSign(permitToSign: PermitToSign, expected: VerifyPermitToSignExpected): VerifyPermitToSignReturnType {
-  const { message } = permitToSign
-  const { deployment, vault, invoice } = expected
-  const problems = [...checkAcceptedToken(invoice, deployment), ...checkPermitShape(permitToSign, deployment, expected.now)]
-  if (!sameAddress(message.owner, vault)) {
-    problems.push({ code: 'OWNER_MISMATCH', message: `The permit spends from ${message.owner}, not from your vault ${vault}.` })
-  }
-  if (!sameAddress(message.spender, deployment.registry)) {
-    problems.push({
-      code: 'SPENDER_MISMATCH',
-      message: `The permit lets ${message.spender} spend your funds, not the invoice registry ${deployment.registry}.`,
-    })
-  }
-  if (BigInt(message.value) !== invoice.amount) {
-    problems.push({
-      code: 'AMOUNT_MISMATCH',
-      message: `The permit allows ${message.value} instead of the invoice amount ${invoice.amount} (in the token's smallest unit).`,
-    })
-  }
-  if (BigInt(message.nonce) !== expected.nonce) {
-    problems.push({
-      code: 'PERMIT_NONCE_MISMATCH',
-      message: `The permit uses nonce ${message.nonce}, but the token's next permit nonce for your vault is ${expected.nonce}.`,
-    })
-  }
-  return verdict(problems, () => ({
-    typedData: permitTypedData(
-      pinnedPermitDomain(deployment),
-      {
-        owner: getAddress(vault),
-        spender: getAddress(deployment.registry),
-        value: invoice.amount,
-        nonce: expected.nonce,
-        deadline: BigInt(message.deadline),
-      },
-    ),
-  }))
+  const { deployment, vault, invoice, nonce, now } = expected
+  return verifyPermitFields(permitToSign, {
+    deployment,
+    now,
+    expected: { owner: vault, spender: deployment.registry, value: invoice.amount, nonce },
+    codes: { owner: 'OWNER_MISMATCH', spender: 'SPENDER_MISMATCH', value: 'AMOUNT_MISMATCH', nonce: 'PERMIT_NONCE_MISMATCH' },
+    problems: checkAcceptedToken(invoice, deployment),
+  })
 }
