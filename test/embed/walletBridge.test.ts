@@ -69,6 +69,17 @@ function permitJson(message: { owner: Address; spender: Address; value: bigint; 
   )
 }
 
+/** What a bundler does with the signed operation: the EntryPoint runs it on the devnet. */
+async function handleOps(userOp: UserOperation<'0.7'>) {
+  const hash = await devnet.clients.wallet.writeContract({
+    address: devnet.deployment.entryPoint,
+    abi: entryPoint07Abi,
+    functionName: 'handleOps',
+    args: [[toPackedUserOperation(userOp)], devnetRoles.bundler.address],
+  })
+  await devnet.clients.public.waitForTransactionReceipt({ hash })
+}
+
 /** The RPC error code a refused request fails with, or 'relayed'. */
 function outcome(promise: Promise<unknown>) {
   return promise.then(
@@ -109,14 +120,7 @@ describe('the wallet bridge, host side', () => {
     expect(signed[1]!.params[0]).toBe(prepared.userOpHash)
     expect(await recoverMessageAddress({ message: { raw: prepared.userOpHash }, signature })).toBe(account.address)
 
-    const userOp: UserOperation<'0.7'> = { ...fromWireUserOp(prepared.userOp), signature }
-    const hash = await devnet.clients.wallet.writeContract({
-      address: devnet.deployment.entryPoint,
-      abi: entryPoint07Abi,
-      functionName: 'handleOps',
-      args: [[toPackedUserOperation(userOp)], devnetRoles.bundler.address],
-    })
-    await devnet.clients.public.waitForTransactionReceipt({ hash })
+    await handleOps({ ...fromWireUserOp(prepared.userOp), signature })
     const onchain = await devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
     expect({ status: onchain.status, payer: getAddress(onchain.payer) }).toEqual({ status: 2, payer: payer.vault })
   })
@@ -237,14 +241,7 @@ describe('the wallet bridge, host side', () => {
     })
     const signature = (await bridge.request('u1', bridgedSignUserOperation, [prepared.userOp, account.address])) as Hex
     expect(signed.map(({ method }) => method)).toEqual(['eth_signTypedData_v4', 'eth_signTypedData_v4', 'personal_sign'])
-    const userOp: UserOperation<'0.7'> = { ...fromWireUserOp(prepared.userOp), signature }
-    const hash = await devnet.clients.wallet.writeContract({
-      address: devnet.deployment.entryPoint,
-      abi: entryPoint07Abi,
-      functionName: 'handleOps',
-      args: [[toPackedUserOperation(userOp)], devnetRoles.bundler.address],
-    })
-    await devnet.clients.public.waitForTransactionReceipt({ hash })
+    await handleOps({ ...fromWireUserOp(prepared.userOp), signature })
     const onchain = await devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
     expect(onchain.status).toBe(2)
     expect(await devnet.balanceOf(account.address)).toBe(299_000_000n)

@@ -1,34 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { parseUnits, zeroHash } from 'viem'
 import { generatePrivateKey } from 'viem/accounts'
-import { afterAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { decodeFundedPayCallData, encodeFundedPayCallData } from '../../src/shared/fundedPayCall'
 import { signFundingPermit } from '../support/devnet'
-import { startDevnetRpcBundlerServer, type startRpcBundlerServer } from '../support/rpcBundlerServer'
-import { api, permitAndPrepare, signUserOp, useServer, type FundingBody } from '../support/server'
+import { useServerWithRpcBundler } from '../support/rpcBundlerContext'
+import { api, permitAndPrepare, signUserOp, type FundingBody } from '../support/server'
 
-const dataDir = mkdtempSync(join(tmpdir(), 'svc-pglite-'))
-let bundler: Awaited<ReturnType<typeof startRpcBundlerServer>>
-const ctx = useServer({
-  dataDir,
-  overrides: { SUBMIT_WAIT_MS: '400' },
-  async beforeServer(devnet) {
-    bundler = await startDevnetRpcBundlerServer(devnet)
-    return { BUNDLER_URL: bundler.url, PAYMASTER_URL: bundler.url }
-  },
-})
-afterAll(async () => {
-  await bundler?.stop()
-  rmSync(dataDir, { recursive: true, force: true })
-})
+const ctx = useServerWithRpcBundler()
 const base = () => ctx.server.url
 const { balanceOf } = ctx.devnet
 const usdc = (amount: string) => parseUnits(amount, 6)
 const statusOf = async (id: bigint) => (await api(base(), `/v1/pay/${id}`)).body.data.status
-const sponsorshipCalls = () => (bundler.calls.pm_getPaymasterStubData ?? 0) + (bundler.calls.pm_getPaymasterData ?? 0)
+const sponsorshipCalls = () => (ctx.bundler.calls.pm_getPaymasterStubData ?? 0) + (ctx.bundler.calls.pm_getPaymasterData ?? 0)
 
 type Payer = Awaited<ReturnType<typeof ctx.devnet.newPayer>>
 
@@ -168,13 +152,13 @@ describe('paying from the wallet the payer already has', () => {
     const payer = await ctx.devnet.newPayer(usdc('15'), usdc('100'))
     const { prepared, permitSignature } = await permitAndPrepare(base(), invoice.id, payer, undefined, await fundingFor(payer, usdc('25')))
     const userOp = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
-    bundler.hold()
+    ctx.bundler.hold()
     const { v, r, s } = permitSignature
     const submitted = await api(base(), `/v1/pay/${invoice.id}`, { userOp, permitSignature: { v, r, s } })
     expect(submitted.status).toBe(202)
     // the merchant cancels while the operation waits: the registry refuses the pay call on-chain
     await ctx.devnet.cancelInvoice(invoice.id)
-    await bundler.release()
+    await ctx.bundler.release()
     const settled = await api(base(), `/v1/pay/${invoice.id}`, { userOp, permitSignature: { v, r, s } })
     expect(settled.body.code).toBe('TRANSACTION_FAILED')
     expect(await statusOf(invoice.id)).toBe('Canceled')
