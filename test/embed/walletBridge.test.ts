@@ -8,6 +8,7 @@ import { bridgedSignUserOperation } from '../../embed/protocol'
 import { createWalletBridge, type WalletBridge } from '../../embed/walletBridge'
 import { devnetRoles } from '../../server/devnet/deploy'
 import { permitTypedData, permitTypedDataJson } from '../../src/shared/permit'
+import type { Funding } from '../../src/shared/fundedPayCall'
 import { encodePayCallData, type PermitSignature } from '../../src/shared/payCall'
 import { fromWireUserOp } from '../../src/shared/userOpWire'
 import { prepareTestPayment, testInvoice } from '../../src/verify/preparedPayment.fixture'
@@ -67,6 +68,12 @@ function permitJson(message: { owner: Address; spender: Address; value: bigint; 
       { nonce: 0n, ...message },
     ),
   )
+}
+
+/** An honest server's funded operation for a payer whose vault is not deployed yet. */
+function preparedFunded({ id, amount, vault, owner, permit, funding }: { id: bigint; amount: bigint; vault: Address; owner: Address; permit: PermitSignature; funding: Funding }) {
+  const invoice = testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString() })
+  return prepareTestPayment({ deployment: devnet.pinned, invoice, vault, owner, vaultDeployed: false, permit, funding, paymasterSigner: devnetRoles.paymasterSigner })
 }
 
 /** What a bundler does with the signed operation: the EntryPoint runs it on the devnet. */
@@ -229,16 +236,7 @@ describe('the wallet bridge, host side', () => {
       permitJson({ owner: payer.vault, spender: devnet.deployment.registry, value: amount, deadline: permitDeadline }),
     ])) as Hex
     const funding = { from: account.address, to: payer.vault, amount: 201_000_000n, permit: split(fundingSignature, permitDeadline) }
-    const prepared = await prepareTestPayment({
-      deployment: devnet.pinned,
-      invoice: testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString() }),
-      vault: payer.vault,
-      owner: account.address,
-      vaultDeployed: false,
-      permit: split(permitSignature, permitDeadline),
-      funding,
-      paymasterSigner: devnetRoles.paymasterSigner,
-    })
+    const prepared = await preparedFunded({ id, amount, vault: payer.vault, owner: account.address, permit: split(permitSignature, permitDeadline), funding })
     const signature = (await bridge.request('u1', bridgedSignUserOperation, [prepared.userOp, account.address])) as Hex
     expect(signed.map(({ method }) => method)).toEqual(['eth_signTypedData_v4', 'eth_signTypedData_v4', 'personal_sign'])
     await handleOps({ ...fromWireUserOp(prepared.userOp), signature })
@@ -271,16 +269,7 @@ describe('the wallet bridge, host side', () => {
       permitJson({ owner: payer.vault, spender: devnet.deployment.registry, value: amount, deadline: permitDeadline }),
     ])) as Hex
     const unsignedFunding = { from: account.address, to: payer.vault, amount, permit: split(`0x${'11'.repeat(32)}${'22'.repeat(32)}1b`, permitDeadline) }
-    const prepared = await prepareTestPayment({
-      deployment: devnet.pinned,
-      invoice: testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString() }),
-      vault: payer.vault,
-      owner: account.address,
-      vaultDeployed: false,
-      permit: split(permitSignature, permitDeadline),
-      funding: unsignedFunding,
-      paymasterSigner: devnetRoles.paymasterSigner,
-    })
+    const prepared = await preparedFunded({ id, amount, vault: payer.vault, owner: account.address, permit: split(permitSignature, permitDeadline), funding: unsignedFunding })
     expect(await outcome(bridge.request('u1', bridgedSignUserOperation, [prepared.userOp, account.address]))).toBe(4100)
     expect(signed.map(({ method }) => method)).toEqual(['eth_signTypedData_v4'])
   })
