@@ -3,6 +3,7 @@ import { getUserOperationHash } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { decodeFundedPayCallData, vaultExecuteBatchAbi } from '../shared/fundedPayCall'
+import { decodePayCallData } from '../shared/payCall'
 import { permitTypes } from '../shared/permit'
 import { type PermitToSign, type WireInvoice } from '../shared/wire'
 import { fromWireUserOp } from '../shared/userOpWire'
@@ -167,6 +168,14 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
       async signUserOperation({ userOpHash }) {
         call('signUserOperation')
         return owner.signMessage({ message: { raw: userOpHash } })
+      },
+      async sendToVault({ token, vault: to, amount }) {
+        call('sendToVault')
+        // the wallet's own transaction: the account's funds move to the vault, on the pinned token
+        if (token !== deployment.token || to !== vault) throw new Error('not this payer\'s vault')
+        world.accountBalance -= amount
+        world.balance += amount
+        return txHash
       },
       async invoiceOf(id) {
         call('walletInvoiceOf')
@@ -922,6 +931,32 @@ describe('paying from the wallet the payer already has', () => {
     await settle()
     expect(t.flow.state).toMatchObject({ name: 'insufficientBalance', fromWallet: true, note: 'permitRejected', missing: 248_000_000n })
     expect(t.count('prepare')).toBe(0)
+  })
+
+  test('behavior: the plain alternative: the wallet sends what the vault lacks to the vault, then the payment goes on as today', async () => {
+    const t = setup({ balance: 47_000_000n, accountBalance: 500_000_000n })
+    await short(t)
+    t.flow.sendToVault()
+    await until(t.flow, 'connected')
+    expect(t.count('sendToVault')).toBe(1)
+    expect(t.world.balance).toBe(248_000_000n)
+    t.flow.pay()
+    await until(t.flow, 'paid')
+    // one permit, the vault's: the funds were already there
+    expect(t.count('signTypedData')).toBe(1)
+    expect(decodePayCallData(t.world.submitted[0]!.userOp.callData).invoiceId).toBe(3n)
+  })
+
+  test('behavior: a declined transfer is declined, not an error: back to the offer, nothing sent', async () => {
+    const t = setup({ balance: 0n, accountBalance: 500_000_000n })
+    await short(t)
+    t.deps.wallet.sendToVault = async () => {
+      throw rejection
+    }
+    t.flow.sendToVault()
+    await settle()
+    expect(t.flow.state).toMatchObject({ name: 'insufficientBalance', fromWallet: true, note: 'transferRejected' })
+    expect(t.world.balance).toBe(0n)
   })
 
   test.each([

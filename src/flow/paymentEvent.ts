@@ -18,6 +18,8 @@ export type PaymentAction =
   | { type: 'pay' }
   /** Pay what the vault lacks from the connected account, inside the same sponsored operation. */
   | { type: 'payFromWallet' }
+  /** Send what the vault lacks from the connected account first, as the wallet's own transaction. */
+  | { type: 'sendToVault' }
   | { type: 'renewPermit' }
   | { type: 'retry'; at: number }
   /** The wallet reported another account or chain (or none: disconnected). `wantedChainId`: the pinned chain. */
@@ -40,6 +42,8 @@ export type PaymentOutcome =
   /** `funding`: the funding permit's verdict, when paying from the wallet. */
   | { type: 'permitReceived'; verdict: VerifyPermitToSignReturnType; funding?: VerifyPermitToSignReturnType }
   | { type: 'fundingSigned'; funding: Funding }
+  /** The wallet's transfer to the vault is mined. */
+  | { type: 'vaultFunded' }
   | { type: 'permitSigned'; permit: PermitSignature }
   | { type: 'prepared'; prepared: PrepareResponse }
   | { type: 'verified'; verdict: VerifyPreparedPaymentReturnType }

@@ -25,7 +25,7 @@ export type Receipt = { amount: bigint; invoiceNumber: string; userOpHash: Hex; 
 export type HandedOverPermit = { amount: bigint; deadline: bigint }
 
 /** Why the payer is back at a step: the UI words it. */
-export type FlowNote = 'connectRejected' | 'switchRejected' | 'switchFailed' | 'permitRejected' | 'operationRejected'
+export type FlowNote = 'connectRejected' | 'switchRejected' | 'switchFailed' | 'permitRejected' | 'operationRejected' | 'transferRejected'
 
 /** What the service answered to the signed operation. Only the chain decides what happened; this only
  * changes what the payer is told meanwhile. `refused`: a plain 4xx with its code. */
@@ -65,6 +65,8 @@ export type PaymentState =
   /** `fromWallet`: the connected account holds the missing amount, so the vault can be funded from it
    * inside the payment; `note` says why the payer is back here. */
   | ({ name: 'insufficientBalance'; missing: bigint; fromWallet?: boolean; note?: FlowNote | null } & WithPayer)
+  /** The wallet sends what the vault lacks from the account to the vault, as an ordinary transaction. */
+  | ({ name: 'sendingToVault'; missing: bigint } & WithPayer)
   /** `fromWallet`: the vault lacks part of the amount and the payer chose to pay it from the account. */
   | ({ name: 'requestingPermit'; fromWallet?: boolean } & WithPayer)
   /** Step 1 of 3 when paying from the wallet: the account lets its vault take what the vault lacks;

@@ -69,6 +69,15 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
     // the payer may have topped up the vault
     retry: (state) => ({ name: 'connecting', invoice: state.invoice }),
     payFromWallet: (state) => (state.fromWallet ? { name: 'requestingPermit', invoice: state.invoice, payer: state.payer, fromWallet: true } : state),
+    sendToVault: (state) => (state.fromWallet ? { name: 'sendingToVault', invoice: state.invoice, payer: state.payer, missing: state.missing } : state),
+  },
+  sendingToVault: {
+    // the vault is read again, as at connect: the payment then goes on as from any funded vault
+    vaultFunded: (state) => ({ name: 'connecting', invoice: state.invoice }),
+    failed: (state, { failure, at }) => {
+      const offer = { name: 'insufficientBalance' as const, invoice: state.invoice, payer: state.payer, missing: state.missing, fromWallet: true }
+      return failure.kind === 'rejected' ? { ...offer, note: 'transferRejected' } : errorState(failure, at, offer, 'WALLET_ERROR')
+    },
   },
   requestingPermit: {
     // what the service says of the invoice's status here is not read: only the chain settles it
@@ -157,6 +166,7 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
 const beforeHandover = new Set<PaymentState['name']>([
   'connected',
   'insufficientBalance',
+  'sendingToVault',
   'requestingPermit',
   'signingFunding',
   'signingPermit',

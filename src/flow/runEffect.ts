@@ -132,6 +132,10 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
       return { type: 'permitReceived', verdict, funding }
     }
 
+    case 'sendingToVault':
+      await wallet.sendToVault({ token: deployment.token, vault: state.payer.vault, amount: state.missing })
+      return { type: 'vaultFunded' }
+
     case 'signingFunding': {
       const signature = await wallet.signTypedData(state.typedData)
       const { owner, spender, value, deadline } = state.typedData.message

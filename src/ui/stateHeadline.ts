@@ -25,6 +25,8 @@ export function stateHeadline(state: PaymentState, t: Strings): string {
       return t.payTitle
     case 'insufficientBalance':
       return t.insufficientTitle
+    case 'sendingToVault':
+      return t.sendingToVaultTitle
     case 'requestingPermit':
       return t.requestingPermit
     case 'signingFunding':

@@ -76,6 +76,7 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
       switchNetwork: flow.switchNetwork,
       pay: flow.pay,
       payFromWallet: flow.payFromWallet,
+      sendToVault: flow.sendToVault,
       renewPermit: flow.renewPermit,
       retry: flow.retry,
     }),

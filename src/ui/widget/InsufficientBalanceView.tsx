@@ -14,6 +14,7 @@ type InsufficientBalanceProps = {
   note?: Note | null
   onCheckAgain(): void
   onPayFromWallet(): void
+  onSendToVault(): void
 }
 
 export function InsufficientBalanceView(p: InsufficientBalanceProps) {
@@ -31,6 +32,9 @@ export function InsufficientBalanceView(p: InsufficientBalanceProps) {
           <p>{t.payFromWalletHint}</p>
           <button type="button" class="svc-primary" onClick={p.onPayFromWallet}>
             {t.payFromWallet(amount(BigInt(p.invoice.amount)))}
+          </button>
+          <button type="button" class="svc-secondary" onClick={p.onSendToVault}>
+            {t.sendToVault(amount(p.missing))}
           </button>
         </>
       ) : null}

@@ -24,7 +24,7 @@ const permit = { deadline: inAnHour, v: 27, r: userOpHash, s: userOpHash }
 const window = { validAfter: 0, validUntil: Number(inAnHour) }
 
 function actions(): WidgetActions {
-  return { choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }
+  return { choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), sendToVault: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }
 }
 
 function show(state: PaymentState, options: { wallets?: WalletChoice[]; locale?: Locale; deployment?: PinnedDeployment } = {}) {
@@ -106,6 +106,14 @@ describe('PaymentWidget', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Pay 248.00 USDC from your wallet' }))
     expect(act.payFromWallet).toHaveBeenCalledOnce()
     expect(screen.queryByRole('button', { name: 'Check again' })).not.toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Send 201.00 USDC to your vault (you pay the network fee)' }))
+    expect(act.sendToVault).toHaveBeenCalledOnce()
+  })
+
+  test('sendingToVault: says what the wallet is asked to send, and that the payment goes on after it', () => {
+    show({ name: 'sendingToVault', invoice, payer, missing: 201_000_000n })
+    expect(screen.queryByRole('heading', { name: 'Sending to your vault' })).not.toBeNull()
+    expect(shown('Confirm the transfer of 201.00 USDC in your wallet; the payment goes on once it is on-chain.')).toBe(true)
   })
 
   test('insufficientBalance: an empty vault pays it all from the wallet, with no split; a declined funding signature is said', () => {

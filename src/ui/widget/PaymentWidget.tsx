@@ -25,6 +25,7 @@ export type WidgetActions = {
   switchNetwork(): void
   pay(): void
   payFromWallet(): void
+  sendToVault(): void
   renewPermit(): void
   retry(): void
 }
@@ -77,7 +78,9 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'connected':
       return <ConnectedView {...state} onPay={actions.pay} />
     case 'insufficientBalance':
-      return <InsufficientBalanceView {...state} onCheckAgain={actions.retry} onPayFromWallet={actions.payFromWallet} />
+      return <InsufficientBalanceView {...state} onCheckAgain={actions.retry} onPayFromWallet={actions.payFromWallet} onSendToVault={actions.sendToVault} />
+    case 'sendingToVault':
+      return <ProgressView>{t.sendingToVault(formatTokenAmount(state.missing, state.invoice.token, tag))}</ProgressView>
     case 'signingFunding':
       return <FundingView authorisation={state.authorisation} account={state.payer.owner} />
     case 'signingPermit':
