@@ -986,5 +986,7 @@ describe('paying from the wallet the payer already has', () => {
     const unsafe = await until(t.flow, 'unsafe')
     expect(unsafe.problems.map((problem) => problem.code)).toEqual(['CALL_COUNT_MISMATCH'])
     expect(t.count('signUserOperation')).toBe(0)
+    // both permits went to the service with /prepare: the payer is told what each allows
+    expect(unsafe.handedOver).toMatchObject({ amount: 248_000_000n, funding: { amount: 201_000_000n } })
   })
 })

@@ -22,7 +22,11 @@ export type Receipt = { amount: bigint; invoiceNumber: string; userOpHash: Hex; 
 /** A permit the payer signed and handed to the service: until `deadline` it lets the invoice registry
  * take `amount` from the vault, and only in a payment the vault itself makes (which needs another
  * signature from the payer). */
-export type HandedOverPermit = { amount: bigint; deadline: bigint }
+export type HandedOverPermit = { amount: bigint; deadline: bigint; funding?: HandedOverFunding }
+
+/** Paying from the wallet: the funding permit handed over with it, which lets the vault take `amount`
+ * from the payer's account until `deadline`, again only in an operation the payer signs. */
+export type HandedOverFunding = { amount: bigint; deadline: bigint }
 
 /** Why the payer is back at a step: the UI words it. */
 export type FlowNote = 'connectRejected' | 'switchRejected' | 'switchFailed' | 'permitRejected' | 'operationRejected' | 'transferRejected'

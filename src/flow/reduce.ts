@@ -3,7 +3,9 @@ import { sameAddress } from '../verify/sameAddress'
 import type { Failure } from './failure'
 import type { InvoiceCheck } from './invoiceCheck'
 import type { PaymentEvent, VaultOnChain } from './paymentEvent'
-import type { Payer, PaymentState, Receipt } from './paymentState'
+import type { HandedOverPermit, Payer, PaymentState, Receipt } from './paymentState'
+import type { Funding } from '../shared/fundedPayCall'
+import type { PermitSignature } from '../shared/payCall'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
 
 /** How often the chain is read while a signed operation is out. */
@@ -111,7 +113,7 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
     verified: ({ invoice, payer, permit, funding }, { verdict }) => {
       if (!verdict.ok) {
         // the permit went to the service with /prepare: the payer is told what it allows, and until when
-        return { name: 'unsafe', invoice, problems: verdict.problems, handedOver: { amount: BigInt(invoice.amount), deadline: permit.deadline } }
+        return { name: 'unsafe', invoice, problems: verdict.problems, handedOver: handedOverOf(invoice, permit, funding) }
       }
       const { userOp, userOpHash, window } = verdict
       return { name: 'signingOperation', invoice, payer, permit, ...(funding ? { funding } : {}), userOp, userOpHash, window }
@@ -261,7 +263,13 @@ function followed(state: StateNamed<'pending'>, check: InvoiceCheck, vault: Vaul
 }
 
 function handedOver(state: StateNamed<'pending'>) {
-  return { amount: BigInt(state.invoice.amount), deadline: state.permit.deadline }
+  return handedOverOf(state.invoice, state.permit, state.funding)
+}
+
+/** What the permits sent to the service allow, in the payer's terms. */
+function handedOverOf(invoice: ShownInvoice, permit: PermitSignature, funding: Funding | undefined): HandedOverPermit {
+  const vault = { amount: BigInt(invoice.amount), deadline: permit.deadline }
+  return funding ? { ...vault, funding: { amount: funding.amount, deadline: funding.permit.deadline } } : vault
 }
 
 /** Ran out before anything was handed over that could pay: told once the chain shows it unpaid. */

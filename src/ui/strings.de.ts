@@ -123,6 +123,8 @@ export const de: Strings = {
   failedOnChainBody: 'Sie wurde on-chain ausgeführt, hat die Rechnung aber nicht bezahlt. Es wurde nichts bezahlt.',
   unsafeHandedOver: (amount, until) =>
     `Bevor dies erkannt wurde, hatten Sie eine Freigabe unterschrieben, die an den Zahlungsdienst ging: Bis ${until} erlaubt sie dem Rechnungsregister, ${amount} von Ihrem Vault abzubuchen, aber nur in einer Zahlung Ihres Vaults, die erneut Ihre Unterschrift braucht. Es wurde nichts bezahlt.`,
+  unsafeHandedOverFunding: (amount, until) =>
+    `Sie hatten außerdem unterschrieben, dass Ihr Vault bis ${until} ${amount} aus Ihrer Wallet nehmen darf: Auch das kann nur in einer Zahlung Ihres Vaults mit Ihrer Unterschrift genutzt werden.`,
   unsafeNothingSigned: 'Sie haben für diese Zahlung nichts unterschrieben.',
   differsIn: (fields) => `Abweichend: ${fields}.`,
   errorChainUnreadable: 'Die Blockchain konnte nicht gelesen werden, daher lässt sich nichts prüfen. Versuchen Sie es gleich noch einmal.',

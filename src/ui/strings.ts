@@ -124,6 +124,8 @@ const en = {
   failedOnChainBody: 'It was executed on-chain but did not pay the invoice. Nothing was paid.',
   unsafeHandedOver: (amount: string, until: string) =>
     `Before this was found you had signed an authorisation, and it was sent to the payment service: until ${until} it lets the invoice registry take ${amount} from your vault, but only in a payment your vault makes, which needs your signature again. Nothing was paid.`,
+  unsafeHandedOverFunding: (amount: string, until: string) =>
+    `You had also signed that your vault may take ${amount} from your wallet until ${until}: it too can only be used in a payment your vault makes, with your signature.`,
   unsafeNothingSigned: 'You have not signed anything for this payment.',
   differsIn: (fields: string) => `Differs in: ${fields}.`,
   errorChainUnreadable: 'The blockchain could not be read, so nothing can be checked. Try again in a moment.',
