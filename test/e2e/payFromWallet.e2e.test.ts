@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core'
-import { decodeFunctionData, encodeFunctionData, parseUnits } from 'viem'
+import { createTestClient, decodeFunctionData, encodeFunctionData, http, parseEther, parseUnits } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients, devnetRoles } from '../../server/devnet/deploy'
@@ -86,6 +86,26 @@ describe('paying from the wallet the payer already has', () => {
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
     expect(await balanceOf(payer.owner)).toBe(usdc('500') - usdc('201'))
     expect(await balanceOf(payer.vault)).toBe(0n)
+    await page.close()
+  })
+
+  test('behavior: the plain alternative: the wallet sends the missing amount to the vault (the payer pays its fee), then the payment goes on as today', async () => {
+    const { invoice, payer, page, url, wallet } = await scenario({ vaultFunds: usdc('47') })
+    await createTestClient({ mode: 'anvil', transport: http(checkout.devnet.file.rpcUrl) }).setBalance({ address: payer.owner, value: parseEther('1') })
+    await page.goto(url)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    const sent = wallet.holdNext('eth_sendTransaction')
+    await page.getByRole('button', { name: 'Send 201.00 USDC to your vault (you pay the network fee)' }).click()
+    const release = await sent
+    expect(await heading(page)).toBe('Sending to your vault')
+    release()
+    await page.getByRole('button', { name: 'Pay 248.00 USDC' }).click()
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
+    expect((await onchain(invoice.id)).status).toBe(2)
+    expect(await balanceOf(payer.owner)).toBe(usdc('500') - usdc('201'))
+    expect(await balanceOf(payer.vault)).toBe(0n)
+    // the transfer was the payer's own transaction: its fee came from the account
+    expect(await chain().getBalance({ address: payer.owner })).toBeLessThan(parseEther('1'))
     await page.close()
   })
 
