@@ -105,7 +105,7 @@ const anyOf = (instances: Instance[]) => instances[Math.floor(Math.random() * in
 async function signedOperation(base: string, invoiceId: bigint, payer: Payer, timings: Timings) {
   let answers
   try {
-    answers = await permitAndPrepare(base, invoiceId, payer, undefined, (step, ms) => timings[step].push(ms))
+    answers = await permitAndPrepare(base, invoiceId, payer, undefined, { timed: (step, ms) => timings[step].push(ms) })
   } catch (error) {
     // permitAndPrepare throws on a refused permit, naming its status
     const status = Number(/^permit: (\d+)/.exec((error as Error).message)?.[1] ?? 0)

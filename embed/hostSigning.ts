@@ -1,16 +1,19 @@
 import { getAddress, hexToNumber, isAddress, type Address, type Hex } from 'viem'
 import { readInvoice } from '../src/chain/readInvoice'
 import { readEntryPointNonce, readPermitNonce } from '../src/chain/readNonces'
-import { readVault } from '../src/chain/readVault'
+import { readBalance, readVault } from '../src/chain/readVault'
 import type { PinnedDeployment } from '../src/config/pinnedDeployment'
 import { splitPermitSignature } from '../src/flow/permitSignature'
+import type { Funding } from '../src/shared/fundedPayCall'
 import type { PermitSignature } from '../src/shared/payCall'
 import { permitTypedDataJson } from '../src/shared/permit'
 import { fromWireUserOp, type WireUserOp } from '../src/shared/userOpWire'
 import type { PermitToSign } from '../src/shared/wire'
 import type { Eip1193Provider } from '../src/wallet/eip1193'
 import type { PaymentInvoice } from '../src/verify/paymentInvoice'
-import { verifyPermitToSign } from '../src/verify/verifyPermitToSign'
+import { verifyFundingPermitToSign } from '../src/verify/verifyFundingPermitToSign'
+import { verifyPermitToSign, type VerifyPermitToSignReturnType } from '../src/verify/verifyPermitToSign'
+import { sameAddress } from '../src/verify/sameAddress'
 import { verifyUserOperation } from '../src/verify/verifyUserOperation'
 import type { RpcError } from './protocol'
 
@@ -33,12 +36,22 @@ export type HostSigningParameters = {
  * checkout's origin and the wallet shows the merchant's: were the checkout compromised, it must get
  * nothing signed but this payment. So the host reads the chain itself, through its own wallet, and
  * runs the page's own verifiers: a permit only of the invoice amount read from the chain, from the
- * vault the pinned factory derives for the signing account, to the pinned registry; an operation
+ * vault the pinned factory derives for the signing account, to the pinned registry; a funding permit
+ * only from the signing account to that vault, of exactly what the vault lacks on-chain; an operation
  * signature only over a hash it computed from an operation that pays exactly this invoice with the
- * permit this host signed. It signs what it rebuilt, never the frame's bytes.
+ * permits this host signed. It signs what it rebuilt, never the frame's bytes.
  */
 export function createHostSigning({ deployment, invoiceId, now = Date.now }: HostSigningParameters) {
-  let signedPermit: { owner: Address; permit: PermitSignature } | null = null
+  /** The vault's permit and, when the payment is funded from the account, the funding signed before it. */
+  let signedPermit: { owner: Address; permit: PermitSignature; funding: Funding | null } | null = null
+  let signedFunding: { owner: Address; funding: Funding } | null = null
+
+  /** Has the wallet sign typed data the verifier rebuilt; refuses what it did not pass. */
+  async function signVerified(provider: Eip1193Provider, owner: Address, verdict: VerifyPermitToSignReturnType, what: string) {
+    if (!verdict.ok) throw refused(`not this payment's ${what}: ${verdict.problems.map((problem) => problem.code).join(', ')}`)
+    const signature = (await provider.request({ method: 'eth_signTypedData_v4', params: [owner, permitTypedDataJson(verdict.typedData)] })) as Hex
+    return { signature, permit: splitPermitSignature(signature, verdict.typedData.message.deadline), message: verdict.typedData.message }
+  }
 
   /** The chain as the host's wallet reads it: the pinned chain, the invoice still open, the account's vault. */
   async function payment(provider: Eip1193Provider, account: unknown) {
@@ -54,16 +67,30 @@ export function createHostSigning({ deployment, invoiceId, now = Date.now }: Hos
   }
 
   return {
-    /** eth_signTypedData_v4 `[account, json]`: an EIP-2612 permit for this payment, or nothing. */
+    /** eth_signTypedData_v4 `[account, json]`: an EIP-2612 permit for this payment (the vault's, or
+     * the account's funding of its vault), or nothing. */
     async signPermit(provider: Eip1193Provider, [account, json]: unknown[]): Promise<Hex> {
       const { owner, vault, invoice } = await payment(provider, account)
       const permitToSign = parsePermit(json)
       if (!permitToSign) throw refused('eth_signTypedData_v4 is relayed only for an EIP-2612 Permit')
+      if (sameAddress(permitToSign.message.owner, owner)) {
+        // the account's own funds: only to its own vault, only what the vault lacks, read here
+        const [balance, nonce] = await Promise.all([readBalance(provider, deployment, vault), readPermitNonce(provider, deployment, owner)])
+        // the vault's permit is signed next: that it does not end before this one is checked then
+        const verdict = verifyFundingPermitToSign(permitToSign, { deployment, account: owner, vault, shortfall: invoice.amount - balance, nonce, now: now() })
+        const { signature, permit, message } = await signVerified(provider, owner, verdict, 'funding permit')
+        signedFunding = { owner, funding: { from: owner, to: vault, amount: message.value, permit } }
+        return signature
+      }
       const nonce = await readPermitNonce(provider, deployment, vault)
       const verdict = verifyPermitToSign(permitToSign, { deployment, vault, invoice, nonce, now: now() })
-      if (!verdict.ok) throw refused(`not this payment's permit: ${verdict.problems.map((problem) => problem.code).join(', ')}`)
-      const signature = (await provider.request({ method: 'eth_signTypedData_v4', params: [owner, permitTypedDataJson(verdict.typedData)] })) as Hex
-      signedPermit = { owner, permit: splitPermitSignature(signature, verdict.typedData.message.deadline) }
+      const funding = signedFunding?.owner === owner ? signedFunding.funding : null
+      if (verdict.ok && funding && verdict.typedData.message.deadline < funding.permit.deadline) {
+        throw refused('FUNDING_OUTLIVES_PERMIT')
+      }
+      const { signature, permit } = await signVerified(provider, owner, verdict, 'permit')
+      signedPermit = { owner, permit, funding }
+      signedFunding = null
       return signature
     },
 
@@ -78,7 +105,18 @@ export function createHostSigning({ deployment, invoiceId, now = Date.now }: Hos
         throw refused('the operation is not a v0.7 UserOperation')
       }
       const entryPointNonce = await readEntryPointNonce(provider, deployment, vault)
-      const verdict = verifyUserOperation(userOp, { deployment, invoice, vault, owner, vaultDeployed: deployed, permit: signedPermit.permit, entryPointNonce, now: now() })
+      const { permit, funding } = signedPermit
+      const verdict = verifyUserOperation(userOp, {
+        deployment,
+        invoice,
+        vault,
+        owner,
+        vaultDeployed: deployed,
+        permit,
+        ...(funding ? { funding } : {}),
+        entryPointNonce,
+        now: now(),
+      })
       if (!verdict.ok) throw refused(`not this payment's operation: ${verdict.problems.map((problem) => problem.code).join(', ')}`)
       // SimpleAccount v0.7 recovers an EIP-191 signature over the 32 bytes of the hash computed here
       return (await provider.request({ method: 'personal_sign', params: [verdict.userOpHash, owner] })) as Hex

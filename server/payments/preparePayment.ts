@@ -2,7 +2,7 @@ import { getAddress, type Address } from 'viem'
 import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import { encodeCreateVault, vaultFactoryAbi, vaultSalt, type PermitSignature } from '../../src/shared/payCall'
+import { encodeCreateVault, type PermitSignature } from '../../src/shared/payCall'
 import type * as z from 'zod/mini'
 import type { prepareResponseSchema } from '../../src/shared/wire'
 import { toWireUserOp } from '../../src/shared/userOpWire'
@@ -13,8 +13,10 @@ import { verifyPermit } from '../chain/verifyPermit'
 import { HttpError } from '../http/httpError'
 import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
-import { minPermitRemainingSeconds } from '../../src/shared/permit'
+import { earliestDeadline, minPermitRemainingSeconds } from '../../src/shared/permit'
 import { assertPermitUsable } from './assertPermitUsable'
+import { verifyFunding, type FundingRequest } from './verifyFunding'
+import { ownersVault } from './ownersVault'
 
 /** Typed by the widget's schema for this answer: the two cannot disagree on a field's representation. */
 export type PreparedResponse = Omit<z.infer<typeof prepareResponseSchema>, 'success'>
@@ -23,14 +25,8 @@ export type PreparedResponse = Omit<z.infer<typeof prepareResponseSchema>, 'succ
 const unmeasured = { callGasLimit: 0n, verificationGasLimit: 0n, preVerificationGas: 0n, paymasterVerificationGasLimit: 0n, paymasterPostOpGasLimit: 0n }
 
 async function resolveVault(context: PayContext, payer: Address, owner: Address) {
-  const { client, deployment } = context
-  const expected = await client.readContract({
-    address: deployment.vaultFactory,
-    abi: vaultFactoryAbi,
-    functionName: 'getAddress',
-    args: [owner, vaultSalt],
-  })
-  if (getAddress(expected) !== getAddress(payer)) {
+  const { client } = context
+  if (getAddress(await ownersVault(context, owner)) !== getAddress(payer)) {
     throw new HttpError(400, 'PAYER_NOT_OWNER_VAULT', 'payerAddress is not the vault of ownerAddress')
   }
   const code = await client.getCode({ address: payer })
@@ -45,13 +41,21 @@ async function resolveVault(context: PayContext, payer: Address, owner: Address)
 }
 
 /**
- * POST /v1/pay/:id/prepare. The permit is checked by the token itself before anything is sponsored:
- * a bad permit costs the paymaster nothing. Then the operation is built, its gas measured, the
- * sponsorship signed to expire with the permit, and the result recorded so submit accepts only it.
+ * POST /v1/pay/:id/prepare. The permits (the vault's, and the owner account's funding permit when the
+ * vault is to be funded in the same operation) are checked by the token itself before anything is
+ * sponsored: a bad permit costs the paymaster nothing. Then the operation is built, its gas measured,
+ * the sponsorship signed to expire with the earlier permit, and the result recorded so submit accepts
+ * only it.
  */
 export async function preparePayment(
   context: PayContext,
-  { invoiceId, payerAddress, ownerAddress, permit }: { invoiceId: bigint; payerAddress: Address; ownerAddress: Address; permit: PermitSignature },
+  { invoiceId, payerAddress, ownerAddress, permit, funding: fundingRequest }: {
+    invoiceId: bigint
+    payerAddress: Address
+    ownerAddress: Address
+    permit: PermitSignature
+    funding?: FundingRequest | undefined
+  },
 ): Promise<PreparedResponse> {
   const { client, deployment, sponsor, bundler } = context
   const invoice = await payableInvoice(context, invoiceId)
@@ -77,14 +81,18 @@ export async function preparePayment(
   if (!permitValid) {
     throw new HttpError(400, 'PERMIT_SIGNATURE_INVALID', 'the permit does not verify for payerAddress: sign the permit returned by /permit with the vault owner')
   }
-  if (balance < amount) {
+  const funding = fundingRequest
+    ? await verifyFunding(context, { funding: fundingRequest, owner: ownerAddress, vault: payerAddress, shortfall: amount - balance })
+    : undefined
+  if (!funding && balance < amount) {
     throw new HttpError(400, 'INSUFFICIENT_BALANCE', `the vault holds ${balance} of the ${amount} base units this invoice needs`, {
       balance: balance.toString(),
       required: amount.toString(),
     })
   }
 
-  const window = { validUntil: Number(permit.deadline) }
+  const earlierDeadline = earliestDeadline(permit, funding?.permit)
+  const window = { validUntil: Number(earlierDeadline) }
   const unsponsored = payUserOperation({
     deployment,
     invoiceId,
@@ -93,6 +101,7 @@ export async function preparePayment(
     vaultDeployed: deployed,
     nonce,
     permit,
+    funding,
     gas: { ...unmeasured, maxFeePerGas: fees.maxFeePerGas, maxPriorityFeePerGas: fees.maxPriorityFeePerGas },
     paymasterData: '0x',
     signature: stubEcdsaSignature,
@@ -111,7 +120,7 @@ export async function preparePayment(
     userOperation: userOp,
   })
   // submit refuses a permit with under two minutes left, so that is where the prepared payment ends
-  const expiresAt = new Date((Number(permit.deadline) - minPermitRemainingSeconds) * 1000)
+  const expiresAt = new Date((Number(earlierDeadline) - minPermitRemainingSeconds) * 1000)
   const wire = toWireUserOp(userOp)
   await context.payments.recordPrepared({
     userOpHash,

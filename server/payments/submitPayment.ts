@@ -1,6 +1,5 @@
-import { getAddress, isAddressEqual, recoverMessageAddress, size, zeroHash, type Hex } from 'viem'
+import { getAddress, isAddressEqual, recoverMessageAddress, size, type Hex } from 'viem'
 import { getUserOperationHash } from 'viem/account-abstraction'
-import { decodePayCallData, type PermitSignature } from '../../src/shared/payCall'
 import { canonicalJson } from '../../src/shared/metadata'
 import { fromWireUserOp, type WireUserOp } from '../../src/shared/userOpWire'
 import { BundlerRejectedError, type BundlerReceipt } from '../chain/bundler'
@@ -9,6 +8,7 @@ import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
 import type { PreparedPayment } from '../store/paymentStore'
 import { assertPermitUsable } from './assertPermitUsable'
+import { carriedPermits, type CarriedPermits } from './carriedPermits'
 
 export type SubmitResult =
   | { status: 'confirmed'; userOpHash: Hex; txHash: Hex }
@@ -64,25 +64,17 @@ async function assertSignedByOwner(prepared: PreparedPayment, signature: Hex) {
   }
 }
 
-/** The permit a pay call carries; null when callData is no pay call, or its permit was never signed. */
-function carriedPermit(callData: Hex): PermitSignature | null {
-  let permit: PermitSignature
-  try {
-    permit = decodePayCallData(callData).permit
-  } catch {
-    return null
-  }
-  return permit.r === zeroHash || permit.s === zeroHash ? null : permit
-}
-
-/** SPEC 7.3: an operation without a signed permit, or with a permitSignature other than its own, is a
- * mismatch whether or not it was prepared: checked before anything is looked up. */
-function assertPermitMatches(wire: WireUserOp, permitSignature: PermitSignatureInput | undefined) {
-  const permit = carriedPermit(wire.callData)
-  if (!permit) throw new HttpError(400, 'USEROP_PERMIT_MISMATCH', 'the operation callData carries no signed permit: submit the operation /prepare returned')
-  if (!permitSignature) return
+/** SPEC 7.3: an operation without a signed permit (both, when it funds the vault), or with a
+ * permitSignature other than its own, is a mismatch whether or not it was prepared: checked before
+ * anything is looked up. */
+function assertPermitMatches(wire: WireUserOp, permitSignature: PermitSignatureInput | undefined): CarriedPermits {
+  const carried = carriedPermits(wire.callData)
+  if (!carried) throw new HttpError(400, 'USEROP_PERMIT_MISMATCH', 'the operation callData carries no signed permit: submit the operation /prepare returned')
+  const { permit } = carried
+  if (!permitSignature) return carried
   const same = permitSignature.v === permit.v && permitSignature.r.toLowerCase() === permit.r.toLowerCase() && permitSignature.s.toLowerCase() === permit.s.toLowerCase()
   if (!same) throw new HttpError(400, 'USEROP_PERMIT_MISMATCH', 'permitSignature differs from the permit in the operation callData')
+  return carried
 }
 
 async function waitForReceipt(context: PayContext, userOpHash: Hex, reference: string | null | undefined): Promise<BundlerReceipt | null> {
@@ -118,7 +110,7 @@ export async function submitPayment(
   context: PayContext,
   { invoiceId, userOp, permitSignature }: { invoiceId: bigint; userOp: WireUserOp; permitSignature?: PermitSignatureInput | undefined },
 ): Promise<SubmitResult> {
-  assertPermitMatches(userOp, permitSignature)
+  const carried = assertPermitMatches(userOp, permitSignature)
   const prepared = await preparedFor(context, invoiceId, userOp)
   await assertSignedByOwner(prepared, userOp.signature)
   const { userOpHash } = prepared
@@ -144,6 +136,8 @@ export async function submitPayment(
     // paid or canceled since /prepare: refused as /permit and /prepare would, before the bundler is asked
     await payableInvoice(context, prepared.invoice.invoiceId)
     assertPermitUsable(prepared.permit.deadline, context.now)
+    // the operation is the prepared one (checked above), so its funding permit is the one verified then
+    if (carried.funding) assertPermitUsable(carried.funding.deadline, context.now)
     reference = await context.bundler.send(fromWireUserOp({ ...prepared.userOp, signature: userOp.signature }))
     await context.payments.markSubmitted(userOpHash, reference)
   } catch (error) {

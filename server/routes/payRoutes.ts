@@ -107,15 +107,20 @@ export const payRoutes = [
     path: '/v1/pay/:id/permit',
     summary: 'The EIP-2612 permit the payer signs',
     description:
-      "`payerAddress` is the payer vault: the vault factory's `getAddress(owner, 0)`. The vault's owner signs the returned typed data with `eth_signTypedData_v4`; a `v` of 0 or 1 is accepted wherever the signature is sent back.",
+      "`payerAddress` is the payer vault: the vault factory's `getAddress(owner, 0)`. The vault's owner signs the returned typed data with `eth_signTypedData_v4`; a `v` of 0 or 1 is accepted wherever the signature is sent back. With `fundingFrom` (an extension of SPEC 4.14: the vault's owner) and while the vault lacks part of the amount, also `fundingPermitToSign`: the owner's account lets the vault take exactly that part, until the same deadline, for `/prepare`'s `funding`.",
     auth: 'none',
     params: invoiceIdParams,
     body: permitRequestSchema,
     response: { status: 200, schema: permitResponseSchema, description: 'The typed data to sign, and the invoice.' },
-    errors: ['INVALID_STATUS', 'NOT_FOUND', 'TOKEN_NOT_SUPPORTED'],
+    errors: ['INVALID_STATUS', 'NOT_FOUND', 'TOKEN_NOT_SUPPORTED', 'FUNDING_OWNER_MISMATCH'],
     async handle({ params, body }, { pay }) {
       const permitDeadline = body.permitDeadline === undefined ? undefined : BigInt(body.permitDeadline)
-      const result = await requestPermit(pay, { invoiceId: params.id, payerAddress: getAddress(body.payerAddress), permitDeadline })
+      const result = await requestPermit(pay, {
+        invoiceId: params.id,
+        payerAddress: getAddress(body.payerAddress),
+        permitDeadline,
+        fundingFrom: body.fundingFrom && getAddress(body.fundingFrom),
+      })
       return { success: true as const, ...result }
     },
   }),
@@ -124,18 +129,34 @@ export const payRoutes = [
     path: '/v1/pay/:id/prepare',
     summary: 'The sponsored ERC-4337 operation that pays the invoice',
     description:
-      "The server verifies the signed permit on-chain, builds the vault's operation (EntryPoint v0.7) and has the paymaster sponsor it. The owner signs `userOpHash` with `personal_sign` (EIP-191 over its 32 bytes), after checking the operation: a client must recompute the hash and decode the callData before signing.",
+      "The server verifies the signed permit on-chain, builds the vault's operation (EntryPoint v0.7) and has the paymaster sponsor it. The owner signs `userOpHash` with `personal_sign` (EIP-191 over its 32 bytes), after checking the operation: a client must recompute the hash and decode the callData before signing. Optional `funding` (an extension of SPEC 4.14) pays from the owner's own account when the vault lacks part of the amount: `from` is `ownerAddress`, `amount` exactly what the vault lacks, and `permit` the owner's EIP-2612 permit letting `payerAddress` take that amount; the operation is then the vault's `executeBatch` of that permit, `transferFrom(from, payerAddress, amount)` and the payment, all or nothing, sponsored until the earlier of the two permit deadlines.",
     auth: 'none',
     params: invoiceIdParams,
     body: prepareRequestSchema,
     response: { status: 200, schema: prepareResponseSchema, description: 'The operation, its hash and the permit deadline.' },
-    errors: ['INVALID_STATUS', 'NOT_FOUND', 'PERMIT_EXPIRED', 'PERMIT_SIGNATURE_INVALID', 'INSUFFICIENT_BALANCE', 'PAYMASTER_UNAVAILABLE', 'PAYMASTER_SPONSORSHIP_INVALID'],
-    async handle({ params, body: { payerAddress, ownerAddress, permit } }, { pay }) {
+    errors: [
+      'INVALID_STATUS',
+      'NOT_FOUND',
+      'PERMIT_EXPIRED',
+      'PERMIT_SIGNATURE_INVALID',
+      'INSUFFICIENT_BALANCE',
+      'FUNDING_OWNER_MISMATCH',
+      'FUNDING_AMOUNT_MISMATCH',
+      'FUNDING_PERMIT_INVALID',
+      'PAYMASTER_UNAVAILABLE',
+      'PAYMASTER_SPONSORSHIP_INVALID',
+    ],
+    async handle({ params, body: { payerAddress, ownerAddress, permit, funding } }, { pay }) {
       const result = await preparePayment(pay, {
         invoiceId: params.id,
         payerAddress: getAddress(payerAddress),
         ownerAddress: getAddress(ownerAddress),
         permit: { ...recoverable(permit), deadline: BigInt(permit.deadline) },
+        funding: funding && {
+          from: getAddress(funding.from),
+          amount: BigInt(funding.amount),
+          permit: { ...recoverable(funding.permit), deadline: BigInt(funding.permit.deadline) },
+        },
       })
       return { success: true as const, ...result }
     },

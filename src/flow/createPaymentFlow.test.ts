@@ -1,13 +1,16 @@
-import { recoverMessageAddress, type Address, type Hex } from 'viem'
+import { decodeFunctionData, encodeFunctionData, recoverMessageAddress, type Address, type Hex } from 'viem'
 import { getUserOperationHash } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
+import { decodeFundedPayCallData, vaultExecuteBatchAbi } from '../shared/fundedPayCall'
+import { decodePayCallData } from '../shared/payCall'
 import { permitTypes } from '../shared/permit'
-import { type WireInvoice } from '../shared/wire'
+import { type PermitToSign, type WireInvoice } from '../shared/wire'
 import { fromWireUserOp } from '../shared/userOpWire'
 import type { OnchainInvoice } from '../verify/confirmInvoice'
 import { prepareTestPayment, testDeployment, testInvoice, testOnchainInvoice } from '../verify/preparedPayment.fixture'
 import { verifyPermitToSign } from '../verify/verifyPermitToSign'
+import { verifyFundingPermitToSign } from '../verify/verifyFundingPermitToSign'
 import { verifyPreparedPayment, type PrepareResponse } from '../verify/verifyPreparedPayment'
 import { ApiError } from './apiError'
 import { createPaymentFlow, type PaymentFlow } from './createPaymentFlow'
@@ -25,7 +28,7 @@ function someAddress(): Address {
 /** A payer with a real key; a chain (the pinned RPC's view and the wallet's node's) and a wallet that
  * answer from plain variables; a server that prepares real, sponsored operations (checked by the real
  * verifiers) and, when honest, gets them executed on that chain. Tests swap single functions. */
-function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = false } = {}) {
+function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = false, accountBalance = 0n } = {}) {
   const deployment = testDeployment()
   const owner = privateKeyToAccount(generatePrivateKey())
   const vault = someAddress()
@@ -47,6 +50,11 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
     permitNonce: 0n,
     deployed,
     balance,
+    /** The token held by the payer's own account, and its permit nonce. */
+    accountBalance,
+    accountNonce: 0n,
+    /** A dishonest server: changes the funding permit it offers. */
+    fundingTamper: (message: PermitToSign['message']) => message,
     walletChainId,
     /** Sleeps of more than 0 ms never end: the flow stays where it is until the payer acts. */
     holdWaits: false,
@@ -83,9 +91,21 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
         call('getInvoice')
         return world.invoice
       },
-      async requestPermit(_, { payerAddress }) {
+      async requestPermit(_, { payerAddress, fundingFrom }) {
         call('requestPermit')
+        const deadline = String(world.time / 1000 + 3600)
+        const shortfall = BigInt(world.invoice.amount) - world.balance
+        const fundingPermitToSign: PermitToSign | undefined =
+          fundingFrom && shortfall > 0n
+            ? {
+                domain: { name: 'USD Coin', version: '2', chainId: deployment.chainId, verifyingContract: deployment.token },
+                types: { Permit: permitTypes.Permit.map((field) => ({ ...field })) },
+                primaryType: 'Permit',
+                message: world.fundingTamper({ owner: fundingFrom, spender: payerAddress, value: shortfall.toString(), nonce: world.accountNonce.toString(), deadline }),
+              }
+            : undefined
         return {
+          ...(fundingPermitToSign ? { fundingPermitToSign } : {}),
           success: true,
           invoice: world.invoice,
           permitToSign: {
@@ -102,7 +122,7 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
           },
         }
       },
-      async prepare(_, { permit }) {
+      async prepare(_, { permit, funding }) {
         call('prepare')
         const prepared = await prepareTestPayment({
           deployment,
@@ -111,6 +131,9 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
           owner: owner.address,
           vaultDeployed: world.deployed,
           permit: { ...permit, deadline: BigInt(permit.deadline) },
+          ...(funding
+            ? { funding: { from: funding.from, to: vault, amount: BigInt(funding.amount), permit: { ...funding.permit, deadline: BigInt(funding.permit.deadline) } } }
+            : {}),
           paymasterSigner,
           nonce: world.nonce ?? world.entryPointNonce,
           ...(world.sponsorship ? { sponsorship: world.sponsorship } : {}),
@@ -146,6 +169,14 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
         call('signUserOperation')
         return owner.signMessage({ message: { raw: userOpHash } })
       },
+      async sendToVault({ token, vault: to, amount }) {
+        call('sendToVault')
+        // the wallet's own transaction: the account's funds move to the vault, on the pinned token
+        if (token !== deployment.token || to !== vault) throw new Error('not this payer\'s vault')
+        world.accountBalance -= amount
+        world.balance += amount
+        return txHash
+      },
       async invoiceOf(id) {
         call('walletInvoiceOf')
         return id === 3n ? world.walletView(world.onchain) : null
@@ -163,11 +194,11 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
       async vaultOf() {
         return { vault, deployed: world.deployed }
       },
-      async balanceOf() {
-        return world.balance
+      async balanceOf(holder) {
+        return holder === owner.address ? world.accountBalance : world.balance
       },
-      async permitNonceOf() {
-        return world.permitNonce
+      async permitNonceOf(holder) {
+        return holder === owner.address ? world.accountNonce : world.permitNonce
       },
       async entryPointNonceOf() {
         return world.entryPointNonce
@@ -176,7 +207,7 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
         return Math.floor(world.time / 1000)
       },
     },
-    verifier: { verifyPermitToSign, verifyPreparedPayment },
+    verifier: { verifyPermitToSign, verifyFundingPermitToSign, verifyPreparedPayment },
     clock: {
       now: () => world.time,
       async sleep(ms) {
@@ -853,5 +884,109 @@ describe('createPaymentFlow: failures the payer recovers from', () => {
     expect(failed.resume.name).toBe('preparing')
     t.flow.retry()
     await until(t.flow, 'paid')
+  })
+})
+
+describe('paying from the wallet the payer already has', () => {
+  /** A vault holding 47 of the 248 USDC, and 500 in the payer's own account. */
+  async function short(t: ReturnType<typeof setup>) {
+    t.flow.start()
+    await until(t.flow, 'ready')
+    t.flow.connect()
+    return until(t.flow, 'insufficientBalance')
+  }
+
+  test('behavior: a vault short of funds with the rest in the wallet pays from the wallet: the funding permit first, then the vault\'s, then the operation', async () => {
+    const t = setup({ balance: 47_000_000n, accountBalance: 500_000_000n })
+    const offer = await short(t)
+    expect(offer).toMatchObject({ missing: 201_000_000n, fromWallet: true })
+    const states: PaymentState[] = []
+    t.flow.subscribe((state) => states.push(state))
+    t.flow.payFromWallet()
+    await until(t.flow, 'paid')
+    expect(states.map((state) => state.name)).toEqual(['requestingPermit', 'signingFunding', 'signingPermit', 'preparing', 'verifying', 'signingOperation', 'submitting', 'pending', 'paid'])
+    const funding = states.find((state) => state.name === 'signingFunding')
+    expect(funding?.name === 'signingFunding' && funding.authorisation).toMatchObject({ amount: 201_000_000n, spender: t.vault })
+    expect(t.count('signTypedData')).toBe(2)
+    const call = decodeFundedPayCallData(t.world.submitted[0]!.userOp.callData)
+    expect(call.funding).toMatchObject({ from: t.owner.address, to: t.vault, amount: 201_000_000n })
+  })
+
+  test('behavior: a wallet holding less than the vault lacks is not offered, and the payer cannot start it', async () => {
+    const t = setup({ balance: 47_000_000n, accountBalance: 200_000_000n })
+    const offer = await short(t)
+    expect(offer.fromWallet).toBeUndefined()
+    t.flow.payFromWallet()
+    await settle()
+    expect(t.count('requestPermit')).toBe(0)
+  })
+
+  test('behavior: declining the funding signature is declined, not an error: back to the offer, with a note, nothing prepared', async () => {
+    const t = setup({ balance: 0n, accountBalance: 500_000_000n })
+    await short(t)
+    t.deps.wallet.signTypedData = async () => {
+      throw rejection
+    }
+    t.flow.payFromWallet()
+    await settle()
+    expect(t.flow.state).toMatchObject({ name: 'insufficientBalance', fromWallet: true, note: 'permitRejected', missing: 248_000_000n })
+    expect(t.count('prepare')).toBe(0)
+  })
+
+  test('behavior: the plain alternative: the wallet sends what the vault lacks to the vault, then the payment goes on as today', async () => {
+    const t = setup({ balance: 47_000_000n, accountBalance: 500_000_000n })
+    await short(t)
+    t.flow.sendToVault()
+    await until(t.flow, 'connected')
+    expect(t.count('sendToVault')).toBe(1)
+    expect(t.world.balance).toBe(248_000_000n)
+    t.flow.pay()
+    await until(t.flow, 'paid')
+    // one permit, the vault's: the funds were already there
+    expect(t.count('signTypedData')).toBe(1)
+    expect(decodePayCallData(t.world.submitted[0]!.userOp.callData).invoiceId).toBe(3n)
+  })
+
+  test('behavior: a declined transfer is declined, not an error: back to the offer, nothing sent', async () => {
+    const t = setup({ balance: 0n, accountBalance: 500_000_000n })
+    await short(t)
+    t.deps.wallet.sendToVault = async () => {
+      throw rejection
+    }
+    t.flow.sendToVault()
+    await settle()
+    expect(t.flow.state).toMatchObject({ name: 'insufficientBalance', fromWallet: true, note: 'transferRejected' })
+    expect(t.world.balance).toBe(0n)
+  })
+
+  test.each([
+    ['spender', (message: PermitToSign['message']) => ({ ...message, spender: someAddress() }), 'FUNDING_SPENDER_MISMATCH'],
+    ['value', (message: PermitToSign['message']) => ({ ...message, value: '248000000' }), 'FUNDING_AMOUNT_MISMATCH'],
+    ['owner', (message: PermitToSign['message']) => ({ ...message, owner: someAddress() }), 'FUNDING_OWNER_MISMATCH'],
+  ] as const)('behavior: a funding permit with another %s is unsafe before any signature', async (_, tamper, code) => {
+    const t = setup({ balance: 47_000_000n, accountBalance: 500_000_000n })
+    t.world.fundingTamper = tamper
+    await short(t)
+    t.flow.payFromWallet()
+    const unsafe = await until(t.flow, 'unsafe')
+    expect(unsafe.problems.map((problem) => problem.code)).toEqual([code])
+    expect(t.count('signTypedData')).toBe(0)
+  })
+
+  test('behavior: a funded batch with an extra call is unsafe before the operation is signed', async () => {
+    const t = setup({ balance: 47_000_000n, accountBalance: 500_000_000n })
+    t.world.tamper = (userOp) => {
+      const { args } = decodeFunctionData({ abi: vaultExecuteBatchAbi, data: userOp.callData })
+      const [dest, value, func] = args
+      const callData = encodeFunctionData({ abi: vaultExecuteBatchAbi, functionName: 'executeBatch', args: [[...dest, dest[1]!], [...value, 0n], [...func, func[1]!]] })
+      return { ...userOp, callData }
+    }
+    await short(t)
+    t.flow.payFromWallet()
+    const unsafe = await until(t.flow, 'unsafe')
+    expect(unsafe.problems.map((problem) => problem.code)).toEqual(['CALL_COUNT_MISMATCH'])
+    expect(t.count('signUserOperation')).toBe(0)
+    // both permits went to the service with /prepare: the payer is told what each allows
+    expect(unsafe.handedOver).toMatchObject({ amount: 248_000_000n, funding: { amount: 201_000_000n } })
   })
 })

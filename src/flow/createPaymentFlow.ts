@@ -16,6 +16,10 @@ export type PaymentFlow = {
   connect(): void
   switchNetwork(): void
   pay(): void
+  /** Pay what the vault lacks from the connected account, inside the same operation. */
+  payFromWallet(): void
+  /** Send what the vault lacks from the connected account as the wallet's own transaction, then pay. */
+  sendToVault(): void
   renewPermit(): void
   retry(): void
   /** The wallet's account or chain as it reports them now; null once disconnected. */
@@ -66,6 +70,8 @@ export function createPaymentFlow(deps: PaymentFlowDeps): PaymentFlow {
     connect: () => dispatch({ type: 'connect' }),
     switchNetwork: () => dispatch({ type: 'switchNetwork' }),
     pay: () => dispatch({ type: 'pay' }),
+    payFromWallet: () => dispatch({ type: 'payFromWallet' }),
+    sendToVault: () => dispatch({ type: 'sendToVault' }),
     renewPermit: () => dispatch({ type: 'renewPermit' }),
     retry: () => dispatch({ type: 'retry', at: deps.clock.now() }),
     walletChanged: (connection) => dispatch({ type: 'walletChanged', connection, wantedChainId: deps.deployment.chainId }),

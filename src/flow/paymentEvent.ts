@@ -1,4 +1,5 @@
 import type { Address, Hex } from 'viem'
+import type { Funding } from '../shared/fundedPayCall'
 import type { PermitSignature } from '../shared/payCall'
 import type { ShownInvoice } from '../verify/confirmInvoice'
 import type { InvoiceCheck } from './invoiceCheck'
@@ -15,6 +16,10 @@ export type PaymentAction =
   | { type: 'connect' }
   | { type: 'switchNetwork' }
   | { type: 'pay' }
+  /** Pay what the vault lacks from the connected account, inside the same sponsored operation. */
+  | { type: 'payFromWallet' }
+  /** Send what the vault lacks from the connected account first, as the wallet's own transaction. */
+  | { type: 'sendToVault' }
   | { type: 'renewPermit' }
   | { type: 'retry'; at: number }
   /** The wallet reported another account or chain (or none: disconnected). `wantedChainId`: the pinned chain. */
@@ -31,8 +36,14 @@ export type PaymentOutcome =
   | { type: 'wrongNetwork'; chainId: number; wantedChainId: number }
   | { type: 'networkSwitched' }
   /** `check`: the invoice held to the chain, as read through the pinned RPC and through the wallet. */
-  | { type: 'payerResolved'; payer: Payer; check: InvoiceCheck }
-  | { type: 'permitReceived'; verdict: VerifyPermitToSignReturnType }
+  /** `accountBalance`: the connected account's own balance of the token, read when the vault lacks part
+   * of the amount. */
+  | { type: 'payerResolved'; payer: Payer; check: InvoiceCheck; accountBalance?: bigint }
+  /** `funding`: the funding permit's verdict, when paying from the wallet. */
+  | { type: 'permitReceived'; verdict: VerifyPermitToSignReturnType; funding?: VerifyPermitToSignReturnType }
+  | { type: 'fundingSigned'; funding: Funding }
+  /** The wallet's transfer to the vault is mined. */
+  | { type: 'vaultFunded' }
   | { type: 'permitSigned'; permit: PermitSignature }
   | { type: 'prepared'; prepared: PrepareResponse }
   | { type: 'verified'; verdict: VerifyPreparedPaymentReturnType }

@@ -13,6 +13,7 @@ import type {
 import type { OnchainInvoice } from '../verify/confirmInvoice'
 import type { PrepareResponse, verifyPreparedPayment } from '../verify/verifyPreparedPayment'
 import type { PermitTypedData, verifyPermitToSign } from '../verify/verifyPermitToSign'
+import type { verifyFundingPermitToSign } from '../verify/verifyFundingPermitToSign'
 
 export type PermitRequest = z.infer<typeof permitRequestSchema>
 export type PermitResponse = z.infer<typeof permitResponseSchema>
@@ -38,6 +39,9 @@ export type PaymentWallet = {
    * bytes. The verified operation travels with its hash, so a wallet reached through a bridge can
    * verify it again before it signs. */
   signUserOperation(operation: { userOp: UserOperation<'0.7'>; userOpHash: Hex }): Promise<Hex>
+  /** The plain way to fund the vault: the wallet's own token transfer from the account to the vault,
+   * whose network fee the payer pays. Resolves with its hash once it is mined; throws if it reverted. */
+  sendToVault(transfer: { token: Address; vault: Address; amount: bigint }): Promise<Hex>
   /** The pinned registry's invoice read through the wallet's own node: a second view of the chain. */
   invoiceOf(id: bigint): Promise<OnchainInvoice | null>
 }
@@ -50,9 +54,10 @@ export type PaymentChain = {
   /** The transaction of the invoice's InvoicePaid event; null while there is none. */
   settlementOf(id: bigint): Promise<Hex | null>
   vaultOf(owner: Address): Promise<{ vault: Address; deployed: boolean }>
-  balanceOf(vault: Address): Promise<bigint>
-  /** The token's EIP-2612 nonces(vault). */
-  permitNonceOf(vault: Address): Promise<bigint>
+  /** The token balance of a vault, or of the payer's own account. */
+  balanceOf(holder: Address): Promise<bigint>
+  /** The token's EIP-2612 nonces(owner): of the vault, or of the account that funds it. */
+  permitNonceOf(owner: Address): Promise<bigint>
   /** EntryPoint.getNonce(vault, 0). */
   entryPointNonceOf(vault: Address): Promise<bigint>
   /** The latest block's timestamp, in seconds. */
@@ -63,7 +68,11 @@ type MaybeAsync<F extends (...args: never[]) => unknown> = (...args: Parameters<
 
 /** The verifiers, or loaders of them: the page fetches them with the first payment step, not with the
  * invoice (they bundle the userOpHash and ABI code a payer who only reads the invoice never needs). */
-export type PaymentVerifier = { verifyPermitToSign: MaybeAsync<typeof verifyPermitToSign>; verifyPreparedPayment: MaybeAsync<typeof verifyPreparedPayment> }
+export type PaymentVerifier = {
+  verifyPermitToSign: MaybeAsync<typeof verifyPermitToSign>
+  verifyFundingPermitToSign: MaybeAsync<typeof verifyFundingPermitToSign>
+  verifyPreparedPayment: MaybeAsync<typeof verifyPreparedPayment>
+}
 
 export type PaymentClock = { now(): number; sleep(ms: number): Promise<void> }
 

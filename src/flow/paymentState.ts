@@ -1,5 +1,6 @@
 import type { Address, Hex } from 'viem'
 import type { UserOperation } from 'viem/account-abstraction'
+import type { Funding } from '../shared/fundedPayCall'
 import type { PermitSignature } from '../shared/payCall'
 import type { WireInvoice } from '../shared/wire'
 import type { SponsorshipWindow } from '../verify/checkSponsorship'
@@ -21,10 +22,14 @@ export type Receipt = { amount: bigint; invoiceNumber: string; userOpHash: Hex; 
 /** A permit the payer signed and handed to the service: until `deadline` it lets the invoice registry
  * take `amount` from the vault, and only in a payment the vault itself makes (which needs another
  * signature from the payer). */
-export type HandedOverPermit = { amount: bigint; deadline: bigint }
+export type HandedOverPermit = { amount: bigint; deadline: bigint; funding?: HandedOverFunding }
+
+/** Paying from the wallet: the funding permit handed over with it, which lets the vault take `amount`
+ * from the payer's account until `deadline`, again only in an operation the payer signs. */
+export type HandedOverFunding = { amount: bigint; deadline: bigint }
 
 /** Why the payer is back at a step: the UI words it. */
-export type FlowNote = 'connectRejected' | 'switchRejected' | 'switchFailed' | 'permitRejected' | 'operationRejected'
+export type FlowNote = 'connectRejected' | 'switchRejected' | 'switchFailed' | 'permitRejected' | 'operationRejected' | 'transferRejected'
 
 /** What the service answered to the signed operation. Only the chain decides what happened; this only
  * changes what the payer is told meanwhile. `refused`: a plain 4xx with its code. */
@@ -32,13 +37,17 @@ export type SubmissionAnswer = { kind: 'accepted' } | { kind: 'unknown' } | { ki
 
 type WithInvoice = { invoice: ShownInvoice }
 type WithPayer = WithInvoice & { payer: Payer }
-type WithPermit = WithPayer & { permit: PermitSignature }
+/** `funding`: when the vault lacked part of the amount, the permit the payer signed letting the vault
+ * take that part from the connected account, inside the same operation. */
+type WithPermit = WithPayer & { permit: PermitSignature; funding?: Funding }
+/** The vault's permit, checked and ready for the wallet, with what it authorises in plain terms. */
+type PermitToSign = { authorisation: Authorisation; typedData: PermitTypedData }
 /** userOp is the verified operation; from `submitting` on it carries the owner's signature. `window`
  * is when it can execute (the sponsorship's validity, in Unix seconds). */
 type WithOperation = WithPermit & { userOp: UserOperation<'0.7'>; userOpHash: Hex; window: SponsorshipWindow }
 
 /** Every state carries data and codes, never text. States with work attached (loading, checking, connecting,
- * requestingPermit, signingPermit, preparing, verifying, signingOperation, submitting, pending,
+ * requestingPermit, signingFunding, signingPermit, preparing, verifying, signingOperation, submitting, pending,
  * refreshing, switchingNetwork, and ready while its invoice is unconfirmed) leave on their own; the
  * others wait for an action. */
 export type PaymentState =
@@ -57,9 +66,17 @@ export type PaymentState =
   | ({ name: 'wrongNetwork'; chainId: number; wantedChainId: number; note: FlowNote | null } & WithInvoice)
   | ({ name: 'switchingNetwork'; chainId: number; wantedChainId: number } & WithInvoice)
   | ({ name: 'connected'; note: FlowNote | null } & WithPayer)
-  | ({ name: 'insufficientBalance'; missing: bigint } & WithPayer)
-  | ({ name: 'requestingPermit' } & WithPayer)
-  | ({ name: 'signingPermit'; authorisation: Authorisation; typedData: PermitTypedData } & WithPayer)
+  /** `fromWallet`: the connected account holds the missing amount, so the vault can be funded from it
+   * inside the payment; `note` says why the payer is back here. */
+  | ({ name: 'insufficientBalance'; missing: bigint; fromWallet?: boolean; note?: FlowNote | null } & WithPayer)
+  /** The wallet sends what the vault lacks from the account to the vault, as an ordinary transaction. */
+  | ({ name: 'sendingToVault'; missing: bigint } & WithPayer)
+  /** `fromWallet`: the vault lacks part of the amount and the payer chose to pay it from the account. */
+  | ({ name: 'requestingPermit'; fromWallet?: boolean } & WithPayer)
+  /** Step 1 of 3 when paying from the wallet: the account lets its vault take what the vault lacks;
+   * `next` is the vault's permit, signed after it. */
+  | ({ name: 'signingFunding'; next: PermitToSign } & PermitToSign & WithPayer)
+  | ({ name: 'signingPermit'; funding?: Funding } & PermitToSign & WithPayer)
   | ({ name: 'preparing' } & WithPermit)
   | ({ name: 'verifying'; prepared: PrepareResponse } & WithPermit)
   /** Terminal: the widget never offers to sign what failed verification. `handedOver` is the permit

@@ -3,7 +3,10 @@ import { sameAddress } from '../verify/sameAddress'
 import type { Failure } from './failure'
 import type { InvoiceCheck } from './invoiceCheck'
 import type { PaymentEvent, VaultOnChain } from './paymentEvent'
-import type { Payer, PaymentState, Receipt } from './paymentState'
+import type { HandedOverPermit, Payer, PaymentState, Receipt } from './paymentState'
+import type { Funding } from '../shared/fundedPayCall'
+import type { PermitSignature } from '../shared/payCall'
+import type { PermitTypedData } from '../verify/verifyPermitToSign'
 
 /** How often the chain is read while a signed operation is out. */
 export const pendingPollMs = 3_000
@@ -41,7 +44,7 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
   },
   connecting: {
     // before any permit is asked for: a service that misstates the invoice is never paid through
-    payerResolved: (_, event) => checked(event.check, (invoice) => resolved(invoice, event.payer)),
+    payerResolved: (_, event) => checked(event.check, (invoice) => resolved(invoice, event.payer, event.accountBalance)),
     wrongNetwork: (state, { chainId, wantedChainId }) => ({ name: 'wrongNetwork', invoice: state.invoice, chainId, wantedChainId, note: null }),
     failed: (state, { failure, at }) => (failure.kind === 'rejected' ? ready(state.invoice, 'connectRejected') : errorState(failure, at, state, 'CONNECT_FAILED')),
   },
@@ -67,20 +70,36 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
   insufficientBalance: {
     // the payer may have topped up the vault
     retry: (state) => ({ name: 'connecting', invoice: state.invoice }),
+    payFromWallet: (state) => (state.fromWallet ? { name: 'requestingPermit', invoice: state.invoice, payer: state.payer, fromWallet: true } : state),
+    sendToVault: (state) => (state.fromWallet ? { name: 'sendingToVault', invoice: state.invoice, payer: state.payer, missing: state.missing } : state),
+  },
+  sendingToVault: {
+    // the vault is read again, as at connect: the payment then goes on as from any funded vault
+    vaultFunded: (state) => ({ name: 'connecting', invoice: state.invoice }),
+    failed: (state, { failure, at }) => {
+      const offer = { name: 'insufficientBalance' as const, invoice: state.invoice, payer: state.payer, missing: state.missing, fromWallet: true }
+      return failure.kind === 'rejected' ? { ...offer, note: 'transferRejected' } : errorState(failure, at, offer, 'WALLET_ERROR')
+    },
   },
   requestingPermit: {
     // what the service says of the invoice's status here is not read: only the chain settles it
-    permitReceived: ({ invoice, payer }, { verdict }) => {
-      if (!verdict.ok) return { name: 'unsafe', invoice, problems: verdict.problems, handedOver: null }
-      const { typedData } = verdict
-      const { value, spender, deadline } = typedData.message
-      const authorisation = { amount: value, token: invoice.token, merchant: invoice.merchant, spender, deadline }
-      return { name: 'signingPermit', invoice, payer, typedData, authorisation }
+    permitReceived: ({ invoice, payer, fromWallet }, { verdict, funding }) => {
+      // paying from the wallet needs both permits checked, and neither is signed unless both pass
+      const problems = [...(verdict.ok ? [] : verdict.problems), ...(funding && !funding.ok ? funding.problems : [])]
+      if (fromWallet && !funding) problems.push({ code: 'FUNDING_AMOUNT_MISMATCH', message: 'The payment service offered no authorisation to fund your vault from your wallet.' })
+      if (!verdict.ok || problems.length > 0) return { name: 'unsafe', invoice, problems, handedOver: null }
+      const permit = toSign(invoice, verdict.typedData)
+      if (!funding?.ok) return { name: 'signingPermit', invoice, payer, ...permit }
+      return { name: 'signingFunding', invoice, payer, ...toSign(invoice, funding.typedData), next: permit }
     },
     failed: (state, { failure, at }) => beforeSubmissionFailed(state, failure, at),
   },
+  signingFunding: {
+    fundingSigned: ({ invoice, payer, next }, { funding }) => ({ name: 'signingPermit', invoice, payer, ...next, funding }),
+    failed: (state, { failure, at }) => signatureFailed(state, failure, at, 'permitRejected'),
+  },
   signingPermit: {
-    permitSigned: ({ invoice, payer }, { permit }) => ({ name: 'preparing', invoice, payer, permit }),
+    permitSigned: ({ invoice, payer, funding }, { permit }) => ({ name: 'preparing', invoice, payer, permit, ...(funding ? { funding } : {}) }),
     failed: (state, { failure, at }) => signatureFailed(state, failure, at, 'permitRejected'),
   },
   preparing: {
@@ -90,14 +109,14 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
   },
   verifying: {
     // a verifier that cannot decide has not said yes: never on to signing
-    failed: ({ invoice, payer }, { failure, at }) => errorState(failure, at, { name: 'requestingPermit', invoice, payer }, 'VERIFICATION_FAILED'),
-    verified: ({ invoice, payer, permit }, { verdict }) => {
+    failed: ({ invoice, payer }, { failure, at }) => errorState(failure, at, requestingPermit(invoice, payer), 'VERIFICATION_FAILED'),
+    verified: ({ invoice, payer, permit, funding }, { verdict }) => {
       if (!verdict.ok) {
         // the permit went to the service with /prepare: the payer is told what it allows, and until when
-        return { name: 'unsafe', invoice, problems: verdict.problems, handedOver: { amount: BigInt(invoice.amount), deadline: permit.deadline } }
+        return { name: 'unsafe', invoice, problems: verdict.problems, handedOver: handedOverOf(invoice, permit, funding) }
       }
       const { userOp, userOpHash, window } = verdict
-      return { name: 'signingOperation', invoice, payer, permit, userOp, userOpHash, window }
+      return { name: 'signingOperation', invoice, payer, permit, ...(funding ? { funding } : {}), userOp, userOpHash, window }
     },
   },
   signingOperation: {
@@ -117,14 +136,14 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
     // the same signed operation, never a new one: resending it cannot pay twice
     retry: (state) => (state.submission.kind === 'refused' ? state : { name: 'submitting', ...operationOf(state), resend: true }),
     // a refused operation may still be held and sent; a new one shares its nonce, so at most one runs
-    renewPermit: (state) => (state.submission.kind === 'refused' ? { name: 'requestingPermit', invoice: state.invoice, payer: state.payer } : state),
+    renewPermit: (state) => (state.submission.kind === 'refused' ? requestingPermit(state.invoice, state.payer) : state),
   },
   refreshing: {
     chainRead: (state, { check, at }) =>
       check.kind === 'unreadable' ? errorState({ kind: 'chainUnreadable' }, at, state, 'CHAIN_UNREADABLE') : checked(check, () => state.next),
   },
   permitExpired: {
-    renewPermit: ({ invoice, payer }) => ({ name: 'requestingPermit', invoice, payer }),
+    renewPermit: ({ invoice, payer }) => requestingPermit(invoice, payer),
   },
   error: {
     retry: (state, { at }) => (state.retryAt !== null && at < state.retryAt ? state : state.resume),
@@ -149,7 +168,9 @@ export function reduce(state: PaymentState, event: PaymentEvent): PaymentState {
 const beforeHandover = new Set<PaymentState['name']>([
   'connected',
   'insufficientBalance',
+  'sendingToVault',
   'requestingPermit',
+  'signingFunding',
   'signingPermit',
   'preparing',
   'verifying',
@@ -188,10 +209,24 @@ function checked(check: InvoiceCheck, issued: (invoice: ShownInvoice) => Payment
   return issued(check.invoice)
 }
 
-function resolved(invoice: ShownInvoice, payer: Payer): PaymentState {
+/** `accountBalance`, when read: the connected account's own funds, which can make up what the vault lacks. */
+function resolved(invoice: ShownInvoice, payer: Payer, accountBalance?: bigint): PaymentState {
   const amount = BigInt(invoice.amount)
-  if (payer.balance < amount) return { name: 'insufficientBalance', invoice, payer, missing: amount - payer.balance }
-  return { name: 'connected', invoice, payer, note: null }
+  if (payer.balance >= amount) return { name: 'connected', invoice, payer, note: null }
+  const missing = amount - payer.balance
+  return { name: 'insufficientBalance', invoice, payer, missing, ...(accountBalance !== undefined && accountBalance >= missing ? { fromWallet: true } : {}) }
+}
+
+/** A new permit for this payer: from the wallet again when the vault (as last read) still lacks part of
+ * the amount, since the service would refuse the plain payment. */
+function requestingPermit(invoice: ShownInvoice, payer: Payer): PaymentState {
+  return payer.balance < BigInt(invoice.amount) ? { name: 'requestingPermit', invoice, payer, fromWallet: true } : { name: 'requestingPermit', invoice, payer }
+}
+
+/** A checked permit as the wallet will be asked for it, and what it authorises in plain terms. */
+function toSign(invoice: ShownInvoice, typedData: PermitTypedData) {
+  const { value, spender, deadline } = typedData.message
+  return { typedData, authorisation: { amount: value, token: invoice.token, merchant: invoice.merchant, spender, deadline } }
 }
 
 /** A Paid or Canceled invoice ends the flow, whoever settled it; a receipt only when the chain names
@@ -228,7 +263,13 @@ function followed(state: StateNamed<'pending'>, check: InvoiceCheck, vault: Vaul
 }
 
 function handedOver(state: StateNamed<'pending'>) {
-  return { amount: BigInt(state.invoice.amount), deadline: state.permit.deadline }
+  return handedOverOf(state.invoice, state.permit, state.funding)
+}
+
+/** What the permits sent to the service allow, in the payer's terms. */
+function handedOverOf(invoice: ShownInvoice, permit: PermitSignature, funding: Funding | undefined): HandedOverPermit {
+  const vault = { amount: BigInt(invoice.amount), deadline: permit.deadline }
+  return funding ? { ...vault, funding: { amount: funding.amount, deadline: funding.permit.deadline } } : vault
 }
 
 /** Ran out before anything was handed over that could pay: told once the chain shows it unpaid. */
@@ -237,8 +278,8 @@ function lapsed({ invoice, payer }: { invoice: ShownInvoice; payer: Payer }): Pa
 }
 
 /** The signed operation and what it was built from: all that carries over between submitting and pending. */
-function operationOf({ invoice, payer, permit, userOp, userOpHash, window }: Submitted) {
-  return { invoice, payer, permit, userOp, userOpHash, window }
+function operationOf({ invoice, payer, permit, funding, userOp, userOpHash, window }: Submitted) {
+  return { invoice, payer, permit, ...(funding ? { funding } : {}), userOp, userOpHash, window }
 }
 
 /** Codes after which the permit itself is the problem: a new one is needed, which the payer chooses. */
@@ -254,7 +295,7 @@ function uncertain(failure: Failure): boolean {
 function beforeSubmissionFailed(state: StateNamed<'requestingPermit' | 'preparing'>, failure: Failure, at: number): PaymentState {
   const { invoice, payer } = state
   if (failure.kind === 'api' && failure.code === 'PERMIT_EXPIRED') return lapsed(state)
-  if (permitRefused(failure)) return { name: 'refreshing', invoice, next: errorState(failure, at, { name: 'requestingPermit', invoice, payer }, 'NETWORK_ERROR') }
+  if (permitRefused(failure)) return { name: 'refreshing', invoice, next: errorState(failure, at, requestingPermit(invoice, payer), 'NETWORK_ERROR') }
   if (uncertain(failure) || (failure.kind === 'api' && failure.status === 429)) return errorState(failure, at, state, 'NETWORK_ERROR')
   // a refusal may mean the invoice was paid or canceled meanwhile: the chain says which
   return { name: 'refreshing', invoice, next: errorState(failure, at, state, 'NETWORK_ERROR') }
@@ -269,15 +310,20 @@ function submissionFailed(state: StateNamed<'submitting'>, failure: Failure, at:
   return { name: 'pending', ...operationOf(state), submission, nextCheckAt: at }
 }
 
-/** The payer declining a signature is not an error: back to connected, with a note saying so. */
+/** The payer declining a signature is not an error: back to where they chose to pay, with a note
+ * saying so (paying from the wallet: still short, still offered). */
 function signatureFailed(
-  state: StateNamed<'signingPermit' | 'signingOperation'>,
+  state: StateNamed<'signingFunding' | 'signingPermit' | 'signingOperation'>,
   failure: Failure,
   at: number,
   note: 'permitRejected' | 'operationRejected',
 ): PaymentState {
-  if (failure.kind === 'rejected') return { name: 'connected', invoice: state.invoice, payer: state.payer, note }
-  return errorState(failure, at, state, 'WALLET_ERROR')
+  if (failure.kind !== 'rejected') return errorState(failure, at, state, 'WALLET_ERROR')
+  const { invoice, payer } = state
+  if (state.name === 'signingFunding' || state.funding) {
+    return { name: 'insufficientBalance', invoice, payer, missing: BigInt(invoice.amount) - payer.balance, fromWallet: true, note }
+  }
+  return { name: 'connected', invoice, payer, note }
 }
 
 function errorState(failure: Failure, at: number, resume: PaymentState, otherwise: string): PaymentState {

@@ -10,6 +10,13 @@ import type { PaymentChain, PaymentFlowDeps } from './paymentFlowDeps'
 import type { PaymentState } from './paymentState'
 import { splitPermitSignature } from './permitSignature'
 import { permitExpiring } from './permitExpiring'
+import { earliestDeadline } from '../shared/permit'
+import type { PermitSignature } from '../shared/payCall'
+
+/** A signed permit as the API carries it: the deadline as a decimal string. */
+function permitWire({ deadline, v, r, s }: PermitSignature) {
+  return { deadline: deadline.toString(), v, r, s }
+}
 
 /** How long the first paint waits for the chain before it shows the service's figures as unconfirmed. */
 export const firstChainReadMs = 4_000
@@ -89,7 +96,11 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
       if (reads.length === 0) throw new ChainUnreadableError('neither the pinned RPC nor the wallet could read the invoice')
       const check = checkInvoice(invoiceId, state.invoice, reads, deployment)
       const { vault, deployed } = await chain.vaultOf(owner)
-      return { type: 'payerResolved', payer: { owner, vault, deployed, balance: await chain.balanceOf(vault) }, check }
+      const balance = await chain.balanceOf(vault)
+      const payer = { owner, vault, deployed, balance }
+      // only a vault that lacks funds asks what the wallet itself holds
+      if (check.kind !== 'confirmed' || balance >= BigInt(check.invoice.amount)) return { type: 'payerResolved', payer, check }
+      return { type: 'payerResolved', payer, check, accountBalance: await chain.balanceOf(owner) }
     }
 
     case 'switchingNetwork':
@@ -97,18 +108,38 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
       return { type: 'networkSwitched' }
 
     case 'requestingPermit': {
-      const [{ permitToSign }, nonce] = await Promise.all([
-        api.requestPermit(invoiceId, { payerAddress: state.payer.vault }),
-        chain.permitNonceOf(state.payer.vault),
+      const { owner, vault } = state.payer
+      const invoice = paymentInvoice(state.invoice)
+      const [{ permitToSign, fundingPermitToSign }, nonce, funds] = await Promise.all([
+        api.requestPermit(invoiceId, { payerAddress: vault, ...(state.fromWallet ? { fundingFrom: owner } : {}) }),
+        chain.permitNonceOf(vault),
+        // what the vault lacks and the account's permit nonce, read now from the chain, not the service
+        state.fromWallet ? Promise.all([chain.balanceOf(vault), chain.permitNonceOf(owner)]) : null,
       ])
-      const verdict = await verifier.verifyPermitToSign(permitToSign, {
+      const now = clock.now()
+      const verdict = await verifier.verifyPermitToSign(permitToSign, { deployment, vault, invoice, nonce, now })
+      if (!funds || !fundingPermitToSign) return { type: 'permitReceived', verdict }
+      const [vaultBalance, accountNonce] = funds
+      const funding = await verifier.verifyFundingPermitToSign(fundingPermitToSign, {
         deployment,
-        vault: state.payer.vault,
-        invoice: paymentInvoice(state.invoice),
-        nonce,
-        now: clock.now(),
+        account: owner,
+        vault,
+        shortfall: invoice.amount - vaultBalance,
+        nonce: accountNonce,
+        permitDeadline: BigInt(permitToSign.message.deadline),
+        now,
       })
-      return { type: 'permitReceived', verdict }
+      return { type: 'permitReceived', verdict, funding }
+    }
+
+    case 'sendingToVault':
+      await wallet.sendToVault({ token: deployment.token, vault: state.payer.vault, amount: state.missing })
+      return { type: 'vaultFunded' }
+
+    case 'signingFunding': {
+      const signature = await wallet.signTypedData(state.typedData)
+      const { owner, spender, value, deadline } = state.typedData.message
+      return { type: 'fundingSigned', funding: { from: owner, to: spender, amount: value, permit: splitPermitSignature(signature, deadline) } }
     }
 
     case 'signingPermit': {
@@ -117,18 +148,19 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
     }
 
     case 'preparing': {
-      const { payer, permit } = state
-      if (permitExpiring(permit.deadline, clock.now())) return { type: 'permitExpiring' }
+      const { payer, permit, funding } = state
+      if (permitExpiring(earliestDeadline(permit, funding?.permit), clock.now())) return { type: 'permitExpiring' }
       const prepared = await api.prepare(invoiceId, {
         payerAddress: payer.vault,
         ownerAddress: payer.owner,
-        permit: { deadline: permit.deadline.toString(), v: permit.v, r: permit.r, s: permit.s },
+        permit: permitWire(permit),
+        ...(funding ? { funding: { from: funding.from, amount: funding.amount.toString(), permit: permitWire(funding.permit) } } : {}),
       })
       return { type: 'prepared', prepared }
     }
 
     case 'verifying': {
-      const { payer, permit, prepared } = state
+      const { payer, permit, funding, prepared } = state
       // read now, not at connect: an earlier operation of this vault may have deployed it since
       const [entryPointNonce, { deployed }] = await Promise.all([chain.entryPointNonceOf(payer.vault), chain.vaultOf(payer.owner)])
       const verdict = await verifier.verifyPreparedPayment({
@@ -138,6 +170,7 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
         owner: payer.owner,
         vaultDeployed: deployed,
         permit,
+        funding,
         entryPointNonce,
         now: clock.now(),
         prepared,
@@ -146,13 +179,13 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
     }
 
     case 'signingOperation':
-      if (permitExpiring(state.permit.deadline, clock.now())) return { type: 'permitExpiring' }
+      if (permitExpiring(earliestDeadline(state.permit, state.funding?.permit), clock.now())) return { type: 'permitExpiring' }
       return { type: 'operationSigned', signature: await wallet.signUserOperation({ userOp: state.userOp, userOpHash: state.userOpHash }) }
 
     case 'submitting': {
       const { permit } = state
       // a resend is of an operation already handed over: only the chain can say it lapsed
-      if (!state.resend && permitExpiring(permit.deadline, clock.now())) return { type: 'permitExpiring' }
+      if (!state.resend && permitExpiring(earliestDeadline(permit, state.funding?.permit), clock.now())) return { type: 'permitExpiring' }
       const result = await api.submit(invoiceId, { userOp: toWireUserOp(state.userOp), permitSignature: { v: permit.v, r: permit.r, s: permit.s } })
       return { type: 'submitted', result, at: clock.now() }
     }

@@ -44,3 +44,8 @@ export function permitTypedDataJson(typedData: ReturnType<typeof permitTypedData
   const types = { EIP712Domain: permitDomainType, ...typedData.types }
   return JSON.stringify({ ...typedData, types }, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))
 }
+
+/** A payment that needs several permits lasts as long as the shortest: nothing signed may run past it. */
+export function earliestDeadline(first: { deadline: bigint }, ...others: ({ deadline: bigint } | undefined)[]): bigint {
+  return others.reduce((earliest, permit) => (permit && permit.deadline < earliest ? permit.deadline : earliest), first.deadline)
+}

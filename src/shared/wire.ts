@@ -49,6 +49,9 @@ const deadlineInputSchema = z.union([uintStringSchema, z.int().check(z.minimum(0
 export const permitRequestSchema = z.object({
   payerAddress: addressSchema,
   permitDeadline: z.optional(deadlineInputSchema),
+  /** An extension of SPEC 4.14: the vault's owner, asking for the permit that funds the vault from its
+   * own account when the vault lacks part of the amount. */
+  fundingFrom: z.optional(addressSchema),
 })
 
 export const permitToSignSchema = z.object({
@@ -65,7 +68,14 @@ export const permitToSignSchema = z.object({
 })
 export type PermitToSign = z.infer<typeof permitToSignSchema>
 
-export const permitResponseSchema = z.object({ success: z.literal(true), permitToSign: permitToSignSchema, invoice: invoiceSchema })
+/** `fundingPermitToSign`: asked for with `fundingFrom` and present while the vault lacks part of the
+ * amount: the owner's account lets the vault take exactly that part, until the same deadline. */
+export const permitResponseSchema = z.object({
+  success: z.literal(true),
+  permitToSign: permitToSignSchema,
+  fundingPermitToSign: z.optional(permitToSignSchema),
+  invoice: invoiceSchema,
+})
 
 export const permitSignatureSchema = z.object({
   v: z.int().check(z.minimum(0), z.maximum(255)),
@@ -73,10 +83,21 @@ export const permitSignatureSchema = z.object({
   s: bytes32Schema,
 })
 
+const deadlinedPermitSchema = z.extend(permitSignatureSchema, { deadline: deadlineInputSchema })
+
+/** An extension of SPEC 4.14: the vault's owner account lets its vault take `amount`, exactly what the
+ * vault lacks, with an EIP-2612 permit, and the same operation moves it in before it pays. */
+export const fundingRequestSchema = z.object({
+  from: addressSchema,
+  amount: uintStringSchema,
+  permit: deadlinedPermitSchema,
+})
+
 export const prepareRequestSchema = z.object({
   payerAddress: addressSchema,
   ownerAddress: addressSchema,
-  permit: z.extend(permitSignatureSchema, { deadline: deadlineInputSchema }),
+  permit: deadlinedPermitSchema,
+  funding: z.optional(fundingRequestSchema),
 })
 
 /** SPEC 2.16: a v0.7 UserOperation with numeric fields as decimal strings: the one shape the

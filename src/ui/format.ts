@@ -11,7 +11,12 @@ export function formatDecimal(decimal: string, tag: string, maximumFractionDigit
 
 /** A base-unit amount as the payer reads it: "4,540.00 USDC". */
 export function formatTokenAmount(raw: bigint, token: Token, tag: string): string {
-  return `${formatDecimal(formatUnits(raw, token.decimals), tag, token.decimals)} ${token.symbol}`
+  return `${formatTokenNumber(raw, token, tag)} ${token.symbol}`
+}
+
+/** The same without the symbol, where the sentence names the token once: "4,540.00". */
+export function formatTokenNumber(raw: bigint, token: Token, tag: string): string {
+  return formatDecimal(formatUnits(raw, token.decimals), tag, token.decimals)
 }
 
 /** A calendar date. Invoice dates are whole days (UTC), so they are shown in UTC: no day shifts. */

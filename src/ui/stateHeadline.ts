@@ -25,8 +25,12 @@ export function stateHeadline(state: PaymentState, t: Strings): string {
       return t.payTitle
     case 'insufficientBalance':
       return t.insufficientTitle
+    case 'sendingToVault':
+      return t.sendingToVaultTitle
     case 'requestingPermit':
       return t.requestingPermit
+    case 'signingFunding':
+      return t.fundingTitle
     case 'signingPermit':
       return t.permitTitle
     case 'preparing':

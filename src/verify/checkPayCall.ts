@@ -1,14 +1,24 @@
 import { encodeFunctionData, type Hex } from 'viem'
 import type { Deployment } from '../shared/deployment'
+import type { Funding } from '../shared/fundedPayCall'
 import { decodePayCallData, registryPayAbi, vaultExecuteAbi, type PayCall, type PermitSignature } from '../shared/payCall'
+import { checkFundedPayCall } from './checkFundedPayCall'
+import { checkRegistryPay } from './checkRegistryPay'
 import type { PaymentInvoice } from './paymentInvoice'
-import { sameAddress } from './sameAddress'
 import type { UnsafeProblem } from './unsafeProblem'
 
-export type CheckPayCallParameters = { deployment: Deployment; invoice: PaymentInvoice; permit: PermitSignature }
+export type CheckPayCallParameters = {
+  deployment: Deployment
+  invoice: PaymentInvoice
+  permit: PermitSignature
+  /** The funding the payer signed, when the vault is to take what it lacks from the payer's account. */
+  funding?: Funding | undefined
+}
 
-/** The callData must be exactly vault.execute(registry, 0, registry.pay(invoice, signed permit)). */
-export function checkPayCall(callData: Hex, { deployment, invoice, permit }: CheckPayCallParameters): UnsafeProblem[] {
+/** The callData must be exactly vault.execute(registry, 0, registry.pay(invoice, signed permit)), or,
+ * when the payer signed a funding permit, exactly the funded batch with it. */
+export function checkPayCall(callData: Hex, parameters: CheckPayCallParameters): UnsafeProblem[] {
+  if (parameters.funding) return checkFundedPayCall(callData, { ...parameters, funding: parameters.funding })
   let call: PayCall
   try {
     call = decodePayCallData(callData)
@@ -21,25 +31,13 @@ export function checkPayCall(callData: Hex, { deployment, invoice, permit }: Che
   if (!isCanonical(call, callData)) {
     problems.push({ code: 'CALLDATA_NOT_CANONICAL', message: 'The operation carries data beyond the invoice payment.' })
   }
-  if (!sameAddress(call.registry, deployment.registry)) {
-    problems.push({
-      code: 'CALL_TARGET_MISMATCH',
-      message: `The operation calls ${call.registry}, not the invoice registry ${deployment.registry}.`,
-    })
-  }
   if (call.value !== 0n) {
     problems.push({
       code: 'CALL_VALUE_NONZERO',
       message: `The operation would also send ${call.value} wei of your native currency.`,
     })
   }
-  if (call.invoiceId !== invoice.id) {
-    problems.push({ code: 'INVOICE_ID_MISMATCH', message: `The operation pays invoice ${call.invoiceId}, not invoice ${invoice.id}.` })
-  }
-  if (!samePermit(call.permit, permit)) {
-    problems.push({ code: 'PERMIT_MISMATCH', message: 'The operation carries a different permit from the one you signed.' })
-  }
-  return problems
+  return [...problems, ...checkRegistryPay(call, parameters)]
 }
 
 function isCanonical(call: PayCall, callData: Hex): boolean {
@@ -56,8 +54,4 @@ function isCanonical(call: PayCall, callData: Hex): boolean {
     // a decoded value the ABI cannot re-encode (a v above 255, say) was never canonical
     return false
   }
-}
-
-function samePermit(a: PermitSignature, b: PermitSignature): boolean {
-  return a.deadline === b.deadline && a.v === b.v && a.r.toLowerCase() === b.r.toLowerCase() && a.s.toLowerCase() === b.s.toLowerCase()
 }

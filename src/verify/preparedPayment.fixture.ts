@@ -5,8 +5,9 @@ import { payUserOperation } from '../../server/chain/payUserOperation'
 import { signVerifyingPaymasterData } from '../../server/chain/verifyingPaymaster'
 import type { PinnedDeployment } from '../config/pinnedDeployment'
 import devnetDeployment from '../config/devnet.deployment.json'
+import type { Funding } from '../shared/fundedPayCall'
 import type { PermitSignature } from '../shared/payCall'
-import { permitTypedData } from '../shared/permit'
+import { earliestDeadline, permitTypedData } from '../shared/permit'
 import { type WireInvoice } from '../shared/wire'
 import { toWireUserOp } from '../shared/userOpWire'
 import type { OnchainInvoice, ShownInvoice } from './confirmInvoice'
@@ -85,12 +86,12 @@ export function confirmedTestInvoice(invoice: WireInvoice): ShownInvoice {
 /** What the payer's wallet does with POST /permit's typed data: the owner signs for its vault. */
 export async function signTestPermit(
   owner: LocalAccount,
-  { deployment, vault, value, deadline }: { deployment: PinnedDeployment; vault: Address; value: bigint; deadline: bigint },
+  { deployment, vault, value, deadline, spender = deployment.registry }: { deployment: PinnedDeployment; vault: Address; value: bigint; deadline: bigint; spender?: Address },
 ): Promise<PermitSignature> {
   const signature = await owner.signTypedData(
     permitTypedData(
       { name: 'USD Coin', version: '2', chainId: deployment.chainId, verifyingContract: deployment.token },
-      { owner: vault, spender: deployment.registry, value, nonce: 0n, deadline },
+      { owner: vault, spender, value, nonce: 0n, deadline },
     ),
   )
   const { r, s, yParity } = parseSignature(signature)
@@ -104,6 +105,8 @@ export type PrepareTestPaymentParameters = {
   owner: Address
   vaultDeployed: boolean
   permit: PermitSignature
+  /** A payment from the payer's own account: the funding the owner signed. */
+  funding?: Funding
   paymasterSigner: LocalAccount
   /** The paymaster's signed window; an honest server ends it with the permit. */
   sponsorship?: { validUntil: number; validAfter: number }
@@ -123,6 +126,7 @@ export async function prepareTestPayment(p: PrepareTestPaymentParameters): Promi
     vaultDeployed: p.vaultDeployed,
     nonce: p.nonce ?? 0n,
     permit: p.permit,
+    funding: p.funding,
     gas: {
       callGasLimit: 300_000n,
       verificationGasLimit: 500_000n,
@@ -135,10 +139,11 @@ export async function prepareTestPayment(p: PrepareTestPaymentParameters): Promi
     paymasterData: '0x',
     signature: '0x',
   })
+  const lastSecond = earliestDeadline(p.permit, p.funding?.permit)
   const paymasterData = await signVerifyingPaymasterData(
     p.paymasterSigner,
     { ...unsponsored, paymaster: p.deployment.paymaster, paymasterVerificationGasLimit: 100_000n, paymasterPostOpGasLimit: 0n },
-    { chainId: p.deployment.chainId, ...(p.sponsorship ?? { validUntil: Number(p.permit.deadline), validAfter: 0 }) },
+    { chainId: p.deployment.chainId, ...(p.sponsorship ?? { validUntil: Number(lastSecond), validAfter: 0 }) },
   )
   const sponsored: UserOperation<'0.7'> = { ...unsponsored, paymasterData }
   const userOp = p.tamper ? p.tamper(sponsored) : sponsored
@@ -153,7 +158,16 @@ export async function prepareTestPayment(p: PrepareTestPaymentParameters): Promi
     userOp: toWireUserOp(userOp),
     userOpHash,
     permitDeadline: p.permit.deadline.toString(),
-    expiresAt: new Date(Number(p.permit.deadline) * 1000).toISOString(),
+    expiresAt: new Date(Number(lastSecond) * 1000).toISOString(),
     invoice: p.invoice,
   }
+}
+
+/** What the payer's wallet does to pay from its own account: the owner lets its vault take `value`. */
+export async function signTestFunding(
+  owner: LocalAccount,
+  { deployment, vault, value, deadline }: { deployment: PinnedDeployment; vault: Address; value: bigint; deadline: bigint },
+): Promise<Funding> {
+  const permit = await signTestPermit(owner, { deployment, vault: owner.address, spender: vault, value, deadline })
+  return { from: owner.address, to: vault, amount: value, permit }
 }

@@ -44,6 +44,16 @@ export type UnsafeProblemCode =
   | 'SPENDER_MISMATCH'
   | 'DEADLINE_PASSED'
   | 'DEADLINE_TOO_FAR'
+  // the funding permit (the payer's own account lets its vault take what the vault lacks)
+  | 'FUNDING_OWNER_MISMATCH'
+  | 'FUNDING_SPENDER_MISMATCH'
+  | 'FUNDING_AMOUNT_MISMATCH'
+  | 'FUNDING_NONCE_MISMATCH'
+  | 'FUNDING_OUTLIVES_PERMIT'
+  // the funded operation's batch
+  | 'CALL_COUNT_MISMATCH'
+  | 'CALL_ORDER_MISMATCH'
+  | 'FUNDING_PERMIT_MISMATCH'
 
 /** `fields` names what differs, where a check compares several (the payer is told which). */
 export type UnsafeProblem = { code: UnsafeProblemCode; message: string; fields?: string[] }

@@ -1,3 +1,4 @@
 // The page's lazily loaded verifiers, one chunk (src/ui/page/App.tsx imports this on demand).
 export { verifyPermitToSign } from './verifyPermitToSign'
 export { verifyPreparedPayment } from './verifyPreparedPayment'
+export { verifyFundingPermitToSign } from './verifyFundingPermitToSign'

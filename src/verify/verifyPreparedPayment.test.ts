@@ -10,6 +10,7 @@ import {
   vaultFactoryAbi,
   type PermitSignature,
 } from '../shared/payCall'
+import { vaultExecuteBatchAbi } from '../shared/fundedPayCall'
 import { type WireInvoice } from '../shared/wire'
 import { fromWireUserOp } from '../shared/userOpWire'
 import { paymentInvoice } from './paymentInvoice'
@@ -172,20 +173,7 @@ describe('verifyPreparedPayment', () => {
   test('behavior: refuses executeBatch instead of execute', async () => {
     const { verify, deployment, permit } = await scenario()
     const pay = encodeFunctionData({ abi: registryPayAbi, functionName: 'pay', args: [3n, permit.deadline, permit.v, permit.r, permit.s] })
-    const executeBatchAbi = [
-      {
-        type: 'function',
-        name: 'executeBatch',
-        stateMutability: 'nonpayable',
-        inputs: [
-          { name: 'dest', type: 'address[]' },
-          { name: 'value', type: 'uint256[]' },
-          { name: 'func', type: 'bytes[]' },
-        ],
-        outputs: [],
-      },
-    ] as const
-    const callData = encodeFunctionData({ abi: executeBatchAbi, functionName: 'executeBatch', args: [[deployment.registry], [0n], [pay]] })
+    const callData = encodeFunctionData({ abi: vaultExecuteBatchAbi, functionName: 'executeBatch', args: [[deployment.registry], [0n], [pay]] })
     const { result } = await verify(withCallData(callData))
     expect(codes(result)).toEqual(['CALLDATA_UNDECODABLE'])
   })

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini'
-import type { PermitSignature } from '../shared/payCall'
 import { type prepareResponseSchema } from '../shared/wire'
 import { fromWireUserOp } from '../shared/userOpWire'
+import { earliestDeadline } from '../shared/permit'
 import { isoSeconds } from './checkSponsorship'
 import { checkAcceptedToken, type PaymentInvoice } from './paymentInvoice'
 import { sameAddress } from './sameAddress'
@@ -24,7 +24,7 @@ export function verifyPreparedPayment(p: VerifyPreparedPaymentParameters): Verif
     ...checkAcceptedToken(invoice, deployment),
     ...checkPreparedInvoice(prepared.invoice, invoice),
     ...(operation.ok ? [] : operation.problems),
-    ...checkPermitWindow(prepared, p.permit),
+    ...checkPermitWindow(prepared, p),
   ]
   return problems.length > 0 ? { ok: false, problems } : operation
 }
@@ -47,10 +47,13 @@ function checkPreparedInvoice(prepared: PrepareResponse['invoice'], invoice: Pay
 }
 
 /** The permit deadline is when the widget stops waiting for a signed operation and offers a new one
- * (SPEC 4.14 rule 4): a server that says otherwise is not the protocol being checked. */
-function checkPermitWindow(prepared: PrepareResponse, permit: PermitSignature): UnsafeProblem[] {
+ * (SPEC 4.14 rule 4): a server that says otherwise is not the protocol being checked. A funded payment
+ * ends with the earlier of its two permits. */
+function checkPermitWindow(prepared: PrepareResponse, signed: Pick<VerifyUserOperationParameters, 'permit' | 'funding'>): UnsafeProblem[] {
   const problems: UnsafeProblem[] = []
-  const deadlineMs = Number(permit.deadline) * 1000
+  const { permit } = signed
+  const lastSecond = earliestDeadline(permit, signed.funding?.permit)
+  const deadlineMs = Number(lastSecond) * 1000
   if (BigInt(prepared.permitDeadline) !== permit.deadline) {
     problems.push({
       code: 'PERMIT_DEADLINE_MISMATCH',
@@ -61,7 +64,7 @@ function checkPermitWindow(prepared: PrepareResponse, permit: PermitSignature): 
   if (!(Date.parse(prepared.expiresAt) <= deadlineMs)) {
     problems.push({
       code: 'EXPIRY_AFTER_PERMIT',
-      message: `The prepared payment stays valid until ${prepared.expiresAt}, after your permit ends at ${isoSeconds(Number(permit.deadline))}.`,
+      message: `The prepared payment stays valid until ${prepared.expiresAt}, after your permit ends at ${isoSeconds(Number(lastSecond))}.`,
     })
   }
   return problems

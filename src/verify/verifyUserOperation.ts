@@ -2,7 +2,9 @@ import type { Address, Hex } from 'viem'
 import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import type { PinnedDeployment } from '../config/pinnedDeployment'
 import type { Deployment } from '../shared/deployment'
+import type { Funding } from '../shared/fundedPayCall'
 import type { PermitSignature } from '../shared/payCall'
+import { earliestDeadline } from '../shared/permit'
 import { checkGasLimits } from './checkGasLimits'
 import { checkOperationNonce } from './checkOperationNonce'
 import { checkPayCall } from './checkPayCall'
@@ -22,6 +24,9 @@ export type VerifyUserOperationParameters = {
   vaultDeployed: boolean
   /** The permit the payer signed, as signed. */
   permit: PermitSignature
+  /** When the payer pays from its own account: the funding permit it signed (from = owner, to = vault,
+   * amount = what the vault lacked on-chain), as signed. */
+  funding?: Funding | undefined
   /** EntryPoint.getNonce(vault, 0), read from the chain. */
   entryPointNonce: bigint
   /** Milliseconds since the epoch. */
@@ -53,10 +58,10 @@ export function verifyUserOperation(operation: UserOperation<'0.7'>, p: VerifyUs
   if (!sameAddress(userOp.sender, p.vault)) {
     problems.push({ code: 'SENDER_MISMATCH', message: `The operation is sent by ${userOp.sender}, not by your vault ${p.vault}.` })
   }
-  const sponsorship = checkSponsorship(userOp, { deployment, permitDeadline: p.permit.deadline, now: p.now })
+  const sponsorship = checkSponsorship(userOp, { deployment, permitDeadline: earliestDeadline(p.permit, p.funding?.permit), now: p.now })
   problems.push(
     ...checkOperationNonce(userOp.nonce, p.entryPointNonce),
-    ...checkPayCall(userOp.callData, { deployment, invoice, permit: p.permit }),
+    ...checkPayCall(userOp.callData, { deployment, invoice, permit: p.permit, funding: p.funding }),
     ...checkVaultCreation(userOp, { deployment, owner: p.owner, vaultDeployed: p.vaultDeployed }),
     ...checkGasLimits(userOp, deployment.userOpLimits),
     ...sponsorship.problems,

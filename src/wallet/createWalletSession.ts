@@ -8,6 +8,7 @@ import { permitTypedDataJson } from '../shared/permit'
 import { toWireUserOp } from '../shared/userOpWire'
 import { bridgedSignUserOperation } from '../../embed/protocol'
 import type { Eip1193Provider } from './eip1193'
+import { sendToVault } from './sendToVault'
 import type { WagmiWallets, WalletConnection } from './wagmiWallets'
 import type { WalletChoice } from './walletChoice'
 
@@ -95,6 +96,10 @@ export function createWalletSession(deployment: PinnedDeployment, baseUrl = ''):
         if (chosen?.kind === 'bridged') return (await provider.request({ method: bridgedSignUserOperation, params: [toWireUserOp(userOp), owner] })) as Hex
         // SimpleAccount v0.7 recovers an EIP-191 signature over the hash's 32 bytes, not over its hex text
         return (await provider.request({ method: 'personal_sign', params: [userOpHash, owner] })) as Hex
+      },
+      async sendToVault(transfer) {
+        const { provider, owner } = await signer()
+        return sendToVault(provider, owner, transfer)
       },
       async invoiceOf(id) {
         return readInvoice((await signer()).provider, deployment, id)

@@ -7,6 +7,7 @@ import { createPaymentFlow } from '../../src/flow/createPaymentFlow'
 import type { PaymentState } from '../../src/flow/paymentState'
 import { hashMetadata } from '../../src/shared/metadata'
 import { verifyPermitToSign } from '../../src/verify/verifyPermitToSign'
+import { verifyFundingPermitToSign } from '../../src/verify/verifyFundingPermitToSign'
 import { verifyPreparedPayment } from '../../src/verify/verifyPreparedPayment'
 import { createWalletSession } from '../../src/wallet/createWalletSession'
 import { devnetWalletProvider } from '../../src/wallet/devnetWallet'
@@ -94,7 +95,7 @@ describe('createPayApi', () => {
       api: payApi(),
       wallet: session.wallet,
       chain: session.chain,
-      verifier: { verifyPermitToSign, verifyPreparedPayment },
+      verifier: { verifyPermitToSign, verifyFundingPermitToSign, verifyPreparedPayment },
       clock: { now: Date.now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
     })
     const seen: PaymentState[] = []

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import { parseUnits } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { devnetClients } from '../../server/devnet/deploy'
-import { cancelInvoice, createPayer } from '../../server/devnet/seed'
+import { cancelInvoice, createPayer, mintTo } from '../../server/devnet/seed'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { rewrite } from './support/rewrite'
 import { injectTestWallet } from './support/testWallet'
@@ -21,8 +21,10 @@ const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
 /** The invoice that is never paid here (every state on it stops short of paying), with full metadata. */
 const unpaidInvoice = () => checkout.devnet.file.invoices[0]!
 
-async function payerPage({ funds = parseUnits('10000', 6), startChainId }: { funds?: bigint; startChainId?: number } = {}) {
-  const payer = await createPayer(devnetClients(checkout.devnet.file.rpcUrl, checkout.devnet.file.chainId), deployment(), funds)
+async function payerPage({ funds = parseUnits('10000', 6), accountFunds = 0n, startChainId }: { funds?: bigint; accountFunds?: bigint; startChainId?: number } = {}) {
+  const clients = devnetClients(checkout.devnet.file.rpcUrl, checkout.devnet.file.chainId)
+  const payer = await createPayer(clients, deployment(), funds)
+  if (accountFunds > 0n) await mintTo(clients, deployment(), payer.owner, accountFunds)
   // a context of its own: axe finishes its run in a second page of the same context
   const page = await (await checkout.browser.newContext({ viewport: { width: 1100, height: 1000 } })).newPage()
   const wallet = await injectTestWallet(page, {
@@ -163,6 +165,23 @@ describe('the pay page for assistive technology', () => {
     await expect.poll(() => heading(page)).toBe('Not enough funds')
     expect(await violations(page)).toEqual([])
     await page.context().close()
+  })
+
+  test('behavior: the offer to pay from the wallet, and its first signature open in the wallet, have no accessibility violations', async () => {
+    const { page, wallet } = await payerPage({ funds: parseUnits('1', 6), accountFunds: parseUnits('100000', 6) })
+    await page.goto(unpaidInvoice().shareLink)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    const offer = page.getByRole('button', { name: / from your wallet$/ })
+    await offer.waitFor()
+    expect(await violations(page)).toEqual([])
+    const held = wallet.holdNext('eth_signTypedData_v4')
+    await offer.click()
+    const release = await held
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Allow your vault to take the missing amount')
+    expect(await violations(page)).toEqual([])
+    // closed first: the signature released afterwards reaches no page, and nothing is paid
+    await page.context().close()
+    release()
   })
 
   test('behavior: the wrong-network state has no accessibility violations', async () => {

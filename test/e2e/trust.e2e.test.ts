@@ -1,14 +1,14 @@
 import type { Page } from 'playwright-core'
-import { createTestClient, getAddress, http, parseUnits, type Hex } from 'viem'
-import { entryPoint07Abi, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
+import { createTestClient, getAddress, http, parseUnits } from 'viem'
+import { entryPoint07Abi, toPackedUserOperation } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
-import { signVerifyingPaymasterData } from '../../server/chain/verifyingPaymaster'
 import { devnetClients, devnetRoles } from '../../server/devnet/deploy'
 import { createPayer } from '../../server/devnet/seed'
-import { fromWireUserOp, toWireUserOp, type WireUserOp } from '../../src/shared/userOpWire'
+import { fromWireUserOp, type WireUserOp } from '../../src/shared/userOpWire'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
+import { reSponsored } from './support/reSponsored'
 import { rewrite } from './support/rewrite'
 import { injectTestWallet } from './support/testWallet'
 
@@ -37,17 +37,6 @@ async function scenario(amount = parseUnits('5000', 6)) {
 
 const heading = (page: Page) => page.locator('#svc-widget-heading').textContent()
 const widgetText = (page: Page) => page.locator('.svc-widget').textContent()
-
-/** A dishonest service holding the paymaster's key: changes the operation, re-signs the sponsorship
- * over it and restates the hash, so that only decoding every field can tell. */
-async function reSponsored(body: { userOp: WireUserOp; userOpHash: Hex }, change: (op: UserOperation<'0.7'>) => UserOperation<'0.7'>, window: { validUntil: number; validAfter: number }) {
-  const changed = change(fromWireUserOp(body.userOp))
-  const sponsorable = { ...changed, paymaster: changed.paymaster!, paymasterVerificationGasLimit: changed.paymasterVerificationGasLimit!, paymasterPostOpGasLimit: changed.paymasterPostOpGasLimit! }
-  const paymasterData = await signVerifyingPaymasterData(devnetRoles.paymasterSigner, sponsorable, { chainId: checkout.devnet.file.chainId, ...window })
-  const userOp = { ...changed, paymasterData }
-  body.userOp = toWireUserOp(userOp)
-  body.userOpHash = getUserOperationHash({ chainId: checkout.devnet.file.chainId, entryPointAddress: checkout.devnet.file.contracts.entryPoint, entryPointVersion: '0.7', userOperation: userOp })
-}
 
 /** Counts the page's own reads of the chain's latest block: each one is a check of a signed operation. */
 function chainChecks(page: Page) {
@@ -131,7 +120,7 @@ describe('the pay page against a lying payment service', () => {
       async (route) => {
         const response = await route.fetch()
         const body = await response.json()
-        await reSponsored(body, (op) => op, { validUntil: 0, validAfter: 0 })
+        await reSponsored(checkout.devnet.file, body, (op) => op, { validUntil: 0, validAfter: 0 })
         await route.fulfill({ response, json: body })
       },
     )
@@ -177,7 +166,7 @@ describe('the pay page against a lying payment service', () => {
       async (route) => {
         const response = await route.fetch()
         const body = await response.json()
-        await reSponsored(body, (op) => ({ ...op, callGasLimit: 25_000n }), { validUntil: Number(body.permitDeadline), validAfter: 0 })
+        await reSponsored(checkout.devnet.file, body, (op) => ({ ...op, callGasLimit: 25_000n }), { validUntil: Number(body.permitDeadline), validAfter: 0 })
         await route.fulfill({ response, json: body })
       },
     )

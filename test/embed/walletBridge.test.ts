@@ -8,6 +8,7 @@ import { bridgedSignUserOperation } from '../../embed/protocol'
 import { createWalletBridge, type WalletBridge } from '../../embed/walletBridge'
 import { devnetRoles } from '../../server/devnet/deploy'
 import { permitTypedData, permitTypedDataJson } from '../../src/shared/permit'
+import type { Funding } from '../../src/shared/fundedPayCall'
 import { encodePayCallData, type PermitSignature } from '../../src/shared/payCall'
 import { fromWireUserOp } from '../../src/shared/userOpWire'
 import { prepareTestPayment, testInvoice } from '../../src/verify/preparedPayment.fixture'
@@ -48,8 +49,8 @@ function hostWallet(ownerPrivateKey: Hex, { chainId = devnet.deployment.chainId 
 }
 
 /** The bridge a host page mounting `invoiceId` starts, with one payer's wallet on it. */
-async function hostBridge(invoiceId: bigint, options: { chainId?: number } = {}) {
-  const payer = await devnet.newPayer(10_000_000_000n)
+async function hostBridge(invoiceId: bigint, options: { chainId?: number; funds?: bigint; accountFunds?: bigint } = {}) {
+  const payer = await devnet.newPayer(options.funds ?? 10_000_000_000n, options.accountFunds ?? 0n)
   const wallet = hostWallet(payer.ownerPrivateKey, options)
   bridge = createWalletBridge({ deployment: devnet.pinned, invoiceId: invoiceId.toString(), onChange() {}, onEvent() {} })
   wallet.stopAnnouncing()
@@ -67,6 +68,23 @@ function permitJson(message: { owner: Address; spender: Address; value: bigint; 
       { nonce: 0n, ...message },
     ),
   )
+}
+
+/** An honest server's funded operation for a payer whose vault is not deployed yet. */
+function preparedFunded({ id, amount, vault, owner, permit, funding }: { id: bigint; amount: bigint; vault: Address; owner: Address; permit: PermitSignature; funding: Funding }) {
+  const invoice = testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString() })
+  return prepareTestPayment({ deployment: devnet.pinned, invoice, vault, owner, vaultDeployed: false, permit, funding, paymasterSigner: devnetRoles.paymasterSigner })
+}
+
+/** What a bundler does with the signed operation: the EntryPoint runs it on the devnet. */
+async function handleOps(userOp: UserOperation<'0.7'>) {
+  const hash = await devnet.clients.wallet.writeContract({
+    address: devnet.deployment.entryPoint,
+    abi: entryPoint07Abi,
+    functionName: 'handleOps',
+    args: [[toPackedUserOperation(userOp)], devnetRoles.bundler.address],
+  })
+  await devnet.clients.public.waitForTransactionReceipt({ hash })
 }
 
 /** The RPC error code a refused request fails with, or 'relayed'. */
@@ -109,14 +127,7 @@ describe('the wallet bridge, host side', () => {
     expect(signed[1]!.params[0]).toBe(prepared.userOpHash)
     expect(await recoverMessageAddress({ message: { raw: prepared.userOpHash }, signature })).toBe(account.address)
 
-    const userOp: UserOperation<'0.7'> = { ...fromWireUserOp(prepared.userOp), signature }
-    const hash = await devnet.clients.wallet.writeContract({
-      address: devnet.deployment.entryPoint,
-      abi: entryPoint07Abi,
-      functionName: 'handleOps',
-      args: [[toPackedUserOperation(userOp)], devnetRoles.bundler.address],
-    })
-    await devnet.clients.public.waitForTransactionReceipt({ hash })
+    await handleOps({ ...fromWireUserOp(prepared.userOp), signature })
     const onchain = await devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
     expect({ status: onchain.status, payer: getAddress(onchain.payer) }).toEqual({ status: 2, payer: payer.vault })
   })
@@ -209,6 +220,58 @@ describe('the wallet bridge, host side', () => {
     expect(signed.at(-1)!.params[0]).toBe(
       getUserOperationHash({ chainId: devnet.pinned.chainId, entryPointAddress: devnet.pinned.entryPoint, entryPointVersion: '0.7', userOperation: { ...fromWireUserOp(honestOp.userOp), signature: '0x' } }),
     )
+  })
+
+  test('behavior: paying from the wallet: the funding permit and the vault\'s are signed, then the funded operation; it pays on-chain and the vault ends empty', async () => {
+    const amount = 248_000_000n
+    const { id } = await devnet.newInvoice(amount)
+    const { bridge, payer, account, signed } = await hostBridge(id, { funds: 47_000_000n, accountFunds: 500_000_000n })
+    const permitDeadline = await deadline()
+    const fundingSignature = (await bridge.request('u1', 'eth_signTypedData_v4', [
+      account.address,
+      permitJson({ owner: account.address, spender: payer.vault, value: 201_000_000n, deadline: permitDeadline }),
+    ])) as Hex
+    const permitSignature = (await bridge.request('u1', 'eth_signTypedData_v4', [
+      account.address,
+      permitJson({ owner: payer.vault, spender: devnet.deployment.registry, value: amount, deadline: permitDeadline }),
+    ])) as Hex
+    const funding = { from: account.address, to: payer.vault, amount: 201_000_000n, permit: split(fundingSignature, permitDeadline) }
+    const prepared = await preparedFunded({ id, amount, vault: payer.vault, owner: account.address, permit: split(permitSignature, permitDeadline), funding })
+    const signature = (await bridge.request('u1', bridgedSignUserOperation, [prepared.userOp, account.address])) as Hex
+    expect(signed.map(({ method }) => method)).toEqual(['eth_signTypedData_v4', 'eth_signTypedData_v4', 'personal_sign'])
+    await handleOps({ ...fromWireUserOp(prepared.userOp), signature })
+    const onchain = await devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
+    expect(onchain.status).toBe(2)
+    expect(await devnet.balanceOf(account.address)).toBe(299_000_000n)
+    expect(await devnet.balanceOf(payer.vault)).toBe(0n)
+  })
+
+  test.each([
+    ['an attacker as spender', (p: Permits) => ({ owner: p.account, spender: p.attacker, value: p.amount })],
+    ['more than the vault lacks', (p: Permits) => ({ owner: p.account, spender: p.vault, value: p.amount + 1n })],
+    ['another owner\'s funds', (p: Permits) => ({ owner: p.attacker, spender: p.vault, value: p.amount })],
+    ['the wrong permit nonce', (p: Permits) => ({ owner: p.account, spender: p.vault, value: p.amount, nonce: 3n })],
+  ])('behavior: a funding permit with %s is refused before the wallet sees it', async (_, message) => {
+    const { id } = await devnet.newInvoice(50_000_000n)
+    const { bridge, payer, account, signed } = await hostBridge(id, { funds: 0n, accountFunds: 100_000_000n })
+    const p = { account: account.address, vault: payer.vault, attacker: privateKeyToAccount(generatePrivateKey()).address, registry: devnet.deployment.registry, amount: 50_000_000n, deadline: await deadline() }
+    expect(await outcome(bridge.request('u1', 'eth_signTypedData_v4', [account.address, permitJson({ deadline: p.deadline, ...message(p) })]))).toBe(4100)
+    expect(signed).toEqual([])
+  })
+
+  test('behavior: a funded operation is refused when this host signed no funding permit for it', async () => {
+    const amount = 50_000_000n
+    const { id } = await devnet.newInvoice(amount)
+    const { bridge, payer, account, signed } = await hostBridge(id, { funds: 0n, accountFunds: 100_000_000n })
+    const permitDeadline = await deadline()
+    const permitSignature = (await bridge.request('u1', 'eth_signTypedData_v4', [
+      account.address,
+      permitJson({ owner: payer.vault, spender: devnet.deployment.registry, value: amount, deadline: permitDeadline }),
+    ])) as Hex
+    const unsignedFunding = { from: account.address, to: payer.vault, amount, permit: split(`0x${'11'.repeat(32)}${'22'.repeat(32)}1b`, permitDeadline) }
+    const prepared = await preparedFunded({ id, amount, vault: payer.vault, owner: account.address, permit: split(permitSignature, permitDeadline), funding: unsignedFunding })
+    expect(await outcome(bridge.request('u1', bridgedSignUserOperation, [prepared.userOp, account.address]))).toBe(4100)
+    expect(signed.map(({ method }) => method)).toEqual(['eth_signTypedData_v4'])
   })
 
   test('behavior: the wallet is only asked to switch to the checkout\'s chain, and never to add one', async () => {

@@ -1,25 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { parseUnits } from 'viem'
-import { afterAll, describe, expect, test } from 'vitest'
-import { startDevnetRpcBundlerServer, type startRpcBundlerServer } from '../support/rpcBundlerServer'
-import { api, payThroughServer, permitAndPrepare, signUserOp, useServer } from '../support/server'
+import { describe, expect, test } from 'vitest'
+import { useServerWithRpcBundler } from '../support/rpcBundlerContext'
+import { api, payThroughServer, permitAndPrepare, signUserOp } from '../support/server'
 
-const dataDir = mkdtempSync(join(tmpdir(), 'svc-pglite-'))
-let bundler: Awaited<ReturnType<typeof startRpcBundlerServer>>
-const ctx = useServer({
-  dataDir,
-  overrides: { SUBMIT_WAIT_MS: '400' },
-  async beforeServer(devnet) {
-    bundler = await startDevnetRpcBundlerServer(devnet)
-    return { BUNDLER_URL: bundler.url, PAYMASTER_URL: bundler.url }
-  },
-})
-afterAll(async () => {
-  await bundler?.stop()
-  rmSync(dataDir, { recursive: true, force: true })
-})
+const ctx = useServerWithRpcBundler()
 const base = () => ctx.server.url
 
 const { balanceOf } = ctx.devnet
@@ -31,13 +15,13 @@ describe('an external ERC-4337 bundler and ERC-7677 paymaster', () => {
   test('behavior: a payment goes through the bundler and paymaster services over JSON-RPC', async () => {
     const invoice = await freshInvoice()
     const payer = await freshPayer()
-    const before = { ...bundler.calls }
+    const before = { ...ctx.bundler.calls }
     const { submit } = await payThroughServer(base(), invoice.id, payer)
     expect(submit.status).toBe(200)
     expect(await statusOf(invoice.id)).toBe('Paid')
     expect(await balanceOf(payer.vault)).toBe(parseUnits('60', 6))
     for (const method of ['pm_getPaymasterStubData', 'pm_getPaymasterData', 'eth_estimateUserOperationGas', 'eth_sendUserOperation']) {
-      expect((bundler.calls[method] ?? 0) - (before[method] ?? 0), method).toBe(1)
+      expect((ctx.bundler.calls[method] ?? 0) - (before[method] ?? 0), method).toBe(1)
     }
   })
 
@@ -45,10 +29,10 @@ describe('an external ERC-4337 bundler and ERC-7677 paymaster', () => {
     const invoice = await freshInvoice()
     const payer = await freshPayer()
     const impostor = await freshPayer()
-    const before = { ...bundler.calls }
+    const before = { ...ctx.bundler.calls }
     const { prepared } = await permitAndPrepare(base(), invoice.id, { ...payer, ownerPrivateKey: impostor.ownerPrivateKey })
     expect(prepared.body.code).toBe('PERMIT_SIGNATURE_INVALID')
-    expect(bundler.calls).toEqual(before)
+    expect(ctx.bundler.calls).toEqual(before)
   })
 
   test('behavior: with the bundler unreachable submit is 503 and nothing is lost: the same signed operation pays later', async () => {
@@ -56,13 +40,13 @@ describe('an external ERC-4337 bundler and ERC-7677 paymaster', () => {
     const payer = await freshPayer()
     const { prepared } = await permitAndPrepare(base(), invoice.id, payer)
     const userOp = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
-    await bundler.stop()
+    await ctx.bundler.stop()
     try {
       const down = await api(base(), `/v1/pay/${invoice.id}`, { userOp })
       expect(down.status).toBe(503)
       expect(down.body).toMatchObject({ error: 'BUNDLER_UNAVAILABLE', code: 'BUNDLER_UNAVAILABLE' })
     } finally {
-      await bundler.start()
+      await ctx.bundler.start()
     }
     expect(await statusOf(invoice.id)).toBe('Issued')
     const again = await api(base(), `/v1/pay/${invoice.id}`, { userOp })
@@ -76,21 +60,21 @@ describe('an external ERC-4337 bundler and ERC-7677 paymaster', () => {
     const payer = await freshPayer()
     const { prepared } = await permitAndPrepare(base(), invoice.id, payer)
     const userOp = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
-    bundler.hold()
-    const sendsBefore = bundler.calls.eth_sendUserOperation ?? 0
+    ctx.bundler.hold()
+    const sendsBefore = ctx.bundler.calls.eth_sendUserOperation ?? 0
     const first = await api(base(), `/v1/pay/${invoice.id}`, { userOp })
     expect(first.status).toBe(202)
     expect(first.body).toMatchObject({ status: 'pending', userOpHash: prepared.body.userOpHash })
     // the payer never saw that answer and tries again
     const retry = await api(base(), `/v1/pay/${invoice.id}`, { userOp })
     expect(retry.status).toBe(202)
-    await bundler.release()
+    await ctx.bundler.release()
     // as the widget does while pending: read the invoice until it is Paid (reads are cached up to 1 s)
     await expect.poll(() => statusOf(invoice.id), { timeout: 5_000, interval: 200 }).toBe('Paid')
     const settled = await api(base(), `/v1/pay/${invoice.id}`, { userOp })
     expect(settled.status).toBe(200)
     expect(settled.body.status).toBe('confirmed')
-    expect((bundler.calls.eth_sendUserOperation ?? 0) - sendsBefore).toBe(1)
+    expect((ctx.bundler.calls.eth_sendUserOperation ?? 0) - sendsBefore).toBe(1)
     expect(await balanceOf(payer.vault)).toBe(parseUnits('60', 6))
   })
 

@@ -7,7 +7,7 @@ import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { devnetClients, mined } from '../../server/devnet/deploy'
-import { createPayer, issueInvoice } from '../../server/devnet/seed'
+import { createPayer, issueInvoice, mintTo } from '../../server/devnet/seed'
 import { startDevnet, type Devnet, type ReachableDevnet } from '../../server/devnet/startDevnet'
 import { permitTypedData } from '../../src/shared/permit'
 import type { Deployment } from '../../src/shared/deployment'
@@ -31,8 +31,13 @@ function devnetActions(context: DevnetContext) {
       const cancel = encodeFunctionData({ abi: invoiceRegistryAbi, functionName: 'cancel', args: [id] })
       await mined(client, await wallet.writeContract({ address: merchant.vault, abi: payerVaultAbi, functionName: 'execute', args: [context.deployment.registry, 0n, cancel] }))
     },
-    /** A payer whose vault holds `funds` and is not deployed yet. */
-    newPayer: (funds: bigint) => createPayer(context.clients, context.deployment, funds),
+    /** A payer whose vault holds `funds` and is not deployed yet; its own account holds `accountFunds`
+     * of the token and no ETH. */
+    async newPayer(funds: bigint, accountFunds = 0n) {
+      const payer = await createPayer(context.clients, context.deployment, funds)
+      if (accountFunds > 0n) await mintTo(context.clients, context.deployment, payer.owner, accountFunds)
+      return payer
+    },
   }
 }
 
@@ -100,4 +105,14 @@ export async function signPermit(
   const signature = await privateKeyToAccount(ownerPrivateKey).signTypedData(typedData)
   const { r, s, yParity } = parseSignature(signature)
   return { deadline, v: yParity + 27, r, s, signature }
+}
+
+/** What a payer's wallet does to pay from its own account: the owner signs a permit letting its vault
+ * take `value` from the owner's account. */
+export function signFundingPermit(
+  client: ReturnType<typeof devnetClients>['public'],
+  deployment: Deployment,
+  { ownerPrivateKey, owner, vault, value, deadline }: { ownerPrivateKey: Hex; owner: Address; vault: Address; value: bigint; deadline: bigint },
+) {
+  return signPermit(client, deployment, { ownerPrivateKey, vault: owner, spender: vault, value, deadline })
 }

@@ -66,14 +66,17 @@ export async function api(base: string, path: string, body?: unknown) {
 
 type Payer = { vault: Address; owner: Address; ownerPrivateKey: Hex }
 
+/** A prepare request's `funding`, as a client sends it. */
+export type FundingBody = { from: Address; amount: string; permit: { deadline: string; v: number; r: Hex; s: Hex } }
+
 /** The payer's side of the flow, as a wallet does it: sign the permit, then the operation's hash.
- * `timed` hears how long each request took (the load bench). */
+ * `funding` pays part from the owner's account; `timed` hears how long each request took (the load bench). */
 export async function permitAndPrepare(
   base: string,
   invoiceId: bigint | string,
   payer: Payer,
   permitDeadline?: number | string,
-  timed?: (step: 'permit' | 'prepare', ms: number) => void,
+  { funding, timed }: { funding?: FundingBody; timed?: (step: 'permit' | 'prepare', ms: number) => void } = {},
 ) {
   const owner = privateKeyToAccount(payer.ownerPrivateKey)
   let started = performance.now()
@@ -90,7 +93,7 @@ export async function permitAndPrepare(
   const { r, s, yParity } = parseSignature(signature)
   const permitSignature = { deadline: message.deadline as string, v: yParity + 27, r, s }
   started = performance.now()
-  const prepared = await api(base, `/v1/pay/${invoiceId}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: permitSignature })
+  const prepared = await api(base, `/v1/pay/${invoiceId}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: permitSignature, ...(funding ? { funding } : {}) })
   timed?.('prepare', performance.now() - started)
   return { permit, permitSignature, prepared }
 }

@@ -22,6 +22,7 @@ const clock = { now: Date.now, sleep: (ms: number) => new Promise<void>((resolve
 const verifiers = () => import('../../verify/verifiers')
 const verifier: PaymentVerifier = {
   verifyPermitToSign: async (...args) => (await verifiers()).verifyPermitToSign(...args),
+  verifyFundingPermitToSign: async (...args) => (await verifiers()).verifyFundingPermitToSign(...args),
   verifyPreparedPayment: async (...args) => (await verifiers()).verifyPreparedPayment(...args),
 }
 
@@ -74,6 +75,8 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
       },
       switchNetwork: flow.switchNetwork,
       pay: flow.pay,
+      payFromWallet: flow.payFromWallet,
+      sendToVault: flow.sendToVault,
       renewPermit: flow.renewPermit,
       retry: flow.retry,
     }),

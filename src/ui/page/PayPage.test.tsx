@@ -20,7 +20,7 @@ function show(state: PaymentState, document: DocumentLoad, at = now) {
     <LocaleContext.Provider value={english}>
       <PayPage
         state={state}
-        actions={{ choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }}
+        actions={{ choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), sendToVault: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }}
         wallets={[]}
         deployment={deployment}
         document={document}

@@ -11,6 +11,7 @@ export function FlowNote({ note }: { note: Note | null }) {
     switchFailed: t.noteSwitchFailed,
     permitRejected: t.notePermitRejected,
     operationRejected: t.noteOperationRejected,
+    transferRejected: t.noteTransferRejected,
   }[note]
   return <p class="svc-note">{text}</p>
 }

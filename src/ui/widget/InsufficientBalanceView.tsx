@@ -1,18 +1,45 @@
-import type { Payer } from '../../flow/paymentState'
+import type { FlowNote as Note, Payer } from '../../flow/paymentState'
 import type { WireInvoice } from '../../shared/wire'
-import { formatTokenAmount } from '../format'
+import { formatTokenAmount, formatTokenNumber } from '../format'
 import { useLocale } from '../LocaleContext'
+import { FlowNote } from './FlowNote'
 import { PayerSummary } from './PayerSummary'
 
-export function InsufficientBalanceView(p: { invoice: WireInvoice; payer: Payer; missing: bigint; onCheckAgain(): void }) {
+type InsufficientBalanceProps = {
+  invoice: WireInvoice
+  payer: Payer
+  missing: bigint
+  /** The connected account holds the missing amount: one action pays it from there. */
+  fromWallet?: boolean
+  note?: Note | null
+  onCheckAgain(): void
+  onPayFromWallet(): void
+  onSendToVault(): void
+}
+
+export function InsufficientBalanceView(p: InsufficientBalanceProps) {
   const { strings: t, tag } = useLocale()
   const amount = (raw: bigint) => formatTokenAmount(raw, p.invoice.token, tag)
+  const number = (raw: bigint) => formatTokenNumber(raw, p.invoice.token, tag)
   return (
     <>
+      <FlowNote note={p.note ?? null} />
       <p class="svc-warning">{t.insufficientBody(amount(p.missing), amount(p.payer.balance))}</p>
       <PayerSummary payer={p.payer} token={p.invoice.token} />
+      {p.fromWallet ? (
+        <>
+          {p.payer.balance > 0n ? <p>{t.payFromWalletSplit(number(p.payer.balance), number(p.missing))}</p> : null}
+          <p>{t.payFromWalletHint}</p>
+          <button type="button" class="svc-primary" onClick={p.onPayFromWallet}>
+            {t.payFromWallet(amount(BigInt(p.invoice.amount)))}
+          </button>
+          <button type="button" class="svc-secondary" onClick={p.onSendToVault}>
+            {t.sendToVault(amount(p.missing))}
+          </button>
+        </>
+      ) : null}
       <p>{t.insufficientHint}</p>
-      <button type="button" class="svc-primary" onClick={p.onCheckAgain}>
+      <button type="button" class={p.fromWallet ? 'svc-secondary' : 'svc-primary'} onClick={p.onCheckAgain}>
         {t.checkAgain}
       </button>
     </>

@@ -24,7 +24,7 @@ const permit = { deadline: inAnHour, v: 27, r: userOpHash, s: userOpHash }
 const window = { validAfter: 0, validUntil: Number(inAnHour) }
 
 function actions(): WidgetActions {
-  return { choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }
+  return { choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), sendToVault: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }
 }
 
 function show(state: PaymentState, options: { wallets?: WalletChoice[]; locale?: Locale; deployment?: PinnedDeployment } = {}) {
@@ -100,6 +100,50 @@ describe('PaymentWidget', () => {
     expect(act.retry).toHaveBeenCalledOnce()
   })
 
+  test('insufficientBalance: with the rest in the wallet, offers one action that pays from the wallet, and shows the split', () => {
+    const act = show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 47_000_000n }, missing: 201_000_000n, fromWallet: true })
+    expect(shown('47.00 from your vault, 201.00 from your wallet')).toBe(true)
+    fireEvent.click(screen.getByRole('button', { name: 'Pay 248.00 USDC from your wallet' }))
+    expect(act.payFromWallet).toHaveBeenCalledOnce()
+    expect(screen.queryByRole('button', { name: 'Check again' })).not.toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Send 201.00 USDC to your vault (you pay the network fee)' }))
+    expect(act.sendToVault).toHaveBeenCalledOnce()
+  })
+
+  test('sendingToVault: says what the wallet is asked to send, and that the payment goes on after it', () => {
+    show({ name: 'sendingToVault', invoice, payer, missing: 201_000_000n })
+    expect(screen.queryByRole('heading', { name: 'Sending to your vault' })).not.toBeNull()
+    expect(shown('Confirm the transfer of 201.00 USDC in your wallet; the payment goes on once it is on-chain.')).toBe(true)
+  })
+
+  test('insufficientBalance: an empty vault pays it all from the wallet, with no split; a declined funding signature is said', () => {
+    show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 0n }, missing: 248_000_000n, fromWallet: true, note: 'permitRejected' })
+    expect(shown('You declined the authorisation. Nothing was paid.')).toBe(true)
+    expect(shown(/from your vault,/)).toBe(false)
+    expect(screen.queryByRole('button', { name: 'Pay 248.00 USDC from your wallet' })).not.toBeNull()
+  })
+
+  test('signingFunding: step 1 of 3 says in plain words that the vault takes the missing amount from the wallet, once', () => {
+    const authorisation = { amount: 201_000_000n, token: invoice.token, merchant: invoice.merchant, spender: vault, deadline: inAnHour }
+    show({ name: 'signingFunding', invoice, payer, authorisation, typedData: {} as never, next: { authorisation, typedData: {} as never } })
+    expect(screen.queryByRole('heading', { name: 'Allow your vault to take the missing amount' })).not.toBeNull()
+    expect(shown('1 of 3: allow your vault to take 201.00 USDC from your wallet, once')).toBe(true)
+    expect(shown(owner)).toBe(true)
+    expect(shown(vault)).toBe(true)
+    expect(screen.queryAllByRole('button')).toEqual([])
+  })
+
+  test('signingPermit and signingOperation: when paying from the wallet, say which step of three each is', () => {
+    const funding = { from: owner, to: vault, amount: 201_000_000n, permit }
+    const authorisation = { amount: 248_000_000n, token: invoice.token, merchant: invoice.merchant, spender: deployment.registry, deadline: inAnHour }
+    show({ name: 'signingPermit', invoice, payer, authorisation, typedData: {} as never, funding })
+    expect(shown('2 of 3: allow the invoice to be paid from your vault')).toBe(true)
+    cleanup()
+    show({ name: 'signingOperation', invoice, payer, permit, funding, userOp: {} as never, userOpHash, window })
+    expect(shown('3 of 3: confirm the payment')).toBe(true)
+    expect(shown('Checked: it moves 201.00 USDC from your wallet to your vault and pays exactly this invoice, nothing else.')).toBe(true)
+  })
+
   test('signingPermit: says in plain words what is authorised, with a countdown to the deadline', () => {
     const authorisation = { amount: 248_000_000n, token: invoice.token, merchant: invoice.merchant, spender: deployment.registry, deadline: inAnHour }
     show({ name: 'signingPermit', invoice, payer, authorisation, typedData: {} as never })
@@ -126,6 +170,14 @@ describe('PaymentWidget', () => {
     show({ name: 'unsafe', invoice, problems, handedOver: { amount: 248_000_000n, deadline: inAnHour } })
     expect(shown('The invoice shown differs from the one recorded on-chain. Differs in: amount, merchant.')).toBe(true)
     expect(shown(/it lets the invoice registry take 248\.00 USDC from your vault, but only in a payment your vault makes/)).toBe(true)
+    expect(screen.queryAllByRole('button')).toEqual([])
+  })
+
+  test('unsafe: after paying from the wallet, also says what the funding permit handed over allows', () => {
+    const problems = [{ code: 'CALL_COUNT_MISMATCH' as const, message: 'Not exactly three calls.' }]
+    show({ name: 'unsafe', invoice, problems, handedOver: { amount: 248_000_000n, deadline: inAnHour, funding: { amount: 201_000_000n, deadline: inAnHour } } })
+    expect(shown('The payment makes other calls than funding your vault and paying the invoice.')).toBe(true)
+    expect(shown(/your vault may take 201\.00 USDC from your wallet until .*: it too can only be used in a payment your vault makes, with your signature\./)).toBe(true)
     expect(screen.queryAllByRole('button')).toEqual([])
   })
 

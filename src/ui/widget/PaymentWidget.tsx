@@ -2,10 +2,12 @@ import { useEffect, useRef } from 'preact/hooks'
 import type { PinnedDeployment } from '../../config/pinnedDeployment'
 import type { PaymentState } from '../../flow/paymentState'
 import type { WalletChoice } from '../../wallet/walletChoice'
+import { formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
 import { stateHeadline } from '../stateHeadline'
 import { ConnectedView } from './ConnectedView'
 import { ErrorView } from './ErrorView'
+import { FundingView } from './FundingView'
 import { InsufficientBalanceView } from './InsufficientBalanceView'
 import { PendingView } from './PendingView'
 import { PermitExpiredView } from './PermitExpiredView'
@@ -22,6 +24,8 @@ export type WidgetActions = {
   choose(choice: WalletChoice): void
   switchNetwork(): void
   pay(): void
+  payFromWallet(): void
+  sendToVault(): void
   renewPermit(): void
   retry(): void
 }
@@ -65,7 +69,7 @@ export function PaymentWidget(p: PaymentWidgetProps) {
 }
 
 function StateView({ state, actions, wallets, deployment, merchantName, invoiceNumber }: PaymentWidgetProps) {
-  const { strings: t } = useLocale()
+  const { strings: t, tag } = useLocale()
   switch (state.name) {
     case 'ready':
       return <ReadyView note={state.note} wallets={wallets} onChoose={actions.choose} />
@@ -74,11 +78,20 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'connected':
       return <ConnectedView {...state} onPay={actions.pay} />
     case 'insufficientBalance':
-      return <InsufficientBalanceView {...state} onCheckAgain={actions.retry} />
+      return <InsufficientBalanceView {...state} onCheckAgain={actions.retry} onPayFromWallet={actions.payFromWallet} onSendToVault={actions.sendToVault} />
+    case 'sendingToVault':
+      return <ProgressView>{t.sendingToVault(formatTokenAmount(state.missing, state.invoice.token, tag))}</ProgressView>
+    case 'signingFunding':
+      return <FundingView authorisation={state.authorisation} account={state.payer.owner} />
     case 'signingPermit':
-      return <PermitView authorisation={state.authorisation} merchantName={merchantName} />
+      return <PermitView authorisation={state.authorisation} merchantName={merchantName} step={state.funding ? t.stepPermit : null} />
     case 'signingOperation':
-      return <SigningOperationView validUntil={state.window.validUntil} />
+      return (
+        <SigningOperationView
+          validUntil={state.window.validUntil}
+          funded={state.funding ? formatTokenAmount(state.funding.amount, state.invoice.token, tag) : null}
+        />
+      )
     case 'pending':
       return <PendingView {...state} onSendAgain={actions.retry} onSignNew={actions.renewPermit} />
     case 'paid':

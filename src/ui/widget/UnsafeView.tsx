@@ -25,6 +25,9 @@ export function UnsafeView({ problems, handedOver, token }: UnsafeProps) {
         {handedOver
           ? t.unsafeHandedOver(formatTokenAmount(handedOver.amount, token, tag), formatMoment(Number(handedOver.deadline) * 1000, tag))
           : t.unsafeNothingSigned}
+        {handedOver?.funding
+          ? ` ${t.unsafeHandedOverFunding(formatTokenAmount(handedOver.funding.amount, token, tag), formatMoment(Number(handedOver.funding.deadline) * 1000, tag))}`
+          : null}
       </p>
       <details>
         <summary>{t.unsafeDetails}</summary>

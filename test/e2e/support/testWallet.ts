@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core'
-import { createPublicClient, http, type Hex } from 'viem'
+import { createPublicClient, createWalletClient, http, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 
 export type TestWalletOptions = {
@@ -13,7 +13,7 @@ export type TestWalletOptions = {
   topOnly?: boolean
 }
 
-type SigningMethod = 'eth_signTypedData_v4' | 'personal_sign'
+type SigningMethod = 'eth_signTypedData_v4' | 'personal_sign' | 'eth_sendTransaction'
 
 export type TestWallet = {
   requests: string[]
@@ -83,6 +83,12 @@ export async function injectTestWallet(page: Page, options: TestWalletOptions): 
       case 'personal_sign': {
         const [message] = params as [Hex]
         return { result: await account.signMessage({ message: { raw: message } }) }
+      }
+      case 'eth_sendTransaction': {
+        // signed here with the key, as a wallet does, and sent raw: the node holds no account
+        const [{ to, data }] = params as [{ to: Hex; data: Hex }]
+        const sender = createWalletClient({ account, transport: http(options.rpcUrl) })
+        return { result: await sender.sendTransaction({ chain: null, to, data }) }
       }
       default:
         if (chainId !== options.chainId) return { error: { code: 4901, message: 'wrong chain' } }

@@ -1,0 +1,44 @@
+import type { ComponentChildren } from 'preact'
+import type { Authorisation } from '../../flow/paymentState'
+import { formatTokenAmount } from '../format'
+import { useLocale } from '../LocaleContext'
+import { Detail } from './Detail'
+import { PermitDeadline } from './PermitDeadline'
+import { ProgressView } from './ProgressView'
+
+type AuthorisationViewProps = {
+  authorisation: Authorisation
+  /** Which of several signatures this is, when there are several. */
+  step: string | null
+  /** The sentence that says what is allowed, given the formatted amount. */
+  summary: ((amount: string) => string) | null
+  /** Whose funds, or who is paid: the row between the token and the spender. */
+  party: { label: string; children: ComponentChildren }
+  spenderLabel: string
+}
+
+/** A permit the wallet is about to ask for, in plain words and in full, before it asks. */
+export function AuthorisationView({ authorisation: a, step, summary, party, spenderLabel }: AuthorisationViewProps) {
+  const { strings: t, tag } = useLocale()
+  const amount = formatTokenAmount(a.amount, a.token, tag)
+  return (
+    <>
+      {step ? <p class="svc-step">{step}</p> : null}
+      {summary ? <p>{summary(amount)}</p> : null}
+      <dl class="svc-details">
+        <Detail label={t.permitAmount}>{amount}</Detail>
+        <Detail label={t.permitToken}>
+          {a.token.symbol} <span class="svc-mono">{a.token.address}</span>
+        </Detail>
+        <Detail label={party.label}>{party.children}</Detail>
+        <Detail label={spenderLabel} mono>
+          {a.spender}
+        </Detail>
+        <Detail label={t.permitDeadline}>
+          <PermitDeadline deadline={a.deadline} />
+        </Detail>
+      </dl>
+      <ProgressView>{t.connecting}</ProgressView>
+    </>
+  )
+}

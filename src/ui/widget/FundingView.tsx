@@ -1,0 +1,20 @@
+import type { Address } from 'viem'
+import type { Authorisation } from '../../flow/paymentState'
+import { formatTokenAmount } from '../format'
+import { useLocale } from '../LocaleContext'
+import { AuthorisationView } from './AuthorisationView'
+
+/** Step 1 of paying from the wallet, in plain words before the wallet asks: the payer's own account
+ * lets its vault take the missing amount, once. */
+export function FundingView({ authorisation: a, account }: { authorisation: Authorisation; account: Address }) {
+  const { strings: t, tag } = useLocale()
+  return (
+    <AuthorisationView
+      authorisation={a}
+      step={t.stepFunding(formatTokenAmount(a.amount, a.token, tag))}
+      summary={null}
+      party={{ label: t.fundingFrom, children: <span class="svc-mono">{account}</span> }}
+      spenderLabel={t.fundingSpender}
+    />
+  )
+}

@@ -1,0 +1,46 @@
+import { encodeFunctionData, type Address, type Hex } from 'viem'
+import { CodedError } from '../shared/codedError'
+import type { Eip1193Provider } from './eip1193'
+
+const transferAbi = [
+  {
+    type: 'function',
+    name: 'transfer',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'to', type: 'address' },
+      { name: 'value', type: 'uint256' },
+    ],
+    outputs: [{ type: 'bool' }],
+  },
+] as const
+
+export class VaultTransferFailedError extends CodedError {
+  override readonly name = 'VaultTransferFailedError'
+  readonly code = 'VAULT_TRANSFER_FAILED'
+}
+
+const receiptPollMs = 1_000
+
+/**
+ * The plain way to fund the vault: the wallet sends `amount` of the token from the account to the
+ * vault as its own transaction (the payer pays its network fee), and the receipt is awaited through
+ * the same wallet. Resolves with the transaction hash once mined; a reverted transfer throws.
+ */
+export async function sendToVault(
+  provider: Eip1193Provider,
+  owner: Address,
+  { token, vault, amount }: { token: Address; vault: Address; amount: bigint },
+  sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+): Promise<Hex> {
+  const data = encodeFunctionData({ abi: transferAbi, functionName: 'transfer', args: [vault, amount] })
+  const hash = (await provider.request({ method: 'eth_sendTransaction', params: [{ from: owner, to: token, data }] })) as Hex
+  for (;;) {
+    const receipt = (await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status?: Hex } | null
+    if (receipt) {
+      if (receipt.status === '0x1') return hash
+      throw new VaultTransferFailedError(`the transfer to the vault reverted (${hash})`)
+    }
+    await sleep(receiptPollMs)
+  }
+}
