@@ -4,17 +4,17 @@ import { parseArgs } from 'node:util'
 import { parseUnits, type Address, type Hex } from 'viem'
 import { invoiceRegistryAbi } from '../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../contracts/artifacts/Stablecoin'
-import { devnetEnv } from '../server/devnet/devnetConfig'
-import { devnetClients } from '../server/devnet/deploy'
-import { createPayer, issueInvoice } from '../server/devnet/seed'
-import { startDevnet } from '../server/devnet/startDevnet'
+import { devnetEnv } from '../devnet/devnetConfig'
+import { devnetClients } from '../devnet/deploy'
+import { createPayer, issueInvoice } from '../devnet/seed'
+import { startDevnet } from '../devnet/startDevnet'
 import { openDatabase } from '../server/store/database'
 import { freePort } from '../test/support/loopback'
 import { startCluster } from '../test/support/postgres'
 import { startRedis } from '../test/support/redis'
 import { startRpcBundlerProcess } from '../test/support/rpcBundlerProcess'
 import { api, permitAndPrepare, signUserOp } from '../test/support/server'
-import type { WireUserOp } from '../src/shared/userOpWire'
+import type { WireUserOp } from '../shared/userOpWire'
 import { loadTest, type LoadResult } from './loadTest'
 
 /**
@@ -57,7 +57,7 @@ type Instance = { url: string; pid: number; kill(signal: NodeJS.Signals): Promis
 
 async function startInstance(env: Record<string, string>): Promise<Instance> {
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/serve.ts'], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

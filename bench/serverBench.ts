@@ -1,6 +1,6 @@
 import { formatUnits, parseUnits } from 'viem'
-import { devnetClients } from '../server/devnet/deploy'
-import { createPayer } from '../server/devnet/seed'
+import { devnetClients } from '../devnet/deploy'
+import { createPayer } from '../devnet/seed'
 import { startNpmStart } from '../test/support/npmStart'
 import { payThroughServer } from '../test/support/server'
 import { loadTest } from './loadTest'

@@ -1,6 +1,6 @@
 import type { HostKit } from './hostKit'
 import { mountFrame, mountInline, type Checkout, type MountOptions } from './mount'
-import { loadPinnedModule } from './pinnedModule'
+import { loadPinnedModule } from '../shared/pinnedModule'
 
 declare const __EMBED_VERSION__: string
 // the kit that loads the bridge and the inline widget, and its hash, fixed when the loader is built:

@@ -1,6 +1,6 @@
 import type { PinnedDeployment } from '../src/config/pinnedDeployment'
-import { announceModule } from './pinnedModule'
-import { readWalletRequest, type FrameMessage, type HostMessage } from './protocol'
+import { announceModule } from '../shared/pinnedModule'
+import { readWalletRequest, type FrameMessage, type HostMessage } from '../shared/embedProtocol'
 import { createWalletBridge } from './walletBridge'
 
 // the pay page's pinned deployment (embed/build.ts defines it from the page's build)

@@ -1,4 +1,4 @@
-import type { CheckoutEventName, CheckoutEvents } from './protocol'
+import type { CheckoutEventName, CheckoutEvents } from '../shared/embedProtocol'
 
 type Listener = (detail: never) => void
 

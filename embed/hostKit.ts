@@ -1,6 +1,6 @@
 import type { InlineWidgetModule } from '../src/inline/mountInline'
 import type { HostBridgeModule } from './hostBridge'
-import { announceModule, loadPinnedModule } from './pinnedModule'
+import { announceModule, loadPinnedModule } from '../shared/pinnedModule'
 
 // fixed by embed/build.ts: the files this kit loads and their SRI hashes
 declare const __BRIDGE_FILE__: string

@@ -1,7 +1,7 @@
 import type { InlineWidgetModule } from '../src/inline/mountInline'
 import type { HostBridge, HostBridgeModule } from './hostBridge'
 import { hostEvents } from './hostEvents'
-import { readFrameMessage, protocolVersion, type CheckoutEventName, type CheckoutEvents, type FrameMessage, type HostMessage } from './protocol'
+import { readFrameMessage, protocolVersion, type CheckoutEventName, type CheckoutEvents, type FrameMessage, type HostMessage } from '../shared/embedProtocol'
 
 export type MountOptions = {
   invoiceId: string

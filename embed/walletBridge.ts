@@ -1,8 +1,8 @@
 import { numberToHex } from 'viem'
-import type { Eip1193Provider } from '../src/wallet/eip1193'
+import type { Eip1193Provider } from '../shared/eip1193'
 import type { PinnedDeployment } from '../src/config/pinnedDeployment'
 import { createHostSigning } from './hostSigning'
-import { bridgedMethods, bridgedSignUserOperation, type RpcError, type WalletInfo } from './protocol'
+import { bridgedMethods, bridgedSignUserOperation, type RpcError, type WalletInfo } from '../shared/embedProtocol'
 
 type Announced = { info: WalletInfo; provider: Eip1193Provider }
 

@@ -1,8 +1,8 @@
-import { CodedError } from '../src/shared/codedError'
+import { CodedError } from '../shared/codedError'
 import './zodLocale'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import * as z from 'zod/mini'
-import { addressSchema, hexSchema } from '../src/shared/deployment'
+import { addressSchema, hexSchema } from '../shared/deployment'
 
 const optionalUrl = z.optional(z.url())
 const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535))

@@ -1,5 +1,5 @@
 import { isAddressEqual } from 'viem'
-import type { WireInvoice } from '../../src/shared/wire'
+import type { WireInvoice } from '../../shared/wire'
 import { InvoiceNotFoundError, type InvoiceReader } from '../chain/invoiceReader'
 import type { Principal } from './principal'
 

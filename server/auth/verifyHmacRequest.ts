@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Context } from 'hono'
-import { hmacMessage } from '../../src/merchant/hmacMessage'
+import { hmacMessage } from '../../shared/hmacMessage'
 import type { ApiKeyForVerification, ApiKeyStore } from '../store/apiKeyStore'
 import type { NonceStore } from '../store/nonceStore'
 import { AuthenticationError } from './authErrors'

@@ -1,7 +1,7 @@
 import type { PublicClient } from 'viem'
 import type { UserOperation } from 'viem/account-abstraction'
-import { CodedError } from '../../src/shared/codedError'
-import type { Deployment } from '../../src/shared/deployment'
+import { CodedError } from '../../shared/codedError'
+import type { Deployment } from '../../shared/deployment'
 import { sponsorshipWindowProblems } from '../../src/verify/checkSponsorship'
 import { readPaymasterValidation } from './paymasterValidation'
 

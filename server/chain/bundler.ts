@@ -1,4 +1,4 @@
-import { CodedError } from '../../src/shared/codedError'
+import { CodedError } from '../../shared/codedError'
 import {
   BaseError,
   ContractFunctionRevertedError,
@@ -21,7 +21,7 @@ import {
   toPackedUserOperation,
   type UserOperation,
 } from 'viem/account-abstraction'
-import type { Deployment } from '../../src/shared/deployment'
+import type { Deployment } from '../../shared/deployment'
 import type { AccountGas } from './localGasEstimator'
 
 export type BundlerReceipt = { success: boolean; txHash: Hex }

@@ -1,4 +1,4 @@
-import { CodedError } from '../../src/shared/codedError'
+import { CodedError } from '../../shared/codedError'
 import { BaseError, ContractFunctionRevertedError } from 'viem'
 
 /** The chain could not be reached or answered nonsense: the caller may retry (SPEC 7.2: 502/503). */

@@ -1,9 +1,9 @@
-import { CodedError } from '../../src/shared/codedError'
+import { CodedError } from '../../shared/codedError'
 import type { Address, Hex, PublicClient } from 'viem'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import type { Deployment } from '../../src/shared/deployment'
-import type { InvoiceStatus, WireInvoice } from '../../src/shared/wire'
+import type { Deployment } from '../../shared/deployment'
+import type { InvoiceStatus, WireInvoice } from '../../shared/wire'
 import { ChainUnavailableError, revertName } from './chainErrors'
 
 const statusNames: Record<number, InvoiceStatus> = { 1: 'Issued', 2: 'Paid', 3: 'Canceled' }

@@ -1,7 +1,7 @@
 import { pad, toHex, type Hex, type PublicClient } from 'viem'
 import { toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import { payerVaultFactoryAbi } from '../../contracts/artifacts/PayerVaultFactory'
-import type { Deployment } from '../../src/shared/deployment'
+import type { Deployment } from '../../shared/deployment'
 
 export type AccountGas = { callGasLimit: bigint; verificationGasLimit: bigint; preVerificationGas: bigint }
 

@@ -1,6 +1,6 @@
 import { BaseError, ContractFunctionRevertedError, parseAbi, type PublicClient } from 'viem'
 import { getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
-import type { Deployment } from '../../src/shared/deployment'
+import type { Deployment } from '../../shared/deployment'
 import type { SponsorshipWindow } from '../../src/verify/checkSponsorship'
 
 /** IPaymaster (EntryPoint v0.7): what every paymaster answers, whatever its paymasterData layout. */

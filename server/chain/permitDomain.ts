@@ -1,6 +1,6 @@
-import { CodedError } from '../../src/shared/codedError'
+import { CodedError } from '../../shared/codedError'
 import { hashDomain, type Address, type PublicClient } from 'viem'
-import { permitDomainType, type PermitDomain } from '../../src/shared/permit'
+import { permitDomainType, type PermitDomain } from '../../shared/permit'
 
 const domainAbi = [
   { type: 'function', name: 'eip712Domain', stateMutability: 'view', inputs: [], outputs: [

@@ -1,10 +1,10 @@
-import { CodedError } from '../../src/shared/codedError'
+import { CodedError } from '../../shared/codedError'
 import { http, isAddressEqual, type Address, type Hex, type LocalAccount, type PublicClient } from 'viem'
 import { createPaymasterClient, type UserOperation } from 'viem/account-abstraction'
-import type { Deployment } from '../../src/shared/deployment'
+import type { Deployment } from '../../shared/deployment'
 import { assertSponsorshipUsable } from './assertSponsorshipUsable'
 import { stubEcdsaSignature } from './stubSignature'
-import { encodeVerifyingPaymasterWindow, signVerifyingPaymasterData } from './verifyingPaymaster'
+import { encodeVerifyingPaymasterWindow, signVerifyingPaymasterData } from '../../shared/verifyingPaymaster'
 
 export type Sponsorship = {
   paymaster: Address

@@ -1,6 +1,6 @@
 import { decodeAbiParameters, encodeDeployData, type Address, type Hex, type PublicClient } from 'viem'
 import { permitProbeAbi, permitProbeBytecode } from '../../contracts/artifacts/PermitProbe'
-import type { PermitSignature } from '../../src/shared/payCall'
+import type { PermitSignature } from '../../shared/payCall'
 
 export type PermitCheck = {
   token: Address

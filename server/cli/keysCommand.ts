@@ -1,4 +1,4 @@
-import { CodedError } from '../../src/shared/codedError'
+import { CodedError } from '../../shared/codedError'
 import { parseArgs } from 'node:util'
 import * as z from 'zod/mini'
 import { isScope, scopes } from '../auth/scopes'

@@ -3,9 +3,9 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import * as z from 'zod/mini'
 import { createMerchantClient } from '../../src/merchant/createMerchantClient'
-import { tokenLabelSchema } from '../../src/merchant/shareWire'
-import { uintStringSchema } from '../../src/shared/deployment'
-import { devnetDir, readDevnetFile } from '../devnet/devnetFile'
+import { tokenLabelSchema } from '../../shared/shareWire'
+import { uintStringSchema } from '../../shared/deployment'
+import { devnetDir, readDevnetFile } from '../../devnet/devnetFile'
 
 const usage = 'usage: npm run share-link -- --invoice <id> [--label <label>]'
 

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { BaseError } from 'viem'
-import { CodedError } from '../../src/shared/codedError'
+import { CodedError } from '../../shared/codedError'
 import { HttpError, ValidationError } from './httpError'
 import type { Logger } from './logger'
 

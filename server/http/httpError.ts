@@ -1,4 +1,4 @@
-import { CodedError } from '../../src/shared/codedError'
+import { CodedError } from '../../shared/codedError'
 /** An answer the client caused or can act on: mapped to `{ error, code, message }` with its status by
  * the one error handler. Anything else that escapes a route is a 500 that reveals nothing. */
 export class HttpError extends CodedError {

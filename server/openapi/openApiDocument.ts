@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { errorResponseSchema } from '../../src/shared/wire'
+import { errorResponseSchema } from '../../shared/wire'
 import type { RouteDescription } from '../routes/apiRoute'
 
 /** A JSON Schema of a wire schema, as a client sends it (`input`) or reads it (`output`). */

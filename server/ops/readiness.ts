@@ -1,4 +1,4 @@
-import { CodedError } from '../../src/shared/codedError'
+import { CodedError } from '../../shared/codedError'
 import { createPublicClient, http } from 'viem'
 import type { Bundler } from '../chain/bundler'
 import type { Queryable } from '../store/database'

@@ -1,4 +1,4 @@
-import { maxPermitSeconds, minPermitRemainingSeconds } from '../../src/shared/permit'
+import { maxPermitSeconds, minPermitRemainingSeconds } from '../../shared/permit'
 import { HttpError } from '../http/httpError'
 
 export function nowSeconds(now: () => number): bigint {

@@ -1,6 +1,6 @@
 import { zeroHash, type Hex } from 'viem'
-import { decodeFundedPayCallData } from '../../src/shared/fundedPayCall'
-import { decodePayCallData, type PermitSignature } from '../../src/shared/payCall'
+import { decodeFundedPayCallData } from '../../shared/fundedPayCall'
+import { decodePayCallData, type PermitSignature } from '../../shared/payCall'
 
 /** The permits a pay call carries: the vault's, and the owner account's when the call funds the vault. */
 export type CarriedPermits = { permit: PermitSignature; funding: PermitSignature | null }

@@ -1,5 +1,5 @@
 import type { PublicClient } from 'viem'
-import type { Deployment } from '../../src/shared/deployment'
+import type { Deployment } from '../../shared/deployment'
 import type { Bundler } from '../chain/bundler'
 import type { InvoiceReader } from '../chain/invoiceReader'
 import type { Sponsor } from '../chain/sponsor'

@@ -1,5 +1,5 @@
 import { getAddress } from 'viem'
-import type { WireInvoice } from '../../src/shared/wire'
+import type { WireInvoice } from '../../shared/wire'
 import { HttpError } from '../http/httpError'
 import type { PayContext } from './payContext'
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Hex } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
-import { fromWireUserOp } from '../../src/shared/userOpWire'
+import { fromWireUserOp } from '../../shared/userOpWire'
 import { BundlerRejectedError, receiptFromLogs, type BundlerReceipt } from '../chain/bundler'
 import type { Logger } from '../http/logger'
 import type { Metrics } from '../ops/metrics'

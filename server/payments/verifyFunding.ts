@@ -1,6 +1,6 @@
 import { isAddressEqual, type Address } from 'viem'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import type { Funding } from '../../src/shared/fundedPayCall'
+import type { Funding } from '../../shared/fundedPayCall'
 import { verifyPermit } from '../chain/verifyPermit'
 import { HttpError } from '../http/httpError'
 import { assertPermitUsable } from './assertPermitUsable'

@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts, rgb, type PDFFont } from 'pdf-lib'
 import { formatUnits } from 'viem'
-import type { InvoiceMetadata } from '../../src/shared/metadata'
-import type { WireInvoice } from '../../src/shared/wire'
+import type { InvoiceMetadata } from '../../shared/metadata'
+import type { WireInvoice } from '../../shared/wire'
 
 const margin = 56
 const ink = rgb(0.1, 0.12, 0.16)

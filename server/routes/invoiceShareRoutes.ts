@@ -7,8 +7,8 @@ import {
   shareLinkResponseSchema,
   tokenListResponseSchema,
   type TokenStatus,
-} from '../../src/merchant/shareWire'
-import { shareLinkFor } from '../../src/shared/shareLink'
+} from '../../shared/shareWire'
+import { shareLinkFor } from '../../shared/shareLink'
 import { readOwnedInvoice } from '../auth/ownedInvoice'
 import type { AuthEnv } from '../auth/principal'
 import type { InvoiceReader } from '../chain/invoiceReader'

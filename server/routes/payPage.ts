@@ -8,7 +8,7 @@ import { readPinnedDeployment } from '../../src/config/readPinnedDeployment'
 import { pageParams, preferredLanguages } from '../../src/ui/page/pageParams'
 import type { ServedPage } from '../../src/ui/page/servedPage'
 import { loadLocale } from '../../src/ui/strings'
-import { CodedError } from '../../src/shared/codedError'
+import { CodedError } from '../../shared/codedError'
 import { HttpError } from '../http/httpError'
 import { acceptLanguage } from '../http/qualityValues'
 import { compressedNow, precompressedFile } from '../http/negotiateEncoding'
@@ -49,7 +49,7 @@ function inlineStyleHashes(html: string): string[] {
 }
 
 /** The origins that may frame the page, for the page itself: an embedded page posts events only to
- * one of these (src/embed/frameChannel.ts). The same list as CSP frame-ancestors, origins only. */
+ * one of these (src/frame/frameChannel.ts). The same list as CSP frame-ancestors, origins only. */
 export function allowedParents(frameAncestors: string, ownOrigin: string): string[] {
   return frameAncestors
     .split(/\s+/)

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem'
 import * as z from 'zod/mini'
-import type { InvoiceMetadata } from '../../src/shared/metadata'
-import { ecrecoverV } from '../../src/shared/permit'
+import type { InvoiceMetadata } from '../../shared/metadata'
+import { ecrecoverV } from '../../shared/permit'
 import {
   invoiceResponseSchema,
   metadataResponseSchema,
@@ -11,7 +11,7 @@ import {
   prepareResponseSchema,
   submitRequestSchema,
   submitResponseSchema,
-} from '../../src/shared/wire'
+} from '../../shared/wire'
 import { apiRoute } from './apiRoute'
 import { HttpError } from '../http/httpError'
 import { invoiceIdParams } from '../http/validate'

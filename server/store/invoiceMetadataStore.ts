@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import { canonicalJson, hashMetadata, type InvoiceMetadata } from '../../src/shared/metadata'
+import { canonicalJson, hashMetadata, type InvoiceMetadata } from '../../shared/metadata'
 import type { Database } from './database'
 import { invoiceKeyParams, invoiceKeyString, type InvoiceKey } from './invoiceKey'
 import type { MetadataCipher } from './metadataCipher'

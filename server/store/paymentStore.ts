@@ -1,6 +1,6 @@
 import { getAddress, type Address, type Hex } from 'viem'
-import type { PermitSignature } from '../../src/shared/payCall'
-import type { WireUserOp } from '../../src/shared/userOpWire'
+import type { PermitSignature } from '../../shared/payCall'
+import type { WireUserOp } from '../../shared/userOpWire'
 import { isViolationOf, type Database } from './database'
 import { invoiceKeyFromRow, invoiceKeyParams, type InvoiceKey, type InvoiceKeyRow } from './invoiceKey'
 import { StoreError } from './storeError'

@@ -7,8 +7,8 @@ import {
   prepareResponseSchema,
   submitResponseSchema,
   type WireInvoice,
-} from '../shared/wire'
-import type { InvoiceMetadata } from '../shared/metadata'
+} from '../../shared/wire'
+import type { InvoiceMetadata } from '../../shared/metadata'
 import { requestJson } from './requestJson'
 
 export type InvoiceDocument = { accessLevel: 'full' | 'onchain_only'; invoice: WireInvoice; metadata: InvoiceMetadata | null }

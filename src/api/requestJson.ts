@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
-import { ApiError } from '../flow/apiError'
-import { errorResponseSchema } from '../shared/wire'
+import { ApiError } from './apiError'
+import { errorResponseSchema } from '../../shared/wire'
 
 export type RequestJsonParameters<S extends z.ZodMiniType> = {
   fetch: typeof globalThis.fetch

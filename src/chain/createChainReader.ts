@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
 import type { PinnedDeployment } from '../config/pinnedDeployment'
 import type { PaymentChain } from '../flow/paymentFlowDeps'
-import type { Eip1193Provider } from '../wallet/eip1193'
+import type { Eip1193Provider } from '../../shared/eip1193'
 import { readBlockTime } from './readBlockTime'
 import { readInvoice } from './readInvoice'
 import { readEntryPointNonce, readPermitNonce } from './readNonces'

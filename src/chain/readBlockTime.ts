@@ -1,5 +1,5 @@
 import { hexToNumber, type Hex } from 'viem'
-import type { Eip1193Provider } from '../wallet/eip1193'
+import type { Eip1193Provider } from '../../shared/eip1193'
 
 /** The latest block's timestamp (Unix seconds): the clock the EntryPoint judges a validity window by,
  * not the payer's. */

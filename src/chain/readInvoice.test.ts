@@ -2,7 +2,7 @@ import { decodeFunctionData, encodeFunctionResult, type Hex } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { testDeployment } from '../verify/preparedPayment.fixture'
-import type { Eip1193Provider } from '../wallet/eip1193'
+import type { Eip1193Provider } from '../../shared/eip1193'
 import { readInvoice } from './readInvoice'
 
 const deployment = testDeployment()

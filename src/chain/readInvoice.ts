@@ -1,7 +1,7 @@
 import { decodeFunctionResult, encodeFunctionData } from 'viem'
-import type { Deployment } from '../shared/deployment'
+import type { Deployment } from '../../shared/deployment'
 import type { OnchainInvoice } from '../verify/confirmInvoice'
-import { hasProviderCode, providerErrors, type Eip1193Provider } from '../wallet/eip1193'
+import { hasProviderCode, providerErrors, type Eip1193Provider } from '../../shared/eip1193'
 import { ethCall } from './ethCall'
 
 // the one fragment the widget needs: the full registry ABI would cost the page's budget

@@ -1,6 +1,6 @@
 import { decodeFunctionResult, encodeFunctionData, type Address } from 'viem'
-import type { Deployment } from '../shared/deployment'
-import type { Eip1193Provider } from '../wallet/eip1193'
+import type { Deployment } from '../../shared/deployment'
+import type { Eip1193Provider } from '../../shared/eip1193'
 import { ethCall } from './ethCall'
 
 const noncesAbi = [

@@ -1,6 +1,6 @@
 import { keccak256, numberToHex, pad, stringToHex, type Hex } from 'viem'
-import type { Deployment } from '../shared/deployment'
-import type { Eip1193Provider } from '../wallet/eip1193'
+import type { Deployment } from '../../shared/deployment'
+import type { Eip1193Provider } from '../../shared/eip1193'
 
 /** topic0 of InvoiceRegistry's `InvoicePaid(uint256 indexed id, address indexed payer, address indexed
  * merchant, uint256 gross, uint256 fee, uint256 net, uint16 feeBps)`. */

@@ -1,7 +1,7 @@
 import { decodeFunctionResult, encodeFunctionData, type Address, type Hex } from 'viem'
-import type { Deployment } from '../shared/deployment'
-import { vaultFactoryAbi, vaultSalt } from '../shared/payCall'
-import type { Eip1193Provider } from '../wallet/eip1193'
+import type { Deployment } from '../../shared/deployment'
+import { vaultFactoryAbi, vaultSalt } from '../../shared/payCall'
+import type { Eip1193Provider } from '../../shared/eip1193'
 import { ethCall } from './ethCall'
 
 const balanceOfAbi = [

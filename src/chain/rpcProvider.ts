@@ -1,5 +1,5 @@
 import { hexToNumber, type Hex } from 'viem'
-import { hasProviderCode, providerErrors, type Eip1193Provider } from '../wallet/eip1193'
+import { hasProviderCode, providerErrors, type Eip1193Provider } from '../../shared/eip1193'
 
 export type PinnedRpcParameters = {
   /** The build's pinned endpoints, tried in order. */

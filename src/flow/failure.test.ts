@@ -1,6 +1,6 @@
 import { UserRejectedRequestError } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { ApiError } from './apiError'
+import { ApiError } from '../api/apiError'
 import { toFailure } from './failure'
 
 describe('toFailure', () => {

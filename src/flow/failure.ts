@@ -1,6 +1,6 @@
-import { CodedError } from '../shared/codedError'
-import { hasProviderCode, providerErrors } from '../wallet/eip1193'
-import { ApiError } from './apiError'
+import { CodedError } from '../../shared/codedError'
+import { hasProviderCode, providerErrors } from '../../shared/eip1193'
+import { ApiError } from '../api/apiError'
 
 /** A thrown value, reduced to what the state machine decides on (events stay plain data). */
 export type Failure =

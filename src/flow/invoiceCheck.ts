@@ -1,5 +1,5 @@
 import type { PinnedDeployment } from '../config/pinnedDeployment'
-import type { WireInvoice } from '../shared/wire'
+import type { WireInvoice } from '../../shared/wire'
 import { confirmInvoice, unconfirmedInvoice, type ChainInvoice, type ShownInvoice } from '../verify/confirmInvoice'
 import { checkAcceptedToken, paymentInvoice } from '../verify/paymentInvoice'
 import type { UnsafeProblem } from '../verify/unsafeProblem'

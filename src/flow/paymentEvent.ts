@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem'
-import type { Funding } from '../shared/fundedPayCall'
-import type { PermitSignature } from '../shared/payCall'
+import type { Funding } from '../../shared/fundedPayCall'
+import type { PermitSignature } from '../../shared/payCall'
 import type { ShownInvoice } from '../verify/confirmInvoice'
 import type { InvoiceCheck } from './invoiceCheck'
 import type { PrepareResponse, VerifyPreparedPaymentReturnType } from '../verify/verifyPreparedPayment'

@@ -9,7 +9,7 @@ import type {
   submitRequestSchema,
   submitResponseSchema,
   WireInvoice,
-} from '../shared/wire'
+} from '../../shared/wire'
 import type { OnchainInvoice } from '../verify/confirmInvoice'
 import type { PrepareResponse, verifyPreparedPayment } from '../verify/verifyPreparedPayment'
 import type { PermitTypedData, verifyPermitToSign } from '../verify/verifyPermitToSign'

@@ -1,4 +1,4 @@
-import { minPermitRemainingSeconds } from '../shared/permit'
+import { minPermitRemainingSeconds } from '../../shared/permit'
 
 /** SPEC 7.3: the server refuses a permit with less than two minutes left at prepare and at submit,
  * so the widget stops there too, rather than have the payer sign an operation bound to fail. */

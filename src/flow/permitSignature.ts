@@ -1,6 +1,6 @@
 import { hexToNumber, parseErc6492Signature, size, slice, type Hex } from 'viem'
-import type { PermitSignature } from '../shared/payCall'
-import { ecrecoverV } from '../shared/permit'
+import type { PermitSignature } from '../../shared/payCall'
+import { ecrecoverV } from '../../shared/permit'
 
 /** registry.pay takes the permit as v, r, s. A counterfactual smart-account wallet wraps what it
  * signs for ERC-6492; the token wants the bare 65 bytes. (Split by hand: viem's parseSignature

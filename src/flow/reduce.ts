@@ -4,8 +4,8 @@ import type { Failure } from './failure'
 import type { InvoiceCheck } from './invoiceCheck'
 import type { PaymentEvent, VaultOnChain } from './paymentEvent'
 import type { HandedOverPermit, Payer, PaymentState, Receipt } from './paymentState'
-import type { Funding } from '../shared/fundedPayCall'
-import type { PermitSignature } from '../shared/payCall'
+import type { Funding } from '../../shared/fundedPayCall'
+import type { PermitSignature } from '../../shared/payCall'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
 
 /** How often the chain is read while a signed operation is out. */

@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
-import { toWireUserOp } from '../shared/userOpWire'
-import type { WireInvoice } from '../shared/wire'
+import { toWireUserOp } from '../../shared/userOpWire'
+import type { WireInvoice } from '../../shared/wire'
 import type { ChainInvoice } from '../verify/confirmInvoice'
 import { paymentInvoice } from '../verify/paymentInvoice'
 import { ChainUnreadableError } from './failure'
@@ -10,8 +10,8 @@ import type { PaymentChain, PaymentFlowDeps } from './paymentFlowDeps'
 import type { PaymentState } from './paymentState'
 import { splitPermitSignature } from './permitSignature'
 import { permitExpiring } from './permitExpiring'
-import { earliestDeadline } from '../shared/permit'
-import type { PermitSignature } from '../shared/payCall'
+import { earliestDeadline } from '../../shared/permit'
+import type { PermitSignature } from '../../shared/payCall'
 
 /** A signed permit as the API carries it: the deadline as a decimal string. */
 function permitWire({ deadline, v, r, s }: PermitSignature) {

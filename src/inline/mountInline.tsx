@@ -1,11 +1,11 @@
 // Built on its own (vite.config.ts, separateBundles) and imported by URL by the merchant loader in
 // `mode: 'inline'`: the pay page's initial JavaScript does not carry it, nor the loader.
 import { render } from 'preact'
-import { announceModule } from '../../embed/pinnedModule'
+import { announceModule } from '../../shared/pinnedModule'
 import { createPayApi } from '../api/createPayApi'
 import { pinned } from '../config/pinned'
-import { embedTheme } from '../embed/embedTheme'
-import type { FrameChannel } from '../embed/frameChannel'
+import { embedTheme } from '../frame/embedTheme'
+import type { FrameChannel } from '../frame/frameChannel'
 import { LocaleContext } from '../ui/LocaleContext'
 import { App } from '../ui/page/App'
 import { loadLocale } from '../ui/strings'

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini'
 import { errorOf } from '../api/requestJson'
-import { ApiError } from '../flow/apiError'
+import { ApiError } from '../api/apiError'
 import {
   createdTokenResponseSchema,
   regeneratedShareLinkResponseSchema,
@@ -12,7 +12,7 @@ import {
   type RevokedTokenResponse,
   type ShareLinkResponse,
   type TokenListResponse,
-} from './shareWire'
+} from '../../shared/shareWire'
 import { signRequest } from './signRequest'
 
 export type MerchantClientOptions = {

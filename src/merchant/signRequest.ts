@@ -1,5 +1,5 @@
 import { fromBase64Url, toBase64 } from './base64'
-import { hmacMessage } from './hmacMessage'
+import { hmacMessage } from '../../shared/hmacMessage'
 import { InvalidSecretError } from './merchantErrors'
 
 export type SignRequestParameters = {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
-import { bridgedWallets, type BridgedWallet } from '../embed/bridgedWallets'
-import type { FrameChannel } from '../embed/frameChannel'
+import { bridgedWallets, type BridgedWallet } from '../frame/bridgedWallets'
+import type { FrameChannel } from '../frame/frameChannel'
 import type { WalletSession } from '../wallet/createWalletSession'
 import type { WalletChoice } from '../wallet/walletChoice'
 import { whenIdle } from './whenIdle'

@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import { decodeFundedPayCallData, FundedPayCallError, type FundedPayCall, type Funding } from '../shared/fundedPayCall'
+import { decodeFundedPayCallData, FundedPayCallError, type FundedPayCall, type Funding } from '../../shared/fundedPayCall'
 import type { CheckPayCallParameters } from './checkPayCall'
 import { checkRegistryPay, samePermit } from './checkRegistryPay'
 import { sameAddress } from './sameAddress'

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem'
 import type { PinnedDeployment } from '../config/pinnedDeployment'
-import { maxPermitSeconds, permitTypes, type PermitDomain } from '../shared/permit'
-import type { PermitToSign } from '../shared/wire'
+import { maxPermitSeconds, permitTypes, type PermitDomain } from '../../shared/permit'
+import type { PermitToSign } from '../../shared/wire'
 import { sameAddress } from './sameAddress'
 import type { UnsafeProblem } from './unsafeProblem'
 

@@ -1,4 +1,4 @@
-import type { PayCall, PermitSignature } from '../shared/payCall'
+import type { PayCall, PermitSignature } from '../../shared/payCall'
 import type { CheckPayCallParameters } from './checkPayCall'
 import { sameAddress } from './sameAddress'
 import type { UnsafeProblem } from './unsafeProblem'

@@ -1,5 +1,5 @@
 import { hexToBigInt, size, slice, type Address, type Hex } from 'viem'
-import type { Deployment } from '../shared/deployment'
+import type { Deployment } from '../../shared/deployment'
 import { sameAddress } from './sameAddress'
 import type { UnsafeProblem } from './unsafeProblem'
 

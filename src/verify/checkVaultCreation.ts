@@ -1,7 +1,7 @@
 import type { Address } from 'viem'
 import type { UserOperation } from 'viem/account-abstraction'
-import type { Deployment } from '../shared/deployment'
-import { decodeCreateVault, encodeCreateVault } from '../shared/payCall'
+import type { Deployment } from '../../shared/deployment'
+import { decodeCreateVault, encodeCreateVault } from '../../shared/payCall'
 import { sameAddress } from './sameAddress'
 import type { UnsafeProblem } from './unsafeProblem'
 

@@ -1,6 +1,6 @@
 import { getAddress, zeroAddress, type Address, type Hex } from 'viem'
 import type { PinnedDeployment } from '../config/pinnedDeployment'
-import type { InvoiceStatus, WireInvoice } from '../shared/wire'
+import type { InvoiceStatus, WireInvoice } from '../../shared/wire'
 import { sameAddress } from './sameAddress'
 import { verdict, type UnsafeProblem, type Verdict } from './unsafeProblem'
 

@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
-import type { Deployment } from '../shared/deployment'
-import type { WireInvoice } from '../shared/wire'
+import type { Deployment } from '../../shared/deployment'
+import type { WireInvoice } from '../../shared/wire'
 import { sameAddress } from './sameAddress'
 import type { UnsafeProblem } from './unsafeProblem'
 

@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import type { PinnedDeployment } from '../config/pinnedDeployment'
-import type { PermitToSign } from '../shared/wire'
+import type { PermitToSign } from '../../shared/wire'
 import { verifyPermitFields } from './checkPermitFields'
 import type { UnsafeProblem } from './unsafeProblem'
 import type { VerifyPermitToSignReturnType } from './verifyPermitToSign'

@@ -9,10 +9,10 @@ import {
   vaultExecuteAbi,
   vaultFactoryAbi,
   type PermitSignature,
-} from '../shared/payCall'
-import { vaultExecuteBatchAbi } from '../shared/fundedPayCall'
-import { type WireInvoice } from '../shared/wire'
-import { fromWireUserOp } from '../shared/userOpWire'
+} from '../../shared/payCall'
+import { vaultExecuteBatchAbi } from '../../shared/fundedPayCall'
+import { type WireInvoice } from '../../shared/wire'
+import { fromWireUserOp } from '../../shared/userOpWire'
 import { paymentInvoice } from './paymentInvoice'
 import { prepareTestPayment, signTestPermit, testDeployment, testInvoice, type PrepareTestPaymentParameters } from './preparedPayment.fixture'
 import { verifyPreparedPayment, type PrepareResponse, type VerifyPreparedPaymentReturnType } from './verifyPreparedPayment'

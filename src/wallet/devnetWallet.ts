@@ -1,6 +1,6 @@
 import { hexToNumber, type Hex, type TypedDataDefinition } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import type { Eip1193Provider } from './eip1193'
+import type { Eip1193Provider } from '../../shared/eip1193'
 
 export type DevnetWalletKey = { privateKey: Hex; rpcUrl: string }
 

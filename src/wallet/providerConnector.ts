@@ -1,6 +1,6 @@
 import { createConnector, type CreateConnectorFn } from '@wagmi/core'
 import { getAddress, hexToNumber, numberToHex, type Address, type Hex } from 'viem'
-import { hasProviderCode, providerErrors, type Eip1193Provider } from './eip1193'
+import { hasProviderCode, providerErrors, type Eip1193Provider } from '../../shared/eip1193'
 
 /**
  * A wagmi connector over a provider the page already holds: the devnet wallet, a host page's wallet

@@ -1,6 +1,6 @@
 import { encodeFunctionData, type Address, type Hex } from 'viem'
-import { CodedError } from '../shared/codedError'
-import type { Eip1193Provider } from './eip1193'
+import { CodedError } from '../../shared/codedError'
+import type { Eip1193Provider } from '../../shared/eip1193'
 
 const transferAbi = [
   {

@@ -4,7 +4,7 @@ import { custom, defineChain, getAddress, type Address } from 'viem'
 import { pinnedRpcProvider } from '../chain/rpcProvider'
 import { devnetChainId } from '../config/devnet'
 import type { PinnedDeployment } from '../config/pinnedDeployment'
-import type { Eip1193Provider } from './eip1193'
+import type { Eip1193Provider } from '../../shared/eip1193'
 import { providerConnector } from './providerConnector'
 import type { WalletChoice } from './walletChoice'
 

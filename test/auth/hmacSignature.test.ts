@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { hmacMessage } from '../../src/merchant/hmacMessage'
+import { hmacMessage } from '../../shared/hmacMessage'
 import { InvalidSecretError } from '../../src/merchant/merchantErrors'
 import { signRequest } from '../../src/merchant/signRequest'
 import { opensslBodyHash, opensslSignature } from '../support/openssl'

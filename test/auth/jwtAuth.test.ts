@@ -4,7 +4,7 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { AuthUnavailableError } from '../../server/auth/authErrors'
 import { createJwtVerifier } from '../../server/auth/jwtVerifier'
-import { seedMerchantAccess } from '../../server/devnet/seedMerchantAccess'
+import { seedMerchantAccess } from '../../devnet/seedMerchantAccess'
 import { answerOf } from '../support/signedRequest'
 import { useServer } from '../support/server'
 import { signRequest } from '../../src/merchant/signRequest'

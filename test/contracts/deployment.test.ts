@@ -6,9 +6,9 @@ import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { payerVaultFactoryAbi, payerVaultFactoryBytecode } from '../../contracts/artifacts/PayerVaultFactory'
 import { stablecoinAbi, stablecoinBytecode } from '../../contracts/artifacts/Stablecoin'
 import { ownedVerifyingPaymasterAbi, ownedVerifyingPaymasterBytecode } from '../../contracts/artifacts/OwnedVerifyingPaymaster'
-import { checkoutSalt } from '../../server/deploy/deployCheckout'
-import { devnetRoles } from '../../server/devnet/deploy'
-import { demoPayerFunds } from '../../server/devnet/seed'
+import { checkoutSalt } from '../../deploy/deployCheckout'
+import { devnetRoles } from '../../devnet/deploy'
+import { demoPayerFunds } from '../../devnet/seed'
 import { useDevnet } from '../support/devnet'
 
 const devnet = useDevnet()

@@ -4,8 +4,8 @@ import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import { devnetClients, devnetRoles, mined } from '../../server/devnet/deploy'
-import { createMerchant, createPayer, issueInvoice, mintTo } from '../../server/devnet/seed'
+import { devnetClients, devnetRoles, mined } from '../../devnet/deploy'
+import { createMerchant, createPayer, issueInvoice, mintTo } from '../../devnet/seed'
 import { useDevnet } from '../support/devnet'
 
 const devnet = useDevnet()

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { checkPinnedDevnet } from '../../server/devnet/pinnedDevnet'
+import { checkPinnedDevnet } from '../../devnet/pinnedDevnet'
 import { readPinnedDeployment } from '../../src/config/readPinnedDeployment'
 import { useDevnet } from '../support/devnet'
 

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { expect, test, vi } from 'vitest'
-import type { FrameChannel } from '../../src/embed/frameChannel'
+import type { FrameChannel } from '../../src/frame/frameChannel'
 import type { InlineOptions } from '../../src/inline/mountInline'
 import { mountInline } from '../../embed/mount'
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { readFrameMessage, readHostMessage, readWalletRequest, type FrameMessage } from '../../embed/protocol'
+import { readFrameMessage, readHostMessage, readWalletRequest, type FrameMessage } from '../../shared/embedProtocol'
 
 const id = 'svc1abc'
 const envelope = { svc: 1, id }

@@ -1,6 +1,6 @@
 import { getAddress, type Hex } from 'viem'
 import { afterAll, describe, expect, test } from 'vitest'
-import { devnetRoles } from '../../server/devnet/deploy'
+import { devnetRoles } from '../../devnet/deploy'
 import { startAlto, type Alto } from '../support/alto'
 import { invoiceStatus, paymentReads } from '../support/paymentReads'
 import { api, payThroughServer, useServer } from '../support/server'

@@ -1,9 +1,9 @@
 import { encodeFunctionData, erc20Abi, parseUnits, zeroHash } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
-import { hashMetadata } from '../../src/shared/metadata'
-import { decodePayCallData, encodePayCallData, vaultExecuteAbi } from '../../src/shared/payCall'
-import { permitResponseSchema, prepareResponseSchema } from '../../src/shared/wire'
+import { hashMetadata } from '../../shared/metadata'
+import { decodePayCallData, encodePayCallData, vaultExecuteAbi } from '../../shared/payCall'
+import { permitResponseSchema, prepareResponseSchema } from '../../shared/wire'
 import { signPermit } from '../support/devnet'
 import { api, payThroughServer, permitAndPrepare, signUserOp, useServer } from '../support/server'
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { bytesToHex, type Hex } from 'viem'
-import type { InvoiceMetadata } from '../../src/shared/metadata'
+import type { InvoiceMetadata } from '../../shared/metadata'
 import type { InvoiceKey } from '../../server/store/invoiceKey'
 import type { PreparedPayment } from '../../server/store/paymentStore'
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import type { Address } from 'viem'
-import { devnetRoles } from '../../server/devnet/deploy'
-import { privateKeyOf } from '../../server/devnet/devnetConfig'
+import { devnetRoles } from '../../devnet/deploy'
+import { privateKeyOf } from '../../devnet/devnetConfig'
 import { startLoopbackChild } from './loopbackChild'
 
 const require = createRequire(import.meta.url)

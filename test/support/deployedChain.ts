@@ -7,9 +7,9 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { parseDeployCommand } from '../../server/cli/deployCommand'
 import { runDeploy } from '../../server/cli/runDeploy'
 import { configSchema, type Config } from '../../server/config'
-import { startAnvil, type Anvil } from '../../server/devnet/anvil'
-import { devnetClients } from '../../server/devnet/deploy'
-import { createMerchant, createPayer, issueInvoice } from '../../server/devnet/seed'
+import { startAnvil, type Anvil } from '../../devnet/anvil'
+import { devnetClients } from '../../devnet/deploy'
+import { createMerchant, createPayer, issueInvoice } from '../../devnet/seed'
 import { readPinnedDeployment } from '../../src/config/readPinnedDeployment'
 
 /** Fresh keys, not anvil's: the addresses follow from the contracts and their arguments, nothing else. */

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, inject } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import { devnetClients, mined } from '../../server/devnet/deploy'
-import { createPayer, issueInvoice, mintTo } from '../../server/devnet/seed'
-import { startDevnet, type Devnet, type ReachableDevnet } from '../../server/devnet/startDevnet'
-import { permitTypedData } from '../../src/shared/permit'
-import type { Deployment } from '../../src/shared/deployment'
+import { devnetClients, mined } from '../../devnet/deploy'
+import { createPayer, issueInvoice, mintTo } from '../../devnet/seed'
+import { startDevnet, type Devnet, type ReachableDevnet } from '../../devnet/startDevnet'
+import { permitTypedData } from '../../shared/permit'
+import type { Deployment } from '../../shared/deployment'
 
 type DevnetContext = ReachableDevnet & { clients: ReturnType<typeof devnetClients>; test: ReturnType<typeof createTestClient> }
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { stopChild } from '../../server/devnet/anvil'
+import { stopChild } from '../../devnet/anvil'
 
 const preload = fileURLToPath(new URL('./loopbackPreload.cjs', import.meta.url))
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readDevnetFile, type DevnetFile } from '../../server/devnet/devnetFile'
+import { readDevnetFile, type DevnetFile } from '../../devnet/devnetFile'
 
 export type RunningDevnet = {
   file: DevnetFile
@@ -15,7 +15,7 @@ export type RunningDevnet = {
  * loopback ports, in its own process; ready once devnet.json is written. */
 export async function startNpmStart(env: Record<string, string> = {}): Promise<RunningDevnet> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-devnet-'))
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'devnet/start.ts'], {
     env: { ...process.env, SVC_DEVNET_DIR: dir, PORT: '0', DEVNET_RPC_PORT: '0', STOREFRONT_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -1,6 +1,6 @@
 import { createPublicClient, http } from 'viem'
-import { devnetRoles } from '../../server/devnet/deploy'
-import type { Deployment } from '../../src/shared/deployment'
+import { devnetRoles } from '../../devnet/deploy'
+import type { Deployment } from '../../shared/deployment'
 import { startRpcBundlerServer } from './rpcBundlerServer'
 
 /** startRpcBundlerProcess's child: the bundler, and its switches answered over IPC. */

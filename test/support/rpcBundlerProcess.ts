@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import type { Deployment } from '../../src/shared/deployment'
+import type { Deployment } from '../../shared/deployment'
 
 type Control = 'hold' | 'release' | 'forgetNextOperation' | 'calls' | 'stop'
 

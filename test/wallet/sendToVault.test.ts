@@ -2,7 +2,7 @@ import { createWalletClient, http, parseEther, parseUnits, type Hex } from 'viem
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { sendToVault } from '../../src/wallet/sendToVault'
-import type { Eip1193Provider } from '../../src/wallet/eip1193'
+import type { Eip1193Provider } from '../../shared/eip1193'
 import { useDevnet } from '../support/devnet'
 
 const devnet = useDevnet()

@@ -1,5 +1,5 @@
 import type { PinnedDeployment } from '../../config/pinnedDeployment'
-import type { InvoiceMetadata } from '../../shared/metadata'
+import type { InvoiceMetadata } from '../../../shared/metadata'
 import type { ShownInvoice } from '../../verify/confirmInvoice'
 import { formatDay } from '../format'
 import { useLocale } from '../LocaleContext'

@@ -1,4 +1,4 @@
-import type { InvoiceMetadata } from '../../shared/metadata'
+import type { InvoiceMetadata } from '../../../shared/metadata'
 import { formatDecimal } from '../format'
 import { useLocale } from '../LocaleContext'
 import { documentTotals } from './documentTotals'

@@ -1,4 +1,4 @@
-import type { InvoiceMetadata } from '../../shared/metadata'
+import type { InvoiceMetadata } from '../../../shared/metadata'
 import { useLocale } from '../LocaleContext'
 
 type Party = InvoiceMetadata['merchant']

@@ -1,5 +1,5 @@
 import { formatUnits } from '../formatUnits'
-import type { InvoiceMetadata } from '../../shared/metadata'
+import type { InvoiceMetadata } from '../../../shared/metadata'
 
 /** Subtotal and tax added up exactly (in base units), as decimal strings; tax is null when no line has any. */
 export function documentTotals(metadata: InvoiceMetadata): { subtotal: string; tax: string | null } {

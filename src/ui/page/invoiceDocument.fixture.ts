@@ -1,7 +1,7 @@
-import { demoInvoices, demoMetadata } from '../../../server/devnet/demoInvoices'
+import { demoInvoices, demoMetadata } from '../../../devnet/demoInvoices'
 import type { PinnedDeployment } from '../../config/pinnedDeployment'
-import { hashMetadata, type InvoiceMetadata } from '../../shared/metadata'
-import type { WireInvoice } from '../../shared/wire'
+import { hashMetadata, type InvoiceMetadata } from '../../../shared/metadata'
+import type { WireInvoice } from '../../../shared/wire'
 import type { ShownInvoice } from '../../verify/confirmInvoice'
 import { confirmedTestInvoice, testInvoice } from '../../verify/preparedPayment.fixture'
 

@@ -1,5 +1,5 @@
 import type { PinnedDeployment } from '../../config/pinnedDeployment'
-import { hashMetadata, type InvoiceMetadata } from '../../shared/metadata'
+import { hashMetadata, type InvoiceMetadata } from '../../../shared/metadata'
 import type { ShownInvoice } from '../../verify/confirmInvoice'
 import { sameAddress } from '../../verify/sameAddress'
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { invoiceDocumentOf, type InvoiceDocument } from '../../api/createPayApi'
-import { metadataResponseSchema } from '../../shared/wire'
+import { metadataResponseSchema } from '../../../shared/wire'
 
 /** The element the server writes the page's first data into: a JSON data block, which no browser
  * executes (the CSP allows no inline script, and needs none for it). */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import type { InvoiceDocument, PayApi } from '../../api/createPayApi'
-import { ApiError } from '../../flow/apiError'
+import { ApiError } from '../../api/apiError'
 import type { DocumentLoad } from './documentLoad'
 
 /** Loads the invoice with its decrypted metadata, unless the page was `served` with it; `reload` tries

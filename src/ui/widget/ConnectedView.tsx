@@ -1,5 +1,5 @@
 import type { FlowNote as Note, Payer } from '../../flow/paymentState'
-import type { WireInvoice } from '../../shared/wire'
+import type { WireInvoice } from '../../../shared/wire'
 import { formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
 import { FlowNote } from './FlowNote'

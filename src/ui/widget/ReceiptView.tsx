@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import type { Receipt } from '../../flow/paymentState'
-import type { WireInvoice } from '../../shared/wire'
+import type { WireInvoice } from '../../../shared/wire'
 import { formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
 import { Detail } from './Detail'

@@ -1,5 +1,5 @@
 import type { HandedOverPermit } from '../../flow/paymentState'
-import type { WireInvoice } from '../../shared/wire'
+import type { WireInvoice } from '../../../shared/wire'
 import type { UnsafeProblem } from '../../verify/unsafeProblem'
 import { formatMoment, formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'

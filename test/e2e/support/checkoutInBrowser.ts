@@ -3,7 +3,7 @@ import { createPublicClient, http, parseUnits, type Address } from 'viem'
 import { afterAll, beforeAll } from 'vitest'
 import { invoiceRegistryAbi } from '../../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../../contracts/artifacts/Stablecoin'
-import { issueInvoice } from '../../../server/devnet/seed'
+import { issueInvoice } from '../../../devnet/seed'
 import { startNpmStart, type RunningDevnet } from '../../support/npmStart'
 import { launchChromium } from './browser'
 

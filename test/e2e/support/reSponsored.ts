@@ -1,8 +1,8 @@
 import type { Hex } from 'viem'
 import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
-import { signVerifyingPaymasterData } from '../../../server/chain/verifyingPaymaster'
-import { devnetRoles } from '../../../server/devnet/deploy'
-import { fromWireUserOp, toWireUserOp, type WireUserOp } from '../../../src/shared/userOpWire'
+import { signVerifyingPaymasterData } from '../../../shared/verifyingPaymaster'
+import { devnetRoles } from '../../../devnet/deploy'
+import { fromWireUserOp, toWireUserOp, type WireUserOp } from '../../../shared/userOpWire'
 
 /** A dishonest service holding the paymaster's key: changes the operation, re-signs the sponsorship
  * over it and restates the hash, so that only decoding every field can tell. */

@@ -1,5 +1,5 @@
 import { formatUnits, parseUnits, type Address } from 'viem'
-import type { InvoiceMetadata } from '../../src/shared/metadata'
+import type { InvoiceMetadata } from '../shared/metadata'
 
 type DemoLine = { description: string; quantity: number; unitPrice: string }
 type DemoInvoice = { description: string; dueInDays: number; lines: DemoLine[]; notes?: string; purchaseOrder?: string }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { bridgedSignUserOperation, type FrameMessage, type HostMessage } from '../../embed/protocol'
+import { bridgedSignUserOperation, type FrameMessage, type HostMessage } from '../../shared/embedProtocol'
 import { askAgainMs, bridgedWallets, readTimeoutMs, type BridgedWallet } from './bridgedWallets'
 import type { FrameChannel } from './frameChannel'
 

@@ -1,8 +1,8 @@
 import type { Address, Hex } from 'viem'
 import type { UserOperation } from 'viem/account-abstraction'
-import type { Deployment } from '../../src/shared/deployment'
-import { encodeFundedPayCallData, type Funding } from '../../src/shared/fundedPayCall'
-import { encodeCreateVault, encodePayCallData, type PermitSignature } from '../../src/shared/payCall'
+import type { Deployment } from './deployment'
+import { encodeFundedPayCallData, type Funding } from './fundedPayCall'
+import { encodeCreateVault, encodePayCallData, type PermitSignature } from './payCall'
 
 export type PayGas = {
   callGasLimit: bigint

@@ -1,6 +1,6 @@
-import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
-import { shareLinkFor } from '../../src/shared/shareLink'
-import type { Stores } from '../store/openStores'
+import { invoiceRegistryAbi } from '../contracts/artifacts/InvoiceRegistry'
+import { shareLinkFor } from '../shared/shareLink'
+import type { Stores } from '../server/store/openStores'
 import { devnetClients } from './deploy'
 import type { ReachableDevnet } from './startDevnet'
 

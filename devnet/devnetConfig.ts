@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { toHex, type HDAccount } from 'viem'
-import { configSchema, type Config } from '../config'
+import { configSchema, type Config } from '../server/config'
 import { chainEnvironment } from '../deploy/serverEnvironment'
 import { devnetRoles } from './deploy'
 import type { ReachableDevnet } from './startDevnet'

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
-import { pinnedDeploymentSchema, type PinnedDeployment, type UserOpLimits } from '../../src/config/pinnedDeployment'
-import type { Deployment } from '../../src/shared/deployment'
-import type { TokenFacts } from '../chain/tokenFacts'
+import { pinnedDeploymentSchema, type PinnedDeployment, type UserOpLimits } from '../src/config/pinnedDeployment'
+import type { Deployment } from '../shared/deployment'
+import type { TokenFacts } from '../server/chain/tokenFacts'
 
 /** What a sponsored operation may ask for at most (the page refuses more before the payer signs):
  * generous for a payment through an undeployed vault, bounded so the paymaster's deposit is. An

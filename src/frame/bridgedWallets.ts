@@ -1,5 +1,5 @@
-import { bridgedSignUserOperation, type RpcError, type WalletInfo } from '../../embed/protocol'
-import type { Eip1193Provider } from '../wallet/eip1193'
+import { bridgedSignUserOperation, type RpcError, type WalletInfo } from '../../shared/embedProtocol'
+import type { Eip1193Provider } from '../../shared/eip1193'
 import type { FrameChannel } from './frameChannel'
 
 /** A host page's wallet as the frame holds it: it relays the wallet's events too. */

@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { serve, type ServerType } from '@hono/node-server'
 import { Hono } from 'hono'
-import { distDir } from '../../build/distDir'
-import type { EmbedManifest } from '../../embed/build'
+import { distDir } from '../build/distDir'
+import type { EmbedManifest } from '../embed/build'
 
 export type StorefrontProduct = { name: string; description: string; invoiceId: string; token: string; amount: string }
 

@@ -1,6 +1,6 @@
 import { createPublicClient, createWalletClient, http, type Account, type Chain, type Hex, type PublicClient, type Transport, type WalletClient } from 'viem'
-import { CodedError } from '../../src/shared/codedError'
-import { chainFor } from '../chain/chainClient'
+import { CodedError } from '../shared/codedError'
+import { chainFor } from '../server/chain/chainClient'
 
 export type DeployerClients = { public: PublicClient; wallet: WalletClient<Transport, Chain, Account> }
 

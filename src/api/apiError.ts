@@ -1,4 +1,4 @@
-import { CodedError } from '../shared/codedError'
+import { CodedError } from '../../shared/codedError'
 /** How the pay API's HTTP client reports anything but success. `status` 0 means no answer at all
  * (offline, timeout, aborted): the request may or may not have reached the server. `code` is the
  * machine-readable code from the body (`code`, else `error`, SPEC 7.1); `message` is the server's

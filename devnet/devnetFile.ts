@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import * as z from 'zod/mini'
-import { addressSchema, deploymentSchema, hexSchema, uintStringSchema } from '../../src/shared/deployment'
+import { addressSchema, deploymentSchema, hexSchema, uintStringSchema } from '../shared/deployment'
 
 
 /** devnet.json: what a running devnet is, for tests and tools. Field names are an interface; add, never rename. */

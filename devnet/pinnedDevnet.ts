@@ -1,8 +1,8 @@
 import { getAddress, type PublicClient } from 'viem'
-import type { PinnedDeployment } from '../../src/config/pinnedDeployment'
-import { devnetDeploymentFile, readPinnedDeployment } from '../../src/config/readPinnedDeployment'
-import type { Deployment } from '../../src/shared/deployment'
-import { readTokenFacts } from '../chain/tokenFacts'
+import type { PinnedDeployment } from '../src/config/pinnedDeployment'
+import { devnetDeploymentFile, readPinnedDeployment } from '../src/config/readPinnedDeployment'
+import type { Deployment } from '../shared/deployment'
+import { readTokenFacts } from '../server/chain/tokenFacts'
 
 const contracts = ['entryPoint', 'token', 'registry', 'vaultFactory', 'paymaster'] as const
 

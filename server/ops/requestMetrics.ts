@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { routePath } from 'hono/route'
-import type { Metrics } from '../ops/metrics'
-import { errorCode } from './errorHandler'
+import type { Metrics } from './metrics'
+import { errorCode } from '../http/errorHandler'
 
 /** Times every request, labelled by the route pattern that answered it (`/v1/pay/:id`, never the
  * path itself: ids and tokens would make a series per payer). */

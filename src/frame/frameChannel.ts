@@ -1,4 +1,4 @@
-import { protocolVersion, readHostMessage, type CheckoutEventName, type CheckoutEvents, type FrameMessage, type HostMessage } from '../../embed/protocol'
+import { protocolVersion, readHostMessage, type CheckoutEventName, type CheckoutEvents, type FrameMessage, type HostMessage } from '../../shared/embedProtocol'
 
 export type FrameChannel = {
   parentOrigin: string

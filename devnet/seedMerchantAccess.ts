@@ -1,4 +1,4 @@
-import type { Stores } from '../store/openStores'
+import type { Stores } from '../server/store/openStores'
 import type { ReachableDevnet } from './startDevnet'
 
 export type SeededMerchantAccess = { studioId: string; apiKey: { keyId: string; secret: string } }

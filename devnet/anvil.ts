@@ -1,4 +1,4 @@
-import { CodedError } from '../../src/shared/codedError'
+import { CodedError } from '../shared/codedError'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { closeSync, openSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'

@@ -1,6 +1,6 @@
 import { parseEther, type Account } from 'viem'
 import { mnemonicToAccount } from 'viem/accounts'
-import type { Deployment } from '../../src/shared/deployment'
+import type { Deployment } from '../shared/deployment'
 import { deployCheckout } from '../deploy/deployCheckout'
 import { deployerClients, type DeployerClients } from '../deploy/deployerClients'
 

@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem'
 import { entryPoint07Address } from 'viem/account-abstraction'
-import { entryPointBytecode } from '../../contracts/artifacts/EntryPoint'
+import { entryPointBytecode } from '../contracts/artifacts/EntryPoint'
 import type { DeployerClients } from './deployerClients'
 import { create2Address, DeterministicDeploymentError, deployDeterministic, type Step } from './deterministicDeployer'
 

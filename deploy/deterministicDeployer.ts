@@ -1,5 +1,5 @@
 import { concat, getContractAddress, parseEther, type Address, type Hex } from 'viem'
-import { CodedError } from '../../src/shared/codedError'
+import { CodedError } from '../shared/codedError'
 import { mined, type DeployerClients } from './deployerClients'
 
 /** Arachnid's deterministic-deployment proxy: CREATE2 with calldata = salt ‖ init code. Its address is

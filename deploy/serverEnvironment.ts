@@ -1,4 +1,4 @@
-import type { Deployment } from '../../src/shared/deployment'
+import type { Deployment } from '../shared/deployment'
 
 /** The chain half of the server's environment (server/config.ts) for a deployment. */
 export function chainEnvironment(deployment: Deployment, rpcUrl: string): Record<string, string> {

@@ -1,6 +1,6 @@
 import type { Address } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
-import { ownedVerifyingPaymasterAbi } from '../../contracts/artifacts/OwnedVerifyingPaymaster'
+import { ownedVerifyingPaymasterAbi } from '../contracts/artifacts/OwnedVerifyingPaymaster'
 import { mined, type DeployerClients } from './deployerClients'
 
 /** What the paymaster holds in the EntryPoint, in wei: the deposit pays for sponsored operations; the
