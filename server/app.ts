@@ -22,7 +22,8 @@ import { devnetWalletRoute, type DevnetWalletKey } from './routes/devnetWallet'
 import { embedAssets } from './routes/embedAssets'
 import { operationsRoutes } from './routes/operations'
 import { payPage, type PayPageOptions } from './routes/payPage'
-import { invoiceDocument, type MetadataAccess } from './routes/payRoutes'
+import { invoiceDocument } from './routes/payRoutes'
+import type { MetadataAccess } from './store/openStores'
 import { openApiDocument } from './openapi/openApiDocument'
 
 export type AppOptions = {

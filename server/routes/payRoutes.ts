@@ -1,6 +1,5 @@
 import { getAddress } from 'viem'
 import * as z from 'zod/mini'
-import type { InvoiceMetadata } from '../../shared/metadata'
 import { ecrecoverV } from '../../shared/permit'
 import {
   invoiceResponseSchema,
@@ -16,13 +15,11 @@ import { apiRoute } from './apiRoute'
 import { HttpError } from '../http/httpError'
 import { invoiceIdParams } from '../http/validate'
 import type { PayContext } from '../payments/payContext'
+import type { MetadataAccess } from '../store/openStores'
 import { preparePayment } from '../payments/preparePayment'
 import { requestPermit } from '../payments/requestPermit'
 import { submitPayment } from '../payments/submitPayment'
 import { invoicePdf } from '../pdf/invoicePdf'
-
-/** Opens an invoice's metadata with an access token; null for a missing, wrong, expired or revoked one alike. */
-export type MetadataAccess = { open(invoiceId: bigint, token: string): Promise<InvoiceMetadata | null> }
 
 export type PayDeps = { pay: PayContext; metadata: MetadataAccess }
 

@@ -1,5 +1,5 @@
 import type { Config } from '../config'
-import type { MetadataAccess } from '../routes/payRoutes'
+import type { InvoiceMetadata } from '../../shared/metadata'
 import { createAccessTokenStore } from './accessTokenStore'
 import { createApiKeyStore } from './apiKeyStore'
 import { openDatabase, type Database } from './database'
@@ -10,6 +10,9 @@ import { createNonceStore } from './nonceStore'
 import { createPaymentStore } from './paymentStore'
 import { createReconcileClaims } from './reconcileClaims'
 import { createStudioStore } from './studioStore'
+
+/** Opens an invoice's metadata with an access token; null for a missing, wrong, expired or revoked one alike. */
+export type MetadataAccess = { open(invoiceId: bigint, token: string): Promise<InvoiceMetadata | null> }
 
 /** PostgreSQL with DATABASE_URL, else embedded PGlite in DATA_DIR, with every migration applied.
  * Opening PGlite takes seconds (WebAssembly start and initdb), so callers start it early. */

@@ -1,15 +1,32 @@
 import type * as z from 'zod/mini'
-import type { PaymentApi } from '../flow/paymentFlowDeps'
 import {
   invoiceResponseSchema,
   metadataResponseSchema,
+  type permitRequestSchema,
   permitResponseSchema,
+  type prepareRequestSchema,
   prepareResponseSchema,
+  type submitRequestSchema,
   submitResponseSchema,
   type WireInvoice,
 } from '../../shared/wire'
 import type { InvoiceMetadata } from '../../shared/metadata'
 import { requestJson } from './requestJson'
+
+export type PermitRequest = z.infer<typeof permitRequestSchema>
+export type PermitResponse = z.infer<typeof permitResponseSchema>
+export type PrepareRequest = z.infer<typeof prepareRequestSchema>
+export type SubmitRequest = z.infer<typeof submitRequestSchema>
+export type SubmitResponse = z.infer<typeof submitResponseSchema>
+export type PrepareResponse = z.infer<typeof prepareResponseSchema>
+
+/** SPEC 4.14. Each throws ApiError for anything but success. */
+export type PaymentApi = {
+  getInvoice(id: string): Promise<WireInvoice>
+  requestPermit(id: string, request: PermitRequest): Promise<PermitResponse>
+  prepare(id: string, request: PrepareRequest): Promise<PrepareResponse>
+  submit(id: string, request: SubmitRequest): Promise<SubmitResponse>
+}
 
 export type InvoiceDocument = { accessLevel: 'full' | 'onchain_only'; invoice: WireInvoice; metadata: InvoiceMetadata | null }
 

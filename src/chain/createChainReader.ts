@@ -1,12 +1,30 @@
-import type { Address } from 'viem'
+import type { Address, Hex } from 'viem'
 import type { PinnedDeployment } from '../config/pinnedDeployment'
-import type { PaymentChain } from '../flow/paymentFlowDeps'
+import type { OnchainInvoice } from './readInvoice'
 import type { Eip1193Provider } from '../../shared/eip1193'
 import { readBlockTime } from './readBlockTime'
 import { readInvoice } from './readInvoice'
 import { readEntryPointNonce, readPermitNonce } from './readNonces'
 import { readSettlement } from './readSettlement'
 import { readBalance, readVault } from './readVault'
+
+/** Reads of the pinned chain through the build's pinned RPC (and the payer's wallet once it is
+ * connected on that chain): never through the server whose answers are being checked. */
+export type PaymentChain = {
+  /** The pinned registry's invoice; null when it has none with this id. */
+  invoiceOf(id: bigint): Promise<OnchainInvoice | null>
+  /** The transaction of the invoice's InvoicePaid event; null while there is none. */
+  settlementOf(id: bigint): Promise<Hex | null>
+  vaultOf(owner: Address): Promise<{ vault: Address; deployed: boolean }>
+  /** The token balance of a vault, or of the payer's own account. */
+  balanceOf(holder: Address): Promise<bigint>
+  /** The token's EIP-2612 nonces(owner): of the vault, or of the account that funds it. */
+  permitNonceOf(owner: Address): Promise<bigint>
+  /** EntryPoint.getNonce(vault, 0). */
+  entryPointNonceOf(vault: Address): Promise<bigint>
+  /** The latest block's timestamp, in seconds. */
+  blockTime(): Promise<number>
+}
 
 /**
  * The flow's reads of the pinned chain, through `sources()` in order: the build's pinned RPC first,

@@ -1,6 +1,5 @@
-import { decodeFunctionResult, encodeFunctionData } from 'viem'
+import { decodeFunctionResult, encodeFunctionData, type Address, type Hex } from 'viem'
 import type { Deployment } from '../../shared/deployment'
-import type { OnchainInvoice } from '../verify/confirmInvoice'
 import { hasProviderCode, providerErrors, type Eip1193Provider } from '../../shared/eip1193'
 import { ethCall } from './ethCall'
 
@@ -30,6 +29,20 @@ const invoicesAbi = [
     ],
   },
 ] as const
+
+/** The registry's record of an invoice (`invoices(id)`). */
+export type OnchainInvoice = {
+  merchant: Address
+  status: number
+  invoiceNumber: bigint
+  token: Address
+  issuedAt: bigint
+  payer: Address
+  dueAt: bigint
+  paidAt: bigint
+  amount: bigint
+  metaHash: Hex
+}
 
 /** The pinned registry's record of invoice `id`; null when it has none (`invoices` reverts with
  * UnknownInvoice, the only way it can revert). */

@@ -3,10 +3,11 @@ import type { Funding } from '../../shared/fundedPayCall'
 import type { PermitSignature } from '../../shared/payCall'
 import type { ShownInvoice } from '../verify/confirmInvoice'
 import type { InvoiceCheck } from './invoiceCheck'
-import type { PrepareResponse, VerifyPreparedPaymentReturnType } from '../verify/verifyPreparedPayment'
+import type { VerifyPreparedPaymentReturnType } from '../verify/verifyPreparedPayment'
+import type { PrepareResponse } from '../api/createPayApi'
 import type { VerifyPermitToSignReturnType } from '../verify/verifyPermitToSign'
 import type { Failure } from './failure'
-import type { SubmitResponse } from './paymentFlowDeps'
+import type { SubmitResponse } from '../api/createPayApi'
 import type { Payer } from './paymentState'
 
 /** What the payer asks for. */

@@ -6,7 +6,7 @@ import type { WireInvoice } from '../../shared/wire'
 import type { SponsorshipWindow } from '../verify/checkSponsorship'
 import type { ShownInvoice } from '../verify/confirmInvoice'
 import type { UnsafeProblem } from '../verify/unsafeProblem'
-import type { PrepareResponse } from '../verify/verifyPreparedPayment'
+import type { PrepareResponse } from '../api/createPayApi'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
 
 /** The owner's wallet and the vault it controls, as read from the chain when connecting. */

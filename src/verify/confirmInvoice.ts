@@ -1,22 +1,10 @@
-import { getAddress, zeroAddress, type Address, type Hex } from 'viem'
+import { getAddress, zeroAddress, type Hex } from 'viem'
+import type { OnchainInvoice } from '../chain/readInvoice'
 import type { PinnedDeployment } from '../config/pinnedDeployment'
 import type { InvoiceStatus, WireInvoice } from '../../shared/wire'
 import { sameAddress } from './sameAddress'
 import { verdict, type UnsafeProblem, type Verdict } from './unsafeProblem'
 
-/** The registry's record of an invoice (`invoices(id)`). */
-export type OnchainInvoice = {
-  merchant: Address
-  status: number
-  invoiceNumber: bigint
-  token: Address
-  issuedAt: bigint
-  payer: Address
-  dueAt: bigint
-  paidAt: bigint
-  amount: bigint
-  metaHash: Hex
-}
 
 /** What the chain says of an invoice: the registry's record (null when it has none with the id) and,
  * once Paid, the transaction whose InvoicePaid event settled it. */

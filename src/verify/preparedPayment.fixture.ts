@@ -10,8 +10,9 @@ import type { PermitSignature } from '../../shared/payCall'
 import { earliestDeadline, permitTypedData } from '../../shared/permit'
 import { type WireInvoice } from '../../shared/wire'
 import { toWireUserOp } from '../../shared/userOpWire'
-import type { OnchainInvoice, ShownInvoice } from './confirmInvoice'
-import type { PrepareResponse } from './verifyPreparedPayment'
+import type { ShownInvoice } from './confirmInvoice'
+import type { OnchainInvoice } from '../chain/readInvoice'
+import type { PrepareResponse } from '../api/createPayApi'
 
 /** Test-only: real keys, real signatures and a server that prepares payments as SPEC 4.14 says, so
  * that tests tamper with genuine data rather than with placeholders. */

@@ -15,7 +15,8 @@ import { type WireInvoice } from '../../shared/wire'
 import { fromWireUserOp } from '../../shared/userOpWire'
 import { paymentInvoice } from './paymentInvoice'
 import { prepareTestPayment, signTestPermit, testDeployment, testInvoice, type PrepareTestPaymentParameters } from './preparedPayment.fixture'
-import { verifyPreparedPayment, type PrepareResponse, type VerifyPreparedPaymentReturnType } from './verifyPreparedPayment'
+import { verifyPreparedPayment, type VerifyPreparedPaymentReturnType } from './verifyPreparedPayment'
+import type { PrepareResponse } from '../api/createPayApi'
 
 const now = Date.UTC(2026, 0, 15, 12)
 const deadline = BigInt(now / 1000) + 3600n

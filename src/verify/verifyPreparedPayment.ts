@@ -1,5 +1,4 @@
-import type * as z from 'zod/mini'
-import { type prepareResponseSchema } from '../../shared/wire'
+import type { PrepareResponse } from '../api/createPayApi'
 import { fromWireUserOp } from '../../shared/userOpWire'
 import { earliestDeadline } from '../../shared/permit'
 import { isoSeconds } from './checkSponsorship'
@@ -8,7 +7,6 @@ import { sameAddress } from './sameAddress'
 import type { UnsafeProblem } from './unsafeProblem'
 import { verifyUserOperation, type VerifyUserOperationParameters, type VerifyUserOperationReturnType } from './verifyUserOperation'
 
-export type PrepareResponse = z.infer<typeof prepareResponseSchema>
 
 export type VerifyPreparedPaymentParameters = VerifyUserOperationParameters & { prepared: PrepareResponse }
 

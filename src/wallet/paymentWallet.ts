@@ -1,0 +1,21 @@
+import type { Address, Hex } from 'viem'
+import type { UserOperation } from 'viem/account-abstraction'
+import type { OnchainInvoice } from '../chain/readInvoice'
+import type { PermitTypedData } from '../verify/verifyPermitToSign'
+
+/** The owner's wallet (EIP-1193 underneath): a refusal by the payer throws an error with code 4001. */
+export type PaymentWallet = {
+  connect(): Promise<Address>
+  chainId(): Promise<number>
+  switchChain(chainId: number): Promise<void>
+  signTypedData(typedData: PermitTypedData): Promise<Hex>
+  /** The vault (SimpleAccount v0.7) checks an EIP-191 signature of the hash: personal_sign of its 32
+   * bytes. The verified operation travels with its hash, so a wallet reached through a bridge can
+   * verify it again before it signs. */
+  signUserOperation(operation: { userOp: UserOperation<'0.7'>; userOpHash: Hex }): Promise<Hex>
+  /** The plain way to fund the vault: the wallet's own token transfer from the account to the vault,
+   * whose network fee the payer pays. Resolves with its hash once it is mined; throws if it reverted. */
+  sendToVault(transfer: { token: Address; vault: Address; amount: bigint }): Promise<Hex>
+  /** The pinned registry's invoice read through the wallet's own node: a second view of the chain. */
+  invoiceOf(id: bigint): Promise<OnchainInvoice | null>
+}
