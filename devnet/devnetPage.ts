@@ -8,7 +8,7 @@ import { builtDeploymentFile, distDir } from '../build/distDir'
 import type { PinnedDeployment } from '../src/config/pinnedDeployment'
 
 const require = createRequire(import.meta.url)
-const repo = fileURLToPath(new URL('../..', import.meta.url))
+const repo = fileURLToPath(new URL('..', import.meta.url))
 
 function run(args: string[], env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
