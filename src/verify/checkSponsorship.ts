@@ -52,7 +52,7 @@ export function sponsorshipWindowProblems(
 ): UnsafeProblem[] {
   const problems: UnsafeProblem[] = []
   if (window.validUntil === 0) {
-    problems.push({ code: 'SPONSORSHIP_UNBOUNDED', message: 'The sponsorship never expires (validUntil 0): the signed payment could be executed at any time later.' })
+    problems.push({ code: 'SPONSORSHIP_UNBOUNDED', message: 'The sponsorship never expires (validUntil 0).' })
   } else if (BigInt(window.validUntil) > permitDeadline) {
     problems.push({
       code: 'SPONSORSHIP_OUTLIVES_PERMIT',

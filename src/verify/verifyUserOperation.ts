@@ -52,7 +52,7 @@ export function verifyUserOperation(operation: UserOperation<'0.7'>, p: VerifyUs
   if (userOpHash === '0x' || (claimedHash !== undefined && userOpHash !== claimedHash.toLowerCase())) {
     problems.push({
       code: 'USEROP_HASH_MISMATCH',
-      message: 'The operation does not match the fingerprint you would sign on this network, so what you would approve is not what is shown.',
+      message: 'The operation does not match the fingerprint you would sign on this network.',
     })
   }
   if (!sameAddress(userOp.sender, p.vault)) {
