@@ -51,10 +51,14 @@ describe('the reconciler', () => {
     const invoice = await ctx.devnet.newInvoice(parseUnits('40', 6))
     const payer = await ctx.devnet.newPayer(parseUnits('100', 6))
     bundler.forgetNextOperation()
-    const { submit, userOp } = await payThroughServer(base(), invoice.id, payer)
-    expect(submit.status).toBe(202)
-    const sendsBefore = sends()
+    const sendsBefore = sends() + 1
+    const paying = payThroughServer(base(), invoice.id, payer)
+    // the permit lapses while the submission waits for its receipt, before any reconciler pass can
+    // claim the operation: moved after the answer, a pass could resend it first
+    await expect.poll(sends, { timeout: 10_000, interval: 20 }).toBe(sendsBefore)
     clockOffsetMs = 25 * 3_600_000
+    const { submit, userOp } = await paying
+    expect(submit.status).toBe(202)
     await expect.poll(() => resubmissions('lost'), { timeout: 10_000, interval: 200 }).toBe(1)
     expect(sends()).toBe(sendsBefore)
     expect(await ctx.server.stores.payments.getSubmission(submit.body.userOpHash)).toMatchObject({ state: 'lost' })
