@@ -23,6 +23,7 @@ import {
 } from 'viem/account-abstraction'
 import type { Deployment } from '../../shared/deployment'
 import type { AccountGas } from './localGasEstimator'
+import { boundedTransport, upstreamCallsInFlight } from './boundedTransport'
 
 export type BundlerReceipt = { success: boolean; txHash: Hex }
 
@@ -167,7 +168,7 @@ export function localBundler({
 
 /** Any ERC-4337 bundler over JSON-RPC. */
 export function rpcBundler({ url, deployment }: { url: string; deployment: Deployment }): Bundler {
-  const bundler = createBundlerClient({ transport: http(url, { retryCount: 0, timeout: 15_000 }) })
+  const bundler = createBundlerClient({ transport: boundedTransport(http(url, { retryCount: 0, timeout: 15_000 }), upstreamCallsInFlight) })
   const probe = createBundlerClient({ transport: http(url, { retryCount: 0, timeout: pingTimeoutMs }) })
   const entryPoint = deployment.entryPoint
 

@@ -5,6 +5,7 @@ import type { Deployment } from '../../shared/deployment'
 import { assertSponsorshipUsable } from './assertSponsorshipUsable'
 import { stubEcdsaSignature } from './stubSignature'
 import { encodeVerifyingPaymasterWindow, signVerifyingPaymasterData } from '../../shared/verifyingPaymaster'
+import { boundedTransport, upstreamCallsInFlight } from './boundedTransport'
 
 export type Sponsorship = {
   paymaster: Address
@@ -50,7 +51,7 @@ export function localVerifyingSponsor({ deployment, signer }: { deployment: Depl
  * its paymaster before the operation is handed out.
  */
 export function erc7677Sponsor({ url, deployment, client, now }: { url: string; deployment: Deployment; client: PublicClient; now: () => number }): Sponsor {
-  const service = createPaymasterClient({ transport: http(url, { retryCount: 0, timeout: 10_000 }) })
+  const service = createPaymasterClient({ transport: boundedTransport(http(url, { retryCount: 0, timeout: 10_000 }), upstreamCallsInFlight) })
   const base = { chainId: deployment.chainId, entryPointAddress: deployment.entryPoint }
   const context = (validUntil: number) => ({ validUntil, validForSeconds: validUntil - Math.floor(now() / 1000) })
   const call = async <T extends { paymaster?: Address | undefined }>(run: () => Promise<T>) => {
