@@ -1,4 +1,4 @@
-import { concat, encodeAbiParameters, keccak256, type Address, type Hex, type LocalAccount } from 'viem'
+import { concat, encodeAbiParameters, hexToBigInt, keccak256, size, slice, type Address, type Hex, type LocalAccount } from 'viem'
 import { toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 
 /** The fields a VerifyingPaymaster v0.7 signature covers: everything in the operation but the
@@ -9,6 +9,8 @@ export type SponsorableUserOperation = Omit<UserOperation<'0.7'>, 'signature' | 
   paymasterPostOpGasLimit: bigint
 }
 
+/** The window in which the sponsored operation can be included, in Unix seconds: the EntryPoint
+ * refuses it outside, whatever else is signed. */
 export type SponsorshipWindow = { validUntil: number; validAfter: number }
 
 /** Off-chain twin of VerifyingPaymaster.getHash (tested against the contract). */
@@ -67,4 +69,20 @@ export async function signVerifyingPaymasterData(
 
 export function encodeVerifyingPaymasterWindow({ validUntil, validAfter }: SponsorshipWindow): Hex {
   return encodeAbiParameters([{ type: 'uint48' }, { type: 'uint48' }], [validUntil, validAfter])
+}
+
+const windowBytes = 64
+const uint48Max = 2n ** 48n - 1n
+
+/** The window `encodeVerifyingPaymasterWindow` wrote, from paymasterData with its 64- or 65-byte
+ * signature; null for anything that is not exactly this layout. */
+export function decodeVerifyingPaymasterWindow(paymasterData: Hex | undefined): SponsorshipWindow | null {
+  if (!paymasterData) return null
+  const length = size(paymasterData)
+  if (length !== windowBytes + 64 && length !== windowBytes + 65) return null
+  const validUntil = hexToBigInt(slice(paymasterData, 0, 32))
+  const validAfter = hexToBigInt(slice(paymasterData, 32, 64))
+  // each word must be a uint48 exactly as abi.encode writes it: anything wider is not this layout
+  if (validUntil > uint48Max || validAfter > uint48Max) return null
+  return { validUntil: Number(validUntil), validAfter: Number(validAfter) }
 }

@@ -1,7 +1,7 @@
 import { BaseError, ContractFunctionRevertedError, parseAbi, type PublicClient } from 'viem'
 import { getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import type { Deployment } from '../../shared/deployment'
-import type { SponsorshipWindow } from '../../src/verify/checkSponsorship'
+import type { SponsorshipWindow } from '../../shared/verifyingPaymaster'
 
 /** IPaymaster (EntryPoint v0.7): what every paymaster answers, whatever its paymasterData layout. */
 const paymasterAbi = parseAbi([

@@ -1,11 +1,8 @@
-import { hexToBigInt, size, slice, type Address, type Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import type { Deployment } from '../../shared/deployment'
+import { decodeVerifyingPaymasterWindow, type SponsorshipWindow } from '../../shared/verifyingPaymaster'
 import { sameAddress } from './sameAddress'
 import type { UnsafeProblem } from './unsafeProblem'
-
-/** The window in which the sponsored operation can be included, in Unix seconds: the EntryPoint
- * refuses it outside, whatever else is signed. */
-export type SponsorshipWindow = { validUntil: number; validAfter: number }
 
 export type CheckSponsorshipParameters = {
   deployment: Deployment
@@ -14,10 +11,6 @@ export type CheckSponsorshipParameters = {
   /** Milliseconds since the epoch. */
   now: number
 }
-
-// VerifyingPaymaster v0.7: paymasterData = abi.encode(uint48 validUntil, uint48 validAfter) ‖ signature
-const windowBytes = 64
-const uint48Max = 2n ** 48n - 1n
 
 /**
  * The paymaster's data is the operation's real validity window: SimpleAccount sets none of its own.
@@ -36,7 +29,7 @@ export function checkSponsorship(
     const message = `The operation is sponsored by ${paymaster}, not by this checkout's paymaster ${deployment.paymaster}.`
     return { problems: [{ code: 'PAYMASTER_MISMATCH', message }], window: null }
   }
-  const window = decodeWindow(paymasterData)
+  const window = decodeVerifyingPaymasterWindow(paymasterData)
   if (!window) {
     const message = 'The sponsorship data is not the paymaster\'s validity window followed by a 64- or 65-byte signature.'
     return { problems: [{ code: 'PAYMASTER_DATA_MALFORMED', message }], window: null }
@@ -63,17 +56,6 @@ export function sponsorshipWindowProblems(
     problems.push({ code: 'SPONSORSHIP_NOT_YET_VALID', message: `The sponsorship only starts at ${isoSeconds(window.validAfter)}.` })
   }
   return problems
-}
-
-function decodeWindow(paymasterData: Hex | undefined): SponsorshipWindow | null {
-  if (!paymasterData) return null
-  const length = size(paymasterData)
-  if (length !== windowBytes + 64 && length !== windowBytes + 65) return null
-  const validUntil = hexToBigInt(slice(paymasterData, 0, 32))
-  const validAfter = hexToBigInt(slice(paymasterData, 32, 64))
-  // each word must be a uint48 exactly as abi.encode writes it: anything wider is not this layout
-  if (validUntil > uint48Max || validAfter > uint48Max) return null
-  return { validUntil: Number(validUntil), validAfter: Number(validAfter) }
 }
 
 export function isoSeconds(seconds: number): string {

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import type { SubmissionAnswer } from '../../flow/paymentState'
-import type { SponsorshipWindow } from '../../verify/checkSponsorship'
+import type { SponsorshipWindow } from '../../../shared/verifyingPaymaster'
 import { formatCountdown, formatMoment } from '../format'
 import { useLocale } from '../LocaleContext'
 import { useNow } from '../useNow'
