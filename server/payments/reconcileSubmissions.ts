@@ -8,6 +8,7 @@ import type { Metrics } from '../ops/metrics'
 import type { ClaimedSubmission, ReconcileClaims } from '../store/reconcileClaims'
 import type { PayContext } from './payContext'
 import { nowSeconds } from './assertPermitUsable'
+import { preparedDeadline } from './carriedPermits'
 
 export type ReconcileOptions = {
   /** How often the loop runs, and how long a checked operation that is still on its way waits for the next look. */
@@ -38,7 +39,7 @@ async function inclusion(context: PayContext, claimed: ClaimedSubmission, fromBl
 
 /** Why the operation can never be included now, or null while it still can. */
 async function whyInvalid(context: PayContext, { prepared }: ClaimedSubmission): Promise<string | null> {
-  if (prepared.permit.deadline - nowSeconds(context.now) < minRemainingSeconds) return 'expired'
+  if (preparedDeadline(prepared) - nowSeconds(context.now) < minRemainingSeconds) return 'expired'
   context.invoices.forget(prepared.invoice.invoiceId)
   const { invoice } = await context.invoices.read(prepared.invoice.invoiceId)
   if (invoice.status !== 'Issued') return `invoice_${invoice.status.toLowerCase()}`

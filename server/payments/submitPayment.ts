@@ -8,7 +8,7 @@ import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
 import type { PreparedPayment } from '../store/paymentStore'
 import { assertPermitUsable } from './assertPermitUsable'
-import { carriedPermits, type CarriedPermits } from './carriedPermits'
+import { carriedPermits, preparedDeadline } from './carriedPermits'
 
 export type SubmitResult =
   | { status: 'confirmed'; userOpHash: Hex; txHash: Hex }
@@ -67,14 +67,13 @@ async function assertSignedByOwner(prepared: PreparedPayment, signature: Hex) {
 /** SPEC 7.3: an operation without a signed permit (both, when it funds the vault), or with a
  * permitSignature other than its own, is a mismatch whether or not it was prepared: checked before
  * anything is looked up. */
-function assertPermitMatches(wire: WireUserOp, permitSignature: PermitSignatureInput | undefined): CarriedPermits {
+function assertPermitMatches(wire: WireUserOp, permitSignature: PermitSignatureInput | undefined): void {
   const carried = carriedPermits(wire.callData)
   if (!carried) throw new HttpError(400, 'USEROP_PERMIT_MISMATCH', 'the operation callData carries no signed permit: submit the operation /prepare returned')
   const { permit } = carried
-  if (!permitSignature) return carried
+  if (!permitSignature) return
   const same = permitSignature.v === permit.v && permitSignature.r.toLowerCase() === permit.r.toLowerCase() && permitSignature.s.toLowerCase() === permit.s.toLowerCase()
   if (!same) throw new HttpError(400, 'USEROP_PERMIT_MISMATCH', 'permitSignature differs from the permit in the operation callData')
-  return carried
 }
 
 async function waitForReceipt(context: PayContext, userOpHash: Hex, reference: string | null | undefined): Promise<BundlerReceipt | null> {
@@ -110,7 +109,7 @@ export async function submitPayment(
   context: PayContext,
   { invoiceId, userOp, permitSignature }: { invoiceId: bigint; userOp: WireUserOp; permitSignature?: PermitSignatureInput | undefined },
 ): Promise<SubmitResult> {
-  const carried = assertPermitMatches(userOp, permitSignature)
+  assertPermitMatches(userOp, permitSignature)
   const prepared = await preparedFor(context, invoiceId, userOp)
   await assertSignedByOwner(prepared, userOp.signature)
   const { userOpHash } = prepared
@@ -135,9 +134,7 @@ export async function submitPayment(
     if (already) return await settle(context, prepared, already)
     // paid or canceled since /prepare: refused as /permit and /prepare would, before the bundler is asked
     await payableInvoice(context, prepared.invoice.invoiceId)
-    assertPermitUsable(prepared.permit.deadline, context.now)
-    // the operation is the prepared one (checked above), so its funding permit is the one verified then
-    if (carried.funding) assertPermitUsable(carried.funding.deadline, context.now)
+    assertPermitUsable(preparedDeadline(prepared), context.now)
     reference = await context.bundler.send(fromWireUserOp({ ...prepared.userOp, signature: userOp.signature }))
     await context.payments.markSubmitted(userOpHash, reference)
   } catch (error) {

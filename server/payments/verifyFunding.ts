@@ -21,9 +21,11 @@ export async function verifyFunding(
   if (!isAddressEqual(funding.from, owner)) {
     throw new HttpError(400, 'FUNDING_OWNER_MISMATCH', 'funding.from must be ownerAddress: a vault is funded only by its own owner')
   }
+  // a vault that holds the whole amount takes no funding at all: no amount would be right
+  if (shortfall <= 0n) throw new HttpError(400, 'FUNDING_AMOUNT_MISMATCH', 'the vault already holds the whole amount: prepare without funding')
   if (funding.amount !== shortfall) {
-    throw new HttpError(400, 'FUNDING_AMOUNT_MISMATCH', `funding.amount must be exactly what the vault lacks: ${shortfall > 0n ? shortfall : 0n} base units`, {
-      required: (shortfall > 0n ? shortfall : 0n).toString(),
+    throw new HttpError(400, 'FUNDING_AMOUNT_MISMATCH', `funding.amount must be exactly what the vault lacks: ${shortfall} base units`, {
+      required: shortfall.toString(),
     })
   }
   assertPermitUsable(funding.permit.deadline, context.now)

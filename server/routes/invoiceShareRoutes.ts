@@ -14,7 +14,7 @@ import type { AuthEnv } from '../auth/principal'
 import type { InvoiceReader } from '../chain/invoiceReader'
 import { apiRoute } from './apiRoute'
 import { HttpError, ValidationError } from '../http/httpError'
-import { invoiceIdSchema } from '../http/validate'
+import { invoiceIdParams } from '../http/validate'
 import type { AccessTokenRecord, AccessTokenStore } from '../store/accessTokenStore'
 import type { InvoiceMetadataStore } from '../store/invoiceMetadataStore'
 import type { InvoiceKey } from '../store/invoiceKey'
@@ -36,8 +36,7 @@ const maxTokenLifetimeMs = 365 * 86_400_000
 /** Tokens and links are bearer credentials: no cache may keep an answer that carries one. */
 const noStore = { 'Cache-Control': 'no-store' }
 
-const invoiceParams = z.object({ id: invoiceIdSchema })
-const tokenParams = z.object({ id: invoiceIdSchema, tokenId: z.uuid('the token id is a UUID') })
+const tokenParams = z.extend(invoiceIdParams, { tokenId: z.uuid('the token id is a UUID') })
 const merchantErrors = ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND'] as const
 
 function tokenExpiry(expiresAt: string, now: number): Date {
@@ -75,7 +74,7 @@ export const invoiceShareRoutes = [
     summary: "The invoice's share link",
     auth: 'merchant',
     scope: 'invoice:read',
-    params: invoiceParams,
+    params: invoiceIdParams,
     response: { status: 200, schema: shareLinkResponseSchema, description: 'The current share link.', headers: noStore },
     errors: merchantErrors,
     async handle({ params: { id } }, { share }, c) {
@@ -95,7 +94,7 @@ export const invoiceShareRoutes = [
     path: '/v1/invoices/:id/share/regenerate',
     summary: 'Revoke every token of the invoice and issue a new share link',
     auth: 'merchant',
-    params: invoiceParams,
+    params: invoiceIdParams,
     response: { status: 200, schema: regeneratedShareLinkResponseSchema, description: 'The new share link.', headers: noStore },
     errors: merchantErrors,
     async handle({ params: { id } }, { share }, c) {
@@ -108,7 +107,7 @@ export const invoiceShareRoutes = [
     path: '/v1/invoices/:id/tokens',
     summary: "The invoice's access tokens, without their secrets",
     auth: 'merchant',
-    params: invoiceParams,
+    params: invoiceIdParams,
     response: { status: 200, schema: tokenListResponseSchema, description: 'Every token with its status.' },
     errors: merchantErrors,
     async handle({ params: { id } }, { share }, c) {
@@ -134,7 +133,7 @@ export const invoiceShareRoutes = [
     path: '/v1/invoices/:id/tokens',
     summary: 'A new access token for the invoice',
     auth: 'merchant',
-    params: invoiceParams,
+    params: invoiceIdParams,
     body: createTokenRequestSchema,
     bodyOptional: true,
     response: { status: 201, schema: createdTokenResponseSchema, description: 'The token, shown once.', headers: noStore },
