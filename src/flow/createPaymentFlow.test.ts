@@ -914,6 +914,20 @@ describe('paying from the wallet the payer already has', () => {
     expect(call.funding).toMatchObject({ from: t.owner.address, to: t.vault, amount: 201_000_000n })
   })
 
+  test('behavior: a vault funded after the offer goes back to the plain payment: no funding asked, nothing called unsafe', async () => {
+    const t = setup({ balance: 47_000_000n, accountBalance: 500_000_000n })
+    await short(t)
+    // the payer topped the vault up from elsewhere in the meantime
+    t.world.balance = 248_000_000n
+    t.flow.payFromWallet()
+    // back where a funded vault starts: the chain read again, the plain payment offered
+    await until(t.flow, 'connected')
+    t.flow.pay()
+    await until(t.flow, 'paid')
+    expect(t.count('signTypedData')).toBe(1)
+    expect(() => decodeFundedPayCallData(t.world.submitted[0]!.userOp.callData)).toThrow()
+  })
+
   test('behavior: a wallet holding less than the vault lacks is not offered, and the payer cannot start it', async () => {
     const t = setup({ balance: 47_000_000n, accountBalance: 200_000_000n })
     const offer = await short(t)

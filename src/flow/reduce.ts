@@ -92,6 +92,7 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
       if (!funding?.ok) return { name: 'signingPermit', invoice, payer, ...permit }
       return { name: 'signingFunding', invoice, payer, ...toSign(invoice, funding.typedData), next: permit }
     },
+    vaultFunded: (state) => ({ name: 'connecting', invoice: state.invoice }),
     failed: (state, { failure, at }) => beforeSubmissionFailed(state, failure, at),
   },
   signingFunding: {

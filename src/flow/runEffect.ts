@@ -117,6 +117,9 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
         // what the vault lacks and the account's permit nonce, read now from the chain, not the service
         state.fromWallet ? Promise.all([chain.balanceOf(vault), chain.permitNonceOf(owner)]) : null,
       ])
+      // funded since it was read (the payer topped it up, or anyone sent it the token): nothing is
+      // short any more, so the service rightly offers no funding; start again from the chain's view
+      if (funds && funds[0] >= invoice.amount) return { type: 'vaultFunded' }
       const now = clock.now()
       const verdict = await verifier.verifyPermitToSign(permitToSign, { deployment, vault, invoice, nonce, now })
       if (!funds || !fundingPermitToSign) return { type: 'permitReceived', verdict }
