@@ -21,6 +21,9 @@ export class VaultTransferFailedError extends CodedError {
 }
 
 const receiptPollMs = 1_000
+/** A transfer not mined in two minutes was dropped or replaced (a wallet's "speed up"): the page
+ * stops waiting and reads the vault's balance from the chain, which says what arrived. */
+const receiptPolls = 120
 
 /**
  * The plain way to fund the vault: the wallet sends `amount` of the token from the account to the
@@ -35,7 +38,7 @@ export async function sendToVault(
 ): Promise<Hex> {
   const data = encodeFunctionData({ abi: transferAbi, functionName: 'transfer', args: [vault, amount] })
   const hash = (await provider.request({ method: 'eth_sendTransaction', params: [{ from: owner, to: token, data }] })) as Hex
-  for (;;) {
+  for (let poll = 0; poll < receiptPolls; poll++) {
     const receipt = (await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status?: Hex } | null
     if (receipt) {
       if (receipt.status === '0x1') return hash
@@ -43,4 +46,5 @@ export async function sendToVault(
     }
     await sleep(receiptPollMs)
   }
+  throw new VaultTransferFailedError(`the transfer to the vault (${hash}) was not mined within two minutes: check your wallet, then check again`)
 }

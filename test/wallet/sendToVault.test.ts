@@ -44,4 +44,20 @@ describe('the plain way to fund the vault', () => {
     await expect(sent).rejects.toMatchObject({ code: 'VAULT_TRANSFER_FAILED' })
     expect(await devnet.balanceOf(payer.owner)).toBe(parseUnits('10', 6))
   })
+
+  test('behavior: a transfer the wallet sent but that is never mined stops the wait with an error, it does not hang', async () => {
+    const payer = await devnet.newPayer(0n, parseUnits('10', 6))
+    await devnet.test.setBalance({ address: payer.owner, value: parseEther('1') })
+    await devnet.test.setAutomine(false)
+    try {
+      let polls = 0
+      const sent = sendToVault(walletOf(payer.ownerPrivateKey), payer.owner, { token: devnet.deployment.token, vault: payer.vault, amount: parseUnits('1', 6) }, async () => {
+        polls++
+      })
+      await expect(sent).rejects.toMatchObject({ code: 'VAULT_TRANSFER_FAILED' })
+      expect(polls).toBe(120)
+    } finally {
+      await devnet.test.setAutomine(true)
+    }
+  })
 })
