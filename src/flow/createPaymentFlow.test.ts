@@ -30,7 +30,7 @@ function someAddress(): Address {
 /** A payer with a real key; a chain (the pinned RPC's view and the wallet's node's) and a wallet that
  * answer from plain variables; a server that prepares real, sponsored operations (checked by the real
  * verifiers) and, when honest, gets them executed on that chain. Tests swap single functions. */
-function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = false, accountBalance = 0n } = {}) {
+function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = false, accountBalance = 0n, sendsTransactions = true } = {}) {
   const deployment = testDeployment()
   const owner = privateKeyToAccount(generatePrivateKey())
   const vault = someAddress()
@@ -54,6 +54,7 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
     balance,
     /** The token held by the payer's own account, and its permit nonce. */
     accountBalance,
+    sendsTransactions,
     accountNonce: 0n,
     /** A dishonest server: changes the funding permit it offers. */
     fundingTamper: (message: PermitToSign['message']) => message,
@@ -171,6 +172,7 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
         call('signUserOperation')
         return owner.signMessage({ message: { raw: userOpHash } })
       },
+      sendsTransactions: () => world.sendsTransactions,
       async sendToVault({ token, vault: to, amount }) {
         call('sendToVault')
         // the wallet's own transaction: the account's funds move to the vault, on the pinned token
@@ -926,6 +928,16 @@ describe('paying from the wallet the payer already has', () => {
     await until(t.flow, 'paid')
     expect(t.count('signTypedData')).toBe(1)
     expect(() => decodeFundedPayCallData(t.world.submitted[0]!.userOp.callData)).toThrow()
+  })
+
+  test('behavior: a wallet that sends no transactions from here (a host page\'s) is offered the permit only: the plain transfer cannot start', async () => {
+    const t = setup({ balance: 0n, accountBalance: 500_000_000n, sendsTransactions: false })
+    const offer = await short(t)
+    expect(offer).toMatchObject({ fromWallet: true, payer: { sendsTransactions: false } })
+    t.flow.sendToVault()
+    await settle()
+    expect(t.flow.state.name).toBe('insufficientBalance')
+    expect(t.count('sendToVault')).toBe(0)
   })
 
   test('behavior: a wallet holding less than the vault lacks is not offered, and the payer cannot start it', async () => {

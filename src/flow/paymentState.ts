@@ -10,7 +10,9 @@ import type { PrepareResponse } from '../api/createPayApi'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
 
 /** The owner's wallet and the vault it controls, as read from the chain when connecting. */
-export type Payer = { owner: Address; vault: Address; deployed: boolean; balance: bigint }
+/** `sendsTransactions: false`: the wallet signs for this checkout but sends no transaction of its own
+ * from here (a host page's wallet relays signatures only), so the vault is funded by permit alone. */
+export type Payer = { owner: Address; vault: Address; deployed: boolean; balance: bigint; sendsTransactions?: false }
 
 /** What the payer is asked to authorise, shown before the wallet opens. */
 export type Authorisation = { amount: bigint; token: WireInvoice['token']; merchant: Address; spender: Address; deadline: bigint }

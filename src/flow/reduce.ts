@@ -71,7 +71,7 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
     // the payer may have topped up the vault
     retry: (state) => ({ name: 'connecting', invoice: state.invoice }),
     payFromWallet: (state) => (state.fromWallet ? { name: 'requestingPermit', invoice: state.invoice, payer: state.payer, fromWallet: true } : state),
-    sendToVault: (state) => (state.fromWallet ? { name: 'sendingToVault', invoice: state.invoice, payer: state.payer, missing: state.missing } : state),
+    sendToVault: (state) => (state.fromWallet && state.payer.sendsTransactions !== false ? { name: 'sendingToVault', invoice: state.invoice, payer: state.payer, missing: state.missing } : state),
   },
   sendingToVault: {
     // the vault is read again, as at connect: the payment then goes on as from any funded vault

@@ -98,7 +98,7 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
       const check = checkInvoice(invoiceId, state.invoice, reads, deployment)
       const { vault, deployed } = await chain.vaultOf(owner)
       const balance = await chain.balanceOf(vault)
-      const payer = { owner, vault, deployed, balance }
+      const payer = { owner, vault, deployed, balance, ...(wallet.sendsTransactions() ? {} : { sendsTransactions: false as const }) }
       // only a vault that lacks funds asks what the wallet itself holds
       if (check.kind !== 'confirmed' || balance >= BigInt(check.invoice.amount)) return { type: 'payerResolved', payer, check }
       return { type: 'payerResolved', payer, check, accountBalance: await chain.balanceOf(owner) }

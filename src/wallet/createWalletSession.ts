@@ -98,6 +98,7 @@ export function createWalletSession(deployment: PinnedDeployment, baseUrl = ''):
         // SimpleAccount v0.7 recovers an EIP-191 signature over the hash's 32 bytes, not over its hex text
         return (await provider.request({ method: 'personal_sign', params: [userOpHash, owner] })) as Hex
       },
+      sendsTransactions: () => chosen?.kind !== 'bridged' && chosen?.kind !== 'devnet',
       async sendToVault(transfer) {
         const { provider, owner } = await signer()
         return sendToVault(provider, owner, transfer)

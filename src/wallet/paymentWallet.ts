@@ -15,6 +15,8 @@ export type PaymentWallet = {
   signUserOperation(operation: { userOp: UserOperation<'0.7'>; userOpHash: Hex }): Promise<Hex>
   /** The plain way to fund the vault: the wallet's own token transfer from the account to the vault,
    * whose network fee the payer pays. Resolves with its hash once it is mined; throws if it reverted. */
+  /** Whether `sendToVault` can work with this wallet: a host page's wallet and the devnet wallet send no transactions. */
+  sendsTransactions(): boolean
   sendToVault(transfer: { token: Address; vault: Address; amount: bigint }): Promise<Hex>
   /** The pinned registry's invoice read through the wallet's own node: a second view of the chain. */
   invoiceOf(id: bigint): Promise<OnchainInvoice | null>

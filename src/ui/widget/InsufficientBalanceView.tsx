@@ -33,9 +33,11 @@ export function InsufficientBalanceView(p: InsufficientBalanceProps) {
           <button type="button" class="svc-primary" onClick={p.onPayFromWallet}>
             {t.payFromWallet(amount(BigInt(p.invoice.amount)))}
           </button>
-          <button type="button" class="svc-secondary" onClick={p.onSendToVault}>
-            {t.sendToVault(amount(p.missing))}
-          </button>
+          {p.payer.sendsTransactions === false ? null : (
+            <button type="button" class="svc-secondary" onClick={p.onSendToVault}>
+              {t.sendToVault(amount(p.missing))}
+            </button>
+          )}
         </>
       ) : null}
       <p>{t.insufficientHint}</p>

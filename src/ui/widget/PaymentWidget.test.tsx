@@ -110,6 +110,12 @@ describe('PaymentWidget', () => {
     expect(act.sendToVault).toHaveBeenCalledOnce()
   })
 
+  test("insufficientBalance: with a host page's wallet, which sends no transactions from here, only the permit way is offered", () => {
+    show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 47_000_000n, sendsTransactions: false }, missing: 201_000_000n, fromWallet: true })
+    expect(screen.queryByRole('button', { name: 'Pay 248.00 USDC from your wallet' })).not.toBeNull()
+    expect(screen.queryByRole('button', { name: /Send .* to your vault/ })).toBeNull()
+  })
+
   test('sendingToVault: says what the wallet is asked to send, and that the payment goes on after it', () => {
     show({ name: 'sendingToVault', invoice, payer, missing: 201_000_000n })
     expect(screen.queryByRole('heading', { name: 'Sending to your vault' })).not.toBeNull()
