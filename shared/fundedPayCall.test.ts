@@ -1,7 +1,8 @@
 import { concat, encodeFunctionData, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
-import { decodeFundedPayCallData, encodeFundedPayCallData, tokenPermitAbi, tokenTransferFromAbi, vaultExecuteBatchAbi, type FundedPayCall } from './fundedPayCall'
+import { decodeFundedPayCallData, encodeFundedPayCallData, vaultExecuteBatchAbi, type FundedPayCall } from './fundedPayCall'
+import { tokenPermitAbi, tokenTransferFromAbi } from './tokenAbi'
 import { registryPayAbi } from './payCall'
 
 const address = (): Address => privateKeyToAccount(generatePrivateKey()).address

@@ -1,5 +1,6 @@
 import { decodeFunctionData, encodeFunctionData, getAddress, type Address, type Hex } from 'viem'
 import { CodedError } from './codedError'
+import { tokenPermitAbi, tokenTransferFromAbi } from './tokenAbi'
 import { registryPayAbi, type PermitSignature } from './payCall'
 
 /** SimpleAccount v0.7's batch: each dest called with its value and func, in order, all or nothing. */
@@ -14,38 +15,6 @@ export const vaultExecuteBatchAbi = [
       { name: 'func', type: 'bytes[]' },
     ],
     outputs: [],
-  },
-] as const
-
-export const tokenPermitAbi = [
-  {
-    type: 'function',
-    name: 'permit',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'owner', type: 'address' },
-      { name: 'spender', type: 'address' },
-      { name: 'value', type: 'uint256' },
-      { name: 'deadline', type: 'uint256' },
-      { name: 'v', type: 'uint8' },
-      { name: 'r', type: 'bytes32' },
-      { name: 's', type: 'bytes32' },
-    ],
-    outputs: [],
-  },
-] as const
-
-export const tokenTransferFromAbi = [
-  {
-    type: 'function',
-    name: 'transferFrom',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'from', type: 'address' },
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-    ],
-    outputs: [{ type: 'bool' }],
   },
 ] as const
 

@@ -1,11 +1,8 @@
 import { decodeFunctionResult, encodeFunctionData, type Address } from 'viem'
 import type { Deployment } from '../../shared/deployment'
 import type { Eip1193Provider } from '../../shared/eip1193'
+import { tokenNoncesAbi } from '../../shared/tokenAbi'
 import { ethCall } from './ethCall'
-
-const noncesAbi = [
-  { type: 'function', name: 'nonces', stateMutability: 'view', inputs: [{ name: 'owner', type: 'address' }], outputs: [{ type: 'uint256' }] },
-] as const
 
 const getNonceAbi = [
   {
@@ -22,8 +19,8 @@ const getNonceAbi = [
 
 /** The token's EIP-2612 nonce for the vault: the one a permit must carry to be usable. */
 export async function readPermitNonce(provider: Eip1193Provider, deployment: Deployment, vault: Address): Promise<bigint> {
-  const data = encodeFunctionData({ abi: noncesAbi, functionName: 'nonces', args: [vault] })
-  return decodeFunctionResult({ abi: noncesAbi, functionName: 'nonces', data: await ethCall(provider, deployment.token, data) })
+  const data = encodeFunctionData({ abi: tokenNoncesAbi, functionName: 'nonces', args: [vault] })
+  return decodeFunctionResult({ abi: tokenNoncesAbi, functionName: 'nonces', data: await ethCall(provider, deployment.token, data) })
 }
 
 /** EntryPoint.getNonce(vault, 0): the nonce the vault's next operation on key 0 must carry. A counterfactual

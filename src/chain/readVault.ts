@@ -2,17 +2,8 @@ import { decodeFunctionResult, encodeFunctionData, type Address, type Hex } from
 import type { Deployment } from '../../shared/deployment'
 import { vaultFactoryAbi, vaultSalt } from '../../shared/payCall'
 import type { Eip1193Provider } from '../../shared/eip1193'
+import { tokenBalanceOfAbi } from '../../shared/tokenAbi'
 import { ethCall } from './ethCall'
-
-const balanceOfAbi = [
-  {
-    type: 'function',
-    name: 'balanceOf',
-    stateMutability: 'view',
-    inputs: [{ name: 'account', type: 'address' }],
-    outputs: [{ type: 'uint256' }],
-  },
-] as const
 
 /** The owner's vault is wherever the pinned factory says, deployed or not (a counterfactual address). */
 export async function readVault(provider: Eip1193Provider, deployment: Deployment, owner: Address): Promise<{ vault: Address; deployed: boolean }> {
@@ -23,6 +14,6 @@ export async function readVault(provider: Eip1193Provider, deployment: Deploymen
 }
 
 export async function readBalance(provider: Eip1193Provider, deployment: Deployment, vault: Address): Promise<bigint> {
-  const data = encodeFunctionData({ abi: balanceOfAbi, functionName: 'balanceOf', args: [vault] })
-  return decodeFunctionResult({ abi: balanceOfAbi, functionName: 'balanceOf', data: await ethCall(provider, deployment.token, data) })
+  const data = encodeFunctionData({ abi: tokenBalanceOfAbi, functionName: 'balanceOf', args: [vault] })
+  return decodeFunctionResult({ abi: tokenBalanceOfAbi, functionName: 'balanceOf', data: await ethCall(provider, deployment.token, data) })
 }

@@ -1,19 +1,7 @@
 import { encodeFunctionData, type Address, type Hex } from 'viem'
 import { CodedError } from '../../shared/codedError'
 import type { Eip1193Provider } from '../../shared/eip1193'
-
-const transferAbi = [
-  {
-    type: 'function',
-    name: 'transfer',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'to', type: 'address' },
-      { name: 'value', type: 'uint256' },
-    ],
-    outputs: [{ type: 'bool' }],
-  },
-] as const
+import { tokenTransferAbi } from '../../shared/tokenAbi'
 
 export class VaultTransferFailedError extends CodedError {
   override readonly name = 'VaultTransferFailedError'
@@ -36,7 +24,7 @@ export async function sendToVault(
   { token, vault, amount }: { token: Address; vault: Address; amount: bigint },
   sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
 ): Promise<Hex> {
-  const data = encodeFunctionData({ abi: transferAbi, functionName: 'transfer', args: [vault, amount] })
+  const data = encodeFunctionData({ abi: tokenTransferAbi, functionName: 'transfer', args: [vault, amount] })
   const hash = (await provider.request({ method: 'eth_sendTransaction', params: [{ from: owner, to: token, data }] })) as Hex
   for (let poll = 0; poll < receiptPolls; poll++) {
     const receipt = (await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status?: Hex } | null
