@@ -9,6 +9,11 @@ import { commandOrUsage } from './usageError'
 async function main(): Promise<number> {
   const command = commandOrUsage(() => parseDeployCommand(process.argv.slice(2), process.env), deployUsage)
   if (!command) return 2
+  // the deployment file is built into a public page: a provider URL with a path or query carries its key
+  const { pathname, search } = new URL(command.publicRpcUrls[0]!)
+  if (command.publicRpcUrls[0] === command.rpcUrl && (pathname.length > 1 || search)) {
+    console.error('warning: the page will ship --rpc-url to every payer; pass --public-rpc-url if this URL carries an API key')
+  }
   const { serverEnvironment, pinned } = await runDeploy(command, (line) => console.error(line))
   console.log('# the server environment for this deployment (README "The companion server")')
   for (const [name, value] of Object.entries(serverEnvironment)) console.log(`${name}=${value}`)

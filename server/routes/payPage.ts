@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Hono } from 'hono'
 import { builtDeploymentFile } from '../../build/distDir'
+import type { PinnedDeployment } from '../../src/config/pinnedDeployment'
 import { readPinnedDeployment } from '../../src/config/readPinnedDeployment'
 import { pageParams, preferredLanguages } from '../../src/ui/page/pageParams'
 import type { ServedPage } from '../../src/ui/page/servedPage'
@@ -83,7 +84,7 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     }
     const parents = allowedParents(frameAncestors, publicOrigin())
     html = html.replace('</head>', `<meta name="svc-frame-ancestors" content="${parents.join(' ')}" />\n</head>`)
-    const firstPaint = document ? await renderedWithInvoice(html, c.req.url, c.req.header('accept-language')) : null
+    const firstPaint = document ? await renderedWithInvoice(html, c.req.valid('param').id, c.req.url, c.req.header('accept-language')) : null
     const { body, headers } = compressedNow(firstPaint?.html ?? html, c.req.header('accept-encoding'))
     return c.body(body, firstPaint?.status ?? 200, {
       ...headers,
@@ -97,21 +98,28 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
 
   /** The page with the invoice rendered into it, as the client would render it from the same answer.
    * Null where that answer is not to be had now (the chain is unreachable): the client loads it. */
-  async function renderedWithInvoice(html: string, url: string, acceptLanguageHeader: string | undefined) {
+  async function renderedWithInvoice(html: string, id: bigint, url: string, acceptLanguageHeader: string | undefined) {
     const deploymentFile = join(distDir, builtDeploymentFile)
-    // a page built before deployments were written beside it: the client renders it alone
+    // a page built before deployments were written beside it, or beside a file it cannot read: the
+    // client renders it alone, against the deployment built into its script
     if (!existsSync(deploymentFile)) return null
+    let deployment: PinnedDeployment
+    try {
+      deployment = readPinnedDeployment(deploymentFile)
+    } catch {
+      return null
+    }
+    const invoiceId = id.toString()
     const params = pageParams(new URL(url))
     const locale = await loadLocale(preferredLanguages(params, acceptLanguage(acceptLanguageHeader)))
     let page: ServedPage
     try {
-      page = { locale: locale.tag, response: await document!(BigInt(params.invoiceId!), params.token ?? undefined) }
+      page = { locale: locale.tag, response: await document!(id, params.token ?? undefined) }
     } catch (error) {
       if (!(error instanceof CodedError && error.code === 'INVOICE_NOT_FOUND')) return null
       page = { locale: locale.tag, notFound: true }
     }
-    const deployment = readPinnedDeployment(deploymentFile)
-    const rendered = payPageMarkup(html, { page, locale, deployment, invoiceId: params.invoiceId!, token: params.token, now: Date.now() })
+    const rendered = payPageMarkup(html, { page, locale, deployment, invoiceId, token: params.token, now: Date.now() })
     return { html: rendered, status: 'notFound' in page ? (404 as const) : (200 as const), lang: locale.strings.lang }
   }
 
