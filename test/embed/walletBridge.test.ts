@@ -259,6 +259,25 @@ describe('the wallet bridge, host side', () => {
     expect(signed).toEqual([])
   })
 
+  test("behavior: a vault permit that ends before the funding permit this host signed is refused: the funding could outlive the payment", async () => {
+    const amount = 248_000_000n
+    const { id } = await devnet.newInvoice(amount)
+    const { bridge, payer, account, signed } = await hostBridge(id, { funds: 47_000_000n, accountFunds: 500_000_000n })
+    const fundingDeadline = await deadline()
+    await bridge.request('u1', 'eth_signTypedData_v4', [
+      account.address,
+      permitJson({ owner: account.address, spender: payer.vault, value: 201_000_000n, deadline: fundingDeadline }),
+    ])
+    const refused = await outcome(
+      bridge.request('u1', 'eth_signTypedData_v4', [
+        account.address,
+        permitJson({ owner: payer.vault, spender: devnet.deployment.registry, value: amount, deadline: fundingDeadline - 60n }),
+      ]),
+    )
+    expect(refused).toBe(4100)
+    expect(signed.map(({ method }) => method)).toEqual(['eth_signTypedData_v4'])
+  })
+
   test('behavior: a funded operation is refused when this host signed no funding permit for it', async () => {
     const amount = 50_000_000n
     const { id } = await devnet.newInvoice(amount)
