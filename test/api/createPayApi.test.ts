@@ -115,12 +115,14 @@ describe('createPayApi', () => {
     flow.dispose()
     expect(end.name).toBe('paid')
     const connected = seen.find((state) => state.name === 'connected')
-    // the wallet layer read the vault from the pinned factory, undeployed, with its balance
+    // the wallet layer read the vault from the pinned factory, undeployed, with its balance; the
+    // devnet wallet signs but sends no transactions of its own, so only permits can fund the vault
     expect(connected?.name === 'connected' && connected.payer).toEqual({
       owner: devnet.seed.payer.owner,
       vault: devnet.seed.payer.vault,
       deployed: false,
       balance: before,
+      sendsTransactions: false,
     })
     expect(end.name === 'paid' && end.receipt?.txHash).toMatch(/^0x[0-9a-f]{64}$/)
     expect(formatUnits(before - (await balance()), 6)).toBe(formatUnits(demo.amount, 6))
