@@ -2,11 +2,21 @@ import { formatUnits } from './formatUnits'
 
 type Token = { symbol: string; decimals: number }
 
+// Building an Intl formatter costs far more than using one (the first loads the locale's data): a
+// page renders the same few formats dozens of times, on a phone, inside hydration's one task
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>()
+
+function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(build: new (tag: string, options: object) => T, tag: string, options: object): T {
+  const key = `${build.name} ${tag} ${JSON.stringify(options)}`
+  let cached = formatters.get(key) as T | undefined
+  if (!cached) formatters.set(key, (cached = new build(tag, options)))
+  return cached
+}
+
 /** A decimal string ("1234.5") in the payer's locale, exact to its last digit (Intl formats decimal
  * strings without going through a float). */
 export function formatDecimal(decimal: string, tag: string, maximumFractionDigits = 18): string {
-  const format = new Intl.NumberFormat(tag, { minimumFractionDigits: 2, maximumFractionDigits })
-  return format.format(decimal as Intl.StringNumericLiteral)
+  return formatter(Intl.NumberFormat, tag, { minimumFractionDigits: 2, maximumFractionDigits }).format(decimal as Intl.StringNumericLiteral)
 }
 
 /** A base-unit amount as the payer reads it: "4,540.00 USDC". */
@@ -21,12 +31,17 @@ export function formatTokenNumber(raw: bigint, token: Token, tag: string): strin
 
 /** A calendar date. Invoice dates are whole days (UTC), so they are shown in UTC: no day shifts. */
 export function formatDay(date: Date, tag: string): string {
-  return new Intl.DateTimeFormat(tag, { dateStyle: 'long', timeZone: 'UTC' }).format(date)
+  return formatter(Intl.DateTimeFormat, tag, { dateStyle: 'long', timeZone: 'UTC' }).format(date)
 }
 
 /** A moment, in the payer's own time zone. */
 export function formatMoment(ms: number, tag: string): string {
-  return new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms))
+  return formatter(Intl.DateTimeFormat, tag, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(ms))
+}
+
+/** A count ("1,000" for a quantity). */
+export function formatCount(count: number, tag: string): string {
+  return formatter(Intl.NumberFormat, tag, {}).format(count)
 }
 
 /** "4:05" or "1:02:09": time left, never negative. */

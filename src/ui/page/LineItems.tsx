@@ -1,5 +1,5 @@
 import type { InvoiceMetadata } from '../../../shared/metadata'
-import { formatDecimal } from '../format'
+import { formatCount, formatDecimal } from '../format'
 import { useLocale } from '../LocaleContext'
 import { documentTotals } from './documentTotals'
 
@@ -23,7 +23,7 @@ export function LineItems({ metadata }: { metadata: InvoiceMetadata }) {
         {metadata.lineItems.map((item, index) => (
           <tr key={index}>
             <td>{item.description}</td>
-            <td class="svc-num" data-label={t.quantity}>{new Intl.NumberFormat(tag).format(item.quantity)}</td>
+            <td class="svc-num" data-label={t.quantity}>{formatCount(item.quantity, tag)}</td>
             <td class="svc-num" data-label={t.unitPrice}>{money(item.unitPrice)}</td>
             <td class="svc-num" data-label={t.amount}>{money(item.amount)}</td>
           </tr>
