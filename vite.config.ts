@@ -34,6 +34,8 @@ export default defineConfig({
       },
     },
   ],
+  // the Intl warm-up worker (src/ui/warmIntl.ts) is a module like every other script of the page
+  worker: { format: 'es' },
   define: { __SVC_DEPLOYMENT__: JSON.stringify(deployment) },
   build: {
     outDir: distDir(),
@@ -43,6 +45,7 @@ export default defineConfig({
     target: 'es2022',
     // every browser that runs the page supports modulepreload: no polyfill in the initial chunk
     modulePreload: { polyfill: false },
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'boot', test: /src[\\/]boot\.ts|src[\\/]ui[\\/]warmIntl\.ts|preload-helper/ }] } } },
   },
   test: {
     testTimeout: 30_000,

@@ -28,8 +28,8 @@ export function staticClosure(distDir: string, entry: string): ChunkSet {
   return { files, bytes: sum(files, 'bytes'), gzip: sum(files, 'gzip') }
 }
 
-/** The page's initial JavaScript: the scripts index.html loads, the app their entry imports once the
- * invoice has painted (src/boot.ts), and what those import statically. */
+/** The page's initial JavaScript: the scripts index.html loads, the app and the worker their entry
+ * starts once the invoice has painted (src/boot.ts), and what those import statically. */
 export function initialScripts(distDir: string): ChunkSet {
   const html = readFileSync(join(distDir, 'index.html'), 'utf8')
   const entries = [...html.matchAll(/<script[^>]*\ssrc="\/([^"]+)"/g)].map((match) => match[1]!)
@@ -39,10 +39,13 @@ export function initialScripts(distDir: string): ChunkSet {
   return { files: all, bytes: sum(all, 'bytes'), gzip: sum(all, 'gzip') }
 }
 
-/** The chunks an entry script itself imports lazily: the app, which every payer runs at once. */
+/** The chunks an entry script itself imports lazily (the app, which every payer runs at once) and
+ * the workers it starts (`new Worker(new URL('/assets/…'))`). */
 function importedAfterPaint(distDir: string, entry: string): string[] {
   const code = readFileSync(join(distDir, entry), 'utf8')
-  return [...code.matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g)].map(([, path]) => posix.join(dirname(entry), path!))
+  const imported = [...code.matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g)].map(([, path]) => posix.join(dirname(entry), path!))
+  const workers = [...code.matchAll(/new Worker\(\s*new URL\(\s*["'`]\/([^"'`]+)["'`]/g)].map(([, path]) => path!)
+  return [...imported, ...workers]
 }
 
 /**

@@ -1,3 +1,7 @@
+// first the served page's reader with its schemas (zod), then a break (evaluationBreak.ts), then the
+// rest: evaluating all of it at once was the longest task of the page's load
+import { readServedPage, servedDocument } from './ui/page/servedPage'
+import './ui/page/evaluationBreak'
 import { hydrate, render } from 'preact'
 import { createPayApi } from './api/createPayApi'
 import { embedTheme } from './frame/embedTheme'
@@ -6,43 +10,50 @@ import { pinned } from './config/pinned'
 import { LocaleContext } from './ui/LocaleContext'
 import { App } from './ui/page/App'
 import { pageParams, preferredLanguages } from './ui/page/pageParams'
-import { readServedPage, servedDocument } from './ui/page/servedPage'
 import { NotFoundPage } from './ui/page/PayPage'
 import { loadLocale } from './ui/strings'
+import { nextTask } from './ui/nextTask'
 
-const params = pageParams(location)
-// the server may have rendered the invoice already: hydrated in the locale it was rendered in
-const served = params.invoiceId ? readServedPage(document) : null
-const locale = await loadLocale(served ? [served.locale] : preferredLanguages(params, navigator.languages))
-document.documentElement.lang = locale.strings.lang
-const channel = params.embed ? openFrameChannel(location, allowedParentOrigins(document)) : null
-if (params.embed) {
-  document.documentElement.dataset.embed = '1'
-  for (const [name, value] of Object.entries(embedTheme(params.theme))) document.documentElement.style.setProperty(name, value)
+/** Hydrates the invoice the server rendered (or renders the page where it rendered none) and starts
+ * the payment flow. `intlReady` settles once Intl's first use is paid for off the main thread. */
+export async function startPayPage(intlReady: Promise<void>): Promise<void> {
+  // evaluating this module's imports was a long task of its own: reading the page starts a new one
+  await nextTask()
+  const params = pageParams(location)
+  // the server may have rendered the invoice already: hydrated in the locale it was rendered in
+  const served = params.invoiceId ? readServedPage(document) : null
+  const locale = await loadLocale(served ? [served.locale] : preferredLanguages(params, navigator.languages))
+  document.documentElement.lang = locale.strings.lang
+  const channel = params.embed ? openFrameChannel(location, allowedParentOrigins(document)) : null
+  if (params.embed) {
+    document.documentElement.dataset.embed = '1'
+    for (const [name, value] of Object.entries(embedTheme(params.theme))) document.documentElement.style.setProperty(name, value)
+  }
+
+  // the API is this page's own origin: the server that serves the page answers for it
+  const baseUrl = ''
+  const page = (
+    <LocaleContext.Provider value={locale}>
+      {params.invoiceId && !(served && 'notFound' in served) ? (
+        <App
+          invoiceId={params.invoiceId}
+          token={params.token}
+          deployment={pinned}
+          api={createPayApi({ baseUrl })}
+          baseUrl={baseUrl}
+          channel={channel}
+          served={served && servedDocument(served)}
+        />
+      ) : (
+        <NotFoundPage />
+      )}
+    </LocaleContext.Provider>
+  )
+  const root = document.getElementById('app')!
+  // the invoice is on screen already: hydrating in a task of its own makes two short tasks of the
+  // script's first run instead of one long one that a tap on the page would wait behind; and once
+  // Intl is warm, or its first use alone would make hydration a long task
+  await Promise.all([nextTask(), intlReady])
+  if (served) hydrate(page, root)
+  else render(page, root)
 }
-
-// the API is this page's own origin: the server that serves the page answers for it
-const baseUrl = ''
-const page = (
-  <LocaleContext.Provider value={locale}>
-    {params.invoiceId && !(served && 'notFound' in served) ? (
-      <App
-        invoiceId={params.invoiceId}
-        token={params.token}
-        deployment={pinned}
-        api={createPayApi({ baseUrl })}
-        baseUrl={baseUrl}
-        channel={channel}
-        served={served && servedDocument(served)}
-      />
-    ) : (
-      <NotFoundPage />
-    )}
-  </LocaleContext.Provider>
-)
-const root = document.getElementById('app')!
-// the invoice is on screen already: hydrating in a task of its own makes two short tasks of the
-// script's first run instead of one long one that a tap on the page would wait behind
-await new Promise((resolve) => setTimeout(resolve))
-if (served) hydrate(page, root)
-else render(page, root)

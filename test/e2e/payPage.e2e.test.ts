@@ -62,6 +62,22 @@ describe('the hosted pay page in a real browser', () => {
     await page.close()
   })
 
+  test("behavior: the page warms Intl in a worker its own policy allows, and nothing it runs is refused", async () => {
+    const { page } = await payerPage(checkout.devnet.file.payer)
+    const workers: string[] = []
+    page.on('worker', (worker) => workers.push(new URL(worker.url()).pathname))
+    await page.addInitScript(() => {
+      const refused: string[] = []
+      document.addEventListener('securitypolicyviolation', (event) => refused.push(`${event.effectiveDirective} ${event.blockedURI}`))
+      ;(window as unknown as { refused: string[] }).refused = refused
+    })
+    await page.goto(checkout.devnet.file.invoices[0]!.shareLink)
+    await expect.poll(() => page.getByText(/Verified: these details match/).isVisible()).toBe(true)
+    expect(workers).toEqual([expect.stringMatching(/^\/assets\/warmIntl\.worker-[\w-]+\.js$/)])
+    expect(await page.evaluate(() => (window as unknown as { refused: string[] }).refused)).toEqual([])
+    await page.close()
+  })
+
   test('behavior: a payer opens a share link, sees the line items, connects, pays, and sees Paid; the chain agrees', async () => {
     const invoice = checkout.devnet.file.invoices[1]!
     const payer = checkout.devnet.file.payer

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { containsAny, initialScripts, lazyBundle, renderBlockingScripts, walletConnectMarkers } from '../../build/pageSize'
+import { containsAny, initialScripts, lazyBundle, renderBlockingScripts, staticClosure, walletConnectMarkers } from '../../build/pageSize'
 
 /** The budgets, gzip (level 9, in bytes): the JavaScript a payer waits for before the invoice is
  * readable (the server renders it into the HTML), and everything up to a connected wallet and the Pay
@@ -32,7 +32,14 @@ afterAll(() => rmSync(outDir, { recursive: true, force: true }))
 describe('the built pay page', () => {
   test('behavior: the invoice is readable before 15 KB gzip of JavaScript has run: no script blocks the first paint', () => {
     expect(renderBlockingScripts(outDir).gzip).toBeLessThanOrEqual(readableBudget)
-    expect(readFileSync(join(outDir, 'index.html'), 'utf8')).toMatch(/<script type="module"[^>]* src="\/assets\/index-[\w-]+\.js"><\/script>/)
+    expect(readFileSync(join(outDir, 'index.html'), 'utf8')).toMatch(/<script type="module"[^>]* src="\/assets\/boot-[\w-]+\.js"><\/script>/)
+  })
+
+  test('behavior: the page starts one script before its first paint, which imports nothing statically: on a phone network no second connection races the paint', () => {
+    const html = readFileSync(join(outDir, 'index.html'), 'utf8')
+    const started = [...html.matchAll(/<(?:script|link rel="modulepreload")[^>]*(?:src|href)="\/([^"]+\.js)"/g)].map(([, file]) => file!)
+    expect(started).toEqual([expect.stringMatching(/^assets\/boot-[\w-]+\.js$/)])
+    expect(staticClosure(outDir, started[0]!).files.map((file) => file.file)).toEqual(started)
   })
 
   test('behavior: every script and module preload is fetched at low priority, after what the first paint needs', () => {
