@@ -72,6 +72,9 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
     }
 
     case 'checking':
+      // entered as the page hydrates the invoice the server rendered: the read (encoding, hashing) waits
+      // for a task of its own, so that a phone can answer a tap between the two
+      await clock.sleep(0)
       return readChain(state.invoice, undefined, firstChainRead())
 
     case 'ready':

@@ -16,6 +16,13 @@ describe('metadataVerdict', () => {
     expect(metadataVerdict(metadata, { ...invoice, confirmed: false }, deployment)).toEqual({ kind: 'unconfirmed' })
   })
 
+  test('behavior: one record judged again against another on-chain commitment is judged against that one', () => {
+    expect(metadataVerdict(metadata, invoice, deployment)).toEqual({ kind: 'verified' })
+    const recommitted = { ...invoice, metaHash: `0x${'ab'.repeat(32)}` as const }
+    expect(metadataVerdict(metadata, recommitted, deployment)).toEqual({ kind: 'differs', fields: ['metaHash'] })
+    expect(metadataVerdict(metadata, invoice, deployment)).toEqual({ kind: 'verified' })
+  })
+
   test('behavior: a record committed on-chain that bills another amount or payee names both', () => {
     const onChain = { ...invoice, amount: '1000000000', merchant: '0x3333333333333333333333333333333333333333' as const }
     expect(metadataVerdict(metadata, onChain, deployment)).toEqual({ kind: 'differs', fields: ['amount', 'merchant'] })

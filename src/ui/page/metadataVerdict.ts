@@ -8,11 +8,21 @@ import { sameAddress } from '../../verify/sameAddress'
  * `unconfirmed`: the chain has not been read yet. `differs`: which of those it fails. */
 export type MetadataVerdict = { kind: 'verified' } | { kind: 'unconfirmed' } | { kind: 'differs'; fields: string[] }
 
+// The page renders the verdict on every change of state (and every second while a permit counts down):
+// the record's hash, the one costly part, is taken once per decrypted record
+const hashes = new WeakMap<InvoiceMetadata, string>()
+
+function metadataHash(metadata: InvoiceMetadata): string {
+  let hash = hashes.get(metadata)
+  if (hash === undefined) hashes.set(metadata, (hash = hashMetadata(metadata).toLowerCase()))
+  return hash
+}
+
 export function metadataVerdict(metadata: InvoiceMetadata, invoice: ShownInvoice, deployment: PinnedDeployment): MetadataVerdict {
   if (!invoice.confirmed) return { kind: 'unconfirmed' }
   const { token, merchant } = metadata
   const fields = [
-    hashMetadata(metadata).toLowerCase() !== invoice.metaHash.toLowerCase() && 'metaHash',
+    metadataHash(metadata) !== invoice.metaHash.toLowerCase() && 'metaHash',
     metadata.amountRaw !== BigInt(invoice.amount).toString() && 'amount',
     !sameAddress(token.address, deployment.token) && 'token',
     (token.symbol !== deployment.tokenSymbol || token.decimals !== deployment.tokenDecimals) && 'token decimals or symbol',
