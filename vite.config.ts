@@ -45,6 +45,8 @@ export default defineConfig({
     target: 'es2022',
     // every browser that runs the page supports modulepreload: no polyfill in the initial chunk
     modulePreload: { polyfill: false },
+    // the one script the HTML starts: with the bundler's preload helper in it, nothing else is fetched
+    // before the first paint
     rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'boot', test: /src[\\/]boot\.ts|src[\\/]ui[\\/]warmIntl\.ts|preload-helper/ }] } } },
   },
   test: {

@@ -1,4 +1,3 @@
-import { keccak256, stringToHex, type Hex } from 'viem'
 import * as z from 'zod/mini'
 import { addressSchema } from './deployment'
 
@@ -51,21 +50,3 @@ export const invoiceMetadataSchema = z.object({
 })
 
 export type InvoiceMetadata = z.infer<typeof invoiceMetadataSchema>
-
-/** JSON with object keys sorted at every depth and no whitespace, so that the same record always
- * hashes the same however it was serialized or stored. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
-  }
-  return JSON.stringify(value)
-}
-
-/** The value an invoice commits to on-chain as metaHash. */
-export function hashMetadata(metadata: InvoiceMetadata): Hex {
-  return keccak256(stringToHex(canonicalJson(metadata)))
-}

@@ -8,7 +8,8 @@ import { warmIntl } from './ui/warmIntl'
 async function boot() {
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)))
   const intlReady = warmIntl(document.documentElement.lang || navigator.language)
-  const { startPayPage } = await import('./main')
+  // side by side: the app, and the served page's reader with the API (main.tsx says why apart)
+  const [{ startPayPage }] = await Promise.all([import('./main'), import('./ui/page/servedPage')])
   await startPayPage(intlReady)
 }
 

@@ -1,9 +1,4 @@
-// first the served page's reader with its schemas (zod), then a break (evaluationBreak.ts), then the
-// rest: evaluating all of it at once was the longest task of the page's load
-import { readServedPage, servedDocument } from './ui/page/servedPage'
-import './ui/page/evaluationBreak'
 import { hydrate, render } from 'preact'
-import { createPayApi } from './api/createPayApi'
 import { embedTheme } from './frame/embedTheme'
 import { allowedParentOrigins, openFrameChannel } from './frame/frameChannel'
 import { pinned } from './config/pinned'
@@ -17,7 +12,10 @@ import { nextTask } from './ui/nextTask'
 /** Hydrates the invoice the server rendered (or renders the page where it rendered none) and starts
  * the payment flow. `intlReady` settles once Intl's first use is paid for off the main thread. */
 export async function startPayPage(intlReady: Promise<void>): Promise<void> {
-  // evaluating this module's imports was a long task of its own: reading the page starts a new one
+  // The API and the served page's reader carry every zod schema the page has: not imported statically,
+  // they are a chunk of their own (boot.ts fetches it beside this one), whose evaluation is a task of
+  // its own rather than a third more of this module's, the longest task of the page's load
+  const [{ readServedPage, servedDocument }, { createPayApi }] = await Promise.all([import('./ui/page/servedPage'), import('./api/createPayApi')])
   await nextTask()
   const params = pageParams(location)
   // the server may have rendered the invoice already: hydrated in the locale it was rendered in

@@ -1,6 +1,6 @@
 import { getAddress, isAddressEqual, recoverMessageAddress, size, type Hex } from 'viem'
 import { getUserOperationHash } from 'viem/account-abstraction'
-import { canonicalJson } from '../../shared/metadata'
+import { canonicalJson } from '../../shared/metadataHash'
 import { fromWireUserOp, type WireUserOp } from '../../shared/userOpWire'
 import { BundlerRejectedError, type BundlerReceipt } from '../chain/bundler'
 import { HttpError } from '../http/httpError'

@@ -1,5 +1,6 @@
 import type { Hex } from 'viem'
-import { canonicalJson, hashMetadata, type InvoiceMetadata } from '../../shared/metadata'
+import type { InvoiceMetadata } from '../../shared/metadata'
+import { canonicalJson, hashMetadata } from '../../shared/metadataHash'
 import type { Database } from './database'
 import { invoiceKeyParams, invoiceKeyString, type InvoiceKey } from './invoiceKey'
 import type { MetadataCipher } from './metadataCipher'

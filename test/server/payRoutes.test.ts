@@ -1,7 +1,7 @@
 import { encodeFunctionData, erc20Abi, parseUnits, zeroHash } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
-import { hashMetadata } from '../../shared/metadata'
+import { hashMetadata } from '../../shared/metadataHash'
 import { decodePayCallData, encodePayCallData, vaultExecuteAbi } from '../../shared/payCall'
 import { permitResponseSchema, prepareResponseSchema } from '../../shared/wire'
 import { signPermit } from '../support/devnet'

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { hashMetadata } from '../../shared/metadata'
+import { hashMetadata } from '../../shared/metadataHash'
 import type { Database } from '../../server/store/database'
 import { invoiceKeyParams } from '../../server/store/invoiceKey'
 import {

@@ -1,5 +1,6 @@
 import type { PinnedDeployment } from '../../config/pinnedDeployment'
-import { hashMetadata, type InvoiceMetadata } from '../../../shared/metadata'
+import type { InvoiceMetadata } from '../../../shared/metadata'
+import { hashMetadata } from '../../../shared/metadataHash'
 import type { WireInvoice } from '../../../shared/wire'
 import type { ShownInvoice } from '../../verify/confirmInvoice'
 import { confirmedTestInvoice, testInvoice } from '../../verify/preparedPayment.fixture'

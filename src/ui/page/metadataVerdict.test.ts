@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { hashMetadata } from '../../../shared/metadata'
+import { hashMetadata } from '../../../shared/metadataHash'
 import { testDeployment } from '../../verify/preparedPayment.fixture'
 import { testDocument } from './invoiceDocument.fixture'
 import { metadataVerdict } from './metadataVerdict'
