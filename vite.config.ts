@@ -47,7 +47,7 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     // the one script the HTML starts: with the bundler's preload helper in it, nothing else is fetched
     // before the first paint
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'boot', test: /src[\\/]boot\.ts|src[\\/]ui[\\/]warmIntl\.ts|preload-helper/ }] } } },
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'boot', test: /src[\\/]boot\.ts|preload-helper/ }] } } },
   },
   test: {
     testTimeout: 30_000,

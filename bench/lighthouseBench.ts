@@ -15,6 +15,7 @@ import { startNpmStart } from '../test/support/npmStart'
  */
 
 const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 9)
+if (!Number.isInteger(runs) || runs < 1) throw new Error(`LIGHTHOUSE_RUNS must be a whole number of runs, at least 1; it is ${process.env.LIGHTHOUSE_RUNS}`)
 const minimumScores = { performance: 0.98, accessibility: 1, 'best-practices': 1 }
 const maximumLcpMs = 1_000
 const metrics = [

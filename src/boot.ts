@@ -6,11 +6,26 @@ import { warmIntl } from './ui/warmIntl'
  * once the browser has painted it, so on a slow link its bytes never hold up the first paint.
  */
 async function boot() {
-  await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)))
+  await afterFirstPaint()
   const intlReady = warmIntl(document.documentElement.lang || navigator.language)
   // side by side: the app, and the served page's reader with the API (main.tsx says why apart)
   const [{ startPayPage }] = await Promise.all([import('./main'), import('./ui/page/servedPage')])
   await startPayPage(intlReady)
+}
+
+/** Once the browser has painted, or a moment after the page starts where it paints nothing: a tab in
+ * the background or a frame scrolled out of view gets no animation frames, and must start all the
+ * same (an embedding merchant waits for its ready event). */
+function afterFirstPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const unpainted = setTimeout(resolve, 200)
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(unpainted)
+        resolve()
+      }),
+    )
+  })
 }
 
 // Not a top-level await: this chunk also carries the bundler's preload helper (vite.config.ts), which

@@ -48,9 +48,8 @@ export async function startPayPage(intlReady: Promise<void>): Promise<void> {
     </LocaleContext.Provider>
   )
   const root = document.getElementById('app')!
-  // the invoice is on screen already: hydrating in a task of its own makes two short tasks of the
-  // script's first run instead of one long one that a tap on the page would wait behind; and once
-  // Intl is warm, or its first use alone would make hydration a long task
+  // the invoice is on screen already: hydration is a task of its own, a tap need not wait behind the
+  // reading above, and waits for Intl to be warm, whose first use alone would make it a long task
   await Promise.all([nextTask(), intlReady])
   if (served) hydrate(page, root)
   else render(page, root)

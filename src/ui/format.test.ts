@@ -8,15 +8,21 @@ describe('format', () => {
     expect(formatTokenAmount(4_540_000_001n, { symbol: 'USDC', decimals: 6 }, 'de-DE')).toBe('4.540,000001 USDC')
   })
 
-  test('behavior: formatters are reused, never across locales or options', () => {
+  test('behavior: a cached formatter never serves another locale or other options', () => {
     expect(formatDecimal('1234.5', 'en-US')).toBe('1,234.50')
     expect(formatDecimal('1234.5', 'de-DE')).toBe('1.234,50')
     expect(formatDecimal('1234.5', 'en-US')).toBe('1,234.50')
-    // same locale, other options: a token with 0 decimals shows none past the two every amount has
+    // same locale, other options: a token with 2 decimals rounds to them, one with more shows them all
     expect(formatDecimal('1.129', 'en-US', 2)).toBe('1.13')
     expect(formatDecimal('1.129', 'en-US')).toBe('1.129')
     expect(formatCount(1000, 'de-DE')).toBe('1.000')
     expect(formatDay(new Date('2026-11-23T23:30:00Z'), 'en-GB')).toBe('23 November 2026')
     expect(formatDay(new Date('2026-11-23T23:30:00Z'), 'en-US')).toBe('November 23, 2026')
+  })
+
+  test('behavior: a token with fewer than two decimals shows what it has, where Intl would refuse two', () => {
+    expect(formatTokenAmount(5n, { symbol: 'PTS', decimals: 0 }, 'en-US')).toBe('5 PTS')
+    expect(formatTokenAmount(55n, { symbol: 'DIME', decimals: 1 }, 'en-US')).toBe('5.5 DIME')
+    expect(formatTokenAmount(50n, { symbol: 'DIME', decimals: 1 }, 'en-US')).toBe('5.0 DIME')
   })
 })

@@ -16,7 +16,9 @@ function formatter<T extends Intl.NumberFormat | Intl.DateTimeFormat>(build: new
 /** A decimal string ("1234.5") in the payer's locale, exact to its last digit (Intl formats decimal
  * strings without going through a float). */
 export function formatDecimal(decimal: string, tag: string, maximumFractionDigits = 18): string {
-  return formatter(Intl.NumberFormat, tag, { minimumFractionDigits: 2, maximumFractionDigits }).format(decimal as Intl.StringNumericLiteral)
+  // two places at least, as money is written, unless the token has fewer (Intl refuses a minimum above the maximum)
+  const minimumFractionDigits = Math.min(2, maximumFractionDigits)
+  return formatter(Intl.NumberFormat, tag, { minimumFractionDigits, maximumFractionDigits }).format(decimal as Intl.StringNumericLiteral)
 }
 
 /** A base-unit amount as the payer reads it: "4,540.00 USDC". */

@@ -62,7 +62,7 @@ describe('the hosted pay page in a real browser', () => {
     await page.close()
   })
 
-  test("behavior: the page warms Intl in a worker its own policy allows, and nothing it runs is refused", async () => {
+  test('behavior: the page starts its Intl warm-up worker under its own policy, and nothing it runs is refused', async () => {
     const { page } = await payerPage(checkout.devnet.file.payer)
     const workers: string[] = []
     page.on('worker', (worker) => workers.push(new URL(worker.url()).pathname))

@@ -14,9 +14,9 @@ import { payPage } from '../../server/routes/payPage'
 const dist = mkdtempSync(join(tmpdir(), 'svc-dist-'))
 mkdirSync(join(dist, 'assets'))
 const style = 'body{margin:0;color:#1a1c1f}'
-writeFileSync(join(dist, 'index.html'), `<!doctype html><head><style>${style}</style></head><div id="app"></div><script type="module" src="/assets/index-abc123.js"></script>`)
+writeFileSync(join(dist, 'index.html'), `<!doctype html><head><style>${style}</style></head><div id="app"></div><script type="module" src="/assets/boot-abc123.js"></script>`)
 const script = `console.log(${JSON.stringify('a payment page '.repeat(20))})`
-writeFileSync(join(dist, 'assets', 'index-abc123.js'), script)
+writeFileSync(join(dist, 'assets', 'boot-abc123.js'), script)
 compressBuild(dist)
 afterAll(() => rmSync(dist, { recursive: true, force: true }))
 
@@ -72,14 +72,14 @@ describe('payPage', () => {
   })
 
   test('behavior: hashed assets are cached for good', async () => {
-    const res = await app.request('/assets/index-abc123.js')
+    const res = await app.request('/assets/boot-abc123.js')
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
   })
 
   test('behavior: assets go out in the best encoding the browser accepts, built once, and caches key on it', async () => {
-    const res = (acceptEncoding: string) => app.request('/assets/index-abc123.js', { headers: { 'accept-encoding': acceptEncoding } })
+    const res = (acceptEncoding: string) => app.request('/assets/boot-abc123.js', { headers: { 'accept-encoding': acceptEncoding } })
     const brotli = await res('gzip, deflate, br')
     expect([brotli.headers.get('content-encoding'), brotli.headers.get('vary')]).toEqual(['br', 'Accept-Encoding'])
     expect(brotliDecompressSync(new Uint8Array(await brotli.arrayBuffer())).toString()).toBe(script)
@@ -91,7 +91,7 @@ describe('payPage', () => {
   })
 
   test('behavior: nothing outside the assets folder is served', async () => {
-    for (const path of ['/assets/..%2Findex.html', '/assets/missing-1.js', '/assets/.hidden.js', '/assets/index.html', '/assets/index-abc123.js.br']) {
+    for (const path of ['/assets/..%2Findex.html', '/assets/missing-1.js', '/assets/.hidden.js', '/assets/index.html', '/assets/boot-abc123.js.br']) {
       expect((await app.request(path)).status, path).toBe(404)
     }
     expect((await app.request('/pay/abc')).status).toBe(400)
