@@ -9,13 +9,18 @@ import type { WireUserOp } from './userOpWire'
 export const invoiceStatusSchema = z.enum(['Issued', 'Paid', 'Canceled'])
 export type InvoiceStatus = z.infer<typeof invoiceStatusSchema>
 
+// shared by the fields of each shape, as in metadata.ts: the page builds these while it loads
+const nullableAddress = z.nullable(addressSchema)
+const nullableUint = z.nullable(uintStringSchema)
+const nullableInt = z.nullable(z.int())
+
 /** SPEC 2.4. Amounts and times are strings; a null fee means "not known or not applicable". */
 export const invoiceSchema = z.object({
   id: uintStringSchema,
   invoiceNumber: uintStringSchema,
   merchant: addressSchema,
-  agent: z.nullable(addressSchema),
-  payer: z.nullable(addressSchema),
+  agent: nullableAddress,
+  payer: nullableAddress,
   token: z.object({ address: addressSchema, symbol: z.string(), decimals: z.int() }),
   amount: uintStringSchema,
   status: invoiceStatusSchema,
@@ -23,10 +28,10 @@ export const invoiceSchema = z.object({
   tokenURI: z.string(),
   issuedAt: uintStringSchema,
   dueAt: uintStringSchema,
-  paidAt: z.nullable(uintStringSchema),
-  effectiveFeeBps: z.nullable(z.int()),
-  settledFee: z.nullable(uintStringSchema),
-  settledFeeBps: z.nullable(z.int()),
+  paidAt: nullableUint,
+  effectiveFeeBps: nullableInt,
+  settledFee: nullableUint,
+  settledFeeBps: nullableInt,
   txHash: z.nullable(bytes32Schema),
 })
 export type WireInvoice = z.infer<typeof invoiceSchema>
