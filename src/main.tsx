@@ -1,4 +1,4 @@
-import { hydrate, render } from 'preact'
+import { hydrate, options, render } from 'preact'
 import { embedTheme } from './frame/embedTheme'
 import { allowedParentOrigins, openFrameChannel } from './frame/frameChannel'
 import { pinned } from './config/pinned'
@@ -8,6 +8,10 @@ import { pageParams, preferredLanguages } from './ui/page/pageParams'
 import { NotFoundPage } from './ui/page/PayPage'
 import { loadLocale } from './ui/strings'
 import { nextTask } from './ui/nextTask'
+
+// A state change renders in a task after the one that made it (a chain check, a wallet's event): on a
+// phone the work and the render it causes are two short tasks, not one long one a tap waits behind
+options.debounceRendering = (render) => void nextTask().then(render)
 
 /** Hydrates the invoice the server rendered (or renders the page where it rendered none) and starts
  * the payment flow. `intlReady` settles once Intl's first use is paid for off the main thread. */
