@@ -1,4 +1,3 @@
-import './ui/theme.css'
 import { warmIntl } from './ui/warmIntl'
 
 /**
@@ -8,8 +7,9 @@ import { warmIntl } from './ui/warmIntl'
 async function boot() {
   await afterFirstPaint()
   const intlReady = warmIntl(document.documentElement.lang || navigator.language)
-  // side by side: the app, and the served page's reader with the API (main.tsx says why apart)
-  const [{ startPayPage }] = await Promise.all([import('./main'), import('./ui/page/servedPage')])
+  // side by side: the app, and the served page's reader and the API (main.tsx says why apart); the
+  // bundler preloads nothing (vite.config.ts), so each is asked for here, not found one after another
+  const [{ startPayPage }] = await Promise.all([import('./main'), import('./ui/page/servedPage'), import('./api/createPayApi')])
   await startPayPage(intlReady)
 }
 

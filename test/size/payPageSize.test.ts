@@ -42,6 +42,23 @@ describe('the built pay page', () => {
     expect(staticClosure(outDir, started[0]!).files.map((file) => file.file)).toEqual(started)
   })
 
+  test('behavior: with nothing preloaded by the bundler, no chunk the page loads waits on a request that starts only once it has arrived', () => {
+    const initial = initialScripts(outDir).files.map((file) => file.file)
+    const boot = initial.find((file) => /^assets\/boot-/.test(file))!
+    // what the page runs at once is all asked for by boot.ts itself, none found in another chunk first
+    const bootCode = readFileSync(join(outDir, boot), 'utf8')
+    const asked = [...bootCode.matchAll(/import\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)|new Worker\(\s*new URL\(\s*["'`]\/assets\/([^"'`]+)["'`]/g)].map(
+      ([, imported, worker]) => `assets/${imported ?? worker}`,
+    )
+    expect(initial.filter((file) => file !== boot && !asked.includes(file))).toEqual([])
+    // what it loads later (the verifiers, another locale's strings): only what it already has
+    const later = initial.flatMap((file) =>
+      [...readFileSync(join(outDir, file), 'utf8').matchAll(/import\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)/g)].map(([, name]) => `assets/${name}`),
+    )
+    expect(later.filter((file) => !initial.includes(file)).length).toBeGreaterThan(0)
+    for (const file of later) expect(staticClosure(outDir, file).files.map((dep) => dep.file).filter((dep) => dep !== file && !initial.includes(dep))).toEqual([])
+  })
+
   test('behavior: every script and module preload is fetched at low priority, after what the first paint needs', () => {
     const html = readFileSync(join(outDir, 'index.html'), 'utf8')
     const fetches = [...html.matchAll(/<(script|link rel="modulepreload")[^>]*>/g)].map(([tag]) => tag)
