@@ -33,17 +33,17 @@ export function staticClosure(distDir: string, entry: string): ChunkSet {
 export function initialScripts(distDir: string): ChunkSet {
   const html = readFileSync(join(distDir, 'index.html'), 'utf8')
   const entries = [...html.matchAll(/<script[^>]*\ssrc="\/([^"]+)"/g)].map((match) => match[1]!)
-  const started = entries.flatMap((entry) => [entry, ...importedAfterPaint(distDir, entry)])
+  const started = entries.flatMap((entry) => [entry, ...startedBy(distDir, entry)])
   const files = new Map(started.flatMap((entry) => staticClosure(distDir, entry).files).map((file) => [file.file, file]))
   const all = [...files.values()]
   return { files: all, bytes: sum(all, 'bytes'), gzip: sum(all, 'gzip') }
 }
 
-/** The chunks an entry script itself imports lazily (the app, which every payer runs at once) and
- * the workers it starts (`new Worker(new URL('/assets/…'))`). */
-function importedAfterPaint(distDir: string, entry: string): string[] {
-  const code = readFileSync(join(distDir, entry), 'utf8')
-  const imported = [...code.matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g)].map(([, path]) => posix.join(dirname(entry), path!))
+/** The page's own chunks a built script imports lazily (for the entry: the app, which every payer runs
+ * at once) and the workers it starts (`new Worker(new URL('/assets/…'))`), as paths in the dist. */
+export function startedBy(distDir: string, script: string): string[] {
+  const code = readFileSync(join(distDir, script), 'utf8')
+  const imported = [...code.matchAll(/import\(\s*["'`](\.{1,2}\/[^"'`]+)["'`]\s*\)/g)].map(([, path]) => posix.join(dirname(script), path!))
   const workers = [...code.matchAll(/new Worker\(\s*new URL\(\s*["'`]\/([^"'`]+)["'`]/g)].map(([, path]) => path!)
   return [...imported, ...workers]
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { build } from 'vite'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { containsAny, initialScripts, lazyBundle, renderBlockingScripts, staticClosure, walletConnectMarkers } from '../../build/pageSize'
+import { containsAny, initialScripts, lazyBundle, renderBlockingScripts, startedBy, staticClosure, walletConnectMarkers } from '../../build/pageSize'
 
 /** The budgets, gzip (level 9, in bytes): the JavaScript a payer waits for before the invoice is
  * readable (the server renders it into the HTML), and everything up to a connected wallet and the Pay
@@ -46,15 +46,10 @@ describe('the built pay page', () => {
     const initial = initialScripts(outDir).files.map((file) => file.file)
     const boot = initial.find((file) => /^assets\/boot-/.test(file))!
     // what the page runs at once is all asked for by boot.ts itself, none found in another chunk first
-    const bootCode = readFileSync(join(outDir, boot), 'utf8')
-    const asked = [...bootCode.matchAll(/import\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)|new Worker\(\s*new URL\(\s*["'`]\/assets\/([^"'`]+)["'`]/g)].map(
-      ([, imported, worker]) => `assets/${imported ?? worker}`,
-    )
+    const asked = startedBy(outDir, boot)
     expect(initial.filter((file) => file !== boot && !asked.includes(file))).toEqual([])
     // what it loads later (the verifiers, another locale's strings): only what it already has
-    const later = initial.flatMap((file) =>
-      [...readFileSync(join(outDir, file), 'utf8').matchAll(/import\(\s*["'`]\.\/([^"'`]+)["'`]\s*\)/g)].map(([, name]) => `assets/${name}`),
-    )
+    const later = initial.flatMap((file) => startedBy(outDir, file))
     expect(later.filter((file) => !initial.includes(file)).length).toBeGreaterThan(0)
     for (const file of later) expect(staticClosure(outDir, file).files.map((dep) => dep.file).filter((dep) => dep !== file && !initial.includes(dep))).toEqual([])
   })
