@@ -7,10 +7,14 @@ import { warmIntl } from './ui/warmIntl'
 async function boot() {
   await afterFirstPaint()
   const intlReady = warmIntl(document.documentElement.lang || navigator.language)
-  // side by side: the app, and the served page's reader and the API (main.tsx says why apart); the
-  // bundler preloads nothing (vite.config.ts), so each is asked for here, not found one after another
-  const [{ startPayPage }] = await Promise.all([import('./main'), import('./ui/page/servedPage'), import('./api/createPayApi')])
-  await startPayPage(intlReady)
+  // side by side: the app, and the served page's reader and the API (main.tsx's PayPageParts says why
+  // apart); the bundler preloads nothing (vite.config.ts), so each is asked for here at once
+  const [{ startPayPage }, { readServedPage, servedDocument }, { createPayApi }] = await Promise.all([
+    import('./main'),
+    import('./ui/page/servedPage'),
+    import('./api/createPayApi'),
+  ])
+  await startPayPage({ createPayApi, readServedPage, servedDocument, intlReady })
 }
 
 /** Once the browser has painted, or a moment after the page starts where it paints nothing: a tab in

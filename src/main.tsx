@@ -8,18 +8,27 @@ import { pageParams, preferredLanguages } from './ui/page/pageParams'
 import { NotFoundPage } from './ui/page/PayPage'
 import { loadLocale } from './ui/strings'
 import { nextTask } from './ui/nextTask'
+import type { createPayApi } from './api/createPayApi'
+import type { readServedPage, servedDocument } from './ui/page/servedPage'
+
+/** What boot.ts loads beside this module: the API and the served page's reader carry every zod schema
+ * the page has, and apart from the app they are a chunk whose evaluation is a task of its own rather
+ * than a third more of this module's, the longest task of the page's load. */
+export type PayPageParts = {
+  createPayApi: typeof createPayApi
+  readServedPage: typeof readServedPage
+  servedDocument: typeof servedDocument
+  /** Settles once Intl's first use is paid for off the main thread. */
+  intlReady: Promise<void>
+}
 
 // A state change renders in a task after the one that made it (a chain check, a wallet's event): on a
 // phone the work and the render it causes are two short tasks, not one long one a tap waits behind
 options.debounceRendering = (render) => void nextTask().then(render)
 
 /** Hydrates the invoice the server rendered (or renders the page where it rendered none) and starts
- * the payment flow. `intlReady` settles once Intl's first use is paid for off the main thread. */
-export async function startPayPage(intlReady: Promise<void>): Promise<void> {
-  // The API and the served page's reader carry every zod schema the page has: not imported statically,
-  // they are a chunk of their own (boot.ts fetches it beside this one), whose evaluation is a task of
-  // its own rather than a third more of this module's, the longest task of the page's load
-  const [{ readServedPage, servedDocument }, { createPayApi }] = await Promise.all([import('./ui/page/servedPage'), import('./api/createPayApi')])
+ * the payment flow. */
+export async function startPayPage({ createPayApi, readServedPage, servedDocument, intlReady }: PayPageParts): Promise<void> {
   await nextTask()
   const params = pageParams(location)
   // the server may have rendered the invoice already: hydrated in the locale it was rendered in
