@@ -57,18 +57,19 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Layers, cheapest first: `unit` is the widget's own code (no chain, no build); `node` starts real
-    // chains, databases and servers in-process; `built` serves, drives or weighs the built page and
-    // is the only one that builds it.
+    // Layers, cheapest first: `unit` is the widget's own code and the code it shares with the server
+    // (no chain, no build); `node` starts real chains, databases and servers in-process; `built`
+    // serves, drives or weighs the built page and is the only one that builds it. A test file that
+    // matches none of them would never run: test/suite.test.ts fails on one.
     projects: [
       // the widget's modules hold no state a test leaves behind (views clean up after each test), so
       // the unit files share one module graph per worker: viem and preact are imported once, not 23 times
-      { extends: true, test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}'], isolate: false } },
+      { extends: true, test: { name: 'unit', include: ['src/**/*.test.{ts,tsx}', 'shared/**/*.test.ts'], isolate: false } },
       // likewise: every server, store and devnet a file starts is its own and stopped in its afterAll
       // (metrics registries and loggers are per server), so sharing the module graph saves ~100 s
       {
         extends: true,
-        test: { name: 'node', include: ['test/**/*.test.{ts,tsx}'], exclude: builtTests, globalSetup: ['test/support/workerDevnets.ts'], isolate: false },
+        test: { name: 'node', include: ['test/**/*.test.{ts,tsx}'], exclude: builtTests, globalSetup: ['test/support/nodeProjectSetup.ts'], isolate: false },
       },
       { extends: true, test: { name: 'built', include: builtTests, globalSetup: ['test/support/buildPage.ts'] } },
     ],

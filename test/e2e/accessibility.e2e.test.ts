@@ -85,7 +85,7 @@ describe('the pay page for assistive technology', () => {
   test('behavior: the connected state, with the Pay button, has no accessibility violations', async () => {
     const { page } = await payerPage()
     await connected(page)
-    expect(await heading(page)).toBe('Pay this invoice')
+    await expect.poll(() => heading(page)).toBe('Pay this invoice')
     expect(await violations(page)).toEqual([])
     await page.context().close()
   })

@@ -208,7 +208,7 @@ describe('the hosted pay page in a real browser', () => {
     // the permit is signed and the operation waits in the wallet: the payer changes account there
     await wallet.switchAccount(second.ownerPrivateKey)
     await expect.poll(() => page.getByText(second.vault).isVisible()).toBe(true)
-    expect(await heading(page).textContent()).toBe('Pay this invoice')
+    await expect.poll(() => heading(page).textContent()).toBe('Pay this invoice')
     answer()
     const [firstBefore, secondBefore] = await Promise.all([balanceOf(first.vault), balanceOf(second.vault)])
     await page.getByRole('button', { name: /^Pay / }).click()
