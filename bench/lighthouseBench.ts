@@ -3,6 +3,7 @@ import lighthouse, { type Result } from 'lighthouse'
 import { computeMedianRun } from 'lighthouse/core/lib/median-run.js'
 import { chromiumPath } from '../test/e2e/support/browser'
 import { startNpmStart } from '../test/support/npmStart'
+import { recordBenchOutput } from './recordBenchOutput'
 
 /**
  * Lighthouse's mobile run (its default config: a mid-range phone, simulated slow 4G and a 4x slower
@@ -25,6 +26,7 @@ const metrics = [
   ['first-contentful-paint', 'FCP'],
 ] as const
 
+const recording = recordBenchOutput('lighthouseBench')
 const running = await startNpmStart()
 const chrome = await launch({ chromePath: chromiumPath, chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu'] })
 try {
@@ -89,3 +91,5 @@ function failedAudits({ categories, audits }: Result, category: string): string[
     .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 1)
     .map((ref) => `${ref.id} (${audits[ref.id]!.score})`)
 }
+// a run that crashed above leaves the last result file as it was
+recording.save()

@@ -3,7 +3,9 @@ import type { EmbedManifest } from '../embed/build'
 import { join } from 'node:path'
 import { distDir } from '../build/distDir'
 import { initialScripts, lazyBundle, renderBlockingScripts, type ChunkSet } from '../build/pageSize'
+import { recordBenchOutput } from './recordBenchOutput'
 
+const recording = recordBenchOutput('pageSizeBench')
 // reads the build `npm run bench:size` has just made
 const dist = distDir()
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`.padStart(9)
@@ -26,3 +28,5 @@ console.log(row('verifiers, at the first pay step', lazyBundle(dist, 'verifiers'
 const embed = JSON.parse(readFileSync(join(dist, 'embed', 'manifest.json'), 'utf8')) as EmbedManifest
 console.log(`${'embed loader (budget 1.5 KB)'.padEnd(38)}${''.padStart(9)}${kb(embed.gzipBytes)}  (${embed.file}, ${embed.integrity})`)
 console.log(`${'embed wallet bridge (budget 20 KB)'.padEnd(38)}${''.padStart(9)}${kb(embed.bridgeGzipBytes)}  (pinned by the kit ${embed.kitFile}, ${embed.kitIntegrity})`)
+// a run that crashed above leaves the last result file as it was
+recording.save()

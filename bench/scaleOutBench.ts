@@ -16,6 +16,7 @@ import { startRpcBundlerProcess } from '../test/support/rpcBundlerProcess'
 import { api, permitAndPrepare, signUserOp } from '../test/support/server'
 import type { WireUserOp } from '../shared/userOpWire'
 import { loadTest, type LoadResult } from './loadTest'
+import { recordBenchOutput } from './recordBenchOutput'
 
 /**
  * Three server instances, each its own process as in production, on one PostgreSQL, one Redis, one
@@ -148,6 +149,7 @@ function signedOf(signed: Awaited<ReturnType<typeof signedOperation>>): { userOp
   return signed
 }
 
+const recording = recordBenchOutput('scaleOutBench')
 const overall = performance.now()
 console.log(`scale-out bench: 3 instances, ${payerCount} payers, ${racerCount} racers for one invoice, ${killWaveCount} in the SIGKILL wave`)
 const devnet = await startDevnet()
@@ -321,3 +323,5 @@ try {
   await postgres.stop()
   await devnet.anvil.stop()
 }
+// a run that crashed above leaves the last result file as it was
+recording.save()

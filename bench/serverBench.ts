@@ -4,11 +4,13 @@ import { createPayer } from '../devnet/seed'
 import { startNpmStart } from '../test/support/npmStart'
 import { payThroughServer } from '../test/support/server'
 import { loadTest } from './loadTest'
+import { recordBenchOutput } from './recordBenchOutput'
 
 /**
  * GET /v1/pay/:id throughput and latency on loopback, and permit → Paid through the server. The
  * server runs as `npm start` does, in its own process; this process is only the client.
  */
+const recording = recordBenchOutput('serverBench')
 const running = await startNpmStart({ RATE_LIMIT_PER_MINUTE: '100000000' })
 try {
   const devnet = running.file
@@ -34,3 +36,5 @@ try {
 } finally {
   await running.stop()
 }
+// a run that crashed above leaves the last result file as it was
+recording.save()
