@@ -2,7 +2,7 @@ import type { PublicClient } from 'viem'
 import type { UserOperation } from 'viem/account-abstraction'
 import { CodedError } from '../../shared/codedError'
 import type { Deployment } from '../../shared/deployment'
-import { sponsorshipWindowProblems } from '../../src/verify/checkSponsorship'
+import { sponsorshipWindowProblems } from '../../shared/sponsorshipWindowProblems'
 import { readPaymasterValidation } from './paymasterValidation'
 
 /** The paymaster service signed a sponsorship a payer must not sign: asking again gets the same. */

@@ -1,7 +1,7 @@
 import type { PrepareResponse } from '../api/createPayApi'
 import { fromWireUserOp } from '../../shared/userOpWire'
 import { earliestDeadline } from '../../shared/permit'
-import { isoSeconds } from './checkSponsorship'
+import { isoSeconds } from '../../shared/isoSeconds'
 import { checkAcceptedToken, type PaymentInvoice } from './paymentInvoice'
 import { sameAddress } from './sameAddress'
 import type { UnsafeProblem } from './unsafeProblem'
