@@ -5,7 +5,7 @@ import { builtDeploymentFile, distDir } from './build/distDir.ts'
 import { inlineStylesheet } from './build/inlineStylesheet.ts'
 import { scriptsAfterPaint } from './build/scriptsAfterPaint.ts'
 import { separateBundles } from './build/separateBundles.ts'
-import { readPinnedDeployment } from './src/config/readPinnedDeployment.ts'
+import { readPinnedDeployment } from './build/readPinnedDeployment.ts'
 
 // the addresses the widget verifies against are fixed here, at build time, never fetched at run time
 const deployment = readPinnedDeployment(process.env.SVC_DEPLOYMENT_FILE || undefined)

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs'
-import { pinnedDeploymentSchema, type PinnedDeployment, type UserOpLimits } from '../src/config/pinnedDeployment'
+import { pinnedDeploymentSchema, type PinnedDeployment, type UserOpLimits } from '../shared/pinnedDeployment'
 import type { Deployment } from '../shared/deployment'
 import type { TokenFacts } from '../server/chain/tokenFacts'
 
@@ -26,7 +26,7 @@ export type DeploymentFileParameters = {
   explorerUrl?: string | undefined
 }
 
-/** The deployment a page build pins (SVC_DEPLOYMENT_FILE), the shape of src/config/devnet.deployment.json. */
+/** The deployment a page build pins (SVC_DEPLOYMENT_FILE), the shape of shared/devnet.deployment.json. */
 export function pinnedDeploymentOf({ deployment, facts, rpcUrls, registryFromBlock, chainName, explorerUrl }: DeploymentFileParameters): PinnedDeployment {
   const pinned: PinnedDeployment = {
     chainId: deployment.chainId,

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import { builtDeploymentFile, distDir } from '../build/distDir'
-import type { PinnedDeployment } from '../src/config/pinnedDeployment'
+import type { PinnedDeployment } from '../shared/pinnedDeployment'
 
 const require = createRequire(import.meta.url)
 const repo = fileURLToPath(new URL('..', import.meta.url))

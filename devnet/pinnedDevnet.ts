@@ -1,6 +1,6 @@
 import { getAddress, type PublicClient } from 'viem'
-import type { PinnedDeployment } from '../src/config/pinnedDeployment'
-import { devnetDeploymentFile, readPinnedDeployment } from '../src/config/readPinnedDeployment'
+import type { PinnedDeployment } from '../shared/pinnedDeployment'
+import { devnetDeploymentFile, readPinnedDeployment } from '../build/readPinnedDeployment'
 import type { Deployment } from '../shared/deployment'
 import { readTokenFacts } from '../server/chain/tokenFacts'
 

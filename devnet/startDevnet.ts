@@ -1,5 +1,5 @@
 import { devnetChainId } from '../src/config/devnet'
-import type { PinnedDeployment } from '../src/config/pinnedDeployment'
+import type { PinnedDeployment } from '../shared/pinnedDeployment'
 import type { Deployment } from '../shared/deployment'
 import { startAnvil, type Anvil, type StartAnvilParameters } from './anvil'
 import { deployContracts, devnetClients } from './deploy'

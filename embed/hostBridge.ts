@@ -1,4 +1,4 @@
-import type { PinnedDeployment } from '../src/config/pinnedDeployment'
+import type { PinnedDeployment } from '../shared/pinnedDeployment'
 import { announceModule } from '../shared/pinnedModule'
 import { readWalletRequest, type FrameMessage, type HostMessage } from '../shared/embedProtocol'
 import { createWalletBridge } from './walletBridge'

@@ -2,7 +2,7 @@ import { getAddress, hexToNumber, isAddress, type Address, type Hex } from 'viem
 import { readInvoice } from '../src/chain/readInvoice'
 import { readEntryPointNonce, readPermitNonce } from '../src/chain/readNonces'
 import { readBalance, readVault } from '../src/chain/readVault'
-import type { PinnedDeployment } from '../src/config/pinnedDeployment'
+import type { PinnedDeployment } from '../shared/pinnedDeployment'
 import { splitPermitSignature } from '../src/flow/permitSignature'
 import type { Funding } from '../shared/fundedPayCall'
 import type { PermitSignature } from '../shared/payCall'

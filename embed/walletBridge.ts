@@ -1,6 +1,6 @@
 import { numberToHex } from 'viem'
 import type { Eip1193Provider } from '../shared/eip1193'
-import type { PinnedDeployment } from '../src/config/pinnedDeployment'
+import type { PinnedDeployment } from '../shared/pinnedDeployment'
 import { createHostSigning } from './hostSigning'
 import { bridgedMethods, bridgedSignUserOperation, type RpcError, type WalletInfo } from '../shared/embedProtocol'
 

@@ -1,7 +1,5 @@
 import { Hono } from 'hono'
-import type { Hex } from 'viem'
-
-export type DevnetWalletKey = { privateKey: Hex; rpcUrl: string }
+import type { DevnetWalletKey } from '../../shared/devnetWalletKey'
 
 /** The devnet only (`npm start`): hands the demo payer's well-known key to the page's built-in devnet
  * wallet, so that a newcomer can pay without a wallet extension. Never mounted by the production server. */

@@ -1,6 +1,6 @@
 import { renderToString } from 'preact-render-to-string'
 import { createPayApi } from '../../src/api/createPayApi'
-import type { PinnedDeployment } from '../../src/config/pinnedDeployment'
+import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import { LocaleContext } from '../../src/ui/LocaleContext'
 import { NotFoundPage, PayPage } from '../../src/ui/page/PayPage'
 import { servedDocument, servedPageElementId, servedPageJson, type ServedPage } from '../../src/ui/page/servedPage'

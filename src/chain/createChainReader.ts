@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import type { PinnedDeployment } from '../config/pinnedDeployment'
+import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import type { OnchainInvoice } from './readInvoice'
 import type { Eip1193Provider } from '../../shared/eip1193'
 import { readBlockTime } from './readBlockTime'

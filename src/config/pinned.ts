@@ -1,4 +1,4 @@
-import type { PinnedDeployment } from './pinnedDeployment'
+import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 
 // replaced by the build (vite.config.ts `define`) with the deployment file's checked contents
 declare const __SVC_DEPLOYMENT__: PinnedDeployment

@@ -1,4 +1,4 @@
-import type { PinnedDeployment } from '../config/pinnedDeployment'
+import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import type { WireInvoice } from '../../shared/wire'
 import { confirmInvoice, unconfirmedInvoice, type ChainInvoice, type ShownInvoice } from '../verify/confirmInvoice'
 import { checkAcceptedToken, paymentInvoice } from '../verify/paymentInvoice'

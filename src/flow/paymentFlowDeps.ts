@@ -1,4 +1,4 @@
-import type { PinnedDeployment } from '../config/pinnedDeployment'
+import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import type { PaymentApi } from '../api/createPayApi'
 import type { PaymentChain } from '../chain/createChainReader'
 import type { verifyPreparedPayment } from '../verify/verifyPreparedPayment'

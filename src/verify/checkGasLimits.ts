@@ -1,5 +1,5 @@
 import type { UserOperation } from 'viem/account-abstraction'
-import type { UserOpLimits } from '../config/pinnedDeployment'
+import type { UserOpLimits } from '../../shared/pinnedDeployment'
 import type { UnsafeProblem } from './unsafeProblem'
 
 const fields = [

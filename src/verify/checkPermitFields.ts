@@ -1,5 +1,5 @@
 import { getAddress, type Address } from 'viem'
-import type { PinnedDeployment } from '../config/pinnedDeployment'
+import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import { permitTypedData } from '../../shared/permit'
 import type { PermitToSign } from '../../shared/wire'
 import { checkPermitShape, pinnedPermitDomain } from './checkPermitShape'

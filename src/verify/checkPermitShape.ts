@@ -1,5 +1,5 @@
 import { getAddress } from 'viem'
-import type { PinnedDeployment } from '../config/pinnedDeployment'
+import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import { maxPermitSeconds, permitTypes, type PermitDomain } from '../../shared/permit'
 import type { PermitToSign } from '../../shared/wire'
 import { sameAddress } from './sameAddress'

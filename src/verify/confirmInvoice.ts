@@ -1,6 +1,6 @@
 import { getAddress, zeroAddress, type Hex } from 'viem'
 import type { OnchainInvoice } from '../chain/readInvoice'
-import type { PinnedDeployment } from '../config/pinnedDeployment'
+import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import type { InvoiceStatus, WireInvoice } from '../../shared/wire'
 import { sameAddress } from './sameAddress'
 import { verdict, type UnsafeProblem, type Verdict } from './unsafeProblem'

@@ -1,5 +1,5 @@
 import type { Address } from 'viem'
-import type { PinnedDeployment } from '../config/pinnedDeployment'
+import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import { permitTypedData } from '../../shared/permit'
 import type { PermitToSign } from '../../shared/wire'
 import { checkAcceptedToken, type PaymentInvoice } from './paymentInvoice'

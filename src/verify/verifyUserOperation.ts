@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem'
 import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
-import type { PinnedDeployment } from '../config/pinnedDeployment'
+import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import type { Deployment } from '../../shared/deployment'
 import type { Funding } from '../../shared/fundedPayCall'
 import type { PermitSignature } from '../../shared/payCall'

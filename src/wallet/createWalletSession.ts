@@ -1,5 +1,5 @@
 import type { Hex } from 'viem'
-import type { PinnedDeployment } from '../config/pinnedDeployment'
+import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import { createChainReader } from '../chain/createChainReader'
 import { readInvoice } from '../chain/readInvoice'
 import { pinnedRpcProvider } from '../chain/rpcProvider'

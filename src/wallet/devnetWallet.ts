@@ -1,8 +1,7 @@
 import { hexToNumber, type Hex, type TypedDataDefinition } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
+import type { DevnetWalletKey } from '../../shared/devnetWalletKey'
 import type { Eip1193Provider } from '../../shared/eip1193'
-
-export type DevnetWalletKey = { privateKey: Hex; rpcUrl: string }
 
 /** A burner wallet for the local devnet only: it signs with the demo payer's well-known key, which
  * the devnet server hands out, and sends every other request to the devnet's node. Loaded on demand

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { request } from 'node:http'
 import { describe, expect, test } from 'vitest'
-import { signRequest } from '../../src/merchant/signRequest'
+import { signRequest } from '../../cli/merchant/signRequest'
 import { useInstances } from '../support/instances'
 import { opensslBodyHash, opensslSignature } from '../support/openssl'
 import { answerOf, signedRequest } from '../support/signedRequest'

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { hmacMessage } from '../../shared/hmacMessage'
-import { InvalidSecretError } from '../../src/merchant/merchantErrors'
-import { signRequest } from '../../src/merchant/signRequest'
+import { InvalidSecretError } from '../../cli/merchant/merchantErrors'
+import { signRequest } from '../../cli/merchant/signRequest'
 import { opensslBodyHash, opensslSignature } from '../support/openssl'
 
 const hexKey = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f'

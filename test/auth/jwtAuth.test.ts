@@ -7,7 +7,7 @@ import { createJwtVerifier } from '../../server/auth/jwtVerifier'
 import { seedMerchantAccess } from '../../devnet/seedMerchantAccess'
 import { answerOf } from '../support/signedRequest'
 import { useServer } from '../support/server'
-import { signRequest } from '../../src/merchant/signRequest'
+import { signRequest } from '../../cli/merchant/signRequest'
 
 const issuer = 'https://idp.example.test/'
 const audience = 'svc-checkout'

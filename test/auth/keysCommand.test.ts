@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { bytesToHex, getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { ApiKeyNotFoundError, parseKeysCommand, runKeysCommand } from '../../server/cli/keysCommand'
-import { UsageError } from '../../server/cli/usageError'
+import { ApiKeyNotFoundError, parseKeysCommand, runKeysCommand } from '../../cli/keysCommand'
+import { UsageError } from '../../cli/usageError'
 import { createApiKeyStore } from '../../server/store/apiKeyStore'
 import { openDatabase, type Database } from '../../server/store/database'
 import { createMetadataCipher } from '../../server/store/metadataCipher'
@@ -93,7 +93,7 @@ describe('npm run keys', () => {
       const studio = await newStudio(setup)
       await setup.close()
 
-      const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/keys.ts', 'create', '--studio', studio, '--scopes', 'invoice:read'], {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'cli/keys.ts', 'create', '--studio', studio, '--scopes', 'invoice:read'], {
         env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', METADATA_ENCRYPTION_KEY: encryptionKey },
         stdio: ['ignore', 'pipe', 'pipe'],
       })

@@ -3,13 +3,13 @@ import { encodeDeployData, getAddress, parseUnits, type Hex } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi, stablecoinBytecode } from '../../contracts/artifacts/Stablecoin'
-import type { DeployOutcome } from '../../server/cli/runDeploy'
+import type { DeployOutcome } from '../../cli/runDeploy'
 import { createServer } from '../../server/createServer'
 import { checkoutSalt } from '../../deploy/deployCheckout'
 import { create2Address, deterministicDeployer } from '../../deploy/deterministicDeployer'
 import { devnetClients, mined } from '../../devnet/deploy'
 import { silentLogger } from '../../server/http/logger'
-import { readPinnedDeployment } from '../../src/config/readPinnedDeployment'
+import { readPinnedDeployment } from '../../build/readPinnedDeployment'
 import { verifyPermitToSign } from '../../src/verify/verifyPermitToSign'
 import { deployArgs, deployedServerConfig, deployEnv, deployer, deployTo, freshChain, seedPayment, type FreshChain } from '../support/deployedChain'
 import { runCli } from '../support/runCli'
@@ -70,7 +70,7 @@ describe('npm run deploy', () => {
     const [, b] = chains as [FreshChain, FreshChain]
     const written = readFileSync(b.out, 'utf8')
     const before = await chainState(b)
-    const run = await runCli('server/cli/deploy.ts', deployArgs(b), deployEnv(b))
+    const run = await runCli('cli/deploy.ts', deployArgs(b), deployEnv(b))
     expect({ code: run.code, stderr: run.stderr }).toMatchObject({ code: 0 })
     expect(run.stderr).toContain('found everything in place: sent no transaction')
     expect(run.stdout).toContain(`REGISTRY_ADDRESS=${second.pinned.registry}`)

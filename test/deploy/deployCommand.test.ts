@@ -1,8 +1,8 @@
 import { parseEther } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
-import { parseDeployCommand } from '../../server/cli/deployCommand'
-import { UsageError } from '../../server/cli/usageError'
+import { parseDeployCommand } from '../../cli/deployCommand'
+import { UsageError } from '../../cli/usageError'
 import { runCli } from '../support/runCli'
 
 const key = generatePrivateKey()
@@ -84,7 +84,7 @@ describe('npm run deploy: the command line', () => {
   })
 
   test('behavior: the command refuses a missing key with a clear message, exit code 2 and no stack trace', async () => {
-    const run = await runCli('server/cli/deploy.ts', [...out, '--test-token'], { RPC_URL: env.RPC_URL })
+    const run = await runCli('cli/deploy.ts', [...out, '--test-token'], { RPC_URL: env.RPC_URL })
     expect(run.code).toBe(2)
     expect(run.stderr).toContain("--private-key: missing: the deployer's key: pass --private-key or set DEPLOYER_PRIVATE_KEY")
     expect(run.stderr).toContain('usage:')
@@ -93,7 +93,7 @@ describe('npm run deploy: the command line', () => {
   })
 
   test('behavior: an unreachable chain fails in one line, exit code 1, no stack trace', async () => {
-    const run = await runCli('server/cli/deploy.ts', [...out, '--test-token'], { ...env, RPC_URL: 'http://127.0.0.1:9' })
+    const run = await runCli('cli/deploy.ts', [...out, '--test-token'], { ...env, RPC_URL: 'http://127.0.0.1:9' })
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/^deploy failed: /m)
     expect(run.stderr).not.toMatch(/^\s+at /m)

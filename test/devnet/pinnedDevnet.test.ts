@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { checkPinnedDevnet } from '../../devnet/pinnedDevnet'
-import { readPinnedDeployment } from '../../src/config/readPinnedDeployment'
+import { readPinnedDeployment } from '../../build/readPinnedDeployment'
 import { useDevnet } from '../support/devnet'
 
 const pinned = readPinnedDeployment()

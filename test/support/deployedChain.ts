@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseEther, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { parseDeployCommand } from '../../server/cli/deployCommand'
-import { runDeploy } from '../../server/cli/runDeploy'
+import { parseDeployCommand } from '../../cli/deployCommand'
+import { runDeploy } from '../../cli/runDeploy'
 import { configSchema, type Config } from '../../server/config'
 import { startAnvil, type Anvil } from '../../devnet/anvil'
 import { devnetClients } from '../../devnet/deploy'
 import { createMerchant, createPayer, issueInvoice } from '../../devnet/seed'
-import { readPinnedDeployment } from '../../src/config/readPinnedDeployment'
+import { readPinnedDeployment } from '../../build/readPinnedDeployment'
 
 /** Fresh keys, not anvil's: the addresses follow from the contracts and their arguments, nothing else. */
 export const deployKeys = { deployer: generatePrivateKey(), paymasterSigner: generatePrivateKey(), bundler: generatePrivateKey() }

@@ -1,4 +1,4 @@
-import { signRequest, type SignRequestParameters } from '../../src/merchant/signRequest'
+import { signRequest, type SignRequestParameters } from '../../cli/merchant/signRequest'
 
 export type SignedRequest = Omit<SignRequestParameters, 'keyId' | 'secret' | 'body'> & {
   body?: string

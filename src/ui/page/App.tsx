@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'preact/hooks'
 import type { InvoiceDocument, PayApi } from '../../api/createPayApi'
-import type { PinnedDeployment } from '../../config/pinnedDeployment'
+import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
 import { createPaymentFlow } from '../../flow/createPaymentFlow'
 import type { PaymentVerifier } from '../../flow/paymentFlowDeps'
 import { createWalletSession } from '../../wallet/createWalletSession'

@@ -1,4 +1,4 @@
-import type { PinnedDeployment } from '../../config/pinnedDeployment'
+import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
 import type { InvoiceMetadata } from '../../../shared/metadata'
 import { hashMetadata } from '../../../shared/metadataHash'
 import type { ShownInvoice } from '../../verify/confirmInvoice'

@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact'
 import type { Address, Hex } from 'viem'
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import type { PinnedDeployment } from '../../config/pinnedDeployment'
+import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
 import type { Payer, PaymentState } from '../../flow/paymentState'
 import { confirmedTestInvoice, testDeployment, testInvoice } from '../../verify/preparedPayment.fixture'
 import type { WalletChoice } from '../../wallet/walletChoice'

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks'
-import type { PinnedDeployment } from '../../config/pinnedDeployment'
+import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
 import type { PaymentState } from '../../flow/paymentState'
 import type { WalletChoice } from '../../wallet/walletChoice'
 import { formatTokenAmount } from '../format'

@@ -1,4 +1,4 @@
-import { CodedError } from '../../shared/codedError'
+import { CodedError } from '../shared/codedError'
 
 /** The command line does not say what to do; the message says what is wrong. */
 export class UsageError extends CodedError {

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini'
-import { errorOf } from '../api/requestJson'
-import { ApiError } from '../api/apiError'
+import { errorOf } from '../../src/api/requestJson'
+import { ApiError } from '../../src/api/apiError'
 import {
   createdTokenResponseSchema,
   regeneratedShareLinkResponseSchema,

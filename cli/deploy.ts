@@ -1,5 +1,5 @@
 import { BaseError } from 'viem'
-import { CodedError } from '../../shared/codedError'
+import { CodedError } from '../shared/codedError'
 import { deployUsage, parseDeployCommand } from './deployCommand'
 import { runDeploy } from './runDeploy'
 import { commandOrUsage } from './usageError'

@@ -1,10 +1,10 @@
-import '../zodLocale'
+import '../server/zodLocale'
 import { parseArgs } from 'node:util'
 import { getAddress, parseEther, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import * as z from 'zod/mini'
-import { addressSchema } from '../../shared/deployment'
-import type { PaymasterFunding } from '../../deploy/paymasterFunding'
+import { addressSchema } from '../shared/deployment'
+import type { PaymasterFunding } from '../deploy/paymasterFunding'
 import { UsageError } from './usageError'
 
 export const deployUsage = `usage:

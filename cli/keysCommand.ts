@@ -1,9 +1,9 @@
-import { CodedError } from '../../shared/codedError'
+import { CodedError } from '../shared/codedError'
 import { parseArgs } from 'node:util'
 import * as z from 'zod/mini'
-import { isScope, scopes } from '../auth/scopes'
-import type { ApiKey, ApiKeyStore } from '../store/apiKeyStore'
-import { StudioNotFoundError, type StudioStore } from '../store/studioStore'
+import { isScope, scopes } from '../server/auth/scopes'
+import type { ApiKey, ApiKeyStore } from '../server/store/apiKeyStore'
+import { StudioNotFoundError, type StudioStore } from '../server/store/studioStore'
 import { UsageError } from './usageError'
 
 export const keysUsage = `usage:

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { deploymentSchema, uintStringSchema } from '../../shared/deployment.ts'
+import { deploymentSchema, uintStringSchema } from './deployment.ts'
 
 /** Upper bounds on what a sponsored operation may ask for. The paymaster pays, so these protect its
  * deposit as much as the payer; an operation outside them is refused before it is signed. Decimal

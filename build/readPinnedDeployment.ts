@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { pinnedDeploymentSchema, type PinnedDeployment } from './pinnedDeployment.ts'
+import { pinnedDeploymentSchema, type PinnedDeployment } from '../shared/pinnedDeployment.ts'
 
 /** The committed devnet deployment, as `npm run deploy -- --test-token` writes it for the devnet's roles:
  * CREATE2 addresses, which follow from the contracts' code and constructor arguments alone. */
 // a path, not new URL(): under a DOM test environment URL is the DOM's, which node's path helpers refuse
-export const devnetDeploymentFile = join(dirname(fileURLToPath(import.meta.url)), 'devnet.deployment.json')
+export const devnetDeploymentFile = join(dirname(fileURLToPath(import.meta.url)), '..', 'shared', 'devnet.deployment.json')
 
 /** Build-time only (Node): a deployment file that does not parse stops the build, rather than ship a
  * widget that verifies against nothing. */
