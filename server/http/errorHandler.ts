@@ -2,12 +2,45 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { BaseError } from 'viem'
 import { CodedError } from '../../shared/codedError'
-import { HttpError, ValidationError } from './httpError'
+import { HttpError, ValidationError, type HttpStatus } from './httpError'
 import type { Logger } from './logger'
 
-/** The codes of the layers below (chain, bundler, paymaster), as the statuses SPEC 7.2 gives them:
- * by code, so that this layer needs none of their classes. */
-const answers: Record<string, { status: HttpError['status']; code?: string; message?: string }> = {
+/** How a code is answered: its SPEC 7.2 status, and where the client is told something other than
+ * what the layer below said, the code or message it is told instead. */
+export type Answer = { status: HttpStatus; code?: string; message?: string; headers?: Record<string, string> }
+
+/** 401s name the scheme that would have worked (RFC 9110 11.6.1). */
+const challenge = { 'WWW-Authenticate': 'SVC-HMAC' }
+
+/**
+ * The one table from code to status. Every layer below throws its coded error (payments, auth, chain,
+ * bundler, paymaster) and needs to know nothing of HTTP; this layer needs none of their classes.
+ */
+export const answers: Readonly<Record<string, Answer>> = {
+  // the payer's request, refused as sent (server/payments)
+  INVALID_STATUS: { status: 400 },
+  TOKEN_NOT_SUPPORTED: { status: 409 },
+  PERMIT_EXPIRED: { status: 409 },
+  PERMIT_DEADLINE_TOO_FAR: { status: 400 },
+  PERMIT_SIGNATURE_INVALID: { status: 400 },
+  PAYER_NOT_OWNER_VAULT: { status: 400 },
+  INSUFFICIENT_BALANCE: { status: 400 },
+  FUNDING_OWNER_MISMATCH: { status: 400 },
+  FUNDING_AMOUNT_MISMATCH: { status: 400 },
+  FUNDING_PERMIT_INVALID: { status: 400 },
+  USEROP_NOT_PREPARED: { status: 400 },
+  USEROP_SIGNATURE_INVALID: { status: 400 },
+  USEROP_PERMIT_MISMATCH: { status: 400 },
+  TRANSACTION_FAILED: { status: 400 },
+  // who sent the request (server/auth)
+  UNAUTHORIZED: { status: 401, headers: challenge },
+  CLOCK_SKEW: { status: 401, headers: challenge },
+  NONCE_REUSED: { status: 401, headers: challenge },
+  HMAC_HEADERS_INVALID: { status: 400 },
+  MIXED_AUTH: { status: 400 },
+  FORBIDDEN: { status: 403 },
+  AUTH_UNAVAILABLE: { status: 503 },
+  // the layers below the service (server/chain)
   INVOICE_NOT_FOUND: { status: 404, code: 'NOT_FOUND', message: 'no invoice with this id' },
   // the bundler's or the EntryPoint's reason is the client's to read
   USEROP_REJECTED: { status: 400, code: 'TRANSACTION_FAILED' },
@@ -19,15 +52,23 @@ const answers: Record<string, { status: HttpError['status']; code?: string; mess
   PERMIT_DOMAIN_UNKNOWN: { status: 502, message: 'the token does not describe its permit domain consistently' },
 }
 
-function asHttpError(error: unknown): HttpError | undefined {
+const chainUnavailable = new HttpError(503, 'CHAIN_UNAVAILABLE', 'the chain is unavailable: try again shortly')
+const payloadTooLarge = new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is too large')
+
+/** The answer `error` gets, as the HttpError that carries its status, headers and body; undefined for
+ * an error no one meant a client to meet (a 500 that reveals nothing). */
+export function answerFor(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error
   if (error instanceof CodedError) {
     const answer = answers[error.code]
-    if (answer) return new HttpError(answer.status, answer.code ?? error.code, answer.message ?? error.message)
+    if (!answer) return undefined
+    // details are the client's to read (a balance, a hash); a list of issues is ValidationError's own body
+    const details = error.details && typeof error.details === 'object' && !Array.isArray(error.details) ? error.details : {}
+    return new HttpError(answer.status, answer.code ?? error.code, answer.message ?? error.message, details, answer.headers)
   }
   // an RPC call that failed where no layer expected it: the chain's answer, not the request, is at fault
-  if (error instanceof BaseError) return new HttpError(503, 'CHAIN_UNAVAILABLE', 'the chain is unavailable: try again shortly')
-  if (error instanceof HTTPException && error.status === 413) return new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is too large')
+  if (error instanceof BaseError) return chainUnavailable
+  if (error instanceof HTTPException && error.status === 413) return payloadTooLarge
   return undefined
 }
 
@@ -40,7 +81,7 @@ function redacted(error: Error): string {
 /** The code a client is answered with for `error`: what the outcome counters count by. */
 export function errorCode(error: unknown): string {
   if (error instanceof ValidationError) return error.code
-  return asHttpError(error)?.code ?? 'INTERNAL_ERROR'
+  return answerFor(error)?.code ?? 'INTERNAL_ERROR'
 }
 
 export function errorHandler(logger: Logger) {
@@ -48,11 +89,11 @@ export function errorHandler(logger: Logger) {
     if (error instanceof ValidationError) return c.json({ error: error.code, details: error.details }, 400)
     // the request id lets an operator find the client's report of this answer, and the access line
     const context = { requestId: c.get('requestId'), route: c.req.routePath }
-    const known = asHttpError(error)
+    const known = answerFor(error)
     if (known) {
       if (known.status >= 500) logger.error({ ...context, code: known.code, error: error.name, message: redacted(error) }, 'upstream failure')
       for (const [name, value] of Object.entries(known.headers)) c.header(name, value)
-      return c.json({ error: known.code, code: known.code, message: known.message, ...known.extra }, known.status)
+      return c.json({ error: known.code, code: known.code, message: known.message, ...known.details }, known.status)
     }
     logger.error({ ...context, error: error.name, message: redacted(error) }, 'unhandled error')
     return c.json({ error: 'INTERNAL_ERROR', code: 'INTERNAL_ERROR', message: 'something went wrong on our side' }, 500)

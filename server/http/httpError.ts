@@ -1,25 +1,31 @@
-import { CodedError } from '../../shared/codedError'
-/** An answer the client caused or can act on: mapped to `{ error, code, message }` with its status by
- * the one error handler. Anything else that escapes a route is a 500 that reveals nothing. */
+import { CodedError, type ErrorDetails } from '../../shared/codedError'
+
+export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 502 | 503
+
+/** An answer only HTTP explains (a method this route lacks, a body too large, a rate limit with its
+ * Retry-After): its status and headers are its own. Everything else throws its layer's coded error
+ * and the one table in errorHandler.ts gives the status. `extra` is kept as `details`: the answer's
+ * body carries it. */
 export class HttpError extends CodedError {
   override name = 'HttpError'
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 502 | 503,
+    readonly status: HttpStatus,
     readonly code: string,
     message: string,
-    readonly extra: Record<string, unknown> = {},
+    extra: ErrorDetails = {},
     readonly headers: Record<string, string> = {},
   ) {
-    super(message)
+    super(message, { details: extra })
   }
 }
 
 export type ValidationIssue = { path: string; message: string }
 
-export class ValidationError extends CodedError {
+export class ValidationError extends CodedError<ValidationIssue[]> {
   override name = 'ValidationError'
   readonly code = 'VALIDATION_ERROR'
-  constructor(readonly details: ValidationIssue[]) {
-    super('invalid request')
+  declare readonly details: ValidationIssue[]
+  constructor(issues: ValidationIssue[]) {
+    super('invalid request', { details: issues })
   }
 }
