@@ -1,7 +1,6 @@
 import { CodedError } from '../../shared/codedError'
 import {
   BaseError,
-  ContractFunctionRevertedError,
   http,
   parseEventLogs,
   TransactionNotFoundError,
@@ -24,6 +23,7 @@ import {
 import type { Deployment } from '../../shared/deployment'
 import type { AccountGas } from './localGasEstimator'
 import { boundedTransport, upstreamCallsInFlight } from './boundedTransport'
+import { revertOf } from './chainErrors'
 
 export type BundlerReceipt = { success: boolean; txHash: Hex }
 
@@ -86,10 +86,9 @@ async function receiptFromTransaction(client: PublicClient, userOpHash: Hex, has
 }
 
 function failedOpReason(error: unknown): string | undefined {
-  if (!(error instanceof BaseError)) return undefined
-  const reverted = error.walk((cause) => cause instanceof ContractFunctionRevertedError)
-  if (!(reverted instanceof ContractFunctionRevertedError) || !reverted.data) return undefined
-  const { errorName, args = [] } = reverted.data
+  const reverted = revertOf(error)?.data
+  if (!reverted) return undefined
+  const { errorName, args = [] } = reverted
   if (errorName === 'FailedOp' || errorName === 'FailedOpWithRevert') return String(args[1])
   return undefined
 }

@@ -1,7 +1,8 @@
-import { BaseError, ContractFunctionRevertedError, parseAbi, type PublicClient } from 'viem'
+import { parseAbi, type PublicClient } from 'viem'
 import { getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import type { Deployment } from '../../shared/deployment'
 import type { SponsorshipWindow } from '../../shared/verifyingPaymaster'
+import { revertOf } from './chainErrors'
 
 /** IPaymaster (EntryPoint v0.7): what every paymaster answers, whatever its paymasterData layout. */
 const paymasterAbi = parseAbi([
@@ -48,8 +49,8 @@ export async function readPaymasterValidation(client: PublicClient, deployment: 
     })
     validationData = result[1]
   } catch (error) {
-    const reverted = error instanceof BaseError && error.walk((cause) => cause instanceof ContractFunctionRevertedError)
-    if (reverted) return { accepted: false, reason: `the paymaster reverted: ${(reverted as BaseError).shortMessage}` }
+    const reverted = revertOf(error)
+    if (reverted) return { accepted: false, reason: `the paymaster reverted: ${reverted.shortMessage}` }
     throw error
   }
   const aggregator = validationData & addressMask
