@@ -1,4 +1,5 @@
-import { BundlerRejectedError, BundlerUnavailableError, type Bundler } from '../chain/bundler'
+import { hasCode } from '../../shared/codedError'
+import type { Bundler } from '../chain/bundler'
 import type { Sponsor } from '../chain/sponsor'
 import type { Metrics } from './metrics'
 
@@ -21,8 +22,8 @@ export function countedSponsor(sponsor: Sponsor, errors: Metrics['sponsorshipErr
 }
 
 function kindOf(error: unknown): string {
-  if (error instanceof BundlerRejectedError) return 'rejected'
-  if (error instanceof BundlerUnavailableError) return 'unavailable'
+  if (hasCode(error, 'USEROP_REJECTED')) return 'rejected'
+  if (hasCode(error, 'BUNDLER_UNAVAILABLE')) return 'unavailable'
   return 'other'
 }
 

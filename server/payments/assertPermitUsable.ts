@@ -1,5 +1,5 @@
 import { maxPermitSeconds, minPermitRemainingSeconds } from '../../shared/permit'
-import { HttpError } from '../http/httpError'
+import { PaymentRefusedError } from './paymentRefusedError'
 
 export function nowSeconds(now: () => number): bigint {
   return BigInt(Math.floor(now() / 1000))
@@ -9,9 +9,9 @@ export function nowSeconds(now: () => number): bigint {
 export function assertPermitUsable(deadline: bigint, now: () => number): void {
   const remaining = deadline - nowSeconds(now)
   if (remaining < BigInt(minPermitRemainingSeconds)) {
-    throw new HttpError(409, 'PERMIT_EXPIRED', 'the permit has less than two minutes left: request a new permit and prepare again')
+    throw new PaymentRefusedError('PERMIT_EXPIRED', 'the permit has less than two minutes left: request a new permit and prepare again')
   }
   if (remaining > BigInt(maxPermitSeconds)) {
-    throw new HttpError(400, 'PERMIT_DEADLINE_TOO_FAR', 'a permit deadline may be at most 24 hours ahead')
+    throw new PaymentRefusedError('PERMIT_DEADLINE_TOO_FAR', 'a permit deadline may be at most 24 hours ahead')
   }
 }

@@ -1,6 +1,6 @@
 import { getAddress } from 'viem'
 import type { WireInvoice } from '../../shared/wire'
-import { HttpError } from '../http/httpError'
+import { PaymentRefusedError } from './paymentRefusedError'
 import type { PayContext } from './payContext'
 
 /** The invoice as it is now, refused unless it can still be paid with the token this deployment takes.
@@ -8,10 +8,10 @@ import type { PayContext } from './payContext'
 export async function payableInvoice(context: PayContext, id: bigint): Promise<WireInvoice> {
   const { invoice } = await context.invoices.read(id)
   if (invoice.status !== 'Issued') {
-    throw new HttpError(400, 'INVALID_STATUS', `invoice ${id} is ${invoice.status} and cannot be paid`, { status: invoice.status })
+    throw new PaymentRefusedError('INVALID_STATUS', `invoice ${id} is ${invoice.status} and cannot be paid`, { status: invoice.status })
   }
   if (getAddress(invoice.token.address) !== getAddress(context.deployment.token)) {
-    throw new HttpError(409, 'TOKEN_NOT_SUPPORTED', `invoice ${id} is payable in a token this service does not sponsor`)
+    throw new PaymentRefusedError('TOKEN_NOT_SUPPORTED', `invoice ${id} is payable in a token this service does not sponsor`)
   }
   return invoice
 }

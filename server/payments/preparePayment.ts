@@ -10,7 +10,7 @@ import { estimateAccountGas } from '../chain/localGasEstimator'
 import { payUserOperation } from '../../shared/payUserOperation'
 import { stubEcdsaSignature } from '../chain/stubSignature'
 import { verifyPermit } from '../chain/verifyPermit'
-import { HttpError } from '../http/httpError'
+import { PaymentRefusedError } from './paymentRefusedError'
 import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
 import { earliestDeadline, minPermitRemainingSeconds } from '../../shared/permit'
@@ -27,14 +27,14 @@ const unmeasured = { callGasLimit: 0n, verificationGasLimit: 0n, preVerification
 async function resolveVault(context: PayContext, payer: Address, owner: Address) {
   const { client } = context
   if (getAddress(await ownersVault(context, owner)) !== getAddress(payer)) {
-    throw new HttpError(400, 'PAYER_NOT_OWNER_VAULT', 'payerAddress is not the vault of ownerAddress')
+    throw new PaymentRefusedError('PAYER_NOT_OWNER_VAULT', 'payerAddress is not the vault of ownerAddress')
   }
   const code = await client.getCode({ address: payer })
   const deployed = !!code && code !== '0x'
   if (deployed) {
     const currentOwner = await client.readContract({ address: payer, abi: payerVaultAbi, functionName: 'owner' })
     if (getAddress(currentOwner) !== getAddress(owner)) {
-      throw new HttpError(400, 'PAYER_NOT_OWNER_VAULT', 'payerAddress is not controlled by ownerAddress')
+      throw new PaymentRefusedError('PAYER_NOT_OWNER_VAULT', 'payerAddress is not controlled by ownerAddress')
     }
   }
   return { deployed }
@@ -79,13 +79,13 @@ export async function preparePayment(
     client.estimateFeesPerGas(),
   ])
   if (!permitValid) {
-    throw new HttpError(400, 'PERMIT_SIGNATURE_INVALID', 'the permit does not verify for payerAddress: sign the permit returned by /permit with the vault owner')
+    throw new PaymentRefusedError('PERMIT_SIGNATURE_INVALID', 'the permit does not verify for payerAddress: sign the permit returned by /permit with the vault owner')
   }
   const funding = fundingRequest
     ? await verifyFunding(context, { funding: fundingRequest, owner: ownerAddress, vault: payerAddress, shortfall: amount - balance })
     : undefined
   if (!funding && balance < amount) {
-    throw new HttpError(400, 'INSUFFICIENT_BALANCE', `the vault holds ${balance} of the ${amount} base units this invoice needs`, {
+    throw new PaymentRefusedError('INSUFFICIENT_BALANCE', `the vault holds ${balance} of the ${amount} base units this invoice needs`, {
       balance: balance.toString(),
       required: amount.toString(),
     })

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto'
 import type { Hex } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { fromWireUserOp } from '../../shared/userOpWire'
-import { BundlerRejectedError, receiptFromLogs, type BundlerReceipt } from '../chain/bundler'
+import { hasCode } from '../../shared/codedError'
+import { receiptFromLogs, type BundlerReceipt } from '../chain/bundler'
 import type { Logger } from '../http/logger'
 import type { Metrics } from '../ops/metrics'
 import type { ClaimedSubmission, ReconcileClaims } from '../store/reconcileClaims'
@@ -77,7 +78,7 @@ async function reconcileOne(context: PayContext, reconciler: Reconciler, claimed
     reconciler.logger.info({ userOpHash }, 'reconciler: resubmitted an operation the bundler dropped')
     return 'resubmitted'
   } catch (error) {
-    if (!(error instanceof BundlerRejectedError)) throw error
+    if (!hasCode(error, 'USEROP_REJECTED')) throw error
     await context.payments.markFailed(userOpHash, error.name)
     return 'rejected'
   }

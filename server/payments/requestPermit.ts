@@ -3,7 +3,7 @@ import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { permitTypes, type PermitDomain } from '../../shared/permit'
 import type { PermitToSign, WireInvoice } from '../../shared/wire'
 import { readPermitDomain } from '../chain/permitDomain'
-import { HttpError } from '../http/httpError'
+import { PaymentRefusedError } from './paymentRefusedError'
 import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
 import { defaultPermitSeconds } from '../../shared/permit'
@@ -53,7 +53,7 @@ async function fundingNeeded(context: PayContext, { token, vault, owner, amount 
     context.client.readContract({ address: token, abi: stablecoinAbi, functionName: 'balanceOf', args: [vault] }),
   ])
   if (getAddress(ownerVault) !== getAddress(vault)) {
-    throw new HttpError(400, 'FUNDING_OWNER_MISMATCH', 'fundingFrom must be the owner of payerAddress: a vault is funded only by its own owner')
+    throw new PaymentRefusedError('FUNDING_OWNER_MISMATCH', 'fundingFrom must be the owner of payerAddress: a vault is funded only by its own owner')
   }
   return { owner: getAddress(owner), shortfall: amount - balance }
 }

@@ -2,8 +2,9 @@ import { getAddress, isAddressEqual, recoverMessageAddress, size, type Hex } fro
 import { getUserOperationHash } from 'viem/account-abstraction'
 import { canonicalJson } from '../../shared/metadataHash'
 import { fromWireUserOp, type WireUserOp } from '../../shared/userOpWire'
-import { BundlerRejectedError, type BundlerReceipt } from '../chain/bundler'
-import { HttpError } from '../http/httpError'
+import { hasCode } from '../../shared/codedError'
+import type { BundlerReceipt } from '../chain/bundler'
+import { PaymentRefusedError } from './paymentRefusedError'
 import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
 import type { PreparedPayment } from '../store/paymentStore'
@@ -29,12 +30,12 @@ async function preparedFor(context: PayContext, invoiceId: bigint, wire: WireUse
       userOperation: fromWireUserOp(wire),
     })
   } catch {
-    throw new HttpError(400, 'USEROP_NOT_PREPARED', 'the operation is malformed')
+    throw new PaymentRefusedError('USEROP_NOT_PREPARED', 'the operation is malformed')
   }
   const prepared = await context.payments.getPrepared(userOpHash)
   const unsigned = (op: WireUserOp) => canonicalJson({ ...op, signature: undefined })
   if (!prepared || prepared.invoice.invoiceId !== invoiceId || unsigned(normalize(prepared.userOp)) !== unsigned(normalize(wire))) {
-    throw new HttpError(400, 'USEROP_NOT_PREPARED', 'submit the operation exactly as /prepare returned it, changing only its signature')
+    throw new PaymentRefusedError('USEROP_NOT_PREPARED', 'submit the operation exactly as /prepare returned it, changing only its signature')
   }
   return prepared
 }
@@ -53,7 +54,7 @@ function normalize(wire: WireUserOp): WireUserOp {
 }
 
 async function assertSignedByOwner(prepared: PreparedPayment, signature: Hex) {
-  const invalid = new HttpError(400, 'USEROP_SIGNATURE_INVALID', 'the operation must be signed by the vault owner over its userOpHash')
+  const invalid = new PaymentRefusedError('USEROP_SIGNATURE_INVALID', 'the operation must be signed by the vault owner over its userOpHash')
   if (size(signature) !== 65) throw invalid
   try {
     const signer = await recoverMessageAddress({ message: { raw: prepared.userOpHash }, signature })
@@ -69,11 +70,11 @@ async function assertSignedByOwner(prepared: PreparedPayment, signature: Hex) {
  * anything is looked up. */
 function assertPermitMatches(wire: WireUserOp, permitSignature: PermitSignatureInput | undefined): void {
   const carried = carriedPermits(wire.callData)
-  if (!carried) throw new HttpError(400, 'USEROP_PERMIT_MISMATCH', 'the operation callData carries no signed permit: submit the operation /prepare returned')
+  if (!carried) throw new PaymentRefusedError('USEROP_PERMIT_MISMATCH', 'the operation callData carries no signed permit: submit the operation /prepare returned')
   const { permit } = carried
   if (!permitSignature) return
   const same = permitSignature.v === permit.v && permitSignature.r.toLowerCase() === permit.r.toLowerCase() && permitSignature.s.toLowerCase() === permit.s.toLowerCase()
-  if (!same) throw new HttpError(400, 'USEROP_PERMIT_MISMATCH', 'permitSignature differs from the permit in the operation callData')
+  if (!same) throw new PaymentRefusedError('USEROP_PERMIT_MISMATCH', 'permitSignature differs from the permit in the operation callData')
 }
 
 async function waitForReceipt(context: PayContext, userOpHash: Hex, reference: string | null | undefined): Promise<BundlerReceipt | null> {
@@ -94,7 +95,7 @@ async function settle(context: PayContext, prepared: PreparedPayment, receipt: B
     return { status: 'confirmed', userOpHash, txHash: receipt.txHash }
   }
   await context.payments.markFailed(userOpHash, 'reverted')
-  throw new HttpError(400, 'TRANSACTION_FAILED', 'the payment was included but reverted: read the invoice, it may have been paid or canceled meanwhile', {
+  throw new PaymentRefusedError('TRANSACTION_FAILED', 'the payment was included but reverted: read the invoice, it may have been paid or canceled meanwhile', {
     userOpHash,
     txHash: receipt.txHash,
   })
@@ -122,7 +123,7 @@ export async function submitPayment(
       // given up by the reconciler (permit lapsed, invoice settled or vault nonce used): waiting on it
       // would be waiting forever, so the payer is told to start again
       await payableInvoice(context, prepared.invoice.invoiceId)
-      throw new HttpError(409, 'PERMIT_EXPIRED', 'this operation can no longer be included: request a new permit and prepare again')
+      throw new PaymentRefusedError('PERMIT_EXPIRED', 'this operation can no longer be included: request a new permit and prepare again')
     }
     return settle(context, prepared, await waitForReceipt(context, userOpHash, submission.bundlerRef))
   }
@@ -139,7 +140,7 @@ export async function submitPayment(
     await context.payments.markSubmitted(userOpHash, reference)
   } catch (error) {
     await context.payments.markFailed(userOpHash, error instanceof Error ? error.name : 'unknown')
-    if (error instanceof BundlerRejectedError) {
+    if (hasCode(error, 'USEROP_REJECTED')) {
       // a send whose reply was lost may have landed: the chain knows
       const landed = await context.bundler.receipt(userOpHash).catch(() => null)
       if (landed) return settle(context, prepared, landed)

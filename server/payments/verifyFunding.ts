@@ -2,7 +2,7 @@ import { isAddressEqual, type Address } from 'viem'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import type { Funding } from '../../shared/fundedPayCall'
 import { verifyPermit } from '../chain/verifyPermit'
-import { HttpError } from '../http/httpError'
+import { PaymentRefusedError } from './paymentRefusedError'
 import { assertPermitUsable } from './assertPermitUsable'
 import type { PayContext } from './payContext'
 
@@ -19,12 +19,12 @@ export async function verifyFunding(
 ): Promise<Funding> {
   const { client, deployment } = context
   if (!isAddressEqual(funding.from, owner)) {
-    throw new HttpError(400, 'FUNDING_OWNER_MISMATCH', 'funding.from must be ownerAddress: a vault is funded only by its own owner')
+    throw new PaymentRefusedError('FUNDING_OWNER_MISMATCH', 'funding.from must be ownerAddress: a vault is funded only by its own owner')
   }
   // a vault that holds the whole amount takes no funding at all: no amount would be right
-  if (shortfall <= 0n) throw new HttpError(400, 'FUNDING_AMOUNT_MISMATCH', 'the vault already holds the whole amount: prepare without funding')
+  if (shortfall <= 0n) throw new PaymentRefusedError('FUNDING_AMOUNT_MISMATCH', 'the vault already holds the whole amount: prepare without funding')
   if (funding.amount !== shortfall) {
-    throw new HttpError(400, 'FUNDING_AMOUNT_MISMATCH', `funding.amount must be exactly what the vault lacks: ${shortfall} base units`, {
+    throw new PaymentRefusedError('FUNDING_AMOUNT_MISMATCH', `funding.amount must be exactly what the vault lacks: ${shortfall} base units`, {
       required: shortfall.toString(),
     })
   }
@@ -34,13 +34,13 @@ export async function verifyFunding(
     verifyPermit(client, { token: deployment.token, owner: funding.from, spender: vault, value: funding.amount, permit: funding.permit }),
   ])
   if (balance < funding.amount) {
-    throw new HttpError(400, 'INSUFFICIENT_BALANCE', `the account holds ${balance} of the ${funding.amount} base units the vault lacks`, {
+    throw new PaymentRefusedError('INSUFFICIENT_BALANCE', `the account holds ${balance} of the ${funding.amount} base units the vault lacks`, {
       balance: balance.toString(),
       required: funding.amount.toString(),
     })
   }
   if (!permitValid) {
-    throw new HttpError(400, 'FUNDING_PERMIT_INVALID', 'the funding permit does not verify: ownerAddress signs a permit letting payerAddress take funding.amount')
+    throw new PaymentRefusedError('FUNDING_PERMIT_INVALID', 'the funding permit does not verify: ownerAddress signs a permit letting payerAddress take funding.amount')
   }
   return { ...funding, to: vault }
 }
