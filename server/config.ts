@@ -79,23 +79,67 @@ export class ConfigError extends CodedError {
   readonly code = 'CONFIG_INVALID'
 }
 
+/** What each variable wants, in the words an operator reads when it is missing or malformed. */
+const wants: { [name in keyof Config]: string } = {
+  PORT: 'the port to listen on, 0-65535',
+  HOST: 'the address to listen on, such as 127.0.0.1 or 0.0.0.0',
+  PUBLIC_URL: 'the origin payers reach the pay page at, such as https://pay.example',
+  RPC_URL: "the chain's JSON-RPC endpoint, an http(s) URL",
+  CHAIN_ID: "the chain's id, a positive integer (31337 for anvil)",
+  ENTRY_POINT_ADDRESS: 'the ERC-4337 EntryPoint v0.7, a 0x address',
+  TOKEN_ADDRESS: 'the accepted token, a 0x address (`npm run deploy` prints it)',
+  REGISTRY_ADDRESS: 'the InvoiceRegistry, a 0x address (`npm run deploy` prints it)',
+  VAULT_FACTORY_ADDRESS: 'the PayerVaultFactory, a 0x address (`npm run deploy` prints it)',
+  PAYMASTER_ADDRESS: 'the VerifyingPaymaster, a 0x address (`npm run deploy` prints it)',
+  REGISTRY_FROM_BLOCK: "the registry's deployment block, a whole number (`npm run deploy` prints it)",
+  BUNDLER_URL: "an ERC-4337 bundler's JSON-RPC URL",
+  BUNDLER_PRIVATE_KEY: 'the key of an account with gas money that bundles itself, 0x and 64 hex digits',
+  PAYMASTER_URL: "an ERC-7677 paymaster service's URL",
+  PAYMASTER_SIGNER_PRIVATE_KEY: "the key of the VerifyingPaymaster's signer, 0x and 64 hex digits",
+  DATABASE_URL: 'a PostgreSQL connection string, postgres://…',
+  DATA_DIR: "PGlite's data directory",
+  METADATA_ENCRYPTION_KEY: '32 random bytes, base64 (openssl rand -base64 32); keep it: the stored metadata and API keys are sealed under it',
+  SUBMIT_WAIT_MS: 'milliseconds, a positive integer',
+  RECONCILE_INTERVAL_MS: 'milliseconds, a whole number (0: never)',
+  RECONCILE_LEASE_MS: 'milliseconds, a positive integer',
+  RATE_LIMIT_PER_MINUTE: 'requests per minute per client, a positive integer',
+  REDIS_URL: 'a Redis URL, redis://…',
+  ALLOWED_FRAME_ANCESTORS: "CSP sources separated by spaces, such as 'self' https://shop.example",
+  PAY_PAGE_CONNECT_SRC: 'origins separated by spaces',
+  TRUST_PROXY: 'true or false',
+  HMAC_SKEW_SECONDS: 'seconds, a positive integer',
+  SHUTDOWN_TIMEOUT_MS: 'milliseconds, a positive integer',
+  LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
+  JWT_JWKS_URL: "the identity provider's JWKS URL",
+  JWT_ISSUER: "the identity provider's issuer (iss)",
+  JWT_AUDIENCE: 'the audience (aud) its tokens carry for this server',
+  JWT_STUDIO_CLAIM: "the JWT claim that holds the user's studio id",
+}
+
+/** One line per variable: named, missing or not, and what it wants. The value is never echoed: it may be a key. */
 function parseEnv<S extends z.ZodMiniType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
   const result = schema.safeParse(env)
   if (!result.success) {
-    const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
-    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`)
+    const names = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? '')))]
+    const lines = names.map((name) => {
+      const wanted = wants[name as keyof Config] ?? 'see the README'
+      return `  ${name} is ${env[name] === undefined || env[name] === '' ? 'missing' : 'not valid'}: ${wanted}`
+    })
+    throw new ConfigError(`the server's configuration, read from the environment, is missing or malformed:\n${lines.join('\n')}`)
   }
   return result.data
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
   const config = parseEnv(configSchema, env)
-  if (!config.BUNDLER_URL && !config.BUNDLER_PRIVATE_KEY) throw new ConfigError('set BUNDLER_URL or BUNDLER_PRIVATE_KEY')
-  if (!config.PAYMASTER_URL && !config.PAYMASTER_SIGNER_PRIVATE_KEY) {
-    throw new ConfigError('set PAYMASTER_URL or PAYMASTER_SIGNER_PRIVATE_KEY')
+  const either = (a: keyof Config, b: keyof Config) => `set ${a} or ${b}: both are missing; ${a} is ${wants[a]}, ${b} is ${wants[b]}`
+  if (!config.BUNDLER_URL && !config.BUNDLER_PRIVATE_KEY) throw new ConfigError(either('BUNDLER_URL', 'BUNDLER_PRIVATE_KEY'))
+  if (!config.PAYMASTER_URL && !config.PAYMASTER_SIGNER_PRIVATE_KEY) throw new ConfigError(either('PAYMASTER_URL', 'PAYMASTER_SIGNER_PRIVATE_KEY'))
+  const jwt = ['JWT_JWKS_URL', 'JWT_ISSUER', 'JWT_AUDIENCE'] as const
+  const unset = jwt.filter((name) => !config[name])
+  if (unset.length > 0 && unset.length < jwt.length) {
+    throw new ConfigError(`set all of JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE, or none: ${unset.map((name) => `${name} is missing (${wants[name]})`).join(', ')}`)
   }
-  const jwt = [config.JWT_JWKS_URL, config.JWT_ISSUER, config.JWT_AUDIENCE]
-  if (jwt.some(Boolean) && !jwt.every(Boolean)) throw new ConfigError('set all of JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE, or none')
   return config
 }
 

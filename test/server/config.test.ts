@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { ConfigError, readConfig } from '../../server/config'
+import { ConfigError, readConfig, readStoreConfig } from '../../server/config'
 
 const valid = {
   RPC_URL: 'http://127.0.0.1:8545',
@@ -18,7 +18,7 @@ test('default: a complete environment reads with the documented defaults', () =>
 })
 
 test('behavior: a missing setting is named, with what was expected', () => {
-  expect(() => readConfig({ ...valid, RPC_URL: undefined })).toThrow(/RPC_URL: Invalid input: expected string/)
+  expect(() => readConfig({ ...valid, RPC_URL: undefined })).toThrow(/RPC_URL is missing: the chain's JSON-RPC endpoint, an http\(s\) URL/)
   expect(() => readConfig({ ...valid, BUNDLER_PRIVATE_KEY: undefined })).toThrow(/set BUNDLER_URL or BUNDLER_PRIVATE_KEY/)
 })
 
@@ -26,4 +26,35 @@ test('behavior: frame ancestors take CSP sources and nothing that could end the 
   expect(readConfig({ ...valid, ALLOWED_FRAME_ANCESTORS: "'self' https://shop.example http://127.0.0.1:8788" }).ALLOWED_FRAME_ANCESTORS).toContain('shop.example')
   expect(() => readConfig({ ...valid, ALLOWED_FRAME_ANCESTORS: "'self'; script-src *" })).toThrow(ConfigError)
   expect(() => readConfig({ ...valid, ALLOWED_FRAME_ANCESTORS: 'https://shop.example/checkout' })).toThrow(ConfigError)
+})
+
+test('behavior: every missing variable is named on its own line with what it wants, never in the validator\'s words', () => {
+  const message = (() => {
+    try {
+      readConfig({})
+    } catch (error) {
+      return error instanceof ConfigError ? error.message : ''
+    }
+    return ''
+  })()
+  for (const name of ['RPC_URL', 'CHAIN_ID', 'TOKEN_ADDRESS', 'REGISTRY_ADDRESS', 'VAULT_FACTORY_ADDRESS', 'PAYMASTER_ADDRESS', 'METADATA_ENCRYPTION_KEY']) {
+    expect(message).toMatch(new RegExp(`^  ${name} is missing: \\S`, 'm'))
+  }
+  expect(message).toContain('METADATA_ENCRYPTION_KEY is missing: 32 random bytes, base64')
+  expect(message).not.toMatch(/Invalid input|expected string|received undefined/)
+})
+
+test('behavior: a malformed variable is named with what it wants, its value never echoed', () => {
+  const key = 'c2hvcnQta2V5LXNlY3JldA=='
+  expect(() => readConfig({ ...valid, METADATA_ENCRYPTION_KEY: key })).toThrow(/METADATA_ENCRYPTION_KEY is not valid: 32 random bytes, base64/)
+  expect(() => readConfig({ ...valid, METADATA_ENCRYPTION_KEY: key })).not.toThrow(new RegExp(key))
+  expect(() => readConfig({ ...valid, PORT: '99999' })).toThrow(/PORT is not valid: the port to listen on, 0-65535/)
+})
+
+test('behavior: the tools\' database settings say the same: npm run keys without a key is told what to set', () => {
+  expect(() => readStoreConfig({})).toThrow(/METADATA_ENCRYPTION_KEY is missing: 32 random bytes, base64/)
+})
+
+test('behavior: half an identity provider names the variables still missing', () => {
+  expect(() => readConfig({ ...valid, JWT_ISSUER: 'https://id.example' })).toThrow(/JWT_JWKS_URL is missing .*JWT_AUDIENCE is missing/)
 })
