@@ -9,12 +9,10 @@ import type { Logger } from './logger'
  * what the layer below said, the code or message it is told instead. */
 export type Answer = { status: HttpStatus; code?: string; message?: string; headers?: Record<string, string> }
 
-/** 401s name the scheme that would have worked (RFC 9110 11.6.1). */
-const challenge = { 'WWW-Authenticate': 'SVC-HMAC' }
-
 /**
- * The one table from code to status. Every layer below throws its coded error (payments, auth, chain,
- * bundler, paymaster) and needs to know nothing of HTTP; this layer needs none of their classes.
+ * The one table from code to status. Every layer below throws its coded error (payments, chain,
+ * bundler, paymaster) and needs to know nothing of HTTP; this layer needs none of their classes. What
+ * only HTTP explains (authentication's challenge, 405, 413, 415, 429) is an HttpError with its own.
  */
 export const answers: Readonly<Record<string, Answer>> = {
   // the payer's request, refused as sent (server/payments)
@@ -32,14 +30,6 @@ export const answers: Readonly<Record<string, Answer>> = {
   USEROP_SIGNATURE_INVALID: { status: 400 },
   USEROP_PERMIT_MISMATCH: { status: 400 },
   TRANSACTION_FAILED: { status: 400 },
-  // who sent the request (server/auth)
-  UNAUTHORIZED: { status: 401, headers: challenge },
-  CLOCK_SKEW: { status: 401, headers: challenge },
-  NONCE_REUSED: { status: 401, headers: challenge },
-  HMAC_HEADERS_INVALID: { status: 400 },
-  MIXED_AUTH: { status: 400 },
-  FORBIDDEN: { status: 403 },
-  AUTH_UNAVAILABLE: { status: 503 },
   // the layers below the service (server/chain)
   INVOICE_NOT_FOUND: { status: 404, code: 'NOT_FOUND', message: 'no invoice with this id' },
   // the bundler's or the EntryPoint's reason is the client's to read
