@@ -1,6 +1,6 @@
-import { CodedError } from '../../shared/codedError'
+import { CodedError, hasCode } from '../../shared/codedError'
 import { hasProviderCode, providerErrors } from '../../shared/eip1193'
-import { ApiError } from '../api/apiError'
+import { apiAnswerOf } from '../api/apiError'
 
 /** A thrown value, reduced to what the state machine decides on (events stay plain data). */
 export type Failure =
@@ -17,11 +17,11 @@ export class ChainUnreadableError extends CodedError {
   readonly code = 'CHAIN_UNREADABLE'
 }
 
+/** Decided by code and details, so an error is read the same whichever layer's class carries it. */
 export function toFailure(error: unknown): Failure {
-  if (error instanceof ApiError) {
-    return { kind: 'api', status: error.status, code: error.code, retryAfter: error.retryAfter ?? null }
-  }
-  if (error instanceof ChainUnreadableError) return { kind: 'chainUnreadable' }
+  if (hasCode(error, 'CHAIN_UNREADABLE')) return { kind: 'chainUnreadable' }
+  const answer = apiAnswerOf(error)
+  if (answer) return { kind: 'api', status: answer.status, code: answer.code, retryAfter: answer.retryAfter ?? null }
   // wallet libraries wrap the provider's error (viem, wagmi), and MetaMask mobile nests it in data
   return hasProviderCode(error, providerErrors.userRejected) ? { kind: 'rejected' } : { kind: 'unknown' }
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import type { InvoiceDocument, PayApi } from '../../api/createPayApi'
-import { ApiError } from '../../api/apiError'
+import { apiAnswerOf } from '../../api/apiError'
 import type { DocumentLoad } from './documentLoad'
 
 /** Loads the invoice with its decrypted metadata, unless the page was `served` with it; `reload` tries
@@ -14,7 +14,7 @@ export function useInvoiceDocument(api: PayApi, invoiceId: string | null, token:
     setLoad({ status: 'loading' })
     api.getDocument(invoiceId, token).then(
       (document) => current && setLoad({ status: 'loaded', document }),
-      (error: unknown) => current && setLoad({ status: 'failed', notFound: error instanceof ApiError && error.status === 404 }),
+      (error: unknown) => current && setLoad({ status: 'failed', notFound: apiAnswerOf(error)?.status === 404 }),
     )
     return () => {
       current = false
