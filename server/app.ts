@@ -6,6 +6,7 @@ import { HttpError } from './http/httpError'
 import { errorHandler } from './http/errorHandler'
 import { allowedMethods, MethodNotAllowedError } from './http/methodNotAllowed'
 import { publicCors } from './http/publicCors'
+import { answerHeaders } from './http/answerHeaders'
 import { accessLog, type Logger } from './http/logger'
 import { rateLimit, type RateCounter } from './http/rateLimit'
 import { requestId } from './http/requestId'
@@ -64,6 +65,8 @@ function clientAddress(trustProxy: boolean) {
   }
 }
 
+const securityHeaderValues = { 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' }
+
 export function createApp(options: AppOptions) {
   const app = new Hono<AuthEnv>()
   app.onError(errorHandler(options.logger))
@@ -76,10 +79,8 @@ export function createApp(options: AppOptions) {
   app.use(requestId())
   app.use(accessLog(options.logger))
   app.use(requestMetrics(options.metrics.requestDuration))
-  app.use(async function securityHeaders(c, next) {
-    await next()
-    c.header('Referrer-Policy', 'no-referrer')
-    c.header('X-Content-Type-Options', 'nosniff')
+  app.use(function securityHeaders(c, next) {
+    return answerHeaders(c, securityHeaderValues, next)
   })
   // the platform's probes and scrapes: outside /v1, so no rate limit ever makes an instance look down
   app.route('/', operationsRoutes({ readiness: options.readiness, registry: options.metrics.registry }))

@@ -29,7 +29,10 @@ export function accessLog(logger: Logger): MiddlewareHandler {
     const started = performance.now()
     await next()
     const path = c.req.path
-    logger[quietPaths.has(path) ? 'debug' : 'info'](
+    const level = quietPaths.has(path) ? 'debug' : 'info'
+    // a line below the logger's level is not written: its fields need not be gathered either
+    if (!logger.isLevelEnabled(level)) return
+    logger[level](
       {
         requestId: c.get('requestId'),
         method: c.req.method,

@@ -1,4 +1,8 @@
 import type { MiddlewareHandler } from 'hono'
+import { answerHeaders } from './answerHeaders'
+
+/** Any origin reads the answer, and a 429's Retry-After with it. */
+const readable = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': 'Retry-After' }
 
 /**
  * CORS for routes that take no credentials: any origin may read the answers. Nothing depends on the
@@ -15,8 +19,6 @@ export function publicCors(): MiddlewareHandler {
         'Access-Control-Max-Age': '600',
       })
     }
-    await next()
-    c.header('Access-Control-Allow-Origin', '*')
-    c.header('Access-Control-Expose-Headers', 'Retry-After')
+    await answerHeaders(c, readable, next)
   }
 }

@@ -1,5 +1,6 @@
 import type { HttpBindings } from '@hono/node-server'
 import type { Context, MiddlewareHandler } from 'hono'
+import { answerHeaders } from './answerHeaders'
 
 declare module 'hono' {
   interface ContextVariableMap {
@@ -26,7 +27,6 @@ export function requestId(): MiddlewareHandler {
     const offered = incomingHeader(c, 'x-request-id')
     const id = offered && saneId.test(offered) ? offered : crypto.randomUUID()
     c.set('requestId', id)
-    await next()
-    c.header('x-request-id', id)
+    await answerHeaders(c, { 'x-request-id': id }, next)
   }
 }
