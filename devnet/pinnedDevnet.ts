@@ -32,7 +32,7 @@ export async function checkPinnedDevnet(
     }
   }
   if (differences.length > 0) {
-    throw new Error(`the devnet differs from the deployment pinned in ${path}:\n${differences.join('\n')}\nupdate that file (README "Deploy to a chain"), so the pay page verifies against what is deployed`)
+    throw new Error(`the devnet differs from the deployment pinned in ${path}:\n${differences.join('\n')}\nupdate that file (docs/production.md), so the pay page verifies against what is deployed`)
   }
   return pinned
 }

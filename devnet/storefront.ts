@@ -45,7 +45,7 @@ var line=document.createElement('div');line.textContent=name+' '+JSON.stringify(
 
 /**
  * A demo storefront on its own loopback origin: the three ways a merchant embeds the checkout, each
- * paying a demo invoice. Its CSP allows exactly what the README tells merchants to allow.
+ * paying a demo invoice. Its CSP allows exactly what docs/embedding.md tells merchants to allow.
  */
 function storefrontApp({
   checkoutUrl,

@@ -11,7 +11,7 @@ const key32 = z.string().check(
   z.refine((value) => Buffer.from(value, 'base64').length === 32, 'a base64-encoded 32-byte key'),
 )
 
-/** Everything the server needs to run against any EVM chain, read from the environment (README). */
+/** Everything the server needs to run against any EVM chain, read from the environment (docs/configuration.md). */
 export const configSchema = z.object({
   PORT: z._default(port, 8787),
   HOST: z._default(z.string(), '127.0.0.1'),
@@ -122,7 +122,7 @@ function parseEnv<S extends z.ZodMiniType>(schema: S, env: Record<string, string
   if (!result.success) {
     const names = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? '')))]
     const lines = names.map((name) => {
-      const wanted = wants[name as keyof Config] ?? 'see the README'
+      const wanted = wants[name as keyof Config] ?? 'see docs/configuration.md'
       return `  ${name} is ${env[name] === undefined || env[name] === '' ? 'missing' : 'not valid'}: ${wanted}`
     })
     throw new ConfigError(`the server's configuration, read from the environment, is missing or malformed:\n${lines.join('\n')}`)

@@ -3,8 +3,8 @@ import { createServer } from './createServer'
 import { jsonLogger } from './http/logger'
 import { stopOnSignals } from './ops/shutdown'
 
-/** The server on its own, against any chain the environment describes (README: the companion
- * server). `npm start` is the devnet; this is everything else. */
+/** The server on its own, against any chain the environment describes (docs/configuration.md,
+ * docs/production.md). `npm start` is the devnet; this is everything else. */
 let config
 try {
   config = readConfig(process.env)
