@@ -1,4 +1,5 @@
 import { decodeFunctionData, encodeFunctionData, getAddress, type Address, type Hex } from 'viem'
+import { CodedError } from './codedError'
 
 /** Only the fragments a payment uses: the widget bundles these, not the full contract ABIs. */
 export const vaultExecuteAbi = [
@@ -84,8 +85,14 @@ export function encodeCreateVault(owner: Address): Hex {
   return encodeFunctionData({ abi: vaultFactoryAbi, functionName: 'createAccount', args: [owner, vaultSalt] })
 }
 
+/** factoryData that calls the vault factory, but not to create a vault: the operation is not ours. */
+export class FactoryCallError extends CodedError {
+  override name = 'FactoryCallError'
+  readonly code = 'FACTORY_CALL_UNEXPECTED'
+}
+
 export function decodeCreateVault(factoryData: Hex): { owner: Address; salt: bigint } {
   const { functionName, args } = decodeFunctionData({ abi: vaultFactoryAbi, data: factoryData })
-  if (functionName !== 'createAccount') throw new Error(`factory call is ${functionName}, not createAccount`)
+  if (functionName !== 'createAccount') throw new FactoryCallError(`the factory call is ${functionName}, not createAccount: this operation does not create a vault`)
   return { owner: getAddress(args[0]), salt: args[1] }
 }

@@ -3,6 +3,7 @@ import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import type { OnchainInvoice } from './readInvoice'
 import type { Eip1193Provider } from '../../shared/eip1193'
 import { readBlockTime } from './readBlockTime'
+import { ChainReadError } from './chainReadError'
 import { readInvoice } from './readInvoice'
 import { readEntryPointNonce, readPermitNonce } from './readNonces'
 import { readSettlement } from './readSettlement'
@@ -33,7 +34,7 @@ export type PaymentChain = {
  */
 export function createChainReader(deployment: PinnedDeployment, sources: () => Eip1193Provider[]): PaymentChain {
   async function read<T>(run: (provider: Eip1193Provider) => Promise<T>): Promise<T> {
-    let failure: unknown = new Error('no way to read the chain')
+    let failure: unknown = new ChainReadError('NO_CHAIN_SOURCE', 'no way to read the chain: the reader was given neither an RPC nor a wallet to read it through')
     for (const provider of sources()) {
       try {
         return await run(provider)

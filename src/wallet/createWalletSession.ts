@@ -12,6 +12,9 @@ import type { Eip1193Provider } from '../../shared/eip1193'
 import { sendToVault } from './sendToVault'
 import type { WagmiWallets, WalletConnection } from './wagmiWallets'
 import type { WalletChoice } from './walletChoice'
+import { WalletError } from './walletError'
+
+const notConnected = () => new WalletError('WALLET_NOT_CONNECTED', 'no wallet connected: connect a wallet first')
 
 // the URL of the wallet stack's separate build (vite.config.ts, separateBundles)
 declare const __SVC_WALLET_STACK_URL__: string
@@ -48,7 +51,7 @@ export function createWalletSession(deployment: PinnedDeployment, baseUrl = ''):
    * which the flow has already been told of. */
   async function signer() {
     const connection = (await wallets()).connection()
-    if (!provider || !connection) throw new Error('no wallet connected')
+    if (!provider || !connection) throw notConnected()
     return { provider, owner: connection.owner }
   }
 
@@ -73,7 +76,7 @@ export function createWalletSession(deployment: PinnedDeployment, baseUrl = ''):
     watchConnection: (onChange) => whenLoaded((loaded) => loaded.watchConnection(onChange)),
     wallet: {
       async connect() {
-        if (!chosen) throw new Error('no wallet chosen')
+        if (!chosen) throw new WalletError('WALLET_NOT_CHOSEN', 'no wallet chosen: choose a wallet before connecting')
         const loaded = await wallets()
         const owner = await loaded.connect(chosen)
         provider = await loaded.provider()
@@ -82,7 +85,7 @@ export function createWalletSession(deployment: PinnedDeployment, baseUrl = ''):
       },
       async chainId() {
         const connection = (await wallets()).connection()
-        if (!connection) throw new Error('no wallet connected')
+        if (!connection) throw notConnected()
         onPinnedChain = connection.chainId === deployment.chainId
         return connection.chainId
       },

@@ -2,13 +2,14 @@ import { hexToNumber, type Hex, type TypedDataDefinition } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { DevnetWalletKey } from '../../shared/devnetWalletKey'
 import type { Eip1193Provider } from '../../shared/eip1193'
+import { WalletError } from './walletError'
 
 /** A burner wallet for the local devnet only: it signs with the demo payer's well-known key, which
  * the devnet server hands out, and sends every other request to the devnet's node. Loaded on demand
  * (it bundles an elliptic-curve library), and never offered on a real chain. */
 export async function openDevnetWallet(baseUrl: string, fetch: typeof globalThis.fetch = globalThis.fetch.bind(globalThis)): Promise<Eip1193Provider> {
   const answer = await fetch(`${baseUrl}/devnet/wallet`, { headers: { accept: 'application/json' } })
-  if (!answer.ok) throw new Error(`the devnet wallet is not available here (HTTP ${answer.status})`)
+  if (!answer.ok) throw new WalletError('DEVNET_WALLET_UNAVAILABLE', `the devnet wallet is not available here (HTTP ${answer.status}): it exists only on a page npm start serves; choose another wallet`)
   return devnetWalletProvider((await answer.json()) as DevnetWalletKey, fetch)
 }
 

@@ -1,6 +1,7 @@
 import { createConnector, type CreateConnectorFn } from '@wagmi/core'
 import { getAddress, hexToNumber, numberToHex, type Address, type Hex } from 'viem'
 import { hasProviderCode, providerErrors, type Eip1193Provider } from '../../shared/eip1193'
+import { WalletError } from './walletError'
 
 /**
  * A wagmi connector over a provider the page already holds: the devnet wallet, a host page's wallet
@@ -45,7 +46,7 @@ export function providerConnector({ id, name, provider }: { id: string; name: st
       },
       async switchChain({ chainId }) {
         const chain = config.chains.find((candidate) => candidate.id === chainId)
-        if (!chain) throw new Error(`chain ${chainId} is not the pinned chain`)
+        if (!chain) throw new WalletError('CHAIN_NOT_PINNED', `chain ${chainId} is not the chain this checkout is pinned to: switch the wallet to that chain`)
         try {
           await provider.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: numberToHex(chainId) }] })
         } catch (error) {

@@ -7,6 +7,7 @@ import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import type { Eip1193Provider } from '../../shared/eip1193'
 import { providerConnector } from './providerConnector'
 import type { WalletChoice } from './walletChoice'
+import { WalletError } from './walletError'
 
 // the URL of the devnet wallet's separate build (vite.config.ts, separateBundles)
 declare const __SVC_DEVNET_WALLET_URL__: string
@@ -64,7 +65,7 @@ export function createWagmiWallets(deployment: PinnedDeployment, baseUrl: string
     if (choice.kind === 'walletConnect') return walletConnect({ projectId: deployment.walletConnectProjectId!, showQrModal: true })
     const discovered = config.connectors.find((connector) => connector.uid === choice.id)
     if (discovered) return discovered
-    if (!choice.open) throw new Error(`the wallet ${choice.name} is gone`)
+    if (!choice.open) throw new WalletError('WALLET_GONE', `the wallet ${choice.name} is no longer on this page: reload it, or choose another wallet`)
     return providerConnector({ id: choice.id, name: choice.name || choice.id, provider: await choice.open() })
   }
 
@@ -87,12 +88,12 @@ export function createWagmiWallets(deployment: PinnedDeployment, baseUrl: string
       const connector = getConnection(config).connector
       connected = connector ? { choice: choice.id, connector } : null
       const [owner] = accounts
-      if (!owner) throw new Error('the wallet shared no account')
+      if (!owner) throw new WalletError('WALLET_NO_ACCOUNT', 'the wallet shared no account: unlock it, allow this page an account, and connect again')
       return getAddress(owner)
     },
     /** The connected wallet's provider, for requests made as the wallet itself (signatures, reads). */
     async provider(): Promise<Eip1193Provider> {
-      if (!connected) throw new Error('no wallet connected')
+      if (!connected) throw new WalletError('WALLET_NOT_CONNECTED', 'no wallet connected: connect a wallet first')
       return (await connected.connector.getProvider()) as Eip1193Provider
     },
     connection(): WalletConnection {
