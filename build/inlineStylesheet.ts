@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite'
+import { BuildError } from './buildError.ts'
 
 /**
  * The page's one stylesheet, in index.html itself: the server-rendered invoice paints from the first
@@ -16,7 +17,7 @@ export function inlineStylesheet(): Plugin {
       handler(html, { bundle }) {
         return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (_, fileName: string) => {
           const asset = bundle?.[fileName]
-          if (asset?.type !== 'asset') throw new Error(`index.html links ${fileName}, which the build did not emit`)
+          if (asset?.type !== 'asset') throw new BuildError('STYLESHEET_NOT_EMITTED', `index.html links ${fileName}, which the build did not emit: link a stylesheet the page imports, or import it`)
           // nothing else loads it: the inline widget builds its own copy (src/inline/mountInline.tsx)
           delete bundle![fileName]
           return `<style>${String(asset.source)}</style>`

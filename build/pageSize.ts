@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, posix } from 'node:path'
 import { gzipSync } from 'node:zlib'
+import { BuildError } from './buildError.ts'
 
 export type FileSize = { file: string; bytes: number; gzip: number }
 export type ChunkSet = { files: FileSize[]; bytes: number; gzip: number }
@@ -75,7 +76,7 @@ export function lazyBundle(distDir: string, prefix: string): ChunkSet & { entry:
   // by URL (`/assets/…`, the separately built wallets) or as a chunk of the page's own (`./…`)
   const file = new RegExp(`import\\(\\s*["'\`](?:/assets/|\\./)(${prefix}-[\\w-]+\\.js)["'\`]\\s*\\)`).exec(initial)?.[1]
   const entry = file && `assets/${file}`
-  if (!entry) throw new Error(`the page imports no ${prefix} bundle`)
+  if (!entry) throw new BuildError('BUNDLE_MISSING', `the page imports no ${prefix} bundle: build the page again (npm run build), or check vite.config.ts's separateBundles still names it`)
   return { entry, ...staticClosure(distDir, entry) }
 }
 

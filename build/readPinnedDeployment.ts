@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { pinnedDeploymentSchema, type PinnedDeployment } from '../shared/pinnedDeployment.ts'
+import { BuildError } from './buildError.ts'
 
 /** The committed devnet deployment, as `npm run deploy -- --test-token` writes it for the devnet's roles:
  * CREATE2 addresses, which follow from the contracts' code and constructor arguments alone. */
@@ -14,7 +15,7 @@ export function readPinnedDeployment(path: string = devnetDeploymentFile): Pinne
   const parsed = pinnedDeploymentSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')))
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`)
-    throw new Error(`invalid deployment file ${path}:\n${lines.join('\n')}`)
+    throw new BuildError('DEPLOYMENT_FILE_INVALID', `invalid deployment file ${path}:\n${lines.join('\n')}\nfix these fields, or write the file again with npm run deploy`)
   }
   return parsed.data
 }

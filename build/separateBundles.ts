@@ -1,4 +1,5 @@
 import { build, type Plugin, type Rolldown } from 'vite'
+import { BuildError } from './buildError.ts'
 
 /** A module imported by URL, built on its own: `define` names the constant holding the URL when the
  * page imports it; the merchant loader finds its bundle in `separateBundlesFile`. */
@@ -66,7 +67,7 @@ export function separateBundles(bundles: SeparateBundle[]): Plugin {
         const [result] = Array.isArray(output) ? output : [output]
         const chunks = result && 'output' in result ? result.output.filter((file) => file.type === 'chunk') : []
         const main = chunks.find((chunk) => chunk.isEntry)
-        if (!main) throw new Error(`the separate build of ${entry} produced no entry chunk`)
+        if (!main) throw new BuildError('BUNDLE_MISSING', `the separate build of ${entry} produced no entry chunk: check its entry in vite.config.ts's separateBundles`)
         files.push(...chunks)
         entries[fileName] = main.fileName
         if (name) define[name] = JSON.stringify(`/${main.fileName}`)

@@ -7,6 +7,7 @@ import { build } from 'esbuild'
 import { builtDeploymentFile, distDir as builtDir } from '../build/distDir'
 import { staticClosure } from '../build/pageSize'
 import { separateBundlesFile } from '../build/separateBundles'
+import { BuildError } from '../build/buildError'
 
 const here = dirname(fileURLToPath(import.meta.url))
 const distDir = builtDir()
@@ -33,9 +34,9 @@ export type EmbedManifest = {
 /** The inline widget's bundle, as the page's build (vite) named it. */
 function inlineFile(): string {
   const path = join(distDir, separateBundlesFile)
-  if (!existsSync(path)) throw new Error(`${path} is missing: build the page first (\`npm run build\` does, vite before the loader)`)
+  if (!existsSync(path)) throw new BuildError('PAGE_NOT_BUILT', `${path} is missing: build the page first (\`npm run build\` does, vite before the loader)`)
   const file = (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>).inline
-  if (typeof file !== 'string') throw new Error(`${path} names no inline bundle: is src/inline/mountInline.tsx in vite.config.ts's separateBundles?`)
+  if (typeof file !== 'string') throw new BuildError('BUNDLE_MISSING', `${path} names no inline bundle: is src/inline/mountInline.tsx in vite.config.ts's separateBundles?`)
   return file
 }
 
@@ -45,7 +46,7 @@ const sri = (code: Uint8Array) => `sha256-${createHash('sha256').update(code).di
 /** The inline widget's file, which the loader pins by integrity: it must be the whole module. */
 function inlineModule(file: string): Buffer {
   const closure = staticClosure(distDir, file)
-  if (closure.files.length !== 1) throw new Error(`${file} imports ${closure.files.length - 1} other chunks, which its integrity hash would not cover`)
+  if (closure.files.length !== 1) throw new BuildError('BUNDLE_NOT_SELF_CONTAINED', `${file} imports ${closure.files.length - 1} other chunks, which its integrity hash would not cover: build it self-contained (separateBundles' selfContained)`)
   return readFileSync(join(distDir, file))
 }
 
