@@ -4,10 +4,11 @@ import { configSchema, type Config } from '../server/config'
 import { chainEnvironment } from '../deploy/serverEnvironment'
 import { devnetRoles } from './deploy'
 import type { ReachableDevnet } from './startDevnet'
+import { DevnetError } from './devnetError'
 
 export function privateKeyOf(account: HDAccount) {
   const key = account.getHdKey().privateKey
-  if (!key) throw new Error('devnet account without a private key')
+  if (!key) throw new DevnetError('DEVNET_KEY_MISSING', 'a devnet role account has no private key: derive the devnet roles from their mnemonic (devnet/deploy.ts), not from an address')
   return toHex(key)
 }
 

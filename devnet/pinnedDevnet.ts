@@ -3,6 +3,7 @@ import type { PinnedDeployment } from '../shared/pinnedDeployment'
 import { devnetDeploymentFile, readPinnedDeployment } from '../build/readPinnedDeployment'
 import type { Deployment } from '../shared/deployment'
 import { readTokenFacts } from '../server/chain/tokenFacts'
+import { DevnetError } from './devnetError'
 
 const contracts = ['entryPoint', 'token', 'registry', 'vaultFactory', 'paymaster'] as const
 
@@ -32,7 +33,7 @@ export async function checkPinnedDevnet(
     }
   }
   if (differences.length > 0) {
-    throw new Error(`the devnet differs from the deployment pinned in ${path}:\n${differences.join('\n')}\nupdate that file (docs/production.md), so the pay page verifies against what is deployed`)
+    throw new DevnetError('DEVNET_DIFFERS_FROM_PINNED', `the devnet differs from the deployment pinned in ${path}:\n${differences.join('\n')}\nupdate that file (docs/production.md), so the pay page verifies against what is deployed`)
   }
   return pinned
 }

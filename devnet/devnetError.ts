@@ -1,0 +1,12 @@
+import { CodedError } from '../shared/codedError'
+
+/** The devnet cannot start as asked: the message says what differs and what to change. */
+export class DevnetError extends CodedError {
+  override name = 'DevnetError'
+  constructor(
+    readonly code: 'DEVNET_DIFFERS_FROM_PINNED' | 'DEVNET_KEY_MISSING',
+    message: string,
+  ) {
+    super(message)
+  }
+}
