@@ -2,6 +2,7 @@ import { CodedError } from '../shared/codedError.ts'
 
 export type BuildErrorCode =
   | 'PAGE_NOT_BUILT'
+  | 'BUILD_STEP_FAILED'
   | 'BUNDLE_MISSING'
   | 'BUNDLE_NOT_SELF_CONTAINED'
   | 'STYLESHEET_NOT_EMITTED'

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
+import { BuildError } from '../build/buildError'
 import { builtDeploymentFile, distDir } from '../build/distDir'
 import type { PinnedDeployment } from '../shared/pinnedDeployment'
 
@@ -14,7 +15,7 @@ function run(args: string[], env: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] })
     child.once('error', reject)
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited with ${code}`))))
+    child.once('exit', (code) => (code === 0 ? resolve() : reject(new BuildError('BUILD_STEP_FAILED', `${args.join(' ')} exited with ${code}: its output above says why; fix that and start again`))))
   })
 }
 
