@@ -1,40 +1,63 @@
-import { CodedError } from '../shared/codedError'
-import { parseArgs } from 'node:util'
+import '../server/zodLocale'
+import { getAddress, type Address } from 'viem'
 import * as z from 'zod/mini'
+import { CodedError } from '../shared/codedError'
 import { isScope, scopes } from '../server/auth/scopes'
 import type { ApiKey, ApiKeyStore } from '../server/store/apiKeyStore'
-import { StudioNotFoundError, type StudioStore } from '../server/store/studioStore'
-import { UsageError } from './usageError'
+import { StudioNotFoundError, type Studio, type StudioStore } from '../server/store/studioStore'
+import { parseFlags, UsageError } from './usageError'
 
 export const keysUsage = `usage:
+  npm run keys -- create-studio --vault <address> --chain-id <id> [--name <name>]
+      (a studio is a merchant's workspace: it owns the invoices of one vault on one chain, and their API keys)
   npm run keys -- create --studio <uuid> --scopes <scope>[,<scope>…] [--name <name>] [--expires-in-days <1-365>]
   npm run keys -- list --studio <uuid>
   npm run keys -- revoke --studio <uuid> --key <svc_pk_…>
-scopes: ${scopes.join(', ')}`
+scopes: ${scopes.join(', ')}
+database: the server's own, DATABASE_URL or DATA_DIR (default .data) with METADATA_ENCRYPTION_KEY;
+  with none of the three set, the devnet's that \`npm start\` runs (its devnet.json in SVC_DEVNET_DIR, default .devnet)`
 
 export class ApiKeyNotFoundError extends CodedError {
   override name = 'ApiKeyNotFoundError'
   readonly code = 'API_KEY_NOT_FOUND'
 }
 
-const studio = z.uuid('the studio id (a UUID)')
+const createStudioHint = 'npm run keys -- create-studio --vault <address> --chain-id <id>'
+
+/** What a flag wants, said when it is missing and when it is malformed (a key id is not secret; the
+ * input is still never echoed, only named). */
+const wanting = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? `missing: ${what}` : `not ${what}`)
+
+const name = z.string({ error: wanting('a name of 1 to 100 characters') }).check(z.minLength(1, 'not a name of 1 to 100 characters'), z.maxLength(100, 'not a name of 1 to 100 characters'))
+const wholeNumber = (what: string, min: number, max: number) =>
+  z.pipe(
+    z.string({ error: wanting(what) }).check(z.regex(/^\d{1,16}$/, `not ${what}`)),
+    z.transform(Number),
+  ).check(z.refine((value) => value >= min && value <= max, `not ${what}`))
+const studio = z.uuid({ error: wanting(`the studio's id, a UUID (${createStudioHint} makes one)`) })
 const scopeList = z.pipe(
-  z.string(),
+  z.string({ error: wanting(`the key's scopes, comma-separated: ${scopes.join(', ')}`) }),
   z.transform((text) => text.split(',').map((scope) => scope.trim())),
 )
 const commands = {
+  'create-studio': z.object({
+    vault: z.string({ error: wanting("the merchant's vault, a 0x address") }).check(z.regex(/^0x[0-9a-fA-F]{40}$/, "not the merchant's vault, a 0x address")),
+    'chain-id': wholeNumber("the vault's chain id, a positive integer (31337 for the devnet)", 1, Number.MAX_SAFE_INTEGER),
+    name: z.optional(name),
+  }),
   create: z.object({
     studio,
     // SPEC 2.8 and 8: 1 through 100 characters; expires_in_days 1 through 365.
-    name: z._default(z.string().check(z.minLength(1), z.maxLength(100)), 'api key'),
-    scopes: z.pipe(scopeList, z.array(z.string().check(z.refine(isScope, 'an unknown scope'))).check(z.minLength(1))),
-    'expires-in-days': z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(365))),
+    name: z._default(name, 'api key'),
+    scopes: z.pipe(scopeList, z.array(z.string().check(z.refine(isScope, `an unknown scope: the scopes are ${scopes.join(', ')}`))).check(z.minLength(1))),
+    'expires-in-days': z.optional(wholeNumber('a whole number of days from 1 to 365', 1, 365)),
   }),
   list: z.object({ studio }),
-  revoke: z.object({ studio, key: z.string().check(z.regex(/^svc_pk_[A-Za-z0-9_-]+$/, 'the full svc_pk_ key id')) }),
+  revoke: z.object({ studio, key: z.string({ error: wanting('the full svc_pk_… key id (list shows them)') }).check(z.regex(/^svc_pk_[A-Za-z0-9_-]+$/, 'not the full svc_pk_… key id (list shows them)')) }),
 }
 
 export type KeysCommand =
+  | { command: 'create-studio'; vault: Address; chainId: number; name: string | undefined }
   | { command: 'create'; studioId: string; name: string; scopes: string[]; expiresInDays: number | undefined }
   | { command: 'list'; studioId: string }
   | { command: 'revoke'; studioId: string; keyId: string }
@@ -48,16 +71,20 @@ function options<S extends z.ZodMiniType>(schema: S, values: unknown): z.infer<S
 /** Checks the arguments before anything opens the database. */
 export function parseKeysCommand(argv: readonly string[]): KeysCommand {
   const [command, ...rest] = argv
-  let values: unknown
-  try {
-    ;({ values } = parseArgs({
-      args: rest,
-      options: { studio: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' }, 'expires-in-days': { type: 'string' }, key: { type: 'string' } },
-    }))
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : 'unreadable arguments')
-  }
+  const values = parseFlags(rest, {
+    studio: { type: 'string' },
+    name: { type: 'string' },
+    scopes: { type: 'string' },
+    'expires-in-days': { type: 'string' },
+    key: { type: 'string' },
+    vault: { type: 'string' },
+    'chain-id': { type: 'string' },
+  })
   switch (command) {
+    case 'create-studio': {
+      const created = options(commands['create-studio'], values)
+      return { command, vault: getAddress(created.vault), chainId: created['chain-id'], name: created.name }
+    }
     case 'create': {
       const create = options(commands.create, values)
       return { command, studioId: create.studio, name: create.name, scopes: create.scopes, expiresInDays: create['expires-in-days'] }
@@ -68,9 +95,15 @@ export function parseKeysCommand(argv: readonly string[]): KeysCommand {
       const revoke = options(commands.revoke, values)
       return { command, studioId: revoke.studio, keyId: revoke.key }
     }
+    case undefined:
+      throw new UsageError('say what to do: create-studio, create, list or revoke')
     default:
-      throw new UsageError(`unknown command ${JSON.stringify(command ?? '')}`)
+      throw new UsageError(`${JSON.stringify(command)}: unknown command; the commands are create-studio, create, list and revoke`)
   }
+}
+
+function studioView(studio: Studio) {
+  return { studio_id: studio.id, name: studio.name, vault: studio.vaultAddress, chain_id: studio.chainId, created_at: studio.createdAt.toISOString() }
 }
 
 /** SPEC 2.8's field names; the secret appears only in create's answer. */
@@ -86,13 +119,18 @@ function keyView(key: ApiKey) {
   }
 }
 
-/** Runs one command for a studio; the answer is what the command line prints, as JSON. */
+/** Runs one command; the answer is what the command line prints, as JSON. */
 export async function runKeysCommand(
   command: KeysCommand,
-  stores: { studios: Pick<StudioStore, 'getStudio'>; apiKeys: Pick<ApiKeyStore, 'createApiKey' | 'listApiKeys' | 'revokeApiKey'> },
+  stores: { studios: Pick<StudioStore, 'getStudio' | 'createStudio'>; apiKeys: Pick<ApiKeyStore, 'createApiKey' | 'listApiKeys' | 'revokeApiKey'> },
   now: () => number = Date.now,
 ) {
-  if (!(await stores.studios.getStudio(command.studioId))) throw new StudioNotFoundError(`no studio ${command.studioId}`)
+  if (command.command === 'create-studio') {
+    return studioView(await stores.studios.createStudio({ name: command.name, vaultAddress: command.vault, chainId: command.chainId }))
+  }
+  if (!(await stores.studios.getStudio(command.studioId))) {
+    throw new StudioNotFoundError(`no studio ${command.studioId} in this database: create one with ${createStudioHint}`)
+  }
   switch (command.command) {
     case 'create': {
       const expiresAt = command.expiresInDays === undefined ? undefined : new Date(now() + command.expiresInDays * 86_400_000)

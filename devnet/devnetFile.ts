@@ -24,6 +24,9 @@ const devnetFileSchema = z.object({
     z.object({ id: uintStringSchema, amount: uintStringSchema, invoiceNumber: z.string(), dueAt: uintStringSchema, shareLink: z.url() }),
   ),
   startedAt: z.string(),
+  /** Where `npm run keys` finds the devnet's database: the socket the running devnet answers on, the
+   * PGlite directory it leaves when stopped, and the key its secrets are sealed under. */
+  database: z.optional(z.object({ socket: z.string(), dataDir: z.string(), metadataEncryptionKey: z.string() })),
 })
 
 export type DevnetFile = z.infer<typeof devnetFileSchema>

@@ -7,6 +7,9 @@ import { bytesToHex, getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ApiKeyNotFoundError, parseKeysCommand, runKeysCommand } from '../../cli/keysCommand'
 import { UsageError } from '../../cli/usageError'
+import { runCli } from '../support/runCli'
+import { lendDatabase } from '../../devnet/databaseSocket'
+import { writeDevnetFile } from '../../devnet/devnetFile'
 import { createApiKeyStore } from '../../server/store/apiKeyStore'
 import { openDatabase, type Database } from '../../server/store/database'
 import { createMetadataCipher } from '../../server/store/metadataCipher'
@@ -113,6 +116,124 @@ describe('npm run keys', () => {
       const fromSecret = createHmac('sha256', Buffer.from(created.secret.slice('svc_sk_'.length), 'base64url')).update(message).digest('base64')
       expect(createHmac('sha256', stored!.hmacKey).update(message).digest('base64')).toBe(fromSecret)
     } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  test('behavior: create-studio makes the studio that keys are then created for', async () => {
+    const vault = getAddress(bytesToHex(randomBytes(20)))
+    const studio = (await runKeysCommand(parseKeysCommand(['create-studio', '--vault', vault.toLowerCase(), '--chain-id', '31337', '--name', 'Northwind']), stores)) as Record<string, unknown>
+    expect(studio).toEqual({ studio_id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Northwind', vault, chain_id: 31337, created_at: expect.any(String) })
+    const created = await runKeysCommand(parseKeysCommand(['create', '--studio', studio.studio_id as string, '--scopes', 'invoice:read']), stores)
+    expect(created).toMatchObject({ key_id: expect.stringMatching(/^svc_pk_/), scopes: ['invoice:read'] })
+  })
+
+  test('behavior: a studio that does not exist is refused with the command that creates one', async () => {
+    const missing = randomUUID()
+    await expect(runKeysCommand(parseKeysCommand(['list', '--studio', missing]), stores)).rejects.toThrow(
+      `no studio ${missing} in this database: create one with npm run keys -- create-studio --vault <address> --chain-id <id>`,
+    )
+  })
+
+  test.each([
+    ['no studio', ['list'], "--studio: missing: the studio's id, a UUID"],
+    ['a studio that is no UUID', ['list', '--studio', 'northwind'], "--studio: not the studio's id, a UUID"],
+    ['no scopes', ['create', '--studio', randomUUID()], "--scopes: missing: the key's scopes, comma-separated: invoice:read"],
+    ['an unknown scope', ['create', '--studio', randomUUID(), '--scopes', 'invoice:delete'], '--scopes: an unknown scope: the scopes are invoice:read'],
+    ['366 days', ['create', '--studio', randomUUID(), '--scopes', 'read', '--expires-in-days', '366'], '--expires-in-days: not a whole number of days from 1 to 365'],
+    ['an unknown flag', ['list', '--studio', randomUUID(), '--all'], '--all: unknown flag'],
+    ['a flag without its value', ['list', '--studio'], '--studio: missing its value'],
+    ['no key to revoke', ['revoke', '--studio', randomUUID()], '--key: missing: the full svc_pk_… key id'],
+    ['a studio without its vault and chain', ['create-studio'], "--vault: missing: the merchant's vault, a 0x address; --chain-id: missing: the vault's chain id"],
+    ['an unknown command', ['rotate'], '"rotate": unknown command; the commands are create-studio, create, list and revoke'],
+  ])('parameters: %s names the flag and what it wants', (_, argv, message) => {
+    expect(() => parseKeysCommand(argv)).toThrow(message)
+  })
+
+  test('behavior: --help prints the usage, where a studio is defined, and exits 0 without a database', async () => {
+    const run = await runCli('cli/keys.ts', ['--help'], {})
+    expect(run).toMatchObject({ code: 0, stderr: '' })
+    expect(run.stdout).toContain('npm run keys -- create-studio --vault <address> --chain-id <id>')
+    // defined where the usage first names it
+    expect(run.stdout).toMatch(/^usage:\n  npm run keys -- create-studio [^\n]*\n\s+\(a studio is a merchant's workspace: it owns the invoices of one vault/)
+  })
+
+  test('behavior: without a database setting or a devnet, the command line names what to set and exits 1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-keys-'))
+    try {
+      const run = await runCli('cli/keys.ts', ['list', '--studio', randomUUID()], { SVC_DEVNET_DIR: dir })
+      expect(run.code).toBe(1)
+      expect(run.stderr).toContain('METADATA_ENCRYPTION_KEY is missing: 32 random bytes, base64')
+      expect(run.stderr).not.toMatch(/Invalid input|^\s+at /m)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('npm run keys on the devnet', () => {
+  const address = () => getAddress(bytesToHex(randomBytes(20)))
+  const key = `0x${'ab'.repeat(32)}` as const
+
+  test('behavior: with no database settings it reaches the devnet\'s database, through the devnet while it runs and directly once it stopped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-keys-devnet-'))
+    const database = { socket: join(dir, 'database.sock'), dataDir: join(dir, 'pglite'), metadataEncryptionKey: encryptionKey }
+    try {
+      const devnetDb = await openMigratedDatabase({ DATA_DIR: database.dataDir })
+      const studio = await newStudio(devnetDb)
+      const lent = await lendDatabase(devnetDb, database.socket)
+      writeDevnetFile(dir, {
+        chainId: 31337,
+        rpcUrl: 'http://127.0.0.1:8545',
+        serverUrl: 'http://127.0.0.1:8787',
+        storefrontUrl: 'http://127.0.0.1:8788',
+        contracts: { entryPoint: address(), token: address(), registry: address(), vaultFactory: address(), paymaster: address() },
+        merchant: { vault: address(), owner: address(), ownerPrivateKey: key, studioId: studio, apiKey: { keyId: 'svc_pk_devnet', secret: 'svc_sk_devnet' } },
+        payer: { owner: address(), ownerPrivateKey: key, vault: address() },
+        invoices: [],
+        startedAt: new Date().toISOString(),
+        database,
+      })
+      const keys = (args: string[]) => runCli('cli/keys.ts', args, { SVC_DEVNET_DIR: dir })
+
+      const created = await keys(['create', '--studio', studio, '--scopes', 'invoice:read'])
+      expect(created).toMatchObject({ code: 0 })
+      expect(created.stderr).toContain(`database: the running devnet's database (${database.socket})`)
+      const { key_id: keyId, secret } = JSON.parse(created.stdout) as { key_id: string; secret: string }
+      // the devnet's server opens the key under its own METADATA_ENCRYPTION_KEY
+      const stored = await createApiKeyStore(devnetDb, createMetadataCipher(encryptionKey)).getApiKeyForVerification(keyId)
+      expect(Buffer.from(stored!.hmacKey).toString('base64url')).toBe(secret.slice('svc_sk_'.length))
+
+      await lent.close()
+      await devnetDb.close()
+      const listed = await keys(['list', '--studio', studio])
+      expect(listed).toMatchObject({ code: 0 })
+      expect(listed.stderr).toContain(`database: the stopped devnet's database (${database.dataDir})`)
+      expect((JSON.parse(listed.stdout) as { key_id: string }[]).map((listedKey) => listedKey.key_id)).toEqual([keyId])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  test('behavior: the socket carries what the stores store: dates, bytes and the constraint a refusal names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-keys-socket-'))
+    const lent = await lendDatabase(db, join(dir, 'database.sock'))
+    const { borrowDatabase } = await import('../../devnet/databaseSocket')
+    const borrowed = (await borrowDatabase(join(dir, 'database.sock')))!
+    try {
+      const studios = createStudioStore(borrowed)
+      const vault = address()
+      const studio = await studios.createStudio({ name: 'Over the socket', vaultAddress: vault, chainId: 31337 })
+      expect(studio.createdAt).toBeInstanceOf(Date)
+      await expect(studios.createStudio({ vaultAddress: vault, chainId: 31337 })).rejects.toThrow('another studio already has this vault on this chain')
+      const apiKeys = createApiKeyStore(borrowed, createMetadataCipher(encryptionKey))
+      const { keyId, secret } = await apiKeys.createApiKey({ studioId: studio.id, name: 'socket', scopes: ['read'] })
+      const verified = await apiKeys.getApiKeyForVerification(keyId)
+      expect(Buffer.from(verified!.hmacKey).toString('base64url')).toBe(secret.slice('svc_sk_'.length))
+      expect(await borrowDatabase(join(dir, 'nobody.sock'))).toBeNull()
+    } finally {
+      await borrowed.close()
+      await lent.close()
       rmSync(dir, { recursive: true, force: true })
     }
   })
