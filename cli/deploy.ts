@@ -2,11 +2,15 @@ import { BaseError } from 'viem'
 import { CodedError } from '../shared/codedError'
 import { deployUsage, parseDeployCommand } from './deployCommand'
 import { runDeploy } from './runDeploy'
-import { commandOrUsage } from './usageError'
+import { asksForHelp, commandOrUsage } from './usageError'
 
 /** `npm run deploy -- …`: our contracts on any EVM chain at their CREATE2 addresses (README "Deploy to
  * a chain"). Progress goes to stderr; stdout is the server's environment, ready for an env file. */
 async function main(): Promise<number> {
+  if (asksForHelp(process.argv.slice(2))) {
+    console.log(deployUsage)
+    return 0
+  }
   const command = commandOrUsage(() => parseDeployCommand(process.argv.slice(2), process.env), deployUsage)
   if (!command) return 2
   // the deployment file is built into a public page: a provider URL with a path or query carries its key

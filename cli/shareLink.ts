@@ -1,33 +1,42 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
+import '../server/zodLocale'
 import * as z from 'zod/mini'
 import { createMerchantClient } from './merchant/createMerchantClient'
 import { tokenLabelSchema } from '../shared/shareWire'
-import { uintStringSchema } from '../shared/deployment'
 import { devnetDir, readDevnetFile } from '../devnet/devnetFile'
+import { asksForHelp, commandOrUsage, parseFlags, UsageError } from './usageError'
 
-const usage = 'usage: npm run share-link -- --invoice <id> [--label <label>]'
+const usage = `usage:
+  npm run share-link -- --invoice <id> [--label <label>]
+    a fresh share link for an invoice of the running devnet's demo merchant (\`npm start\`; its devnet.json
+    in SVC_DEVNET_DIR, default .devnet), signed with the merchant's API key; earlier links stay valid
+    --invoice <id>     the invoice's id on the registry (devnet.json lists the demo invoices)
+    --label <label>    what the link is for, kept with its token (default "share-link CLI")
+  npm run share-link -- --help    prints this`
 
-const argsSchema = z.object({ invoice: uintStringSchema, label: z._default(tokenLabelSchema, 'share-link CLI') })
+const invoiceWanted = "the invoice's id on the registry, a whole number (devnet.json lists the demo invoices)"
+const argsSchema = z.object({
+  invoice: z.string({ error: (issue) => (issue.input === undefined ? `missing: ${invoiceWanted}` : undefined) }).check(z.regex(/^(0|[1-9]\d{0,77})$/, `not ${invoiceWanted}`)),
+  label: z._default(tokenLabelSchema, 'share-link CLI'),
+})
 
-function parsedArgs() {
-  try {
-    const { values } = parseArgs({ options: { invoice: { type: 'string' }, label: { type: 'string' } } })
-    const args = argsSchema.safeParse(values)
-    if (args.success) return args.data
-    console.error(args.error.issues.map((issue) => `--${String(issue.path[0] ?? '')}: ${issue.message}`).join('; '))
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : 'unreadable arguments')
-  }
-  console.error(usage)
-  return null
+function parseShareLinkArgs(argv: readonly string[]) {
+  const values = parseFlags(argv, { invoice: { type: 'string' }, label: { type: 'string' } })
+  const args = argsSchema.safeParse(values)
+  if (!args.success) throw new UsageError(args.error.issues.map((issue) => `--${String(issue.path[0] ?? '')}: ${issue.message}`).join('; '))
+  return args.data
 }
 
 /** `npm run share-link -- --invoice <id>`: a fresh access token for an invoice of the running devnet's
  * demo merchant, made through the signed merchant API; prints its share link. Other tokens stay valid. */
 async function main(): Promise<number> {
-  const args = parsedArgs()
+  const argv = process.argv.slice(2)
+  if (asksForHelp(argv)) {
+    console.log(usage)
+    return 0
+  }
+  const args = commandOrUsage(() => parseShareLinkArgs(argv), usage)
   if (!args) return 2
   const dir = devnetDir()
   if (!existsSync(join(dir, 'devnet.json'))) {

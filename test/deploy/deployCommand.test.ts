@@ -99,4 +99,31 @@ describe('npm run deploy: the command line', () => {
     expect(run.stderr).not.toMatch(/^\s+at /m)
     expect(run.stderr).not.toContain(key.slice(2))
   })
+
+  test('behavior: --help prints the usage to stdout and exits 0, whatever else is on the line', async () => {
+    const run = await runCli('cli/deploy.ts', ['--test-token', '--help'], {})
+    expect(run).toMatchObject({ code: 0, stderr: '' })
+    expect(run.stdout).toMatch(/^usage:\n  npm run deploy -- --rpc-url <url> --private-key <0x…> --out <file>/)
+  })
+
+  test('behavior: an unknown flag, a flag without its value and a malformed number are each named with what is wrong', () => {
+    expect(usageMessage([...out, '--test-token', '--gas-price', '1'])).toBe('--gas-price: unknown flag (--help lists them)')
+    expect(usageMessage([...out, '--test-token', '--treasury'])).toBe('--treasury: missing its value')
+    expect(usageMessage([...out, '--test-token', '--retail-fee-bps', 'ten'])).toBe('--retail-fee-bps: a fee in basis points from 0 to 1000')
+    expect(usageMessage([...out, '--test-token', '--rpc-url', 'ftp://rpc.example'])).toBe("--rpc-url: the chain's JSON-RPC endpoint, an http(s) URL")
+  })
+})
+
+describe('npm run share-link: the command line', () => {
+  test('behavior: --help prints the usage and exits 0 without a devnet', async () => {
+    const run = await runCli('cli/shareLink.ts', ['--help'], { SVC_DEVNET_DIR: '/nonexistent' })
+    expect(run).toMatchObject({ code: 0, stderr: '' })
+    expect(run.stdout).toContain('npm run share-link -- --invoice <id> [--label <label>]')
+  })
+
+  test('behavior: a missing invoice is named with what it wants, exit code 2', async () => {
+    const run = await runCli('cli/shareLink.ts', [], { SVC_DEVNET_DIR: '/nonexistent' })
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain("--invoice: missing: the invoice's id on the registry, a whole number")
+  })
 })
