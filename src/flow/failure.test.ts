@@ -1,7 +1,8 @@
 import { UserRejectedRequestError } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { ApiError } from '../api/apiError'
-import { toFailure } from './failure'
+import { WalletError } from '../wallet/walletError'
+import { ChainUnreadableError, toFailure } from './failure'
 
 describe('toFailure', () => {
   test('default: keeps what an ApiError says, not its prose', () => {
@@ -39,5 +40,11 @@ describe('toFailure', () => {
     expect(error.name).toBe('ApiError')
     expect(error.message).toBe('expired')
     expect('retryAfter' in error).toBe(false)
+  })
+
+  test('behavior: decides by code and details, not by which class carries them', () => {
+    expect(toFailure(new ChainUnreadableError('no read'))).toEqual({ kind: 'chainUnreadable' })
+    expect(toFailure(new WalletError('WALLET_NOT_CONNECTED', 'connect a wallet first'))).toEqual({ kind: 'unknown' })
+    expect(toFailure(new WalletError('SIGNATURE_MALFORMED', 'sign again'))).toEqual({ kind: 'unknown' })
   })
 })
