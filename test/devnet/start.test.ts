@@ -1,8 +1,10 @@
+import { dirname } from 'node:path'
 import { createPublicClient, http } from 'viem'
 import { expect, onTestFinished, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { startNpmStart } from '../support/npmStart'
+import { runCli } from '../support/runCli'
 
 test('behavior: npm start brings the devnet up with no configuration, writes devnet.json, and stops cleanly on Ctrl-C', async () => {
   const devnet = await startNpmStart()
@@ -31,6 +33,11 @@ test('behavior: npm start brings the devnet up with no configuration, writes dev
   const opened = await (await fetch(`${file.serverUrl}/v1/pay/${invoice.id}/metadata?token=${token}`)).json()
   expect(opened.accessLevel).toBe('full')
   expect(opened.metadata.invoiceNumber).toBe(invoice.invoiceNumber)
+
+  // `npm run keys` with nothing configured reaches this devnet's database, through the running devnet
+  const keys = await runCli('cli/keys.ts', ['list', '--studio', file.merchant.studioId], { SVC_DEVNET_DIR: dirname(file.database!.socket) })
+  expect(keys.code).toBe(0)
+  expect((JSON.parse(keys.stdout) as { key_id: string }[]).map((key) => key.key_id)).toEqual([file.merchant.apiKey.keyId])
 
   expect(await devnet.stop()).toBe(0)
   await expect(client.getChainId()).rejects.toThrow()
