@@ -7,7 +7,7 @@ import type { Logger } from './logger'
 
 /** How a code is answered: its SPEC 7.2 status, and where the client is told something other than
  * what the layer below said, the code or message it is told instead. */
-export type Answer = { status: HttpStatus; code?: string; message?: string; headers?: Record<string, string> }
+export type Answer = { status: HttpStatus; code?: string; message?: string }
 
 /**
  * The one table from code to status. Every layer below throws its coded error (payments, chain,
@@ -54,7 +54,7 @@ export function answerFor(error: unknown): HttpError | undefined {
     if (!answer) return undefined
     // details are the client's to read (a balance, a hash); a list of issues is ValidationError's own body
     const details = error.details && typeof error.details === 'object' && !Array.isArray(error.details) ? error.details : {}
-    return new HttpError(answer.status, answer.code ?? error.code, answer.message ?? error.message, details, answer.headers)
+    return new HttpError(answer.status, answer.code ?? error.code, answer.message ?? error.message, details)
   }
   // an RPC call that failed where no layer expected it: the chain's answer, not the request, is at fault
   if (error instanceof BaseError) return chainUnavailable
