@@ -61,7 +61,7 @@ const shareTokenContext = (tokenId: string) => `svc-checkout/share-token/v1/${to
 
 /** Tokens carry 256 random bits, so one unsalted SHA-256 is enough: nothing can be guessed or
  * precomputed, and a lookup needs the hash to be deterministic. */
-function hashToken(token: string): Buffer {
+export function hashToken(token: string): Buffer {
   return createHash('sha256').update(token).digest()
 }
 

@@ -9,6 +9,14 @@ export type Queryable = {
 }
 
 export type Database = Queryable & {
+  /**
+   * Calls `listener` with the payload of every NOTIFY on `channel`, before the statement or COMMIT
+   * that raised it resolves; resolves once listening, with the function that stops it. Only where
+   * that holds: embedded PGlite, in whose process every write runs (the devnet's tools write through
+   * it too), so a cache it keeps current is never behind the database. Absent for PostgreSQL, whose
+   * notifications come later, over a connection that can drop unnoticed.
+   */
+  listen?(channel: string, listener: (payload: string) => void): Promise<() => Promise<void>>
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
   close(): Promise<void>
@@ -90,6 +98,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   })
   return {
     ...queryable(pglite),
+    listen: (channel, listener) => wrapped(() => pglite.listen(channel, listener)),
     // PGlite has one connection: its transaction holds it, so every other query waits its turn.
     async transaction(fn) {
       try {

@@ -15,6 +15,9 @@ const invoiceKey = `chain_id integer NOT NULL CHECK (chain_id > 0),
   ${address('registry')},
   invoice_id numeric(78, 0) NOT NULL CHECK (invoice_id >= 0)`
 
+/** The NOTIFY channel migration 6 announces changed access tokens on. */
+export const tokensChangedChannel = 'invoice_access_tokens_changed'
+
 export const migrations: readonly Migration[] = [
   {
     version: 1,
@@ -147,6 +150,23 @@ export const migrations: readonly Migration[] = [
         DROP CONSTRAINT payment_submissions_state_check,
         ADD CONSTRAINT payment_submissions_state_check CHECK (state IN ('submitting', 'submitted', 'confirmed', 'failed', 'lost'))`,
       `CREATE INDEX payment_submissions_unsettled ON payment_submissions (updated_at) WHERE state IN ('submitting', 'submitted')`,
+    ],
+  },
+  {
+    version: 6,
+    name: 'access token change notifications',
+    statements: [
+      // A server that remembers which tokens open which invoice (server/store/metadataAccess.ts) hears
+      // of every revocation, expiry change or removal, whoever made it: the payload is the invoice's
+      // key as invoiceKeyString spells it. Sent on COMMIT, so a rolled-back change is never heard.
+      `CREATE FUNCTION invoice_access_tokens_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          PERFORM pg_notify('${tokensChangedChannel}', OLD.chain_id || ':' || OLD.registry || ':' || OLD.invoice_id);
+          RETURN NULL;
+        END
+      $$`,
+      `CREATE TRIGGER invoice_access_tokens_changed AFTER UPDATE OR DELETE ON invoice_access_tokens
+        FOR EACH ROW EXECUTE FUNCTION invoice_access_tokens_changed()`,
     ],
   },
 ]

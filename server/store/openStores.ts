@@ -4,6 +4,7 @@ import { createAccessTokenStore } from './accessTokenStore'
 import { createApiKeyStore } from './apiKeyStore'
 import { openDatabase, type Database } from './database'
 import { createInvoiceMetadataStore } from './invoiceMetadataStore'
+import { createMetadataAccess } from './metadataAccess'
 import { createMetadataCipher } from './metadataCipher'
 import { migrate } from './migrations'
 import { createNonceStore } from './nonceStore'
@@ -28,12 +29,7 @@ export function openStores(config: Pick<Config, 'CHAIN_ID' | 'REGISTRY_ADDRESS' 
   const metadata = createInvoiceMetadataStore(db, cipher)
   const tokens = createAccessTokenStore(db, cipher)
   const invoiceKey = (invoiceId: bigint) => ({ chainId: config.CHAIN_ID, registry: config.REGISTRY_ADDRESS, invoiceId })
-  const metadataAccess: MetadataAccess = {
-    async open(invoiceId, token) {
-      const key = invoiceKey(invoiceId)
-      return (await tokens.findValidToken(key, token)) ? metadata.getMetadata(key) : null
-    },
-  }
+  const metadataAccess = createMetadataAccess({ db, tokens, metadata, invoiceKey })
   return {
     db,
     metadata,
