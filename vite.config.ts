@@ -71,7 +71,9 @@ export default defineConfig({
         extends: true,
         test: { name: 'node', include: ['test/**/*.test.{ts,tsx}'], exclude: builtTests, globalSetup: ['test/support/nodeProjectSetup.ts'], isolate: false },
       },
-      { extends: true, test: { name: 'built', include: builtTests, globalSetup: ['test/support/buildPage.ts'] } },
+      // likewise, so that a worker's browser files share the devnet the first of them starts
+      // (test/support/workerCheckout.ts) instead of each starting and building its own
+      { extends: true, test: { name: 'built', include: builtTests, globalSetup: ['test/support/buildPage.ts'], isolate: false } },
     ],
   },
 })

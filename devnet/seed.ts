@@ -9,6 +9,7 @@ import type { InvoiceMetadata } from '../shared/metadata'
 import { hashMetadata } from '../shared/metadataHash'
 import { vaultSalt } from '../shared/payCall'
 import { demoInvoiceNumber, demoInvoices, demoMetadata } from './demoInvoices'
+import { DevnetError } from './devnetError'
 import { devnetClients, mined, type DevnetClients } from './deploy'
 
 export const demoPayerFunds = parseUnits('10000', 6)
@@ -67,7 +68,7 @@ export async function issueInvoice(rpcUrl: string, deployment: Deployment, merch
   })
   const receipt = await asMerchant(rpcUrl, deployment, merchant, issue)
   const [event] = parseEventLogs({ abi: invoiceRegistryAbi, eventName: 'InvoiceIssued', logs: receipt.logs })
-  if (!event) throw new Error('issue emitted no InvoiceIssued')
+  if (!event) throw new DevnetError('DEVNET_SEED_FAILED', 'the registry issued no invoice (no InvoiceIssued event): is the registry at this address the one this devnet deployed?')
   return { id: event.args.id, invoiceNumber: event.args.invoiceNumber, amount, dueAt }
 }
 
@@ -99,12 +100,21 @@ export async function createPayer(clients: DevnetClients, deployment: Deployment
 export async function seedDemo(rpcUrl: string, clients: DevnetClients, deployment: Deployment): Promise<Seed> {
   const merchant = await createMerchant(clients, deployment)
   const payer = await createPayer(clients, deployment, demoPayerFunds)
-  const block = await clients.public.getBlock()
+  return { merchant, payer, invoices: await issueDemoInvoices(rpcUrl, clients, deployment, merchant) }
+}
+
+/** The demo merchant's four demo invoices, numbered on from the merchant's last invoice: a devnet can
+ * be given a fresh set whenever the last one is paid. */
+export async function issueDemoInvoices(rpcUrl: string, clients: DevnetClients, deployment: Deployment, merchant: MerchantKey): Promise<SeededInvoice[]> {
+  const [block, issuedBefore] = await Promise.all([
+    clients.public.getBlock(),
+    clients.public.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'merchantInvoiceCount', args: [merchant.vault] }),
+  ])
   const issuedAt = new Date(Number(block.timestamp) * 1000)
   const token = { address: deployment.token, symbol: 'USDC', decimals: 6, chainId: deployment.chainId }
   const invoices: SeededInvoice[] = []
   for (const [index, demo] of demoInvoices.entries()) {
-    const metadata = demoMetadata(demo, { invoiceNumber: BigInt(index + 1), issuedAt, token, merchantVault: merchant.vault })
+    const metadata = demoMetadata(demo, { invoiceNumber: BigInt(issuedBefore) + BigInt(index + 1), issuedAt, token, merchantVault: merchant.vault })
     const dueAt = BigInt(Math.floor(Date.parse(`${metadata.dueAt}T23:59:59Z`) / 1000))
     const issued = await issueInvoice(rpcUrl, deployment, merchant, {
       amount: BigInt(metadata.amountRaw),
@@ -112,9 +122,9 @@ export async function seedDemo(rpcUrl: string, clients: DevnetClients, deploymen
       metaHash: hashMetadata(metadata),
     })
     if (demoInvoiceNumber(issued.invoiceNumber) !== metadata.invoiceNumber) {
-      throw new Error('the registry numbered the demo invoices differently than their metadata')
+      throw new DevnetError('DEVNET_SEED_FAILED', 'the registry numbered the demo invoices differently than their metadata: another process issued invoices for the demo merchant while they were seeded')
     }
     invoices.push({ ...issued, metadata })
   }
-  return { merchant, payer, invoices }
+  return invoices
 }

@@ -1,21 +1,17 @@
 import type { Browser } from 'playwright-core'
 import { createPublicClient, http } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
-import { launchChromium, screenshot } from './support/browser'
-import { startNpmStart, type RunningDevnet } from '../support/npmStart'
+import { screenshot } from './support/browser'
+import { useCheckoutInBrowser, type BrowserDevnet } from './support/checkoutInBrowser'
 import { injectTestWallet } from './support/testWallet'
 
-let devnet: RunningDevnet
+const checkout = useCheckoutInBrowser()
+let devnet: BrowserDevnet
 let browser: Browser
 
-beforeAll(async () => {
-  // any free port for the storefront too: other suites run their own `npm start`
-  ;[devnet, browser] = await Promise.all([startNpmStart({ STOREFRONT_PORT: '0' }), launchChromium()])
-}, 90_000)
-afterAll(async () => {
-  await browser?.close()
-  await devnet?.stop()
+beforeAll(() => {
+  ;({ devnet, browser } = checkout)
 })
 
 const chain = () => createPublicClient({ transport: http(devnet.file.rpcUrl) })

@@ -5,11 +5,12 @@ import { createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { permitTypedData, permitTypedDataJson } from '../../shared/permit'
-import { launchChromium, screenshot } from './support/browser'
-import { startNpmStart, type RunningDevnet } from '../support/npmStart'
+import { screenshot } from './support/browser'
+import { useCheckoutInBrowser, type BrowserDevnet } from './support/checkoutInBrowser'
 import { injectTestWallet } from './support/testWallet'
 
-let devnet: RunningDevnet
+const checkout = useCheckoutInBrowser()
+let devnet: BrowserDevnet
 let browser: Browser
 let stranger: Server
 let strangerUrl = ''
@@ -17,7 +18,7 @@ const referers: string[] = []
 const checkoutRequests: string[] = []
 
 beforeAll(async () => {
-  ;[devnet, browser] = await Promise.all([startNpmStart({ LOG_REQUESTS: 'true' }), launchChromium()])
+  ;({ devnet, browser } = checkout)
   // a third origin that is not allowed to frame the pay page
   stranger = createServer((_req, res) => {
     const invoice = devnet.file.invoices[0]!
@@ -27,8 +28,6 @@ beforeAll(async () => {
   strangerUrl = `http://127.0.0.1:${(stranger.address() as AddressInfo).port}`
 }, 90_000)
 afterAll(async () => {
-  await browser?.close()
-  await devnet?.stop()
   await new Promise((resolve) => stranger?.close(resolve))
 })
 
@@ -208,7 +207,7 @@ describe('embedding on a storefront origin', () => {
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .join('\n')
-    expect(log).toContain('"path":"/pay/2"')
+    expect(log).toContain(`"path":"/pay/${devnet.file.invoices[1]!.id}"`)
     for (const token of tokens) expect(log).not.toContain(token)
   })
 })

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core'
 import { createTestClient, getAddress, http, parseUnits } from 'viem'
 import { entryPoint07Abi, toPackedUserOperation } from 'viem/account-abstraction'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients, devnetRoles } from '../../devnet/deploy'
 import { createPayer } from '../../devnet/seed'
@@ -246,6 +246,10 @@ describe('the pay page against a lying payment service', () => {
     expect((await onchain(invoice.id)).status).toBe(1)
 
     const test = createTestClient({ mode: 'anvil', transport: http(checkout.devnet.file.rpcUrl) })
+    // the chain is the worker's: after this test its clock is back where it was, or every later
+    // payment on it would be signed for a window the chain had already left
+    const beforeTheClockMoved = await test.snapshot()
+    onTestFinished(() => test.revert({ id: beforeTheClockMoved }))
     await test.increaseTime({ seconds: 2 * 3600 })
     await test.mine({ blocks: 1 })
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('The authorisation expired')

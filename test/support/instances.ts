@@ -38,7 +38,7 @@ export function useInstances(options: InstancesOptions = {}) {
     // useDatabases closes the databases after the file; the servers must not close them first.
     const [a, b] = await Promise.all(databasesOfServers.map((db) => createServer(context.config, { ...serverOptions, db: { ...db, close: async () => {} } })))
     context.servers = [a!, b!]
-    context.shareLinks = await seedMetadata(a!.stores, devnet, a!.publicUrl)
+    context.shareLinks = await seedMetadata(a!.stores, devnet, a!.publicUrl, devnet.seed.invoices)
     context.merchant = await seedMerchantAccess(a!.stores, devnet)
   })
   afterAll(async () => {

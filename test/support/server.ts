@@ -39,7 +39,7 @@ export function useServer(options: ServerOptions = {}) {
       overrides: { RATE_LIMIT_PER_MINUTE: '100000', ...options.overrides, ...extra },
     })
     await start()
-    context.shareLinks = await seedMetadata(context.server.stores, devnet, context.server.url)
+    context.shareLinks = await seedMetadata(context.server.stores, devnet, context.server.url, devnet.seed.invoices)
   })
   afterAll(async () => {
     await context.server?.close()

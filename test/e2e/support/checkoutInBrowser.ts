@@ -4,19 +4,27 @@ import { afterAll, beforeAll } from 'vitest'
 import { invoiceRegistryAbi } from '../../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../../contracts/artifacts/Stablecoin'
 import { issueInvoice } from '../../../devnet/seed'
-import { startNpmStart, type RunningDevnet } from '../../support/npmStart'
+import type { DevnetFile } from '../../../devnet/devnetFile'
+import { workerCheckout } from '../../support/workerCheckout'
 import { launchChromium } from './browser'
 
-/** `npm start` and Debian's chromium for one test file, stopped after it, with the chain reads the
- * browser tests check what the page says against. */
+/** What a browser test file sees of the devnet: devnet.json as `npm start` writes it, with demo
+ * invoices and a demo payer of the file's own, and the server's request log. */
+export type BrowserDevnet = { file: DevnetFile; output(): string }
+
+/** What `npm start` runs (shared by the files of a test worker, each with a demo set of its own) and
+ * Debian's chromium for one test file, with the chain reads the browser tests check what the page
+ * says against. */
 export function useCheckoutInBrowser() {
-  const context = {} as { devnet: RunningDevnet; browser: Browser }
+  const context = {} as { devnet: BrowserDevnet; browser: Browser }
   beforeAll(async () => {
-    ;[context.devnet, context.browser] = await Promise.all([startNpmStart(), launchChromium()])
+    const [checkout, browser] = await Promise.all([workerCheckout(), launchChromium()])
+    const demo = await checkout.newDemoSet()
+    context.devnet = { file: { ...checkout.file, ...demo, startedAt: new Date().toISOString() }, output: () => checkout.output() }
+    context.browser = browser
   }, 90_000)
   afterAll(async () => {
     await context.browser?.close()
-    await context.devnet?.stop()
   })
   const chain = () => createPublicClient({ transport: http(context.devnet.file.rpcUrl) })
   const deployment = () => ({ chainId: context.devnet.file.chainId, ...context.devnet.file.contracts })

@@ -1,0 +1,139 @@
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { formatUnits } from 'viem'
+import { createServer } from '../server/createServer'
+import type { Logger } from '../server/http/logger'
+import { openMigratedDatabase } from '../server/store/openStores'
+import { lendDatabase } from './databaseSocket'
+import { devnetClients } from './deploy'
+import { devnetConfig, serverOverrides } from './devnetConfig'
+import type { DevnetFile } from './devnetFile'
+import { devnetPage } from './devnetPage'
+import { createPayer, demoPayerFunds, issueDemoInvoices, type Seed, type SeededInvoice } from './seed'
+import { seedMerchantAccess } from './seedMerchantAccess'
+import { seedMetadata } from './seedMetadata'
+import { startDevnet } from './startDevnet'
+import { readEmbedManifest, startStorefront, type StorefrontProduct } from './storefront'
+
+export type StartCheckoutDevnetParameters = {
+  /** Where the devnet keeps its database and, when it needs one, its own build of the page. */
+  dir: string
+  rpcPort: number
+  port: number
+  storefrontPort: number
+  /** The server's request log; the devnet's own summary is for the caller to print. */
+  logger: Logger
+}
+
+/** A set of demo invoices with their share links, and a payer who can pay them. */
+export type DemoSet = Pick<DevnetFile, 'payer' | 'invoices'>
+
+export type CheckoutDevnet = {
+  /** devnet.json's content, with the demo set seeded at start. */
+  file: Omit<DevnetFile, 'startedAt'>
+  seed: Seed
+  anvilPid: number | undefined
+  /** Four new demo invoices of the demo merchant, with their share links, a new payer holding what the
+   * first demo set's payer did, and the storefront selling the new invoices: a devnet whose demo
+   * invoices were paid is as new without a restart. */
+  newDemoSet(): Promise<DemoSet>
+  close(): Promise<void>
+}
+
+/**
+ * Everything `npm start` runs, in this process: a chain with the contracts deployed and a demo
+ * merchant, payer and invoices seeded, the companion server on an embedded database, and the demo
+ * storefront on an origin of its own.
+ */
+export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, logger }: StartCheckoutDevnetParameters): Promise<CheckoutDevnet> {
+  // the devnet's chain is new on every start, so its database is too
+  const dataDir = join(dir, 'pglite')
+  rmSync(dataDir, { recursive: true, force: true })
+  // PGlite takes seconds to start: open it while the chain is deployed and seeded, and the page built
+  // for this devnet's RPC when `npm run build` pinned another
+  const [{ devnet, payPageDir }, db] = await Promise.all([
+    startDevnet({ port: rpcPort }).then(async (devnet) => {
+      try {
+        return { devnet, payPageDir: await devnetPage(devnet.pinned, dir) }
+      } catch (error) {
+        await devnet.anvil.stop()
+        throw error
+      }
+    }),
+    openMigratedDatabase({ DATA_DIR: dataDir }),
+  ])
+  const { anvil, deployment, seed } = devnet
+
+  // the demo storefront, on its own origin, is one the pay page may be framed by
+  let products: StorefrontProduct[] = []
+  const storefront = await startStorefront({ port: storefrontPort, products: () => products })
+  const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, ...serverOverrides(process.env) }
+  const config = devnetConfig(devnet, { port, dataDir, overrides })
+  const server = await createServer(config, {
+    db,
+    payPageDir,
+    logger,
+    // the page's built-in devnet wallet pays as the demo payer: a devnet-only route
+    devnetWallet: { privateKey: seed.payer.ownerPrivateKey, rpcUrl: anvil.rpcUrl },
+  })
+  storefront.checkoutReady(server.url, anvil.rpcUrl, readEmbedManifest(payPageDir))
+  // `npm run keys` reaches this database through the devnet while it runs (devnet.json says where)
+  const database = { socket: join(dir, 'database.sock'), dataDir, metadataEncryptionKey: config.METADATA_ENCRYPTION_KEY }
+  const lent = await lendDatabase(db, database.socket)
+
+  /** Share links for `invoices`, and the storefront selling the first three of them. */
+  async function publish(invoices: SeededInvoice[]): Promise<DevnetFile['invoices']> {
+    const shareLinks = await seedMetadata(server.stores, devnet, server.publicUrl, invoices)
+    const linkOf = (invoice: SeededInvoice) => shareLinks.find((link) => link.invoiceId === invoice.id)!.shareLink
+    products = invoices.slice(0, 3).map((invoice) => ({
+      name: invoice.metadata.description ?? invoice.metadata.invoiceNumber,
+      description: invoice.metadata.lineItems.map((item) => item.description).join(', '),
+      invoiceId: invoice.id.toString(),
+      token: new URL(linkOf(invoice)).searchParams.get('token')!,
+      amount: formatUnits(invoice.amount, 6),
+    }))
+    return invoices.map((invoice) => ({
+      id: invoice.id.toString(),
+      amount: invoice.amount.toString(),
+      invoiceNumber: invoice.metadata.invoiceNumber,
+      dueAt: invoice.dueAt.toString(),
+      shareLink: linkOf(invoice),
+    }))
+  }
+
+  const invoices = await publish(seed.invoices)
+  // PGlite belongs to this process, so the devnet's key is made here rather than by `npm run keys`.
+  const merchantAccess = await seedMerchantAccess(server.stores, devnet)
+
+  return {
+    file: {
+      chainId: deployment.chainId,
+      rpcUrl: anvil.rpcUrl,
+      serverUrl: server.url,
+      storefrontUrl: storefront.url,
+      contracts: {
+        entryPoint: deployment.entryPoint,
+        token: deployment.token,
+        registry: deployment.registry,
+        vaultFactory: deployment.vaultFactory,
+        paymaster: deployment.paymaster,
+      },
+      merchant: { ...seed.merchant, ...merchantAccess },
+      payer: seed.payer,
+      invoices,
+      database,
+    },
+    seed,
+    anvilPid: anvil.pid,
+    async newDemoSet() {
+      const clients = devnetClients(anvil.rpcUrl, deployment.chainId)
+      const payer = await createPayer(clients, deployment, demoPayerFunds)
+      return { payer, invoices: await publish(await issueDemoInvoices(anvil.rpcUrl, clients, deployment, seed.merchant)) }
+    },
+    async close() {
+      await lent.close()
+      await Promise.all([server.close(), storefront.close()])
+      await anvil.stop()
+    },
+  }
+}

@@ -1,0 +1,39 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { inject } from 'vitest'
+import { startCheckoutDevnet, type CheckoutDevnet } from '../../devnet/startCheckoutDevnet'
+import { jsonLogger } from '../../server/http/logger'
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where each worker of the `built` project notes the devnet it shares among its browser test files. */
+    checkoutSlotsDir: string
+  }
+}
+
+export type WorkerCheckout = CheckoutDevnet & {
+  /** The server's request log so far, one JSON line per request, as `LOG_REQUESTS=true` prints it. */
+  output(): string
+}
+
+let running: Promise<WorkerCheckout> | undefined
+
+/**
+ * What `npm start` runs, started once per test worker by the first browser test file and shared by
+ * the next ones on that worker (files on one worker run one after another); each file pays its own
+ * demo set (`newDemoSet`), so none sees what another paid. The `built` project's teardown stops the
+ * chain (test/support/buildPage.ts); the server goes with the worker.
+ */
+export function workerCheckout(): Promise<WorkerCheckout> {
+  running ??= start()
+  return running
+}
+
+async function start(): Promise<WorkerCheckout> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-worker-checkout-'))
+  let output = ''
+  const checkout = await startCheckoutDevnet({ dir, rpcPort: 0, port: 0, storefrontPort: 0, logger: jsonLogger((line) => (output += line)) })
+  writeFileSync(join(inject('checkoutSlotsDir'), `worker-${process.pid}.json`), JSON.stringify({ anvilPid: checkout.anvilPid, dir }))
+  return Object.assign(checkout, { output: () => output })
+}
