@@ -52,12 +52,21 @@ export async function precompressedFile(path: string, acceptEncoding: string | u
   return body ? encoded(new Uint8Array(body), encoding) : encoded(new Uint8Array(await readFile(path)), null)
 }
 
-/** A body made for this one request (the rendered page), compressed now in the best encoding the
- * client accepts: at a fast level, as it is done on every request rather than once at build. */
-export function compressedNow(text: string, acceptEncoding: string | undefined): Encoded {
-  const encoding = negotiateEncoding(acceptEncoding)
+/** A body the server makes itself (the rendered page), compressed at a fast level: it is done while
+ * requests wait, rather than once at build. */
+function compress(text: string, encoding: ContentEncoding | null): Uint8Array<ArrayBuffer> {
   const body = Buffer.from(text)
-  if (encoding === 'br') return encoded(new Uint8Array(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })), 'br')
-  if (encoding === 'gzip') return encoded(new Uint8Array(gzipSync(body, { level: 6 })), 'gzip')
-  return encoded(new Uint8Array(body), null)
+  if (encoding === 'br') return new Uint8Array(brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }))
+  if (encoding === 'gzip') return new Uint8Array(gzipSync(body, { level: 6 }))
+  return new Uint8Array(body.buffer, body.byteOffset, body.length)
+}
+
+/** A body the server made and may serve more than once (a rendered page it keeps): encoded on the
+ * first request that asks for each encoding, and kept with it. */
+export type MadeBody = { text: string; encoded?: Partial<Record<ContentEncoding | 'identity', Uint8Array<ArrayBuffer>>> }
+
+export function compressedOnce(made: MadeBody, acceptEncoding: string | undefined): Encoded {
+  const encoding = negotiateEncoding(acceptEncoding)
+  const kept = (made.encoded ??= {})
+  return encoded((kept[encoding ?? 'identity'] ??= compress(made.text, encoding)), encoding)
 }

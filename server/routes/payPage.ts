@@ -1,19 +1,16 @@
-import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Hono } from 'hono'
-import { builtDeploymentFile } from '../../build/distDir'
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
-import { readPinnedDeployment } from '../../build/readPinnedDeployment'
 import { pageParams, preferredLanguages } from '../../src/ui/page/pageParams'
 import type { ServedPage } from '../../src/ui/page/servedPage'
 import { loadLocale } from '../../src/ui/strings'
 import { CodedError } from '../../shared/codedError'
 import { HttpError } from '../http/httpError'
 import { acceptLanguage } from '../http/qualityValues'
-import { compressedNow, precompressedFile } from '../http/negotiateEncoding'
+import { compressedOnce, precompressedFile, type MadeBody } from '../http/negotiateEncoding'
 import { invoiceIdParams, validParams } from '../http/validate'
+import { builtPayPage, type BuiltPayPage } from './builtPayPage'
+import { keptRenders } from './keptRenders'
 import { payPageMarkup } from './payPageMarkup'
 
 export type PayPageOptions = {
@@ -32,6 +29,8 @@ export type PayPageOptions = {
 
 type ServedInvoiceDocument = Extract<ServedPage, { response: unknown }>['response']
 
+type FirstPaint = { body: MadeBody; status: 200 | 404; lang: string }
+
 /** Hashed file names: a file's content never changes under its name. */
 export const immutable = 'public, max-age=31536000, immutable'
 
@@ -41,12 +40,6 @@ const contentTypes: Record<string, string> = {
   svg: 'image/svg+xml',
   png: 'image/png',
   woff2: 'font/woff2',
-}
-
-/** CSP sources for the built page's own inline styles (build/inlineStylesheet.ts), and for nothing
- * else: the page rendered into it adds none. */
-function inlineStyleHashes(html: string): string[] {
-  return [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(([, css]) => `'sha256-${createHash('sha256').update(css!).digest('base64')}'`)
 }
 
 /** The origins that may frame the page, for the page itself: an embedded page posts events only to
@@ -63,33 +56,17 @@ export function allowedParents(frameAncestors: string, ownOrigin: string): strin
  * running anything but its own files. */
 export function payPage({ distDir, frameAncestors, connectSources, publicOrigin, document }: PayPageOptions) {
   const app = new Hono()
-  const policy = (html: string) => [
-    "default-src 'self'",
-    "script-src 'self'",
-    ['style-src', "'self'", ...inlineStyleHashes(html)].join(' '),
-    "img-src 'self' data:",
-    ['connect-src', "'self'", ...connectSources].join(' '),
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    `frame-ancestors ${frameAncestors}`,
-  ].join('; ')
+  const built = builtPayPage({ distDir, frameAncestors, connectSources })
+  const renders = keptRenders<FirstPaint>()
   app.get('/pay/:id', validParams(invoiceIdParams), async (c) => {
-    let html: string
-    // read on each request (a few KB): a rebuild is served without a restart
-    try {
-      html = await readFile(join(distDir, 'index.html'), 'utf8')
-    } catch {
-      throw new HttpError(503, 'PAGE_NOT_BUILT', 'the pay page is not built: run `npx vite build` (npm start does)')
-    }
-    const parents = allowedParents(frameAncestors, publicOrigin())
-    html = html.replace('</head>', `<meta name="svc-frame-ancestors" content="${parents.join(' ')}" />\n</head>`)
-    const firstPaint = document ? await renderedWithInvoice(html, c.req.valid('param').id, c.req.url, c.req.header('accept-language')) : null
-    const { body, headers } = compressedNow(firstPaint?.html ?? html, c.req.header('accept-encoding'))
+    const page = built(allowedParents(frameAncestors, publicOrigin()).join(' '))
+    if (!page) throw new HttpError(503, 'PAGE_NOT_BUILT', 'the pay page is not built: run `npx vite build` (npm start does)')
+    const firstPaint = document && page.deployment ? await renderedWithInvoice(page, page.deployment, c.req.valid('param').id, c.req.url, c.req.header('accept-language')) : null
+    const { body, headers } = compressedOnce(firstPaint?.body ?? page.shell, c.req.header('accept-encoding'))
     return c.body(body, firstPaint?.status ?? 200, {
       ...headers,
       'Content-Type': 'text/html; charset=UTF-8',
-      'Content-Security-Policy': policy(html),
+      'Content-Security-Policy': page.policy,
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
       'Content-Language': firstPaint?.lang ?? 'en',
@@ -98,17 +75,7 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
 
   /** The page with the invoice rendered into it, as the client would render it from the same answer.
    * Null where that answer is not to be had now (the chain is unreachable): the client loads it. */
-  async function renderedWithInvoice(html: string, id: bigint, url: string, acceptLanguageHeader: string | undefined) {
-    const deploymentFile = join(distDir, builtDeploymentFile)
-    // a page built before deployments were written beside it, or beside a file it cannot read: the
-    // client renders it alone, against the deployment built into its script
-    if (!existsSync(deploymentFile)) return null
-    let deployment: PinnedDeployment
-    try {
-      deployment = readPinnedDeployment(deploymentFile)
-    } catch {
-      return null
-    }
+  async function renderedWithInvoice(built: BuiltPayPage, deployment: PinnedDeployment, id: bigint, url: string, acceptLanguageHeader: string | undefined): Promise<FirstPaint | null> {
     const invoiceId = id.toString()
     const params = pageParams(new URL(url))
     const locale = await loadLocale(preferredLanguages(params, acceptLanguage(acceptLanguageHeader)))
@@ -119,8 +86,19 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
       if (!(error instanceof CodedError && error.code === 'INVOICE_NOT_FOUND')) return null
       page = { locale: locale.tag, notFound: true }
     }
-    const rendered = payPageMarkup(html, { page, locale, deployment, invoiceId, token: params.token, now: Date.now() })
-    return { html: rendered, status: 'notFound' in page ? (404 as const) : (200 as const), lang: locale.strings.lang }
+    const now = Date.now()
+    // Rendered again whenever what it shows is a new object: the chain's next read of the invoice
+    // (each second while it is open), another answer to the token (revoked: no metadata), a rebuild.
+    // Until then the same inputs make the same markup, and rendering it was most of the page's time.
+    const response = 'response' in page ? page.response : null
+    const key = [invoiceId, locale.tag, params.token ?? '', response ? Number(response.data.dueAt) * 1000 < now : 'notFound'].join(' ')
+    const inputs = [built, response?.data, response?.metadata, response?.accessLevel]
+    const kept = renders.get(key, inputs)
+    if (kept) return kept
+    const html = payPageMarkup(built.template, { page, locale, deployment, invoiceId, token: params.token, now })
+    const rendered: FirstPaint = { body: { text: html }, status: 'notFound' in page ? 404 : 200, lang: locale.strings.lang }
+    renders.set(key, inputs, rendered)
+    return rendered
   }
 
   app.get('/assets/:file', async (c) => {

@@ -23,12 +23,41 @@ export type PayPageMarkupParameters = {
   now: number
 }
 
+type Filled = { lang: string; title: string; app: string }
+
+/** The built index.html cut where each request's parts go, once per build: its language, its title,
+ * and the app's element (with the data after it). */
+export type PageTemplate = { parts: string[]; holes: ((filled: Filled) => string)[] }
+
+const holes: { pattern: RegExp; fill: (filled: Filled) => string }[] = [
+  { pattern: /<html lang="[^"]*"/, fill: ({ lang }) => `<html lang="${lang}"` },
+  { pattern: /<title>[^<]*<\/title>/, fill: ({ title }) => `<title>${title}</title>` },
+  { pattern: /<div id="app"><\/div>/, fill: ({ app }) => `<div id="app">${app}` },
+]
+
+export function pageTemplate(html: string): PageTemplate {
+  const found = holes
+    .flatMap(({ pattern, fill }) => {
+      const match = pattern.exec(html)
+      return match ? [{ start: match.index, end: match.index + match[0].length, fill }] : []
+    })
+    .sort((a, b) => a.start - b.start)
+  const parts: string[] = []
+  let from = 0
+  for (const { start, end } of found) {
+    parts.push(html.slice(from, start))
+    from = end
+  }
+  parts.push(html.slice(from))
+  return { parts, holes: found.map(({ fill }) => fill) }
+}
+
 /**
- * The built index.html with the invoice in it, readable before any script runs: the page's own
- * components in the state the client starts in (the service's figures, marked unconfirmed, while the
- * chain is read), and the data they were rendered with, for the client to hydrate.
+ * The built page (its template) with the invoice in it, readable before any script runs: the page's
+ * own components in the state the client starts in (the service's figures, marked unconfirmed, while
+ * the chain is read), and the data they were rendered with, for the client to hydrate.
  */
-export function payPageMarkup(html: string, { page, locale, deployment, invoiceId, token, now }: PayPageMarkupParameters): string {
+export function payPageMarkup(template: PageTemplate, { page, locale, deployment, invoiceId, token, now }: PayPageMarkupParameters): string {
   const document = servedDocument(page)
   const title = document ? locale.strings.invoiceTitle(document.metadata?.invoiceNumber ?? invoiceId) : locale.strings.notFoundTitle
   const body = renderToString(
@@ -50,8 +79,8 @@ export function payPageMarkup(html: string, { page, locale, deployment, invoiceI
     </LocaleContext.Provider>,
   )
   const data = `<script type="application/json" id="${servedPageElementId}">${servedPageJson(page)}</script>`
+  const filled = { lang: locale.strings.lang, title: renderToString(<>{title}</>), app: `${body}</div>${data}` }
+  let html = template.parts[0]!
+  template.holes.forEach((fill, i) => (html += fill(filled) + template.parts[i + 1]!))
   return html
-    .replace(/<html lang="[^"]*"/, `<html lang="${locale.strings.lang}"`)
-    .replace(/<title>[^<]*<\/title>/, `<title>${renderToString(<>{title}</>)}</title>`)
-    .replace('<div id="app"></div>', `<div id="app">${body}</div>${data}`)
 }
