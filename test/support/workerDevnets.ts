@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
+import { stopCluster } from './postgresCluster'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,13 +14,17 @@ declare module 'vitest' {
 /**
  * Vitest global setup of the `node` project: one devnet per worker, started by the first test file
  * that needs a chain and reused by the next ones on that worker, each file reverting the chain to
- * where it found it. The teardown stops them all.
+ * where it found it; likewise one PostgreSQL cluster per worker. The teardown stops them all.
  */
 export default function workerDevnets(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-worker-devnets-'))
   project.provide('devnetSlotsDir', dir)
-  return () => {
-    for (const file of readdirSync(dir).filter((name) => name.endsWith('.json'))) {
+  return async () => {
+    // the workers' PostgreSQL clusters (test/support/postgres.ts)
+    for (const file of readdirSync(dir).filter((name) => name.startsWith('postgres-'))) {
+      await stopCluster((JSON.parse(readFileSync(join(dir, file), 'utf8')) as { dir: string }).dir)
+    }
+    for (const file of readdirSync(dir).filter((name) => name.startsWith('slot-') && name.endsWith('.json'))) {
       const { anvil: { pid } } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { anvil: { pid: number } }
       try {
         process.kill(pid, 'SIGTERM')
