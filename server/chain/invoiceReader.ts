@@ -30,6 +30,13 @@ const maxCached = 10_000
  * Reads invoices from the registry. An Issued invoice is cached for `issuedTtlMs` (it can change at
  * any block); Paid and Canceled are terminal, so they are cached for good. Concurrent reads of one
  * invoice share one round of RPC calls.
+ *
+ * So an invoice paid elsewhere shows as Issued for at most `issuedTtlMs` (one second) after the
+ * paying block, plus one read's round trip: on GET /v1/pay/:id, the share page and its first paint,
+ * which all read through here. That is the staleness allowed: the widget reads the registry itself
+ * before it shows an invoice as payable, and the registry refuses to settle an invoice twice, so a
+ * stale Issued can cost a payer a refused attempt, never a second payment. A payment made through
+ * this server is seen at once: submit and the reconciler `forget` the invoice.
  */
 export function createInvoiceReader({
   client,
@@ -115,24 +122,32 @@ export function createInvoiceReader({
       if (cached && (cached.read.invoice.status !== 'Issued' || now() - cached.at < issuedTtlMs)) return cached.read
       let pending = inFlight.get(key)
       if (!pending) {
-        pending = fetchInvoice(id)
-          .then((read) => {
+        const read: Promise<InvoiceRead> = fetchInvoice(id)
+          .then((fetched) => {
+            // forgotten while under way: it may predate the change, so it answers its callers only
+            if (inFlight.get(key) !== read) return fetched
             // ids are unbounded: keep the most recent reads only (Map iterates oldest first)
             if (cache.size >= maxCached) cache.delete(cache.keys().next().value!)
-            cache.set(key, { read, at: now() })
-            return read
+            cache.set(key, { read: fetched, at: now() })
+            return fetched
           })
           .catch((error: unknown) => {
             if (error instanceof InvoiceNotFoundError) throw error
             throw new ChainUnavailableError('the chain did not answer', { cause: error })
           })
-          .finally(() => inFlight.delete(key))
-        inFlight.set(key, pending)
+          .finally(() => {
+            if (inFlight.get(key) === read) inFlight.delete(key)
+          })
+        inFlight.set(key, read)
+        pending = read
       }
       return pending
     },
     forget(id) {
-      cache.delete(id.toString())
+      const key = id.toString()
+      cache.delete(key)
+      // a read already under way may have begun before the change: the next caller starts its own
+      inFlight.delete(key)
     },
   }
 }
