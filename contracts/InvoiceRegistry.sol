@@ -3,13 +3,16 @@ pragma solidity ^0.8.23;
 
 import {ERC721} from "@openzeppelin/contracts/token/ERC721/ERC721.sol";
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {IERC20Permit} from "@openzeppelin/contracts/token/ERC20/extensions/IERC20Permit.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 
 /// One ERC-721 token per invoice. The merchant (its vault) issues and may cancel while Issued; a payer
-/// vault pays with an EIP-2612 permit in the same call, so a payment needs no prior approval.
-contract InvoiceRegistry is ERC721, Ownable {
+/// vault pays with an EIP-2612 permit in the same call, so a payment needs no prior approval. Its
+/// owner (fees, treasury, accepted tokens) changes in two steps: the new owner must accept, so a
+/// mistyped address cannot take it, and a multisig can hold it.
+contract InvoiceRegistry is ERC721, Ownable2Step {
     using SafeERC20 for IERC20;
 
     enum Status {

@@ -1,103 +1,48 @@
 import { decodeFunctionData, encodeFunctionData, getAddress, type Address, type Hex } from 'viem'
-import { CodedError } from './codedError'
-import { tokenPermitAbi, tokenTransferFromAbi } from './tokenAbi'
-import { registryPayAbi, type PermitSignature } from './payCall'
-
-/** SimpleAccount v0.7's batch: each dest called with its value and func, in order, all or nothing. */
-export const vaultExecuteBatchAbi = [
-  {
-    type: 'function',
-    name: 'executeBatch',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'dest', type: 'address[]' },
-      { name: 'value', type: 'uint256[]' },
-      { name: 'func', type: 'bytes[]' },
-    ],
-    outputs: [],
-  },
-] as const
+import { PayCallError, reencodes, vaultPayAbi, type PayCall, type PermitSignature } from './payCall'
 
 /** The payer's own account lets its vault take `amount` once (the permit), and the vault takes it. */
 export type Funding = { from: Address; to: Address; amount: bigint; permit: PermitSignature }
 
-export type FundedPayCall = { token: Address; registry: Address; invoiceId: bigint; permit: PermitSignature; funding: Funding }
+/** A payment that first takes what the vault lacks from its owner's own account: the vault takes
+ * only from its owner (contracts/PayerVault.sol), so the call names the amount and the permit alone. */
+export type FundedPayCall = PayCall & { funding: { amount: bigint; permit: PermitSignature } }
 
-/** Why a callData is not exactly a funded payment; the verifier words each for the payer. */
-export type FundedPayCallErrorCode = 'CALLDATA_UNDECODABLE' | 'CALL_COUNT_MISMATCH' | 'CALL_ORDER_MISMATCH' | 'CALL_VALUE_NONZERO' | 'CALLDATA_NOT_CANONICAL'
-
-/** The code is the whole message: the verifier words it for the payer, the server only refuses. */
-export class FundedPayCallError extends CodedError {
-  override readonly name = 'FundedPayCallError'
-  constructor(readonly code: FundedPayCallErrorCode) {
-    super(code)
-  }
-}
+const asTuple = ({ deadline, v, r, s }: PermitSignature) => ({ deadline, v, r, s })
 
 /**
- * vault.executeBatch([token, token, registry], [0, 0, 0], [token.permit(account → vault, amount),
- * token.transferFrom(account → vault, amount), registry.pay(id, vault permit)]). One operation: if the
- * payment reverts, so does the transfer, and nothing is left stranded in the vault.
+ * vault.payInvoiceFromWallet(registry, invoice, merchant, token, amount, permit, fromWallet, funding):
+ * one call, all or nothing. The vault takes `fromWallet` from its owner through the funding permit
+ * (or an allowance someone set by submitting that permit first), then pays as payInvoice does.
  */
-export function encodeFundedPayCallData({ token, registry, invoiceId, permit, funding }: FundedPayCall): Hex {
-  const { from, to, amount } = funding
-  const fundingPermit = encodeFunctionData({
-    abi: tokenPermitAbi,
-    functionName: 'permit',
-    args: [from, to, amount, funding.permit.deadline, funding.permit.v, funding.permit.r, funding.permit.s],
+export function encodeFundedPayCallData({ registry, invoiceId, merchant, token, amount, permit, funding }: FundedPayCall): Hex {
+  return encodeFunctionData({
+    abi: vaultPayAbi,
+    functionName: 'payInvoiceFromWallet',
+    args: [registry, invoiceId, merchant, token, amount, asTuple(permit), funding.amount, asTuple(funding.permit)],
   })
-  const transfer = encodeFunctionData({ abi: tokenTransferFromAbi, functionName: 'transferFrom', args: [from, to, amount] })
-  const pay = encodeFunctionData({ abi: registryPayAbi, functionName: 'pay', args: [invoiceId, permit.deadline, permit.v, permit.r, permit.s] })
-  return encodeFunctionData({ abi: vaultExecuteBatchAbi, functionName: 'executeBatch', args: [[token, token, registry], [0n, 0n, 0n], [fundingPermit, transfer, pay]] })
 }
 
-/**
- * The one reading of a funded payment, for the server and the widget alike: exactly the three calls
- * above, no value sent, and bytes that re-encode to themselves. The call is read from the permit and
- * the first target alone, so a transfer on another token or of other funds than the permit allows
- * does not re-encode, and neither do trailing bytes or odd offsets (which ABI decoding tolerates).
- * Throws FundedPayCallError otherwise. Which token, registry, vault and amount are right is the
- * caller's to check.
- */
+/** The one reading of a funded payment, for the server and the widget alike: exactly
+ * payInvoiceFromWallet, in bytes that re-encode to themselves. Throws PayCallError otherwise. */
 export function decodeFundedPayCallData(callData: Hex): FundedPayCall {
-  const [dest, value, func] = decodeBatch(callData)
-  if (dest.length !== 3 || value.length !== 3 || func.length !== 3) throw new FundedPayCallError('CALL_COUNT_MISMATCH')
-  if (value.some((wei) => wei !== 0n)) throw new FundedPayCallError('CALL_VALUE_NONZERO')
-  const [[from, to, amount, deadline, v, r, s], [invoiceId, payDeadline, payV, payR, payS]] = decodeCalls(func)
-  const call: FundedPayCall = {
-    token: getAddress(dest[0]!),
-    registry: getAddress(dest[2]!),
-    invoiceId,
-    permit: { deadline: payDeadline, v: payV, r: payR, s: payS },
-    funding: { from: getAddress(from), to: getAddress(to), amount, permit: { deadline, v, r, s } },
+  let call: FundedPayCall
+  try {
+    const { functionName, args } = decodeFunctionData({ abi: vaultPayAbi, data: callData })
+    if (functionName !== 'payInvoiceFromWallet') throw new PayCallError('CALLDATA_UNDECODABLE')
+    const [registry, invoiceId, merchant, token, amount, permit, fromWallet, funding] = args
+    call = {
+      registry: getAddress(registry),
+      invoiceId,
+      merchant: getAddress(merchant),
+      token: getAddress(token),
+      amount,
+      permit: { ...permit },
+      funding: { amount: fromWallet, permit: { ...funding } },
+    }
+  } catch {
+    throw new PayCallError('CALLDATA_UNDECODABLE')
   }
-  if (!reencodes(call, callData)) throw new FundedPayCallError('CALLDATA_NOT_CANONICAL')
+  if (!reencodes(() => encodeFundedPayCallData(call), callData)) throw new PayCallError('CALLDATA_NOT_CANONICAL')
   return call
-}
-
-function decodeBatch(callData: Hex) {
-  try {
-    return decodeFunctionData({ abi: vaultExecuteBatchAbi, data: callData }).args
-  } catch {
-    throw new FundedPayCallError('CALLDATA_UNDECODABLE')
-  }
-}
-
-/** The permit's and the payment's arguments; the transfer between them is held to the permit by
- * re-encoding, which also refuses anything else in its place. */
-function decodeCalls(func: readonly Hex[]) {
-  try {
-    return [decodeFunctionData({ abi: tokenPermitAbi, data: func[0]! }).args, decodeFunctionData({ abi: registryPayAbi, data: func[2]! }).args] as const
-  } catch {
-    throw new FundedPayCallError('CALL_ORDER_MISMATCH')
-  }
-}
-
-function reencodes(call: FundedPayCall, callData: Hex): boolean {
-  try {
-    return encodeFundedPayCallData(call) === callData.toLowerCase()
-  } catch {
-    // a decoded value the ABI cannot re-encode (a v above 255, say) was never canonical
-    return false
-  }
 }

@@ -1,33 +1,34 @@
 import { decodeFunctionData, encodeFunctionData, getAddress, type Address, type Hex } from 'viem'
 import { CodedError } from './codedError'
 
-/** Only the fragments a payment uses: the widget bundles these, not the full contract ABIs. */
-export const vaultExecuteAbi = [
-  {
-    type: 'function',
-    name: 'execute',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'dest', type: 'address' },
-      { name: 'value', type: 'uint256' },
-      { name: 'func', type: 'bytes' },
-    ],
-    outputs: [],
-  },
+const permitSignatureTuple = {
+  type: 'tuple',
+  components: [
+    { name: 'deadline', type: 'uint256' },
+    { name: 'v', type: 'uint8' },
+    { name: 'r', type: 'bytes32' },
+    { name: 's', type: 'bytes32' },
+  ],
+} as const
+
+const paymentInputs = [
+  { name: 'registry', type: 'address' },
+  { name: 'invoice', type: 'uint256' },
+  { name: 'merchant', type: 'address' },
+  { name: 'token', type: 'address' },
+  { name: 'amount', type: 'uint256' },
+  { name: 'permit', ...permitSignatureTuple },
 ] as const
 
-export const registryPayAbi = [
+/** Only the fragments a payment uses: the widget bundles these, not the full contract ABIs. The
+ * vault's two payments (contracts/PayerVault.sol): the only calls its operations may make. */
+export const vaultPayAbi = [
+  { type: 'function', name: 'payInvoice', stateMutability: 'nonpayable', inputs: paymentInputs, outputs: [] },
   {
     type: 'function',
-    name: 'pay',
+    name: 'payInvoiceFromWallet',
     stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'id', type: 'uint256' },
-      { name: 'deadline', type: 'uint256' },
-      { name: 'v', type: 'uint8' },
-      { name: 'r', type: 'bytes32' },
-      { name: 's', type: 'bytes32' },
-    ],
+    inputs: [...paymentInputs, { name: 'fromWallet', type: 'uint256' }, { name: 'funding', ...permitSignatureTuple }],
     outputs: [],
   },
 ] as const
@@ -60,25 +61,61 @@ export const vaultSalt = 0n
 
 export type PermitSignature = { deadline: bigint; v: number; r: Hex; s: Hex }
 
-export type PayCall = { registry: Address; value: bigint; invoiceId: bigint; permit: PermitSignature }
-
-/** vault.execute(registry, 0, registry.pay(id, deadline, v, r, s)): the only call a payment makes. */
-export function encodePayCallData({ registry, invoiceId, permit }: Omit<PayCall, 'value'>): Hex {
-  const pay = encodeFunctionData({
-    abi: registryPayAbi,
-    functionName: 'pay',
-    args: [invoiceId, permit.deadline, permit.v, permit.r, permit.s],
-  })
-  return encodeFunctionData({ abi: vaultExecuteAbi, functionName: 'execute', args: [registry, 0n, pay] })
+/** A payment from the vault: the invoice and what the registry must hold for it (merchant, token,
+ * amount: the vault reverts on any other), with the vault's permit to the registry. */
+export type PayCall = {
+  registry: Address
+  invoiceId: bigint
+  merchant: Address
+  token: Address
+  amount: bigint
+  permit: PermitSignature
 }
 
-/** Throws when callData is anything but a single execute wrapping a registry pay. */
+/** Why a callData is not exactly one of the vault's payments; the verifier words each for the payer. */
+export type PayCallErrorCode = 'CALLDATA_UNDECODABLE' | 'CALLDATA_NOT_CANONICAL'
+
+/** The code is the whole message: the verifier words it for the payer, the server only refuses. */
+export class PayCallError extends CodedError {
+  override readonly name = 'PayCallError'
+  constructor(readonly code: PayCallErrorCode) {
+    super(code)
+  }
+}
+
+const asTuple = ({ deadline, v, r, s }: PermitSignature) => ({ deadline, v, r, s })
+
+/** vault.payInvoice(registry, invoice, merchant, token, amount, permit): the only call a payment makes. */
+export function encodePayCallData({ registry, invoiceId, merchant, token, amount, permit }: PayCall): Hex {
+  return encodeFunctionData({ abi: vaultPayAbi, functionName: 'payInvoice', args: [registry, invoiceId, merchant, token, amount, asTuple(permit)] })
+}
+
+/** The one reading of a payment call, for the server and the widget alike: exactly payInvoice, in
+ * bytes that re-encode to themselves (ABI decoding tolerates trailing bytes and odd offsets, which
+ * would carry what no check saw). Throws PayCallError otherwise; whether the registry, invoice and
+ * figures are the right ones is the caller's to check. */
 export function decodePayCallData(callData: Hex): PayCall {
-  const outer = decodeFunctionData({ abi: vaultExecuteAbi, data: callData })
-  const [registry, value, inner] = outer.args
-  const pay = decodeFunctionData({ abi: registryPayAbi, data: inner })
-  const [invoiceId, deadline, v, r, s] = pay.args
-  return { registry: getAddress(registry), value, invoiceId, permit: { deadline, v, r, s } }
+  let call: PayCall
+  try {
+    const { functionName, args } = decodeFunctionData({ abi: vaultPayAbi, data: callData })
+    if (functionName !== 'payInvoice') throw new PayCallError('CALLDATA_UNDECODABLE')
+    const [registry, invoiceId, merchant, token, amount, permit] = args
+    call = { registry: getAddress(registry), invoiceId, merchant: getAddress(merchant), token: getAddress(token), amount, permit: { ...permit } }
+  } catch {
+    throw new PayCallError('CALLDATA_UNDECODABLE')
+  }
+  if (!reencodes(() => encodePayCallData(call), callData)) throw new PayCallError('CALLDATA_NOT_CANONICAL')
+  return call
+}
+
+/** Whether `encode` gives back exactly `callData`; a decoded value the ABI cannot re-encode (a v
+ * above 255, say) was never canonical. */
+export function reencodes(encode: () => Hex, callData: Hex): boolean {
+  try {
+    return encode() === callData.toLowerCase()
+  } catch {
+    return false
+  }
 }
 
 export function encodeCreateVault(owner: Address): Hex {

@@ -17,6 +17,9 @@ export type PayGas = {
 export type PayUserOperationParameters = {
   deployment: Deployment
   invoiceId: bigint
+  /** What the registry holds for the invoice: the vault pays only an Issued invoice with exactly these. */
+  merchant: Address
+  amount: bigint
   vault: Address
   owner: Address
   /** False until the vault's first operation: then the factory fields deploy it. */
@@ -31,16 +34,18 @@ export type PayUserOperationParameters = {
   signature: Hex
 }
 
-/** The one operation a payment is: the payer vault calls registry.pay with the owner's permit (after
- * taking what it lacks from the owner's account, when funded), sponsored by the paymaster. */
+/** The one operation a payment is: the payer vault pays the invoice through registry.pay with the
+ * owner's permit (after taking what it lacks from the owner's account, when funded), sponsored by the
+ * paymaster. */
 export function payUserOperation(p: PayUserOperationParameters): UserOperation<'0.7'> {
+  const call = { registry: p.deployment.registry, invoiceId: p.invoiceId, merchant: p.merchant, token: p.deployment.token, amount: p.amount, permit: p.permit }
   return {
     sender: p.vault,
     nonce: p.nonce,
     ...(p.vaultDeployed ? {} : { factory: p.deployment.vaultFactory, factoryData: encodeCreateVault(p.owner) }),
     callData: p.funding
-      ? encodeFundedPayCallData({ token: p.deployment.token, registry: p.deployment.registry, invoiceId: p.invoiceId, permit: p.permit, funding: p.funding })
-      : encodePayCallData({ registry: p.deployment.registry, invoiceId: p.invoiceId, permit: p.permit }),
+      ? encodeFundedPayCallData({ ...call, funding: { amount: p.funding.amount, permit: p.funding.permit } })
+      : encodePayCallData(call),
     ...p.gas,
     paymaster: p.deployment.paymaster,
     paymasterData: p.paymasterData,
