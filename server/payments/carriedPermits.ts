@@ -1,30 +1,33 @@
 import { zeroHash, type Hex } from 'viem'
-import { decodeFundedPayCallData } from '../../shared/fundedPayCall'
-import { decodePayCallData, type PermitSignature } from '../../shared/payCall'
+import { decodeFundedPayCallData, type FundedPayCall } from '../../shared/fundedPayCall'
+import { decodePayCallData, type PayCall, type PermitSignature } from '../../shared/payCall'
 import { earliestDeadline } from '../../shared/permit'
 
 /** The permits a pay call carries: the vault's, and the owner account's when the call funds the vault. */
 type CarriedPermits = { permit: PermitSignature; funding: PermitSignature | null }
 
-/** Null when callData is no pay call of either form, or a permit in it was never signed. */
-export function carriedPermits(callData: Hex): CarriedPermits | null {
-  const carried = decodeEither(callData)
-  if (!carried || !isSigned(carried.permit) || (carried.funding && !isSigned(carried.funding))) return null
-  return carried
-}
-
-function decodeEither(callData: Hex): CarriedPermits | null {
+/** The vault payment callData makes, of either form (payInvoice, payInvoiceFromWallet), or null when
+ * it is no payment at all. */
+export function payCallOf(callData: Hex): PayCall | FundedPayCall | null {
   try {
-    return { permit: decodePayCallData(callData).permit, funding: null }
+    return decodePayCallData(callData)
   } catch {
-    // not a plain execute: a funded batch, or nothing a payment is
+    // not a plain payment: a funded one, or nothing a payment is
   }
   try {
-    const { permit, funding } = decodeFundedPayCallData(callData)
-    return { permit, funding: funding.permit }
+    return decodeFundedPayCallData(callData)
   } catch {
     return null
   }
+}
+
+/** Null when callData is no pay call of either form, or a permit in it was never signed. */
+export function carriedPermits(callData: Hex): CarriedPermits | null {
+  const call = payCallOf(callData)
+  if (!call) return null
+  const carried = { permit: call.permit, funding: 'funding' in call ? call.funding.permit : null }
+  if (!isSigned(carried.permit) || (carried.funding && !isSigned(carried.funding))) return null
+  return carried
 }
 
 function isSigned(permit: PermitSignature): boolean {

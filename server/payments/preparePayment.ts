@@ -2,14 +2,14 @@ import { getAddress, type Address } from 'viem'
 import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import { encodeCreateVault, type PermitSignature } from '../../shared/payCall'
+import type { PermitSignature } from '../../shared/payCall'
 import type * as z from 'zod/mini'
 import type { prepareResponseSchema } from '../../shared/wire'
 import { toWireUserOp } from '../../shared/userOpWire'
 import { estimateAccountGas } from '../chain/localGasEstimator'
 import { payUserOperation } from '../../shared/payUserOperation'
 import { stubEcdsaSignature } from '../chain/stubSignature'
-import { verifyPermit } from '../chain/verifyPermit'
+import { verifyVaultPermit } from '../chain/verifyPermit'
 import { PaymentRefusedError } from './paymentRefusedError'
 import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
@@ -42,8 +42,8 @@ async function resolveVault(context: PayContext, payer: Address, owner: Address)
 
 /**
  * POST /v1/pay/:id/prepare. The permits (the vault's, and the owner account's funding permit when the
- * vault is to be funded in the same operation) are checked by the token itself before anything is
- * sponsored: a bad permit costs the paymaster nothing. Then the operation is built, its gas measured,
+ * vault is to be funded in the same operation) are checked before anything is sponsored, as the chain
+ * will check them: a bad permit costs the paymaster nothing. Then the operation is built, its gas measured,
  * the sponsorship signed to expire with the earlier permit, and the result recorded so submit accepts
  * only it.
  */
@@ -63,16 +63,16 @@ export async function preparePayment(
   const amount = BigInt(invoice.amount)
   const { deployed } = await resolveVault(context, payerAddress, ownerAddress)
 
-  const factoryData = deployed ? undefined : encodeCreateVault(ownerAddress)
-
   const [permitValid, balance, nonce, fees] = await Promise.all([
-    verifyPermit(client, {
+    // resolveVault held the vault to ownerAddress (its owner, or the owner its address derives from)
+    verifyVaultPermit(client, {
       token: deployment.token,
-      owner: payerAddress,
+      chainId: deployment.chainId,
+      vault: payerAddress,
+      owner: ownerAddress,
       spender: deployment.registry,
       value: amount,
       permit,
-      ...(factoryData ? { deployment: { factory: deployment.vaultFactory, factoryData } } : {}),
     }),
     client.readContract({ address: deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [payerAddress] }),
     client.readContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [payerAddress, 0n] }),
@@ -96,6 +96,8 @@ export async function preparePayment(
   const unsponsored = payUserOperation({
     deployment,
     invoiceId,
+    merchant: getAddress(invoice.merchant),
+    amount,
     vault: payerAddress,
     owner: ownerAddress,
     vaultDeployed: deployed,

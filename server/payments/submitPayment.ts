@@ -1,4 +1,4 @@
-import { getAddress, isAddressEqual, recoverMessageAddress, size, type Hex } from 'viem'
+import { getAddress, hashTypedData, isAddressEqual, type Hex } from 'viem'
 import { getUserOperationHash } from 'viem/account-abstraction'
 import { canonicalJson } from '../../shared/metadataHash'
 import { fromWireUserOp, type WireUserOp } from '../../shared/userOpWire'
@@ -9,7 +9,9 @@ import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
 import type { PreparedPayment } from '../store/paymentStore'
 import { assertPermitUsable } from './assertPermitUsable'
-import { carriedPermits, preparedDeadline } from './carriedPermits'
+import { carriedPermits, payCallOf, preparedDeadline } from './carriedPermits'
+import { paymentMessage, paymentTypedData } from '../../shared/paymentMessage'
+import { recoverStrict } from '../chain/strictEcdsa'
 
 export type SubmitResult =
   | { status: 'confirmed'; userOpHash: Hex; txHash: Hex }
@@ -53,16 +55,16 @@ function normalize(wire: WireUserOp): WireUserOp {
   return normalized as WireUserOp
 }
 
-async function assertSignedByOwner(prepared: PreparedPayment, signature: Hex) {
-  const invalid = new PaymentRefusedError('USEROP_SIGNATURE_INVALID', 'the operation must be signed by the vault owner over its userOpHash')
-  if (size(signature) !== 65) throw invalid
-  try {
-    const signer = await recoverMessageAddress({ message: { raw: prepared.userOpHash }, signature })
-    if (!isAddressEqual(signer, prepared.owner)) throw invalid
-  } catch (error) {
-    if (error === invalid) throw error
-    throw invalid
-  }
+/** The vault accepts the operation only when its owner signed the typed Payment message it names
+ * (contracts/PayerVault.sol), as plain ECDSA: checked the same way here, so a signature the vault
+ * would refuse never reaches the bundler. */
+async function assertSignedByOwner(context: PayContext, prepared: PreparedPayment, signature: Hex) {
+  const invalid = new PaymentRefusedError('USEROP_SIGNATURE_INVALID', 'the operation must be signed by the vault owner as its typed Payment message (eth_signTypedData_v4)')
+  const call = payCallOf(prepared.userOp.callData)
+  if (!call) throw invalid
+  const digest = hashTypedData(paymentTypedData(context.deployment.chainId, paymentMessage(call, getAddress(prepared.userOp.sender), prepared.userOpHash)))
+  const signer = await recoverStrict(digest, signature)
+  if (!signer || !isAddressEqual(signer, prepared.owner)) throw invalid
 }
 
 /** SPEC 7.3: an operation without a signed permit (both, when it funds the vault), or with a
@@ -112,7 +114,7 @@ export async function submitPayment(
 ): Promise<SubmitResult> {
   assertPermitMatches(userOp, permitSignature)
   const prepared = await preparedFor(context, invoiceId, userOp)
-  await assertSignedByOwner(prepared, userOp.signature)
+  await assertSignedByOwner(context, prepared, userOp.signature)
   const { userOpHash } = prepared
 
   const claim = await context.payments.claimSubmission(userOpHash, userOp.signature)
