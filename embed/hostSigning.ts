@@ -6,7 +6,9 @@ import type { PinnedDeployment } from '../shared/pinnedDeployment'
 import { splitPermitSignature } from '../src/flow/permitSignature'
 import type { Funding } from '../shared/fundedPayCall'
 import type { PermitSignature } from '../shared/payCall'
+import { paymentTypedData } from '../shared/paymentMessage'
 import { permitTypedDataJson } from '../shared/permit'
+import { typedDataJson } from '../shared/typedDataJson'
 import { fromWireUserOp, type WireUserOp } from '../shared/userOpWire'
 import type { PermitToSign } from '../shared/wire'
 import type { Eip1193Provider } from '../shared/eip1193'
@@ -94,7 +96,8 @@ export function createHostSigning({ deployment, invoiceId, now = Date.now }: Hos
       return signature
     },
 
-    /** `[wireUserOp, account]`: the operation that carries the permit this host signed, or nothing. */
+    /** `[wireUserOp, account]`: the operation that carries the permit this host signed, or nothing;
+     * the wallet is asked to sign its Payment message, as the page would. */
     async signUserOperation(provider: Eip1193Provider, [wire, account]: unknown[]): Promise<Hex> {
       const { owner, vault, deployed, invoice } = await payment(provider, account)
       if (!signedPermit || signedPermit.owner !== owner) throw refused('no permit for this payment was signed here')
@@ -118,8 +121,9 @@ export function createHostSigning({ deployment, invoiceId, now = Date.now }: Hos
         now: now(),
       })
       if (!verdict.ok) throw refused(`not this payment's operation: ${verdict.problems.map((problem) => problem.code).join(', ')}`)
-      // SimpleAccount v0.7 recovers an EIP-191 signature over the 32 bytes of the hash computed here
-      return (await provider.request({ method: 'personal_sign', params: [verdict.userOpHash, owner] })) as Hex
+      // the message is rebuilt here from the operation this host verified, never taken from the frame
+      const typedData = typedDataJson(paymentTypedData(deployment.chainId, verdict.payment))
+      return (await provider.request({ method: 'eth_signTypedData_v4', params: [owner, typedData] })) as Hex
     },
   }
 }

@@ -35,12 +35,13 @@ export type HostMessage =
 
 export type Envelope<M> = M & { svc: typeof protocolVersion; id: string }
 
-/** The operation signature over the bridge: the frame sends the whole operation, never a bare hash,
- * and the host verifies it, computes the hash itself and has its wallet personal_sign that. */
+/** The operation signature over the bridge: the frame sends the whole operation, never a bare hash;
+ * the host verifies it, computes the hash itself and has its wallet sign the operation's Payment
+ * message (eth_signTypedData_v4), which it builds from what it verified. */
 export const bridgedSignUserOperation = 'svc_signUserOperation'
 
 /** The only methods a payment needs: the bridge relays these and refuses everything else. Not
- * personal_sign (a bare hash could be anything's) nor wallet_addEthereumChain (a frame could have the
+ * personal_sign or eth_sign (a bare hash could be anything's; nothing in a payment asks for one) nor wallet_addEthereumChain (a frame could have the
  * host's wallet add a chain with an RPC of its choosing; the payer adds the pinned chain itself). */
 export const bridgedMethods = [
   'eth_requestAccounts',

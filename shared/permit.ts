@@ -1,3 +1,4 @@
+import { eip712DomainType, typedDataJson } from './typedDataJson'
 import type { Address } from 'viem'
 
 /** SPEC 8: a permit lasts an hour unless asked otherwise, at most a day, and is refused with under two
@@ -30,19 +31,11 @@ export function permitTypedData(domain: PermitDomain, message: PermitMessage) {
   return { domain, types: permitTypes, primaryType: 'Permit' as const, message }
 }
 
-/** The EIP-712 domain type of a permit: eth_signTypedData_v4 wants it spelled out, and a token's
- * DOMAIN_SEPARATOR hashes exactly these fields. */
-export const permitDomainType = [
-  { name: 'name', type: 'string' },
-  { name: 'version', type: 'string' },
-  { name: 'chainId', type: 'uint256' },
-  { name: 'verifyingContract', type: 'address' },
-] as const
+/** The EIP-712 domain type of a permit (see shared/typedDataJson.ts). */
+export const permitDomainType = eip712DomainType
 
-/** A permit as eth_signTypedData_v4 carries it: JSON, integers as decimal strings (JSON has no bigint). */
 export function permitTypedDataJson(typedData: ReturnType<typeof permitTypedData>): string {
-  const types = { EIP712Domain: permitDomainType, ...typedData.types }
-  return JSON.stringify({ ...typedData, types }, (_, value: unknown) => (typeof value === 'bigint' ? value.toString() : value))
+  return typedDataJson(typedData)
 }
 
 /** A payment that needs several permits lasts as long as the shortest: nothing signed may run past it. */

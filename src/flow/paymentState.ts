@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem'
 import type { UserOperation } from 'viem/account-abstraction'
 import type { Funding } from '../../shared/fundedPayCall'
+import type { PaymentMessage } from '../../shared/paymentMessage'
 import type { PermitSignature } from '../../shared/payCall'
 import type { WireInvoice } from '../../shared/wire'
 import type { SponsorshipWindow } from '../../shared/verifyingPaymaster'
@@ -45,8 +46,9 @@ type WithPermit = WithPayer & { permit: PermitSignature; funding?: Funding }
 /** The vault's permit, checked and ready for the wallet, with what it authorises in plain terms. */
 type PermitToSign = { authorisation: Authorisation; typedData: PermitTypedData }
 /** userOp is the verified operation; from `submitting` on it carries the owner's signature. `window`
- * is when it can execute (the sponsorship's validity, in Unix seconds). */
-type WithOperation = WithPermit & { userOp: UserOperation<'0.7'>; userOpHash: Hex; window: SponsorshipWindow }
+ * is when it can execute (the sponsorship's validity, in Unix seconds); `payment` is the message the
+ * wallet signs for it, built from the verified operation alone. */
+type WithOperation = WithPermit & { userOp: UserOperation<'0.7'>; userOpHash: Hex; window: SponsorshipWindow; payment: PaymentMessage }
 
 /** Every state carries data and codes, never text. States with work attached (loading, checking, connecting,
  * requestingPermit, signingFunding, signingPermit, preparing, verifying, signingOperation, submitting, pending,

@@ -26,7 +26,17 @@ const userOp: UserOperation<'0.7'> = {
   signature: '0x',
 }
 const window = { validAfter: 0, validUntil: Number(permit.deadline) }
-const operation = { invoice, payer, permit, userOp, userOpHash: `0x${'0e'.repeat(32)}`, window } as const
+const payment = {
+  invoice: 7n,
+  merchant: '0x00000000000000000000000000000000000000Bb',
+  token: '0x00000000000000000000000000000000000000Cc',
+  amount: 1n,
+  fromWallet: 0n,
+  vault: payer.vault,
+  validUntil: permit.deadline,
+  operation: `0x${'0e'.repeat(32)}`,
+} as const
+const operation = { invoice, payer, permit, userOp, userOpHash: `0x${'0e'.repeat(32)}`, window, payment } as const
 const pending: PaymentState = { name: 'pending', ...operation, submission: { kind: 'accepted' }, nextCheckAt: at }
 const differs: UnsafeProblem = { code: 'INVOICE_DIFFERS_FROM_CHAIN', message: 'amount differs', fields: ['amount'] }
 

@@ -116,8 +116,8 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
         // the permit went to the service with /prepare: the payer is told what it allows, and until when
         return { name: 'unsafe', invoice, problems: verdict.problems, handedOver: handedOverOf(invoice, permit, funding) }
       }
-      const { userOp, userOpHash, window } = verdict
-      return { name: 'signingOperation', invoice, payer, permit, ...(funding ? { funding } : {}), userOp, userOpHash, window }
+      const { userOp, userOpHash, window, payment } = verdict
+      return { name: 'signingOperation', invoice, payer, permit, ...(funding ? { funding } : {}), userOp, userOpHash, window, payment }
     },
   },
   signingOperation: {
@@ -279,8 +279,8 @@ function lapsed({ invoice, payer }: { invoice: ShownInvoice; payer: Payer }): Pa
 }
 
 /** The signed operation and what it was built from: all that carries over between submitting and pending. */
-function operationOf({ invoice, payer, permit, funding, userOp, userOpHash, window }: Submitted) {
-  return { invoice, payer, permit, ...(funding ? { funding } : {}), userOp, userOpHash, window }
+function operationOf({ invoice, payer, permit, funding, userOp, userOpHash, window, payment }: Submitted) {
+  return { invoice, payer, permit, ...(funding ? { funding } : {}), userOp, userOpHash, window, payment }
 }
 
 /** Codes after which the permit itself is the problem: a new one is needed, which the payer chooses. */

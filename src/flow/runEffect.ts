@@ -187,7 +187,7 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
 
     case 'signingOperation':
       if (permitExpiring(earliestDeadline(state.permit, state.funding?.permit), clock.now())) return { type: 'permitExpiring' }
-      return { type: 'operationSigned', signature: await wallet.signUserOperation({ userOp: state.userOp, userOpHash: state.userOpHash }) }
+      return { type: 'operationSigned', signature: await wallet.signUserOperation({ userOp: state.userOp, userOpHash: state.userOpHash, payment: state.payment }) }
 
     case 'submitting': {
       const { permit } = state

@@ -1,6 +1,6 @@
 import { formatUnits } from './formatUnits'
 
-type Token = { symbol: string; decimals: number }
+export type Token = { symbol: string; decimals: number }
 
 // Building an Intl formatter costs far more than using one (the first loads the locale's data): a
 // page renders the same few formats dozens of times, on a phone, inside hydration's one task

@@ -5,7 +5,9 @@ import { readInvoice } from '../chain/readInvoice'
 import { pinnedRpcProvider } from '../chain/rpcProvider'
 import type { PaymentWallet } from './paymentWallet'
 import type { PaymentChain } from '../chain/createChainReader'
+import { paymentTypedData } from '../../shared/paymentMessage'
 import { permitTypedDataJson } from '../../shared/permit'
+import { typedDataJson } from '../../shared/typedDataJson'
 import { toWireUserOp } from '../../shared/userOpWire'
 import { bridgedSignUserOperation } from '../../shared/embedProtocol'
 import type { Eip1193Provider } from '../../shared/eip1193'
@@ -94,12 +96,13 @@ export function createWalletSession(deployment: PinnedDeployment, baseUrl = ''):
         const { provider, owner } = await signer()
         return (await provider.request({ method: 'eth_signTypedData_v4', params: [owner, permitTypedDataJson(typedData)] })) as Hex
       },
-      async signUserOperation({ userOp, userOpHash }) {
+      async signUserOperation({ userOp, payment }) {
         const { provider, owner } = await signer()
-        // a host page's wallet signs only after the host has verified the whole operation itself
+        // a host page's wallet signs only after the host has verified the whole operation itself and
+        // built the message from it
         if (chosen?.kind === 'bridged') return (await provider.request({ method: bridgedSignUserOperation, params: [toWireUserOp(userOp), owner] })) as Hex
-        // SimpleAccount v0.7 recovers an EIP-191 signature over the hash's 32 bytes, not over its hex text
-        return (await provider.request({ method: 'personal_sign', params: [userOpHash, owner] })) as Hex
+        const typedData = typedDataJson(paymentTypedData(deployment.chainId, payment))
+        return (await provider.request({ method: 'eth_signTypedData_v4', params: [owner, typedData] })) as Hex
       },
       sendsTransactions: () => chosen?.kind !== 'bridged' && chosen?.kind !== 'devnet',
       async sendToVault(transfer) {

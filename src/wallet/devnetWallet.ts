@@ -37,8 +37,6 @@ export function devnetWalletProvider({ privateKey, rpcUrl }: DevnetWalletKey, fe
           if (wanted === hexToNumber((await node('eth_chainId')) as Hex)) return null
           throw Object.assign(new Error(`the devnet wallet only knows chain ${wanted}`), { code: 4902 })
         }
-        case 'personal_sign':
-          return account.signMessage({ message: { raw: params[0] as Hex } })
         case 'eth_signTypedData_v4':
           return account.signTypedData(typedDataOf(params[1] as string))
         default:

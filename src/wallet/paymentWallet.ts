@@ -1,6 +1,7 @@
 import type { Address, Hex } from 'viem'
 import type { UserOperation } from 'viem/account-abstraction'
 import type { OnchainInvoice } from '../chain/readInvoice'
+import type { PaymentMessage } from '../../shared/paymentMessage'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
 
 /** The owner's wallet (EIP-1193 underneath): a refusal by the payer throws an error with code 4001. */
@@ -9,10 +10,11 @@ export type PaymentWallet = {
   chainId(): Promise<number>
   switchChain(chainId: number): Promise<void>
   signTypedData(typedData: PermitTypedData): Promise<Hex>
-  /** The vault (SimpleAccount v0.7) checks an EIP-191 signature of the hash: personal_sign of its 32
-   * bytes. The verified operation travels with its hash, so a wallet reached through a bridge can
-   * verify it again before it signs. */
-  signUserOperation(operation: { userOp: UserOperation<'0.7'>; userOpHash: Hex }): Promise<Hex>
+  /** The vault checks the owner's signature of the operation's Payment message (eth_signTypedData_v4,
+   * which the wallet shows field by field), built from the verified operation. The operation travels
+   * with its hash and message, so a wallet reached through a bridge can verify it again and rebuild
+   * the message itself before it signs. */
+  signUserOperation(operation: { userOp: UserOperation<'0.7'>; userOpHash: Hex; payment: PaymentMessage }): Promise<Hex>
   /** The plain way to fund the vault: the wallet's own token transfer from the account to the vault,
    * whose network fee the payer pays. Resolves with its hash once it is mined; throws if it reverted. */
   /** Whether `sendToVault` can work with this wallet: a host page's wallet and the devnet wallet send no transactions. */

@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core'
-import { createTestClient, decodeFunctionData, encodeFunctionData, http, parseEther, parseUnits } from 'viem'
+import { createTestClient, encodeFunctionData, http, parseAbi, parseEther, parseUnits } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients, devnetRoles } from '../../devnet/deploy'
 import { createPayer, mintTo } from '../../devnet/seed'
-import { decodeFundedPayCallData, vaultExecuteBatchAbi } from '../../shared/fundedPayCall'
+import { decodeFundedPayCallData } from '../../shared/fundedPayCall'
 import { tokenTransferFromAbi } from '../../shared/tokenAbi'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
@@ -22,6 +22,8 @@ const checkout = useCheckoutInBrowser()
 const { balanceOf, invoiceOnChain: onchain, chain, deployment } = checkout
 const clients = () => devnetClients(checkout.devnet.file.rpcUrl, checkout.devnet.file.chainId)
 const usdc = (amount: string) => parseUnits(amount, 6)
+/** SimpleAccount's batch, which the vault still has for its owner's own use. */
+const vaultExecuteBatchAbi = parseAbi(['function executeBatch(address[] dest, uint256[] value, bytes[] func)'])
 
 /** A fresh invoice, a payer whose vault holds `vaultFunds` and whose own account holds `accountFunds`
  * (and no ETH), and the page with that payer's wallet. */
@@ -64,7 +66,7 @@ describe('paying from the wallet the payer already has', () => {
     releaseFunding()
     const releasePermit = await step2
     await expect.poll(() => widgetText(page)).toContain('2 of 3: allow the invoice to be paid from your vault')
-    const step3 = wallet.holdNext('personal_sign')
+    const step3 = wallet.holdNext('Payment')
     releasePermit()
     const releaseOperation = await step3
     await expect.poll(() => widgetText(page)).toContain('3 of 3: confirm the payment')
@@ -75,6 +77,18 @@ describe('paying from the wallet the payer already has', () => {
     expect(await balanceOf(payer.vault)).toBe(0n)
     expect((await balanceOf(merchant)) - merchantBefore).toBe(await merchantNet(usdc('248')))
     expect(await chain().getBalance({ address: payer.owner })).toBe(0n)
+    // three prompts a person can read, the last naming what leaves the wallet, never a bare hash
+    expect(wallet.requests.filter((method) => method === 'personal_sign' || method === 'eth_sign')).toEqual([])
+    expect(wallet.typed.map((request) => request.primaryType)).toEqual(['Permit', 'Permit', 'Payment'])
+    const onChain = await onchain(invoice.id)
+    expect(wallet.typed[2]!.message).toMatchObject({
+      invoice: invoice.id.toString(),
+      merchant: onChain.merchant,
+      token: onChain.token,
+      amount: onChain.amount.toString(),
+      fromWallet: usdc('248').toString(),
+      vault: payer.vault,
+    })
     await page.close()
   })
 
@@ -139,11 +153,11 @@ describe('paying from the wallet the payer already has', () => {
           checkout.devnet.file,
           body,
           (op) => {
-            // the batch as prepared, plus a second transfer from the payer's wallet, to the service
-            const [dest, value, func] = decodeFunctionData({ abi: vaultExecuteBatchAbi, data: op.callData }).args
-            const { token, funding } = decodeFundedPayCallData(op.callData)
-            const drain = encodeFunctionData({ abi: tokenTransferFromAbi, functionName: 'transferFrom', args: [funding.from, devnetRoles.treasury.address, 1n] })
-            return { ...op, callData: encodeFunctionData({ abi: vaultExecuteBatchAbi, functionName: 'executeBatch', args: [[...dest, token], [...value, 0n], [...func, drain]] }) }
+            // the payment as prepared, inside a batch of the vault's with a second transfer from the
+            // payer's wallet, to the service
+            const { token } = decodeFundedPayCallData(op.callData)
+            const drain = encodeFunctionData({ abi: tokenTransferFromAbi, functionName: 'transferFrom', args: [payer.owner, devnetRoles.treasury.address, 1n] })
+            return { ...op, callData: encodeFunctionData({ abi: vaultExecuteBatchAbi, functionName: 'executeBatch', args: [[payer.vault, token], [0n, 0n], [op.callData, drain]] }) }
           },
           { validUntil: Number(body.permitDeadline), validAfter: 0 },
         )
@@ -156,7 +170,7 @@ describe('paying from the wallet the payer already has', () => {
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment stopped for your safety')
     await expect.poll(() => widgetText(page)).toContain('The payment makes other calls than funding your vault and paying the invoice.')
     await screenshot(page, '42-unsafe-funded-extra-call')
-    expect(wallet.requests).not.toContain('personal_sign')
+    expect(wallet.typed.map((request) => request.primaryType)).not.toContain('Payment')
     expect((await onchain(invoice.id)).status).toBe(1)
     expect(await balanceOf(payer.owner)).toBe(usdc('500'))
     await page.close()

@@ -93,8 +93,19 @@ describe('the hosted pay page in a real browser', () => {
     await expect.poll(() => heading(page).textContent(), { timeout: 20_000 }).toBe('Payment received')
     await screenshot(page, '02-paid-receipt')
 
-    expect(wallet.requests).toContain('eth_signTypedData_v4')
-    expect(wallet.requests).toContain('personal_sign')
+    // two prompts a person can read, the permit and the payment, and never a bare hash
+    expect(wallet.requests).not.toContain('personal_sign')
+    expect(wallet.requests).not.toContain('eth_sign')
+    expect(wallet.typed.map((request) => request.primaryType)).toEqual(['Permit', 'Payment'])
+    const onChain = await checkout.invoiceOnChain(BigInt(invoice.id))
+    expect(wallet.typed[1]!.message).toMatchObject({
+      invoice: invoice.id,
+      merchant: onChain.merchant,
+      token: onChain.token,
+      amount: onChain.amount.toString(),
+      fromWallet: '0',
+      vault: payer.vault,
+    })
     expect(await statusOnChain(invoice.id)).toBe(2)
     expect(await balanceOf(payer.vault)).toBe(before - BigInt(invoice.amount))
     const shownTx = await page.locator('.svc-detail', { hasText: 'Transaction' }).locator('dd').textContent()
@@ -168,6 +179,7 @@ describe('the hosted pay page in a real browser', () => {
     await expect.poll(() => heading(page).textContent(), { timeout: 20_000 }).toBe('Payment stopped for your safety')
     await screenshot(page, '06-unsafe')
     expect(wallet.requests).not.toContain('personal_sign')
+    expect(wallet.typed.map((request) => request.primaryType)).not.toContain('Payment')
     expect(await page.getByRole('button', { name: /sign|pay/i }).count()).toBe(0)
     expect(await statusOnChain(invoice.id)).toBe(1)
     await page.close()
@@ -202,7 +214,7 @@ describe('the hosted pay page in a real browser', () => {
     const { page, wallet } = await payerPage(first)
     await page.goto(invoice.url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    const held = wallet.holdNext('personal_sign')
+    const held = wallet.holdNext('Payment')
     await page.getByRole('button', { name: /^Pay / }).click()
     const answer = await held
     // the permit is signed and the operation waits in the wallet: the payer changes account there

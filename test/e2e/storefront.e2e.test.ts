@@ -129,7 +129,7 @@ describe('embedding on a storefront origin', () => {
 
   test('behavior: one script tag pays through the host wallet bridge and the host receives paid with the txHash', async () => {
     const product = devnet.file.invoices[0]!
-    const page = await storefrontPage({ topOnly: true })
+    const { page, wallet } = await storefrontWithWallet({ topOnly: true })
     await page.goto(`${devnet.file.storefrontUrl}/script-tag`)
     const frame = await payFrame(page)
     const bridged = frame.getByRole('button', { name: /Test Wallet · via 127\.0\.0\.1/ })
@@ -146,6 +146,18 @@ describe('embedding on a storefront origin', () => {
     const onChain = await paidEvent(product.id)
     expect(detail).toMatchObject({ invoiceId: product.id, txHash: onChain?.transactionHash })
     expect(detail.userOpHash).toMatch(/^0x[0-9a-f]{64}$/)
+    // the host's wallet signed the permit and the payment's message, which the host rebuilt from the
+    // operation it verified: what it shows is the invoice on the chain
+    expect(wallet.requests.filter((method) => method === 'personal_sign' || method === 'eth_sign')).toEqual([])
+    expect(wallet.typed.map((request) => request.primaryType)).toEqual(['Permit', 'Payment'])
+    const invoiceOnChain = await chain().readContract({ address: devnet.file.contracts.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [BigInt(product.id)] })
+    expect(wallet.typed[1]!.message).toMatchObject({
+      invoice: product.id,
+      merchant: invoiceOnChain.merchant,
+      token: invoiceOnChain.token,
+      amount: invoiceOnChain.amount.toString(),
+      operation: detail.userOpHash,
+    })
     await screenshot(page, '11-storefront-paid')
     await page.close()
   })

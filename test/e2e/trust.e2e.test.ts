@@ -132,7 +132,7 @@ describe('the pay page against a lying payment service', () => {
     await expect.poll(() => widgetText(page)).toMatch(/Before this was found you had signed an authorisation.*5,000\.00 USDC.*Nothing was paid\./)
     await screenshot(page, '22-unsafe-unbounded-sponsorship')
     expect(wallet.requests).toContain('eth_signTypedData_v4')
-    expect(wallet.requests).not.toContain('personal_sign')
+    expect(wallet.typed.map((request) => request.primaryType)).not.toContain('Payment')
     expect((await onchain(invoice.id)).status).toBe(1)
     await page.close()
   })

@@ -22,6 +22,17 @@ const txHash: Hex = `0x${'cd'.repeat(32)}`
 const inAnHour = BigInt(Math.floor(Date.now() / 1000) + 3600)
 const permit = { deadline: inAnHour, v: 27, r: userOpHash, s: userOpHash }
 const window = { validAfter: 0, validUntil: Number(inAnHour) }
+/** The message the wallet signs for this invoice's payment, as the verifier builds it. */
+const paymentOf = (fromWallet = 0n) => ({
+  invoice: BigInt(invoice.id),
+  merchant: invoice.merchant,
+  token: invoice.token.address,
+  amount: BigInt(invoice.amount),
+  fromWallet,
+  vault,
+  validUntil: inAnHour,
+  operation: userOpHash,
+})
 
 function actions(): WidgetActions {
   return { choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), sendToVault: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }
@@ -145,7 +156,7 @@ describe('PaymentWidget', () => {
     show({ name: 'signingPermit', invoice, payer, authorisation, typedData: {} as never, funding })
     expect(shown('2 of 3: allow the invoice to be paid from your vault')).toBe(true)
     cleanup()
-    show({ name: 'signingOperation', invoice, payer, permit, funding, userOp: {} as never, userOpHash, window })
+    show({ name: 'signingOperation', invoice, payer, permit, funding, userOp: {} as never, userOpHash, window, payment: paymentOf(201_000_000n) })
     expect(shown('3 of 3: confirm the payment')).toBe(true)
     expect(shown('Checked: it moves 201.00 USDC from your wallet to your vault and pays exactly this invoice, nothing else.')).toBe(true)
   })
@@ -188,13 +199,23 @@ describe('PaymentWidget', () => {
   })
 
   test('signingOperation: says the operation was checked, with the permit countdown', () => {
-    show({ name: 'signingOperation', invoice, payer, permit, userOp: {} as never, userOpHash, window })
+    show({ name: 'signingOperation', invoice, payer, permit, userOp: {} as never, userOpHash, window, payment: paymentOf() })
     expect(shown('Checked: it pays exactly this invoice and nothing else.')).toBe(true)
     expect(shown(/left\)/)).toBe(true)
   })
 
+  test('signingOperation: shows the lines the wallet will show for the message it signs, before it asks', () => {
+    show({ name: 'signingOperation', invoice, payer, permit, userOp: {} as never, userOpHash, window, payment: paymentOf() })
+    expect(shown('Your wallet will ask you to sign this payment. Check that it shows the same:')).toBe(true)
+    expect(shown(`invoice ${invoice.id}`)).toBe(true)
+    expect(shown('248.00 USDC')).toBe(true)
+    expect(shown(invoice.merchant)).toBe(true)
+    expect(shown(/^Northwind Studio Ltd/)).toBe(true)
+    expect(shown('From your wallet')).toBe(false)
+  })
+
   test('pending: shows the userOpHash and when the chain is read next', () => {
-    show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, window, submission: { kind: 'accepted' }, nextCheckAt: Date.now() + 3000 })
+    show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, window, payment: paymentOf(), submission: { kind: 'accepted' }, nextCheckAt: Date.now() + 3000 })
     expect(screen.queryByRole('heading', { name: 'Payment submitted' })).not.toBeNull()
     expect(shown(userOpHash)).toBe(true)
     expect(shown(/Next check in 0:0[23]/)).toBe(true)
@@ -202,14 +223,14 @@ describe('PaymentWidget', () => {
   })
 
   test('pending: an unanswered submission may still pay, and can be sent again as it is', () => {
-    const act = show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, window, submission: { kind: 'unknown' }, nextCheckAt: Date.now() })
+    const act = show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, window, payment: paymentOf(), submission: { kind: 'unknown' }, nextCheckAt: Date.now() })
     expect(shown(/Your signed payment may still go through/)).toBe(true)
     fireEvent.click(screen.getByRole('button', { name: 'Send again' }))
     expect(act.retry).toHaveBeenCalledOnce()
   })
 
   test('pending: a refused submission warns it could still execute until its window ends, and offers a new payment', () => {
-    const act = show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, window, submission: { kind: 'refused', code: 'TRANSACTION_FAILED' }, nextCheckAt: Date.now() })
+    const act = show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, window, payment: paymentOf(), submission: { kind: 'refused', code: 'TRANSACTION_FAILED' }, nextCheckAt: Date.now() })
     expect(shown(/refused the payment \(TRANSACTION_FAILED\)\. Whoever holds it could still execute it until/)).toBe(true)
     fireEvent.click(screen.getByRole('button', { name: 'Sign a new payment' }))
     expect(act.renewPermit).toHaveBeenCalledOnce()

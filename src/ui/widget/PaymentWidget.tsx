@@ -87,10 +87,7 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
       return <PermitView authorisation={state.authorisation} merchantName={merchantName} step={state.funding ? t.stepPermit : null} />
     case 'signingOperation':
       return (
-        <SigningOperationView
-          validUntil={state.window.validUntil}
-          funded={state.funding ? formatTokenAmount(state.funding.amount, state.invoice.token, tag) : null}
-        />
+        <SigningOperationView payment={state.payment} token={state.invoice.token} merchantName={merchantName} validUntil={state.window.validUntil} />
       )
     case 'pending':
       return <PendingView {...state} onSendAgain={actions.retry} onSignNew={actions.renewPermit} />

@@ -1,25 +1,45 @@
+import type { PaymentMessage } from '../../../shared/paymentMessage'
+import { formatTokenAmount, type Token } from '../format'
 import { useLocale } from '../LocaleContext'
 import { Detail } from './Detail'
 import { PermitDeadline } from './PermitDeadline'
 import { ProgressView } from './ProgressView'
 
 type SigningOperationProps = {
+  /** The message the wallet is asked to sign, built from the verified operation alone: these lines
+   * are what a clear-signing wallet shows too, so the payer can compare them. */
+  payment: PaymentMessage
+  token: Token
+  /** From the verified metadata; null when no record named the payee. */
+  merchantName: string | null
   /** The operation's real window (its sponsorship's), not a figure the service states. */
   validUntil: number
-  /** When paying from the wallet: what the operation moves from the wallet into the vault, formatted. */
-  funded?: string | null
 }
 
-export function SigningOperationView({ validUntil, funded = null }: SigningOperationProps) {
-  const { strings: t } = useLocale()
+export function SigningOperationView({ payment, token, merchantName, validUntil }: SigningOperationProps) {
+  const { strings: t, tag } = useLocale()
+  const funded = payment.fromWallet > 0n ? formatTokenAmount(payment.fromWallet, token, tag) : null
   return (
     <>
       {funded ? <p class="svc-step">{t.stepConfirm}</p> : null}
       <p class="svc-ok">{funded ? t.signingBodyFunded(funded) : t.signingBody}</p>
-      <dl class="svc-details">
-        <Detail label={t.operationValidUntil}>
-          <PermitDeadline deadline={BigInt(validUntil)} />
+      <p>{t.walletWillAsk}</p>
+      <dl class="svc-details svc-wallet-lines">
+        <Detail label={t.walletLinePay}>{t.walletLineInvoice(payment.invoice.toString())}</Detail>
+        <Detail label={t.walletLineAmount}>{formatTokenAmount(payment.amount, token, tag)}</Detail>
+        <Detail label={t.walletLineTo}>
+          {merchantName ? `${merchantName} ` : null}
+          <code class="svc-address">{payment.merchant}</code>
         </Detail>
+        {funded ? <Detail label={t.walletLineFromWallet}>{funded}</Detail> : null}
+        <Detail label={t.walletLineUntil}>
+          <PermitDeadline deadline={payment.validUntil} />
+        </Detail>
+        {BigInt(validUntil) !== payment.validUntil ? (
+          <Detail label={t.operationValidUntil}>
+            <PermitDeadline deadline={BigInt(validUntil)} />
+          </Detail>
+        ) : null}
       </dl>
       <ProgressView>{t.connecting}</ProgressView>
     </>

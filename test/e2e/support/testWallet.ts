@@ -13,10 +13,17 @@ export type TestWalletOptions = {
   topOnly?: boolean
 }
 
-type SigningMethod = 'eth_signTypedData_v4' | 'personal_sign' | 'eth_sendTransaction'
+/** A signing request, by its method, or for typed data by what it signs: the token's `Permit` or the
+ * vault's `Payment`. */
+type SigningMethod = 'eth_signTypedData_v4' | 'personal_sign' | 'eth_sendTransaction' | 'Permit' | 'Payment'
+
+/** A typed message the wallet was asked to sign, as a wallet would show it. */
+export type TypedRequest = { primaryType: string; domain: Record<string, unknown>; message: Record<string, string> }
 
 export type TestWallet = {
   requests: string[]
+  /** Every eth_signTypedData_v4 request, in order. */
+  typed: TypedRequest[]
   /** Refuses the next request of this method with EIP-1193 code 4001, as a payer pressing "Reject";
    * `nested`: as MetaMask mobile does, a -32603 with the 4001 under data.originalError. */
   rejectNext(method: SigningMethod, options?: { nested?: boolean }): void
@@ -40,22 +47,29 @@ export async function injectTestWallet(page: Page, options: TestWalletOptions): 
   const rpc = createPublicClient({ transport: http(options.rpcUrl) })
   let chainId = options.startChainId ?? options.chainId
   const requests: string[] = []
+  const typed: TypedRequest[] = []
   const rejections = new Map<string, { nested: boolean }>()
   const holds = new Map<string, { arrived: () => void; released: Promise<void> }>()
   const binding = `__svcTestWallet_${Math.random().toString(36).slice(2)}`
 
   await page.exposeBinding(binding, async (_source, method: string, params: unknown[] = []) => {
     requests.push(method)
-    const rejection = rejections.get(method)
+    let kind = method
+    if (method === 'eth_signTypedData_v4') {
+      const { primaryType, domain, message } = JSON.parse((params as [string, string])[1]) as TypedRequest
+      typed.push({ primaryType, domain, message })
+      kind = rejections.has(primaryType) || holds.has(primaryType) ? primaryType : method
+    }
+    const rejection = rejections.get(kind)
     if (rejection) {
-      rejections.delete(method)
+      rejections.delete(kind)
       return rejection.nested
         ? { error: { code: -32603, message: 'Internal JSON-RPC error.', data: { originalError: { code: 4001, message: 'User rejected the request.' } } } }
         : { error: { code: 4001, message: 'User rejected the request.' } }
     }
-    const hold = holds.get(method)
+    const hold = holds.get(kind)
     if (hold) {
-      holds.delete(method)
+      holds.delete(kind)
       hold.arrived()
       await hold.released
     }
@@ -141,6 +155,7 @@ export async function injectTestWallet(page: Page, options: TestWalletOptions): 
     page.evaluate(([emitter, event, payload]) => (window as unknown as Record<string, (n: unknown, d: unknown) => void>)[emitter as string]!(event, payload), [`${binding}_emit`, name, data])
   return {
     requests,
+    typed,
     rejectNext(method, { nested = false } = {}) {
       rejections.set(method, { nested })
     },
