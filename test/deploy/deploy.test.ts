@@ -82,7 +82,7 @@ describe('npm run deploy', () => {
   test('behavior: a payer pays on the second chain through a server configured by the printed environment, the permit checked against the written file', async () => {
     const [, b] = chains as [FreshChain, FreshChain]
     const amount = parseUnits('25', 6)
-    const { clients, deployment, invoice, payer } = await seedPayment(b, amount)
+    const { clients, deployment, invoice, payer, merchant } = await seedPayment(b, amount)
     const server = await createServer(deployedServerConfig(second.serverEnvironment), { logger: silentLogger })
     try {
       const permit = await api(server.url, `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault })
@@ -90,7 +90,7 @@ describe('npm run deploy', () => {
       const pageCheck = verifyPermitToSign(permit.body.permitToSign, {
         deployment,
         vault: payer.vault,
-        invoice: { id: invoice.id, amount, token: deployment.token },
+        invoice: { id: invoice.id, merchant: merchant.vault, amount, token: deployment.token },
         nonce: 0n,
         now: Date.now(),
       })

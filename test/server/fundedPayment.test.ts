@@ -62,7 +62,15 @@ describe('paying from the wallet the payer already has', () => {
     expect(await balanceOf(payer.vault)).toBe(0n)
     expect((await balanceOf(ctx.devnet.seed.merchant.vault)) - merchantBefore).toBe(await merchantNet(usdc('248')))
     const call = decodeFundedPayCallData(prepared.body.userOp.callData)
-    expect(call).toMatchObject({ token: ctx.devnet.deployment.token, registry: ctx.devnet.deployment.registry, funding: { from: payer.owner, to: payer.vault, amount: usdc('248') } })
+    // the vault takes only from its own owner into itself (contracts/PayerVault.sol): the call names the amount
+    expect(call).toMatchObject({
+      token: ctx.devnet.deployment.token,
+      registry: ctx.devnet.deployment.registry,
+      invoiceId: invoice.id,
+      merchant: ctx.devnet.seed.merchant.vault,
+      amount: usdc('248'),
+      funding: { amount: usdc('248') },
+    })
   })
 
   test('behavior: /permit with fundingFrom offers the owner\'s permit for exactly what the vault lacks, until the same deadline; none while the vault holds enough', async () => {

@@ -43,7 +43,7 @@ describe('GET /openapi.json', () => {
     const invoice = document.paths['/v1/pay/{id}'].get.responses['200'].content['application/json'].schema
     expect(invoice.properties.data.properties.id).toMatchObject({ type: 'string', pattern: expect.any(String) })
     expect(document.paths['/v1/invoices/{id}/tokens'].post.security).toEqual([{ hmac: [] }, { bearer: [] }])
-    expect(document.paths['/v1/pay/{id}/prepare'].post.description).toContain('personal_sign')
+    expect(document.paths['/v1/pay/{id}/prepare'].post.description).toContain('eth_signTypedData_v4')
     expect(document.paths['/v1/pay/{id}/metadata'].get.parameters).toEqual([
       { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: expect.any(String) } },
       { name: 'token', in: 'query', required: false, description: expect.stringContaining('svc_tk_'), schema: { type: 'string' } },

@@ -2,7 +2,8 @@ import { encodeFunctionData, erc20Abi, parseUnits, zeroHash } from 'viem'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
 import { hashMetadata } from '../../shared/metadataHash'
-import { decodePayCallData, encodePayCallData, vaultExecuteAbi } from '../../shared/payCall'
+import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
+import { decodePayCallData, encodePayCallData } from '../../shared/payCall'
 import { permitResponseSchema, prepareResponseSchema } from '../../shared/wire'
 import { signPermit } from '../support/devnet'
 import { api, payThroughServer, permitAndPrepare, signUserOp, useServer } from '../support/server'
@@ -281,8 +282,8 @@ describe('POST /v1/pay/:id', () => {
     const unsigned = { deadline: BigInt(prepared.body.permitDeadline), v: 27, r: zeroHash, s: zeroHash }
     const callDatas = {
       empty: '0x',
-      anotherCall: encodeFunctionData({ abi: vaultExecuteAbi, functionName: 'execute', args: [token, 0n, transfer] }),
-      unsignedPermit: encodePayCallData({ registry, invoiceId: invoice.id, permit: unsigned }),
+      anotherCall: encodeFunctionData({ abi: payerVaultAbi, functionName: 'execute', args: [token, 0n, transfer] }),
+      unsignedPermit: encodePayCallData({ registry, invoiceId: invoice.id, merchant: ctx.devnet.seed.merchant.vault, token, amount: invoice.amount, permit: unsigned }),
     }
     for (const [name, callData] of Object.entries(callDatas)) {
       const userOp = await signUserOp(payer, { ...prepared.body.userOp, callData }, prepared.body.userOpHash)

@@ -1,4 +1,4 @@
-import { parseSignature, type Address, type Hex } from 'viem'
+import { getAddress, parseSignature, zeroAddress, zeroHash, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll } from 'vitest'
 import { createServer, type RunningServer } from '../../server/createServer'
@@ -7,6 +7,9 @@ import { seedMetadata, type SeededShareLink } from '../../devnet/seedMetadata'
 import { silentLogger, type Logger } from '../../server/http/logger'
 import type { Config } from '../../server/config'
 import type { WireUserOp } from '../../shared/userOpWire'
+import { paymentMessage, paymentTypedData, type PaymentMessage } from '../../shared/paymentMessage'
+import devnetDeployment from '../../shared/devnet.deployment.json'
+import { payCallOf } from '../../server/payments/carriedPermits'
 import { useDevnet } from './devnet'
 
 export type ServerOptions = {
@@ -98,8 +101,17 @@ export async function permitAndPrepare(
   return { permit, permitSignature, prepared }
 }
 
-export async function signUserOp(payer: Payer, userOp: WireUserOp, userOpHash: Hex): Promise<WireUserOp> {
-  const signature = await privateKeyToAccount(payer.ownerPrivateKey).signMessage({ message: { raw: userOpHash } })
+/** What the payer's wallet signs for an operation: the typed Payment message its callData names
+ * (eth_signTypedData_v4), with the owner's key. */
+export async function signUserOp(payer: Payer, userOp: WireUserOp, userOpHash: Hex, chainId = devnetDeployment.chainId): Promise<WireUserOp> {
+  const call = payCallOf(userOp.callData)
+  const vault = getAddress(userOp.sender)
+  // an operation that is no payment names nothing to sign: tests send one to see it refused before
+  // its signature is read, so any well-formed signature will do
+  const message: PaymentMessage = call
+    ? paymentMessage(call, vault, userOpHash)
+    : { invoice: 0n, merchant: zeroAddress, token: zeroAddress, amount: 0n, fromWallet: 0n, vault, validUntil: 0n, operation: zeroHash }
+  const signature = await privateKeyToAccount(payer.ownerPrivateKey).signTypedData(paymentTypedData(chainId, message))
   return { ...userOp, signature }
 }
 
