@@ -1,7 +1,7 @@
-import { encodeFunctionData, type Hex } from 'viem'
+import type { Hex } from 'viem'
 import type { Deployment } from '../../shared/deployment'
-import type { Funding } from '../../shared/fundedPayCall'
-import { decodePayCallData, registryPayAbi, vaultExecuteAbi, type PayCall, type PermitSignature } from '../../shared/payCall'
+import { decodeFundedPayCallData, type FundedPayCall, type Funding } from '../../shared/fundedPayCall'
+import { decodePayCallData, PayCallError, type PayCall, type PermitSignature } from '../../shared/payCall'
 import { checkFundedPayCall } from './checkFundedPayCall'
 import { checkRegistryPay } from './checkRegistryPay'
 import type { PaymentInvoice } from './paymentInvoice'
@@ -9,49 +9,58 @@ import type { UnsafeProblem } from './unsafeProblem'
 
 export type CheckPayCallParameters = {
   deployment: Deployment
+  /** As the chain holds it: the figures the call must name. */
   invoice: PaymentInvoice
   permit: PermitSignature
   /** The funding the payer signed, when the vault is to take what it lacks from the payer's account. */
   funding?: Funding | undefined
 }
 
-/** The callData must be exactly vault.execute(registry, 0, registry.pay(invoice, signed permit)), or,
- * when the payer signed a funding permit, exactly the funded batch with it. */
-export function checkPayCall(callData: Hex, parameters: CheckPayCallParameters): UnsafeProblem[] {
-  if (parameters.funding) return checkFundedPayCall(callData, { ...parameters, funding: parameters.funding })
-  let call: PayCall
+/** `call` is the decoded payment, present when the bytes are one of the vault's two payments at all;
+ * the message the payer signs is built from it, and only once `problems` is empty. */
+export type CheckPayCallReturnType = { problems: UnsafeProblem[]; call: PayCall | FundedPayCall | null }
+
+/**
+ * The callData must be exactly vault.payInvoice(pinned registry, this invoice, its merchant, token and
+ * amount as the chain holds them, the permit signed) or, when the payer signed a funding permit,
+ * exactly vault.payInvoiceFromWallet with those and the funding signed. The shared decoders refuse any
+ * other function and any bytes that do not re-encode to themselves (trailing data, odd offsets, dirty
+ * high bits): nothing in the call escapes the checks below.
+ */
+export function checkPayCall(callData: Hex, parameters: CheckPayCallParameters): CheckPayCallReturnType {
+  const { funding } = parameters
+  let call: PayCall | FundedPayCall
+  let funded: FundedPayCall | null = null
   try {
-    call = decodePayCallData(callData)
-  } catch {
-    return [{ code: 'CALLDATA_UNDECODABLE', message: 'The operation does something other than pay one invoice, so it cannot be checked.' }]
+    call = funding ? (funded = decodeFundedPayCallData(callData)) : decodePayCallData(callData)
+  } catch (error) {
+    return { problems: [undecodable(callData, error, funding !== undefined)], call: null }
   }
-  const problems: UnsafeProblem[] = []
-  // ABI decoding ignores trailing bytes and tolerates odd offsets: only a byte-exact re-encoding
-  // proves there is nothing in the call that the checks below did not see
-  if (!isCanonical(call, callData)) {
-    problems.push({ code: 'CALLDATA_NOT_CANONICAL', message: 'The operation carries data beyond the invoice payment.' })
-  }
-  if (call.value !== 0n) {
-    problems.push({
-      code: 'CALL_VALUE_NONZERO',
-      message: `The operation would also send ${call.value} wei of your native currency.`,
-    })
-  }
-  return [...problems, ...checkRegistryPay(call, parameters)]
+  const problems = checkRegistryPay(call, parameters)
+  if (funding && funded) problems.push(...checkFundedPayCall(funded, funding))
+  return { problems, call }
 }
 
-function isCanonical(call: PayCall, callData: Hex): boolean {
+function undecodable(callData: Hex, error: unknown, funded: boolean): UnsafeProblem {
+  if (error instanceof PayCallError && error.code === 'CALLDATA_NOT_CANONICAL') {
+    return { code: 'CALLDATA_NOT_CANONICAL', message: 'The operation carries data beyond the invoice payment.' }
+  }
+  // the other payment in place of the one the payer signed for: said plainly, since one of them
+  // takes from the payer's wallet
+  if (funded && decodes(() => decodePayCallData(callData))) {
+    return { code: 'CALLDATA_UNDECODABLE', message: 'The operation pays from your vault alone, without the funding from your wallet you signed.' }
+  }
+  if (!funded && decodes(() => decodeFundedPayCallData(callData))) {
+    return { code: 'CALLDATA_UNDECODABLE', message: 'The operation would also take funds from your wallet, which you did not allow.' }
+  }
+  return { code: 'CALLDATA_UNDECODABLE', message: 'The operation does something other than pay one invoice, so it cannot be checked.' }
+}
+
+function decodes(decode: () => unknown): boolean {
   try {
-    const { permit } = call
-    const pay = encodeFunctionData({
-      abi: registryPayAbi,
-      functionName: 'pay',
-      args: [call.invoiceId, permit.deadline, permit.v, permit.r, permit.s],
-    })
-    const execute = encodeFunctionData({ abi: vaultExecuteAbi, functionName: 'execute', args: [call.registry, call.value, pay] })
-    return execute === callData.toLowerCase()
+    decode()
+    return true
   } catch {
-    // a decoded value the ABI cannot re-encode (a v above 255, say) was never canonical
     return false
   }
 }

@@ -3,20 +3,37 @@ import type { CheckPayCallParameters } from './checkPayCall'
 import { sameAddress } from './sameAddress'
 import type { UnsafeProblem } from './unsafeProblem'
 
-/** The registry call every payment ends with: this invoice, with the permit the payer signed. */
-export function checkRegistryPay(
-  call: { registry: PayCall['registry']; invoiceId: bigint; permit: PermitSignature },
-  { deployment, invoice, permit }: CheckPayCallParameters,
-): UnsafeProblem[] {
+/**
+ * What every payment call names, held to the pinned deployment and to the invoice as the chain holds
+ * it: the registry the vault pays through, this invoice, its merchant, token and amount, and the
+ * permit the payer signed. The vault reverts unless the registry holds exactly these figures, but the
+ * payer signs a message naming them: they must be this invoice's before the wallet shows them.
+ */
+export function checkRegistryPay(call: PayCall, { deployment, invoice, permit }: CheckPayCallParameters): UnsafeProblem[] {
   const problems: UnsafeProblem[] = []
   if (!sameAddress(call.registry, deployment.registry)) {
     problems.push({
       code: 'CALL_TARGET_MISMATCH',
-      message: `The operation calls ${call.registry}, not the invoice registry ${deployment.registry}.`,
+      message: `The operation pays through ${call.registry}, not the invoice registry ${deployment.registry}.`,
     })
   }
   if (call.invoiceId !== invoice.id) {
     problems.push({ code: 'INVOICE_ID_MISMATCH', message: `The operation pays invoice ${call.invoiceId}, not invoice ${invoice.id}.` })
+  }
+  if (!sameAddress(call.merchant, invoice.merchant)) {
+    problems.push({ code: 'MERCHANT_MISMATCH', message: `The operation pays ${call.merchant}, not the invoice's merchant ${invoice.merchant}.` })
+  }
+  // the pinned token first: an invoice in another one is refused on its own (TOKEN_NOT_ACCEPTED)
+  if (!sameAddress(call.token, deployment.token)) {
+    problems.push({ code: 'TOKEN_MISMATCH', message: `The operation pays in token ${call.token}, not in this checkout's token ${deployment.token}.` })
+  } else if (!sameAddress(call.token, invoice.token)) {
+    problems.push({ code: 'TOKEN_MISMATCH', message: `The operation pays in token ${call.token}, but the invoice asks for ${invoice.token}.` })
+  }
+  if (call.amount !== invoice.amount) {
+    problems.push({
+      code: 'AMOUNT_MISMATCH',
+      message: `The operation pays ${call.amount} instead of the invoice amount ${invoice.amount} (in the token's smallest unit).`,
+    })
   }
   if (!samePermit(call.permit, permit)) {
     problems.push({ code: 'PERMIT_MISMATCH', message: 'The operation carries a different permit from the one you signed.' })

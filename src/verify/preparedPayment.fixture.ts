@@ -122,6 +122,8 @@ export async function prepareTestPayment(p: PrepareTestPaymentParameters): Promi
   const unsponsored = payUserOperation({
     deployment: p.deployment,
     invoiceId: BigInt(p.invoice.id),
+    merchant: p.invoice.merchant,
+    amount: BigInt(p.invoice.amount),
     vault: p.vault,
     owner: p.owner,
     vaultDeployed: p.vaultDeployed,

@@ -9,9 +9,10 @@ export type UnsafeProblemCode =
   | 'SENDER_MISMATCH'
   | 'CALLDATA_UNDECODABLE'
   | 'CALLDATA_NOT_CANONICAL'
+  // the payment the call makes: the registry it pays through, the invoice, whom, in what, how much
   | 'CALL_TARGET_MISMATCH'
-  | 'CALL_VALUE_NONZERO'
   | 'INVOICE_ID_MISMATCH'
+  | 'MERCHANT_MISMATCH'
   | 'PERMIT_MISMATCH'
   | 'PERMIT_DEADLINE_MISMATCH'
   | 'EXPIRY_AFTER_PERMIT'
@@ -44,15 +45,13 @@ export type UnsafeProblemCode =
   | 'SPENDER_MISMATCH'
   | 'DEADLINE_PASSED'
   | 'DEADLINE_TOO_FAR'
-  // the funding permit (the payer's own account lets its vault take what the vault lacks)
+  // the funding permit (the payer's own account lets its vault take what the vault lacks); AMOUNT and
+  // PERMIT also when the funded operation carries another amount or permit than the payer signed
   | 'FUNDING_OWNER_MISMATCH'
   | 'FUNDING_SPENDER_MISMATCH'
   | 'FUNDING_AMOUNT_MISMATCH'
   | 'FUNDING_NONCE_MISMATCH'
   | 'FUNDING_OUTLIVES_PERMIT'
-  // the funded operation's batch
-  | 'CALL_COUNT_MISMATCH'
-  | 'CALL_ORDER_MISMATCH'
   | 'FUNDING_PERMIT_MISMATCH'
 
 /** `fields` names what differs, where a check compares several (the payer is told which). */

@@ -7,7 +7,6 @@ import { sameAddress } from './sameAddress'
 import type { UnsafeProblem } from './unsafeProblem'
 import { verifyUserOperation, type VerifyUserOperationParameters, type VerifyUserOperationReturnType } from './verifyUserOperation'
 
-
 export type VerifyPreparedPaymentParameters = VerifyUserOperationParameters & { prepared: PrepareResponse }
 
 export type VerifyPreparedPaymentReturnType = VerifyUserOperationReturnType
@@ -37,6 +36,9 @@ function checkPreparedInvoice(prepared: PrepareResponse['invoice'], invoice: Pay
       code: 'AMOUNT_MISMATCH',
       message: `The server prepared a payment of ${prepared.amount} instead of the invoice amount ${invoice.amount} (in the token's smallest unit).`,
     })
+  }
+  if (!sameAddress(prepared.merchant, invoice.merchant)) {
+    problems.push({ code: 'MERCHANT_MISMATCH', message: `The server prepared a payment to ${prepared.merchant} instead of the invoice's merchant ${invoice.merchant}.` })
   }
   if (!sameAddress(prepared.token.address, invoice.token)) {
     problems.push({ code: 'TOKEN_MISMATCH', message: `The server prepared a payment in token ${prepared.token.address} instead of ${invoice.token}.` })

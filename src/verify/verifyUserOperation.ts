@@ -2,8 +2,9 @@ import type { Address, Hex } from 'viem'
 import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import type { Deployment } from '../../shared/deployment'
-import type { Funding } from '../../shared/fundedPayCall'
-import type { PermitSignature } from '../../shared/payCall'
+import type { FundedPayCall, Funding } from '../../shared/fundedPayCall'
+import type { PayCall, PermitSignature } from '../../shared/payCall'
+import type { PaymentMessage } from '../../shared/paymentMessage'
 import { earliestDeadline } from '../../shared/permit'
 import { checkGasLimits } from './checkGasLimits'
 import { checkOperationNonce } from './checkOperationNonce'
@@ -14,10 +15,12 @@ import { checkVaultCreation } from './checkVaultCreation'
 import type { PaymentInvoice } from './paymentInvoice'
 import { sameAddress } from './sameAddress'
 import { verdict, type UnsafeProblem, type Verdict } from './unsafeProblem'
+import { verifiedPaymentMessage } from './verifiedPaymentMessage'
 
 export type VerifyUserOperationParameters = {
   /** Pinned in the build; never taken from the server being checked. */
   deployment: PinnedDeployment
+  /** As the chain holds it (id, merchant, token, amount): the operation must pay exactly this. */
   invoice: PaymentInvoice
   vault: Address
   owner: Address
@@ -34,16 +37,25 @@ export type VerifyUserOperationParameters = {
   now: number
 }
 
-/** `userOpHash` is the hash to sign, computed here; `window` is when the signed operation can
- * execute: what the payer is told, and what decides when "nothing was paid" may be said. */
-export type VerifyUserOperationReturnType = Verdict<{ userOp: UserOperation<'0.7'>; userOpHash: Hex; window: SponsorshipWindow }>
+/** `userOpHash` is the operation's hash, computed here; `window` is when the signed operation can
+ * execute: what the payer is told, and what decides when "nothing was paid" may be said. `call` is the
+ * payment as decoded and verified, and `payment` the message the owner signs for it
+ * (verifiedPaymentMessage: the wallet is asked for paymentTypedData(chainId, payment)). */
+export type VerifyUserOperationReturnType = Verdict<{
+  userOp: UserOperation<'0.7'>
+  userOpHash: Hex
+  window: SponsorshipWindow
+  call: PayCall | FundedPayCall
+  payment: PaymentMessage
+}>
 
 /**
  * Every byte that goes into the v0.7 userOpHash, decoded and held to the pinned deployment and the
- * chain: sender, nonce (key and sequence), factory fields, callData (exactly this payment), gas and
- * fees, paymaster and its validity window. `claimedHash`, where someone states one, must be the hash
+ * chain: sender, nonce (key and sequence), factory fields, callData (exactly this payment of the
+ * invoice the chain holds), gas and fees, paymaster and its validity window. `claimedHash`, where someone states one, must be the hash
  * computed here. Runs in the page and, on the host side of the wallet bridge, before a host wallet
- * signs: one verifier in both places. The operation comes back with an empty signature.
+ * signs: one verifier in both places. The operation comes back with an empty signature, and with the
+ * Payment message built from what was verified here.
  */
 export function verifyUserOperation(operation: UserOperation<'0.7'>, p: VerifyUserOperationParameters, claimedHash?: Hex): VerifyUserOperationReturnType {
   const { deployment, invoice } = p
@@ -60,14 +72,20 @@ export function verifyUserOperation(operation: UserOperation<'0.7'>, p: VerifyUs
     problems.push({ code: 'SENDER_MISMATCH', message: `The operation is sent by ${userOp.sender}, not by your vault ${p.vault}.` })
   }
   const sponsorship = checkSponsorship(userOp, { deployment, permitDeadline: earliestDeadline(p.permit, p.funding?.permit), now: p.now })
+  const payCall = checkPayCall(userOp.callData, { deployment, invoice, permit: p.permit, funding: p.funding })
   problems.push(
     ...checkOperationNonce(userOp.nonce, p.entryPointNonce),
-    ...checkPayCall(userOp.callData, { deployment, invoice, permit: p.permit, funding: p.funding }),
+    ...payCall.problems,
     ...checkVaultCreation(userOp, { deployment, owner: p.owner, vaultDeployed: p.vaultDeployed }),
     ...checkGasLimits(userOp, deployment.userOpLimits),
     ...sponsorship.problems,
   )
-  return verdict(problems, () => ({ userOp, userOpHash, window: sponsorship.window! }))
+  return verdict(problems, () => {
+    // no problems: the call decoded, and the sponsorship's window too
+    const call = payCall.call!
+    const { message } = verifiedPaymentMessage({ call, vault: p.vault, chainId: deployment.chainId, userOpHash })
+    return { userOp, userOpHash, window: sponsorship.window!, call, payment: message }
+  })
 }
 
 /** Lower-case hex; '0x' (which equals no hash) when a field is too wide to pack, as on no operation
