@@ -1,15 +1,20 @@
-import { parseEventLogs, parseUnits, type Hex } from 'viem'
+import { encodeErrorResult, encodeFunctionData, erc20Abi, hashTypedData, keccak256, parseEventLogs, parseUnits, toHex, type Address, type Hex } from 'viem'
 import { entryPoint07Abi, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { ownedVerifyingPaymasterAbi } from '../../contracts/artifacts/OwnedVerifyingPaymaster'
+import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
+import { payerVaultFactoryAbi } from '../../contracts/artifacts/PayerVaultFactory'
+import { paymentTypedData, type PaymentMessage } from '../../shared/paymentMessage'
+import { permitTypedData } from '../../shared/permit'
+import type { Funding } from '../../shared/fundedPayCall'
 import { payUserOperation } from '../../shared/payUserOperation'
 import { signVerifyingPaymasterData, verifyingPaymasterHash } from '../../shared/verifyingPaymaster'
 import { devnetClients, devnetRoles, mined } from '../../devnet/deploy'
 import { demoPayerFunds } from '../../devnet/seed'
-import { signPermit, useDevnet } from '../support/devnet'
+import { signFundingPermit, signPermit, useDevnet } from '../support/devnet'
 
 const devnet = useDevnet()
 const status = { Issued: 1, Paid: 2, Canceled: 3 } as const
@@ -34,16 +39,38 @@ function readInvoice(id: bigint) {
   return devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
 }
 
-/** Everything a payer and the server do before submission: permit, operation, sponsorship, signature. */
+type Payer = { vault: Address; owner: Address; ownerPrivateKey: Hex }
+
+/** How the owner signs the operation: the typed Payment message (what the vault takes), optionally
+ * with some of its fields changed, or the bare userOpHash with personal_sign (what it took before). */
+type Signing = { kind: 'typed'; changed?: Partial<PaymentMessage> } | { kind: 'personal' }
+
+/** Everything a payer and the server do before submission: permit, operation, sponsorship, signature.
+ * `pays` changes what the call says the invoice holds (merchant, amount), `callData` replaces the call. */
 async function signedPayOperation(
-  payer: { vault: `0x${string}`; owner: `0x${string}`; ownerPrivateKey: Hex },
+  payer: Payer,
   invoice: { id: bigint; amount: bigint },
-  { deadline, permit }: { deadline?: bigint; permit?: Awaited<ReturnType<typeof signPermit>> } = {},
+  {
+    deadline,
+    permit,
+    pays = {},
+    funding,
+    callData,
+    signing = { kind: 'typed' },
+  }: {
+    deadline?: bigint
+    permit?: Awaited<ReturnType<typeof signPermit>>
+    pays?: { merchant?: Address; amount?: bigint }
+    funding?: Funding
+    callData?: Hex
+    signing?: Signing
+  } = {},
 ) {
-  const { deployment, clients } = devnet
+  const { deployment, clients, seed } = devnet
+  const merchant = pays.merchant ?? seed.merchant.vault
+  const amount = pays.amount ?? invoice.amount
   const permitDeadline = deadline ?? (await now()) + 3600n
-  const signedPermit =
-    permit ?? (await signPermit(clients.public, deployment, { ...payer, value: invoice.amount, deadline: permitDeadline }))
+  const signedPermit = permit ?? (await signPermit(clients.public, deployment, { ...payer, value: amount, deadline: permitDeadline }))
   const code = await clients.public.getCode({ address: payer.vault })
   const nonce = await clients.public.readContract({
     address: deployment.entryPoint,
@@ -51,18 +78,22 @@ async function signedPayOperation(
     functionName: 'getNonce',
     args: [payer.vault, 0n],
   })
-  const unsponsored = payUserOperation({
+  const built = payUserOperation({
     deployment,
     invoiceId: invoice.id,
+    merchant,
+    amount,
     vault: payer.vault,
     owner: payer.owner,
     vaultDeployed: !!code && code !== '0x',
     nonce,
     permit: signedPermit,
+    funding,
     gas,
     paymasterData: '0x',
     signature: '0x',
   })
+  const unsponsored = callData ? { ...built, callData } : built
   const window = { chainId: deployment.chainId, validUntil: Number(signedPermit.deadline), validAfter: 0 }
   const paymasterData = await signVerifyingPaymasterData(
     devnetRoles.paymasterSigner,
@@ -76,8 +107,24 @@ async function signedPayOperation(
     entryPointVersion: '0.7',
     userOperation,
   })
-  const signature = await privateKeyToAccount(payer.ownerPrivateKey).signMessage({ message: { raw: userOpHash } })
-  return { userOperation: { ...userOperation, signature }, userOpHash, permit: signedPermit }
+  const message: PaymentMessage = {
+    invoice: invoice.id,
+    merchant,
+    token: deployment.token,
+    amount,
+    fromWallet: funding?.amount ?? 0n,
+    vault: payer.vault,
+    validUntil: signedPermit.deadline,
+    operation: userOpHash,
+  }
+  const signature = await signOperation(payer.ownerPrivateKey, userOpHash, message, signing)
+  return { userOperation: { ...userOperation, signature }, userOpHash, permit: signedPermit, message }
+}
+
+function signOperation(ownerPrivateKey: Hex, userOpHash: Hex, message: PaymentMessage, signing: Signing) {
+  const owner = privateKeyToAccount(ownerPrivateKey)
+  if (signing.kind === 'personal') return owner.signMessage({ message: { raw: userOpHash } })
+  return owner.signTypedData(paymentTypedData(devnet.deployment.chainId, { ...message, ...signing.changed }))
 }
 
 async function handleOps(userOperation: UserOperation<'0.7'>) {
@@ -158,61 +205,48 @@ describe('sponsored payment through EntryPoint v0.7', () => {
     expect(verifyingPaymasterHash(sponsorable, { ...window, chainId: devnet.deployment.chainId })).toBe(onChain)
   })
 
-  test('behavior: a permit submitted first by someone else does not block the payment', async () => {
+  test('behavior: the vault\'s permit cannot be submitted outside its payment, so a front-runner copying it blocks nothing', async () => {
+    // before, a front-runner could submit the vault's permit to the token first and the payment had
+    // to take the allowance that left; now the vault accepts that signature only while it runs the
+    // payment itself, so the copy is refused and the payment goes through as signed
     const { clients, deployment, seed } = devnet
     const payer = await freshPayer()
     const invoice = await freshInvoice(parseUnits('99.99', 6))
     const merchantBefore = await balanceOf(seed.merchant.vault)
-    const { userOperation } = await signedPayOperation(payer, invoice)
+    const { userOperation, permit } = await signedPayOperation(payer, invoice)
 
-    // a front-runner copies the permit out of the pending operation; the vault must exist for
-    // ERC-1271 so the front-runner deploys it too (anyone can)
+    // the vault must exist for ERC-1271, so the front-runner deploys it too (anyone can)
     const frontRunner = devnetClients(devnet.anvil.rpcUrl, deployment.chainId, privateKeyToAccount(generatePrivateKey()))
     await devnet.test.setBalance({ address: frontRunner.wallet.account.address, value: parseUnits('1', 18) })
     await mined(clients.public, await frontRunner.wallet.sendTransaction({ to: userOperation.factory!, data: userOperation.factoryData! }))
-    const permit = await signPermit(clients.public, deployment, { ...payer, value: invoice.amount, deadline: (await now()) + 3600n })
-    await mined(
-      clients.public,
-      await frontRunner.wallet.writeContract({
+    await expect(
+      frontRunner.wallet.writeContract({
         address: deployment.token,
         abi: stablecoinAbi,
         functionName: 'permit',
         args: [payer.vault, deployment.registry, invoice.amount, permit.deadline, permit.v, permit.r, permit.s],
       }),
-    )
-    expect(await clients.public.readContract({ address: deployment.token, abi: stablecoinAbi, functionName: 'allowance', args: [payer.vault, deployment.registry] })).toBe(invoice.amount)
+    ).rejects.toThrow()
+    expect(await clients.public.readContract({ address: deployment.token, abi: stablecoinAbi, functionName: 'allowance', args: [payer.vault, deployment.registry] })).toBe(0n)
 
-    // the operation was built for an undeployed vault: rebuild it as it would be now, with the same permit
+    // the operation was built for an undeployed vault: rebuild it as it is now, with the same permit
     const { userOperation: current } = await signedPayOperation(payer, invoice, { permit })
     await mined(clients.public, await handleOps(current))
     expect((await readInvoice(invoice.id)).status).toBe(status.Paid)
     expect(await balanceOf(seed.merchant.vault)).toBe(merchantBefore + invoice.amount - invoice.amount / 100n)
   })
 
-  test('behavior: an expired permit leaves the invoice Issued and the payer untouched', async () => {
-    const payer = await freshPayer()
-    const invoice = await freshInvoice(parseUnits('10', 6))
-    const deadline = (await now()) + 60n
-    const { userOperation } = await signedPayOperation(payer, invoice, { deadline })
-    await devnet.test.increaseTime({ seconds: 120 })
-    await devnet.test.mine({ blocks: 1 })
-    // the paymaster's window closes with the permit, so the EntryPoint refuses the operation outright
-    await expect(handleOps(userOperation)).rejects.toThrow(/AA32 paymaster expired or not due/)
-    expect((await readInvoice(invoice.id)).status).toBe(status.Issued)
-    expect(await balanceOf(payer.vault)).toBe(demoPayerFunds)
-  })
-
-  test('behavior: an expired permit without an allowance reverts the payment inside the operation', async () => {
+  test('behavior: an expired permit cannot be carried by a sponsor whose window outlasts it: the vault\'s own window ends with the permit', async () => {
+    // before, the vault set no window and this operation reached the registry, which reverted it
+    // inside; now the signed message's validUntil is the permit's deadline, so it never executes
     const payer = await freshPayer()
     const invoice = await freshInvoice(parseUnits('10', 6))
     const past = (await now()) - 1n
     const permit = await signPermit(devnet.clients.public, devnet.deployment, { ...payer, value: invoice.amount, deadline: past })
-    // sponsor generously (window not tied to the stale permit) to reach the registry itself
-    const { userOperation } = await signedPayOperation(payer, invoice, { permit: { ...permit, deadline: past } })
-    const patched = await resignWithWindow(userOperation, payer.ownerPrivateKey, (await now()) + 3600n)
-    const receipt = await mined(devnet.clients.public, await handleOps(patched))
-    const [event] = parseEventLogs({ abi: entryPoint07Abi, eventName: 'UserOperationEvent', logs: receipt.logs })
-    expect(event?.args.success).toBe(false)
+    // sponsor generously (window not tied to the stale permit) to reach the vault's own check
+    const { userOperation, message } = await signedPayOperation(payer, invoice, { permit: { ...permit, deadline: past } })
+    const patched = await resignWithWindow(userOperation, payer.ownerPrivateKey, (await now()) + 3600n, message)
+    await expect(handleOps(patched)).rejects.toThrow(/AA22 expired or not due/)
     expect((await readInvoice(invoice.id)).status).toBe(status.Issued)
     expect(await balanceOf(payer.vault)).toBe(demoPayerFunds)
   })
@@ -240,8 +274,173 @@ describe('sponsored payment through EntryPoint v0.7', () => {
   })
 })
 
+/** What moves when an operation runs: the payer's vault and account, and the merchant's vault. */
+async function holdings(payer: Payer) {
+  return { vault: await balanceOf(payer.vault), account: await balanceOf(payer.owner), merchant: await balanceOf(devnet.seed.merchant.vault) }
+}
+
+function userOperationEvent(receipt: Awaited<ReturnType<typeof mined>>) {
+  const [event] = parseEventLogs({ abi: entryPoint07Abi, eventName: 'UserOperationEvent', logs: receipt.logs })
+  return event!.args
+}
+
+/** The token's permit digest for `owner` (a vault) to the registry, at its current nonce. */
+async function permitDigest(owner: Address, value: bigint, deadline: bigint) {
+  const { clients, deployment } = devnet
+  const nonce = await clients.public.readContract({ address: deployment.token, abi: stablecoinAbi, functionName: 'nonces', args: [owner] })
+  return hashTypedData(
+    permitTypedData({ name: 'USD Coin', version: '2', chainId: deployment.chainId, verifyingContract: deployment.token }, { owner, spender: deployment.registry, value, nonce, deadline }),
+  )
+}
+
+const erc1271Magic = '0x1626ba7e'
+
+describe('the payment is exactly what the owner signed', () => {
+  test('behavior: an operation signed for invoice A whose call pays invoice B fails validation (AA24) and moves nothing', async () => {
+    const payer = await freshPayer()
+    const a = await freshInvoice(parseUnits('7', 6))
+    const b = await freshInvoice(parseUnits('7', 6))
+    const before = await holdings(payer)
+    const { userOperation } = await signedPayOperation(payer, b, { signing: { kind: 'typed', changed: { invoice: a.id } } })
+    await expect(handleOps(userOperation)).rejects.toThrow(/AA24 signature error/)
+    expect(await holdings(payer)).toEqual(before)
+    expect((await readInvoice(a.id)).status).toBe(status.Issued)
+    expect((await readInvoice(b.id)).status).toBe(status.Issued)
+  })
+
+  test('behavior: an amount or merchant other than the invoice\'s, signed as such by the owner, reverts with InvoiceDiffers and moves nothing', async () => {
+    const invoice = await freshInvoice(parseUnits('20', 6))
+    const cases = {
+      amount: { amount: parseUnits('19', 6) },
+      merchant: { merchant: privateKeyToAccount(generatePrivateKey()).address },
+    }
+    for (const [name, pays] of Object.entries(cases)) {
+      const payer = await freshPayer()
+      const before = await holdings(payer)
+      const { userOperation } = await signedPayOperation(payer, invoice, { pays })
+      const receipt = await mined(devnet.clients.public, await handleOps(userOperation))
+      expect(userOperationEvent(receipt).success, name).toBe(false)
+      const [reverted] = parseEventLogs({ abi: entryPoint07Abi, eventName: 'UserOperationRevertReason', logs: receipt.logs })
+      expect(reverted?.args.revertReason, name).toBe(encodeErrorResult({ abi: payerVaultAbi, errorName: 'InvoiceDiffers', args: [invoice.id] }))
+      expect(await holdings(payer), name).toEqual(before)
+      expect((await readInvoice(invoice.id)).status, name).toBe(status.Issued)
+    }
+  })
+
+  test('behavior: a funding permit someone submitted to the token first still pays', async () => {
+    const { clients, deployment, seed } = devnet
+    const invoice = await freshInvoice(parseUnits('30', 6))
+    const payer = await devnet.newPayer(parseUnits('10', 6), parseUnits('50', 6))
+    const merchantBefore = await balanceOf(seed.merchant.vault)
+    const deadline = (await now()) + 3600n
+    const fromWallet = parseUnits('20', 6)
+    const fundingPermit = await signFundingPermit(clients.public, deployment, { ...payer, value: fromWallet, deadline })
+    const funding: Funding = { from: payer.owner, to: payer.vault, amount: fromWallet, permit: fundingPermit }
+    const { userOperation } = await signedPayOperation(payer, invoice, { deadline, funding })
+
+    const frontRunner = devnetClients(devnet.anvil.rpcUrl, deployment.chainId, privateKeyToAccount(generatePrivateKey()))
+    await devnet.test.setBalance({ address: frontRunner.wallet.account.address, value: parseUnits('1', 18) })
+    await mined(
+      clients.public,
+      await frontRunner.wallet.writeContract({
+        address: deployment.token,
+        abi: stablecoinAbi,
+        functionName: 'permit',
+        args: [payer.owner, payer.vault, fromWallet, deadline, fundingPermit.v, fundingPermit.r, fundingPermit.s],
+      }),
+    )
+    const receipt = await mined(clients.public, await handleOps(userOperation))
+    expect(userOperationEvent(receipt).success).toBe(true)
+    expect((await readInvoice(invoice.id)).status).toBe(status.Paid)
+    expect(await balanceOf(payer.owner)).toBe(parseUnits('30', 6))
+    expect(await balanceOf(payer.vault)).toBe(0n)
+    expect(await balanceOf(seed.merchant.vault)).toBe(merchantBefore + invoice.amount - invoice.amount / 100n)
+  })
+
+  test('behavior: the vault\'s ERC-1271 refuses a signature made for a sibling vault, and any digest outside a payment', async () => {
+    const { clients, deployment } = devnet
+    const payer = await freshPayer()
+    const owner = privateKeyToAccount(payer.ownerPrivateKey)
+    const anyone = devnetClients(devnet.anvil.rpcUrl, deployment.chainId, devnetRoles.bundler)
+    const createVault = (salt: bigint) => anyone.wallet.writeContract({ address: deployment.vaultFactory, abi: payerVaultFactoryAbi, functionName: 'createAccount', args: [payer.owner, salt] })
+    await mined(clients.public, await createVault(0n))
+    await mined(clients.public, await createVault(1n))
+    const sibling = await clients.public.readContract({ address: deployment.vaultFactory, abi: payerVaultFactoryAbi, functionName: 'getAddress', args: [payer.owner, 1n] })
+    expect(sibling).not.toBe(payer.vault)
+
+    const invoice = await freshInvoice(parseUnits('3', 6))
+    const deadline = (await now()) + 3600n
+    const isValid = (vault: Address, hash: Hex, signature: Hex) =>
+      clients.public.readContract({ address: vault, abi: payerVaultAbi, functionName: 'isValidSignature', args: [hash, signature] })
+    // outside a payment: neither the vault's own permit digest, nor the sibling's, nor an arbitrary hash
+    const ownDigest = await permitDigest(payer.vault, invoice.amount, deadline)
+    const siblingDigest = await permitDigest(sibling, invoice.amount, deadline)
+    const arbitrary = keccak256(toHex('any digest a dapp might ask for'))
+    for (const [name, hash] of Object.entries({ ownDigest, siblingDigest, arbitrary })) {
+      const signature = await owner.sign({ hash })
+      expect(await isValid(payer.vault, hash, signature), name).not.toBe(erc1271Magic)
+      expect(await isValid(sibling, hash, signature), name).not.toBe(erc1271Magic)
+    }
+
+    // inside a payment: the sibling's permit, signed by the same owner, does not pay from this vault
+    const siblingPermit = await signPermit(clients.public, deployment, { ...payer, vault: sibling, value: invoice.amount, deadline })
+    const before = await holdings(payer)
+    const { userOperation } = await signedPayOperation(payer, invoice, { permit: siblingPermit })
+    const receipt = await mined(clients.public, await handleOps(userOperation))
+    expect(userOperationEvent(receipt).success).toBe(false)
+    expect(await holdings(payer)).toEqual(before)
+    expect((await readInvoice(invoice.id)).status).toBe(status.Issued)
+  })
+
+  test('behavior: a personal_sign (EIP-191) signature of the userOpHash no longer validates', async () => {
+    const payer = await freshPayer()
+    const invoice = await freshInvoice(parseUnits('4', 6))
+    const before = await holdings(payer)
+    const { userOperation } = await signedPayOperation(payer, invoice, { signing: { kind: 'personal' } })
+    await expect(handleOps(userOperation)).rejects.toThrow(/AA24 signature error/)
+    expect(await holdings(payer)).toEqual(before)
+    expect((await readInvoice(invoice.id)).status).toBe(status.Issued)
+  })
+
+  test('behavior: an operation calling execute or executeBatch through the EntryPoint is refused', async () => {
+    const payer = await freshPayer()
+    const invoice = await freshInvoice(parseUnits('4', 6))
+    const thief = privateKeyToAccount(generatePrivateKey()).address
+    const transfer = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [thief, demoPayerFunds] })
+    const { token } = devnet.deployment
+    const calls = {
+      execute: encodeFunctionData({ abi: payerVaultAbi, functionName: 'execute', args: [token, 0n, transfer] }),
+      executeBatch: encodeFunctionData({ abi: payerVaultAbi, functionName: 'executeBatch', args: [[token], [0n], [transfer]] }),
+    }
+    const before = await holdings(payer)
+    for (const [name, callData] of Object.entries(calls)) {
+      for (const signing of [{ kind: 'personal' }, { kind: 'typed' }] as const) {
+        const { userOperation } = await signedPayOperation(payer, invoice, { callData, signing })
+        await expect(handleOps(userOperation), `${name} ${signing.kind}`).rejects.toThrow(/AA24 signature error/)
+      }
+    }
+    expect(await holdings(payer)).toEqual(before)
+    expect(await balanceOf(thief)).toBe(0n)
+  })
+})
+
+describe('gas of a plain sponsored payment', () => {
+  test('measure: a counterfactual vault, then the same vault deployed', async () => {
+    const payer = await freshPayer()
+    const measured: Record<string, { actualGasUsed: bigint; transactionGasUsed: bigint }> = {}
+    for (const vault of ['counterfactual', 'deployed']) {
+      const invoice = await freshInvoice(parseUnits('12.34', 6))
+      const receipt = await mined(devnet.clients.public, await handleOps((await signedPayOperation(payer, invoice)).userOperation))
+      const event = userOperationEvent(receipt)
+      expect(event.success, vault).toBe(true)
+      measured[vault] = { actualGasUsed: event.actualGasUsed, transactionGasUsed: receipt.gasUsed }
+    }
+    console.log('gas of a plain sponsored payment', measured)
+  })
+})
+
 /** Re-sponsors and re-signs an operation with another paymaster window. */
-async function resignWithWindow(userOperation: UserOperation<'0.7'>, ownerPrivateKey: Hex, validUntil: bigint) {
+async function resignWithWindow(userOperation: UserOperation<'0.7'>, ownerPrivateKey: Hex, validUntil: bigint, message: PaymentMessage) {
   const { deployment } = devnet
   const paymasterData = await signVerifyingPaymasterData(
     devnetRoles.paymasterSigner,
@@ -250,5 +449,5 @@ async function resignWithWindow(userOperation: UserOperation<'0.7'>, ownerPrivat
   )
   const sponsored = { ...userOperation, paymasterData }
   const hash = getUserOperationHash({ chainId: deployment.chainId, entryPointAddress: deployment.entryPoint, entryPointVersion: '0.7', userOperation: sponsored })
-  return { ...sponsored, signature: await privateKeyToAccount(ownerPrivateKey).signMessage({ message: { raw: hash } }) }
+  return { ...sponsored, signature: await signOperation(ownerPrivateKey, hash, { ...message, operation: hash }, { kind: 'typed' }) }
 }
