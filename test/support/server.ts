@@ -117,9 +117,10 @@ export async function signUserOp(payer: Payer, userOp: WireUserOp, userOpHash: H
 
 /** permit → prepare → sign → submit, returning the submit answer. */
 export async function payThroughServer(base: string, invoiceId: bigint | string, payer: Payer, permitDeadline?: number | string) {
-  const { prepared, permitSignature } = await permitAndPrepare(base, invoiceId, payer, permitDeadline)
+  const { permit, prepared, permitSignature } = await permitAndPrepare(base, invoiceId, payer, permitDeadline)
   if (prepared.status !== 200) throw new Error(`prepare: ${prepared.status} ${JSON.stringify(prepared.body)}`)
-  const userOp = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash)
+  // the chain the server pays on, which need not be the devnet's: the token's permit domain names it
+  const userOp = await signUserOp(payer, prepared.body.userOp, prepared.body.userOpHash, Number(permit.body.permitToSign.domain.chainId))
   const { v, r, s } = permitSignature
   return { submit: await api(base, `/v1/pay/${invoiceId}`, { userOp, permitSignature: { v, r, s } }), prepared, userOp }
 }
