@@ -1,20 +1,21 @@
-import { concat, encodeFunctionData, getAddress, type Address, type Hex } from 'viem'
+import { concat, encodeFunctionData, getAddress, recoverTypedDataAddress, type Address, type Hex } from 'viem'
 import { entryPoint06Address, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import {
+  decodePayCallData,
   encodeCreateVault,
   encodePayCallData,
-  registryPayAbi,
-  vaultExecuteAbi,
   vaultFactoryAbi,
+  type PayCall,
   type PermitSignature,
 } from '../../shared/payCall'
-import { vaultExecuteBatchAbi } from '../../shared/fundedPayCall'
+import { encodeFundedPayCallData } from '../../shared/fundedPayCall'
+import { paymentTypedData } from '../../shared/paymentMessage'
 import { type WireInvoice } from '../../shared/wire'
 import { fromWireUserOp } from '../../shared/userOpWire'
-import { paymentInvoice } from './paymentInvoice'
-import { prepareTestPayment, signTestPermit, testDeployment, testInvoice, type PrepareTestPaymentParameters } from './preparedPayment.fixture'
+import { onchainPaymentInvoice, paymentInvoice } from './paymentInvoice'
+import { prepareTestPayment, signTestPermit, testDeployment, testInvoice, testOnchainInvoice, type PrepareTestPaymentParameters } from './preparedPayment.fixture'
 import { verifyPreparedPayment, type VerifyPreparedPaymentReturnType } from './verifyPreparedPayment'
 import type { PrepareResponse } from '../api/createPayApi'
 
@@ -65,6 +66,26 @@ function withCallData(callData: Hex) {
   return (userOp: UserOperation<'0.7'>): UserOperation<'0.7'> => ({ ...userOp, callData })
 }
 
+/** A dishonest server rewrites the payment call before hashing the operation. */
+function rewriting(change: (call: PayCall) => PayCall) {
+  return (userOp: UserOperation<'0.7'>): UserOperation<'0.7'> => ({ ...userOp, callData: encodePayCallData(change(decodePayCallData(userOp.callData))) })
+}
+
+/** SimpleAccount's execute(dest, value, func), which the old vault ran: it could call anything. */
+const executeAbi = [
+  {
+    type: 'function',
+    name: 'execute',
+    stateMutability: 'nonpayable',
+    inputs: [
+      { name: 'dest', type: 'address' },
+      { name: 'value', type: 'uint256' },
+      { name: 'func', type: 'bytes' },
+    ],
+    outputs: [],
+  },
+] as const
+
 function withoutFields(...keys: (keyof UserOperation<'0.7'>)[]) {
   return (userOp: UserOperation<'0.7'>): UserOperation<'0.7'> => {
     const copy = { ...userOp }
@@ -110,24 +131,57 @@ describe('verifyPreparedPayment', () => {
   })
 
   test('behavior: refuses an operation that pays another invoice', async () => {
-    const { verify, deployment, permit } = await scenario()
-    const { result } = await verify(withCallData(encodePayCallData({ registry: deployment.registry, invoiceId: 7n, permit })))
+    const { verify } = await scenario()
+    const { result } = await verify(rewriting((call) => ({ ...call, invoiceId: 7n })))
     expect(codes(result)).toEqual(['INVOICE_ID_MISMATCH'])
     expect(!result.ok && result.problems[0]?.message).toBe('The operation pays invoice 7, not invoice 3.')
   })
 
-  test('behavior: refuses an operation that calls a contract other than the registry', async () => {
-    const { verify, permit } = await scenario()
-    const { result } = await verify(withCallData(encodePayCallData({ registry: someAddress(), invoiceId: 3n, permit })))
+  test('behavior: refuses an operation that pays through a contract other than the registry', async () => {
+    const { verify, deployment } = await scenario()
+    const other = someAddress()
+    const { result } = await verify(rewriting((call) => ({ ...call, registry: other })))
     expect(codes(result)).toEqual(['CALL_TARGET_MISMATCH'])
+    expect(!result.ok && result.problems[0]?.message).toBe(`The operation pays through ${other}, not the invoice registry ${deployment.registry}.`)
   })
 
-  test('behavior: refuses an operation that also sends native currency', async () => {
-    const { verify, deployment, permit } = await scenario()
-    const pay = encodeFunctionData({ abi: registryPayAbi, functionName: 'pay', args: [3n, permit.deadline, permit.v, permit.r, permit.s] })
-    const callData = encodeFunctionData({ abi: vaultExecuteAbi, functionName: 'execute', args: [deployment.registry, 1n, pay] })
-    const { result } = await verify(withCallData(callData))
-    expect(codes(result)).toEqual(['CALL_VALUE_NONZERO'])
+  test('behavior: refuses an operation that pays another merchant than the invoice\'s on-chain', async () => {
+    const { verify, invoice } = await scenario()
+    const other = someAddress()
+    const { result } = await verify(rewriting((call) => ({ ...call, merchant: other })))
+    expect(codes(result)).toEqual(['MERCHANT_MISMATCH'])
+    expect(!result.ok && result.problems[0]?.message).toBe(`The operation pays ${other}, not the invoice's merchant ${invoice.merchant}.`)
+  })
+
+  test.each([
+    ['more', 248_000_001n],
+    ['less', 247_999_999n],
+    ['nothing', 0n],
+  ])('behavior: refuses an operation that pays %s than the invoice amount on-chain', async (_, amount) => {
+    const { verify } = await scenario()
+    const { result } = await verify(rewriting((call) => ({ ...call, amount })))
+    expect(codes(result)).toEqual(['AMOUNT_MISMATCH'])
+  })
+
+  test('behavior: refuses an operation that pays in another token than the pinned one', async () => {
+    const { verify, deployment } = await scenario()
+    const other = someAddress()
+    const { result } = await verify(rewriting((call) => ({ ...call, token: other })))
+    expect(codes(result)).toEqual(['TOKEN_MISMATCH'])
+    expect(!result.ok && result.problems[0]?.message).toBe(`The operation pays in token ${other}, not in this checkout's token ${deployment.token}.`)
+  })
+
+  test('behavior: refuses a call to execute, which could call anything, however the payment hides in it', async () => {
+    const { verify, deployment } = await scenario()
+    const { prepared } = await verify()
+    const honest = fromWireUserOp(prepared.userOp).callData
+    for (const callData of [
+      encodeFunctionData({ abi: executeAbi, functionName: 'execute', args: [deployment.registry, 0n, honest] }),
+      encodeFunctionData({ abi: executeAbi, functionName: 'execute', args: [deployment.token, 0n, '0x095ea7b3'] }),
+    ]) {
+      const { result } = await verify(withCallData(callData))
+      expect(codes(result)).toEqual(['CALLDATA_UNDECODABLE'])
+    }
   })
 
   test.each([
@@ -136,54 +190,64 @@ describe('verifyPreparedPayment', () => {
     ['s', (permit: PermitSignature) => ({ ...permit, s: `0x${'34'.repeat(32)}` as const })],
     ['deadline', (permit: PermitSignature) => ({ ...permit, deadline: permit.deadline + 60n })],
   ])('behavior: refuses an operation whose permit %s differs from the one signed', async (_, change) => {
-    const { verify, deployment, permit } = await scenario()
-    const { result } = await verify(withCallData(encodePayCallData({ registry: deployment.registry, invoiceId: 3n, permit: change(permit) })))
+    const { verify } = await scenario()
+    const { result } = await verify(rewriting((call) => ({ ...call, permit: change(call.permit) })))
     expect(codes(result)).toEqual(['PERMIT_MISMATCH'])
   })
 
   test('behavior: refuses an operation with bytes after the payment call', async () => {
-    const { verify, deployment, permit } = await scenario()
-    const callData = concat([encodePayCallData({ registry: deployment.registry, invoiceId: 3n, permit }), '0xdeadbeef'])
-    const { result } = await verify(withCallData(callData))
+    const { verify } = await scenario()
+    const { result } = await verify((userOp) => ({ ...userOp, callData: concat([userOp.callData, '0xdeadbeef']) }))
     expect(codes(result)).toEqual(['CALLDATA_NOT_CANONICAL'])
   })
 
-  test('behavior: refuses an operation with bytes hidden after the inner pay call', async () => {
-    const { verify, deployment, permit } = await scenario()
-    const pay = encodeFunctionData({ abi: registryPayAbi, functionName: 'pay', args: [3n, permit.deadline, permit.v, permit.r, permit.s] })
-    const callData = encodeFunctionData({
-      abi: vaultExecuteAbi,
-      functionName: 'execute',
-      args: [deployment.registry, 0n, concat([pay, `0x${'00'.repeat(31)}01`])],
-    })
-    const { result } = await verify(withCallData(callData))
+  test('behavior: refuses a second payment appended to the first', async () => {
+    const { verify } = await scenario()
+    const { result } = await verify((userOp) => ({ ...userOp, callData: concat([userOp.callData, userOp.callData]) }))
     expect(codes(result)).toEqual(['CALLDATA_NOT_CANONICAL'])
   })
 
   test('behavior: refuses a permit byte with dirty high bits', async () => {
-    const { verify, deployment, permit } = await scenario()
-    const honest = encodePayCallData({ registry: deployment.registry, invoiceId: 3n, permit })
-    const vWord = `${'00'.repeat(31)}${permit.v.toString(16)}`
-    const dirty = honest.replace(vWord, `${'00'.repeat(30)}01${permit.v.toString(16)}`) as Hex
-    expect(dirty).not.toBe(honest)
-    const { result } = await verify(withCallData(dirty))
-    // the decoder reads v as 283: the re-encoding refuses it, and it is not the v the payer signed
-    expect(codes(result)).toEqual(['CALLDATA_NOT_CANONICAL', 'PERMIT_MISMATCH'])
+    const { verify, permit } = await scenario()
+    const dirtyV = (honest: Hex) => {
+      const vWord = `${'00'.repeat(31)}${permit.v.toString(16)}`
+      const dirty = honest.replace(vWord, `${'00'.repeat(30)}01${permit.v.toString(16)}`) as Hex
+      expect(dirty).not.toBe(honest)
+      return dirty
+    }
+    const { result } = await verify((userOp) => ({ ...userOp, callData: dirtyV(userOp.callData) }))
+    // the decoder reads v as 283, which does not re-encode: refused before any field is compared
+    expect(codes(result)).toEqual(['CALLDATA_NOT_CANONICAL'])
   })
 
-  test('behavior: refuses executeBatch instead of execute', async () => {
-    const { verify, deployment, permit } = await scenario()
-    const pay = encodeFunctionData({ abi: registryPayAbi, functionName: 'pay', args: [3n, permit.deadline, permit.v, permit.r, permit.s] })
-    const callData = encodeFunctionData({ abi: vaultExecuteBatchAbi, functionName: 'executeBatch', args: [[deployment.registry], [0n], [pay]] })
-    const { result } = await verify(withCallData(callData))
-    expect(codes(result)).toEqual(['CALLDATA_UNDECODABLE'])
+  test('behavior: refuses an address word with dirty high bits, though it decodes to the merchant', async () => {
+    const { verify, invoice } = await scenario()
+    const dirtyMerchant = (honest: Hex) => {
+      const word = `${'00'.repeat(12)}${invoice.merchant.slice(2).toLowerCase()}`
+      const dirty = honest.replace(word, `${'00'.repeat(11)}01${invoice.merchant.slice(2).toLowerCase()}`) as Hex
+      expect(dirty).not.toBe(honest)
+      return dirty
+    }
+    const { result } = await verify((userOp) => ({ ...userOp, callData: dirtyMerchant(userOp.callData) }))
+    expect(codes(result)).toEqual(['CALLDATA_NOT_CANONICAL'])
   })
 
-  test('behavior: refuses an operation whose inner call is not pay', async () => {
-    const { verify, deployment } = await scenario()
-    const callData = encodeFunctionData({ abi: vaultExecuteAbi, functionName: 'execute', args: [deployment.registry, 0n, '0x095ea7b3'] })
-    const { result } = await verify(withCallData(callData))
+  test('behavior: refuses a payment from the payer\'s wallet that the payer did not sign for', async () => {
+    const { verify, permit } = await scenario()
+    const { result } = await verify((userOp) => ({
+      ...userOp,
+      callData: encodeFundedPayCallData({ ...decodePayCallData(userOp.callData), funding: { amount: 1_000_000n, permit } }),
+    }))
     expect(codes(result)).toEqual(['CALLDATA_UNDECODABLE'])
+    expect(!result.ok && result.problems[0]?.message).toBe('The operation would also take funds from your wallet, which you did not allow.')
+  })
+
+  test('behavior: refuses a call to another function, or a truncated payment', async () => {
+    const { verify } = await scenario()
+    for (const edit of [(data: Hex) => `0x095ea7b3${data.slice(10)}` as Hex, (data: Hex) => data.slice(0, -64) as Hex, () => '0x' as Hex]) {
+      const { result } = await verify((userOp) => ({ ...userOp, callData: edit(userOp.callData) }))
+      expect(codes(result)).toEqual(['CALLDATA_UNDECODABLE'])
+    }
   })
 
   test('behavior: refuses an operation sent by another account', async () => {
@@ -366,6 +430,12 @@ describe('verifyPreparedPayment', () => {
     expect(codes(result)).toEqual(['AMOUNT_MISMATCH'])
   })
 
+  test('behavior: refuses a response with another merchant', async () => {
+    const { verify, invoice } = await scenario()
+    const { result } = await verify(undefined, (prepared) => ({ ...prepared, invoice: { ...invoice, merchant: someAddress() } }))
+    expect(codes(result)).toEqual(['MERCHANT_MISMATCH'])
+  })
+
   test('behavior: refuses a response with another invoice token', async () => {
     const { verify, invoice } = await scenario()
     const { result } = await verify(undefined, (prepared) => ({
@@ -382,13 +452,12 @@ describe('verifyPreparedPayment', () => {
   })
 
   test('behavior: reports every problem at once', async () => {
-    const { verify, permit } = await scenario()
+    const { verify } = await scenario()
     const { result } = await verify(
       (userOp) => ({
-        ...userOp,
+        ...rewriting((call) => ({ ...call, registry: someAddress(), invoiceId: 7n, amount: 1n }))(userOp),
         sender: someAddress(),
         paymaster: someAddress(),
-        callData: encodePayCallData({ registry: someAddress(), invoiceId: 7n, permit }),
       }),
       (prepared) => ({ ...prepared, userOpHash: `0x${'00'.repeat(32)}` }),
     )
@@ -397,6 +466,7 @@ describe('verifyPreparedPayment', () => {
       'SENDER_MISMATCH',
       'CALL_TARGET_MISMATCH',
       'INVOICE_ID_MISMATCH',
+      'AMOUNT_MISMATCH',
       'PAYMASTER_MISMATCH',
     ])
     expect(!result.ok && result.problems.every((problem) => problem.message.length > 0)).toBe(true)
@@ -407,5 +477,62 @@ describe('verifyPreparedPayment', () => {
     const intruder = someAddress()
     const { result } = await verify((userOp) => ({ ...userOp, sender: intruder.toLowerCase() as Address }))
     expect(!result.ok && result.problems[0]?.message).toBe(`The operation is sent by ${intruder.toLowerCase()}, not by your vault ${getAddress(vault)}.`)
+  })
+})
+
+describe('the Payment message of a verified payment', () => {
+  test('behavior: names exactly the invoice the chain holds, the vault, the permit\'s deadline and the hash computed here', async () => {
+    const { verify, deployment, invoice, owner, vault, permit } = await scenario()
+    const { prepared, result } = await verify()
+    expect(codes(result)).toEqual([])
+    if (!result.ok) return
+    const onchain = testOnchainInvoice(invoice)
+    const recomputed = getUserOperationHash({
+      chainId: deployment.chainId,
+      entryPointAddress: deployment.entryPoint,
+      entryPointVersion: '0.7',
+      userOperation: { ...fromWireUserOp(prepared.userOp), signature: '0x' },
+    })
+    expect(result.payment).toEqual({
+      invoice: 3n,
+      merchant: getAddress(onchain.merchant),
+      token: getAddress(onchain.token),
+      amount: onchain.amount,
+      fromWallet: 0n,
+      vault: getAddress(vault),
+      validUntil: permit.deadline,
+      operation: recomputed,
+    })
+    expect(result.payment.token).toBe(getAddress(deployment.token))
+    expect(result.call).toEqual(decodePayCallData(fromWireUserOp(prepared.userOp).callData))
+    // what the wallet is asked to sign recovers to the owner over the vault's own domain
+    const typedData = paymentTypedData(deployment.chainId, result.payment)
+    expect(typedData.domain).toEqual({ name: 'svc-checkout vault', version: '2', chainId: deployment.chainId, verifyingContract: getAddress(vault) })
+    const signature = await owner.signTypedData(typedData)
+    expect(await recoverTypedDataAddress({ ...typedData, signature })).toBe(owner.address)
+  })
+
+  test('behavior: takes the figures from the chain\'s invoice, not from the server\'s answer around the operation', async () => {
+    const { verify, invoice } = await scenario()
+    const merchant = someAddress()
+    const { result } = await verify(undefined, (prepared) => ({ ...prepared, invoice: { ...invoice, merchant, amount: '1' } }))
+    // the answer's own invoice is refused; nothing from it reaches a message
+    expect(codes(result)).toEqual(['AMOUNT_MISMATCH', 'MERCHANT_MISMATCH'])
+  })
+
+  test('behavior: an operation whose hash the server misstates yields no message at all', async () => {
+    const { verify } = await scenario()
+    const { result } = await verify(undefined, (prepared) => ({ ...prepared, userOpHash: `0x${'00'.repeat(32)}` }))
+    expect(result.ok).toBe(false)
+    expect('payment' in result).toBe(false)
+  })
+
+  test('behavior: a verifier given the registry\'s record directly builds the same message', async () => {
+    const { deployment, invoice, verify } = await scenario()
+    const { prepared, result } = await verify()
+    const onchain = testOnchainInvoice(invoice)
+    expect(onchainPaymentInvoice(3n, onchain)).toEqual(paymentInvoice(invoice))
+    expect(result.ok && result.payment.operation).toBe(prepared.userOpHash)
+    expect(result.ok && result.payment.token).toBe(deployment.token)
   })
 })

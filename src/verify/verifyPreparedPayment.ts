@@ -2,7 +2,7 @@ import type { PrepareResponse } from '../api/createPayApi'
 import { fromWireUserOp } from '../../shared/userOpWire'
 import { earliestDeadline } from '../../shared/permit'
 import { isoSeconds } from '../../shared/isoSeconds'
-import { checkAcceptedToken, type PaymentInvoice } from './paymentInvoice'
+import type { PaymentInvoice } from './paymentInvoice'
 import { sameAddress } from './sameAddress'
 import type { UnsafeProblem } from './unsafeProblem'
 import { verifyUserOperation, type VerifyUserOperationParameters, type VerifyUserOperationReturnType } from './verifyUserOperation'
@@ -15,10 +15,9 @@ export type VerifyPreparedPaymentReturnType = VerifyUserOperationReturnType
  * service claims) and what the answer says around it. The returned operation carries an empty
  * signature: whatever the server put there (a stub for estimation) is never sent. */
 export function verifyPreparedPayment(p: VerifyPreparedPaymentParameters): VerifyPreparedPaymentReturnType {
-  const { deployment, invoice, prepared } = p
+  const { invoice, prepared } = p
   const operation = verifyUserOperation(fromWireUserOp(prepared.userOp), p, prepared.userOpHash)
   const problems: UnsafeProblem[] = [
-    ...checkAcceptedToken(invoice, deployment),
     ...checkPreparedInvoice(prepared.invoice, invoice),
     ...(operation.ok ? [] : operation.problems),
     ...checkPermitWindow(prepared, p),

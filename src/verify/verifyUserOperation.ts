@@ -12,7 +12,7 @@ import { checkPayCall } from './checkPayCall'
 import { checkSponsorship } from './checkSponsorship'
 import type { SponsorshipWindow } from '../../shared/verifyingPaymaster'
 import { checkVaultCreation } from './checkVaultCreation'
-import type { PaymentInvoice } from './paymentInvoice'
+import { checkAcceptedToken, type PaymentInvoice } from './paymentInvoice'
 import { sameAddress } from './sameAddress'
 import { verdict, type UnsafeProblem, type Verdict } from './unsafeProblem'
 import { verifiedPaymentMessage } from './verifiedPaymentMessage'
@@ -75,6 +75,7 @@ export function verifyUserOperation(operation: UserOperation<'0.7'>, p: VerifyUs
   const payCall = checkPayCall(userOp.callData, { deployment, invoice, permit: p.permit, funding: p.funding })
   problems.push(
     ...checkOperationNonce(userOp.nonce, p.entryPointNonce),
+    ...checkAcceptedToken(invoice, deployment),
     ...payCall.problems,
     ...checkVaultCreation(userOp, { deployment, owner: p.owner, vaultDeployed: p.vaultDeployed }),
     ...checkGasLimits(userOp, deployment.userOpLimits),
