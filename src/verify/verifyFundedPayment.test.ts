@@ -1,12 +1,12 @@
-import { encodeFunctionData, type Address, type Hex } from 'viem'
-import type { UserOperation } from 'viem/account-abstraction'
+import { concat, getAddress, type Address } from 'viem'
+import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
-import { decodeFundedPayCallData, encodeFundedPayCallData, vaultExecuteBatchAbi, type FundedPayCall } from '../../shared/fundedPayCall'
-import { tokenPermitAbi, tokenTransferFromAbi } from '../../shared/tokenAbi'
-import { encodePayCallData, registryPayAbi } from '../../shared/payCall'
+import { decodeFundedPayCallData, encodeFundedPayCallData, type FundedPayCall } from '../../shared/fundedPayCall'
+import { encodePayCallData } from '../../shared/payCall'
+import { fromWireUserOp } from '../../shared/userOpWire'
 import { paymentInvoice } from './paymentInvoice'
-import { prepareTestPayment, signTestFunding, signTestPermit, testDeployment, testInvoice, type PrepareTestPaymentParameters } from './preparedPayment.fixture'
+import { prepareTestPayment, signTestFunding, signTestPermit, testDeployment, testInvoice, testOnchainInvoice, type PrepareTestPaymentParameters } from './preparedPayment.fixture'
 import { verifyPreparedPayment, type VerifyPreparedPaymentReturnType } from './verifyPreparedPayment'
 
 const now = Date.UTC(2026, 0, 15, 12)
@@ -26,9 +26,10 @@ async function scenario() {
   /** What a server answers, honest or, with `tamper`, dishonest but consistent in its hash. */
   async function verify(tamper?: PrepareTestPaymentParameters['tamper'], changes: Partial<PrepareTestPaymentParameters> = {}) {
     const prepared = await prepareTestPayment({ ...server, ...changes, ...(tamper ? { tamper } : {}) })
-    return verifyPreparedPayment({ ...expected, prepared })
+    return { prepared, result: verifyPreparedPayment({ ...expected, prepared }) }
   }
-  return { deployment, owner, vault, invoice, permit, funding, verify }
+  const verifyCodes = async (...args: Parameters<typeof verify>) => codes((await verify(...args)).result)
+  return { deployment, owner, vault, invoice, permit, funding, verify, verifyCodes }
 }
 
 const codes = (result: VerifyPreparedPaymentReturnType) => (result.ok ? [] : result.problems.map((problem) => problem.code))
@@ -38,98 +39,88 @@ function rewriting(change: (call: FundedPayCall) => FundedPayCall) {
   return (userOp: UserOperation<'0.7'>): UserOperation<'0.7'> => ({ ...userOp, callData: encodeFundedPayCallData(change(decodeFundedPayCallData(userOp.callData))) })
 }
 
-/** A dishonest server replaces the batch with its own. */
-function batchOf(call: FundedPayCall, { dest, value, func }: { dest?: (calls: Calls) => Address[]; value?: bigint[]; func?: (calls: Calls) => Hex[] }) {
-  const calls = callsOf(call)
-  return (userOp: UserOperation<'0.7'>): UserOperation<'0.7'> => ({
-    ...userOp,
-    callData: encodeFunctionData({
-      abi: vaultExecuteBatchAbi,
-      functionName: 'executeBatch',
-      args: [dest ? dest(calls) : [call.token, call.token, call.registry], value ?? [0n, 0n, 0n], func ? func(calls) : [calls.permit, calls.transfer, calls.pay]],
-    }),
-  })
-}
-
-type Calls = ReturnType<typeof callsOf>
-
-function callsOf({ token, invoiceId, permit, funding }: FundedPayCall) {
-  const { from, to, amount } = funding
-  return {
-    token,
-    permit: encodeFunctionData({ abi: tokenPermitAbi, functionName: 'permit', args: [from, to, amount, funding.permit.deadline, funding.permit.v, funding.permit.r, funding.permit.s] }),
-    transfer: encodeFunctionData({ abi: tokenTransferFromAbi, functionName: 'transferFrom', args: [from, to, amount] }),
-    pay: encodeFunctionData({ abi: registryPayAbi, functionName: 'pay', args: [invoiceId, permit.deadline, permit.v, permit.r, permit.s] }),
-  }
-}
-
 describe('verifyPreparedPayment of a payment funded from the payer\'s account', () => {
-  test('default: accepts exactly [permit, transferFrom, pay] with the signed permits, sponsored until the earlier permit', async () => {
+  test('default: accepts exactly payInvoiceFromWallet with the signed permits and amount, sponsored until the earlier permit', async () => {
     const { verify, funding } = await scenario()
-    const result = await verify()
+    const { result } = await verify()
     expect(codes(result)).toEqual([])
     expect(result.ok && result.window.validUntil).toBe(Number(funding.permit.deadline))
   })
 
-  test('behavior: a funded batch moving the funds to another spender is unsafe', async () => {
-    const { verify } = await scenario()
-    const stranger = someAddress()
-    expect(codes(await verify(rewriting((call) => ({ ...call, funding: { ...call.funding, to: stranger } }))))).toEqual(['FUNDING_SPENDER_MISMATCH'])
+  test('behavior: a funded call taking another amount from the wallet than the payer allowed is unsafe', async () => {
+    const { verifyCodes } = await scenario()
+    expect(await verifyCodes(rewriting((call) => ({ ...call, funding: { ...call.funding, amount: call.funding.amount + 1n } })))).toEqual(['FUNDING_AMOUNT_MISMATCH'])
+    expect(await verifyCodes(rewriting((call) => ({ ...call, funding: { ...call.funding, amount: 0n } })))).toEqual(['FUNDING_AMOUNT_MISMATCH'])
   })
 
-  test('behavior: a funded batch taking another value than the vault lacks is unsafe', async () => {
-    const { verify } = await scenario()
-    expect(codes(await verify(rewriting((call) => ({ ...call, funding: { ...call.funding, amount: call.funding.amount + 1n } }))))).toEqual(['FUNDING_AMOUNT_MISMATCH'])
-  })
-
-  test('behavior: a funded batch taking from another owner than the connected account is unsafe', async () => {
-    const { verify } = await scenario()
-    const stranger = someAddress()
-    expect(codes(await verify(rewriting((call) => ({ ...call, funding: { ...call.funding, from: stranger } }))))).toEqual(['FUNDING_OWNER_MISMATCH'])
-  })
-
-  test('behavior: another funding permit than the one signed, or the pay call with another permit, is unsafe', async () => {
-    const { verify } = await scenario()
+  test('behavior: another funding permit than the one signed, or the payment with another permit, is unsafe', async () => {
+    const { verifyCodes } = await scenario()
     const otherR = `0x${'77'.repeat(32)}` as const
-    expect(codes(await verify(rewriting((call) => ({ ...call, funding: { ...call.funding, permit: { ...call.funding.permit, r: otherR } } }))))).toEqual(['FUNDING_PERMIT_MISMATCH'])
-    expect(codes(await verify(rewriting((call) => ({ ...call, permit: { ...call.permit, r: otherR } }))))).toEqual(['PERMIT_MISMATCH'])
+    expect(await verifyCodes(rewriting((call) => ({ ...call, funding: { ...call.funding, permit: { ...call.funding.permit, r: otherR } } })))).toEqual(['FUNDING_PERMIT_MISMATCH'])
+    expect(await verifyCodes(rewriting((call) => ({ ...call, funding: { ...call.funding, permit: { ...call.funding.permit, deadline: deadline } } })))).toEqual(['FUNDING_PERMIT_MISMATCH'])
+    expect(await verifyCodes(rewriting((call) => ({ ...call, permit: { ...call.permit, r: otherR } })))).toEqual(['PERMIT_MISMATCH'])
   })
 
-  test('behavior: the transfer through another token, or the payment to another registry, is unsafe', async () => {
-    const { verify } = await scenario()
-    expect(codes(await verify(rewriting((call) => ({ ...call, token: someAddress() }))))).toEqual(['CALL_TARGET_MISMATCH'])
-    expect(codes(await verify(rewriting((call) => ({ ...call, registry: someAddress() }))))).toEqual(['CALL_TARGET_MISMATCH'])
+  test('behavior: the two permits swapped is unsafe', async () => {
+    const { verifyCodes } = await scenario()
+    expect(await verifyCodes(rewriting((call) => ({ ...call, permit: call.funding.permit, funding: { ...call.funding, permit: call.permit } })))).toEqual([
+      'PERMIT_MISMATCH',
+      'FUNDING_PERMIT_MISMATCH',
+    ])
   })
 
-  test('behavior: an extra call in the batch is unsafe', async () => {
-    const { verify, deployment, invoice, permit, funding } = await scenario()
-    const call: FundedPayCall = { token: deployment.token, registry: deployment.registry, invoiceId: BigInt(invoice.id), permit, funding }
-    const drain = encodeFunctionData({ abi: tokenTransferFromAbi, functionName: 'transferFrom', args: [funding.from, someAddress(), 1n] })
-    const extra = batchOf(call, { dest: (c) => [c.token, c.token, deployment.registry, c.token], value: [0n, 0n, 0n, 0n], func: (c) => [c.permit, c.transfer, c.pay, drain] })
-    expect(codes(await verify(extra))).toEqual(['CALL_COUNT_MISMATCH'])
+  test('behavior: a funded payment in another token, through another registry, to another merchant, of another amount or invoice is unsafe', async () => {
+    const { verifyCodes } = await scenario()
+    expect(await verifyCodes(rewriting((call) => ({ ...call, token: someAddress() })))).toEqual(['TOKEN_MISMATCH'])
+    expect(await verifyCodes(rewriting((call) => ({ ...call, registry: someAddress() })))).toEqual(['CALL_TARGET_MISMATCH'])
+    expect(await verifyCodes(rewriting((call) => ({ ...call, merchant: someAddress() })))).toEqual(['MERCHANT_MISMATCH'])
+    expect(await verifyCodes(rewriting((call) => ({ ...call, amount: call.amount - 1n })))).toEqual(['AMOUNT_MISMATCH'])
+    expect(await verifyCodes(rewriting((call) => ({ ...call, invoiceId: 4n })))).toEqual(['INVOICE_ID_MISMATCH'])
   })
 
-  test('behavior: reordered calls are unsafe', async () => {
-    const { verify, deployment, invoice, permit, funding } = await scenario()
-    const call: FundedPayCall = { token: deployment.token, registry: deployment.registry, invoiceId: BigInt(invoice.id), permit, funding }
-    const reordered = batchOf(call, { dest: (c) => [deployment.registry, c.token, c.token], func: (c) => [c.pay, c.permit, c.transfer] })
-    expect(codes(await verify(reordered))).toEqual(['CALL_ORDER_MISMATCH'])
-  })
-
-  test('behavior: a call sending native currency is unsafe', async () => {
-    const { verify, deployment, invoice, permit, funding } = await scenario()
-    const call: FundedPayCall = { token: deployment.token, registry: deployment.registry, invoiceId: BigInt(invoice.id), permit, funding }
-    expect(codes(await verify(batchOf(call, { value: [0n, 1n, 0n] })))).toEqual(['CALL_VALUE_NONZERO'])
+  test('behavior: anything after the funded call (a second payment, a transfer) is unsafe', async () => {
+    const { verifyCodes, deployment, invoice, permit } = await scenario()
+    const plain = encodePayCallData({ registry: deployment.registry, invoiceId: BigInt(invoice.id), merchant: invoice.merchant, token: deployment.token, amount: 1n, permit })
+    expect(await verifyCodes((userOp) => ({ ...userOp, callData: concat([userOp.callData, plain]) }))).toEqual(['CALLDATA_NOT_CANONICAL'])
+    expect(await verifyCodes((userOp) => ({ ...userOp, callData: concat([userOp.callData, '0x00']) }))).toEqual(['CALLDATA_NOT_CANONICAL'])
   })
 
   test('behavior: a plain payment where the payer signed a funding permit is unsafe', async () => {
     const { verify, deployment, invoice, permit } = await scenario()
-    const plain = (userOp: UserOperation<'0.7'>) => ({ ...userOp, callData: encodePayCallData({ registry: deployment.registry, invoiceId: BigInt(invoice.id), permit }) })
-    expect(codes(await verify(plain))).toEqual(['CALLDATA_UNDECODABLE'])
+    const plain = (userOp: UserOperation<'0.7'>) => ({
+      ...userOp,
+      callData: encodePayCallData({ registry: deployment.registry, invoiceId: BigInt(invoice.id), merchant: invoice.merchant, token: deployment.token, amount: BigInt(invoice.amount), permit }),
+    })
+    const { result } = await verify(plain)
+    expect(codes(result)).toEqual(['CALLDATA_UNDECODABLE'])
+    expect(!result.ok && result.problems[0]?.message).toBe('The operation pays from your vault alone, without the funding from your wallet you signed.')
   })
 
   test('behavior: a sponsorship outliving the funding permit is unsafe', async () => {
-    const { verify } = await scenario()
-    expect(codes(await verify(undefined, { sponsorship: { validUntil: Number(deadline), validAfter: 0 } }))).toEqual(['SPONSORSHIP_OUTLIVES_PERMIT'])
+    const { verifyCodes } = await scenario()
+    expect(await verifyCodes(undefined, { sponsorship: { validUntil: Number(deadline), validAfter: 0 } })).toEqual(['SPONSORSHIP_OUTLIVES_PERMIT'])
+  })
+
+  test('behavior: the Payment message names the chain\'s invoice and what comes from the wallet, as signed', async () => {
+    const { verify, deployment, invoice, vault, permit, funding } = await scenario()
+    const { prepared, result } = await verify()
+    if (!result.ok) throw new Error(codes(result).join())
+    const onchain = testOnchainInvoice(invoice)
+    expect(result.payment).toEqual({
+      invoice: 3n,
+      merchant: getAddress(onchain.merchant),
+      token: getAddress(onchain.token),
+      amount: onchain.amount,
+      fromWallet: funding.amount,
+      vault: getAddress(vault),
+      validUntil: permit.deadline,
+      operation: getUserOperationHash({
+        chainId: deployment.chainId,
+        entryPointAddress: deployment.entryPoint,
+        entryPointVersion: '0.7',
+        userOperation: { ...fromWireUserOp(prepared.userOp), signature: '0x' },
+      }),
+    })
+    expect(result.call).toEqual(decodeFundedPayCallData(fromWireUserOp(prepared.userOp).callData))
   })
 })
