@@ -1,9 +1,10 @@
-import { decodeFunctionData, encodeFunctionData, recoverMessageAddress, type Address, type Hex } from 'viem'
+import { concat, getAddress, recoverTypedDataAddress, type Address, type Hex } from 'viem'
 import { getUserOperationHash } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
-import { decodeFundedPayCallData, vaultExecuteBatchAbi } from '../../shared/fundedPayCall'
+import { decodeFundedPayCallData } from '../../shared/fundedPayCall'
 import { decodePayCallData } from '../../shared/payCall'
+import { paymentTypedData } from '../../shared/paymentMessage'
 import { permitTypes } from '../../shared/permit'
 import { type PermitToSign, type WireInvoice } from '../../shared/wire'
 import { fromWireUserOp } from '../../shared/userOpWire'
@@ -168,9 +169,10 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
         call('signTypedData')
         return owner.signTypedData(typedData)
       },
-      async signUserOperation({ userOpHash }) {
+      async signUserOperation({ payment }) {
         call('signUserOperation')
-        return owner.signMessage({ message: { raw: userOpHash } })
+        // the vault checks the owner's signature of the Payment message, as eth_signTypedData_v4 gives it
+        return owner.signTypedData(paymentTypedData(deployment.chainId, payment))
       },
       sendsTransactions: () => world.sendsTransactions,
       async sendToVault({ token, vault: to, amount }) {
@@ -310,7 +312,19 @@ describe('createPaymentFlow', () => {
       userOperation: userOp,
     })
     expect(hash).toBe(prepared!.userOpHash)
-    expect(await recoverMessageAddress({ message: { raw: hash }, signature: userOp.signature })).toBe(t.owner.address)
+    // the message signed names the chain's invoice, the vault and that hash: rebuilt here from them alone
+    const onchain = t.world.onchain!
+    const message = {
+      invoice: 3n,
+      merchant: getAddress(onchain.merchant),
+      token: getAddress(onchain.token),
+      amount: onchain.amount,
+      fromWallet: 0n,
+      vault: getAddress(t.vault),
+      validUntil: BigInt(prepared!.permitDeadline),
+      operation: hash,
+    }
+    expect(await recoverTypedDataAddress({ ...paymentTypedData(t.deployment.chainId, message), signature: userOp.signature })).toBe(t.owner.address)
     expect(t.count('prepare')).toBe(1)
     expect(t.count('submit')).toBe(1)
     // two views of the chain at connect: the pinned RPC's and the wallet's
@@ -913,7 +927,17 @@ describe('paying from the wallet the payer already has', () => {
     expect(funding?.name === 'signingFunding' && funding.authorisation).toMatchObject({ amount: 201_000_000n, spender: t.vault })
     expect(t.count('signTypedData')).toBe(2)
     const call = decodeFundedPayCallData(t.world.submitted[0]!.userOp.callData)
-    expect(call.funding).toMatchObject({ from: t.owner.address, to: t.vault, amount: 201_000_000n })
+    // the vault takes only from its owner, into itself: the call names the amount alone
+    expect(call).toMatchObject({ invoiceId: 3n, amount: 248_000_000n, funding: { amount: 201_000_000n } })
+    // and the wallet was asked to sign exactly that: the chain's invoice, and what comes from the wallet
+    const signing = states.find((state) => state.name === 'signingOperation')
+    expect(signing?.name === 'signingOperation' && signing.payment).toMatchObject({
+      invoice: 3n,
+      merchant: getAddress(t.world.onchain!.merchant),
+      amount: 248_000_000n,
+      fromWallet: 201_000_000n,
+      operation: t.world.prepared[0]!.userOpHash,
+    })
   })
 
   test('behavior: a vault funded after the offer goes back to the plain payment: no funding asked, nothing called unsafe', async () => {
@@ -1001,18 +1025,13 @@ describe('paying from the wallet the payer already has', () => {
     expect(t.count('signTypedData')).toBe(0)
   })
 
-  test('behavior: a funded batch with an extra call is unsafe before the operation is signed', async () => {
+  test('behavior: a funded call with another call appended is unsafe before the operation is signed', async () => {
     const t = setup({ balance: 47_000_000n, accountBalance: 500_000_000n })
-    t.world.tamper = (userOp) => {
-      const { args } = decodeFunctionData({ abi: vaultExecuteBatchAbi, data: userOp.callData })
-      const [dest, value, func] = args
-      const callData = encodeFunctionData({ abi: vaultExecuteBatchAbi, functionName: 'executeBatch', args: [[...dest, dest[1]!], [...value, 0n], [...func, func[1]!]] })
-      return { ...userOp, callData }
-    }
+    t.world.tamper = (userOp) => ({ ...userOp, callData: concat([userOp.callData, userOp.callData]) })
     await short(t)
     t.flow.payFromWallet()
     const unsafe = await until(t.flow, 'unsafe')
-    expect(unsafe.problems.map((problem) => problem.code)).toEqual(['CALL_COUNT_MISMATCH'])
+    expect(unsafe.problems.map((problem) => problem.code)).toEqual(['CALLDATA_NOT_CANONICAL'])
     expect(t.count('signUserOperation')).toBe(0)
     // both permits went to the service with /prepare: the payer is told what each allows
     expect(unsafe.handedOver).toMatchObject({ amount: 248_000_000n, funding: { amount: 201_000_000n } })
