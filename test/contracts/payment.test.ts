@@ -424,6 +424,63 @@ describe('the payment is exactly what the owner signed', () => {
   })
 })
 
+/** A JavaScript tracer (geth's API, which anvil runs) that records, until the EntryPoint emits
+ * BeforeExecution, every storage and transient-storage access, every call made and every opcode
+ * ERC-7562 forbids in validation (OP-011; GAS only where a call does not follow it, OP-012). */
+const validationTracer = `{
+  executing: false, out: [], gasAt: null,
+  banned: { GASPRICE: 1, GASLIMIT: 1, DIFFICULTY: 1, PREVRANDAO: 1, TIMESTAMP: 1, BASEFEE: 1, BLOCKHASH: 1, NUMBER: 1, ORIGIN: 1, COINBASE: 1, SELFDESTRUCT: 1, BALANCE: 1, SELFBALANCE: 1, BLOBHASH: 1, BLOBBASEFEE: 1, CREATE: 1, INVALID: 1 },
+  calls: { CALL: 1, STATICCALL: 1, DELEGATECALL: 1, CALLCODE: 1 },
+  step: function (log) {
+    if (this.executing) return;
+    var op = log.op.toString();
+    var address = toHex(log.contract.getAddress());
+    if (this.gasAt !== null && !this.calls[op]) this.out.push({ kind: 'banned', op: 'GAS', address: this.gasAt });
+    this.gasAt = op === 'GAS' ? address : null;
+    if (op === 'LOG1' && log.stack.peek(2).toString(16) === 'bb47ee3e183a558b1a2ff0874b079f3fc5478b7454eacf2bfc5af2ff5878f972') { this.executing = true; return; }
+    if (op === 'SLOAD' || op === 'SSTORE' || op === 'TLOAD' || op === 'TSTORE') this.out.push({ kind: 'storage', op: op, address: address, slot: log.stack.peek(0).toString(16) });
+    else if (this.calls[op]) this.out.push({ kind: 'call', op: op, address: address, to: log.stack.peek(1).toString(16) });
+    else if (this.banned[op]) this.out.push({ kind: 'banned', op: op, address: address });
+  },
+  fault: function () {},
+  result: function () { return this.out; }
+}`
+
+type Traced = { kind: 'storage' | 'call' | 'banned'; op: string; address: string; slot?: string; to?: string }
+
+describe('validation stays within ERC-7562', () => {
+  test('behavior: validating a payment (counterfactual and deployed vault) touches only the vault\'s own storage, calls only its implementation, ecrecover and the EntryPoint, and runs no banned opcode', async () => {
+    // safe mode in the real bundler (alto) cannot run against anvil here, so the rules it would
+    // enforce are checked on the EntryPoint's own validation of a mined payment
+    const { deployment, clients } = devnet
+    const payer = await freshPayer()
+    const outsideEntryPoint = (traced: Traced) => traced.address.toLowerCase() !== deployment.entryPoint.toLowerCase()
+    for (const vault of ['counterfactual', 'deployed']) {
+      const invoice = await freshInvoice(parseUnits('2', 6))
+      const hash = await handleOps((await signedPayOperation(payer, invoice)).userOperation)
+      await mined(clients.public, hash)
+      const traced = (await clients.public.request({
+        method: 'debug_traceTransaction' as any,
+        params: [hash, { tracer: validationTracer }] as any,
+      })) as Traced[]
+      // the tracer sees what it is asked to: the EntryPoint itself (exempt) reads the time to judge windows
+      expect(traced.some((t) => !outsideEntryPoint(t) && t.kind === 'banned' && t.op === 'TIMESTAMP'), vault).toBe(true)
+      const entities = traced.filter(outsideEntryPoint)
+      expect(entities.filter((t) => t.kind === 'banned'), vault).toEqual([])
+      const storage = entities.filter((t) => t.kind === 'storage')
+      expect(storage.length, vault).toBeGreaterThan(0)
+      // the vault's owner slot and its proxy's implementation slot, and what its deployment writes
+      expect(new Set(storage.map((t) => t.address.toLowerCase())), vault).toEqual(new Set([payer.vault.toLowerCase()]))
+      expect(storage.filter((t) => t.op === 'TLOAD' || t.op === 'TSTORE'), vault).toEqual([])
+      const callsFromVault = entities.filter((t) => t.kind === 'call' && t.address.toLowerCase() === payer.vault.toLowerCase())
+      const callees = new Set(callsFromVault.map((t) => BigInt(`0x${t.to}`)))
+      // ecrecover, and the implementation the proxy delegates to
+      const implementation = await clients.public.readContract({ address: deployment.vaultFactory, abi: payerVaultFactoryAbi, functionName: 'vaultImplementation' })
+      for (const callee of callees) expect([1n, BigInt(implementation), BigInt(deployment.entryPoint)], vault).toContain(callee)
+    }
+  })
+})
+
 describe('gas of a plain sponsored payment', () => {
   test('measure: a counterfactual vault, then the same vault deployed', async () => {
     const payer = await freshPayer()
