@@ -1,8 +1,11 @@
-import { encodeFunctionData, erc20Abi, parseUnits, zeroHash } from 'viem'
+import { encodeFunctionData, erc20Abi, hexToBigInt, numberToHex, parseSignature, parseUnits, serializeSignature, zeroHash, type Hex } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
 import { hashMetadata } from '../../shared/metadataHash'
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
+import { payerVaultFactoryAbi } from '../../contracts/artifacts/PayerVaultFactory'
+import { paymentMessage, paymentTypedData } from '../../shared/paymentMessage'
 import { decodePayCallData, encodePayCallData } from '../../shared/payCall'
 import { permitResponseSchema, prepareResponseSchema } from '../../shared/wire'
 import { signPermit } from '../support/devnet'
@@ -16,6 +19,16 @@ const { balanceOf } = ctx.devnet
 const freshInvoice = (amount = parseUnits('25', 6)) => ctx.devnet.newInvoice(amount)
 const freshPayer = (funds = parseUnits('1000', 6)) => ctx.devnet.newPayer(funds)
 type Payer = Awaited<ReturnType<typeof freshPayer>>
+
+/** secp256k1's order: s and n - s (with the other v) are the same signature to ecrecover. */
+const curveOrder = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+
+/** The malleable twin of a 65-byte signature: the same signer to a lax recovery, refused by
+ * OpenZeppelin's ECDSA, which the vault uses. */
+function highSTwin(signature: Hex): Hex {
+  const { r, s, yParity } = parseSignature(signature)
+  return serializeSignature({ r, s: numberToHex(curveOrder - hexToBigInt(s), { size: 32 }), yParity: 1 - yParity! })
+}
 
 function tokenOf(shareLink: string) {
   return new URL(shareLink).searchParams.get('token')!
@@ -273,6 +286,34 @@ describe('POST /v1/pay/:id', () => {
     expect(ok.status).toBe(200)
   })
 
+  test('behavior: the operation is signed only as the owner\'s typed Payment message: personal_sign, another invoice or amount, a high-s twin or another key is 400 USEROP_SIGNATURE_INVALID', async () => {
+    const invoice = await freshInvoice()
+    const other = await freshInvoice()
+    const payer = await freshPayer()
+    const { prepared } = await permitAndPrepare(base(), invoice.id, payer)
+    const { userOp, userOpHash } = prepared.body
+    const owner = privateKeyToAccount(payer.ownerPrivateKey)
+    const call = decodePayCallData(userOp.callData)
+    const message = paymentMessage(call, payer.vault, userOpHash)
+    const typed = (changed: object) => owner.signTypedData(paymentTypedData(ctx.devnet.deployment.chainId, { ...message, ...changed }))
+    const signatures = {
+      personalSign: await owner.signMessage({ message: { raw: userOpHash } }),
+      anotherInvoice: await typed({ invoice: other.id }),
+      anotherAmount: await typed({ amount: invoice.amount - 1n }),
+      anotherChain: await owner.signTypedData(paymentTypedData(1, message)),
+      highS: highSTwin(await typed({})),
+      anotherKey: await privateKeyToAccount((await freshPayer()).ownerPrivateKey).signTypedData(paymentTypedData(ctx.devnet.deployment.chainId, message)),
+    }
+    for (const [name, signature] of Object.entries(signatures)) {
+      const { status, body } = await api(base(), `/v1/pay/${invoice.id}`, { userOp: { ...userOp, signature } })
+      expect(status, name).toBe(400)
+      expect(body, name).toMatchObject({ error: 'USEROP_SIGNATURE_INVALID', code: 'USEROP_SIGNATURE_INVALID' })
+    }
+    // none of that spent the operation: signed as the wallet is asked, it pays
+    const ok = await api(base(), `/v1/pay/${invoice.id}`, { userOp: await signUserOp(payer, userOp, userOpHash) })
+    expect(ok.status).toBe(200)
+  })
+
   test('behavior: an operation whose callData carries no signed permit is 400 USEROP_PERMIT_MISMATCH', async () => {
     const invoice = await freshInvoice()
     const payer = await freshPayer()
@@ -359,6 +400,29 @@ describe('POST /v1/pay/:id/prepare', () => {
       expect(status, String(v)).toBe(400)
       expect(body, String(v)).toMatchObject({ error: 'PERMIT_SIGNATURE_INVALID', code: 'PERMIT_SIGNATURE_INVALID' })
     }
+  })
+
+  test('behavior: the vault\'s permit is its owner\'s signature for this vault exactly: one for a sibling vault of the same owner, or a high-s twin, is 400 PERMIT_SIGNATURE_INVALID', async () => {
+    const invoice = await freshInvoice()
+    const payer = await freshPayer()
+    const { deployment, clients } = ctx.devnet
+    const { body } = await api(base(), `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault })
+    const deadline = BigInt(body.permitToSign.message.deadline)
+    const sibling = await clients.public.readContract({ address: deployment.vaultFactory, abi: payerVaultFactoryAbi, functionName: 'getAddress', args: [payer.owner, 1n] })
+    const forSibling = await signPermit(clients.public, deployment, { ...payer, vault: sibling, value: invoice.amount, deadline })
+    const right = await signPermit(clients.public, deployment, { ...payer, value: invoice.amount, deadline })
+    const twin = parseSignature(highSTwin(right.signature))
+    const permits = {
+      sibling: { deadline: deadline.toString(), v: forSibling.v, r: forSibling.r, s: forSibling.s },
+      highS: { deadline: deadline.toString(), v: twin.yParity! + 27, r: twin.r, s: twin.s },
+    }
+    for (const [name, permit] of Object.entries(permits)) {
+      const prepared = await api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit })
+      expect(prepared.status, name).toBe(400)
+      expect(prepared.body, name).toMatchObject({ error: 'PERMIT_SIGNATURE_INVALID', code: 'PERMIT_SIGNATURE_INVALID' })
+    }
+    const prepared = await api(base(), `/v1/pay/${invoice.id}/prepare`, { payerAddress: payer.vault, ownerAddress: payer.owner, permit: { deadline: deadline.toString(), v: right.v, r: right.r, s: right.s } })
+    expect(prepared.status).toBe(200)
   })
 
   test('behavior: a payer address that is not the owner vault is refused', async () => {
