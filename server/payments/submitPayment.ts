@@ -11,7 +11,7 @@ import type { PreparedPayment } from '../store/paymentStore'
 import { assertPermitUsable } from './assertPermitUsable'
 import { carriedPermits, payCallOf, preparedDeadline } from './carriedPermits'
 import { paymentMessage, paymentTypedData } from '../../shared/paymentMessage'
-import { recoverStrict } from '../chain/strictEcdsa'
+import { recoverStrict } from '../chain/recoverStrict'
 
 export type SubmitResult =
   | { status: 'confirmed'; userOpHash: Hex; txHash: Hex }
