@@ -8,6 +8,7 @@ import type { Deployment } from '../shared/deployment'
 import { mined, type DeployerClients } from './deployerClients'
 import { deployDeterministic, ensureDeterministicDeployer, hasCode, type Step } from './deterministicDeployer'
 import { ensureEntryPoint } from './entryPoint'
+import { offerOwnership, ownershipOf, requireDeployerOwns, type Ownership } from './ownership'
 import { fundPaymaster, type PaymasterFunding } from './paymasterFunding'
 
 /** One salt for all our contracts: their addresses then follow from their code and constructor
@@ -22,9 +23,18 @@ export type CheckoutDeployParameters = {
   treasury: Address
   retailFeeBps: number
   paymasterFunding: PaymasterFunding
+  /** Who ends up owning the registry (fee, treasury, tokens) and the paymaster (deposit, stake): a
+   * multisig in production. Offered once everything is deployed and funded; it owns them once it has
+   * called acceptOwnership() on each. Absent (or the deployer): the deployer keeps them. */
+  owner?: Address | undefined
 }
 
-export type CheckoutDeployResult = { deployment: Deployment; sent: number }
+export type CheckoutDeployResult = {
+  deployment: Deployment
+  sent: number
+  /** Who owns each contract after the run, and whom it is offered to until that owner accepts. */
+  ownership: { registry: Ownership; paymaster: Ownership }
+}
 
 export class TokenNotFoundError extends CodedError {
   override name = 'TokenNotFoundError'
@@ -43,7 +53,9 @@ async function existingToken(clients: DeployerClients, token: Address): Promise<
  * Deploys what a payment needs, each contract at its CREATE2 address through the deterministic-
  * deployment proxy, skipping whatever is already in place: the proxy and EntryPoint v0.7 where the
  * chain lacks them, the token when asked, the registry (owned by the deployer, accepting the token),
- * the vault factory and the paymaster (owned by the deployer, funded and staked).
+ * the vault factory and the paymaster (owned by the deployer, funded and staked); then offers the
+ * registry and the paymaster to `owner`. The constructors name the deployer as owner whatever `owner`
+ * is, so the addresses do not depend on it.
  */
 export async function deployCheckout(clients: DeployerClients, parameters: CheckoutDeployParameters, report: DeployReport = () => {}): Promise<CheckoutDeployResult> {
   const owner = clients.wallet.account.address
@@ -75,6 +87,7 @@ export async function deployCheckout(clients: DeployerClients, parameters: Check
   if (await clients.public.readContract({ address: registry, abi: invoiceRegistryAbi, functionName: 'acceptedToken', args: [token] })) {
     report('registry accepts the token: already')
   } else {
+    await requireDeployerOwns(clients, registry, 'registry', `call setAcceptedToken(${token}, true) on it`)
     await mined(clients.public, await clients.wallet.writeContract({ address: registry, abi: invoiceRegistryAbi, functionName: 'setAcceptedToken', args: [token, true] }))
     sent += 1
     report('registry accepts the token: set')
@@ -82,5 +95,22 @@ export async function deployCheckout(clients: DeployerClients, parameters: Check
   const funding = await fundPaymaster(clients, { entryPoint, paymaster }, parameters.paymasterFunding)
   sent += funding.sent
   report(`paymaster deposit and stake: ${funding.sent > 0 ? 'funded' : 'already as asked'}`)
-  return { deployment: { chainId, entryPoint, token, registry, vaultFactory, paymaster }, sent }
+
+  const handOver = async (name: string, contract: Address): Promise<Ownership> => {
+    if (!parameters.owner || parameters.owner === owner) {
+      const now = await ownershipOf(clients, contract)
+      report(`${name} owner: ${now.owner}${now.owner === owner ? ' (the deployer)' : ''}`)
+      return now
+    }
+    const offered = await offerOwnership(clients, contract, name, parameters.owner)
+    sent += offered.sent
+    report(
+      offered.value.owner === parameters.owner
+        ? `${name} owner: ${parameters.owner}, already`
+        : `${name} owner: the deployer until ${parameters.owner} calls acceptOwnership() on ${contract}${offered.sent > 0 ? '' : ' (offered already)'}`,
+    )
+    return offered.value
+  }
+  const ownership = { registry: await handOver('registry', registry), paymaster: await handOver('paymaster', paymaster) }
+  return { deployment: { chainId, entryPoint, token, registry, vaultFactory, paymaster }, sent, ownership }
 }
