@@ -1,8 +1,37 @@
 import { BaseError } from 'viem'
 import { CodedError } from '../shared/codedError'
 import { deployUsage, parseDeployCommand } from './deployCommand'
+import type { AskPassword } from './deployerAccount'
 import { runDeploy } from './runDeploy'
-import { asksForHelp, commandOrUsage } from './usageError'
+import { asksForHelp, commandOrUsage, UsageError } from './usageError'
+
+/** Reads one line from the terminal in raw mode, echoing nothing; Ctrl-C or Ctrl-D gives up. */
+const askOnTerminal: AskPassword = (question) =>
+  new Promise((resolve, reject) => {
+    const input = process.stdin
+    process.stderr.write(question)
+    input.setRawMode(true)
+    input.resume()
+    input.setEncoding('utf8')
+    let typed = ''
+    const done = (error?: Error) => {
+      input.setRawMode(false)
+      input.pause()
+      input.off('data', onData)
+      process.stderr.write('\n')
+      if (error) reject(error)
+      else resolve(typed)
+    }
+    const onData = (chunk: string) => {
+      for (const char of chunk) {
+        if (char === '\r' || char === '\n') return done()
+        if (char === '\u0003' || char === '\u0004') return done(new UsageError('DEPLOYER_KEYSTORE_PASSWORD: none given (the prompt was cancelled)'))
+        if (char === '\u007f' || char === '\b') typed = typed.slice(0, -1)
+        else typed += char
+      }
+    }
+    input.on('data', onData)
+  })
 
 /** `npm run deploy -- …`: our contracts on any EVM chain at their CREATE2 addresses (README "Deploy to
  * a chain"). Progress goes to stderr; stdout is the server's environment, ready for an env file. */
@@ -18,10 +47,26 @@ async function main(): Promise<number> {
   if (command.publicRpcUrls[0] === command.rpcUrl && (pathname.length > 1 || search)) {
     console.error('warning: the page will ship --rpc-url to every payer; pass --public-rpc-url if this URL carries an API key')
   }
-  const { serverEnvironment, pinned } = await runDeploy(command, (line) => console.error(line))
+  if ('privateKey' in command.deployerKey && command.deployerKey.from === '--private-key') {
+    console.error('warning: --private-key lands in shell history and in ps for every user of this machine: set DEPLOYER_PRIVATE_KEY or pass --keystore <file> instead')
+  }
+  let outcome
+  try {
+    outcome = await runDeploy(command, (line) => console.error(line), process.stdin.isTTY && process.stderr.isTTY ? askOnTerminal : undefined)
+  } catch (error) {
+    // a role or key refused once the key is open: still nothing sent
+    if (!(error instanceof UsageError)) throw error
+    console.error(`${error.message}\n${deployUsage}`)
+    return 2
+  }
+  const { serverEnvironment, pinned, ownership, roles } = outcome
+  const pending = Object.entries(ownership).filter(([, { pendingOwner }]) => pendingOwner !== undefined && pendingOwner === roles.owner)
+  if (pending.length > 0) {
+    console.error(`to finish: ${roles.owner} must call acceptOwnership() on ${pending.map(([name]) => `the ${name} (${serverEnvironment[name === 'registry' ? 'REGISTRY_ADDRESS' : 'PAYMASTER_ADDRESS']})`).join(' and ')}; until then the deployer owns ${pending.length === 1 ? 'it' : 'them'}`)
+  }
   console.log('# the server environment for this deployment (README "The companion server")')
   for (const [name, value] of Object.entries(serverEnvironment)) console.log(`${name}=${value}`)
-  console.log(`# and: PAYMASTER_SIGNER_PRIVATE_KEY (the key of ${command.paymasterSigner}) or PAYMASTER_URL,`)
+  console.log(`# and: PAYMASTER_SIGNER_PRIVATE_KEY (the key of ${command.paymasterSigner}, never the deployer's or the owner's) or PAYMASTER_URL,`)
   console.log('#      BUNDLER_URL or BUNDLER_PRIVATE_KEY, DATABASE_URL, METADATA_ENCRYPTION_KEY, PUBLIC_URL')
   console.log(`# the page: SVC_DEPLOYMENT_FILE=${command.out} npm run build (pins ${pinned.tokenSymbol}, "${pinned.permitDomain.name}" version ${pinned.permitDomain.version})`)
   return 0
