@@ -1,37 +1,9 @@
 import { BaseError } from 'viem'
 import { CodedError } from '../shared/codedError'
 import { deployUsage, parseDeployCommand } from './deployCommand'
-import type { AskPassword } from './deployerAccount'
+import { askOnTerminal } from './deployerAccount'
 import { runDeploy } from './runDeploy'
 import { asksForHelp, commandOrUsage, UsageError } from './usageError'
-
-/** Reads one line from the terminal in raw mode, echoing nothing; Ctrl-C or Ctrl-D gives up. */
-const askOnTerminal: AskPassword = (question) =>
-  new Promise((resolve, reject) => {
-    const input = process.stdin
-    process.stderr.write(question)
-    input.setRawMode(true)
-    input.resume()
-    input.setEncoding('utf8')
-    let typed = ''
-    const done = (error?: Error) => {
-      input.setRawMode(false)
-      input.pause()
-      input.off('data', onData)
-      process.stderr.write('\n')
-      if (error) reject(error)
-      else resolve(typed)
-    }
-    const onData = (chunk: string) => {
-      for (const char of chunk) {
-        if (char === '\r' || char === '\n') return done()
-        if (char === '\u0003' || char === '\u0004') return done(new UsageError('DEPLOYER_KEYSTORE_PASSWORD: none given (the prompt was cancelled)'))
-        if (char === '\u007f' || char === '\b') typed = typed.slice(0, -1)
-        else typed += char
-      }
-    }
-    input.on('data', onData)
-  })
 
 /** `npm run deploy -- …`: our contracts on any EVM chain at their CREATE2 addresses (README "Deploy to
  * a chain"). Progress goes to stderr; stdout is the server's environment, ready for an env file. */
@@ -52,7 +24,7 @@ async function main(): Promise<number> {
   }
   let outcome
   try {
-    outcome = await runDeploy(command, (line) => console.error(line), process.stdin.isTTY && process.stderr.isTTY ? askOnTerminal : undefined)
+    outcome = await runDeploy(command, (line) => console.error(line), process.stdin.isTTY && process.stderr.isTTY ? askOnTerminal(process.stdin, process.stderr) : undefined)
   } catch (error) {
     // a role or key refused once the key is open: still nothing sent
     if (!(error instanceof UsageError)) throw error

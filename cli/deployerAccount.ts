@@ -8,6 +8,39 @@ import { UsageError } from './usageError'
 /** Asks a person for the keystore's password without echoing it; absent where nobody can answer. */
 export type AskPassword = (question: string) => Promise<string>
 
+/** The terminal side `askOnTerminal` needs: stdin when it is a TTY. */
+export type TerminalInput = Pick<NodeJS.ReadStream, 'setRawMode' | 'resume' | 'pause' | 'setEncoding' | 'on' | 'off'>
+
+/** Reads one line from the terminal in raw mode, echoing nothing of it; Ctrl-C or Ctrl-D gives up. The
+ * question and the closing newline go to `output` (stderr: stdout is the env file). */
+export function askOnTerminal(input: TerminalInput, output: Pick<NodeJS.WritableStream, 'write'>): AskPassword {
+  return (question) =>
+    new Promise((resolve, reject) => {
+      output.write(question)
+      input.setRawMode(true)
+      input.resume()
+      input.setEncoding('utf8')
+      let typed = ''
+      const done = (error?: Error) => {
+        input.setRawMode(false)
+        input.pause()
+        input.off('data', onData)
+        output.write('\n')
+        if (error) reject(error)
+        else resolve(typed)
+      }
+      const onData = (chunk: string) => {
+        for (const char of chunk) {
+          if (char === '\r' || char === '\n') return done()
+          if (char === '\u0003' || char === '\u0004') return done(new UsageError('DEPLOYER_KEYSTORE_PASSWORD: none given (the prompt was cancelled)'))
+          if (char === '\u007f' || char === '\b') typed = typed.slice(0, -1)
+          else typed += char
+        }
+      }
+      input.on('data', onData)
+    })
+}
+
 /** The deployer's account from its key or its keystore. Every refusal names the flag or variable at fault
  * and never carries the key or the password. */
 export async function deployerAccount(source: DeployerKeySource, askPassword?: AskPassword): Promise<PrivateKeyAccount> {

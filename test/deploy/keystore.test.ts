@@ -1,9 +1,10 @@
+import { EventEmitter } from 'node:events'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
-import { deployerAccount } from '../../cli/deployerAccount'
+import { askOnTerminal, deployerAccount, type TerminalInput } from '../../cli/deployerAccount'
 import { UsageError } from '../../cli/usageError'
 import { decryptKeystore, KeystoreError } from '../../deploy/keystore'
 import { encryptKeystore } from '../support/encryptKeystore'
@@ -97,5 +98,43 @@ describe('the deployer key from a keystore: what the command says', () => {
     const message = await refusal(deployerAccount({ keystore: notJson, password: 'pw' }))
     expect(message).toBe(`--keystore: ${notJson} is not JSON: pass a version 3 keystore (geth's, clef's or cast wallet's)`)
     expect(message).not.toContain(key.slice(2))
+  })
+})
+
+/** A terminal in raw mode: what a person types arrives as data; records whether raw mode is on. */
+function fakeTerminal() {
+  const events = new EventEmitter()
+  const modes: boolean[] = []
+  const input = {
+    setRawMode: (mode: boolean) => (modes.push(mode), input),
+    resume: () => input,
+    pause: () => input,
+    setEncoding: () => input,
+    on: (event: string, listener: (chunk: string) => void) => (events.on(event, listener), input),
+    off: (event: string, listener: (chunk: string) => void) => (events.off(event, listener), input),
+  } as unknown as TerminalInput
+  let written = ''
+  const output = { write: (text: string) => ((written += text), true) }
+  return { input, output, modes, type: (text: string) => events.emit('data', text), written: () => written }
+}
+
+describe('the keystore password on the terminal', () => {
+  test('behavior: what is typed is not echoed, backspace edits it, Enter ends it, and raw mode is left', async () => {
+    const terminal = fakeTerminal()
+    const answer = askOnTerminal(terminal.input, terminal.output)('password: ')
+    terminal.type('pw')
+    terminal.type('x\u007f')
+    terminal.type('!\r')
+    expect(await answer).toBe('pw!')
+    expect(terminal.written()).toBe('password: \n')
+    expect(terminal.modes).toEqual([true, false])
+  })
+
+  test('behavior: Ctrl-C gives up with DEPLOYER_KEYSTORE_PASSWORD named', async () => {
+    const terminal = fakeTerminal()
+    const answer = askOnTerminal(terminal.input, terminal.output)('password: ')
+    terminal.type('pw\u0003')
+    await expect(answer).rejects.toThrow('DEPLOYER_KEYSTORE_PASSWORD: none given (the prompt was cancelled)')
+    expect(terminal.modes).toEqual([true, false])
   })
 })
