@@ -12,7 +12,7 @@ import { typedDataJson } from '../shared/typedDataJson'
 import { fromWireUserOp, type WireUserOp } from '../shared/userOpWire'
 import type { PermitToSign } from '../shared/wire'
 import type { Eip1193Provider } from '../shared/eip1193'
-import type { PaymentInvoice } from '../src/verify/paymentInvoice'
+import { onchainPaymentInvoice } from '../src/verify/paymentInvoice'
 import { verifyFundingPermitToSign } from '../src/verify/verifyFundingPermitToSign'
 import { verifyPermitToSign, type VerifyPermitToSignReturnType } from '../src/verify/verifyPermitToSign'
 import { sameAddress } from '../src/verify/sameAddress'
@@ -64,7 +64,7 @@ export function createHostSigning({ deployment, invoiceId, now = Date.now }: Hos
     const id = BigInt(invoiceId)
     const [record, { vault, deployed }] = await Promise.all([readInvoice(provider, deployment, id), readVault(provider, deployment, owner)])
     if (!record || record.status !== 1) throw refused(`invoice ${invoiceId} is not open on-chain`)
-    const invoice: PaymentInvoice = { id, amount: record.amount, token: record.token }
+    const invoice = onchainPaymentInvoice(id, record)
     return { owner, vault, deployed, invoice }
   }
 

@@ -4,7 +4,7 @@ import type { PayCall } from './payCall'
 
 /**
  * What the payer's wallet shows and signs for a payment operation (contracts/PayerVault.sol checks
- * exactly this, and docs/clear-signing/ describes it for clear-signing wallets): the invoice, who is
+ * exactly this, and the ERC-7730 descriptor in clear-signing/ describes it for clear-signing wallets): the invoice, who is
  * paid, in which token and how much, how much of it comes from the payer's own account, the vault
  * that pays, the last second it is good for, and the operation itself (its userOpHash), so that the
  * signature authorises nothing else.

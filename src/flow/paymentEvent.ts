@@ -51,6 +51,9 @@ export type PaymentOutcome =
   | { type: 'operationSigned'; signature: Hex }
   | { type: 'submitted'; result: SubmitResponse; at: number }
   | { type: 'permitExpiring' }
+  /** The sponsorship of the prepared operation ends before it could be signed, sent and included,
+   * while the permit still has time: the same permit is prepared again, with a new sponsorship. */
+  | { type: 'sponsorshipExpiring' }
   | { type: 'failed'; failure: Failure; at: number }
 
 export type PaymentEvent = PaymentAction | PaymentOutcome

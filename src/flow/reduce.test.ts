@@ -133,6 +133,11 @@ describe('reduce: before the operation is handed over', () => {
     expect(refused).toEqual({ name: 'unsafe', invoice, problems: [differs], handedOver: { amount: 248_000_000n, deadline: permit.deadline } })
   })
 
+  test('behavior: a sponsorship that runs out before the operation is signed or sent is prepared again with the same permit', () => {
+    expect(reduce({ name: 'signingOperation', ...operation }, { type: 'sponsorshipExpiring' })).toEqual({ name: 'preparing', invoice, payer, permit })
+    expect(reduce({ name: 'submitting', resend: false, ...operation }, { type: 'sponsorshipExpiring' })).toEqual({ name: 'preparing', invoice, payer, permit })
+  })
+
   test('behavior: a refused permit asks for a new one, once the chain shows the invoice still open', () => {
     const refreshing = reduce({ name: 'preparing', invoice, payer, permit }, { type: 'failed', failure: api(400, 'PERMIT_SIGNATURE_INVALID'), at })
     expect(refreshing).toMatchObject({ name: 'refreshing', next: { name: 'error', code: 'PERMIT_SIGNATURE_INVALID', resume: { name: 'requestingPermit' } } })

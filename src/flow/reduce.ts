@@ -123,6 +123,7 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
   signingOperation: {
     operationSigned: (state, { signature }) => ({ ...state, name: 'submitting', resend: false, userOp: { ...state.userOp, signature } }),
     permitExpiring: (state) => lapsed(state),
+    sponsorshipExpiring: (state) => prepareAgain(state),
     failed: (state, { failure, at }) => signatureFailed(state, failure, at, 'operationRejected'),
   },
   submitting: {
@@ -130,6 +131,7 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
     submitted: (state, { at }) => ({ name: 'pending', ...operationOf(state), submission: { kind: 'accepted' }, nextCheckAt: at }),
     // only before the first send: a signed operation that never left the page cannot pay
     permitExpiring: (state) => lapsed(state),
+    sponsorshipExpiring: (state) => prepareAgain(state),
     failed: (state, { failure, at }) => submissionFailed(state, failure, at),
   },
   pending: {
@@ -271,6 +273,12 @@ function handedOver(state: StateNamed<'pending'>) {
 function handedOverOf(invoice: ShownInvoice, permit: PermitSignature, funding: Funding | undefined): HandedOverPermit {
   const vault = { amount: BigInt(invoice.amount), deadline: permit.deadline }
   return funding ? { ...vault, funding: { amount: funding.amount, deadline: funding.permit.deadline } } : vault
+}
+
+/** The same signed permit, prepared again for a sponsorship that has time left: nothing signed for
+ * the lapsed operation can run, and the payer is asked only to sign the new one. */
+function prepareAgain({ invoice, payer, permit, funding }: { invoice: ShownInvoice; payer: Payer; permit: PermitSignature; funding?: Funding | undefined }): PaymentState {
+  return { name: 'preparing', invoice, payer, permit, ...(funding ? { funding } : {}) }
 }
 
 /** Ran out before anything was handed over that could pay: told once the chain shows it unpaid. */

@@ -10,7 +10,7 @@ import type { PaymentFlowDeps } from './paymentFlowDeps'
 import type { PaymentChain } from '../chain/createChainReader'
 import type { PaymentState } from './paymentState'
 import { splitPermitSignature } from './permitSignature'
-import { permitExpiring } from './permitExpiring'
+import { permitExpiring, sponsorshipExpiring } from './permitExpiring'
 import { earliestDeadline } from '../../shared/permit'
 import type { PermitSignature } from '../../shared/payCall'
 
@@ -185,14 +185,19 @@ export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Pro
       return { type: 'verified', verdict }
     }
 
-    case 'signingOperation':
+    case 'signingOperation': {
       if (permitExpiring(earliestDeadline(state.permit, state.funding?.permit), clock.now())) return { type: 'permitExpiring' }
-      return { type: 'operationSigned', signature: await wallet.signUserOperation({ userOp: state.userOp, userOpHash: state.userOpHash, payment: state.payment }) }
+      if (sponsorshipExpiring(state.window.validUntil, clock.now())) return { type: 'sponsorshipExpiring' }
+      const signature = await wallet.signUserOperation({ userOp: state.userOp, userOpHash: state.userOpHash, payment: state.payment })
+      return { type: 'operationSigned', signature }
+    }
 
     case 'submitting': {
       const { permit } = state
       // a resend is of an operation already handed over: only the chain can say it lapsed
       if (!state.resend && permitExpiring(earliestDeadline(permit, state.funding?.permit), clock.now())) return { type: 'permitExpiring' }
+      // signed after its sponsorship ran out (the payer took long in the wallet): it could never run
+      if (!state.resend && sponsorshipExpiring(state.window.validUntil, clock.now())) return { type: 'sponsorshipExpiring' }
       const result = await api.submit(invoiceId, { userOp: toWireUserOp(state.userOp), permitSignature: { v: permit.v, r: permit.r, s: permit.s } })
       return { type: 'submitted', result, at: clock.now() }
     }

@@ -166,7 +166,7 @@ export const de: Strings = {
     CALLDATA_UNDECODABLE: 'Die Zahlung enthält eine Aktion, die dieser Checkout nicht lesen kann.',
     CALLDATA_NOT_CANONICAL: 'Die Zahlung enthält zusätzliche Daten.',
     CALL_TARGET_MISMATCH: 'Die Zahlung ruft einen anderen Vertrag als das Rechnungsregister auf.',
-    CALL_VALUE_NONZERO: 'Die Zahlung würde zusätzlich Ether senden.',
+    MERCHANT_MISMATCH: 'Die Zahlung geht an jemand anderen als den Händler der Rechnung.',
     INVOICE_ID_MISMATCH: 'Die Zahlung gilt einer anderen Rechnung.',
     PERMIT_MISMATCH: 'Die Zahlung nutzt eine andere Freigabe als die, die Sie unterschrieben haben.',
     PERMIT_DEADLINE_MISMATCH: 'Die Zahlung nennt eine andere Frist der Freigabe.',
@@ -196,7 +196,5 @@ export const de: Strings = {
     FUNDING_NONCE_MISMATCH: 'Die Aufladungsfreigabe ist nicht die, die Ihr Token als nächste erwartet.',
     FUNDING_OUTLIVES_PERMIT: 'Die Aufladungsfreigabe bliebe länger gültig als die Zahlung.',
     FUNDING_PERMIT_MISMATCH: 'Die Zahlung enthält eine andere Aufladungsfreigabe als die, die Sie signiert haben.',
-    CALL_COUNT_MISMATCH: 'Die Zahlung führt andere Aufrufe aus, als Ihren Vault aufzuladen und die Rechnung zu bezahlen.',
-    CALL_ORDER_MISMATCH: 'Die Zahlung lädt nicht erst Ihren Vault auf und bezahlt dann die Rechnung.',
   },
 }

@@ -167,7 +167,7 @@ const en = {
     CALLDATA_UNDECODABLE: 'The payment contains an action this checkout cannot read.',
     CALLDATA_NOT_CANONICAL: 'The payment contains extra data.',
     CALL_TARGET_MISMATCH: 'The payment calls a contract other than the invoice registry.',
-    CALL_VALUE_NONZERO: 'The payment would also send ether.',
+    MERCHANT_MISMATCH: 'The payment goes to someone other than the invoice\'s merchant.',
     INVOICE_ID_MISMATCH: 'The payment is for a different invoice.',
     PERMIT_MISMATCH: 'The payment uses an authorisation other than the one you signed.',
     PERMIT_DEADLINE_MISMATCH: 'The payment reports a different authorisation deadline.',
@@ -197,8 +197,6 @@ const en = {
     FUNDING_NONCE_MISMATCH: 'The funding authorisation is not the one your token expects next.',
     FUNDING_OUTLIVES_PERMIT: 'The funding authorisation would stay valid longer than the payment.',
     FUNDING_PERMIT_MISMATCH: 'The payment carries a different funding authorisation from the one you signed.',
-    CALL_COUNT_MISMATCH: 'The payment makes other calls than funding your vault and paying the invoice.',
-    CALL_ORDER_MISMATCH: 'The payment does not fund your vault and pay the invoice, in that order.',
   } satisfies Record<UnsafeProblemCode, string>,
 }
 

@@ -168,7 +168,7 @@ describe('paying from the wallet the payer already has', () => {
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await page.getByRole('button', { name: 'Pay 248.00 USDC from your wallet' }).click()
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment stopped for your safety')
-    await expect.poll(() => widgetText(page)).toContain('The payment makes other calls than funding your vault and paying the invoice.')
+    await expect.poll(() => widgetText(page)).toContain('The payment contains an action this checkout cannot read.')
     await screenshot(page, '42-unsafe-funded-extra-call')
     expect(wallet.typed.map((request) => request.primaryType)).not.toContain('Payment')
     expect((await onchain(invoice.id)).status).toBe(1)

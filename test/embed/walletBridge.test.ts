@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { createPublicClient, getAddress, http, numberToHex, parseSignature, recoverMessageAddress, type Address, type Hex, type TypedDataDefinition } from 'viem'
+import { createPublicClient, getAddress, http, numberToHex, parseSignature, recoverTypedDataAddress, type Address, type Hex, type TypedDataDefinition } from 'viem'
 import { entryPoint07Abi, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterEach, describe, expect, test } from 'vitest'
@@ -9,7 +9,8 @@ import { createWalletBridge, type WalletBridge } from '../../embed/walletBridge'
 import { devnetRoles } from '../../devnet/deploy'
 import { permitTypedData, permitTypedDataJson } from '../../shared/permit'
 import type { Funding } from '../../shared/fundedPayCall'
-import { encodePayCallData, type PermitSignature } from '../../shared/payCall'
+import { decodePayCallData, encodePayCallData, type PermitSignature } from '../../shared/payCall'
+import { paymentMessage, paymentTypedData } from '../../shared/paymentMessage'
 import { fromWireUserOp } from '../../shared/userOpWire'
 import { prepareTestPayment, testInvoice } from '../../src/verify/preparedPayment.fixture'
 import { useDevnet } from '../support/devnet'
@@ -72,7 +73,7 @@ function permitJson(message: { owner: Address; spender: Address; value: bigint; 
 
 /** An honest server's funded operation for a payer whose vault is not deployed yet. */
 function preparedFunded({ id, amount, vault, owner, permit, funding }: { id: bigint; amount: bigint; vault: Address; owner: Address; permit: PermitSignature; funding: Funding }) {
-  const invoice = testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString() })
+  const invoice = testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString(), merchant: devnet.seed.merchant.vault })
   return prepareTestPayment({ deployment: devnet.pinned, invoice, vault, owner, vaultDeployed: false, permit, funding, paymasterSigner: devnetRoles.paymasterSigner })
 }
 
@@ -114,7 +115,7 @@ describe('the wallet bridge, host side', () => {
 
     const prepared = await prepareTestPayment({
       deployment: devnet.pinned,
-      invoice: testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString() }),
+      invoice: testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString(), merchant: devnet.seed.merchant.vault }),
       vault: payer.vault,
       owner: account.address,
       vaultDeployed: false,
@@ -122,10 +123,14 @@ describe('the wallet bridge, host side', () => {
       paymasterSigner: devnetRoles.paymasterSigner,
     })
     const signature = (await bridge.request('u1', bridgedSignUserOperation, [prepared.userOp, account.address])) as Hex
-    // the host hashed the operation itself; the wallet signed that hash and nothing else
-    expect(signed.map(({ method }) => method)).toEqual(['eth_signTypedData_v4', 'personal_sign'])
-    expect(signed[1]!.params[0]).toBe(prepared.userOpHash)
-    expect(await recoverMessageAddress({ message: { raw: prepared.userOpHash }, signature })).toBe(account.address)
+    // the host hashed the operation itself and had the wallet sign the Payment message it built
+    // from it: the invoice on the chain, and that operation, nothing else
+    expect(signed.map(({ method }) => method)).toEqual(['eth_signTypedData_v4', 'eth_signTypedData_v4'])
+    const shown = JSON.parse(signed[1]!.params[1] as string) as { primaryType: string; message: Record<string, string> }
+    expect(shown.primaryType).toBe('Payment')
+    expect(shown.message).toMatchObject({ invoice: id.toString(), merchant: devnet.seed.merchant.vault, amount: amount.toString(), vault: payer.vault, operation: prepared.userOpHash })
+    const message = paymentMessage(decodePayCallData(prepared.userOp.callData), payer.vault, prepared.userOpHash)
+    expect(await recoverTypedDataAddress({ ...paymentTypedData(devnet.deployment.chainId, message), signature })).toBe(account.address)
 
     await handleOps({ ...fromWireUserOp(prepared.userOp), signature })
     const onchain = await devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
@@ -185,7 +190,7 @@ describe('the wallet bridge, host side', () => {
     const permitDeadline = await deadline()
     const honest = {
       deployment: devnet.pinned,
-      invoice: testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString() }),
+      invoice: testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString(), merchant: devnet.seed.merchant.vault }),
       vault: payer.vault,
       owner: account.address,
       vaultDeployed: false,
@@ -202,7 +207,7 @@ describe('the wallet bridge, host side', () => {
     const permit = split(permitSignature, permitDeadline)
     const attacks = [
       // another invoice of the same amount, with the permit just signed
-      await prepareTestPayment({ ...honest, permit, tamper: (op) => ({ ...op, callData: encodePayCallData({ registry: devnet.deployment.registry, invoiceId: other.id, permit }) }) }),
+      await prepareTestPayment({ ...honest, permit, tamper: (op) => ({ ...op, callData: encodePayCallData({ registry: devnet.deployment.registry, invoiceId: other.id, merchant: devnet.seed.merchant.vault, token: devnet.deployment.token, amount, permit }) }) }),
       // a sponsorship that never ends: a held operation could pay long after the payer was told it lapsed
       await prepareTestPayment({ ...honest, permit, sponsorship: { validUntil: 0, validAfter: 0 } }),
       // a second nonce key: several operations valid at once
@@ -238,7 +243,7 @@ describe('the wallet bridge, host side', () => {
     const funding = { from: account.address, to: payer.vault, amount: 201_000_000n, permit: split(fundingSignature, permitDeadline) }
     const prepared = await preparedFunded({ id, amount, vault: payer.vault, owner: account.address, permit: split(permitSignature, permitDeadline), funding })
     const signature = (await bridge.request('u1', bridgedSignUserOperation, [prepared.userOp, account.address])) as Hex
-    expect(signed.map(({ method }) => method)).toEqual(['eth_signTypedData_v4', 'eth_signTypedData_v4', 'personal_sign'])
+    expect(signed.map(({ method }) => method)).toEqual(['eth_signTypedData_v4', 'eth_signTypedData_v4', 'eth_signTypedData_v4'])
     await handleOps({ ...fromWireUserOp(prepared.userOp), signature })
     const onchain = await devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
     expect(onchain.status).toBe(2)

@@ -191,9 +191,9 @@ describe('PaymentWidget', () => {
   })
 
   test('unsafe: after paying from the wallet, also says what the funding permit handed over allows', () => {
-    const problems = [{ code: 'CALL_COUNT_MISMATCH' as const, message: 'Not exactly three calls.' }]
+    const problems = [{ code: 'CALLDATA_UNDECODABLE' as const, message: 'Not the funded payment.' }]
     show({ name: 'unsafe', invoice, problems, handedOver: { amount: 248_000_000n, deadline: inAnHour, funding: { amount: 201_000_000n, deadline: inAnHour } } })
-    expect(shown('The payment makes other calls than funding your vault and paying the invoice.')).toBe(true)
+    expect(shown('The payment contains an action this checkout cannot read.')).toBe(true)
     expect(shown(/your vault may take 201\.00 USDC from your wallet until .*: it too can only be used in a payment your vault makes, with your signature\./)).toBe(true)
     expect(screen.queryAllByRole('button')).toEqual([])
   })
