@@ -1,7 +1,8 @@
-import { decodeFunctionData, encodeFunctionData, getAddress, type Address, type Hex } from 'viem'
+import { getAddress, type Address, type Hex } from 'viem'
+import { decodeCall, encodeCall } from './abiCall'
 import { CodedError } from './codedError'
 import { tokenPermitAbi, tokenTransferFromAbi } from './tokenAbi'
-import { registryPayAbi, type PermitSignature } from './payCall'
+import { encodeRegistryPay, registryPayAbi, type PermitSignature } from './payCall'
 
 /** SimpleAccount v0.7's batch: each dest called with its value and func, in order, all or nothing. */
 export const vaultExecuteBatchAbi = [
@@ -41,14 +42,11 @@ export class FundedPayCallError extends CodedError {
  */
 export function encodeFundedPayCallData({ token, registry, invoiceId, permit, funding }: FundedPayCall): Hex {
   const { from, to, amount } = funding
-  const fundingPermit = encodeFunctionData({
-    abi: tokenPermitAbi,
-    functionName: 'permit',
-    args: [from, to, amount, funding.permit.deadline, funding.permit.v, funding.permit.r, funding.permit.s],
-  })
-  const transfer = encodeFunctionData({ abi: tokenTransferFromAbi, functionName: 'transferFrom', args: [from, to, amount] })
-  const pay = encodeFunctionData({ abi: registryPayAbi, functionName: 'pay', args: [invoiceId, permit.deadline, permit.v, permit.r, permit.s] })
-  return encodeFunctionData({ abi: vaultExecuteBatchAbi, functionName: 'executeBatch', args: [[token, token, registry], [0n, 0n, 0n], [fundingPermit, transfer, pay]] })
+  const { deadline, v, r, s } = funding.permit
+  const fundingPermit = encodeCall(tokenPermitAbi[0], [from, to, amount, deadline, v, r, s])
+  const transfer = encodeCall(tokenTransferFromAbi[0], [from, to, amount])
+  const pay = encodeRegistryPay(invoiceId, permit)
+  return encodeCall(vaultExecuteBatchAbi[0], [[token, token, registry], [0n, 0n, 0n], [fundingPermit, transfer, pay]])
 }
 
 /**
@@ -77,7 +75,7 @@ export function decodeFundedPayCallData(callData: Hex): FundedPayCall {
 
 function decodeBatch(callData: Hex) {
   try {
-    return decodeFunctionData({ abi: vaultExecuteBatchAbi, data: callData }).args
+    return decodeCall(vaultExecuteBatchAbi[0], callData)
   } catch {
     throw new FundedPayCallError('CALLDATA_UNDECODABLE')
   }
@@ -87,7 +85,7 @@ function decodeBatch(callData: Hex) {
  * re-encoding, which also refuses anything else in its place. */
 function decodeCalls(func: readonly Hex[]) {
   try {
-    return [decodeFunctionData({ abi: tokenPermitAbi, data: func[0]! }).args, decodeFunctionData({ abi: registryPayAbi, data: func[2]! }).args] as const
+    return [decodeCall(tokenPermitAbi[0], func[0]!), decodeCall(registryPayAbi[0], func[2]!)] as const
   } catch {
     throw new FundedPayCallError('CALL_ORDER_MISMATCH')
   }

@@ -1,4 +1,5 @@
-import { decodeFunctionData, encodeFunctionData, getAddress, type Address, type Hex } from 'viem'
+import { getAddress, slice, type Address, type Hex } from 'viem'
+import { callSelector, decodeCall, encodeCall } from './abiCall'
 import { CodedError } from './codedError'
 
 /** Only the fragments a payment uses: the widget bundles these, not the full contract ABIs. */
@@ -64,35 +65,35 @@ export type PayCall = { registry: Address; value: bigint; invoiceId: bigint; per
 
 /** vault.execute(registry, 0, registry.pay(id, deadline, v, r, s)): the only call a payment makes. */
 export function encodePayCallData({ registry, invoiceId, permit }: Omit<PayCall, 'value'>): Hex {
-  const pay = encodeFunctionData({
-    abi: registryPayAbi,
-    functionName: 'pay',
-    args: [invoiceId, permit.deadline, permit.v, permit.r, permit.s],
-  })
-  return encodeFunctionData({ abi: vaultExecuteAbi, functionName: 'execute', args: [registry, 0n, pay] })
+  return encodeCall(vaultExecuteAbi[0], [registry, 0n, encodeRegistryPay(invoiceId, permit)])
+}
+
+/** registry.pay(id, deadline, v, r, s): the call a payment makes, alone or last in a funded batch. */
+export function encodeRegistryPay(invoiceId: bigint, { deadline, v, r, s }: PermitSignature): Hex {
+  return encodeCall(registryPayAbi[0], [invoiceId, deadline, v, r, s])
 }
 
 /** Throws when callData is anything but a single execute wrapping a registry pay. */
 export function decodePayCallData(callData: Hex): PayCall {
-  const outer = decodeFunctionData({ abi: vaultExecuteAbi, data: callData })
-  const [registry, value, inner] = outer.args
-  const pay = decodeFunctionData({ abi: registryPayAbi, data: inner })
-  const [invoiceId, deadline, v, r, s] = pay.args
+  const [registry, value, inner] = decodeCall(vaultExecuteAbi[0], callData)
+  const [invoiceId, deadline, v, r, s] = decodeCall(registryPayAbi[0], inner)
   return { registry: getAddress(registry), value, invoiceId, permit: { deadline, v, r, s } }
 }
 
 export function encodeCreateVault(owner: Address): Hex {
-  return encodeFunctionData({ abi: vaultFactoryAbi, functionName: 'createAccount', args: [owner, vaultSalt] })
+  return encodeCall(vaultFactoryAbi[0], [owner, vaultSalt])
 }
 
-/** factoryData that calls the vault factory, but not to create a vault: the operation is not ours. */
+/** factoryData that calls something other than createAccount: the operation is not ours. */
 export class FactoryCallError extends CodedError {
   override name = 'FactoryCallError'
   readonly code = 'FACTORY_CALL_UNEXPECTED'
 }
 
 export function decodeCreateVault(factoryData: Hex): { owner: Address; salt: bigint } {
-  const { functionName, args } = decodeFunctionData({ abi: vaultFactoryAbi, data: factoryData })
-  if (functionName !== 'createAccount') throw new FactoryCallError(`the factory call is ${functionName}, not createAccount: this operation does not create a vault`)
-  return { owner: getAddress(args[0]), salt: args[1] }
+  const createAccount = vaultFactoryAbi[0]
+  const selector = slice(factoryData, 0, 4)
+  if (selector !== callSelector(createAccount)) throw new FactoryCallError(`the factory call is ${selector}, not createAccount: this operation does not create a vault`)
+  const [owner, salt] = decodeCall(createAccount, factoryData)
+  return { owner: getAddress(owner), salt }
 }

@@ -1,7 +1,8 @@
-import { encodeFunctionData, type Hex } from 'viem'
+import type { Hex } from 'viem'
+import { encodeCall } from '../../shared/abiCall'
 import type { Deployment } from '../../shared/deployment'
 import type { Funding } from '../../shared/fundedPayCall'
-import { decodePayCallData, registryPayAbi, vaultExecuteAbi, type PayCall, type PermitSignature } from '../../shared/payCall'
+import { decodePayCallData, encodeRegistryPay, vaultExecuteAbi, type PayCall, type PermitSignature } from '../../shared/payCall'
 import { checkFundedPayCall } from './checkFundedPayCall'
 import { checkRegistryPay } from './checkRegistryPay'
 import type { PaymentInvoice } from './paymentInvoice'
@@ -42,14 +43,7 @@ export function checkPayCall(callData: Hex, parameters: CheckPayCallParameters):
 
 function isCanonical(call: PayCall, callData: Hex): boolean {
   try {
-    const { permit } = call
-    const pay = encodeFunctionData({
-      abi: registryPayAbi,
-      functionName: 'pay',
-      args: [call.invoiceId, permit.deadline, permit.v, permit.r, permit.s],
-    })
-    const execute = encodeFunctionData({ abi: vaultExecuteAbi, functionName: 'execute', args: [call.registry, call.value, pay] })
-    return execute === callData.toLowerCase()
+    return encodeCall(vaultExecuteAbi[0], [call.registry, call.value, encodeRegistryPay(call.invoiceId, call.permit)]) === callData.toLowerCase()
   } catch {
     // a decoded value the ABI cannot re-encode (a v above 255, say) was never canonical
     return false
