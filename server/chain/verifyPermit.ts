@@ -2,7 +2,7 @@ import { decodeAbiParameters, encodeDeployData, type Address, type Hex, type Pub
 import { permitProbeAbi, permitProbeBytecode } from '../../contracts/artifacts/PermitProbe'
 import type { PermitSignature } from '../../shared/payCall'
 
-export type PermitCheck = {
+export type VerifyPermitParameters = {
   token: Address
   owner: Address
   spender: Address
@@ -17,18 +17,18 @@ export type PermitCheck = {
  * deploys the vault when needed (as the UserOperation will), then calls permit() and reads the
  * allowance. ECDSA and ERC-1271 owners are judged exactly as they will be on-chain.
  */
-export async function verifyPermit(client: PublicClient, check: PermitCheck): Promise<boolean> {
-  const { permit } = check
+export async function verifyPermit(client: PublicClient, parameters: VerifyPermitParameters): Promise<boolean> {
+  const { permit } = parameters
   const data = encodeDeployData({
     abi: permitProbeAbi,
     bytecode: permitProbeBytecode,
     args: [
-      check.deployment?.factory ?? '0x0000000000000000000000000000000000000000',
-      check.deployment?.factoryData ?? '0x',
-      check.token,
-      check.owner,
-      check.spender,
-      check.value,
+      parameters.deployment?.factory ?? '0x0000000000000000000000000000000000000000',
+      parameters.deployment?.factoryData ?? '0x',
+      parameters.token,
+      parameters.owner,
+      parameters.spender,
+      parameters.value,
       permit.deadline,
       permit.v,
       permit.r,
