@@ -14,7 +14,7 @@ import { fundPaymaster, type PaymasterFunding } from './paymasterFunding'
  * arguments alone, the same on every chain. */
 export const checkoutSalt: Hex = keccak256(stringToHex('svc-checkout'))
 
-export type CheckoutDeployParameters = {
+export type DeployCheckoutParameters = {
   /** An existing ERC-20 with EIP-2612 permit (real USDC), or 'test': our Stablecoin, its faucet the deployer. */
   token: Address | 'test'
   /** Whose signatures the VerifyingPaymaster accepts: the server's PAYMASTER_SIGNER_PRIVATE_KEY. */
@@ -45,7 +45,7 @@ async function existingToken(clients: DeployerClients, token: Address): Promise<
  * chain lacks them, the token when asked, the registry (owned by the deployer, accepting the token),
  * the vault factory and the paymaster (owned by the deployer, funded and staked).
  */
-export async function deployCheckout(clients: DeployerClients, parameters: CheckoutDeployParameters, report: DeployReport = () => {}): Promise<CheckoutDeployResult> {
+export async function deployCheckout(clients: DeployerClients, parameters: DeployCheckoutParameters, report: DeployReport = () => {}): Promise<CheckoutDeployResult> {
   const owner = clients.wallet.account.address
   const chainId = await clients.public.getChainId()
   let sent = 0

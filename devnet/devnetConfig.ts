@@ -20,11 +20,11 @@ export function serverOverrides(env: Record<string, string | undefined>): Record
   return Object.fromEntries(overridable.flatMap((name) => (env[name] ? [[name, env[name]]] : [])))
 }
 
-type DevnetServerOptions = { port: number; dataDir?: string; publicUrl?: string; overrides?: Record<string, string> }
+type DevnetServerParameters = { port: number; dataDir?: string; publicUrl?: string; overrides?: Record<string, string> }
 
 /** The server's environment for a devnet: the devnet's own bundler and paymaster keys, a fresh
  * metadata key (the devnet's database is as new as its chain). */
-export function devnetEnv(devnet: ReachableDevnet, { port, dataDir, publicUrl, overrides = {} }: DevnetServerOptions): Record<string, string> {
+export function devnetEnv(devnet: ReachableDevnet, { port, dataDir, publicUrl, overrides = {} }: DevnetServerParameters): Record<string, string> {
   const { anvil, deployment } = devnet
   return {
     PORT: String(port),
@@ -40,6 +40,6 @@ export function devnetEnv(devnet: ReachableDevnet, { port, dataDir, publicUrl, o
 }
 
 /** The server's configuration for a devnet (devnetEnv, parsed). */
-export function devnetConfig(devnet: ReachableDevnet, options: DevnetServerOptions): Config {
+export function devnetConfig(devnet: ReachableDevnet, options: DevnetServerParameters): Config {
   return configSchema.parse(devnetEnv(devnet, options))
 }

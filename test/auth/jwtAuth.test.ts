@@ -43,9 +43,9 @@ beforeAll(async () => {
   otherStudioId = other.id
 })
 
-type JwtOptions = { claims?: JWTPayload; key?: CryptoKey; kid?: string; issuer?: string; audience?: string; expiresAt?: number | null }
+type JwtParameters = { claims?: JWTPayload; key?: CryptoKey; kid?: string; issuer?: string; audience?: string; expiresAt?: number | null }
 
-function jwt({ claims = { studio_id: studioId }, key = signingKey, kid: keyId = kid, issuer: iss = issuer, audience: aud = audience, expiresAt }: JwtOptions = {}) {
+function jwt({ claims = { studio_id: studioId }, key = signingKey, kid: keyId = kid, issuer: iss = issuer, audience: aud = audience, expiresAt }: JwtParameters = {}) {
   const token = new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: keyId }).setIssuer(iss).setAudience(aud).setSubject('user-1').setIssuedAt()
   if (expiresAt !== null) token.setExpirationTime(expiresAt ?? Math.floor(Date.now() / 1000) + 300)
   return token.sign(key)

@@ -9,7 +9,7 @@ import type { Config } from '../../server/config'
 import type { WireUserOp } from '../../shared/userOpWire'
 import { useDevnet } from './devnet'
 
-export type ServerOptions = {
+export type UseServerParameters = {
   now?: () => number
   overrides?: Record<string, string>
   dataDir?: string
@@ -19,7 +19,7 @@ export type ServerOptions = {
 }
 
 /** A devnet plus the companion server on 127.0.0.1 with an in-memory PGlite, for one test file. */
-export function useServer(options: ServerOptions = {}) {
+export function useServer(options: UseServerParameters = {}) {
   const devnet = useDevnet()
   const context = { devnet } as {
     devnet: typeof devnet
