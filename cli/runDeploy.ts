@@ -6,7 +6,7 @@ import { deployCheckout, type DeployReport } from '../deploy/deployCheckout'
 import { deployerClients } from '../deploy/deployerClients'
 import { deploymentBlock } from '../deploy/deploymentBlock'
 import { pinnedDeploymentOf, writeDeploymentFile } from '../deploy/deploymentFile'
-import { chainEnvironment } from '../deploy/serverEnvironment'
+import { chainEnvironment } from '../deploy/chainEnvironment'
 import type { DeployCommand } from './deployCommand'
 
 export type DeployOutcome = { pinned: PinnedDeployment; serverEnvironment: Record<string, string>; sent: number }

@@ -7,7 +7,7 @@ import { CodedError } from '../shared/codedError'
 import type { Deployment } from '../shared/deployment'
 import { mined, type DeployerClients } from './deployerClients'
 import { deployDeterministic, ensureDeterministicDeployer, hasCode, type Step } from './deterministicDeployer'
-import { ensureEntryPoint } from './entryPoint'
+import { ensureEntryPoint } from './ensureEntryPoint'
 import { fundPaymaster, type PaymasterFunding } from './paymasterFunding'
 
 /** One salt for all our contracts: their addresses then follow from their code and constructor

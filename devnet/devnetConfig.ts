@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { toHex, type HDAccount } from 'viem'
 import { configSchema, type Config } from '../server/config'
-import { chainEnvironment } from '../deploy/serverEnvironment'
+import { chainEnvironment } from '../deploy/chainEnvironment'
 import { devnetRoles } from './deploy'
 import type { ReachableDevnet } from './startDevnet'
 import { DevnetError } from './devnetError'

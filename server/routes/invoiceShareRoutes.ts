@@ -9,7 +9,7 @@ import {
   type TokenStatus,
 } from '../../shared/shareWire'
 import { shareLinkFor } from '../../shared/shareLink'
-import { readOwnedInvoice } from '../auth/ownedInvoice'
+import { readOwnedInvoice } from '../auth/readOwnedInvoice'
 import type { AuthEnv } from '../auth/principal'
 import type { InvoiceReader } from '../chain/invoiceReader'
 import { apiRoute } from './apiRoute'
