@@ -1,0 +1,81 @@
+import fontkit, { type Font } from '@cantoo/fontkit'
+import { coversCodePoint, fontFaceBytes, fontFaceFor, type FontFace, type FontWeight } from './fontFaces'
+
+/** A piece of one line drawn in one face. `actualText`: the run's glyphs, read in drawing order,
+ * do not spell its text (an Indic vowel sign drawn before its consonant), so the PDF says what
+ * the text is for whoever extracts it. */
+export type TextRun = { text: string; face: FontFace; rtl: boolean; actualText: boolean }
+
+const strongRtl = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u
+const strong = /[\p{L}\p{Nd}]/u
+/** Characters that take the face of the text around them, where that face has them. */
+const neutral = /[\s\p{P}\p{S}\p{Cf}\p{M}]/u
+
+const fonts = new Map<string, Font>()
+function fontOf(face: FontFace): Font {
+  let font = fonts.get(face.key)
+  if (!font) fonts.set(face.key, (font = fontkit.create(Buffer.from(fontFaceBytes(face))) as Font))
+  return font
+}
+
+function spellsItsText(run: Omit<TextRun, 'actualText'>): boolean {
+  const { glyphs } = fontOf(run.face).layout(run.text)
+  // right-to-left runs are laid out mirrored, and readers put them back in logical order
+  const logical = run.rtl ? [...glyphs].reverse() : glyphs
+  return String.fromCodePoint(...logical.flatMap((glyph) => glyph.codePoints)) === run.text
+}
+
+/**
+ * One line of text cut into runs of one face each, in the order they are drawn from left to right.
+ * The order is the Unicode bidirectional algorithm's for what an invoice holds, at two levels: the
+ * line's direction is its first strong character's; right-to-left runs (Arabic) next to each other,
+ * with the neutral runs between them, are drawn in reverse, as are left-to-right runs inside a
+ * right-to-left line. Each run's own glyphs are shaped and ordered by fontkit. Control characters
+ * become spaces; a character no face has (an emoji) is left out.
+ */
+export function textRuns(line: string, weight: FontWeight): TextRun[] {
+  const runs: { text: string; face: FontFace; rtl: boolean; strong: boolean }[] = []
+  for (const character of line.replace(/\p{Cc}/gu, ' ')) {
+    const codePoint = character.codePointAt(0)!
+    const current = runs.at(-1)
+    if (current && neutral.test(character) && coversCodePoint(current.face, codePoint)) {
+      current.text += character
+      continue
+    }
+    const face = fontFaceFor(codePoint, weight)
+    if (!face) continue
+    const rtl = strongRtl.test(character)
+    const isStrong = strong.test(character)
+    if (current && current.face === face && (!isStrong || !current.strong || current.rtl === rtl)) {
+      current.text += character
+      current.rtl ||= rtl
+      current.strong ||= isStrong
+    } else {
+      runs.push({ text: character, face, rtl, strong: isStrong })
+    }
+  }
+  const lineRtl = runs.find((run) => run.strong)?.rtl ?? false
+  // level 0: left to right in a left-to-right line; 1: right to left; 2: left to right inside right to left
+  const levels = runs.map((run, i) => {
+    if (run.strong) return run.rtl ? 1 : lineRtl ? 2 : 0
+    const before = runs.slice(0, i).findLast((other) => other.strong)
+    const after = runs.slice(i + 1).find((other) => other.strong)
+    const rtl = before && after && before.rtl === after.rtl ? before.rtl : lineRtl
+    return rtl ? 1 : lineRtl ? 2 : 0
+  })
+  const order = runs.map((_, i) => i)
+  for (const level of [2, 1]) {
+    for (let start = 0; start < order.length; start++) {
+      if (levels[order[start]!]! < level) continue
+      let end = start
+      while (end + 1 < order.length && levels[order[end + 1]!]! >= level) end++
+      order.splice(start, end - start + 1, ...order.slice(start, end + 1).reverse())
+      start = end
+    }
+  }
+  return order.map((i) => {
+    const { text, face } = runs[i]!
+    const run = { text, face, rtl: levels[i] === 1 }
+    return { ...run, actualText: !spellsItsText(run) }
+  })
+}
