@@ -1,7 +1,12 @@
 import { createServer } from 'node:http'
-import { http } from 'viem'
+import { Hono } from 'hono'
+import { http, zeroAddress as zero } from 'viem'
+import { entryPoint07Address } from 'viem/account-abstraction'
 import { afterAll, describe, expect, test } from 'vitest'
 import { boundedTransport } from '../../server/chain/boundedTransport'
+import { rpcBundler } from '../../server/chain/bundler'
+import { errorHandler } from '../../server/http/errorHandler'
+import { silentLogger } from '../../server/http/logger'
 import { listenOnLoopback } from '../support/loopback'
 
 // a JSON-RPC service that takes 100 ms a call and counts how many it is asked at once
@@ -31,5 +36,68 @@ describe('boundedTransport', () => {
     const answers = await Promise.all(Array.from({ length: 40 }, () => transport.request({ method: 'eth_chainId' })))
     expect(answers).toEqual(Array.from({ length: 40 }, () => '0x1'))
     expect(mostAtOnce).toBe(4)
+  })
+})
+
+// a bundler that holds every call until the test lets them all go
+const held: (() => void)[] = []
+const heldService = createServer((req, res) => {
+  let body = ''
+  req.on('data', (chunk) => (body += chunk))
+  req.on('end', () => {
+    held.push(() => {
+      const { id } = JSON.parse(body) as { id: number }
+      res.setHeader('content-type', 'application/json')
+      res.end(JSON.stringify({ jsonrpc: '2.0', id, result: null }))
+    })
+  })
+})
+const heldPort = await listenOnLoopback(heldService, 0)
+afterAll(() => new Promise<void>((resolve) => heldService.close(() => resolve())))
+
+const releaseHeld = () => held.splice(0).forEach((answer) => answer())
+/** Lets the held calls go, and those queued behind them as they reach the service, until all are answered. */
+async function drained<T>(pending: (T | Promise<T>)[]): Promise<T[]> {
+  let done = false
+  const all = Promise.all(pending).finally(() => (done = true))
+  while (!done) {
+    releaseHeld()
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  return all
+}
+const until = async (condition: () => boolean) => {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5))
+}
+
+describe('the queue in front of an upstream service', () => {
+  test('behavior: with 2 in flight and 3 waiting, a sixth call is refused at once without reaching the service; the others are answered', async () => {
+    held.length = 0
+    const transport = boundedTransport(http(`http://127.0.0.1:${heldPort}`, { retryCount: 0, timeout: 5_000 }), { limit: 2, queueLimit: 3 })({})
+    const calls = Array.from({ length: 5 }, () => transport.request({ method: 'eth_chainId' }))
+    await until(() => held.length === 2)
+    await expect(transport.request({ method: 'eth_chainId' })).rejects.toMatchObject({ code: 'UPSTREAM_BUSY', details: { retryAfterSeconds: 5 } })
+    expect(await drained(calls)).toEqual(Array(5).fill(null))
+  })
+
+  test('behavior: a payer whose call finds the bundler\'s queue full is answered 503 UPSTREAM_BUSY with Retry-After, and the same call goes through once it has room', async () => {
+    held.length = 0
+    const deployment = { chainId: 31337, entryPoint: entryPoint07Address, token: zero, registry: zero, vaultFactory: zero, paymaster: zero }
+    const bundler = rpcBundler({ url: `http://127.0.0.1:${heldPort}`, deployment, queueLimit: 1 })
+    const app = new Hono()
+    app.onError(errorHandler(silentLogger))
+    app.get('/known', async (c) => c.json({ known: await bundler.knows(`0x${'ab'.repeat(32)}`) }))
+    // 8 in flight, 1 waiting: the bundler's queue is full
+    const busy = Array.from({ length: 9 }, () => app.request('/known'))
+    await until(() => held.length === 8)
+    const refused = await app.request('/known')
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('retry-after')).toBe('5')
+    expect(await refused.json()).toMatchObject({ error: 'UPSTREAM_BUSY', code: 'UPSTREAM_BUSY', retryAfterSeconds: 5 })
+    expect((await drained(busy)).map((answer) => answer.status)).toEqual(Array(9).fill(200))
+    const retried = app.request('/known')
+    await until(() => held.length === 1)
+    releaseHeld()
+    expect(await (await retried).json()).toEqual({ known: false })
   })
 })
