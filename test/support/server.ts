@@ -14,6 +14,8 @@ export type UseServerParameters = {
   overrides?: Record<string, string>
   dataDir?: string
   logger?: Logger
+  /** The built page the server serves at /pay/:id (default: the build in dist/). */
+  payPageDir?: string
   /** Runs once the devnet is up, before the server starts: returns more configuration. */
   beforeServer?: (devnet: ReturnType<typeof useDevnet>) => Promise<Record<string, string>>
 }
@@ -29,7 +31,11 @@ export function useServer(options: UseServerParameters = {}) {
     restart(): Promise<void>
   }
   const start = async () => {
-    context.server = await createServer(context.config, { logger: options.logger ?? silentLogger, ...(options.now ? { now: options.now } : {}) })
+    context.server = await createServer(context.config, {
+      logger: options.logger ?? silentLogger,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.payPageDir ? { payPageDir: options.payPageDir } : {}),
+    })
   }
   beforeAll(async () => {
     const extra = options.beforeServer ? await options.beforeServer(devnet) : {}
