@@ -4,6 +4,8 @@ import { entryPoint07Address } from 'viem/account-abstraction'
 import * as z from 'zod/mini'
 import { addressSchema, hexSchema } from '../shared/deployment'
 import { isCidr, type TrustedProxies } from './http/clientAddress'
+import { checkEncryptionKeyList, parseEncryptionKeyList } from './store/encryptionKeyList'
+import type { EncryptionKeys } from './store/metadataCipher'
 
 const optionalUrl = z.optional(z.url())
 const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535))
@@ -46,7 +48,12 @@ export const configSchema = z.object({
   DATABASE_URL: z.optional(z.string()),
   /** PGlite's data directory when DATABASE_URL is not set. */
   DATA_DIR: z._default(z.string(), '.data'),
-  METADATA_ENCRYPTION_KEY: key32,
+  /** The single key of before: key id 0. Optional once METADATA_ENCRYPTION_KEYS is set. */
+  METADATA_ENCRYPTION_KEY: z.optional(key32),
+  /** Keys by id, `1:<base64>,2:<base64>`: every one opens what it sealed; one seals new records. */
+  METADATA_ENCRYPTION_KEYS: z.optional(z.string().check(z.refine((value) => checkEncryptionKeyList(value).length === 0))),
+  /** The id new records are sealed under; unset, the highest of METADATA_ENCRYPTION_KEYS (else 0). */
+  METADATA_ENCRYPTION_ACTIVE_KEY: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535))),
   /** How long POST /v1/pay/:id waits for a receipt before answering 202 pending. */
   SUBMIT_WAIT_MS: z._default(positiveInt, 15_000),
   /** How often each instance's reconciler looks for operations a bundler dropped (0: never; for tests
@@ -130,7 +137,9 @@ const wants: { [name in keyof Config]: string } = {
   PAYMASTER_SIGNER_PRIVATE_KEY: "the key of the VerifyingPaymaster's signer, 0x and 64 hex digits",
   DATABASE_URL: 'a PostgreSQL connection string, postgres://…',
   DATA_DIR: "PGlite's data directory",
-  METADATA_ENCRYPTION_KEY: '32 random bytes, base64 (openssl rand -base64 32); keep it: the stored metadata and API keys are sealed under it',
+  METADATA_ENCRYPTION_KEY: '32 random bytes, base64 (openssl rand -base64 32); keep it: the stored metadata and API keys are sealed under it (or set METADATA_ENCRYPTION_KEYS)',
+  METADATA_ENCRYPTION_KEYS: 'key ids and keys separated by commas, such as 1:<32 random bytes, base64>,2:<…> (openssl rand -base64 32 makes a key); ids 1 to 65535, each once',
+  METADATA_ENCRYPTION_ACTIVE_KEY: 'the id of the key new records are sealed under, one of METADATA_ENCRYPTION_KEYS (0: METADATA_ENCRYPTION_KEY); unset, the highest id listed',
   SUBMIT_WAIT_MS: 'milliseconds, a positive integer',
   RECONCILE_INTERVAL_MS: 'milliseconds, a whole number (0: never)',
   RECONCILE_LEASE_MS: 'milliseconds, a positive integer',
@@ -158,15 +167,42 @@ const wants: { [name in keyof Config]: string } = {
 /** One line per variable: named, missing or not, and what it wants. The value is never echoed: it may be a key. */
 function parseEnv<S extends z.ZodMiniType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
   const result = schema.safeParse(env)
-  if (!result.success) {
-    const names = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? '')))]
+  // one of the two must seal the records; the single key of before is the one asked for
+  const sealedUnder = env.METADATA_ENCRYPTION_KEY || env.METADATA_ENCRYPTION_KEYS ? [] : ['METADATA_ENCRYPTION_KEY']
+  if (!result.success || sealedUnder.length > 0) {
+    const issues = result.success ? [] : result.error.issues.map((issue) => String(issue.path[0] ?? ''))
+    const names = [...new Set([...issues, ...sealedUnder])]
     const lines = names.map((name) => {
       const wanted = wants[name as keyof Config] ?? 'see docs/configuration.md'
-      return `  ${name} is ${env[name] === undefined || env[name] === '' ? 'missing' : 'not valid'}: ${wanted}`
+      // which entry is wrong, never its key
+      const which = name === 'METADATA_ENCRYPTION_KEYS' && env[name] ? ` (${checkEncryptionKeyList(env[name]).join('; ')})` : ''
+      return `  ${name} is ${env[name] === undefined || env[name] === '' ? 'missing' : 'not valid'}: ${wanted}${which}`
     })
     throw new ConfigError(`the server's configuration, read from the environment, is missing or malformed:\n${lines.join('\n')}`)
   }
   return result.data
+}
+
+/**
+ * The keys the configuration seals and opens records with: METADATA_ENCRYPTION_KEYS by id, and
+ * METADATA_ENCRYPTION_KEY as id 0; the active one METADATA_ENCRYPTION_ACTIVE_KEY, else the highest
+ * id listed, else 0. Throws a ConfigError when the active id names no configured key.
+ */
+export function encryptionKeysOf(
+  config: Pick<Config, 'METADATA_ENCRYPTION_KEY' | 'METADATA_ENCRYPTION_KEYS' | 'METADATA_ENCRYPTION_ACTIVE_KEY'>,
+): EncryptionKeys {
+  const keys = config.METADATA_ENCRYPTION_KEYS ? parseEncryptionKeyList(config.METADATA_ENCRYPTION_KEYS) : new Map<number, string>()
+  const listed = [...keys.keys()].sort((a, b) => a - b)
+  if (config.METADATA_ENCRYPTION_KEY) keys.set(0, config.METADATA_ENCRYPTION_KEY)
+  const activeKeyId = config.METADATA_ENCRYPTION_ACTIVE_KEY ?? listed.at(-1) ?? 0
+  if (!keys.has(activeKeyId)) {
+    throw new ConfigError(
+      activeKeyId === 0
+        ? 'METADATA_ENCRYPTION_ACTIVE_KEY is not valid: 0 names METADATA_ENCRYPTION_KEY, which is not set'
+        : `METADATA_ENCRYPTION_ACTIVE_KEY is not valid: key id ${activeKeyId} is not in METADATA_ENCRYPTION_KEYS (${listed.length > 0 ? `ids ${listed.join(', ')}` : 'not set'})`,
+    )
+  }
+  return { keys, activeKeyId }
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -182,6 +218,7 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (config.TRUSTED_PROXY_HOPS !== undefined && config.TRUSTED_PROXY_CIDRS !== undefined) {
     throw new ConfigError('TRUSTED_PROXY_HOPS is not valid: set it or TRUSTED_PROXY_CIDRS, not both (they are two ways to say which X-Forwarded-For entry is the client)')
   }
+  encryptionKeysOf(config)
   return config
 }
 
@@ -214,10 +251,18 @@ export function assertDatabaseNamed(env: Record<string, string | undefined>): vo
 }
 
 /** What the command-line tools need: the server's database and the key its secrets are sealed under. */
-export const storeConfigSchema = z.pick(configSchema, { DATABASE_URL: true, DATA_DIR: true, METADATA_ENCRYPTION_KEY: true })
+export const storeConfigSchema = z.pick(configSchema, {
+  DATABASE_URL: true,
+  DATA_DIR: true,
+  METADATA_ENCRYPTION_KEY: true,
+  METADATA_ENCRYPTION_KEYS: true,
+  METADATA_ENCRYPTION_ACTIVE_KEY: true,
+})
 
 export type StoreConfig = z.infer<typeof storeConfigSchema>
 
 export function readStoreConfig(env: Record<string, string | undefined> = process.env): StoreConfig {
-  return parseEnv(storeConfigSchema, env)
+  const config = parseEnv(storeConfigSchema, env)
+  encryptionKeysOf(config)
+  return config
 }
