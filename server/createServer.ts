@@ -74,7 +74,7 @@ function bundlerFor(config: Config, context: { client: PayContext['client']; dep
     transport: timedTransport(http(config.RPC_URL, { retryCount: 0, timeout: 10_000 }), context.timeRpc),
     account: privateKeyToAccount(config.BUNDLER_PRIVATE_KEY!),
   })
-  return localBundler({ ...context, wallet, fromBlock: config.REGISTRY_FROM_BLOCK })
+  return localBundler({ ...context, wallet, fromBlock: config.REGISTRY_FROM_BLOCK, queueLimit: config.UPSTREAM_QUEUE_LIMIT })
 }
 
 function jwtVerifierFor(config: Config, now: () => number) {

@@ -24,6 +24,13 @@ export class UpstreamBusyError extends CodedError<{ retryAfterSeconds: number }>
 export const upstreamBusy = (error: unknown): UpstreamBusyError | undefined =>
   walkCauses(error, (cause): cause is UpstreamBusyError => hasCode(cause, 'UPSTREAM_BUSY'))
 
+/** The refusal of a call that found `waiting` calls queued for `service` already. */
+export function upstreamBusyError(service: string, waiting: number): UpstreamBusyError {
+  return new UpstreamBusyError(`${service} has ${waiting} calls waiting already: nothing was sent; try again in ${upstreamBusyRetryAfterSeconds} s`, {
+    details: { retryAfterSeconds: upstreamBusyRetryAfterSeconds },
+  })
+}
+
 export type BoundedTransportParameters = {
   /** Calls in flight at most. */
   limit: number
@@ -50,13 +57,7 @@ export function boundedTransport<T extends Transport>(transport: T, bounds: numb
       inFlight++
       return Promise.resolve()
     }
-    if (waiting.length >= queueLimit) {
-      return Promise.reject(
-        new UpstreamBusyError(`${service} has ${waiting.length} calls waiting already: nothing was sent; try again in ${upstreamBusyRetryAfterSeconds} s`, {
-          details: { retryAfterSeconds: upstreamBusyRetryAfterSeconds },
-        }),
-      )
-    }
+    if (waiting.length >= queueLimit) return Promise.reject(upstreamBusyError(service, waiting.length))
     return new Promise<void>((resolve) => waiting.push(resolve))
   }
   const release = () => {

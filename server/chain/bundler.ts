@@ -22,7 +22,7 @@ import {
 } from 'viem/account-abstraction'
 import type { Deployment } from '../../shared/deployment'
 import type { AccountGas } from './localGasEstimator'
-import { boundedTransport, upstreamBusy, upstreamCallsInFlight, upstreamQueueLimit } from './boundedTransport'
+import { boundedTransport, upstreamBusy, upstreamBusyError, upstreamCallsInFlight, upstreamQueueLimit } from './boundedTransport'
 import { revertOf } from './chainErrors'
 
 export type BundlerReceipt = { success: boolean; txHash: Hex }
@@ -96,20 +96,24 @@ function failedOpReason(error: unknown): string | undefined {
 /**
  * Self-bundling: an executor key simulates handleOps and then sends it. Sends run one at a time so
  * the executor's nonces never collide; the chain's own nonce for the vault means a repeated operation
- * can never be included twice.
+ * can never be included twice. At most `queueLimit` sends wait their turn; the next is refused at
+ * once (UPSTREAM_BUSY), as in front of a bundler service.
  */
 export function localBundler({
   client,
   wallet,
   deployment,
   fromBlock = 0n,
+  queueLimit = upstreamQueueLimit,
 }: {
   client: PublicClient
   wallet: WalletClient<Transport, Chain, Account>
   deployment: Deployment
   fromBlock?: bigint
+  queueLimit?: number
 }): Bundler {
   let queue: Promise<unknown> = Promise.resolve()
+  let queued = 0
   const beneficiary = wallet.account.address
 
   async function sendNow(userOp: UserOperation<'0.7'>) {
@@ -137,7 +141,10 @@ export function localBundler({
 
   return {
     send(userOp) {
-      const sent = queue.then(() => sendNow(userOp))
+      // the one being sent counts too: `queued` waiting behind it
+      if (queued > queueLimit) return Promise.reject(upstreamBusyError('the executor', queued - 1))
+      queued++
+      const sent = queue.then(() => sendNow(userOp)).finally(() => queued--)
       queue = sent.catch(() => undefined)
       return sent
     },

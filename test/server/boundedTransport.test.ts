@@ -1,10 +1,12 @@
 import { createServer } from 'node:http'
 import { Hono } from 'hono'
-import { http, zeroAddress as zero } from 'viem'
+import { createPublicClient, createWalletClient, http, zeroAddress as zero } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import { afterAll, describe, expect, test } from 'vitest'
 import { boundedTransport } from '../../server/chain/boundedTransport'
-import { rpcBundler } from '../../server/chain/bundler'
+import { localBundler, rpcBundler } from '../../server/chain/bundler'
+import { chainFor } from '../../server/chain/chainClient'
 import { errorHandler } from '../../server/http/errorHandler'
 import { silentLogger } from '../../server/http/logger'
 import { listenOnLoopback } from '../support/loopback'
@@ -99,5 +101,27 @@ describe('the queue in front of an upstream service', () => {
     await until(() => held.length === 1)
     releaseHeld()
     expect(await (await retried).json()).toEqual({ known: false })
+  })
+
+  test('behavior: the local executor lets one send run and queueLimit wait; the next is refused at once, and once they are done it sends again', async () => {
+    held.length = 0
+    const url = `http://127.0.0.1:${heldPort}`
+    const chain = chainFor(31337, url)
+    const deployment = { chainId: 31337, entryPoint: entryPoint07Address, token: zero, registry: zero, vaultFactory: zero, paymaster: zero }
+    const bundler = localBundler({
+      client: createPublicClient({ chain, transport: http(url, { retryCount: 0 }) }),
+      wallet: createWalletClient({ chain, transport: http(url, { retryCount: 0 }), account: privateKeyToAccount(`0x${'11'.repeat(32)}`) }),
+      deployment,
+      queueLimit: 1,
+    })
+    const userOp = { sender: zero, nonce: 0n, callData: '0x', callGasLimit: 0n, verificationGasLimit: 0n, preVerificationGas: 0n, maxFeePerGas: 0n, maxPriorityFeePerGas: 0n, signature: '0x' } as const
+    const settled = (send: Promise<unknown>) => send.then(() => 'sent', (error: { code?: string }) => error.code ?? 'error')
+    const first = settled(bundler.send(userOp))
+    const second = settled(bundler.send(userOp))
+    await until(() => held.length === 1)
+    expect(await settled(bundler.send(userOp))).toBe('UPSTREAM_BUSY')
+    // the held service answers null where a gas estimate belongs: the sends fail, but not as busy
+    expect(await drained([first, second])).toEqual(['BUNDLER_UNAVAILABLE', 'BUNDLER_UNAVAILABLE'])
+    expect(await drained([settled(bundler.send(userOp))])).toEqual(['BUNDLER_UNAVAILABLE'])
   })
 })
