@@ -14,7 +14,17 @@ export function privateKeyOf(account: HDAccount) {
 
 /** Server settings a devnet run may take from the environment; the chain, contract and key settings
  * always come from the devnet itself. */
-const overridable = ['DATABASE_URL', 'RATE_LIMIT_PER_MINUTE', 'ALLOWED_FRAME_ANCESTORS', 'SUBMIT_WAIT_MS', 'PUBLIC_URL', 'BUNDLER_URL', 'PAYMASTER_URL'] as const
+const overridable = [
+  'DATABASE_URL',
+  'RATE_LIMIT_PER_MINUTE',
+  'PERMIT_RATE_LIMIT_PER_MINUTE',
+  'PREPARE_RATE_LIMIT_PER_MINUTE',
+  'ALLOWED_FRAME_ANCESTORS',
+  'SUBMIT_WAIT_MS',
+  'PUBLIC_URL',
+  'BUNDLER_URL',
+  'PAYMASTER_URL',
+] as const
 
 export function serverOverrides(env: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(overridable.flatMap((name) => (env[name] ? [[name, env[name]]] : [])))
