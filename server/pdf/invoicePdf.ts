@@ -31,10 +31,15 @@ function writer(pdf: PDFDocument, page: PDFPage) {
     return font
   }
   const laidOut = async (value: string, { weight = 400, size = 10 }: TextOptions) => {
-    const runs = await Promise.all(textRuns(value, weight).map(async (run) => ({ ...run, font: await fontFor(run.face) })))
-    return { runs, width: runs.reduce((sum, run) => sum + run.font.widthOfTextAtSize(run.text, size), 0) }
+    const runs = await Promise.all(
+      textRuns(value, weight).map(async (run) => {
+        const font = await fontFor(run.face)
+        return { ...run, font, width: font.widthOfTextAtSize(run.text, size) }
+      }),
+    )
+    return { runs, width: runs.reduce((sum, run) => sum + run.width, 0) }
   }
-  const draw = (runs: (TextRun & { font: PDFFont })[], x: number, y: number, { size = 10, color = ink }: TextOptions) => {
+  const draw = (runs: (TextRun & { font: PDFFont; width: number })[], x: number, y: number, { size = 10, color = ink }: TextOptions) => {
     // PDF 32000 14.9.4: the text a reader extracts for glyphs that do not spell it in drawing order
     // (an Indic vowel sign drawn before its consonant). Said for the whole line: pdftotext breaks a
     // line where one replacement ends and glyphs of its own begin.
@@ -48,7 +53,7 @@ function writer(pdf: PDFDocument, page: PDFPage) {
     }
     for (const run of runs) {
       page.drawText(run.text, { x, y, font: run.font, size, color })
-      x += run.font.widthOfTextAtSize(run.text, size)
+      x += run.width
     }
     if (actualText) page.pushOperators(PDFOperator.of(PDFOperatorNames.EndMarkedContent))
   }

@@ -18,7 +18,11 @@ function fontOf(face: FontFace): Font {
   return font
 }
 
+/** Scripts whose glyphs fontkit never reorders: their runs spell their text without a layout to prove it. */
+const inOrder = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Common}\p{Script=Inherited}]*$/u
+
 function spellsItsText(run: Omit<TextRun, 'actualText'>): boolean {
+  if (inOrder.test(run.text)) return true
   const { glyphs } = fontOf(run.face).layout(run.text)
   // right-to-left runs are laid out mirrored, and readers put them back in logical order
   const logical = run.rtl ? [...glyphs].reverse() : glyphs
