@@ -142,6 +142,7 @@ export const payRoutes = [
       'FUNDING_PERMIT_INVALID',
       'PAYMASTER_UNAVAILABLE',
       'PAYMASTER_SPONSORSHIP_INVALID',
+      'UPSTREAM_BUSY',
     ],
     async handle({ params, body: { payerAddress, ownerAddress, permit, funding } }, { pay }) {
       const result = await preparePayment(pay, {
@@ -172,7 +173,7 @@ export const payRoutes = [
       description: 'Confirmed, or pending (202).',
       statusFor: (result) => (result.status === 'confirmed' ? 200 : 202),
     },
-    errors: ['INVALID_STATUS', 'NOT_FOUND', 'USEROP_NOT_PREPARED', 'USEROP_PERMIT_MISMATCH', 'USEROP_SIGNATURE_INVALID', 'PERMIT_EXPIRED', 'TRANSACTION_FAILED', 'BUNDLER_UNAVAILABLE'],
+    errors: ['INVALID_STATUS', 'NOT_FOUND', 'USEROP_NOT_PREPARED', 'USEROP_PERMIT_MISMATCH', 'USEROP_SIGNATURE_INVALID', 'PERMIT_EXPIRED', 'TRANSACTION_FAILED', 'BUNDLER_UNAVAILABLE', 'UPSTREAM_BUSY'],
     handle: ({ params, body: { userOp, permitSignature } }, { pay }) =>
       submitPayment(pay, { invoiceId: params.id, userOp, permitSignature: permitSignature && recoverable(permitSignature) }),
   }),
