@@ -15,7 +15,7 @@ import { chainFor, createChainClient } from './chain/chainClient'
 import { createInvoiceReader } from './chain/invoiceReader'
 import { erc7677Sponsor, localVerifyingSponsor, type Sponsor } from './chain/sponsor'
 import { timedTransport, type CallTimer } from './chain/timedTransport'
-import { jwtAlgorithmsOf, trustedProxiesOf, type Config } from './config'
+import { encryptionKeysOf, jwtAlgorithmsOf, trustedProxiesOf, type Config } from './config'
 import type { Logger } from './http/logger'
 import { countedBundler, countedSponsor } from './ops/countedDependencies'
 import { createMetrics } from './ops/metrics'
@@ -29,6 +29,7 @@ import { startPreparedPruning } from './payments/preparedPruning'
 import type { PayContext } from './payments/payContext'
 import { startReconciler } from './payments/reconcileSubmissions'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
+import { checkSealingKeys } from './store/checkSealingKeys'
 import type { Database } from './store/database'
 import { openMigratedDatabase, openStores, type Stores } from './store/openStores'
 
@@ -123,6 +124,12 @@ export async function createServer(
   }
   const client = createChainClient(config.CHAIN_ID, config.RPC_URL, timeRpc)
   const stores = openStores(config, db ?? (await openMigratedDatabase(config)))
+  // said at start, not first at a payer's request; in the background: it reads every sealed table
+  checkSealingKeys(stores.db, [...encryptionKeysOf(config).keys.keys()]).then(
+    (problems) => problems.forEach((problem) => logger.error({ code: 'ENCRYPTION_KEY_MISSING' }, problem)),
+    // a database that fails here fails the readiness probe too, which says so
+    () => {},
+  )
   const bundler = bundlerFor(config, { client, deployment, timeRpc })
   const pay: PayContext = {
     client,

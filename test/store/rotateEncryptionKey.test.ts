@@ -7,6 +7,7 @@ import { createApiKeyStore } from '../../server/store/apiKeyStore'
 import type { Database } from '../../server/store/database'
 import { createInvoiceMetadataStore } from '../../server/store/invoiceMetadataStore'
 import { createSealingCiphers, EncryptionKeyMissingError, type EncryptionKeys } from '../../server/store/metadataCipher'
+import { checkSealingKeys } from '../../server/store/checkSealingKeys'
 import { countSealedRows, rotateEncryptionKey } from '../../server/store/rotateEncryptionKey'
 import { createStudioStore } from '../../server/store/studioStore'
 import { backends, useDatabases } from '../support/postgres'
@@ -142,5 +143,13 @@ describe.each(backends)('%s', (backend) => {
     await expect(rotation).rejects.toBeInstanceOf(EncryptionKeyMissingError)
     await expect(rotateEncryptionKey({ db, ciphers: lacking.ciphers })).rejects.toThrow(/^rows sealed with key id \d, which METADATA_ENCRYPTION_KEYS lacks: add it back until rotation finishes$/)
     expect(await countSealedRows(db)).toEqual(counts)
+  })
+
+  test('behavior: a server started without a key id the rows carry is told which, in the words of the fix', async () => {
+    const ids = [...(await countSealedRows(db)).keys()]
+    expect(await checkSealingKeys(db, ids)).toEqual([])
+    expect(await checkSealingKeys(db, [9])).toEqual(
+      ids.sort((a, b) => a - b).map((keyId) => `rows sealed with key id ${keyId}, which METADATA_ENCRYPTION_KEYS lacks: add it back until rotation finishes`),
+    )
   })
 })
