@@ -215,6 +215,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (unset.length > 0 && unset.length < jwt.length) {
     throw new ConfigError(`set all of JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE, or none: ${unset.map((name) => `${name} is missing (${wants[name]})`).join(', ')}`)
   }
+  if (config.OPS_PORT !== undefined && config.OPS_PORT !== 0 && config.OPS_PORT === config.PORT) {
+    throw new ConfigError(`OPS_PORT is not valid: it is PORT (${config.PORT}); give the operations listener a port of its own, or leave OPS_PORT unset to serve /readyz and /metrics on PORT`)
+  }
   if (config.TRUSTED_PROXY_HOPS !== undefined && config.TRUSTED_PROXY_CIDRS !== undefined) {
     throw new ConfigError('TRUSTED_PROXY_HOPS is not valid: set it or TRUSTED_PROXY_CIDRS, not both (they are two ways to say which X-Forwarded-For entry is the client)')
   }

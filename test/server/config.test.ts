@@ -82,5 +82,6 @@ test('parameters: the operations listener, the tighter pay limits and the upstre
   expect(readConfig(valid).OPS_PORT).toBeUndefined()
   expect(readConfig({ ...valid, OPS_PORT: '9464', PERMIT_RATE_LIMIT_PER_MINUTE: '40', PREPARE_RATE_LIMIT_PER_MINUTE: '15' })).toMatchObject({ OPS_PORT: 9464, PERMIT_RATE_LIMIT_PER_MINUTE: 40, PREPARE_RATE_LIMIT_PER_MINUTE: 15 })
   expect(() => readConfig({ ...valid, OPS_PORT: '70000' })).toThrow(/OPS_PORT is not valid/)
+  expect(() => readConfig({ ...valid, PORT: '8787', OPS_PORT: '8787' })).toThrow(/OPS_PORT is not valid: it is PORT \(8787\)/)
   expect(() => readConfig({ ...valid, PREPARE_RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/PREPARE_RATE_LIMIT_PER_MINUTE is not valid/)
 })
