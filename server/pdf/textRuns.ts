@@ -42,7 +42,8 @@ export function textRuns(line: string, weight: FontWeight): TextRun[] {
   for (const character of line.replace(/\p{Cc}/gu, ' ')) {
     const codePoint = character.codePointAt(0)!
     const current = runs.at(-1)
-    if (current && neutral.test(character) && coversCodePoint(current.face, codePoint)) {
+    // a face's file has more than its declared ranges (every one has a space): asked only for neutrals
+    if (current && neutral.test(character) && (coversCodePoint(current.face, codePoint) || fontOf(current.face).hasGlyphForCodePoint(codePoint))) {
       current.text += character
       continue
     }
@@ -50,7 +51,9 @@ export function textRuns(line: string, weight: FontWeight): TextRun[] {
     if (!face) continue
     const rtl = strongRtl.test(character)
     const isStrong = strong.test(character)
-    if (current && current.face === face && (!isStrong || !current.strong || current.rtl === rtl)) {
+    // a strong character joins a strong run of its direction, or the neutrals that begin the line; a
+    // neutral run between two strong ones stays apart, its direction resolved from both sides
+    if (current?.face === face && (!isStrong || (current.strong ? current.rtl === rtl : runs.length === 1))) {
       current.text += character
       current.rtl ||= rtl
       current.strong ||= isStrong
