@@ -1,5 +1,23 @@
 import fontkit from '@cantoo/fontkit'
-import { PDFDocument, PDFHexString, PDFName, PDFOperator, PDFOperatorNames, rgb, type PDFFont, type PDFPage } from '@cantoo/pdf-lib'
+import {
+  beginText,
+  endText,
+  popGraphicsState,
+  pushGraphicsState,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFOperator,
+  PDFOperatorNames,
+  rgb,
+  setFillingColor,
+  setFontAndSize,
+  setTextMatrix,
+  showText,
+  type PDFFont,
+  type PDFPage,
+} from '@cantoo/pdf-lib'
 import { formatUnits } from 'viem'
 import type { InvoiceMetadata } from '../../shared/metadata'
 import type { WireInvoice } from '../../shared/wire'
@@ -19,7 +37,8 @@ function clip(text: string, length: number): string {
   return Array.from(text).slice(0, length).join('')
 }
 
-type TextOptions = { weight?: FontWeight; size?: number; color?: typeof ink }
+/** `maxWidth`: a line wider than this is set smaller until it fits. */
+type TextOptions = { weight?: FontWeight; size?: number; color?: typeof ink; maxWidth?: number }
 
 /** Draws lines in whatever scripts they hold: each run in a Noto face embedded as a subset of the
  * glyphs drawn, so a name in Japanese, Arabic or Devanagari prints and can be copied back out. */
@@ -31,15 +50,10 @@ function writer(pdf: PDFDocument, page: PDFPage) {
     return font
   }
   const laidOut = async (value: string, { weight = 400, size = 10 }: TextOptions) => {
-    const runs = await Promise.all(
-      textRuns(value, weight).map(async (run) => {
-        const font = await fontFor(run.face)
-        return { ...run, font, width: font.widthOfTextAtSize(run.text, size) }
-      }),
-    )
-    return { runs, width: runs.reduce((sum, run) => sum + run.width, 0) }
+    const runs = await Promise.all(textRuns(value, weight).map(async (run) => ({ ...run, font: await fontFor(run.face) })))
+    return { runs, width: runs.reduce((sum, run) => sum + run.glyphs.reduce((advance, glyph) => advance + glyph.advance, 0), 0) * size }
   }
-  const draw = (runs: (TextRun & { font: PDFFont; width: number })[], x: number, y: number, { size = 10, color = ink }: TextOptions) => {
+  const draw = (runs: (TextRun & { font: PDFFont })[], x: number, y: number, { size = 10, color = ink }: TextOptions) => {
     // PDF 32000 14.9.4: the text a reader extracts for glyphs that do not spell it in drawing order
     // (an Indic vowel sign drawn before its consonant). Said for the whole line: pdftotext breaks a
     // line where one replacement ends and glyphs of its own begin.
@@ -51,15 +65,54 @@ function writer(pdf: PDFDocument, page: PDFPage) {
       const properties = pdf.context.obj({ ActualText: PDFHexString.fromText(text) }) as unknown as PDFName
       page.pushOperators(PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of('Span'), properties]))
     }
+    page.pushOperators(pushGraphicsState(), beginText(), setFillingColor(color))
     for (const run of runs) {
-      page.drawText(run.text, { x, y, font: run.font, size, color })
-      x += run.width
+      // each glyph where shaping put it: pdf-lib's drawText would set them side by side by their
+      // advance, dropping the offsets that put Arabic dots and Devanagari signs on their letters
+      const codes = run.font.encodeText(run.text).asString().match(/.{4}/g) ?? []
+      page.pushOperators(setFontAndSize(page.node.newFontDictionary(run.font.name, run.font.ref), size))
+      if (codes.length !== run.glyphs.length) {
+        // never seen: both lay out the same text in the same file; then at least every glyph prints
+        page.pushOperators(setTextMatrix(1, 0, 0, 1, x, y), showText(PDFHexString.of(codes.join(''))))
+        x += run.glyphs.reduce((advance, glyph) => advance + glyph.advance, 0) * size
+        continue
+      }
+      // glyphs on the pen go out together, kerned in one TJ; one moved off it (a mark) gets a matrix of its own
+      let shown: (PDFHexString | PDFNumber)[] = []
+      const flush = () => {
+        if (shown.length > 0) page.pushOperators(PDFOperator.of(PDFOperatorNames.ShowTextAdjusted, [pdf.context.obj(shown)]))
+        shown = []
+      }
+      let onPen = false
+      run.glyphs.forEach((glyph, i) => {
+        const code = PDFHexString.of(codes[i]!)
+        if (glyph.x === 0 && glyph.y === 0) {
+          if (!onPen) {
+            flush()
+            page.pushOperators(setTextMatrix(1, 0, 0, 1, x, y))
+            onPen = true
+          }
+          shown.push(code)
+          // TJ moves the pen back by n/1000 em: what shaping took from, or added to, the glyph's advance
+          const kern = Math.round((glyph.natural - glyph.advance) * 1000)
+          if (kern !== 0) shown.push(PDFNumber.of(kern))
+        } else {
+          flush()
+          page.pushOperators(setTextMatrix(1, 0, 0, 1, x + glyph.x * size, y + glyph.y * size), showText(code))
+          onPen = false
+        }
+        x += glyph.advance * size
+      })
+      flush()
     }
+    page.pushOperators(endText(), popGraphicsState())
     if (actualText) page.pushOperators(PDFOperator.of(PDFOperatorNames.EndMarkedContent))
   }
   return {
     async left(value: string, x: number, y: number, options: TextOptions = {}) {
-      draw((await laidOut(value, options)).runs, x, y, options)
+      const { runs, width } = await laidOut(value, options)
+      const size = options.size ?? 10
+      draw(runs, x, y, options.maxWidth && width > options.maxWidth ? { ...options, size: (size * options.maxWidth) / width } : options)
     },
     async right(value: string, x: number, y: number, options: TextOptions = {}) {
       const { runs, width } = await laidOut(value, options)
@@ -79,7 +132,7 @@ export async function invoicePdf(invoice: WireInvoice, metadata: InvoiceMetadata
   const write = writer(pdf, page)
   let y = page.getHeight() - margin
 
-  await write.left(`Invoice ${metadata.invoiceNumber}`, margin, y, { weight: 700, size: 20 })
+  await write.left(`Invoice ${metadata.invoiceNumber}`, margin, y, { weight: 700, size: 20, maxWidth: page.getWidth() - 2 * margin - 100 })
   await write.right(invoice.status, page.getWidth() - margin, y, { weight: 700, size: 12 })
   y -= 22
   await write.left(`On-chain invoice #${invoice.id}  ·  issued ${metadata.issuedAt}  ·  due ${metadata.dueAt}`, margin, y, { color: muted })
@@ -92,14 +145,14 @@ export async function invoicePdf(invoice: WireInvoice, metadata: InvoiceMetadata
     for (const value of lines) {
       if (!value) continue
       line -= 14
-      await write.left(value, x, line)
+      await write.left(value, x, line, { maxWidth: page.getWidth() / 2 - margin - 12 })
     }
     return line
   }
   y = Math.min(await party('FROM', metadata.merchant, margin), await party('BILL TO', metadata.payer, page.getWidth() / 2)) - 32
 
   if (metadata.description) {
-    await write.left(metadata.description, margin, y, { weight: 700, size: 12 })
+    await write.left(metadata.description, margin, y, { weight: 700, size: 12, maxWidth: page.getWidth() - 2 * margin })
     y -= 24
   }
   const columns = { qty: 360, unit: 450, amount: page.getWidth() - margin }
@@ -112,7 +165,7 @@ export async function invoicePdf(invoice: WireInvoice, metadata: InvoiceMetadata
   page.drawLine({ start: { x: margin, y }, end: { x: columns.amount, y }, thickness: 0.5, color: muted })
   for (const item of metadata.lineItems) {
     y -= 18
-    await write.left(clip(item.description, 60), margin, y)
+    await write.left(clip(item.description, 60), margin, y, { maxWidth: columns.qty - margin - 48 })
     await write.right(String(item.quantity), columns.qty, y)
     await write.right(item.unitPrice, columns.unit, y)
     await write.right(item.amount, columns.amount, y)
@@ -133,7 +186,7 @@ export async function invoicePdf(invoice: WireInvoice, metadata: InvoiceMetadata
   ]
   for (const line of footer) {
     if (!line) continue
-    await write.left(clip(line, 110), margin, y, { size: 9, color: muted })
+    await write.left(clip(line, 110), margin, y, { size: 9, color: muted, maxWidth: page.getWidth() - 2 * margin })
     y -= 14
   }
   return pdf.save()

@@ -1,10 +1,14 @@
 import fontkit, { type Font } from '@cantoo/fontkit'
 import { coversCodePoint, fontFaceBytes, fontFaceFor, type FontFace, type FontWeight } from './fontFaces'
 
-/** A piece of one line drawn in one face. `actualText`: the run's glyphs, read in drawing order,
- * do not spell its text (an Indic vowel sign drawn before its consonant), so the PDF says what
- * the text is for whoever extracts it. */
-export type TextRun = { text: string; face: FontFace; rtl: boolean; actualText: boolean }
+/** Where fontkit's shaping puts one glyph, in ems: the pen moves by `advance`; the glyph is drawn
+ * `x` and `y` from the pen (a mark over its letter). */
+export type GlyphPlacement = { advance: number; x: number; y: number; /** its own advance, unkerned */ natural: number }
+
+/** A piece of one line drawn in one face. `glyphs`: its shaped glyphs in drawing order, left to right.
+ * `actualText`: those glyphs, read in drawing order, do not spell its text (an Indic vowel sign drawn
+ * before its consonant), so the PDF says what the text is for whoever extracts it. */
+export type TextRun = { text: string; face: FontFace; rtl: boolean; actualText: boolean; glyphs: GlyphPlacement[] }
 
 const strongRtl = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u
 const strong = /[\p{L}\p{Nd}]/u
@@ -18,15 +22,25 @@ function fontOf(face: FontFace): Font {
   return font
 }
 
-/** Scripts whose glyphs fontkit never reorders: their runs spell their text without a layout to prove it. */
+/** Scripts whose glyphs fontkit never reorders: their runs spell their text without a check. */
 const inOrder = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Common}\p{Script=Inherited}]*$/u
 
-function spellsItsText(run: Omit<TextRun, 'actualText'>): boolean {
-  if (inOrder.test(run.text)) return true
-  const { glyphs } = fontOf(run.face).layout(run.text)
+/** The run shaped: the same layout pdf-lib makes of the same text in the same font file, so its
+ * glyphs are the ones pdf-lib encodes, one for one. */
+function shaped(run: Pick<TextRun, 'text' | 'face' | 'rtl'>): Pick<TextRun, 'glyphs' | 'actualText'> {
+  const font = fontOf(run.face)
+  const { glyphs, positions } = font.layout(run.text)
+  const em = font.unitsPerEm
+  const placements = (positions ?? glyphs.map((glyph) => ({ xAdvance: glyph.advanceWidth, xOffset: 0, yOffset: 0 }))).map((position, i) => ({
+    advance: position.xAdvance / em,
+    x: position.xOffset / em,
+    y: position.yOffset / em,
+    natural: glyphs[i]!.advanceWidth / em,
+  }))
+  if (inOrder.test(run.text)) return { glyphs: placements, actualText: false }
   // right-to-left runs are laid out mirrored, and readers put them back in logical order
   const logical = run.rtl ? [...glyphs].reverse() : glyphs
-  return String.fromCodePoint(...logical.flatMap((glyph) => glyph.codePoints)) === run.text
+  return { glyphs: placements, actualText: String.fromCodePoint(...logical.flatMap((glyph) => glyph.codePoints)) !== run.text }
 }
 
 /**
@@ -83,6 +97,6 @@ export function textRuns(line: string, weight: FontWeight): TextRun[] {
   return order.map((i) => {
     const { text, face } = runs[i]!
     const run = { text, face, rtl: levels[i] === 1 }
-    return { ...run, actualText: !spellsItsText(run) }
+    return { ...run, ...shaped(run) }
   })
 }
