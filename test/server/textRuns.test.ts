@@ -23,6 +23,14 @@ describe('textRuns', () => {
     expect(runs.every((run) => !run.actualText)).toBe(true)
   })
 
+  test('behavior: a mark keeps the offset shaping gives it, so it is drawn on its letter', () => {
+    // the dot of ض is a mark of its own in Noto Sans Arabic, seated by the font's positioning
+    const [run] = textRuns('الرياض', 400)
+    expect(run!.glyphs.some((glyph) => glyph.x !== 0 || glyph.y !== 0)).toBe(true)
+    const [latin] = textRuns('Acme', 400)
+    expect(latin!.glyphs.every((glyph) => glyph.x === 0 && glyph.y === 0 && glyph.advance > 0)).toBe(true)
+  })
+
   test('behavior: a left-to-right line keeps its Latin first and its Arabic right to left after it', () => {
     expect(shown('Acme شركة الأمل').map(({ text }) => text)).toEqual(['Acme ', 'شركة الأمل'])
     // a right-to-left line puts its Latin where the reader of Arabic expects it: on the left, in its own order
