@@ -1,4 +1,3 @@
-import fontkit from '@cantoo/fontkit'
 import {
   beginText,
   endText,
@@ -22,7 +21,7 @@ import { formatUnits } from 'viem'
 import type { InvoiceMetadata } from '../../shared/metadata'
 import type { WireInvoice } from '../../shared/wire'
 import { fontFaceBytes, type FontFace, type FontWeight } from './fontFaces'
-import { textRuns, type TextRun } from './textRuns'
+import { parsedFonts, textRuns, type TextRun } from './textRuns'
 
 const margin = 56
 const ink = rgb(0.1, 0.12, 0.16)
@@ -127,7 +126,7 @@ export async function invoicePdf(invoice: WireInvoice, metadata: InvoiceMetadata
   pdf.setTitle(`Invoice ${metadata.invoiceNumber}`)
   pdf.setCreator('svc-checkout')
   pdf.setProducer('svc-checkout')
-  pdf.registerFontkit(fontkit)
+  pdf.registerFontkit(parsedFonts)
   const page = pdf.addPage([595.28, 841.89])
   const write = writer(pdf, page)
   let y = page.getHeight() - margin

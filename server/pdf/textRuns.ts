@@ -15,11 +15,20 @@ const strong = /[\p{L}\p{Nd}]/u
 /** Characters that take the face of the text around them, where that face has them. */
 const neutral = /[\s\p{P}\p{S}\p{Cf}\p{M}]/u
 
-const fonts = new Map<string, Font>()
+const fonts = new WeakMap<Uint8Array, Font>()
+
+/** The face parsed once per process, keyed by its bytes (fontFaceBytes hands out one array per face). */
 function fontOf(face: FontFace): Font {
-  let font = fonts.get(face.key)
-  if (!font) fonts.set(face.key, (font = fontkit.create(Buffer.from(fontFaceBytes(face))) as Font))
+  const bytes = fontFaceBytes(face)
+  let font = fonts.get(bytes)
+  if (!font) fonts.set(bytes, (font = fontkit.create(bytes) as Font))
   return font
+}
+
+/** What pdf-lib parses fonts with: the faces already parsed here, the same objects, so a document
+ * does not parse a face again and pdf-lib's layout of a run is the one textRuns measured. */
+export const parsedFonts = {
+  create: (bytes: Uint8Array) => fonts.get(bytes) ?? fontkit.create(bytes),
 }
 
 /** Scripts whose glyphs fontkit never reorders: their runs spell their text without a check. */
