@@ -14,10 +14,10 @@ const require = createRequire(import.meta.url)
  * each into files by Unicode range (Noto Sans JP into 120), so a PDF embeds only the files its text
  * needs, each subset again to the glyphs drawn. */
 const families = [
-  { family: 'noto-sans', file: (subset: string, weight: FontWeight) => `noto-sans-${subset}-${weight}-normal.woff` },
-  { family: 'noto-sans-arabic', subsets: ['arabic'], file: (subset: string, weight: FontWeight) => `noto-sans-arabic-${subset}-${weight}-normal.woff` },
-  // subsets named [0] … [119]
-  { family: 'noto-sans-jp', file: (subset: string, weight: FontWeight) => `noto-sans-jp-${subset.slice(1, -1)}-${weight}-normal.woff` },
+  { family: 'noto-sans', only: /./, file: (subset: string, weight: FontWeight) => `noto-sans-${subset}-${weight}-normal.woff` },
+  { family: 'noto-sans-arabic', only: /^arabic$/, file: (subset: string, weight: FontWeight) => `noto-sans-arabic-${subset}-${weight}-normal.woff` },
+  // its own files, named [0] … [119]; its Latin and Cyrillic are Noto Sans's
+  { family: 'noto-sans-jp', only: /^\[\d+\]$/, file: (subset: string, weight: FontWeight) => `noto-sans-jp-${subset.slice(1, -1)}-${weight}-normal.woff` },
 ] as const
 
 function parseRanges(list: string): [number, number][] {
@@ -31,7 +31,7 @@ function facesOf(weight: FontWeight): FontFace[] {
   return families.flatMap((entry) => {
     const dir = dirname(require.resolve(`@fontsource/${entry.family}/package.json`))
     const declared = JSON.parse(readFileSync(join(dir, 'unicode.json'), 'utf8')) as Record<string, string>
-    const subsets = 'subsets' in entry ? entry.subsets : Object.keys(declared)
+    const subsets = Object.keys(declared).filter((subset) => entry.only.test(subset))
     return subsets.map((subset) => ({
       key: `${entry.family}/${subset}/${weight}`,
       // WOFF, not WOFF2: fontkit cannot subset the composite glyphs of a WOFF2 (accented Latin and Greek)
@@ -41,21 +41,30 @@ function facesOf(weight: FontWeight): FontFace[] {
   })
 }
 
-const faces = new Map<FontWeight, FontFace[]>()
-const found = new Map<string, FontFace | null>()
+/** Every face of a weight, and for each code point below `indexed` the index of the first face that
+ * has it (-1: none), filled once: a lookup per character, not a search through some 20,000 ranges. */
+type Catalog = { faces: FontFace[]; first: Int16Array }
+const indexed = 0x30000
+const catalogs = new Map<FontWeight, Catalog>()
+
+function catalogOf(weight: FontWeight): Catalog {
+  let catalog = catalogs.get(weight)
+  if (catalog) return catalog
+  const faces = facesOf(weight)
+  const first = new Int16Array(indexed).fill(-1)
+  // the last face first, so that an earlier one that also has a code point writes over it
+  for (let i = faces.length - 1; i >= 0; i--) {
+    for (const [from, to] of faces[i]!.ranges) first.fill(i, Math.min(from, indexed), Math.min(to + 1, indexed))
+  }
+  catalogs.set(weight, (catalog = { faces, first }))
+  return catalog
+}
 
 /** The first face whose declared ranges hold `codePoint`; null when none does (an emoji, Hangul). */
 export function fontFaceFor(codePoint: number, weight: FontWeight): FontFace | null {
-  const cacheKey = `${weight}:${codePoint}`
-  const known = found.get(cacheKey)
-  if (known !== undefined) return known
-  let list = faces.get(weight)
-  if (!list) faces.set(weight, (list = facesOf(weight)))
-  const face = list.find((candidate) => coversCodePoint(candidate, codePoint)) ?? null
-  // a bound, not a policy: a text can hold any of a million code points
-  if (found.size >= 10_000) found.clear()
-  found.set(cacheKey, face)
-  return face
+  const { faces, first } = catalogOf(weight)
+  if (codePoint < indexed) return faces[first[codePoint]!] ?? null
+  return faces.find((candidate) => coversCodePoint(candidate, codePoint)) ?? null
 }
 
 export function coversCodePoint(face: FontFace, codePoint: number): boolean {
