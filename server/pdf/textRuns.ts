@@ -36,9 +36,9 @@ const inOrder = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=
 
 /** The run shaped: the same layout pdf-lib makes of the same text in the same font file, so its
  * glyphs are the ones pdf-lib encodes, one for one. */
-function shaped(run: Pick<TextRun, 'text' | 'face' | 'rtl'>): Pick<TextRun, 'glyphs' | 'actualText'> {
+function shaped(run: Pick<TextRun, 'text' | 'face'>): Pick<TextRun, 'glyphs' | 'actualText'> {
   const font = fontOf(run.face)
-  const { glyphs, positions } = font.layout(run.text)
+  const { glyphs, positions, direction } = font.layout(run.text)
   const em = font.unitsPerEm
   const placements = (positions ?? glyphs.map((glyph) => ({ xAdvance: glyph.advanceWidth, xOffset: 0, yOffset: 0 }))).map((position, i) => ({
     advance: position.xAdvance / em,
@@ -47,8 +47,8 @@ function shaped(run: Pick<TextRun, 'text' | 'face' | 'rtl'>): Pick<TextRun, 'gly
     natural: glyphs[i]!.advanceWidth / em,
   }))
   if (inOrder.test(run.text)) return { glyphs: placements, actualText: false }
-  // right-to-left runs are laid out mirrored, and readers put them back in logical order
-  const logical = run.rtl ? [...glyphs].reverse() : glyphs
+  // fontkit lays a right-to-left script out mirrored, and readers put it back in logical order
+  const logical = direction === 'rtl' ? [...glyphs].reverse() : glyphs
   return { glyphs: placements, actualText: String.fromCodePoint(...logical.flatMap((glyph) => glyph.codePoints)) !== run.text }
 }
 
