@@ -4,6 +4,7 @@ import * as z from 'zod/mini'
 import { CodedError } from '../shared/codedError'
 import { isScope, scopes } from '../server/auth/scopes'
 import type { ApiKey, ApiKeyStore } from '../server/store/apiKeyStore'
+import { rotateEncryptionKey, type RotateEncryptionKeyDependencies } from '../server/store/rotateEncryptionKey'
 import { StudioNotFoundError, type Studio, type StudioStore } from '../server/store/studioStore'
 import { parseFlags, UsageError } from './usageError'
 
@@ -13,9 +14,12 @@ export const keysUsage = `usage:
   npm run keys -- create --studio <uuid> --scopes <scope>[,<scope>…] [--name <name>] [--expires-in-days <1-365>]
   npm run keys -- list --studio <uuid>
   npm run keys -- revoke --studio <uuid> --key <svc_pk_…>
+  npm run keys -- rotate-encryption-key [--batch-size <1-10000>]
+      (re-seals every stored secret under the active key while the servers run; see docs/operations.md)
 scopes: ${scopes.join(', ')}
-database: the server's own, DATABASE_URL or DATA_DIR (default .data) with METADATA_ENCRYPTION_KEY;
-  with none of the three set, the devnet's that \`npm start\` runs (its devnet.json in SVC_DEVNET_DIR, default .devnet)`
+database: the server's own, DATABASE_URL or DATA_DIR (default .data) with METADATA_ENCRYPTION_KEY or
+  METADATA_ENCRYPTION_KEYS (and METADATA_ENCRYPTION_ACTIVE_KEY); with none of them set, the devnet's
+  that \`npm start\` runs (its devnet.json in SVC_DEVNET_DIR, default .devnet)`
 
 export class ApiKeyNotFoundError extends CodedError {
   override name = 'ApiKeyNotFoundError'
@@ -53,6 +57,7 @@ const commands = {
     'expires-in-days': z.optional(wholeNumber('a whole number of days from 1 to 365', 1, 365)),
   }),
   list: z.object({ studio }),
+  'rotate-encryption-key': z.object({ 'batch-size': z._default(wholeNumber('a whole number of rows from 1 to 10000', 1, 10_000), 500) }),
   revoke: z.object({ studio, key: z.string({ error: wanting('the full svc_pk_… key id (list shows them)') }).check(z.regex(/^svc_pk_[A-Za-z0-9_-]+$/, 'not the full svc_pk_… key id (list shows them)')) }),
 }
 
@@ -61,6 +66,7 @@ export type KeysCommand =
   | { command: 'create'; studioId: string; name: string; scopes: string[]; expiresInDays: number | undefined }
   | { command: 'list'; studioId: string }
   | { command: 'revoke'; studioId: string; keyId: string }
+  | { command: 'rotate-encryption-key'; batchSize: number }
 
 function options<S extends z.ZodMiniType>(schema: S, values: unknown): z.infer<S> {
   const result = schema.safeParse(values)
@@ -79,6 +85,7 @@ export function parseKeysCommand(argv: readonly string[]): KeysCommand {
     key: { type: 'string' },
     vault: { type: 'string' },
     'chain-id': { type: 'string' },
+    'batch-size': { type: 'string' },
   })
   switch (command) {
     case 'create-studio': {
@@ -95,10 +102,12 @@ export function parseKeysCommand(argv: readonly string[]): KeysCommand {
       const revoke = options(commands.revoke, values)
       return { command, studioId: revoke.studio, keyId: revoke.key }
     }
+    case 'rotate-encryption-key':
+      return { command, batchSize: options(commands['rotate-encryption-key'], values)['batch-size'] }
     case undefined:
-      throw new UsageError('say what to do: create-studio, create, list or revoke')
+      throw new UsageError('say what to do: create-studio, create, list, revoke or rotate-encryption-key')
     default:
-      throw new UsageError(`${JSON.stringify(command)}: unknown command; the commands are create-studio, create, list and revoke`)
+      throw new UsageError(`${JSON.stringify(command)}: unknown command; the commands are create-studio, create, list and revoke (studios and API keys), and rotate-encryption-key`)
   }
 }
 
@@ -125,6 +134,8 @@ export async function runKeysCommand(
   stores: { studios: Pick<StudioStore, 'getStudio' | 'createStudio'>; apiKeys: Pick<ApiKeyStore, 'createApiKey' | 'listApiKeys' | 'revokeApiKey'> },
   now: () => number = Date.now,
 ) {
+  // it needs the keys and the database, not the stores: runRotateEncryptionKeyCommand
+  if (command.command === 'rotate-encryption-key') throw new UsageError('rotate-encryption-key is run by runRotateEncryptionKeyCommand')
   if (command.command === 'create-studio') {
     return studioView(await stores.studios.createStudio({ name: command.name, vaultAddress: command.vault, chainId: command.chainId }))
   }
@@ -144,5 +155,30 @@ export async function runKeysCommand(
         throw new ApiKeyNotFoundError(`the studio has no active key ${command.keyId}`)
       }
       return { key_id: command.keyId, status: 'revoked' as const }
+  }
+}
+
+/** `rotate-encryption-key`: every record re-sealed under the active key, progress told to `log` as it
+ * goes. The answer is what the command line prints; `done` is false while rows remain under other
+ * keys (a server still sealing under an older key: run it again once every server has the new one). */
+export async function runRotateEncryptionKeyCommand(
+  command: Extract<KeysCommand, { command: 'rotate-encryption-key' }>,
+  dependencies: RotateEncryptionKeyDependencies & { log: (line: string) => void },
+) {
+  const { log, ...rotation } = dependencies
+  const { activeKeyId } = rotation.ciphers.metadata
+  log(`re-sealing under key id ${activeKeyId}, ${command.batchSize} rows at a time`)
+  const result = await rotateEncryptionKey(rotation, {
+    batchSize: command.batchSize,
+    onProgress: ({ table, read, resealed, changed }) => log(`${table}: ${read} rows read, ${resealed} re-sealed, ${changed} changed meanwhile (left as they are)`),
+  })
+  const others = Object.keys(result.sealedUnder).filter((keyId) => Number(keyId) !== activeKeyId)
+  return {
+    done: others.length === 0,
+    answer: { active_key_id: activeKeyId, tables: result.tables, sealed_under: result.sealedUnder },
+    message:
+      others.length === 0
+        ? `every record is sealed under key id ${activeKeyId}: the other keys can be removed from every server`
+        : `rows are still sealed under key id ${others.join(', ')}: a server may still seal under it; make key id ${activeKeyId} active on every server and run this again`,
   }
 }

@@ -7,7 +7,7 @@ import { CodedError } from '../shared/codedError'
 import type { Deployment } from '../shared/deployment'
 import { mined, type DeployerClients } from './deployerClients'
 import { deployDeterministic, ensureDeterministicDeployer, hasCode, type Step } from './deterministicDeployer'
-import { ensureEntryPoint } from './entryPoint'
+import { ensureEntryPoint } from './ensureEntryPoint'
 import { offerOwnership, ownershipOf, requireDeployerOwns, type Ownership } from './ownership'
 import { fundPaymaster, type PaymasterFunding } from './paymasterFunding'
 
@@ -15,7 +15,7 @@ import { fundPaymaster, type PaymasterFunding } from './paymasterFunding'
  * arguments alone, the same on every chain. */
 export const checkoutSalt: Hex = keccak256(stringToHex('svc-checkout'))
 
-export type CheckoutDeployParameters = {
+export type DeployCheckoutParameters = {
   /** An existing ERC-20 with EIP-2612 permit (real USDC), or 'test': our Stablecoin, its faucet the deployer. */
   token: Address | 'test'
   /** Whose signatures the VerifyingPaymaster accepts: the server's PAYMASTER_SIGNER_PRIVATE_KEY. */
@@ -57,7 +57,7 @@ async function existingToken(clients: DeployerClients, token: Address): Promise<
  * registry and the paymaster to `owner`. The constructors name the deployer as owner whatever `owner`
  * is, so the addresses do not depend on it.
  */
-export async function deployCheckout(clients: DeployerClients, parameters: CheckoutDeployParameters, report: DeployReport = () => {}): Promise<CheckoutDeployResult> {
+export async function deployCheckout(clients: DeployerClients, parameters: DeployCheckoutParameters, report: DeployReport = () => {}): Promise<CheckoutDeployResult> {
   const owner = clients.wallet.account.address
   const chainId = await clients.public.getChainId()
   let sent = 0

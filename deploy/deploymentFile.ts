@@ -16,7 +16,7 @@ export const defaultUserOpLimits: UserOpLimits = {
   maxPriorityFeePerGas: '100000000000',
 }
 
-export type DeploymentFileParameters = {
+export type PinnedDeploymentOfParameters = {
   deployment: Deployment
   facts: TokenFacts
   /** The RPCs the page reads the chain through: public ones, as the page ships them to every payer. */
@@ -27,7 +27,7 @@ export type DeploymentFileParameters = {
 }
 
 /** The deployment a page build pins (SVC_DEPLOYMENT_FILE), the shape of shared/devnet.deployment.json. */
-export function pinnedDeploymentOf({ deployment, facts, rpcUrls, registryFromBlock, chainName, explorerUrl }: DeploymentFileParameters): PinnedDeployment {
+export function pinnedDeploymentOf({ deployment, facts, rpcUrls, registryFromBlock, chainName, explorerUrl }: PinnedDeploymentOfParameters): PinnedDeployment {
   const pinned: PinnedDeployment = {
     chainId: deployment.chainId,
     ...(chainName ? { chainName } : {}),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { toHex, type HDAccount } from 'viem'
 import { configSchema, type Config } from '../server/config'
-import { chainEnvironment } from '../deploy/serverEnvironment'
+import { chainEnvironment } from '../deploy/chainEnvironment'
 import { devnetRoles } from './deploy'
 import type { ReachableDevnet } from './startDevnet'
 import { DevnetError } from './devnetError'
@@ -14,17 +14,27 @@ export function privateKeyOf(account: HDAccount) {
 
 /** Server settings a devnet run may take from the environment; the chain, contract and key settings
  * always come from the devnet itself. */
-const overridable = ['DATABASE_URL', 'RATE_LIMIT_PER_MINUTE', 'ALLOWED_FRAME_ANCESTORS', 'SUBMIT_WAIT_MS', 'PUBLIC_URL', 'BUNDLER_URL', 'PAYMASTER_URL'] as const
+const overridable = [
+  'DATABASE_URL',
+  'RATE_LIMIT_PER_MINUTE',
+  'PERMIT_RATE_LIMIT_PER_MINUTE',
+  'PREPARE_RATE_LIMIT_PER_MINUTE',
+  'ALLOWED_FRAME_ANCESTORS',
+  'SUBMIT_WAIT_MS',
+  'PUBLIC_URL',
+  'BUNDLER_URL',
+  'PAYMASTER_URL',
+] as const
 
 export function serverOverrides(env: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(overridable.flatMap((name) => (env[name] ? [[name, env[name]]] : [])))
 }
 
-type DevnetServerOptions = { port: number; dataDir?: string; publicUrl?: string; overrides?: Record<string, string> }
+type DevnetServerParameters = { port: number; dataDir?: string; publicUrl?: string; overrides?: Record<string, string> }
 
 /** The server's environment for a devnet: the devnet's own bundler and paymaster keys, a fresh
  * metadata key (the devnet's database is as new as its chain). */
-export function devnetEnv(devnet: ReachableDevnet, { port, dataDir, publicUrl, overrides = {} }: DevnetServerOptions): Record<string, string> {
+export function devnetEnv(devnet: ReachableDevnet, { port, dataDir, publicUrl, overrides = {} }: DevnetServerParameters): Record<string, string> {
   const { anvil, deployment } = devnet
   return {
     PORT: String(port),
@@ -40,6 +50,6 @@ export function devnetEnv(devnet: ReachableDevnet, { port, dataDir, publicUrl, o
 }
 
 /** The server's configuration for a devnet (devnetEnv, parsed). */
-export function devnetConfig(devnet: ReachableDevnet, options: DevnetServerOptions): Config {
+export function devnetConfig(devnet: ReachableDevnet, options: DevnetServerParameters): Config {
   return configSchema.parse(devnetEnv(devnet, options))
 }

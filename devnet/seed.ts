@@ -47,7 +47,7 @@ export async function createMerchant(clients: DevnetClients, deployment: Deploym
   return { vault, owner: owner.address, ownerPrivateKey }
 }
 
-export type IssueParameters = { amount: bigint; dueAt: bigint; metaHash: Hex; tokenURI?: string }
+export type IssueInvoiceParameters = { amount: bigint; dueAt: bigint; metaHash: Hex; tokenURI?: string }
 
 type MerchantKey = { vault: Address; ownerPrivateKey: Hex }
 
@@ -60,7 +60,7 @@ async function asMerchant(rpcUrl: string, deployment: Deployment, merchant: Merc
   )
 }
 
-export async function issueInvoice(rpcUrl: string, deployment: Deployment, merchant: MerchantKey, { amount, dueAt, metaHash, tokenURI = '' }: IssueParameters) {
+export async function issueInvoice(rpcUrl: string, deployment: Deployment, merchant: MerchantKey, { amount, dueAt, metaHash, tokenURI = '' }: IssueInvoiceParameters) {
   const issue = encodeFunctionData({
     abi: invoiceRegistryAbi,
     functionName: 'issue',

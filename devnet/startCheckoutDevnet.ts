@@ -78,7 +78,8 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
   })
   storefront.checkoutReady(server.url, anvil.rpcUrl, readEmbedManifest(payPageDir))
   // `npm run keys` reaches this database through the devnet while it runs (devnet.json says where)
-  const database = { socket: join(dir, 'database.sock'), dataDir, metadataEncryptionKey: config.METADATA_ENCRYPTION_KEY }
+  // devnetEnv always sets the single key: the devnet's records are sealed under key id 0
+  const database = { socket: join(dir, 'database.sock'), dataDir, metadataEncryptionKey: config.METADATA_ENCRYPTION_KEY! }
   const lent = await lendDatabase(db, database.socket)
 
   /** Share links for `invoices`, and the storefront selling the first three of them. */

@@ -3,7 +3,7 @@ import type { PinnedDeployment } from '../shared/pinnedDeployment'
 import type { Deployment } from '../shared/deployment'
 import { startAnvil, type Anvil, type StartAnvilParameters } from './anvil'
 import { deployContracts, devnetClients } from './deploy'
-import { checkPinnedDevnet } from './pinnedDevnet'
+import { verifyPinnedDevnet } from './verifyPinnedDevnet'
 import { seedDemo, type Seed } from './seed'
 
 /** `pinned`: the deployment a page must be built with to pay on this devnet (its own RPC). */
@@ -18,7 +18,7 @@ export async function startDevnet({ port = 0, chainId = devnetChainId, logFile }
   try {
     const clients = devnetClients(anvil.rpcUrl, chainId)
     const deployment = await deployContracts(clients)
-    const committed = await checkPinnedDevnet(deployment, clients.public, { compareChainId: chainId === devnetChainId })
+    const committed = await verifyPinnedDevnet(deployment, clients.public, { compareChainId: chainId === devnetChainId })
     const seed = await seedDemo(anvil.rpcUrl, clients, deployment)
     return { anvil, deployment, pinned: { ...committed, chainId, rpcUrls: [anvil.rpcUrl] }, seed }
   } catch (error) {

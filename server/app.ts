@@ -1,10 +1,10 @@
-import { getConnInfo } from '@hono/node-server/conninfo'
-import { Hono, type Context, type MiddlewareHandler } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { authenticate, type AuthDependencies } from './auth/authenticate'
 import { HttpError } from './http/httpError'
 import { errorHandler } from './http/errorHandler'
 import { allowedMethods, MethodNotAllowedError } from './http/methodNotAllowed'
+import { clientAddress, type TrustedProxies } from './http/clientAddress'
 import { publicCors } from './http/publicCors'
 import { answerHeaders } from './http/answerHeaders'
 import { accessLog, type Logger } from './http/logger'
@@ -38,31 +38,24 @@ export type AppOptions = {
   /** GET /readyz: whether the server's dependencies answer. */
   readiness: () => Promise<Readiness>
   rateLimitPerMinute: number
-  /** Where a limit (named `pay` or `invoices`) is counted when every instance shares the count; absent,
+  /** POST /v1/pay/:id/permit and /prepare, each on top of `rateLimitPerMinute`: a permit reads the
+   * chain, a prepare estimates gas and asks for a sponsorship. Unset, a fifth and a tenth of it. */
+  permitRateLimitPerMinute?: number
+  prepareRateLimitPerMinute?: number
+  /** Where a limit (named `pay`, `permit`, `prepare`, `page` or `invoices`) is counted when every instance shares the count; absent,
    * each instance counts in its own memory. */
   sharedRateCounter?: (name: string, window: { limit: number; windowMs: number }) => RateCounter
+  /** TRUST_PROXY: one proxy in front (`trustedProxies` says more, and wins). */
   trustProxy: boolean
+  trustedProxies?: TrustedProxies
+  /** GET /readyz and /metrics are served by a listener of their own (OPS_PORT): not here. */
+  operationsElsewhere?: boolean
   /** The built pay page at /pay/:id; absent, only the API is served. */
   payPage?: PayPageOptions
   /** The merchant loader's build (embed/build.ts): /embed.js and /embed/*. */
   embedDir?: string
   /** `npm start` only: GET /devnet/wallet for the page's devnet wallet. Off by default. */
   devnetWallet?: DevnetWalletKey
-}
-
-function clientAddress(trustProxy: boolean) {
-  return (c: Context) => {
-    if (trustProxy) {
-      // the proxy appends the address it saw: the right-most entry is the one a client cannot forge
-      const forwarded = c.req.header('x-forwarded-for')?.split(',').pop()?.trim()
-      if (forwarded) return forwarded
-    }
-    try {
-      return getConnInfo(c).remote.address ?? 'unknown'
-    } catch {
-      return 'unknown'
-    }
-  }
 }
 
 const securityHeaderValues = { 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' }
@@ -83,7 +76,7 @@ export function createApp(options: AppOptions) {
     return answerHeaders(c, securityHeaderValues, next)
   })
   // the platform's probes and scrapes: outside /v1, so no rate limit ever makes an instance look down
-  app.route('/', operationsRoutes({ readiness: options.readiness, registry: options.metrics.registry }))
+  app.route('/', operationsRoutes({ readiness: options.readiness, registry: options.metrics.registry, ...(options.operationsElsewhere ? { only: 'liveness' as const } : {}) }))
   // Inline, the widget runs on the merchant's page and calls these from its origin. None takes
   // credentials (the pay routes' token is in the query), so any origin may read the answers; before
   // the limits, so that a preflight is answered at once and a 413 or 429 is readable too.
@@ -103,12 +96,16 @@ export function createApp(options: AppOptions) {
   })
   // reads without a body skip it: checking one builds a full Fetch Request on the Node adapter
   app.use('/v1/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
-  const perClient = (name: string) => {
-    const window = { limit: options.rateLimitPerMinute, windowMs: 60_000 }
+  const clientKey = clientAddress(options.trustedProxies ?? { hops: options.trustProxy ? 1 : 0 })
+  const perClient = (name: string, limit = options.rateLimitPerMinute) => {
+    const window = { limit, windowMs: 60_000 }
     const counter = options.sharedRateCounter?.(name, window)
-    return rateLimit({ ...window, clientKey: clientAddress(options.trustProxy), ...(counter ? { counter } : {}) })
+    return rateLimit({ ...window, clientKey, ...(counter ? { counter } : {}) })
   }
   app.use('/v1/pay/*', perClient('pay'))
+  const fraction = (part: number) => Math.max(1, Math.floor(options.rateLimitPerMinute / part))
+  app.post('/v1/pay/:id/permit', perClient('permit', options.permitRateLimitPerMinute ?? fraction(5)))
+  app.post('/v1/pay/:id/prepare', perClient('prepare', options.prepareRateLimitPerMinute ?? fraction(10)))
   const { metrics } = options
   app.post('/v1/pay/:id/permit', countOutcomes(metrics.permits))
   app.post('/v1/pay/:id/prepare', countOutcomes(metrics.prepares))
@@ -123,7 +120,11 @@ export function createApp(options: AppOptions) {
   // for merchants to generate clients from: the same schemas the routes validate with
   const api = openApiDocument(apiRoutes, { version: '1' })
   app.get('/openapi.json', (c) => c.json(api))
-  if (options.payPage) app.route('/', payPage({ ...options.payPage, document: invoiceDocument(deps) }))
+  if (options.payPage) {
+    // each view reads the chain and the database, decrypts and renders: counted like the API
+    app.use('/pay/*', perClient('page'))
+    app.route('/', payPage({ ...options.payPage, document: invoiceDocument(deps) }))
+  }
   if (options.embedDir) app.route('/', embedAssets(options.embedDir))
   if (options.devnetWallet) app.route('/', devnetWalletRoute(options.devnetWallet))
   return app

@@ -3,10 +3,20 @@ import './zodLocale'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import * as z from 'zod/mini'
 import { addressSchema, hexSchema } from '../shared/deployment'
+import { isCidr, type TrustedProxies } from './http/clientAddress'
+import { checkEncryptionKeyList, parseEncryptionKeyList } from './store/encryptionKeyList'
+import type { EncryptionKeys } from './store/metadataCipher'
 
 const optionalUrl = z.optional(z.url())
 const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535))
 const positiveInt = z.coerce.number().check(z.int(), z.positive())
+const wholeNumber = z.coerce.number().check(z.int(), z.minimum(0))
+/** Signatures a JWT may carry: public-key ones only. An HMAC algorithm would let anyone holding the
+ * identity provider's public key (everyone) sign a token; `none` signs nothing. */
+export const asymmetricJwtAlgorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const
+const listOf = (check: (item: string) => boolean, what: string) =>
+  z.string().check(z.refine((value) => value.split(/[\s,]+/).filter(Boolean).every(check), what))
+const items = (value: string) => value.split(/[\s,]+/).filter(Boolean)
 const key32 = z.string().check(
   z.refine((value) => Buffer.from(value, 'base64').length === 32, 'a base64-encoded 32-byte key'),
 )
@@ -15,6 +25,9 @@ const key32 = z.string().check(
 export const configSchema = z.object({
   PORT: z._default(port, 8787),
   HOST: z._default(z.string(), '127.0.0.1'),
+  /** A second listener for /metrics and /readyz only; set, they leave the public one. */
+  OPS_PORT: z.optional(port),
+  OPS_HOST: z._default(z.string(), '127.0.0.1'),
   /** The origin payers reach the pay page at; share links are built on it. */
   PUBLIC_URL: z.optional(z.url()),
   RPC_URL: z.url(),
@@ -35,7 +48,12 @@ export const configSchema = z.object({
   DATABASE_URL: z.optional(z.string()),
   /** PGlite's data directory when DATABASE_URL is not set. */
   DATA_DIR: z._default(z.string(), '.data'),
-  METADATA_ENCRYPTION_KEY: key32,
+  /** The single key of before: key id 0. Optional once METADATA_ENCRYPTION_KEYS is set. */
+  METADATA_ENCRYPTION_KEY: z.optional(key32),
+  /** Keys by id, `1:<base64>,2:<base64>`: every one opens what it sealed; one seals new records. */
+  METADATA_ENCRYPTION_KEYS: z.optional(z.string().check(z.refine((value) => checkEncryptionKeyList(value).length === 0))),
+  /** The id new records are sealed under; unset, the highest of METADATA_ENCRYPTION_KEYS (else 0). */
+  METADATA_ENCRYPTION_ACTIVE_KEY: z.optional(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535))),
   /** How long POST /v1/pay/:id waits for a receipt before answering 202 pending. */
   SUBMIT_WAIT_MS: z._default(positiveInt, 15_000),
   /** How often each instance's reconciler looks for operations a bundler dropped (0: never; for tests
@@ -46,6 +64,13 @@ export const configSchema = z.object({
   RECONCILE_LEASE_MS: z._default(positiveInt, 60_000),
   /** Requests per minute per client IP on the public routes. */
   RATE_LIMIT_PER_MINUTE: z._default(positiveInt, 300),
+  /** POST /v1/pay/:id/permit per client per minute; unset, a fifth of RATE_LIMIT_PER_MINUTE. */
+  PERMIT_RATE_LIMIT_PER_MINUTE: z.optional(positiveInt),
+  /** POST /v1/pay/:id/prepare per client per minute; unset, a tenth of RATE_LIMIT_PER_MINUTE. */
+  PREPARE_RATE_LIMIT_PER_MINUTE: z.optional(positiveInt),
+  /** Calls that may wait for one of the 8 slots to the bundler, and as many to the paymaster service,
+   * per instance; one more is refused at once (503, Retry-After). */
+  UPSTREAM_QUEUE_LIMIT: z._default(wholeNumber, 64),
   /** Redis (`redis://…`): rate limits counted there are shared by every instance; without it each
    * instance counts alone. */
   REDIS_URL: optionalUrl,
@@ -58,6 +83,11 @@ export const configSchema = z.object({
    * needs its relay and RPC (e.g. "wss://relay.walletconnect.org https://rpc.walletconnect.org"). */
   PAY_PAGE_CONNECT_SRC: z._default(z.string(), ''),
   TRUST_PROXY: z._default(z.stringbool(), false),
+  /** How many proxies of ours stand in front: the client is that many entries from the right of
+   * X-Forwarded-For. TRUST_PROXY=true is 1. */
+  TRUSTED_PROXY_HOPS: z.optional(wholeNumber),
+  /** Our proxies' networks: the client is the right-most X-Forwarded-For entry outside them. */
+  TRUSTED_PROXY_CIDRS: z.optional(listOf(isCidr, 'addresses or networks in CIDR notation')),
   /** How far an HMAC request's x-svc-ts may lie from the server's clock, either way (SPEC 8). */
   HMAC_SKEW_SECONDS: z._default(positiveInt, 300),
   /** How long SIGTERM or SIGINT waits for requests in flight before the process exits anyway. A
@@ -70,6 +100,13 @@ export const configSchema = z.object({
   JWT_AUDIENCE: z.optional(z.string().check(z.minLength(1))),
   /** The JWT claim that holds the user's studio id. */
   JWT_STUDIO_CLAIM: z._default(z.string().check(z.minLength(1)), 'studio_id'),
+  /** The signature algorithms a JWT may use: asymmetric ones only. */
+  JWT_ALGORITHMS: z._default(
+    listOf((name) => (asymmetricJwtAlgorithms as readonly string[]).includes(name), 'asymmetric algorithms'),
+    asymmetricJwtAlgorithms.join(','),
+  ),
+  /** How far a JWT's exp, nbf and iat may be off from the server's clock. */
+  JWT_CLOCK_TOLERANCE_SECONDS: z._default(wholeNumber, 30),
 })
 
 export type Config = z.infer<typeof configSchema>
@@ -83,6 +120,8 @@ export class ConfigError extends CodedError {
 const wants: { [name in keyof Config]: string } = {
   PORT: 'the port to listen on, 0-65535',
   HOST: 'the address to listen on, such as 127.0.0.1 or 0.0.0.0',
+  OPS_PORT: 'the port /metrics and /readyz are served on instead of PORT, 0-65535',
+  OPS_HOST: 'the address the OPS_PORT listener listens on, such as 127.0.0.1 (keep it private)',
   PUBLIC_URL: 'the origin payers reach the pay page at, such as https://pay.example',
   RPC_URL: "the chain's JSON-RPC endpoint, an http(s) URL",
   CHAIN_ID: "the chain's id, a positive integer (31337 for anvil)",
@@ -98,15 +137,22 @@ const wants: { [name in keyof Config]: string } = {
   PAYMASTER_SIGNER_PRIVATE_KEY: "the key of the VerifyingPaymaster's signer, 0x and 64 hex digits",
   DATABASE_URL: 'a PostgreSQL connection string, postgres://…',
   DATA_DIR: "PGlite's data directory",
-  METADATA_ENCRYPTION_KEY: '32 random bytes, base64 (openssl rand -base64 32); keep it: the stored metadata and API keys are sealed under it',
+  METADATA_ENCRYPTION_KEY: '32 random bytes, base64 (openssl rand -base64 32); keep it: the stored metadata and API keys are sealed under it (or set METADATA_ENCRYPTION_KEYS)',
+  METADATA_ENCRYPTION_KEYS: 'key ids and keys separated by commas, such as 1:<32 random bytes, base64>,2:<…> (openssl rand -base64 32 makes a key); ids 1 to 65535, each once',
+  METADATA_ENCRYPTION_ACTIVE_KEY: 'the id of the key new records are sealed under, one of METADATA_ENCRYPTION_KEYS (0: METADATA_ENCRYPTION_KEY); unset, the highest id listed',
   SUBMIT_WAIT_MS: 'milliseconds, a positive integer',
   RECONCILE_INTERVAL_MS: 'milliseconds, a whole number (0: never)',
   RECONCILE_LEASE_MS: 'milliseconds, a positive integer',
   RATE_LIMIT_PER_MINUTE: 'requests per minute per client, a positive integer',
+  PERMIT_RATE_LIMIT_PER_MINUTE: 'permit requests per minute per client, a positive integer',
+  PREPARE_RATE_LIMIT_PER_MINUTE: 'prepare requests per minute per client, a positive integer',
+  UPSTREAM_QUEUE_LIMIT: 'how many calls may wait per upstream service, a whole number',
   REDIS_URL: 'a Redis URL, redis://…',
   ALLOWED_FRAME_ANCESTORS: "CSP sources separated by spaces, such as 'self' https://shop.example",
   PAY_PAGE_CONNECT_SRC: 'origins separated by spaces',
   TRUST_PROXY: 'true or false',
+  TRUSTED_PROXY_HOPS: 'how many proxies of yours stand in front of the server, a whole number (1: one load balancer)',
+  TRUSTED_PROXY_CIDRS: "your proxies' addresses or networks, such as 10.0.0.0/8 fd00::/8, separated by spaces or commas",
   HMAC_SKEW_SECONDS: 'seconds, a positive integer',
   SHUTDOWN_TIMEOUT_MS: 'milliseconds, a positive integer',
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
@@ -114,20 +160,49 @@ const wants: { [name in keyof Config]: string } = {
   JWT_ISSUER: "the identity provider's issuer (iss)",
   JWT_AUDIENCE: 'the audience (aud) its tokens carry for this server',
   JWT_STUDIO_CLAIM: "the JWT claim that holds the user's studio id",
+  JWT_ALGORITHMS: `signature algorithms separated by commas, among ${asymmetricJwtAlgorithms.join(', ')} (never HS* or none)`,
+  JWT_CLOCK_TOLERANCE_SECONDS: 'seconds, a whole number',
 }
 
 /** One line per variable: named, missing or not, and what it wants. The value is never echoed: it may be a key. */
 function parseEnv<S extends z.ZodMiniType>(schema: S, env: Record<string, string | undefined>): z.infer<S> {
   const result = schema.safeParse(env)
-  if (!result.success) {
-    const names = [...new Set(result.error.issues.map((issue) => String(issue.path[0] ?? '')))]
+  // one of the two must seal the records; the single key of before is the one asked for
+  const sealedUnder = env.METADATA_ENCRYPTION_KEY || env.METADATA_ENCRYPTION_KEYS ? [] : ['METADATA_ENCRYPTION_KEY']
+  if (!result.success || sealedUnder.length > 0) {
+    const issues = result.success ? [] : result.error.issues.map((issue) => String(issue.path[0] ?? ''))
+    const names = [...new Set([...issues, ...sealedUnder])]
     const lines = names.map((name) => {
       const wanted = wants[name as keyof Config] ?? 'see docs/configuration.md'
-      return `  ${name} is ${env[name] === undefined || env[name] === '' ? 'missing' : 'not valid'}: ${wanted}`
+      // which entry is wrong, never its key
+      const which = name === 'METADATA_ENCRYPTION_KEYS' && env[name] ? ` (${checkEncryptionKeyList(env[name]).join('; ')})` : ''
+      return `  ${name} is ${env[name] === undefined || env[name] === '' ? 'missing' : 'not valid'}: ${wanted}${which}`
     })
     throw new ConfigError(`the server's configuration, read from the environment, is missing or malformed:\n${lines.join('\n')}`)
   }
   return result.data
+}
+
+/**
+ * The keys the configuration seals and opens records with: METADATA_ENCRYPTION_KEYS by id, and
+ * METADATA_ENCRYPTION_KEY as id 0; the active one METADATA_ENCRYPTION_ACTIVE_KEY, else the highest
+ * id listed, else 0. Throws a ConfigError when the active id names no configured key.
+ */
+export function encryptionKeysOf(
+  config: Pick<Config, 'METADATA_ENCRYPTION_KEY' | 'METADATA_ENCRYPTION_KEYS' | 'METADATA_ENCRYPTION_ACTIVE_KEY'>,
+): EncryptionKeys {
+  const keys = config.METADATA_ENCRYPTION_KEYS ? parseEncryptionKeyList(config.METADATA_ENCRYPTION_KEYS) : new Map<number, string>()
+  const listed = [...keys.keys()].sort((a, b) => a - b)
+  if (config.METADATA_ENCRYPTION_KEY) keys.set(0, config.METADATA_ENCRYPTION_KEY)
+  const activeKeyId = config.METADATA_ENCRYPTION_ACTIVE_KEY ?? listed.at(-1) ?? 0
+  if (!keys.has(activeKeyId)) {
+    throw new ConfigError(
+      activeKeyId === 0
+        ? 'METADATA_ENCRYPTION_ACTIVE_KEY is not valid: 0 names METADATA_ENCRYPTION_KEY, which is not set'
+        : `METADATA_ENCRYPTION_ACTIVE_KEY is not valid: key id ${activeKeyId} is not in METADATA_ENCRYPTION_KEYS (${listed.length > 0 ? `ids ${listed.join(', ')}` : 'not set'})`,
+    )
+  }
+  return { keys, activeKeyId }
 }
 
 export function readConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -140,14 +215,57 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (unset.length > 0 && unset.length < jwt.length) {
     throw new ConfigError(`set all of JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE, or none: ${unset.map((name) => `${name} is missing (${wants[name]})`).join(', ')}`)
   }
+  if (config.OPS_PORT !== undefined && config.OPS_PORT !== 0 && config.OPS_PORT === config.PORT) {
+    throw new ConfigError(`OPS_PORT is not valid: it is PORT (${config.PORT}); give the operations listener a port of its own, or leave OPS_PORT unset to serve /readyz and /metrics on PORT`)
+  }
+  if (config.TRUSTED_PROXY_HOPS !== undefined && config.TRUSTED_PROXY_CIDRS !== undefined) {
+    throw new ConfigError('TRUSTED_PROXY_HOPS is not valid: set it or TRUSTED_PROXY_CIDRS, not both (they are two ways to say which X-Forwarded-For entry is the client)')
+  }
+  encryptionKeysOf(config)
   return config
 }
 
+/** Which X-Forwarded-For entry is the client, by the configuration. */
+export function trustedProxiesOf(config: Pick<Config, 'TRUST_PROXY' | 'TRUSTED_PROXY_HOPS' | 'TRUSTED_PROXY_CIDRS'>): TrustedProxies {
+  if (config.TRUSTED_PROXY_CIDRS !== undefined) return { cidrs: items(config.TRUSTED_PROXY_CIDRS) }
+  return { hops: config.TRUSTED_PROXY_HOPS ?? (config.TRUST_PROXY ? 1 : 0) }
+}
+
+/** The JWT algorithms allowed, as a list. */
+export function jwtAlgorithmsOf(config: Pick<Config, 'JWT_ALGORITHMS'>): string[] {
+  return items(config.JWT_ALGORITHMS)
+}
+
+/**
+ * `npm run serve`'s own rule: the database must be named. Without DATABASE_URL each instance would
+ * open its own PGlite directory, and with it its own store of spent HMAC nonces: a request signed
+ * once could be replayed on every other instance. PGlite is for one instance, chosen explicitly.
+ */
+export function assertDatabaseNamed(env: Record<string, string | undefined>): void {
+  if (env.DATABASE_URL || env.DATA_DIR) return
+  throw new ConfigError(
+    [
+      'DATABASE_URL is missing: the server needs PostgreSQL (postgres://…) to run as several instances.',
+      'Without it each instance would keep its own PGlite database, and with it its own record of spent',
+      'HMAC nonces, so a signed merchant request could be replayed once on every other instance.',
+      'For one instance only, set DATA_DIR to the PGlite directory (such as DATA_DIR=.data) to say so.',
+    ].join('\n'),
+  )
+}
+
 /** What the command-line tools need: the server's database and the key its secrets are sealed under. */
-export const storeConfigSchema = z.pick(configSchema, { DATABASE_URL: true, DATA_DIR: true, METADATA_ENCRYPTION_KEY: true })
+export const storeConfigSchema = z.pick(configSchema, {
+  DATABASE_URL: true,
+  DATA_DIR: true,
+  METADATA_ENCRYPTION_KEY: true,
+  METADATA_ENCRYPTION_KEYS: true,
+  METADATA_ENCRYPTION_ACTIVE_KEY: true,
+})
 
 export type StoreConfig = z.infer<typeof storeConfigSchema>
 
 export function readStoreConfig(env: Record<string, string | undefined> = process.env): StoreConfig {
-  return parseEnv(storeConfigSchema, env)
+  const config = parseEnv(storeConfigSchema, env)
+  encryptionKeysOf(config)
+  return config
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { serve, type ServerType } from '@hono/node-server'
+import { Hono } from 'hono'
 import { createWalletClient, getAddress, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { readPinnedDeployment } from '../build/readPinnedDeployment'
@@ -14,7 +15,7 @@ import { chainFor, createChainClient } from './chain/chainClient'
 import { createInvoiceReader } from './chain/invoiceReader'
 import { erc7677Sponsor, localVerifyingSponsor, type Sponsor } from './chain/sponsor'
 import { timedTransport, type CallTimer } from './chain/timedTransport'
-import type { Config } from './config'
+import { encryptionKeysOf, jwtAlgorithmsOf, trustedProxiesOf, type Config } from './config'
 import type { Logger } from './http/logger'
 import { countedBundler, countedSponsor } from './ops/countedDependencies'
 import { createMetrics } from './ops/metrics'
@@ -23,9 +24,12 @@ import { connectRedis } from './ops/redis'
 import { memoryRateCounter } from './http/rateLimit'
 import { sharedRateCounter } from './http/sharedRateCounter'
 import { closeHttpServer } from './ops/shutdown'
+import { operationsRoutes } from './routes/operations'
+import { startPreparedPruning } from './payments/preparedPruning'
 import type { PayContext } from './payments/payContext'
 import { startReconciler } from './payments/reconcileSubmissions'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
+import { checkSealingKeys } from './store/checkSealingKeys'
 import type { Database } from './store/database'
 import { openMigratedDatabase, openStores, type Stores } from './store/openStores'
 
@@ -43,6 +47,8 @@ export type RunningServer = {
   /** PUBLIC_URL, else `url`: where share links point. */
   publicUrl: string
   port: number
+  /** The OPS_PORT listener's URL (GET /readyz and /metrics), when there is one. */
+  opsUrl?: string
   stores: Stores
   close(): Promise<void>
 }
@@ -63,24 +69,39 @@ export function deploymentOf(config: Config): Deployment {
 const readinessTimeoutMs = 2_000
 
 function bundlerFor(config: Config, context: { client: PayContext['client']; deployment: Deployment; timeRpc: CallTimer }): Bundler {
-  if (config.BUNDLER_URL) return rpcBundler({ url: config.BUNDLER_URL, deployment: context.deployment })
+  if (config.BUNDLER_URL) return rpcBundler({ url: config.BUNDLER_URL, deployment: context.deployment, queueLimit: config.UPSTREAM_QUEUE_LIMIT })
   const wallet = createWalletClient({
     chain: chainFor(config.CHAIN_ID, config.RPC_URL),
     transport: timedTransport(http(config.RPC_URL, { retryCount: 0, timeout: 10_000 }), context.timeRpc),
     account: privateKeyToAccount(config.BUNDLER_PRIVATE_KEY!),
   })
-  return localBundler({ ...context, wallet, fromBlock: config.REGISTRY_FROM_BLOCK })
+  return localBundler({ ...context, wallet, fromBlock: config.REGISTRY_FROM_BLOCK, queueLimit: config.UPSTREAM_QUEUE_LIMIT })
 }
 
 function jwtVerifierFor(config: Config, now: () => number) {
   const { JWT_JWKS_URL: jwksUrl, JWT_ISSUER: issuer, JWT_AUDIENCE: audience } = config
-  return jwksUrl && issuer && audience ? createJwtVerifier({ jwksUrl, issuer, audience, studioClaim: config.JWT_STUDIO_CLAIM }, now) : null
+  const settings = { studioClaim: config.JWT_STUDIO_CLAIM, algorithms: jwtAlgorithmsOf(config), clockToleranceSeconds: config.JWT_CLOCK_TOLERANCE_SECONDS }
+  return jwksUrl && issuer && audience ? createJwtVerifier({ jwksUrl, issuer, audience, ...settings }, now) : null
 }
 
 function sponsorFor(config: Config, context: { client: PayContext['client']; deployment: Deployment; now: () => number }): Sponsor {
   const { deployment } = context
-  if (config.PAYMASTER_URL) return erc7677Sponsor({ ...context, url: config.PAYMASTER_URL })
+  if (config.PAYMASTER_URL) return erc7677Sponsor({ ...context, url: config.PAYMASTER_URL, queueLimit: config.UPSTREAM_QUEUE_LIMIT })
   return localVerifyingSponsor({ deployment, signer: privateKeyToAccount(config.PAYMASTER_SIGNER_PRIVATE_KEY!) })
+}
+
+/** The platform's listener (OPS_PORT): readiness and metrics for the probes and the scraper, on an
+ * address the public never reaches (127.0.0.1 unless OPS_HOST says otherwise). */
+async function listenForOperations(hostname: string, port: number, routes: Hono): Promise<{ server: ServerType; url: string }> {
+  const app = new Hono()
+  app.route('/', routes)
+  app.notFound((c) => c.json({ error: 'NOT_FOUND', code: 'NOT_FOUND', message: 'no such route' }, 404))
+  const server = await new Promise<ServerType>((resolve) => {
+    const listening = serve({ fetch: app.fetch, hostname, port }, () => resolve(listening))
+  })
+  const address = server.address()
+  const bound = typeof address === 'object' && address ? address.port : port
+  return { server, url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${bound}` }
 }
 
 /** Opens the database (unless given one already open), wires the chain parts and listens.
@@ -103,6 +124,12 @@ export async function createServer(
   }
   const client = createChainClient(config.CHAIN_ID, config.RPC_URL, timeRpc)
   const stores = openStores(config, db ?? (await openMigratedDatabase(config)))
+  // said at start, not first at a payer's request; in the background: it reads every sealed table
+  checkSealingKeys(stores.db, [...encryptionKeysOf(config).keys.keys()]).then(
+    (problems) => problems.forEach((problem) => logger.error({ code: 'ENCRYPTION_KEY_MISSING' }, problem)),
+    // a database that fails here fails the readiness probe too, which says so
+    () => {},
+  )
   const bundler = bundlerFor(config, { client, deployment, timeRpc })
   const pay: PayContext = {
     client,
@@ -139,6 +166,8 @@ export async function createServer(
     metrics,
     readiness: () => checkReadiness(checks, readinessTimeoutMs, advisoryChecks),
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    ...(config.PERMIT_RATE_LIMIT_PER_MINUTE ? { permitRateLimitPerMinute: config.PERMIT_RATE_LIMIT_PER_MINUTE } : {}),
+    ...(config.PREPARE_RATE_LIMIT_PER_MINUTE ? { prepareRateLimitPerMinute: config.PREPARE_RATE_LIMIT_PER_MINUTE } : {}),
     ...(redis
       ? {
           sharedRateCounter: (name: string, window: { limit: number; windowMs: number }) =>
@@ -153,6 +182,8 @@ export async function createServer(
         }
       : {}),
     trustProxy: config.TRUST_PROXY,
+    trustedProxies: trustedProxiesOf(config),
+    operationsElsewhere: config.OPS_PORT !== undefined,
     embedDir: join(payPageDir, 'embed'),
     payPage: {
       publicOrigin: () => new URL(publicUrl).origin,
@@ -176,7 +207,10 @@ export async function createServer(
   const port = typeof address === 'object' && address ? address.port : config.PORT
   const url = `http://${config.HOST}:${port}`
   publicUrl ||= url
+  const ops = config.OPS_PORT === undefined ? null : await listenForOperations(config.OPS_HOST, config.OPS_PORT, operationsRoutes({ readiness: () => checkReadiness(checks, readinessTimeoutMs, advisoryChecks), registry: metrics.registry }))
+  // every instance prunes; the stores let them share the work without stepping on each other
   const stopPruning = startNoncePruning(stores.nonces, { everyMs: 60_000, now, logger })
+  const stopPreparedPruning = startPreparedPruning(stores.payments, { everyMs: 60_000, now, logger })
   const reconciler =
     config.RECONCILE_INTERVAL_MS > 0
       ? startReconciler(pay, {
@@ -195,13 +229,15 @@ export async function createServer(
     url,
     publicUrl,
     port,
+    ...(ops ? { opsUrl: ops.url } : {}),
     stores,
     /** Stops the reconciler (after its pass under way) first, then taking connections, answers the
      * requests in flight, then closes the database. */
     async close() {
       await reconciler?.stop()
       stopPruning()
-      await closeHttpServer(server)
+      stopPreparedPruning()
+      await Promise.all([closeHttpServer(server), ...(ops ? [closeHttpServer(ops.server)] : [])])
       redis?.disconnect()
       await stores.close()
     },

@@ -1,4 +1,4 @@
-import { ConfigError, readConfig } from './config'
+import { assertDatabaseNamed, ConfigError, readConfig } from './config'
 import { createServer } from './createServer'
 import { jsonLogger } from './http/logger'
 import { stopOnSignals } from './ops/shutdown'
@@ -8,12 +8,16 @@ import { stopOnSignals } from './ops/shutdown'
 let config
 try {
   config = readConfig(process.env)
+  assertDatabaseNamed(process.env)
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error
   console.error(error.message)
   process.exit(2)
 }
 const logger = jsonLogger(undefined, { level: config.LOG_LEVEL })
+if (!config.DATABASE_URL) {
+  logger.warn({ dataDir: config.DATA_DIR }, 'single-instance mode: PGlite in DATA_DIR keeps this instance\'s own database and HMAC nonces; run one instance only, or set DATABASE_URL')
+}
 const server = await createServer(config, { logger })
-logger.info({ url: server.url, chainId: config.CHAIN_ID, bundler: config.BUNDLER_URL ? 'rpc' : 'local', paymaster: config.PAYMASTER_URL ? 'erc-7677' : 'local' }, 'listening')
+logger.info({ url: server.url, ...(server.opsUrl ? { opsUrl: server.opsUrl } : {}), chainId: config.CHAIN_ID, bundler: config.BUNDLER_URL ? 'rpc' : 'local', paymaster: config.PAYMASTER_URL ? 'erc-7677' : 'local' }, 'listening')
 stopOnSignals(() => server.close(), { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger })

@@ -1,4 +1,5 @@
-import { decodeFunctionData, encodeFunctionData, getAddress, type Address, type Hex } from 'viem'
+import { getAddress, type Address, type Hex } from 'viem'
+import { decodeCall, encodeCall } from './abiCall'
 import { PayCallError, reencodes, vaultPayAbi, type PayCall, type PermitSignature } from './payCall'
 
 /** The payer's own account lets its vault take `amount` once (the permit), and the vault takes it. */
@@ -16,11 +17,7 @@ const asTuple = ({ deadline, v, r, s }: PermitSignature) => ({ deadline, v, r, s
  * (or an allowance someone set by submitting that permit first), then pays as payInvoice does.
  */
 export function encodeFundedPayCallData({ registry, invoiceId, merchant, token, amount, permit, funding }: FundedPayCall): Hex {
-  return encodeFunctionData({
-    abi: vaultPayAbi,
-    functionName: 'payInvoiceFromWallet',
-    args: [registry, invoiceId, merchant, token, amount, asTuple(permit), funding.amount, asTuple(funding.permit)],
-  })
+  return encodeCall(vaultPayAbi[1], [registry, invoiceId, merchant, token, amount, asTuple(permit), funding.amount, asTuple(funding.permit)])
 }
 
 /** The one reading of a funded payment, for the server and the widget alike: exactly
@@ -28,9 +25,7 @@ export function encodeFundedPayCallData({ registry, invoiceId, merchant, token, 
 export function decodeFundedPayCallData(callData: Hex): FundedPayCall {
   let call: FundedPayCall
   try {
-    const { functionName, args } = decodeFunctionData({ abi: vaultPayAbi, data: callData })
-    if (functionName !== 'payInvoiceFromWallet') throw new PayCallError('CALLDATA_UNDECODABLE')
-    const [registry, invoiceId, merchant, token, amount, permit, fromWallet, funding] = args
+    const [registry, invoiceId, merchant, token, amount, permit, fromWallet, funding] = decodeCall(vaultPayAbi[1], callData)
     call = {
       registry: getAddress(registry),
       invoiceId,

@@ -1,4 +1,5 @@
-import { decodeFunctionData, encodeFunctionData, getAddress, type Address, type Hex } from 'viem'
+import { getAddress, slice, type Address, type Hex } from 'viem'
+import { callSelector, decodeCall, encodeCall } from './abiCall'
 import { CodedError } from './codedError'
 
 const permitSignatureTuple = {
@@ -87,7 +88,7 @@ const asTuple = ({ deadline, v, r, s }: PermitSignature) => ({ deadline, v, r, s
 
 /** vault.payInvoice(registry, invoice, merchant, token, amount, permit): the only call a payment makes. */
 export function encodePayCallData({ registry, invoiceId, merchant, token, amount, permit }: PayCall): Hex {
-  return encodeFunctionData({ abi: vaultPayAbi, functionName: 'payInvoice', args: [registry, invoiceId, merchant, token, amount, asTuple(permit)] })
+  return encodeCall(vaultPayAbi[0], [registry, invoiceId, merchant, token, amount, asTuple(permit)])
 }
 
 /** The one reading of a payment call, for the server and the widget alike: exactly payInvoice, in
@@ -97,9 +98,7 @@ export function encodePayCallData({ registry, invoiceId, merchant, token, amount
 export function decodePayCallData(callData: Hex): PayCall {
   let call: PayCall
   try {
-    const { functionName, args } = decodeFunctionData({ abi: vaultPayAbi, data: callData })
-    if (functionName !== 'payInvoice') throw new PayCallError('CALLDATA_UNDECODABLE')
-    const [registry, invoiceId, merchant, token, amount, permit] = args
+    const [registry, invoiceId, merchant, token, amount, permit] = decodeCall(vaultPayAbi[0], callData)
     call = { registry: getAddress(registry), invoiceId, merchant: getAddress(merchant), token: getAddress(token), amount, permit: { ...permit } }
   } catch {
     throw new PayCallError('CALLDATA_UNDECODABLE')
@@ -119,17 +118,19 @@ export function reencodes(encode: () => Hex, callData: Hex): boolean {
 }
 
 export function encodeCreateVault(owner: Address): Hex {
-  return encodeFunctionData({ abi: vaultFactoryAbi, functionName: 'createAccount', args: [owner, vaultSalt] })
+  return encodeCall(vaultFactoryAbi[0], [owner, vaultSalt])
 }
 
-/** factoryData that calls the vault factory, but not to create a vault: the operation is not ours. */
+/** factoryData that calls something other than createAccount: the operation is not ours. */
 export class FactoryCallError extends CodedError {
   override name = 'FactoryCallError'
   readonly code = 'FACTORY_CALL_UNEXPECTED'
 }
 
 export function decodeCreateVault(factoryData: Hex): { owner: Address; salt: bigint } {
-  const { functionName, args } = decodeFunctionData({ abi: vaultFactoryAbi, data: factoryData })
-  if (functionName !== 'createAccount') throw new FactoryCallError(`the factory call is ${functionName}, not createAccount: this operation does not create a vault`)
-  return { owner: getAddress(args[0]), salt: args[1] }
+  const createAccount = vaultFactoryAbi[0]
+  const selector = slice(factoryData, 0, 4)
+  if (selector !== callSelector(createAccount)) throw new FactoryCallError(`the factory call is ${selector}, not createAccount: this operation does not create a vault`)
+  const [owner, salt] = decodeCall(createAccount, factoryData)
+  return { owner: getAddress(owner), salt }
 }

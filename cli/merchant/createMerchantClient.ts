@@ -15,7 +15,7 @@ import {
 } from '../../shared/shareWire'
 import { signRequest } from './signRequest'
 
-export type MerchantClientOptions = {
+export type CreateMerchantClientParameters = {
   /** The service's origin, e.g. `https://api.example.com`: paths start at /v1. */
   baseUrl: string
   keyId: string
@@ -24,12 +24,12 @@ export type MerchantClientOptions = {
   timeoutMs?: number
 }
 
-export type CreateTokenOptions = { label?: string | undefined; expiresAt?: Date | string | undefined }
+export type MerchantCreateTokenParameters = { label?: string | undefined; expiresAt?: Date | string | undefined }
 
 export type MerchantClient = {
   getShareLink(invoiceId: bigint | string): Promise<ShareLinkResponse>
   listTokens(invoiceId: bigint | string): Promise<TokenListResponse>
-  createToken(invoiceId: bigint | string, options?: CreateTokenOptions): Promise<CreatedTokenResponse>
+  createToken(invoiceId: bigint | string, options?: MerchantCreateTokenParameters): Promise<CreatedTokenResponse>
   revokeToken(invoiceId: bigint | string, tokenId: string): Promise<RevokedTokenResponse>
   regenerateShareLink(invoiceId: bigint | string): Promise<RegeneratedShareLinkResponse>
 }
@@ -39,7 +39,7 @@ export type MerchantClient = {
  * the answer's status and code; status 0 means no usable answer, so the request may or may not have
  * taken effect.
  */
-export function createMerchantClient({ baseUrl, keyId, secret, fetch = globalThis.fetch, timeoutMs = 30_000 }: MerchantClientOptions): MerchantClient {
+export function createMerchantClient({ baseUrl, keyId, secret, fetch = globalThis.fetch, timeoutMs = 30_000 }: CreateMerchantClientParameters): MerchantClient {
   async function send<S extends z.ZodMiniType>(method: string, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
     // Signed as the URL serializes, which is exactly what fetch transmits.
     const url = new URL(path, baseUrl)

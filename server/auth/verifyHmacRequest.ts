@@ -7,7 +7,7 @@ import { AuthenticationError } from './authErrors'
 import type { HmacHeaders } from './hmacHeaders'
 import { requestTarget } from './requestTarget'
 
-export type HmacVerification = {
+export type VerifyHmacRequestDependencies = {
   apiKeys: Pick<ApiKeyStore, 'getApiKeyForVerification'>
   nonces: Pick<NonceStore, 'claimNonce'>
   /** How far x-svc-ts may lie from the server's clock, either way (SPEC 8: 5 minutes by default). */
@@ -29,7 +29,7 @@ const invalidCredentials = () =>
  * cannot burn a nonce and two instances can never both accept one. It is kept for twice the skew
  * window: past that, the timestamp check alone refuses the replay.
  */
-export async function verifyHmacRequest(c: Context, headers: HmacHeaders, { apiKeys, nonces, skewMs, now }: HmacVerification): Promise<ApiKeyForVerification> {
+export async function verifyHmacRequest(c: Context, headers: HmacHeaders, { apiKeys, nonces, skewMs, now }: VerifyHmacRequestDependencies): Promise<ApiKeyForVerification> {
   const at = now()
   if (Math.abs(at - Number(headers.timestamp)) > skewMs) {
     throw new AuthenticationError(

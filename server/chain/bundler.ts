@@ -22,7 +22,7 @@ import {
 } from 'viem/account-abstraction'
 import type { Deployment } from '../../shared/deployment'
 import type { AccountGas } from './localGasEstimator'
-import { boundedTransport, upstreamCallsInFlight } from './boundedTransport'
+import { boundedTransport, upstreamBusy, upstreamBusyError, upstreamCallsInFlight, upstreamQueueLimit } from './boundedTransport'
 import { revertOf } from './chainErrors'
 
 export type BundlerReceipt = { success: boolean; txHash: Hex }
@@ -96,20 +96,24 @@ function failedOpReason(error: unknown): string | undefined {
 /**
  * Self-bundling: an executor key simulates handleOps and then sends it. Sends run one at a time so
  * the executor's nonces never collide; the chain's own nonce for the vault means a repeated operation
- * can never be included twice.
+ * can never be included twice. At most `queueLimit` sends wait their turn; the next is refused at
+ * once (UPSTREAM_BUSY), as in front of a bundler service.
  */
 export function localBundler({
   client,
   wallet,
   deployment,
   fromBlock = 0n,
+  queueLimit = upstreamQueueLimit,
 }: {
   client: PublicClient
   wallet: WalletClient<Transport, Chain, Account>
   deployment: Deployment
   fromBlock?: bigint
+  queueLimit?: number
 }): Bundler {
   let queue: Promise<unknown> = Promise.resolve()
+  let queued = 0
   const beneficiary = wallet.account.address
 
   async function sendNow(userOp: UserOperation<'0.7'>) {
@@ -137,7 +141,10 @@ export function localBundler({
 
   return {
     send(userOp) {
-      const sent = queue.then(() => sendNow(userOp))
+      // the one being sent counts too: `queued` waiting behind it
+      if (queued > queueLimit) return Promise.reject(upstreamBusyError('the executor', queued - 1))
+      queued++
+      const sent = queue.then(() => sendNow(userOp)).finally(() => queued--)
       queue = sent.catch(() => undefined)
       return sent
     },
@@ -166,12 +173,16 @@ export function localBundler({
 }
 
 /** Any ERC-4337 bundler over JSON-RPC. */
-export function rpcBundler({ url, deployment }: { url: string; deployment: Deployment }): Bundler {
-  const bundler = createBundlerClient({ transport: boundedTransport(http(url, { retryCount: 0, timeout: 15_000 }), upstreamCallsInFlight) })
+export function rpcBundler({ url, deployment, queueLimit = upstreamQueueLimit }: { url: string; deployment: Deployment; queueLimit?: number }): Bundler {
+  const bundler = createBundlerClient({
+    transport: boundedTransport(http(url, { retryCount: 0, timeout: 15_000 }), { limit: upstreamCallsInFlight, queueLimit, service: 'the bundler' }),
+  })
   const probe = createBundlerClient({ transport: http(url, { retryCount: 0, timeout: pingTimeoutMs }) })
   const entryPoint = deployment.entryPoint
 
   function classify(error: unknown, what: string): Error {
+    const busy = upstreamBusy(error)
+    if (busy) return busy
     if (error instanceof BaseError && 'code' in error && typeof error.code === 'number' && error.code <= -32500 && error.code >= -32599) {
       // the bundler's reason (an AA code) is in details; shortMessage only says the request failed
       return new BundlerRejectedError(`the bundler refused the operation: ${error.details || error.shortMessage}`.slice(0, 300), { cause: error })
@@ -210,14 +221,14 @@ export function rpcBundler({ url, deployment }: { url: string; deployment: Deplo
         const txHash = receipt.receipt.transactionHash as Hex
         return { success: receipt.success, txHash }
       } catch (error) {
-        throw new BundlerUnavailableError('the bundler did not answer', { cause: error })
+        throw upstreamBusy(error) ?? new BundlerUnavailableError('the bundler did not answer', { cause: error })
       }
     },
     async knows(userOpHash) {
       try {
         return (await bundler.request({ method: 'eth_getUserOperationByHash', params: [userOpHash] })) !== null
       } catch (error) {
-        throw new BundlerUnavailableError('the bundler did not answer', { cause: error })
+        throw upstreamBusy(error) ?? new BundlerUnavailableError('the bundler did not answer', { cause: error })
       }
     },
     async ping() {

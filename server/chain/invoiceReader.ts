@@ -25,6 +25,8 @@ export type InvoiceReader = {
 type TokenInfo = { symbol: string; decimals: number }
 
 const maxCached = 10_000
+/** Unknown ids remembered at most: anyone can ask for any id, so the most recent misses only. */
+const maxUnknown = 10_000
 
 /**
  * Reads invoices from the registry. An Issued invoice is cached for `issuedTtlMs` (it can change at
@@ -37,21 +39,29 @@ const maxCached = 10_000
  * before it shows an invoice as payable, and the registry refuses to settle an invoice twice, so a
  * stale Issued can cost a payer a refused attempt, never a second payment. A payment made through
  * this server is seen at once: submit and the reconciler `forget` the invoice.
+ *
+ * An id the registry does not know is remembered as unknown for `unknownTtlMs` (five seconds): a
+ * client asking for ids that do not exist costs one chain read per id and period, not one per request.
+ * An invoice issued meanwhile is found once the period ends. The widget reads the registry itself, so
+ * a remembered miss can delay a page by seconds, never make it show a wrong invoice.
  */
 export function createInvoiceReader({
   client,
   deployment,
   fromBlock = 0n,
   issuedTtlMs = 1_000,
+  unknownTtlMs = 5_000,
   now = Date.now,
 }: {
   client: PublicClient
   deployment: Deployment
   fromBlock?: bigint
   issuedTtlMs?: number
+  unknownTtlMs?: number
   now?: () => number
 }): InvoiceReader {
   const cache = new Map<string, { read: InvoiceRead; at: number }>()
+  const unknown = new Map<string, { error: InvoiceNotFoundError; at: number }>()
   const inFlight = new Map<string, Promise<InvoiceRead>>()
   const tokens = new Map<Address, Promise<TokenInfo>>()
   const registry = { address: deployment.registry, abi: invoiceRegistryAbi } as const
@@ -120,6 +130,11 @@ export function createInvoiceReader({
       const key = id.toString()
       const cached = cache.get(key)
       if (cached && (cached.read.invoice.status !== 'Issued' || now() - cached.at < issuedTtlMs)) return cached.read
+      const missed = unknown.get(key)
+      if (missed) {
+        if (now() - missed.at < unknownTtlMs) throw missed.error
+        unknown.delete(key)
+      }
       let pending = inFlight.get(key)
       if (!pending) {
         const read: Promise<InvoiceRead> = fetchInvoice(id)
@@ -132,7 +147,13 @@ export function createInvoiceReader({
             return fetched
           })
           .catch((error: unknown) => {
-            if (error instanceof InvoiceNotFoundError) throw error
+            if (error instanceof InvoiceNotFoundError) {
+              if (inFlight.get(key) === read && unknownTtlMs > 0) {
+                if (unknown.size >= maxUnknown) unknown.delete(unknown.keys().next().value!)
+                unknown.set(key, { error, at: now() })
+              }
+              throw error
+            }
             throw new ChainUnavailableError('the chain did not answer', { cause: error })
           })
           .finally(() => {
@@ -146,6 +167,7 @@ export function createInvoiceReader({
     forget(id) {
       const key = id.toString()
       cache.delete(key)
+      unknown.delete(key)
       // a read already under way may have begun before the change: the next caller starts its own
       inFlight.delete(key)
     },

@@ -5,7 +5,7 @@ import type { Deployment } from '../../shared/deployment'
 import { assertSponsorshipUsable } from './assertSponsorshipUsable'
 import { stubEcdsaSignature } from './stubSignature'
 import { encodeVerifyingPaymasterWindow, signVerifyingPaymasterData } from '../../shared/verifyingPaymaster'
-import { boundedTransport, upstreamCallsInFlight } from './boundedTransport'
+import { boundedTransport, upstreamBusy, upstreamCallsInFlight, upstreamQueueLimit } from './boundedTransport'
 
 export type Sponsorship = {
   paymaster: Address
@@ -50,8 +50,16 @@ export function localVerifyingSponsor({ deployment, signer }: { deployment: Depl
  * mock signs 60,000 s from its own clock whatever it is asked), so what it signed is read back from
  * its paymaster before the operation is handed out.
  */
-export function erc7677Sponsor({ url, deployment, client, now }: { url: string; deployment: Deployment; client: PublicClient; now: () => number }): Sponsor {
-  const service = createPaymasterClient({ transport: boundedTransport(http(url, { retryCount: 0, timeout: 10_000 }), upstreamCallsInFlight) })
+export function erc7677Sponsor({
+  url,
+  deployment,
+  client,
+  now,
+  queueLimit = upstreamQueueLimit,
+}: { url: string; deployment: Deployment; client: PublicClient; now: () => number; queueLimit?: number }): Sponsor {
+  const service = createPaymasterClient({
+    transport: boundedTransport(http(url, { retryCount: 0, timeout: 10_000 }), { limit: upstreamCallsInFlight, queueLimit, service: 'the paymaster service' }),
+  })
   const base = { chainId: deployment.chainId, entryPointAddress: deployment.entryPoint }
   const context = (validUntil: number) => ({ validUntil, validForSeconds: validUntil - Math.floor(now() / 1000) })
   const call = async <T extends { paymaster?: Address | undefined }>(run: () => Promise<T>) => {
@@ -59,7 +67,7 @@ export function erc7677Sponsor({ url, deployment, client, now }: { url: string; 
     try {
       answer = await run()
     } catch (cause) {
-      throw new SponsorUnavailableError('the paymaster service did not sponsor the operation', { cause })
+      throw upstreamBusy(cause) ?? new SponsorUnavailableError('the paymaster service did not sponsor the operation', { cause })
     }
     // the widget refuses any other paymaster as unsafe: better a retryable 502 here than a dead end there
     if (!answer.paymaster || !isAddressEqual(answer.paymaster, deployment.paymaster)) {

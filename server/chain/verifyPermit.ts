@@ -2,7 +2,7 @@ import { decodeAbiParameters, encodeDeployData, zeroAddress, type Address, type 
 import { permitProbeAbi, permitProbeBytecode } from '../../contracts/artifacts/PermitProbe'
 import type { PermitSignature } from '../../shared/payCall'
 
-export type PermitCheck = {
+export type VerifyPermitParameters = {
   token: Address
   owner: Address
   spender: Address
@@ -17,8 +17,8 @@ export type PermitCheck = {
  * vault's permit cannot be asked this way: the vault accepts it only while it runs that very payment
  * (verifyVaultPermit).
  */
-export async function verifyPermit(client: PublicClient, check: PermitCheck): Promise<boolean> {
-  const { permit } = check
+export async function verifyPermit(client: PublicClient, parameters: VerifyPermitParameters): Promise<boolean> {
+  const { permit } = parameters
   const data = encodeDeployData({
     abi: permitProbeAbi,
     bytecode: permitProbeBytecode,
@@ -26,10 +26,10 @@ export async function verifyPermit(client: PublicClient, check: PermitCheck): Pr
       // the probe can deploy a vault first; the owners asked about here have no code to deploy
       zeroAddress,
       '0x',
-      check.token,
-      check.owner,
-      check.spender,
-      check.value,
+      parameters.token,
+      parameters.owner,
+      parameters.spender,
+      parameters.value,
       permit.deadline,
       permit.v,
       permit.r,

@@ -39,6 +39,8 @@ export const answers: Readonly<Record<string, Answer>> = {
   // the sponsorship's own reason (its window against the permit) is the client's to read
   PAYMASTER_SPONSORSHIP_INVALID: { status: 502 },
   CHAIN_UNAVAILABLE: { status: 503, message: 'the chain is unavailable: try again shortly' },
+  // the queue in front of the bundler or the paymaster service is full: nothing was sent
+  UPSTREAM_BUSY: { status: 503 },
   PERMIT_DOMAIN_UNKNOWN: { status: 502, message: 'the token does not describe its permit domain consistently' },
 }
 
@@ -54,7 +56,9 @@ export function answerFor(error: unknown): HttpError | undefined {
     if (!answer) return undefined
     // details are the client's to read (a balance, a hash); a list of issues is ValidationError's own body
     const details = error.details && typeof error.details === 'object' && !Array.isArray(error.details) ? error.details : {}
-    return new HttpError(answer.status, answer.code ?? error.code, answer.message ?? error.message, details)
+    // a layer that knows when to come back says so in its details; HTTP says it in Retry-After too
+    const retryAfter = 'retryAfterSeconds' in details && typeof details.retryAfterSeconds === 'number' ? { 'Retry-After': String(Math.max(1, Math.ceil(details.retryAfterSeconds))) } : undefined
+    return new HttpError(answer.status, answer.code ?? error.code, answer.message ?? error.message, details, retryAfter)
   }
   // an RPC call that failed where no layer expected it: the chain's answer, not the request, is at fault
   if (error instanceof BaseError) return chainUnavailable

@@ -4,7 +4,7 @@ import { HttpError } from './httpError'
 /** Counts one request of a client; `retryAfterMs` is set once the client is over its limit. */
 export type RateCounter = { consume(key: string): Promise<{ retryAfterMs: number | null }> }
 
-export type RateLimitOptions = {
+export type RateLimitParameters = {
   /** Requests allowed per client per window. */
   limit: number
   windowMs: number
@@ -44,7 +44,7 @@ export function memoryRateCounter({ limit, windowMs, now = Date.now }: { limit: 
 }
 
 /** Answers 429 with Retry-After in whole seconds (SPEC 7.2) once a client is over its limit. */
-export function rateLimit({ limit, windowMs, clientKey, now, counter }: RateLimitOptions): MiddlewareHandler {
+export function rateLimit({ limit, windowMs, clientKey, now, counter }: RateLimitParameters): MiddlewareHandler {
   const counted = counter ?? memoryRateCounter({ limit, windowMs, ...(now ? { now } : {}) })
   return async function rateLimited(c, next) {
     const { retryAfterMs } = await counted.consume(clientKey(c))

@@ -24,6 +24,8 @@ export function countedSponsor(sponsor: Sponsor, errors: Metrics['sponsorshipErr
 function kindOf(error: unknown): string {
   if (hasCode(error, 'USEROP_REJECTED')) return 'rejected'
   if (hasCode(error, 'BUNDLER_UNAVAILABLE')) return 'unavailable'
+  // refused before it was sent: the queue in front of the bundler is full
+  if (hasCode(error, 'UPSTREAM_BUSY')) return 'busy'
   return 'other'
 }
 

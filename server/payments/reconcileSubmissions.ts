@@ -11,7 +11,7 @@ import type { PayContext } from './payContext'
 import { nowSeconds } from './assertPermitUsable'
 import { preparedDeadline } from './carriedPermits'
 
-export type ReconcileOptions = {
+export type ReconcileParameters = {
   /** How often the loop runs, and how long a checked operation that is still on its way waits for the next look. */
   intervalMs: number
   /** How long a claim holds: an instance killed mid-claim leaves its rows to the others after this. */
@@ -29,7 +29,7 @@ type Outcome = 'resubmitted' | 'confirmed' | 'reverted' | 'pending' | 'lost' | '
  * permit deadline (which is also the paymaster's validUntil). */
 const minRemainingSeconds = 30n
 
-type Reconciler = { claims: ReconcileClaims; metrics: Metrics; logger: Logger; instance: string; options: ReconcileOptions }
+type Reconciler = { claims: ReconcileClaims; metrics: Metrics; logger: Logger; instance: string; options: ReconcileParameters }
 
 /** The receipt, from the bundler or else from the EntryPoint's own log (a bundler that forgot an
  * operation may have included it all the same). */

@@ -24,7 +24,7 @@ type FileResponse = { status: ContentfulStatusCode; contentType: string; descrip
  * reads and answers (the wire schemas both sides speak) and its error codes. The server mounts the
  * declaration and the OpenAPI document describes it, so neither can drift from the other.
  */
-type RouteDeclaration<Deps, E extends Env, P, Q, B, R> = {
+type RouteDeclaration<Dependencies, E extends Env, P, Q, B, R> = {
   method: 'get' | 'post' | 'delete'
   path: `/v1/${string}`
   summary: string
@@ -41,28 +41,28 @@ type RouteDeclaration<Deps, E extends Env, P, Q, B, R> = {
   response: [R] extends [Schema] ? JsonResponse<R> : FileResponse
   /** The error codes (SPEC 7) this route answers with, besides VALIDATION_ERROR and RATE_LIMITED. */
   errors: readonly string[]
-  handle(input: { params: Parsed<P>; query: Parsed<Q>; body: Parsed<B> }, deps: Deps, c: Context<E>): Promise<[R] extends [Schema] ? z.input<R> : Response>
+  handle(input: { params: Parsed<P>; query: Parsed<Q>; body: Parsed<B> }, dependencies: Dependencies, c: Context<E>): Promise<[R] extends [Schema] ? z.input<R> : Response>
 }
 
-export type ApiRoute<Deps = never, E extends Env = Env> = Omit<RouteDeclaration<Deps, E, Schema, Schema, Schema, Schema>, 'response' | 'handle'> & {
+export type ApiRoute<Dependencies = never, E extends Env = Env> = Omit<RouteDeclaration<Dependencies, E, Schema, Schema, Schema, Schema>, 'response' | 'handle'> & {
   response: JsonResponse<Schema> | FileResponse
-  handle(input: { params: unknown; query: unknown; body: unknown }, deps: Deps, c: Context<E>): Promise<unknown>
+  handle(input: { params: unknown; query: unknown; body: unknown }, dependencies: Dependencies, c: Context<E>): Promise<unknown>
 }
 
 /** What a route says about itself, for documents such as the OpenAPI one. */
 export type RouteDescription = Omit<ApiRoute, 'handle'>
 
-/** Declares a route whose handler needs `Deps`; the schemas' types flow into the handler. Every API
+/** Declares a route whose handler needs `Dependencies`; the schemas' types flow into the handler. Every API
  * route shares one environment, in which the merchant routes find their authenticated principal. */
-export function apiRoute<Deps, E extends Env = AuthEnv>() {
+export function apiRoute<Dependencies, E extends Env = AuthEnv>() {
   return <
     P extends Schema | undefined = undefined,
     Q extends Schema | undefined = undefined,
     B extends Schema | undefined = undefined,
     R extends Schema | undefined = undefined,
   >(
-    route: RouteDeclaration<Deps, E, P, Q, B, R>,
-  ) => route as unknown as ApiRoute<Deps, E>
+    route: RouteDeclaration<Dependencies, E, P, Q, B, R>,
+  ) => route as unknown as ApiRoute<Dependencies, E>
 }
 
 function validators<E extends Env>(route: ApiRoute<never, E>): MiddlewareHandler[] {
@@ -74,11 +74,11 @@ function validators<E extends Env>(route: ApiRoute<never, E>): MiddlewareHandler
 }
 
 /** Mounts each route on `app` at its full path, behind what `guard` puts in front (authentication, a scope). */
-export function mountApiRoutes<Deps, E extends Env>(
+export function mountApiRoutes<Dependencies, E extends Env>(
   app: Hono<E>,
-  routes: readonly ApiRoute<Deps, E>[],
-  deps: Deps,
-  guard: (route: ApiRoute<Deps, E>) => MiddlewareHandler<E>[],
+  routes: readonly ApiRoute<Dependencies, E>[],
+  dependencies: Dependencies,
+  guard: (route: ApiRoute<Dependencies, E>) => MiddlewareHandler<E>[],
 ) {
   for (const route of routes) {
     const handlers: MiddlewareHandler<E>[] = [
@@ -87,7 +87,7 @@ export function mountApiRoutes<Deps, E extends Env>(
       async (c) => {
         const valid = (target: 'param' | 'query' | 'json') => (c.req as unknown as { valid(target: string): unknown }).valid(target)
         const input = { params: route.params && valid('param'), query: route.query && valid('query'), body: route.body && valid('json') }
-        const answer = await route.handle(input, deps, c as Context<E>)
+        const answer = await route.handle(input, dependencies, c as Context<E>)
         if (answer instanceof Response) return answer
         const response = route.response as JsonResponse<Schema>
         return c.json(answer as object, response.statusFor?.(answer) ?? response.status, response.headers)

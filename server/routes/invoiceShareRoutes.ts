@@ -9,7 +9,7 @@ import {
   type TokenStatus,
 } from '../../shared/shareWire'
 import { shareLinkFor } from '../../shared/shareLink'
-import { readOwnedInvoice } from '../auth/ownedInvoice'
+import { readOwnedInvoice } from '../auth/readOwnedInvoice'
 import type { AuthEnv } from '../auth/principal'
 import type { InvoiceReader } from '../chain/invoiceReader'
 import { apiRoute } from './apiRoute'
@@ -51,7 +51,7 @@ function statusOf(record: AccessTokenRecord, now: number): TokenStatus {
   return record.expiresAt && record.expiresAt.getTime() <= now ? 'expired' : 'active'
 }
 
-export type ShareDeps = { share: InvoiceShareContext }
+export type InvoiceShareRoutesDependencies = { share: InvoiceShareContext }
 
 /** The caller's own invoice (its studio vault is the on-chain merchant); any other is a 404 like a missing one. */
 async function ownedInvoice(share: InvoiceShareContext, principal: AuthEnv['Variables']['principal'], id: bigint) {
@@ -61,7 +61,7 @@ async function ownedInvoice(share: InvoiceShareContext, principal: AuthEnv['Vari
 
 const linkFor = (share: InvoiceShareContext, id: bigint, token: string) => shareLinkFor(share.publicUrl(), id, token)
 
-const shareRoute = apiRoute<ShareDeps>()
+const shareRoute = apiRoute<InvoiceShareRoutesDependencies>()
 
 /**
  * SPEC 4.12: share links and metadata access tokens, for the caller's own invoices. No scope guard

@@ -2,7 +2,7 @@
  * is the very object it was made from. */
 export type RenderInputs = readonly unknown[]
 
-export type KeptRendersOptions = {
+export type KeptRendersParameters = {
   /** How long a render is kept at most, even while its inputs stay the same. */
   ttlMs?: number
   maxEntries?: number
@@ -16,7 +16,7 @@ export type KeptRendersOptions = {
  * changes (a new chain read, a revoked token, a rebuild) the next request renders again. So a kept
  * render is never older than the data it shows.
  */
-export function keptRenders<T>({ ttlMs = 60_000, maxEntries = 500, now = Date.now }: KeptRendersOptions = {}) {
+export function keptRenders<T>({ ttlMs = 60_000, maxEntries = 500, now = Date.now }: KeptRendersParameters = {}) {
   const kept = new Map<string, { inputs: RenderInputs; at: number; render: T }>()
   return {
     get(key: string, inputs: RenderInputs): T | undefined {

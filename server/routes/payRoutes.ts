@@ -21,7 +21,7 @@ import { requestPermit } from '../payments/requestPermit'
 import { submitPayment } from '../payments/submitPayment'
 import { invoicePdf } from '../pdf/invoicePdf'
 
-export type PayDeps = { pay: PayContext; metadata: MetadataAccess }
+export type PayRoutesDependencies = { pay: PayContext; metadata: MetadataAccess }
 
 const tokenDescription = 'The `svc_tk_` access token from the share link.'
 const tokenQuery = z.object({ token: z.optional(z.string()).register(z.globalRegistry, { description: tokenDescription }) })
@@ -32,7 +32,7 @@ function opener(metadata: MetadataAccess) {
 }
 
 /** GET /v1/pay/:id/metadata's answer (SPEC 4.14), which the pay page is also first rendered with. */
-export function invoiceDocument({ pay, metadata }: PayDeps) {
+export function invoiceDocument({ pay, metadata }: PayRoutesDependencies) {
   const open = opener(metadata)
   return async (id: bigint, token: string | undefined) => {
     const [{ invoice }, opened] = await Promise.all([pay.invoices.read(id), open(id, token)])
@@ -45,7 +45,7 @@ function recoverable<S extends { v: number }>(signature: S): S {
   return { ...signature, v: ecrecoverV(signature.v) }
 }
 
-const payRoute = apiRoute<PayDeps>()
+const payRoute = apiRoute<PayRoutesDependencies>()
 
 /** SPEC 4.14: the public pay routes. No credentials: a payment is authorised by the payer's signatures. */
 export const payRoutes = [
@@ -73,7 +73,7 @@ export const payRoutes = [
     query: tokenQuery,
     response: { status: 200, schema: metadataResponseSchema, description: 'The invoice and, with a valid token, its metadata.', headers: { 'Cache-Control': 'no-store' } },
     errors: ['NOT_FOUND'],
-    handle: ({ params, query }, deps) => invoiceDocument(deps)(params.id, query.token),
+    handle: ({ params, query }, dependencies) => invoiceDocument(dependencies)(params.id, query.token),
   }),
   payRoute({
     method: 'get',
@@ -142,6 +142,7 @@ export const payRoutes = [
       'FUNDING_PERMIT_INVALID',
       'PAYMASTER_UNAVAILABLE',
       'PAYMASTER_SPONSORSHIP_INVALID',
+      'UPSTREAM_BUSY',
     ],
     async handle({ params, body: { payerAddress, ownerAddress, permit, funding } }, { pay }) {
       const result = await preparePayment(pay, {
@@ -172,7 +173,7 @@ export const payRoutes = [
       description: 'Confirmed, or pending (202).',
       statusFor: (result) => (result.status === 'confirmed' ? 200 : 202),
     },
-    errors: ['INVALID_STATUS', 'NOT_FOUND', 'USEROP_NOT_PREPARED', 'USEROP_PERMIT_MISMATCH', 'USEROP_SIGNATURE_INVALID', 'PERMIT_EXPIRED', 'TRANSACTION_FAILED', 'BUNDLER_UNAVAILABLE'],
+    errors: ['INVALID_STATUS', 'NOT_FOUND', 'USEROP_NOT_PREPARED', 'USEROP_PERMIT_MISMATCH', 'USEROP_SIGNATURE_INVALID', 'PERMIT_EXPIRED', 'TRANSACTION_FAILED', 'BUNDLER_UNAVAILABLE', 'UPSTREAM_BUSY'],
     handle: ({ params, body: { userOp, permitSignature } }, { pay }) =>
       submitPayment(pay, { invoiceId: params.id, userOp, permitSignature: permitSignature && recoverable(permitSignature) }),
   }),

@@ -57,7 +57,7 @@ const recordColumns = 'token_id, chain_id, registry, invoice_id, hint, label, is
 const revokedColumns = 'share_token_ciphertext = NULL, share_token_iv = NULL'
 
 /** Names the token row, so a ciphertext moved onto another row does not open. */
-const shareTokenContext = (tokenId: string) => `svc-checkout/share-token/v1/${tokenId}`
+export const shareTokenContext = (tokenId: string) => `svc-checkout/share-token/v1/${tokenId}`
 
 /** Tokens carry 256 random bits, so one unsalted SHA-256 is enough: nothing can be guessed or
  * precomputed, and a lookup needs the hash to be deterministic. */

@@ -38,7 +38,7 @@ const publicColumns = 'key_id, studio_id, name, scopes, secret_hint, created_at,
 
 /** The server must recompute signatures, so it keeps the HMAC key itself, not a hash: encrypted,
  * bound to the key id so that it cannot be swapped onto another key. */
-const encryptionContext = (keyId: string) => `svc-checkout/api-key/v1/${keyId}`
+export const apiKeySecretContext = (keyId: string) => `svc-checkout/api-key/v1/${keyId}`
 
 function toApiKey(row: ApiKeyRow): ApiKey {
   return {
@@ -64,7 +64,7 @@ export function createApiKeyStore(db: Database, cipher: MetadataCipher) {
       const keyId = `svc_pk_${randomBytes(16).toString('base64url')}`
       const hmacKey = randomBytes(32)
       const secret = `svc_sk_${hmacKey.toString('base64url')}`
-      const { ciphertext, iv } = cipher.seal(hmacKey, encryptionContext(keyId))
+      const { ciphertext, iv } = cipher.seal(hmacKey, apiKeySecretContext(keyId))
       try {
         const [row] = await db.query<ApiKeyRow>(
           `INSERT INTO api_keys (key_id, studio_id, name, scopes, secret_ciphertext, secret_iv, secret_hint, expires_at)
@@ -86,7 +86,7 @@ export function createApiKeyStore(db: Database, cipher: MetadataCipher) {
       )
       if (!row) return null
       const { keyId: id, studioId, scopes, status, expiresAt } = toApiKey(row)
-      const hmacKey = cipher.open({ ciphertext: row.secret_ciphertext, iv: row.secret_iv }, encryptionContext(keyId))
+      const hmacKey = cipher.open({ ciphertext: row.secret_ciphertext, iv: row.secret_iv }, apiKeySecretContext(keyId))
       return { keyId: id, studioId, scopes, status, expiresAt, hmacKey }
     },
 

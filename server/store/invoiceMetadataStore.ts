@@ -20,7 +20,7 @@ export class MetadataConflictError extends StoreError {
 }
 
 /** The encryption context names the invoice, so a row copied onto another invoice does not open. */
-const encryptionContext = (key: InvoiceKey) => `svc-checkout/invoice-metadata/v1/${invoiceKeyString(key)}`
+export const invoiceMetadataContext = (key: InvoiceKey) => `svc-checkout/invoice-metadata/v1/${invoiceKeyString(key)}`
 
 /** SPEC 2.5: billing metadata, stored only encrypted, one record per invoice. */
 export function createInvoiceMetadataStore(db: Database, cipher: MetadataCipher) {
@@ -30,7 +30,7 @@ export function createInvoiceMetadataStore(db: Database, cipher: MetadataCipher)
       const hash = metaHash.toLowerCase()
       if (hashMetadata(metadata) !== hash) throw new MetaHashMismatchError('the metadata does not hash to the given metaHash')
       // Canonical JSON: the plaintext is exactly what was hashed.
-      const { ciphertext, iv } = cipher.seal(Buffer.from(canonicalJson(metadata)), encryptionContext(key))
+      const { ciphertext, iv } = cipher.seal(Buffer.from(canonicalJson(metadata)), invoiceMetadataContext(key))
       const inserted = await db.query(
         `INSERT INTO invoice_metadata (chain_id, registry, invoice_id, ciphertext, iv, meta_hash)
          VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING invoice_id`,
@@ -52,7 +52,7 @@ export function createInvoiceMetadataStore(db: Database, cipher: MetadataCipher)
         invoiceKeyParams(key),
       )
       if (!row) return null
-      const plaintext = cipher.open(row, encryptionContext(key))
+      const plaintext = cipher.open(row, invoiceMetadataContext(key))
       // Authenticated, so it is exactly the JSON putMetadata wrote.
       return JSON.parse(Buffer.from(plaintext).toString('utf8')) as InvoiceMetadata
     },

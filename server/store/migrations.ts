@@ -169,6 +169,14 @@ export const migrations: readonly Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION invoice_access_tokens_changed()`,
     ],
   },
+  {
+    version: 7,
+    name: 'prepared payment expiry',
+    statements: [
+      // every instance looks for expired prepared payments each minute (server/payments/preparedPruning.ts)
+      'CREATE INDEX prepared_payments_expiry ON prepared_payments (expires_at)',
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

@@ -1,11 +1,11 @@
-import type { Config } from '../config'
+import { encryptionKeysOf, type Config } from '../config'
 import type { InvoiceMetadata } from '../../shared/metadata'
 import { createAccessTokenStore } from './accessTokenStore'
 import { createApiKeyStore } from './apiKeyStore'
 import { openDatabase, type Database } from './database'
 import { createInvoiceMetadataStore } from './invoiceMetadataStore'
 import { createMetadataAccess } from './metadataAccess'
-import { createMetadataCipher } from './metadataCipher'
+import { createSealingCiphers } from './metadataCipher'
 import { migrate } from './migrations'
 import { createNonceStore } from './nonceStore'
 import { createPaymentStore } from './paymentStore'
@@ -23,11 +23,16 @@ export async function openMigratedDatabase(config: Pick<Config, 'DATABASE_URL' |
   return db
 }
 
-/** The stores over the server's database. */
-export function openStores(config: Pick<Config, 'CHAIN_ID' | 'REGISTRY_ADDRESS' | 'METADATA_ENCRYPTION_KEY'>, db: Database) {
-  const cipher = createMetadataCipher(config.METADATA_ENCRYPTION_KEY)
-  const metadata = createInvoiceMetadataStore(db, cipher)
-  const tokens = createAccessTokenStore(db, cipher)
+/** The stores over the server's database. Metadata, API-key secrets and share tokens are each
+ * sealed under a key of their own, derived from the configured keys (metadataCipher.ts). */
+export function openStores(
+  config: Pick<Config, 'CHAIN_ID' | 'REGISTRY_ADDRESS' | 'METADATA_ENCRYPTION_KEY'> &
+    Partial<Pick<Config, 'METADATA_ENCRYPTION_KEYS' | 'METADATA_ENCRYPTION_ACTIVE_KEY'>>,
+  db: Database,
+) {
+  const ciphers = createSealingCiphers(encryptionKeysOf(config))
+  const metadata = createInvoiceMetadataStore(db, ciphers.metadata)
+  const tokens = createAccessTokenStore(db, ciphers['share-token'])
   const invoiceKey = (invoiceId: bigint) => ({ chainId: config.CHAIN_ID, registry: config.REGISTRY_ADDRESS, invoiceId })
   const metadataAccess = createMetadataAccess({ db, tokens, metadata, invoiceKey })
   return {
@@ -39,7 +44,7 @@ export function openStores(config: Pick<Config, 'CHAIN_ID' | 'REGISTRY_ADDRESS' 
     metadataAccess,
     invoiceKey,
     studios: createStudioStore(db),
-    apiKeys: createApiKeyStore(db, cipher),
+    apiKeys: createApiKeyStore(db, ciphers['api-key-secret']),
     nonces: createNonceStore(db),
     close: () => db.close(),
   }

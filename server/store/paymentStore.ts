@@ -230,6 +230,35 @@ export function createPaymentStore(db: Database) {
     },
 
     getSubmission,
+
+    /**
+     * Deletes up to `limit` prepared payments that expired before `expiredBefore` and were never
+     * submitted; returns how many. A submitted one stays: its row is the record of the payment, which
+     * the submission refers to. Several instances may prune at once: each locks the rows it deletes
+     * and skips those another holds (or a submit is claiming right now).
+     */
+    async prunePrepared(expiredBefore: Date, limit = 1_000): Promise<number> {
+      try {
+        const [row] = await db.query<{ pruned: number }>(
+          `WITH pruned AS (
+             DELETE FROM prepared_payments WHERE user_op_hash IN (
+               SELECT p.user_op_hash FROM prepared_payments p
+               WHERE p.expires_at < $1
+                 AND NOT EXISTS (SELECT 1 FROM payment_submissions s WHERE s.user_op_hash = p.user_op_hash)
+               LIMIT $2
+               FOR UPDATE SKIP LOCKED)
+             RETURNING 1)
+           SELECT count(*)::int AS pruned FROM pruned`,
+          [expiredBefore, limit],
+        )
+        return row?.pruned ?? 0
+      } catch (error) {
+        // a submission claimed in the instant between the check and the delete: the row stays, and the
+        // next pass looks again
+        if (isViolationOf(error, 'payment_submissions_user_op_hash_fkey')) return 0
+        throw error
+      }
+    },
   }
 }
 

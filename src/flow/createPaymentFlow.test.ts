@@ -16,7 +16,7 @@ import { verifyPreparedPayment } from '../verify/verifyPreparedPayment'
 import type { PrepareResponse } from '../api/createPayApi'
 import { ApiError } from '../api/apiError'
 import { createPaymentFlow, type PaymentFlow } from './createPaymentFlow'
-import type { PaymentFlowDeps } from './paymentFlowDeps'
+import type { PaymentFlowDependencies } from './paymentFlowDependencies'
 import type { SubmitRequest } from '../api/createPayApi'
 import type { PaymentState, PaymentStateName } from './paymentState'
 import { pendingPollMs } from './reduce'
@@ -87,7 +87,7 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
     payInvoice(vault)
   }
 
-  const deps: PaymentFlowDeps = {
+  const dependencies: PaymentFlowDependencies = {
     invoiceId: '3',
     deployment,
     api: {
@@ -222,10 +222,10 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
       },
     },
   }
-  const flow = createPaymentFlow(deps)
+  const flow = createPaymentFlow(dependencies)
   const seen: PaymentStateName[] = []
   flow.subscribe((state) => seen.push(state.name))
-  return { deployment, owner, vault, world, deps, flow, seen, count, payInvoice, execute }
+  return { deployment, owner, vault, world, dependencies, flow, seen, count, payInvoice, execute }
 }
 
 /** Resolves with the state once the flow reaches one with this name. */
@@ -260,9 +260,9 @@ async function connected(t: ReturnType<typeof setup>) {
 
 /** The chain runs the operation just before the flow's `nth` read of it while pending. */
 function executeOnPendingRead(t: ReturnType<typeof setup>, nth: number) {
-  const invoiceOf = t.deps.chain.invoiceOf
+  const invoiceOf = t.dependencies.chain.invoiceOf
   let reads = 0
-  t.deps.chain.invoiceOf = async (id) => {
+  t.dependencies.chain.invoiceOf = async (id) => {
     if (t.flow.state.name === 'pending' && ++reads === nth) t.execute()
     return invoiceOf(id)
   }
@@ -388,7 +388,7 @@ describe('createPaymentFlow', () => {
 
   test('behavior: a refused network switch returns to wrongNetwork with a note', async () => {
     const t = setup({ walletChainId: 1 })
-    t.deps.wallet.switchChain = async () => {
+    t.dependencies.wallet.switchChain = async () => {
       throw rejection
     }
     t.flow.start()
@@ -402,7 +402,7 @@ describe('createPaymentFlow', () => {
 
   test('behavior: a refused connection returns to ready with a note', async () => {
     const t = setup()
-    t.deps.wallet.connect = failOnce(t.deps.wallet.connect, rejection)
+    t.dependencies.wallet.connect = failOnce(t.dependencies.wallet.connect, rejection)
     t.flow.start()
     await until(t.flow, 'ready')
     t.flow.connect()
@@ -413,7 +413,7 @@ describe('createPaymentFlow', () => {
   test('behavior: a permit refused in the wallet (4001) returns to connected with a note, and nothing is prepared', async () => {
     const t = setup()
     // wallet libraries wrap the provider's error: the 4001 is found in the cause
-    t.deps.wallet.signTypedData = failOnce(t.deps.wallet.signTypedData, new Error('wrapped', { cause: rejection }))
+    t.dependencies.wallet.signTypedData = failOnce(t.dependencies.wallet.signTypedData, new Error('wrapped', { cause: rejection }))
     await connected(t)
     t.flow.pay()
     await until(t.flow, 'signingPermit')
@@ -428,7 +428,7 @@ describe('createPaymentFlow', () => {
 
   test('behavior: an operation refused in the wallet returns to connected and is never submitted', async () => {
     const t = setup()
-    t.deps.wallet.signUserOperation = failOnce(t.deps.wallet.signUserOperation, rejection)
+    t.dependencies.wallet.signUserOperation = failOnce(t.dependencies.wallet.signUserOperation, rejection)
     await connected(t)
     t.flow.pay()
     await until(t.flow, 'signingOperation')
@@ -438,7 +438,7 @@ describe('createPaymentFlow', () => {
 
   test('behavior: PERMIT_EXPIRED at prepare says nothing was paid once the chain shows it, and a new permit pays', async () => {
     const t = setup()
-    t.deps.api.prepare = failOnce(t.deps.api.prepare, new ApiError({ status: 409, code: 'PERMIT_EXPIRED', message: 'permit expired' }))
+    t.dependencies.api.prepare = failOnce(t.dependencies.api.prepare, new ApiError({ status: 409, code: 'PERMIT_EXPIRED', message: 'permit expired' }))
     await connected(t)
     t.flow.pay()
     expect(await until(t.flow, 'permitExpired')).toMatchObject({ reason: 'expired' })
@@ -452,7 +452,7 @@ describe('createPaymentFlow', () => {
   test('behavior: a permit down to its last two minutes before prepare is renewed, not sent', async () => {
     const t = setup()
     // the payer takes 58 minutes and 20 seconds to sign a one-hour permit
-    t.deps.wallet.signTypedData = slowOnce(t.deps.wallet.signTypedData, t.world, 3_500_000)
+    t.dependencies.wallet.signTypedData = slowOnce(t.dependencies.wallet.signTypedData, t.world, 3_500_000)
     await connected(t)
     t.flow.pay()
     await until(t.flow, 'permitExpired')
@@ -464,7 +464,7 @@ describe('createPaymentFlow', () => {
 
   test('behavior: a permit down to its last two minutes before submit is renewed, not sent', async () => {
     const t = setup()
-    t.deps.wallet.signUserOperation = slowOnce(t.deps.wallet.signUserOperation, t.world, 3_500_000)
+    t.dependencies.wallet.signUserOperation = slowOnce(t.dependencies.wallet.signUserOperation, t.world, 3_500_000)
     await connected(t)
     t.flow.pay()
     await until(t.flow, 'permitExpired')
@@ -489,7 +489,7 @@ describe('createPaymentFlow', () => {
 
   test('behavior: an unknown invoice is notFound', async () => {
     const t = setup()
-    t.deps.api.getInvoice = async () => {
+    t.dependencies.api.getInvoice = async () => {
       throw new ApiError({ status: 404, code: 'NOT_FOUND', message: 'no such invoice' })
     }
     t.flow.start()
@@ -499,7 +499,7 @@ describe('createPaymentFlow', () => {
   test('behavior: dispose drops answers still on their way', async () => {
     const t = setup()
     let answer: (invoice: WireInvoice) => void = () => {}
-    t.deps.api.getInvoice = () => new Promise((resolve) => (answer = resolve))
+    t.dependencies.api.getInvoice = () => new Promise((resolve) => (answer = resolve))
     t.flow.start()
     t.flow.dispose()
     answer(t.world.invoice)
@@ -578,7 +578,7 @@ describe('createPaymentFlow: the payer sees as fact only what the chain says', (
 
   test('behavior: an unreachable pinned RPC shows the service figures unconfirmed, and confirms them once the chain answers', async () => {
     const t = setup()
-    t.deps.chain.invoiceOf = failOnce(t.deps.chain.invoiceOf, new TypeError('fetch failed'))
+    t.dependencies.chain.invoiceOf = failOnce(t.dependencies.chain.invoiceOf, new TypeError('fetch failed'))
     const states: PaymentState[] = []
     t.flow.subscribe((state) => states.push(state))
     t.flow.start()
@@ -616,7 +616,7 @@ describe('createPaymentFlow: the payer sees as fact only what the chain says', (
     t.flow.start()
     await until(t.flow, 'ready')
     t.world.rpcDown = true
-    t.deps.wallet.invoiceOf = async () => {
+    t.dependencies.wallet.invoiceOf = async () => {
       throw new TypeError('wallet offline')
     }
     t.flow.connect()
@@ -656,8 +656,8 @@ describe('createPaymentFlow: nothing is signed that the verifiers refuse', () =>
 
   test('behavior: an unsafe permit is refused and never signed', async () => {
     const t = setup()
-    const requestPermit = t.deps.api.requestPermit
-    t.deps.api.requestPermit = async (id, request) => {
+    const requestPermit = t.dependencies.api.requestPermit
+    t.dependencies.api.requestPermit = async (id, request) => {
       const response = await requestPermit(id, request)
       return { ...response, permitToSign: { ...response.permitToSign, message: { ...response.permitToSign.message, value: '1000000000000' } } }
     }
@@ -673,7 +673,7 @@ describe('createPaymentFlow: nothing is signed that the verifiers refuse', () =>
 describe('createPaymentFlow: after the operation is handed over, only the chain settles it', () => {
   test('behavior: a submit answer of "confirmed" with an invented transaction is not a payment', async () => {
     const t = setup()
-    t.deps.api.submit = async (_, request) => {
+    t.dependencies.api.submit = async (_, request) => {
       t.world.submitted.push(request)
       return { status: 'confirmed', userOpHash: t.world.prepared.at(-1)!.userOpHash, txHash: `0x${'99'.repeat(32)}` }
     }
@@ -687,7 +687,7 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
 
   test('behavior: a pending submission is followed on-chain until the registry says Paid', async () => {
     const t = setup()
-    t.deps.api.submit = async (_, request) => {
+    t.dependencies.api.submit = async (_, request) => {
       t.world.submitted.push(request)
       return { status: 'pending', userOpHash: t.world.prepared.at(-1)!.userOpHash, message: 'submitted' }
     }
@@ -704,7 +704,7 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
 
   test('behavior: an operation that ran without paying is "nothing was paid", read from the vault nonce', async () => {
     const t = setup()
-    t.deps.api.submit = async (_, request) => {
+    t.dependencies.api.submit = async (_, request) => {
       t.world.submitted.push(request)
       t.execute({ pays: false })
       return { status: 'confirmed', userOpHash: t.world.prepared.at(-1)!.userOpHash, txHash }
@@ -713,7 +713,7 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
     t.flow.pay()
     expect(await until(t.flow, 'permitExpired')).toMatchObject({ reason: 'failed' })
     expect(t.seen).not.toContain('paid')
-    t.deps.api.submit = async (_, request) => {
+    t.dependencies.api.submit = async (_, request) => {
       t.world.submitted.push(request)
       t.execute()
       return { status: 'confirmed', userOpHash: t.world.prepared.at(-1)!.userOpHash, txHash }
@@ -727,9 +727,9 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
 
   test('behavior: a network error after submission follows the chain, and prepares nothing new', async () => {
     const t = setup()
-    const submit = t.deps.api.submit
+    const submit = t.dependencies.api.submit
     // the server received the operation and it was mined; only the answer was lost
-    t.deps.api.submit = async (id, request) => {
+    t.dependencies.api.submit = async (id, request) => {
       await submit(id, request)
       throw new TypeError('fetch failed')
     }
@@ -745,7 +745,7 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
   test('behavior: a submission lost before the server keeps waiting, and "send again" sends the same operation', async () => {
     const t = setup()
     t.world.holdWaits = true
-    t.deps.api.submit = failOnce(t.deps.api.submit, new ApiError({ status: 0, code: 'NETWORK_ERROR', message: 'offline' }))
+    t.dependencies.api.submit = failOnce(t.dependencies.api.submit, new ApiError({ status: 0, code: 'NETWORK_ERROR', message: 'offline' }))
     await connected(t)
     t.flow.pay()
     const pending = await until(t.flow, 'pending')
@@ -761,7 +761,7 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
   test('behavior: a 503 at submit is followed on-chain, never answered with a new operation', async () => {
     const t = setup()
     t.world.holdWaits = true
-    t.deps.api.submit = failOnce(t.deps.api.submit, new ApiError({ status: 503, code: 'BUNDLER_UNAVAILABLE', message: 'try later' }))
+    t.dependencies.api.submit = failOnce(t.dependencies.api.submit, new ApiError({ status: 503, code: 'BUNDLER_UNAVAILABLE', message: 'try later' }))
     await connected(t)
     t.flow.pay()
     expect(await until(t.flow, 'pending')).toMatchObject({ submission: { kind: 'unknown' } })
@@ -771,7 +771,7 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
 
   test('behavior: a refused submission that still runs on-chain is paid, never "nothing was paid"', async () => {
     const t = setup()
-    t.deps.api.submit = async (_, request) => {
+    t.dependencies.api.submit = async (_, request) => {
       t.world.submitted.push(request)
       throw new ApiError({ status: 400, code: 'TRANSACTION_FAILED', message: 'no' })
     }
@@ -788,7 +788,7 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
   test('behavior: USEROP_PERMIT_MISMATCH at submit lets the payer sign a new payment on the same nonce, so at most one runs', async () => {
     const t = setup()
     t.world.holdWaits = true
-    t.deps.api.submit = failOnce(t.deps.api.submit, new ApiError({ status: 400, code: 'USEROP_PERMIT_MISMATCH', message: 'mismatch' }))
+    t.dependencies.api.submit = failOnce(t.dependencies.api.submit, new ApiError({ status: 400, code: 'USEROP_PERMIT_MISMATCH', message: 'mismatch' }))
     await connected(t)
     t.flow.pay()
     expect(await until(t.flow, 'pending')).toMatchObject({ submission: { kind: 'refused', code: 'USEROP_PERMIT_MISMATCH' } })
@@ -801,7 +801,7 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
 
   test('behavior: a payment pending while someone else pays ends on the paid page without a receipt', async () => {
     const t = setup()
-    t.deps.api.submit = async () => {
+    t.dependencies.api.submit = async () => {
       t.payInvoice(someAddress())
       return { status: 'pending', userOpHash: t.world.prepared.at(-1)!.userOpHash, message: 'submitted' }
     }
@@ -814,7 +814,7 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
 describe('createPaymentFlow: failures the payer recovers from', () => {
   test('behavior: a 429 at prepare holds retry until Retry-After has passed', async () => {
     const t = setup()
-    t.deps.api.prepare = failOnce(t.deps.api.prepare, new ApiError({ status: 429, code: 'RATE_LIMITED', message: 'slow down', retryAfter: 30 }))
+    t.dependencies.api.prepare = failOnce(t.dependencies.api.prepare, new ApiError({ status: 429, code: 'RATE_LIMITED', message: 'slow down', retryAfter: 30 }))
     await connected(t)
     t.flow.pay()
     const limited = await until(t.flow, 'error')
@@ -836,7 +836,7 @@ describe('createPaymentFlow: failures the payer recovers from', () => {
 
   test('behavior: a 503 while loading can be retried', async () => {
     const t = setup()
-    t.deps.api.getInvoice = failOnce(t.deps.api.getInvoice, new ApiError({ status: 503, code: 'UNAVAILABLE', message: 'down' }))
+    t.dependencies.api.getInvoice = failOnce(t.dependencies.api.getInvoice, new ApiError({ status: 503, code: 'UNAVAILABLE', message: 'down' }))
     t.flow.start()
     expect(await until(t.flow, 'error')).toMatchObject({ code: 'UNAVAILABLE', status: 503, retryAt: null })
     t.flow.retry()
@@ -845,7 +845,7 @@ describe('createPaymentFlow: failures the payer recovers from', () => {
 
   test('behavior: a 503 at prepare can be retried with the same permit', async () => {
     const t = setup()
-    t.deps.api.prepare = failOnce(t.deps.api.prepare, new ApiError({ status: 503, code: 'PAYMASTER_UNAVAILABLE', message: 'down' }))
+    t.dependencies.api.prepare = failOnce(t.dependencies.api.prepare, new ApiError({ status: 503, code: 'PAYMASTER_UNAVAILABLE', message: 'down' }))
     await connected(t)
     t.flow.pay()
     await until(t.flow, 'error')
@@ -856,7 +856,7 @@ describe('createPaymentFlow: failures the payer recovers from', () => {
 
   test('behavior: an API that does not answer before submission can be retried', async () => {
     const t = setup()
-    t.deps.api.requestPermit = failOnce(t.deps.api.requestPermit, new TypeError('fetch failed'))
+    t.dependencies.api.requestPermit = failOnce(t.dependencies.api.requestPermit, new TypeError('fetch failed'))
     await connected(t)
     t.flow.pay()
     expect(await until(t.flow, 'error')).toMatchObject({ code: 'NETWORK_ERROR', status: null })
@@ -866,7 +866,7 @@ describe('createPaymentFlow: failures the payer recovers from', () => {
 
   test.each(['PERMIT_SIGNATURE_INVALID', 'USEROP_PERMIT_MISMATCH'])('behavior: %s at prepare starts again from a new permit', async (code) => {
     const t = setup()
-    t.deps.api.prepare = failOnce(t.deps.api.prepare, new ApiError({ status: 400, code, message: 'bad permit' }))
+    t.dependencies.api.prepare = failOnce(t.dependencies.api.prepare, new ApiError({ status: 400, code, message: 'bad permit' }))
     await connected(t)
     t.flow.pay()
     const failed = await until(t.flow, 'error')
@@ -881,7 +881,7 @@ describe('createPaymentFlow: failures the payer recovers from', () => {
     const t = setup()
     await connected(t)
     const other = someAddress()
-    t.deps.api.prepare = async () => {
+    t.dependencies.api.prepare = async () => {
       t.payInvoice(other)
       throw new ApiError({ status: 400, code: 'INVALID_STATUS', message: 'invoice is not Issued' })
     }
@@ -894,7 +894,7 @@ describe('createPaymentFlow: failures the payer recovers from', () => {
 
   test('behavior: a refusal while the invoice is still Issued is an error to retry', async () => {
     const t = setup()
-    t.deps.api.prepare = failOnce(t.deps.api.prepare, new ApiError({ status: 409, code: 'REQUEST_IN_PROGRESS', message: 'busy' }))
+    t.dependencies.api.prepare = failOnce(t.dependencies.api.prepare, new ApiError({ status: 409, code: 'REQUEST_IN_PROGRESS', message: 'busy' }))
     await connected(t)
     t.flow.pay()
     const failed = await until(t.flow, 'error')
@@ -976,7 +976,7 @@ describe('paying from the wallet the payer already has', () => {
   test('behavior: declining the funding signature is declined, not an error: back to the offer, with a note, nothing prepared', async () => {
     const t = setup({ balance: 0n, accountBalance: 500_000_000n })
     await short(t)
-    t.deps.wallet.signTypedData = async () => {
+    t.dependencies.wallet.signTypedData = async () => {
       throw rejection
     }
     t.flow.payFromWallet()
@@ -1002,7 +1002,7 @@ describe('paying from the wallet the payer already has', () => {
   test('behavior: a declined transfer is declined, not an error: back to the offer, nothing sent', async () => {
     const t = setup({ balance: 0n, accountBalance: 500_000_000n })
     await short(t)
-    t.deps.wallet.sendToVault = async () => {
+    t.dependencies.wallet.sendToVault = async () => {
       throw rejection
     }
     t.flow.sendToVault()

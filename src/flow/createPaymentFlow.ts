@@ -2,7 +2,7 @@ import type { Address } from 'viem'
 import type { ShownInvoice } from '../verify/confirmInvoice'
 import { toFailure } from './failure'
 import type { PaymentEvent } from './paymentEvent'
-import type { PaymentFlowDeps } from './paymentFlowDeps'
+import type { PaymentFlowDependencies } from './paymentFlowDependencies'
 import type { PaymentState } from './paymentState'
 import { reduce } from './reduce'
 import { runEffect } from './runEffect'
@@ -30,7 +30,7 @@ export type PaymentFlow = {
 
 /** The payment's driver: `reduce` decides, this runs the work each new state stands for and feeds
  * its outcome back. Actions the current state does not expect are ignored. */
-export function createPaymentFlow(deps: PaymentFlowDeps): PaymentFlow {
+export function createPaymentFlow(dependencies: PaymentFlowDependencies): PaymentFlow {
   let state: PaymentState = { name: 'idle' }
   let disposed = false
   const listeners = new Set<(state: PaymentState) => void>()
@@ -48,9 +48,9 @@ export function createPaymentFlow(deps: PaymentFlowDeps): PaymentFlow {
   async function run(entered: PaymentState) {
     let outcome: PaymentEvent | null
     try {
-      outcome = await runEffect(entered, deps)
+      outcome = await runEffect(entered, dependencies)
     } catch (error) {
-      outcome = { type: 'failed', failure: toFailure(error), at: deps.clock.now() }
+      outcome = { type: 'failed', failure: toFailure(error), at: dependencies.clock.now() }
     }
     // an answer for a state the flow has already left (disposed, or moved on) must not steer it
     if (outcome && state === entered) dispatch(outcome)
@@ -73,8 +73,8 @@ export function createPaymentFlow(deps: PaymentFlowDeps): PaymentFlow {
     payFromWallet: () => dispatch({ type: 'payFromWallet' }),
     sendToVault: () => dispatch({ type: 'sendToVault' }),
     renewPermit: () => dispatch({ type: 'renewPermit' }),
-    retry: () => dispatch({ type: 'retry', at: deps.clock.now() }),
-    walletChanged: (connection) => dispatch({ type: 'walletChanged', connection, wantedChainId: deps.deployment.chainId }),
+    retry: () => dispatch({ type: 'retry', at: dependencies.clock.now() }),
+    walletChanged: (connection) => dispatch({ type: 'walletChanged', connection, wantedChainId: dependencies.deployment.chainId }),
     dispose() {
       disposed = true
       listeners.clear()

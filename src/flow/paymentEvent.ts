@@ -2,7 +2,7 @@ import type { Address, Hex } from 'viem'
 import type { Funding } from '../../shared/fundedPayCall'
 import type { PermitSignature } from '../../shared/payCall'
 import type { ShownInvoice } from '../verify/confirmInvoice'
-import type { InvoiceCheck } from './invoiceCheck'
+import type { CheckInvoiceReturnType } from './checkInvoice'
 import type { VerifyPreparedPaymentReturnType } from '../verify/verifyPreparedPayment'
 import type { PrepareResponse } from '../api/createPayApi'
 import type { VerifyPermitToSignReturnType } from '../verify/verifyPermitToSign'
@@ -33,13 +33,13 @@ export type VaultOnChain = { nonce: bigint; blockTime: number }
 /** What the work attached to a state found out. `at` is the clock (ms since the epoch) when it did. */
 export type PaymentOutcome =
   /** The invoice held to the chain; `vault` only where a signed operation is being followed. */
-  | { type: 'chainRead'; check: InvoiceCheck; vault: VaultOnChain | null; at: number }
+  | { type: 'chainRead'; check: CheckInvoiceReturnType; vault: VaultOnChain | null; at: number }
   | { type: 'wrongNetwork'; chainId: number; wantedChainId: number }
   | { type: 'networkSwitched' }
   /** `check`: the invoice held to the chain, as read through the pinned RPC and through the wallet. */
   /** `accountBalance`: the connected account's own balance of the token, read when the vault lacks part
    * of the amount. */
-  | { type: 'payerResolved'; payer: Payer; check: InvoiceCheck; accountBalance?: bigint }
+  | { type: 'payerResolved'; payer: Payer; check: CheckInvoiceReturnType; accountBalance?: bigint }
   /** `funding`: the funding permit's verdict, when paying from the wallet. */
   | { type: 'permitReceived'; verdict: VerifyPermitToSignReturnType; funding?: VerifyPermitToSignReturnType }
   | { type: 'fundingSigned'; funding: Funding }

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest'
 import { confirmedTestInvoice, testDeployment, testInvoice } from '../verify/preparedPayment.fixture'
 import type { UnsafeProblem } from '../verify/unsafeProblem'
 import type { Failure } from './failure'
-import type { InvoiceCheck } from './invoiceCheck'
+import type { CheckInvoiceReturnType } from './checkInvoice'
 import type { PaymentEvent } from './paymentEvent'
 import type { PaymentState } from './paymentState'
 import { pendingPollMs, reduce } from './reduce'
@@ -40,10 +40,10 @@ const operation = { invoice, payer, permit, userOp, userOpHash: `0x${'0e'.repeat
 const pending: PaymentState = { name: 'pending', ...operation, submission: { kind: 'accepted' }, nextCheckAt: at }
 const differs: UnsafeProblem = { code: 'INVOICE_DIFFERS_FROM_CHAIN', message: 'amount differs', fields: ['amount'] }
 
-const confirmed = (shown = invoice): InvoiceCheck => ({ kind: 'confirmed', invoice: shown })
-const unreadable: InvoiceCheck = { kind: 'unreadable', invoice: unconfirmed }
-const unsafe: InvoiceCheck = { kind: 'unsafe', invoice: unconfirmed, problems: [differs] }
-const chainRead = (check: InvoiceCheck, vault: { nonce: bigint; blockTime: number } | null = null): PaymentEvent => ({ type: 'chainRead', check, vault, at })
+const confirmed = (shown = invoice): CheckInvoiceReturnType => ({ kind: 'confirmed', invoice: shown })
+const unreadable: CheckInvoiceReturnType = { kind: 'unreadable', invoice: unconfirmed }
+const unsafe: CheckInvoiceReturnType = { kind: 'unsafe', invoice: unconfirmed, problems: [differs] }
+const chainRead = (check: CheckInvoiceReturnType, vault: { nonce: bigint; blockTime: number } | null = null): PaymentEvent => ({ type: 'chainRead', check, vault, at })
 const api = (status: number, code: string, retryAfter: number | null = null): Failure => ({ kind: 'api', status, code, retryAfter })
 
 describe('reduce', () => {

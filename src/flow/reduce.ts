@@ -1,7 +1,7 @@
 import type { ShownInvoice } from '../verify/confirmInvoice'
 import { sameAddress } from '../verify/sameAddress'
 import type { Failure } from './failure'
-import type { InvoiceCheck } from './invoiceCheck'
+import type { CheckInvoiceReturnType } from './checkInvoice'
 import type { PaymentEvent, VaultOnChain } from './paymentEvent'
 import type { HandedOverPermit, Payer, PaymentState, Receipt } from './paymentState'
 import type { Funding } from '../../shared/fundedPayCall'
@@ -206,7 +206,7 @@ function ready(invoice: ShownInvoice, note: StateNamed<'ready'>['note']): Paymen
 /** An invoice held to the chain: refused when it differs, settled when the chain says so, and only
  * an Issued one goes on to `issued`. An unreadable chain goes on with the service's figures, which
  * stay marked unconfirmed. */
-function checked(check: InvoiceCheck, issued: (invoice: ShownInvoice) => PaymentState, ours: Submitted | null = null): PaymentState {
+function checked(check: CheckInvoiceReturnType, issued: (invoice: ShownInvoice) => PaymentState, ours: Submitted | null = null): PaymentState {
   if (check.kind === 'unsafe') return { name: 'unsafe', invoice: check.invoice, problems: check.problems, handedOver: null }
   if (check.kind === 'confirmed' && check.invoice.status !== 'Issued') return settled(check.invoice, ours)
   return issued(check.invoice)
@@ -250,7 +250,7 @@ function receipt(state: Submitted, invoice: ShownInvoice): Receipt {
  * the vault's nonce has moved past it (it ran without paying, or was replaced) or the chain's clock
  * has passed the end of its window.
  */
-function followed(state: StateNamed<'pending'>, check: InvoiceCheck, vault: VaultOnChain | null, at: number): PaymentState {
+function followed(state: StateNamed<'pending'>, check: CheckInvoiceReturnType, vault: VaultOnChain | null, at: number): PaymentState {
   const again = { ...state, nextCheckAt: at + pendingPollMs }
   if (check.kind === 'unsafe') return { name: 'unsafe', invoice: state.invoice, problems: check.problems, handedOver: handedOver(state) }
   if (check.kind === 'unreadable') return again

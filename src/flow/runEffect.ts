@@ -4,9 +4,9 @@ import type { WireInvoice } from '../../shared/wire'
 import type { ChainInvoice } from '../verify/confirmInvoice'
 import { paymentInvoice } from '../verify/paymentInvoice'
 import { ChainUnreadableError } from './failure'
-import { checkInvoice } from './invoiceCheck'
+import { checkInvoice } from './checkInvoice'
 import type { PaymentOutcome, VaultOnChain } from './paymentEvent'
-import type { PaymentFlowDeps } from './paymentFlowDeps'
+import type { PaymentFlowDependencies } from './paymentFlowDependencies'
 import type { PaymentChain } from '../chain/createChainReader'
 import type { PaymentState } from './paymentState'
 import { splitPermitSignature } from './permitSignature'
@@ -49,8 +49,8 @@ async function settle<T>(read: Promise<T>, timeoutMs?: number): Promise<T | null
 
 /** The work a state stands for, reported as one outcome; null for states that wait for the payer.
  * Throws whatever the dependency threw: the driver turns it into a `failed` outcome. */
-export async function runEffect(state: PaymentState, deps: PaymentFlowDeps): Promise<PaymentOutcome | null> {
-  const { api, wallet, chain, verifier, clock, deployment, invoiceId } = deps
+export async function runEffect(state: PaymentState, dependencies: PaymentFlowDependencies): Promise<PaymentOutcome | null> {
+  const { api, wallet, chain, verifier, clock, deployment, invoiceId } = dependencies
   const id = BigInt(invoiceId)
 
   /** The invoice held to the chain's record; with `vault`, the vault's nonce and the chain's time too.

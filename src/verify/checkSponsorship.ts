@@ -13,6 +13,9 @@ export type CheckSponsorshipParameters = {
   now: number
 }
 
+/** The reasons to refuse, and the window decoded from the paymaster's data where it could be. */
+export type CheckSponsorshipReturnType = { problems: UnsafeProblem[]; window: SponsorshipWindow | null }
+
 /**
  * The paymaster's data is the operation's real validity window: SimpleAccount sets none of its own.
  * It must be the pinned VerifyingPaymaster's layout, end no later than the permit (so a held operation
@@ -22,7 +25,7 @@ export type CheckSponsorshipParameters = {
 export function checkSponsorship(
   { paymaster, paymasterData }: { paymaster?: Address | undefined; paymasterData?: Hex | undefined },
   { deployment, permitDeadline, now }: CheckSponsorshipParameters,
-): { problems: UnsafeProblem[]; window: SponsorshipWindow | null } {
+): CheckSponsorshipReturnType {
   if (!paymaster) {
     return { problems: [{ code: 'PAYMASTER_MISSING', message: 'The operation is not sponsored: your vault would pay the network fee itself.' }], window: null }
   }

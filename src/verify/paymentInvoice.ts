@@ -1,9 +1,6 @@
 import type { Address } from 'viem'
-import type { Deployment } from '../../shared/deployment'
 import type { WireInvoice } from '../../shared/wire'
 import type { OnchainInvoice } from '../chain/readInvoice'
-import { sameAddress } from './sameAddress'
-import type { UnsafeProblem } from './unsafeProblem'
 
 /** The invoice as the payer saw it before paying, confirmed on-chain: what every later answer is held
  * to. The vault pays only an invoice the registry holds with exactly this merchant, token and amount,
@@ -19,15 +16,4 @@ export function paymentInvoice(invoice: WireInvoice): PaymentInvoice {
  * the wallet bridge). */
 export function onchainPaymentInvoice(id: bigint, record: Pick<OnchainInvoice, 'merchant' | 'amount' | 'token'>): PaymentInvoice {
   return { id, merchant: record.merchant, amount: record.amount, token: record.token }
-}
-
-/** An invoice in another token would have the payer authorise a contract the build never vetted. */
-export function checkAcceptedToken(invoice: PaymentInvoice, deployment: Deployment): UnsafeProblem[] {
-  if (sameAddress(invoice.token, deployment.token)) return []
-  return [
-    {
-      code: 'TOKEN_NOT_ACCEPTED',
-      message: `The invoice asks for token ${invoice.token}, which this checkout does not accept (it accepts ${deployment.token}).`,
-    },
-  ]
 }

@@ -1,11 +1,11 @@
 import type { Address } from 'viem'
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import type { PermitToSign } from '../../shared/wire'
-import { verifyPermitFields } from './checkPermitFields'
+import { verifyPermitFields } from './verifyPermitFields'
 import type { UnsafeProblem } from './unsafeProblem'
 import type { VerifyPermitToSignReturnType } from './verifyPermitToSign'
 
-export type VerifyFundingPermitToSignExpected = {
+export type VerifyFundingPermitToSignParameters = {
   /** Pinned in the build; never taken from the server being checked. */
   deployment: PinnedDeployment
   /** The connected account: the vault's owner, whose own funds the permit lets the vault take. */
@@ -28,7 +28,7 @@ export type VerifyFundingPermitToSignExpected = {
  * exactly what the vault lacks of the pinned token, from the connected account, no longer than the
  * vault's permit lasts. The wallet signs typed data rebuilt from those values alone.
  */
-export function verifyFundingPermitToSign(permitToSign: PermitToSign, expected: VerifyFundingPermitToSignExpected): VerifyPermitToSignReturnType {
+export function verifyFundingPermitToSign(permitToSign: PermitToSign, expected: VerifyFundingPermitToSignParameters): VerifyPermitToSignReturnType {
   const { deployment, account, vault, shortfall, nonce, now } = expected
   const problems: UnsafeProblem[] = []
   // a vault that lacks nothing needs no funding: a permit for any other value is refused below

@@ -2,13 +2,14 @@ import type { Address } from 'viem'
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import { permitTypedData } from '../../shared/permit'
 import type { PermitToSign } from '../../shared/wire'
-import { checkAcceptedToken, type PaymentInvoice } from './paymentInvoice'
-import { verifyPermitFields } from './checkPermitFields'
+import { checkAcceptedToken } from './checkAcceptedToken'
+import type { PaymentInvoice } from './paymentInvoice'
+import { verifyPermitFields } from './verifyPermitFields'
 import type { Verdict } from './unsafeProblem'
 
 export type PermitTypedData = ReturnType<typeof permitTypedData>
 
-export type VerifyPermitToSignExpected = {
+export type VerifyPermitToSignParameters = {
   /** Pinned in the build; never taken from the server being checked. */
   deployment: PinnedDeployment
   vault: Address
@@ -27,7 +28,7 @@ export type VerifyPermitToSignReturnType = Verdict<{ typedData: PermitTypedData 
 /** An EIP-2612 permit is a spending authorisation: before the payer signs one, it must let exactly the
  * invoice registry take exactly the invoice amount of the accepted token from the payer's vault, for a
  * bounded time, on the pinned chain. */
-export function verifyPermitToSign(permitToSign: PermitToSign, expected: VerifyPermitToSignExpected): VerifyPermitToSignReturnType {
+export function verifyPermitToSign(permitToSign: PermitToSign, expected: VerifyPermitToSignParameters): VerifyPermitToSignReturnType {
   const { deployment, vault, invoice, nonce, now } = expected
   return verifyPermitFields(permitToSign, {
     deployment,

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import { createServer as createHttpServer, type Server } from 'node:http'
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWTPayload } from 'jose'
+import { exportJWK, exportSPKI, generateKeyPair, importJWK, SignJWT, UnsecuredJWT, type CryptoKey, type JWTPayload } from 'jose'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { AuthUnavailableError } from '../../server/auth/authErrors'
 import { createJwtVerifier } from '../../server/auth/jwtVerifier'
+import { ConfigError } from '../../server/config'
 import { seedMerchantAccess } from '../../devnet/seedMerchantAccess'
 import { answerOf } from '../support/signedRequest'
 import { useServer } from '../support/server'
@@ -43,9 +44,9 @@ beforeAll(async () => {
   otherStudioId = other.id
 })
 
-type JwtOptions = { claims?: JWTPayload; key?: CryptoKey; kid?: string; issuer?: string; audience?: string; expiresAt?: number | null }
+type JwtParameters = { claims?: JWTPayload; key?: CryptoKey; kid?: string; issuer?: string; audience?: string; expiresAt?: number | null }
 
-function jwt({ claims = { studio_id: studioId }, key = signingKey, kid: keyId = kid, issuer: iss = issuer, audience: aud = audience, expiresAt }: JwtOptions = {}) {
+function jwt({ claims = { studio_id: studioId }, key = signingKey, kid: keyId = kid, issuer: iss = issuer, audience: aud = audience, expiresAt }: JwtParameters = {}) {
   const token = new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: keyId }).setIssuer(iss).setAudience(aud).setSubject('user-1').setIssuedAt()
   if (expiresAt !== null) token.setExpirationTime(expiresAt ?? Math.floor(Date.now() / 1000) + 300)
   return token.sign(key)
@@ -111,6 +112,43 @@ describe('identity-provider JWT (SPEC 5.1 item 3)', () => {
     const answer = await call(path, await jwt(), { headers: hmacHeaders })
     expect(answer.status).toBe(400)
     expect(answer.body).toMatchObject({ error: 'MIXED_AUTH', code: 'MIXED_AUTH' })
+  })
+
+  test('behavior: alg HS256 keyed with the provider\'s own public key, and alg none, are refused', async () => {
+    const now = Math.floor(Date.now() / 1000)
+    const publicKey = (await (await fetch(ctx.config.JWT_JWKS_URL!)).json()).keys[0]
+    const claims = { studio_id: studioId }
+    const withPublicKeyAsSecret = [JSON.stringify(publicKey), await exportSPKI(await importJWK(publicKey, 'ES256') as CryptoKey)]
+    const hs256 = (secret: string) =>
+      new SignJWT(claims).setProtectedHeader({ alg: 'HS256', kid }).setIssuer(issuer).setAudience(audience).setExpirationTime(now + 300).sign(new TextEncoder().encode(secret))
+    const forged: [string, string][] = [
+      ['HS256 keyed with the public JWK', await hs256(withPublicKeyAsSecret[0]!)],
+      ['HS256 keyed with the public PEM', await hs256(withPublicKeyAsSecret[1]!)],
+      ['alg none', new UnsecuredJWT(claims).setIssuer(issuer).setAudience(audience).setExpirationTime(now + 300).encode()],
+    ]
+    for (const [name, token] of forged) {
+      const answer = await call(`/v1/invoices/${invoiceId()}/share`, token)
+      expect({ name, status: answer.status, code: answer.body.code }).toEqual({ name, status: 401, code: 'UNAUTHORIZED' })
+    }
+  })
+
+  test('behavior: a token a few seconds off the server\'s clock is accepted within the tolerance (30 s), and refused past it', async () => {
+    const now = Math.floor(Date.now() / 1000)
+    const early = await new SignJWT({ studio_id: studioId }).setProtectedHeader({ alg: 'ES256', kid }).setIssuer(issuer).setAudience(audience).setIssuedAt(now + 10).setNotBefore(now + 10).setExpirationTime(now + 300).sign(signingKey)
+    for (const [name, token] of [['expired 10 s ago', await jwt({ expiresAt: now - 10 })], ['issued 10 s ahead', early]] as const) {
+      const answer = await call(`/v1/invoices/${invoiceId()}/share`, token)
+      expect({ name, status: answer.status }).toEqual({ name, status: 200 })
+    }
+    expect((await call(`/v1/invoices/${invoiceId()}/share`, await jwt({ expiresAt: now - 45 }))).status).toBe(401)
+    const strict = createJwtVerifier({ jwksUrl: ctx.config.JWT_JWKS_URL!, issuer, audience, studioClaim: 'studio_id', clockToleranceSeconds: 0 })
+    await expect(strict(await jwt({ expiresAt: now - 10 }))).rejects.toMatchObject({ status: 401 })
+  })
+
+  test('parameters: only asymmetric algorithms can be allowed', async () => {
+    const settings = { jwksUrl: ctx.config.JWT_JWKS_URL!, issuer, audience, studioClaim: 'studio_id' }
+    for (const algorithms of [['HS256'], ['ES256', 'none']]) expect(() => createJwtVerifier({ ...settings, algorithms })).toThrow(ConfigError)
+    const rsaOnly = createJwtVerifier({ ...settings, algorithms: ['RS256'] })
+    await expect(rsaOnly(await jwt())).rejects.toMatchObject({ status: 401 })
   })
 
   test('parameters: the studio claim is configurable; an unreachable key set is a 503, not a 401', async () => {

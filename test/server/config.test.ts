@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { ConfigError, readConfig, readStoreConfig } from '../../server/config'
+import { ConfigError, jwtAlgorithmsOf, readConfig, readStoreConfig, trustedProxiesOf } from '../../server/config'
 
 const valid = {
   RPC_URL: 'http://127.0.0.1:8545',
@@ -57,4 +57,31 @@ test('behavior: the tools\' database settings say the same: npm run keys without
 
 test('behavior: half an identity provider names the variables still missing', () => {
   expect(() => readConfig({ ...valid, JWT_ISSUER: 'https://id.example' })).toThrow(/JWT_JWKS_URL is missing .*JWT_AUDIENCE is missing/)
+})
+
+test('parameters: which X-Forwarded-For entry is the client: TRUST_PROXY=true is one hop; hops or networks, not both', () => {
+  expect(trustedProxiesOf(readConfig(valid))).toEqual({ hops: 0 })
+  expect(trustedProxiesOf(readConfig({ ...valid, TRUST_PROXY: 'true' }))).toEqual({ hops: 1 })
+  expect(trustedProxiesOf(readConfig({ ...valid, TRUST_PROXY: 'true', TRUSTED_PROXY_HOPS: '2' }))).toEqual({ hops: 2 })
+  expect(trustedProxiesOf(readConfig({ ...valid, TRUSTED_PROXY_CIDRS: '10.0.0.0/8, fd00::/8 192.0.2.1' }))).toEqual({ cidrs: ['10.0.0.0/8', 'fd00::/8', '192.0.2.1'] })
+  expect(() => readConfig({ ...valid, TRUSTED_PROXY_CIDRS: '10.0.0.0/33' })).toThrow(/TRUSTED_PROXY_CIDRS is not valid: your proxies' addresses or networks/)
+  expect(() => readConfig({ ...valid, TRUSTED_PROXY_HOPS: '-1' })).toThrow(/TRUSTED_PROXY_HOPS is not valid/)
+  expect(() => readConfig({ ...valid, TRUSTED_PROXY_HOPS: '1', TRUSTED_PROXY_CIDRS: '10.0.0.0/8' })).toThrow(/TRUSTED_PROXY_HOPS is not valid: set it or TRUSTED_PROXY_CIDRS, not both/)
+})
+
+test('parameters: JWTs take asymmetric algorithms only, with 30 s of clock tolerance by default', () => {
+  const config = readConfig(valid)
+  expect(jwtAlgorithmsOf(config)).toEqual(['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'])
+  expect(config.JWT_CLOCK_TOLERANCE_SECONDS).toBe(30)
+  expect(jwtAlgorithmsOf(readConfig({ ...valid, JWT_ALGORITHMS: 'RS256, ES256' }))).toEqual(['RS256', 'ES256'])
+  for (const value of ['HS256', 'RS256,none', 'none']) expect(() => readConfig({ ...valid, JWT_ALGORITHMS: value })).toThrow(/JWT_ALGORITHMS is not valid: .*never HS\* or none/)
+})
+
+test('parameters: the operations listener, the tighter pay limits and the upstream queue', () => {
+  expect(readConfig(valid)).toMatchObject({ OPS_HOST: '127.0.0.1', UPSTREAM_QUEUE_LIMIT: 64 })
+  expect(readConfig(valid).OPS_PORT).toBeUndefined()
+  expect(readConfig({ ...valid, OPS_PORT: '9464', PERMIT_RATE_LIMIT_PER_MINUTE: '40', PREPARE_RATE_LIMIT_PER_MINUTE: '15' })).toMatchObject({ OPS_PORT: 9464, PERMIT_RATE_LIMIT_PER_MINUTE: 40, PREPARE_RATE_LIMIT_PER_MINUTE: 15 })
+  expect(() => readConfig({ ...valid, OPS_PORT: '70000' })).toThrow(/OPS_PORT is not valid/)
+  expect(() => readConfig({ ...valid, PORT: '8787', OPS_PORT: '8787' })).toThrow(/OPS_PORT is not valid: it is PORT \(8787\)/)
+  expect(() => readConfig({ ...valid, PREPARE_RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/PREPARE_RATE_LIMIT_PER_MINUTE is not valid/)
 })

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
-import { createMetadataCipher, DecryptionError, EncryptionKeyError } from '../../server/store/metadataCipher'
+import { createMetadataCipher, DecryptionError, EncryptionKeyError, EncryptionKeyMissingError, type EncryptionKeys } from '../../server/store/metadataCipher'
 
 const key = randomBytes(32).toString('base64')
 const cipher = createMetadataCipher(key)
@@ -58,5 +58,63 @@ describe('createMetadataCipher', () => {
       if (bad) expect((error as Error).message).not.toContain(bad)
     }
     expect(() => createMetadataCipher(`${key}\n`)).not.toThrow()
+  })
+})
+
+describe('createMetadataCipher with key ids', () => {
+  const legacyKey = key
+  const key1 = randomBytes(32).toString('base64')
+  const key2 = randomBytes(32).toString('base64')
+  const keys = (entries: [number, string][], activeKeyId: number): EncryptionKeys => ({ keys: new Map(entries), activeKeyId })
+
+  test('behavior: the single key of before is key id 0: its records carry no header and read unchanged', () => {
+    const before = cipher.seal(plaintext, context)
+    expect(cipher.keyIdOf(before)).toBe(0)
+    expect(createMetadataCipher(keys([[0, legacyKey]], 0)).seal(plaintext, context).ciphertext).toHaveLength(plaintext.length + 16)
+    const rotated = createMetadataCipher(keys([[0, legacyKey], [1, key1]], 1))
+    expect(Buffer.from(rotated.open(before, context)).toString()).toBe(plaintext.toString())
+  })
+
+  test('behavior: a record names its key id in a header, and a keyring with both keys reads old and new', () => {
+    const one = createMetadataCipher(keys([[1, key1]], 1))
+    const sealed = one.seal(plaintext, context)
+    expect(Buffer.from(sealed.ciphertext.subarray(0, 6)).toString('hex')).toBe('73766b010001')
+    expect(sealed.ciphertext).toHaveLength(6 + plaintext.length + 16)
+    expect(one.keyIdOf(sealed)).toBe(1)
+    const both = createMetadataCipher(keys([[1, key1], [2, key2]], 2))
+    const newer = both.seal(plaintext, context)
+    expect(both.keyIdOf(newer)).toBe(2)
+    for (const record of [sealed, newer]) expect(Buffer.from(both.open(record, context)).toString()).toBe(plaintext.toString())
+  })
+
+  test('behavior: a record under a key id the configuration lacks says which, and what to do', () => {
+    const sealed = createMetadataCipher(keys([[1, key1]], 1)).seal(plaintext, context)
+    const withoutIt = createMetadataCipher(keys([[2, key2]], 2))
+    expect(() => withoutIt.open(sealed, context)).toThrow(EncryptionKeyMissingError)
+    expect(() => withoutIt.open(sealed, context)).toThrow('rows sealed with key id 1, which METADATA_ENCRYPTION_KEYS lacks: add it back until rotation finishes')
+    expect(() => withoutIt.open(cipher.seal(plaintext, context), context)).toThrow(
+      'rows sealed with key id 0, the legacy METADATA_ENCRYPTION_KEY, which this configuration lacks: set it again until rotation finishes',
+    )
+  })
+
+  test('behavior: each purpose has a key of its own: a metadata record does not open as an API-key secret', () => {
+    const keyring = keys([[1, key1]], 1)
+    const sealed = createMetadataCipher(keyring, 'metadata').seal(plaintext, context)
+    for (const purpose of ['api-key-secret', 'share-token'] as const) {
+      expect(() => createMetadataCipher(keyring, purpose).open(sealed, context)).toThrow(DecryptionError)
+    }
+    expect(Buffer.from(createMetadataCipher(keyring, 'metadata').open(sealed, context)).toString()).toBe(plaintext.toString())
+  })
+
+  test('behavior: the header is authenticated: a record relabelled with another configured key id does not open', () => {
+    const both = createMetadataCipher(keys([[1, key1], [2, key2]], 1))
+    const sealed = both.seal(plaintext, context)
+    const relabelled = { ...sealed, ciphertext: Buffer.from(sealed.ciphertext) }
+    relabelled.ciphertext[5] = 2
+    expect(() => both.open(relabelled, context)).toThrow(DecryptionError)
+  })
+
+  test('parameters: the active key id must be configured', () => {
+    expect(() => createMetadataCipher(keys([[1, key1]], 2))).toThrow(EncryptionKeyError)
   })
 })

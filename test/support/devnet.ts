@@ -12,10 +12,10 @@ import { startDevnet, type Devnet, type ReachableDevnet } from '../../devnet/sta
 import { permitTypedData } from '../../shared/permit'
 import type { Deployment } from '../../shared/deployment'
 
-type DevnetContext = ReachableDevnet & { clients: ReturnType<typeof devnetClients>; test: ReturnType<typeof createTestClient> }
+type DevnetActionsDependencies = ReachableDevnet & { clients: ReturnType<typeof devnetClients>; test: ReturnType<typeof createTestClient> }
 
 /** What tests on a devnet keep doing: read a balance, issue or cancel an invoice, make another payer. */
-function devnetActions(context: DevnetContext) {
+function devnetActions(context: DevnetActionsDependencies) {
   return {
     balanceOf: (address: Address) =>
       context.clients.public.readContract({ address: context.deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [address] }),
@@ -62,7 +62,7 @@ async function workerDevnet(slotsDir: string): Promise<ReachableDevnet> {
  * file at the cost of one); elsewhere a node of the file's own, stopped after it.
  */
 export function useDevnet() {
-  const context = {} as DevnetContext & ReturnType<typeof devnetActions>
+  const context = {} as DevnetActionsDependencies & ReturnType<typeof devnetActions>
   Object.assign(context, devnetActions(context))
   let release: () => Promise<unknown> = async () => {}
   beforeAll(async () => {

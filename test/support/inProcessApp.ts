@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { privateKeyToAddress } from 'viem/accounts'
 import { afterAll, beforeAll } from 'vitest'
-import { createApp } from '../../server/app'
+import { createApp, type AppOptions } from '../../server/app'
+import type { TrustedProxies } from '../../server/http/clientAddress'
 import { silentLogger } from '../../server/http/logger'
 import { createMetrics } from '../../server/ops/metrics'
 import { openDatabase } from '../../server/store/database'
@@ -32,7 +33,14 @@ function noChain<T>(what: string): T {
  * merchant API key in them, requests answered through `app.request()`. For what is decided before a
  * route reads the chain; anything that would read it fails the test.
  */
-export function useInProcessApp({ rateLimitPerMinute = 100_000 } = {}) {
+export type InProcessAppParameters = {
+  rateLimitPerMinute?: number
+  trustedProxies?: TrustedProxies
+  /** Where the limits are counted (a test's Redis); absent, in the app's memory. */
+  sharedRateCounter?: AppOptions['sharedRateCounter']
+}
+
+export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, sharedRateCounter }: InProcessAppParameters = {}) {
   const context = {} as {
     app: ReturnType<typeof createApp>
     /** A merchant's API key with every invoice scope. */
@@ -61,6 +69,8 @@ export function useInProcessApp({ rateLimitPerMinute = 100_000 } = {}) {
       readiness: async () => ({}) as never,
       rateLimitPerMinute,
       trustProxy: false,
+      ...(trustedProxies ? { trustedProxies } : {}),
+      ...(sharedRateCounter ? { sharedRateCounter } : {}),
       payPage: { distDir: mkdtempSync(join(tmpdir(), 'svc-unbuilt-')), frameAncestors: "'self'", connectSources: [], publicOrigin: () => 'https://pay.example' },
     })
     context.fetch = async (url, init) => context.app.request(url, init)

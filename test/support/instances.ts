@@ -8,7 +8,7 @@ import { silentLogger, type Logger } from '../../server/http/logger'
 import { useDevnet } from './devnet'
 import { useDatabases } from './postgres'
 
-export type InstancesOptions = {
+export type UseInstancesParameters = {
   now?: () => number
   overrides?: Record<string, string>
   logger?: Logger
@@ -18,7 +18,7 @@ export type InstancesOptions = {
 
 /** A devnet and two server instances sharing one PostgreSQL database (two pools), as a deployment
  * behind a load balancer has them; seeded with the demo merchant's metadata, studio and API key. */
-export function useInstances(options: InstancesOptions = {}) {
+export function useInstances(options: UseInstancesParameters = {}) {
   const devnet = useDevnet()
   const databases = useDatabases()
   const context = { devnet } as {

@@ -44,7 +44,7 @@ function clusterFor(slotsDir: string | undefined): Promise<PostgresServer> {
   return workerCluster.then((cluster) => useServer(cluster.url))
 }
 
-export type OpenOptions = { migrated?: boolean }
+export type OpenTestDatabaseParameters = { migrated?: boolean }
 
 /**
  * Fresh databases for one test file, closed and dropped after it. PostgreSQL starts on the first
@@ -74,7 +74,7 @@ export function useDatabases() {
 
   return {
     /** A new database, with the schema unless `migrated: false`. */
-    async open(backend: Backend, { migrated = true }: OpenOptions = {}): Promise<Database> {
+    async open(backend: Backend, { migrated = true }: OpenTestDatabaseParameters = {}): Promise<Database> {
       const db = await connect(await newDatabaseUrl(backend))
       if (migrated) await migrate(db)
       return db
@@ -82,7 +82,7 @@ export function useDatabases() {
 
     /** Two handles on one new database, as two server instances have: two pools on PostgreSQL. An
      * embedded PGlite belongs to one process, so there both are the same instance. */
-    async openTwo(backend: Backend, { migrated = true }: OpenOptions = {}): Promise<[Database, Database]> {
+    async openTwo(backend: Backend, { migrated = true }: OpenTestDatabaseParameters = {}): Promise<[Database, Database]> {
       const url = await newDatabaseUrl(backend)
       const first = await connect(url)
       if (migrated) await migrate(first)

@@ -12,17 +12,19 @@ import devnetDeployment from '../../shared/devnet.deployment.json'
 import { payCallOf } from '../../server/payments/carriedPermits'
 import { useDevnet } from './devnet'
 
-export type ServerOptions = {
+export type UseServerParameters = {
   now?: () => number
   overrides?: Record<string, string>
   dataDir?: string
   logger?: Logger
+  /** The built page the server serves at /pay/:id (default: the build in dist/). */
+  payPageDir?: string
   /** Runs once the devnet is up, before the server starts: returns more configuration. */
   beforeServer?: (devnet: ReturnType<typeof useDevnet>) => Promise<Record<string, string>>
 }
 
 /** A devnet plus the companion server on 127.0.0.1 with an in-memory PGlite, for one test file. */
-export function useServer(options: ServerOptions = {}) {
+export function useServer(options: UseServerParameters = {}) {
   const devnet = useDevnet()
   const context = { devnet } as {
     devnet: typeof devnet
@@ -32,7 +34,11 @@ export function useServer(options: ServerOptions = {}) {
     restart(): Promise<void>
   }
   const start = async () => {
-    context.server = await createServer(context.config, { logger: options.logger ?? silentLogger, ...(options.now ? { now: options.now } : {}) })
+    context.server = await createServer(context.config, {
+      logger: options.logger ?? silentLogger,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.payPageDir ? { payPageDir: options.payPageDir } : {}),
+    })
   }
   beforeAll(async () => {
     const extra = options.beforeServer ? await options.beforeServer(devnet) : {}

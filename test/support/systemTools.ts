@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
 
 /** The one line that installs everything `npm test` needs on a Debian machine (what .ci/run does). */
-export const installLine = 'apt-get install -y chromium postgresql redis-server'
+export const installLine = 'apt-get install -y chromium postgresql redis-server poppler-utils'
 
 const onPath = (program: string) => (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, program)))
 
@@ -16,6 +16,7 @@ const tools = {
   chromium: () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'),
   postgresql: hasPostgres,
   'redis-server': () => onPath('redis-server'),
+  'poppler-utils': () => onPath('pdftotext'),
 } satisfies Record<string, () => boolean>
 
 export type SystemTool = keyof typeof tools

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import { createPublicClient, createWalletClient, http, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 
-export type TestWalletOptions = {
+export type InjectTestWalletParameters = {
   privateKey: Hex
   rpcUrl: string
   chainId: number
@@ -42,7 +42,7 @@ export type TestWallet = {
  * process: signing happens here with viem, chain reads go to anvil. Nothing about it is mocked: the
  * signatures are real and the chain checks them.
  */
-export async function injectTestWallet(page: Page, options: TestWalletOptions): Promise<TestWallet> {
+export async function injectTestWallet(page: Page, options: InjectTestWalletParameters): Promise<TestWallet> {
   let account = privateKeyToAccount(options.privateKey)
   const rpc = createPublicClient({ transport: http(options.rpcUrl) })
   let chainId = options.startChainId ?? options.chainId

@@ -1,12 +1,13 @@
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import type { WireInvoice } from '../../shared/wire'
 import { confirmInvoice, unconfirmedInvoice, type ChainInvoice, type ShownInvoice } from '../verify/confirmInvoice'
-import { checkAcceptedToken, paymentInvoice } from '../verify/paymentInvoice'
+import { checkAcceptedToken } from '../verify/checkAcceptedToken'
+import { paymentInvoice } from '../verify/paymentInvoice'
 import type { UnsafeProblem } from '../verify/unsafeProblem'
 
 /** The service's invoice held to the chain: `confirmed` (the invoice carries the chain's figures),
  * `unreadable` (no chain read answered: the service's figures, unconfirmed), or `unsafe`. */
-export type InvoiceCheck =
+export type CheckInvoiceReturnType =
   | { kind: 'confirmed'; invoice: ShownInvoice }
   | { kind: 'unreadable'; invoice: ShownInvoice }
   | { kind: 'unsafe'; invoice: ShownInvoice; problems: UnsafeProblem[] }
@@ -16,7 +17,7 @@ export type InvoiceCheck =
  * them must agree with the service. Where they disagree about the status (one node behind another),
  * the settled one wins: it can only stop a payment, never start one.
  */
-export function checkInvoice(id: string, server: WireInvoice, reads: ChainInvoice[], deployment: PinnedDeployment): InvoiceCheck {
+export function checkInvoice(id: string, server: WireInvoice, reads: ChainInvoice[], deployment: PinnedDeployment): CheckInvoiceReturnType {
   const unconfirmed = unconfirmedInvoice(server, deployment)
   const tokenProblems = checkAcceptedToken(paymentInvoice(server), deployment)
   if (tokenProblems.length > 0) return { kind: 'unsafe', invoice: unconfirmed, problems: tokenProblems }

@@ -13,6 +13,8 @@ export type PermitFields = { owner: Address; spender: Address; value: bigint; no
 /** The code each differing field is refused with: one permit's owner is the vault, another's the wallet. */
 export type PermitFieldCodes = Record<keyof PermitFields, UnsafeProblemCode>
 
+export type VerifyPermitFieldsParameters = { deployment: PinnedDeployment; now: number; expected: PermitFields; codes: PermitFieldCodes; problems?: UnsafeProblem[] }
+
 /**
  * A permit of the pinned token (checkPermitShape) whose fields are exactly `expected`; on success, the
  * typed data rebuilt from the pinned domain and `expected` alone, which is what the wallet signs.
@@ -20,7 +22,7 @@ export type PermitFieldCodes = Record<keyof PermitFields, UnsafeProblemCode>
  */
 export function verifyPermitFields(
   permitToSign: PermitToSign,
-  { deployment, now, expected, codes, problems: found = [] }: { deployment: PinnedDeployment; now: number; expected: PermitFields; codes: PermitFieldCodes; problems?: UnsafeProblem[] },
+  { deployment, now, expected, codes, problems: found = [] }: VerifyPermitFieldsParameters,
 ): VerifyPermitToSignReturnType {
   const { message } = permitToSign
   const problems = [...found, ...checkPermitShape(permitToSign, deployment, now)]

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { unconfirmedInvoice } from '../verify/confirmInvoice'
 import { testDeployment, testInvoice, testOnchainInvoice } from '../verify/preparedPayment.fixture'
-import { checkInvoice } from './invoiceCheck'
+import { checkInvoice } from './checkInvoice'
 
 const deployment = testDeployment()
 const served = testInvoice(deployment)

@@ -18,7 +18,7 @@ export type PaymentVerifier = {
 
 export type PaymentClock = { now(): number; sleep(ms: number): Promise<void> }
 
-export type PaymentFlowDeps = {
+export type PaymentFlowDependencies = {
   invoiceId: string
   /** Pinned in the build: what the verifier holds the server to. */
   deployment: PinnedDeployment

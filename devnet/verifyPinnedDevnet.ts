@@ -7,16 +7,18 @@ import { DevnetError } from './devnetError'
 
 const contracts = ['entryPoint', 'token', 'registry', 'vaultFactory', 'paymaster'] as const
 
+export type VerifyPinnedDevnetParameters = { path?: string; compareChainId?: boolean }
+
 /**
  * The pay page verifies against the deployment pinned in its build, by default the committed devnet
  * file: a devnet deployed anywhere else would have the page refuse every payment as unsafe. The
  * addresses are CREATE2 addresses, so a difference means a contract's code or constructor arguments
  * changed; the token's symbol, decimals and permit domain are read from the token itself.
  */
-export async function checkPinnedDevnet(
+export async function verifyPinnedDevnet(
   deployment: Deployment,
   client: PublicClient,
-  { path = devnetDeploymentFile, compareChainId = true } = {},
+  { path = devnetDeploymentFile, compareChainId = true }: VerifyPinnedDevnetParameters = {},
 ): Promise<PinnedDeployment> {
   const pinned = readPinnedDeployment(path)
   const differences = contracts

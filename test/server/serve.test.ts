@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, test } from 'vitest'
+import { runCli } from '../support/runCli'
+
+const address = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
+/** Everything npm run serve needs but the database. */
+const env = {
+  RPC_URL: 'http://127.0.0.1:9',
+  CHAIN_ID: '31337',
+  TOKEN_ADDRESS: address,
+  REGISTRY_ADDRESS: address,
+  VAULT_FACTORY_ADDRESS: address,
+  PAYMASTER_ADDRESS: address,
+  BUNDLER_PRIVATE_KEY: `0x${'11'.repeat(32)}`,
+  PAYMASTER_SIGNER_PRIVATE_KEY: `0x${'22'.repeat(32)}`,
+  METADATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+  PORT: '0',
+  RECONCILE_INTERVAL_MS: '0',
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-serve-'))
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+describe('npm run serve', () => {
+  test('behavior: without DATABASE_URL or DATA_DIR it refuses to start, saying why', async () => {
+    const run = await runCli('server/serve.ts', [], env)
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('DATABASE_URL is missing: the server needs PostgreSQL')
+    expect(run.stderr).toContain('a signed merchant request could be replayed once on every other instance')
+    expect(run.stderr).toContain('set DATA_DIR to the PGlite directory')
+    expect(run.stdout).toBe('')
+  })
+
+  test('behavior: with DATA_DIR set it starts, and its log says single-instance mode', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/serve.ts'], {
+      env: { PATH: process.env.PATH ?? '', ...env, DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stdout = ''
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk) => {
+        stdout += chunk
+        if (stdout.includes('"msg":"listening"')) resolve()
+      })
+      child.once('exit', (code) => reject(new Error(`npm run serve exited (${code}) before listening:\n${stdout}`)))
+    })
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; dataDir?: string })
+    expect(lines.find((line) => line.msg.startsWith('single-instance mode'))).toMatchObject({ dataDir })
+  })
+})
