@@ -211,10 +211,11 @@ describe('the pay page against a lying payment service', () => {
     await page.getByRole('button', { name: /^Pay / }).click()
     await expect.poll(() => page.getByRole('button', { name: 'Sign a new authorisation' }).count(), { timeout: 20_000 }).toBe(1)
     await expect.poll(() => widgetText(page)).toContain('Nothing was paid.')
-    expect(wallet.requests.filter((method) => method === 'eth_signTypedData_v4').length).toBe(1)
+    const permitsAsked = () => wallet.typed.filter((request) => request.primaryType === 'Permit').length
+    expect(permitsAsked()).toBe(1)
     await page.getByRole('button', { name: 'Sign a new authorisation' }).click()
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
-    expect(wallet.requests.filter((method) => method === 'eth_signTypedData_v4').length).toBe(2)
+    expect(permitsAsked()).toBe(2)
     await page.close()
   })
 

@@ -219,10 +219,12 @@ describe('the wallet bridge, host side', () => {
       expect(await outcome(bridge.request('u1', bridgedSignUserOperation, [prepared.userOp, account.address]))).toBe(4100)
     }
     expect(signed.map(({ method }) => method)).toEqual(['eth_signTypedData_v4'])
-    // the honest one is still signed, over the hash the host computed
+    // the honest one is still signed: its Payment message names the hash the host computed
     const honestOp = await prepareTestPayment({ ...honest, permit })
     expect(await outcome(bridge.request('u1', bridgedSignUserOperation, [honestOp.userOp, account.address]))).toBe('relayed')
-    expect(signed.at(-1)!.params[0]).toBe(
+    const shown = JSON.parse(signed.at(-1)!.params[1] as string) as { primaryType: string; message: { operation: string } }
+    expect(shown.primaryType).toBe('Payment')
+    expect(shown.message.operation).toBe(
       getUserOperationHash({ chainId: devnet.pinned.chainId, entryPointAddress: devnet.pinned.entryPoint, entryPointVersion: '0.7', userOperation: { ...fromWireUserOp(honestOp.userOp), signature: '0x' } }),
     )
   })
