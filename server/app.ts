@@ -113,7 +113,7 @@ export function createApp(options: AppOptions) {
   // Limited before authentication: a flood of forged signatures must not reach the database unchecked.
   app.use('/v1/invoices/*', perClient('invoices'))
   const authenticated = authenticate(options.merchant.auth)
-  const deps = { pay: options.pay, metadata: options.metadata, share: options.merchant.share }
+  const deps = { pay: options.pay, metadata: options.metadata, share: options.merchant.share, clientKey }
   mountApiRoutes(app, apiRoutes, deps, (route): MiddlewareHandler<AuthEnv>[] =>
     route.auth === 'none' ? [] : [authenticated, ...(route.scope ? [requireScope(route.scope)] : [])],
   )

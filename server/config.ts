@@ -68,6 +68,15 @@ export const configSchema = z.object({
   PERMIT_RATE_LIMIT_PER_MINUTE: z.optional(positiveInt),
   /** POST /v1/pay/:id/prepare per client per minute; unset, a tenth of RATE_LIMIT_PER_MINUTE. */
   PREPARE_RATE_LIMIT_PER_MINUTE: z.optional(positiveInt),
+  /** How long a sponsorship lasts at most: an operation's paymaster window ends this many seconds
+   * after /prepare, or with the permit when that comes first. The page prepares again past it. */
+  SPONSORSHIP_WINDOW_SECONDS: z._default(z.coerce.number().check(z.int(), z.minimum(60), z.maximum(86_400)), 900),
+  /** Live sponsored operations (prepared, within their window, neither paid nor superseded by a newer
+   * prepare from the same vault) allowed per invoice, per vault owner and per client (IPv4 address or
+   * IPv6 /64); 0 lifts that bound. */
+  SPONSORSHIP_LIMIT_PER_INVOICE: z._default(wholeNumber, 3),
+  SPONSORSHIP_LIMIT_PER_OWNER: z._default(wholeNumber, 10),
+  SPONSORSHIP_LIMIT_PER_CLIENT: z._default(wholeNumber, 20),
   /** Calls that may wait for one of the 8 slots to the bundler, and as many to the paymaster service,
    * per instance; one more is refused at once (503, Retry-After). */
   UPSTREAM_QUEUE_LIMIT: z._default(wholeNumber, 64),
@@ -146,6 +155,10 @@ const wants: { [name in keyof Config]: string } = {
   RATE_LIMIT_PER_MINUTE: 'requests per minute per client, a positive integer',
   PERMIT_RATE_LIMIT_PER_MINUTE: 'permit requests per minute per client, a positive integer',
   PREPARE_RATE_LIMIT_PER_MINUTE: 'prepare requests per minute per client, a positive integer',
+  SPONSORSHIP_WINDOW_SECONDS: 'seconds a sponsorship lasts at most, 60 to 86400 (900: 15 minutes)',
+  SPONSORSHIP_LIMIT_PER_INVOICE: 'live sponsored operations per invoice, a whole number (0: no limit)',
+  SPONSORSHIP_LIMIT_PER_OWNER: 'live sponsored operations per vault owner, a whole number (0: no limit)',
+  SPONSORSHIP_LIMIT_PER_CLIENT: 'live sponsored operations per client address (IPv6: per /64), a whole number (0: no limit)',
   UPSTREAM_QUEUE_LIMIT: 'how many calls may wait per upstream service, a whole number',
   REDIS_URL: 'a Redis URL, redis://…',
   ALLOWED_FRAME_ANCESTORS: "CSP sources separated by spaces, such as 'self' https://shop.example",

@@ -26,6 +26,7 @@ import { sharedRateCounter } from './http/sharedRateCounter'
 import { closeHttpServer } from './ops/shutdown'
 import { operationsRoutes } from './routes/operations'
 import { startPreparedPruning } from './payments/preparedPruning'
+import { createSponsorshipLimiter } from './payments/sponsorshipLimiter'
 import type { PayContext } from './payments/payContext'
 import { startReconciler } from './payments/reconcileSubmissions'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
@@ -131,6 +132,11 @@ export async function createServer(
     () => {},
   )
   const bundler = bundlerFor(config, { client, deployment, timeRpc })
+  const sponsorships = createSponsorshipLimiter(stores.db, {
+    perInvoice: config.SPONSORSHIP_LIMIT_PER_INVOICE,
+    perOwner: config.SPONSORSHIP_LIMIT_PER_OWNER,
+    perClient: config.SPONSORSHIP_LIMIT_PER_CLIENT,
+  })
   const pay: PayContext = {
     client,
     deployment,
@@ -141,6 +147,8 @@ export async function createServer(
     now,
     submitWaitMs: config.SUBMIT_WAIT_MS,
     receiptPollMs: 100,
+    sponsorshipWindowSeconds: config.SPONSORSHIP_WINDOW_SECONDS,
+    sponsorships,
   }
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null
   const checks = serverChecks({ db: stores.db, rpcUrl: config.RPC_URL, chainId: config.CHAIN_ID, bundler, redis, timeoutMs: readinessTimeoutMs })
@@ -210,7 +218,10 @@ export async function createServer(
   const ops = config.OPS_PORT === undefined ? null : await listenForOperations(config.OPS_HOST, config.OPS_PORT, operationsRoutes({ readiness: () => checkReadiness(checks, readinessTimeoutMs, advisoryChecks), registry: metrics.registry }))
   // every instance prunes; the stores let them share the work without stepping on each other
   const stopPruning = startNoncePruning(stores.nonces, { everyMs: 60_000, now, logger })
-  const stopPreparedPruning = startPreparedPruning(stores.payments, { everyMs: 60_000, now, logger })
+  const stopPreparedPruning = startPreparedPruning(
+    { prunePrepared: (before, limit) => stores.payments.prunePrepared(before, limit), pruneSponsorships: sponsorships.prune },
+    { everyMs: 60_000, now, logger },
+  )
   const reconciler =
     config.RECONCILE_INTERVAL_MS > 0
       ? startReconciler(pay, {

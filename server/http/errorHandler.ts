@@ -30,6 +30,9 @@ export const answers: Readonly<Record<string, Answer>> = {
   USEROP_SIGNATURE_INVALID: { status: 400 },
   USEROP_PERMIT_MISMATCH: { status: 400 },
   TRANSACTION_FAILED: { status: 400 },
+  // too many sponsored payments in progress for the invoice, the wallet or the client: Retry-After
+  // says when the oldest of them ends (server/payments/sponsorshipLimiter.ts)
+  SPONSORSHIP_LIMIT: { status: 429 },
   // the layers below the service (server/chain)
   INVOICE_NOT_FOUND: { status: 404, code: 'NOT_FOUND', message: 'no invoice with this id' },
   // the bundler's or the EntryPoint's reason is the client's to read

@@ -14,7 +14,8 @@ import { PaymentRefusedError } from './paymentRefusedError'
 import type { PayContext } from './payContext'
 import { payableInvoice } from './payableInvoice'
 import { earliestDeadline, minPermitRemainingSeconds } from '../../shared/permit'
-import { assertPermitUsable } from './assertPermitUsable'
+import { assertPermitUsable, nowSeconds } from './assertPermitUsable'
+import { defaultSponsorshipWindowSeconds } from './payContext'
 import { verifyFunding, type FundingRequest } from './verifyFunding'
 import { ownersVault } from './ownersVault'
 
@@ -49,17 +50,23 @@ async function resolveVault(context: PayContext, payer: Address, owner: Address)
  */
 export async function preparePayment(
   context: PayContext,
-  { invoiceId, payerAddress, ownerAddress, permit, funding: fundingRequest }: {
+  { invoiceId, payerAddress, ownerAddress, permit, funding: fundingRequest, clientKey }: {
     invoiceId: bigint
     payerAddress: Address
     ownerAddress: Address
     permit: PermitSignature
     funding?: FundingRequest | undefined
+    /** Who asked, as the rate limiter keys clients: one of the counts sponsorships are limited by. */
+    clientKey?: string | undefined
   },
 ): Promise<PreparedResponse> {
   const { client, deployment, sponsor, bundler } = context
   const invoice = await payableInvoice(context, invoiceId)
   assertPermitUsable(permit.deadline, context.now)
+  const invoiceKey = { chainId: deployment.chainId, registry: deployment.registry, invoiceId }
+  const counted = { invoice: invoiceKey, sender: payerAddress, owner: ownerAddress, clientKey: clientKey ?? 'unknown' }
+  // a request the limits will refuse costs no gas estimate and no paymaster call
+  await context.sponsorships?.check(counted, context.now())
   const amount = BigInt(invoice.amount)
   const { deployed } = await resolveVault(context, payerAddress, ownerAddress)
 
@@ -92,7 +99,12 @@ export async function preparePayment(
   }
 
   const earlierDeadline = earliestDeadline(permit, funding?.permit)
-  const window = { validUntil: Number(earlierDeadline) }
+  // The sponsorship ends with the permit, or sooner: a payment someone holds back for hours could
+  // otherwise be sent after the invoice is paid, to revert at the paymaster's cost. The page prepares
+  // again (same permit) when a payer takes longer.
+  const windowSeconds = BigInt(context.sponsorshipWindowSeconds ?? defaultSponsorshipWindowSeconds)
+  const sponsoredUntil = nowSeconds(context.now) + windowSeconds
+  const window = { validUntil: Number(sponsoredUntil < earlierDeadline ? sponsoredUntil : earlierDeadline) }
   const unsponsored = payUserOperation({
     deployment,
     invoiceId,
@@ -121,12 +133,15 @@ export async function preparePayment(
     entryPointVersion: '0.7',
     userOperation: userOp,
   })
-  // submit refuses a permit with under two minutes left, so that is where the prepared payment ends
-  const expiresAt = new Date((Number(earlierDeadline) - minPermitRemainingSeconds) * 1000)
+  // submit refuses a permit with under two minutes left, and nothing runs past the sponsorship: the
+  // prepared payment ends at the earlier
+  const expiresAt = new Date(Math.min(Number(earlierDeadline) - minPermitRemainingSeconds, window.validUntil) * 1000)
   const wire = toWireUserOp(userOp)
+  // recorded before it leaves the server: an operation over a limit is never handed to anyone
+  await context.sponsorships?.admit({ ...counted, userOpHash, validUntil: window.validUntil }, context.now())
   await context.payments.recordPrepared({
     userOpHash,
-    invoice: { chainId: deployment.chainId, registry: deployment.registry, invoiceId },
+    invoice: invoiceKey,
     payer: payerAddress,
     owner: ownerAddress,
     userOp: wire,

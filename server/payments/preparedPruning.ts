@@ -12,7 +12,10 @@ export type PreparedPruningParameters = { everyMs: number; retentionMs?: number;
  * then, a batch at a time until none is left. Every instance runs it; the store lets them share the
  * work. Unref'd: it never keeps the process alive. Returns the stop.
  */
-export function startPreparedPruning(payments: Pick<PaymentStore, 'prunePrepared'>, { everyMs, retentionMs = preparedRetentionMs, now, logger }: PreparedPruningParameters) {
+export function startPreparedPruning(
+  payments: Pick<PaymentStore, 'prunePrepared'> & { pruneSponsorships?: (endedBefore: Date) => Promise<number> },
+  { everyMs, retentionMs = preparedRetentionMs, now, logger }: PreparedPruningParameters,
+) {
   let running = false
   const timer = setInterval(() => {
     // a pass still deleting (a backlog after a long outage) is not joined by a second one
@@ -23,6 +26,10 @@ export function startPreparedPruning(payments: Pick<PaymentStore, 'prunePrepared
         const before = new Date(now() - retentionMs)
         while ((await payments.prunePrepared(before)) > 0) {
           // another batch: most of a backlog goes in one pass, a short transaction at a time
+        }
+        // an ended sponsorship no longer counts against any limit: kept as long, for an operator's look
+        while (payments.pruneSponsorships && (await payments.pruneSponsorships(before)) > 0) {
+          // likewise
         }
       } catch (error) {
         logger.error({ error: error instanceof Error ? error.name : 'unknown' }, 'prepared payment pruning failed')

@@ -1,3 +1,4 @@
+import type { Context } from 'hono'
 import { getAddress } from 'viem'
 import * as z from 'zod/mini'
 import { ecrecoverV } from '../../shared/permit'
@@ -21,7 +22,12 @@ import { requestPermit } from '../payments/requestPermit'
 import { submitPayment } from '../payments/submitPayment'
 import { invoicePdf } from '../pdf/invoicePdf'
 
-export type PayRoutesDependencies = { pay: PayContext; metadata: MetadataAccess }
+export type PayRoutesDependencies = {
+  pay: PayContext
+  metadata: MetadataAccess
+  /** The client a request is counted under (server/http/clientAddress.ts): sponsorships are limited per client. */
+  clientKey?: (c: Context) => string
+}
 
 const tokenDescription = 'The `svc_tk_` access token from the share link.'
 const tokenQuery = z.object({ token: z.optional(z.string()).register(z.globalRegistry, { description: tokenDescription }) })
@@ -142,11 +148,13 @@ export const payRoutes = [
       'FUNDING_PERMIT_INVALID',
       'PAYMASTER_UNAVAILABLE',
       'PAYMASTER_SPONSORSHIP_INVALID',
+      'SPONSORSHIP_LIMIT',
       'UPSTREAM_BUSY',
     ],
-    async handle({ params, body: { payerAddress, ownerAddress, permit, funding } }, { pay }) {
+    async handle({ params, body: { payerAddress, ownerAddress, permit, funding } }, { pay, clientKey }, c) {
       const result = await preparePayment(pay, {
         invoiceId: params.id,
+        clientKey: clientKey?.(c),
         payerAddress: getAddress(payerAddress),
         ownerAddress: getAddress(ownerAddress),
         permit: { ...recoverable(permit), deadline: BigInt(permit.deadline) },

@@ -177,6 +177,29 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX prepared_payments_expiry ON prepared_payments (expires_at)',
     ],
   },
+  {
+    version: 8,
+    name: 'sponsorship limits',
+    statements: [
+      // Every operation this server had the paymaster sponsor, while its window lasts: what the limits
+      // count (server/payments/sponsorshipLimiter.ts). No reference to prepared_payments: an operation
+      // sponsored for a wallet is recorded here too. client_key is a hash: equality is all it is for.
+      `CREATE TABLE sponsorships (
+        ${bytes32('user_op_hash')} PRIMARY KEY,
+        ${invoiceKey},
+        ${address('sender')},
+        ${address('owner')},
+        ${bytes32('client_key')},
+        valid_until timestamptz NOT NULL,
+        superseded boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`,
+      'CREATE INDEX sponsorships_invoice ON sponsorships (chain_id, registry, invoice_id, valid_until) WHERE NOT superseded',
+      'CREATE INDEX sponsorships_owner ON sponsorships (owner, valid_until) WHERE NOT superseded',
+      'CREATE INDEX sponsorships_client ON sponsorships (client_key, valid_until) WHERE NOT superseded',
+      'CREATE INDEX sponsorships_expiry ON sponsorships (valid_until)',
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one
