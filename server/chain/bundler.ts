@@ -1,6 +1,8 @@
 import { CodedError } from '../../shared/codedError'
 import {
   BaseError,
+  decodeErrorResult,
+  encodeFunctionData,
   http,
   parseEventLogs,
   TransactionNotFoundError,
@@ -17,6 +19,7 @@ import {
   createBundlerClient,
   entryPoint07Abi,
   formatUserOperationRequest,
+  getUserOperationHash,
   toPackedUserOperation,
   type UserOperation,
 } from 'viem/account-abstraction'
@@ -24,6 +27,9 @@ import type { Deployment } from '../../shared/deployment'
 import type { AccountGas } from './localGasEstimator'
 import { boundedTransport, upstreamBusy, upstreamBusyError, upstreamCallsInFlight, upstreamQueueLimit } from './boundedTransport'
 import { revertOf } from './chainErrors'
+import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 
 export type BundlerReceipt = { success: boolean; txHash: Hex }
 
@@ -85,6 +91,16 @@ async function receiptFromTransaction(client: PublicClient, userOpHash: Hex, has
   return event ? { success: event.args.success, txHash: hash } : null
 }
 
+/** The vault's, the registry's or the token's error by name (InvoiceDiffers(7)), else its bytes. */
+function executionRevertReason(data: Hex): string {
+  try {
+    const { errorName, args = [] } = decodeErrorResult({ abi: [...payerVaultAbi, ...invoiceRegistryAbi, ...stablecoinAbi], data })
+    return `${errorName}(${args.map(String).join(', ')})`
+  } catch {
+    return data === '0x' ? 'reverted without a reason' : data.slice(0, 74)
+  }
+}
+
 function failedOpReason(error: unknown): string | undefined {
   const reverted = revertOf(error)?.data
   if (!reverted) return undefined
@@ -115,6 +131,42 @@ export function localBundler({
   let queue: Promise<unknown> = Promise.resolve()
   let queued = 0
   const beneficiary = wallet.account.address
+  /** Bundles sent and not yet seen in a block: the next operation is simulated after them. */
+  let unmined: { hash: Hex; data: Hex }[] = []
+
+  /**
+   * Runs the operation's execution as handleOps would (eth_simulateV1), after every bundle still on
+   * its way, and refuses it when its call would revert: a reverted call is still charged, and the
+   * paymaster pays. Validation alone (estimateGas) passes an operation whose invoice another payer
+   * has just paid.
+   */
+  async function assertExecutes(userOp: UserOperation<'0.7'>, data: Hex) {
+    const stillUnmined = await Promise.all(
+      unmined.map(async (bundle) => (await client.getTransactionReceipt({ hash: bundle.hash }).then(() => false, () => true)) ? [bundle] : []),
+    )
+    unmined = stillUnmined.flat()
+    const call = (calldata: Hex) => ({ account: beneficiary, to: deployment.entryPoint, data: calldata })
+    let results
+    try {
+      ;[results] = await client.simulateBlocks({ blocks: [{ calls: [...unmined.map((bundle) => call(bundle.data)), call(data)] }] })
+    } catch (error) {
+      throw new BundlerUnavailableError('the chain did not simulate the operation (the executor needs eth_simulateV1)', { cause: error })
+    }
+    const result = results?.calls.at(-1)
+    if (!result) throw new BundlerUnavailableError('the chain did not simulate the operation')
+    if (result.status !== 'success') {
+      throw new BundlerRejectedError(`the EntryPoint refused the operation: ${failedOpReason(result.error) ?? 'handleOps reverted'}`, { cause: result.error })
+    }
+    const userOpHash = getUserOperationHash({ chainId: deployment.chainId, entryPointAddress: deployment.entryPoint, entryPointVersion: '0.7', userOperation: userOp })
+    const events = parseEventLogs({ abi: entryPoint07Abi, logs: result.logs ?? [], eventName: ['UserOperationEvent', 'UserOperationRevertReason'] }).filter(
+      (log) => log.args.userOpHash === userOpHash,
+    )
+    const outcome = events.find((log) => log.eventName === 'UserOperationEvent')
+    if (outcome?.eventName === 'UserOperationEvent' && outcome.args.success) return
+    const revert = events.find((log) => log.eventName === 'UserOperationRevertReason')
+    const reason = revert?.eventName === 'UserOperationRevertReason' ? executionRevertReason(revert.args.revertReason) : 'no result'
+    throw new BundlerRejectedError(`the operation would revert in execution, so it was not sent: ${reason}`)
+  }
 
   async function sendNow(userOp: UserOperation<'0.7'>) {
     const request = {
@@ -132,11 +184,16 @@ export function localBundler({
       if (reason) throw new BundlerRejectedError(`the EntryPoint refused the operation: ${reason}`, { cause: error })
       throw new BundlerUnavailableError('the chain did not simulate the operation', { cause: error })
     }
+    const data = encodeFunctionData(request)
+    await assertExecutes(userOp, data)
+    let hash: Hex
     try {
-      return await wallet.writeContract({ ...request, gas: (gas * 12n) / 10n })
+      hash = await wallet.writeContract({ ...request, gas: (gas * 12n) / 10n })
     } catch (error) {
       throw new BundlerUnavailableError('the chain did not accept the bundle', { cause: error })
     }
+    unmined.push({ hash, data })
+    return hash
   }
 
   return {
