@@ -7,7 +7,8 @@ import { signFundingPermit } from '../support/devnet'
 import { useServerWithRpcBundler } from '../support/rpcBundlerContext'
 import { api, permitAndPrepare, signUserOp, type FundingBody } from '../support/server'
 
-const ctx = useServerWithRpcBundler()
+// sponsorships as long as the permits allow: what is tested here is which permit ends them
+const ctx = useServerWithRpcBundler({ SPONSORSHIP_WINDOW_SECONDS: '86400' })
 const base = () => ctx.server.url
 const { balanceOf } = ctx.devnet
 const usdc = (amount: string) => parseUnits(amount, 6)

@@ -7,12 +7,12 @@ import { useServer } from './server'
 
 /** The server on a PGlite directory (it survives a restart) with the bundler and paymaster reached
  * over JSON-RPC (rpcBundlerServer.ts), which counts every call made to it, for one test file. */
-export function useServerWithRpcBundler() {
+export function useServerWithRpcBundler(overrides: Record<string, string> = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-pglite-'))
   let bundler: Awaited<ReturnType<typeof startDevnetRpcBundlerServer>> | undefined
   const ctx = useServer({
     dataDir,
-    overrides: { SUBMIT_WAIT_MS: '400' },
+    overrides: { SUBMIT_WAIT_MS: '400', ...overrides },
     async beforeServer(devnet) {
       bundler = await startDevnetRpcBundlerServer(devnet)
       return { BUNDLER_URL: bundler.url, PAYMASTER_URL: bundler.url }
