@@ -8,6 +8,7 @@ const titles: Record<BenchName, { title: string; command: string }> = {
   serverBench: { title: 'One server: `GET /v1/pay/:id` and permit → Paid', command: '`bench/serverBench.ts`' },
   scaleOutBench: { title: 'Three instances on one PostgreSQL and one Redis', command: '`bench/scaleOutBench.ts`' },
   lighthouseBench: { title: 'Lighthouse, mobile preset', command: '`bench/lighthouseBench.ts`' },
+  sponsorshipDrainBench: { title: 'What an attacker can make the paymaster pay per invoice', command: '`bench/sponsorshipDrainBench.ts`' },
 }
 
 export type RenderBenchmarksDocParameters = {

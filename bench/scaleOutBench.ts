@@ -167,6 +167,8 @@ try {
       BUNDLER_URL: bundler.url,
       PAYMASTER_URL: bundler.url,
       RATE_LIMIT_PER_MINUTE: '100000000',
+      // every payer is on loopback: one client to the sponsorship limits (the racers still meet the invoice's)
+      SPONSORSHIP_LIMIT_PER_CLIENT: '0',
       SUBMIT_WAIT_MS: String(submitWaitMs),
       RECONCILE_INTERVAL_MS: '1000',
       RECONCILE_LEASE_MS: '10000',
