@@ -136,23 +136,30 @@ export function localBundler({
   let queued = 0
   const beneficiary = wallet.account.address
   /** Bundles sent and not yet seen in a block: the next operation is simulated after them. */
-  let unmined: { hash: Hex; data: Hex }[] = []
+  let unmined: { hash: Hex; data: Hex; userOpHash: Hex }[] = []
+
+  /** Still waiting in the node's pool: neither mined nor dropped. */
+  async function waiting(hash: Hex): Promise<boolean> {
+    if (await client.getTransactionReceipt({ hash }).then(() => true, () => false)) return false
+    return client.getTransaction({ hash }).then(() => true, () => false)
+  }
 
   /**
-   * Runs the operation's execution as handleOps would (eth_simulateV1), after every bundle still on
-   * its way, and refuses it when its call would revert: a reverted call is still charged, and the
+   * Runs the operation's execution as handleOps would (eth_simulateV1), after every other bundle still
+   * on its way, and refuses it when its call would revert: a reverted call is still charged, and the
    * paymaster pays. Validation alone (estimateGas) passes an operation whose invoice another payer
    * has just paid.
    */
-  async function assertExecutes(userOp: UserOperation<'0.7'>, data: Hex) {
-    const stillUnmined = await Promise.all(
-      unmined.map(async (bundle) => (await client.getTransactionReceipt({ hash: bundle.hash }).then(() => false, () => true)) ? [bundle] : []),
-    )
-    unmined = stillUnmined.flat()
+  async function assertExecutes(userOpHash: Hex, data: Hex) {
+    // a resend of this very operation (its bundle dropped) is simulated on its own
+    const others = unmined.filter((bundle) => bundle.userOpHash !== userOpHash)
+    const stillWaiting = await Promise.all(others.map(async (bundle) => ((await waiting(bundle.hash)) ? [bundle] : [])))
+    unmined = [...stillWaiting.flat(), ...unmined.filter((bundle) => bundle.userOpHash === userOpHash)]
+    const ahead = stillWaiting.flat()
     const call = (calldata: Hex) => ({ account: beneficiary, to: deployment.entryPoint, data: calldata })
     let results
     try {
-      ;[results] = await client.simulateBlocks({ blocks: [{ calls: [...unmined.map((bundle) => call(bundle.data)), call(data)] }] })
+      ;[results] = await client.simulateBlocks({ blocks: [{ calls: [...ahead.map((bundle) => call(bundle.data)), call(data)] }] })
     } catch (error) {
       throw new BundlerUnavailableError('the chain did not simulate the operation (the executor needs eth_simulateV1)', { cause: error })
     }
@@ -161,7 +168,6 @@ export function localBundler({
     if (result.status !== 'success') {
       throw new BundlerRejectedError(`the EntryPoint refused the operation: ${failedOpReason(result.error) ?? 'handleOps reverted'}`, { cause: result.error })
     }
-    const userOpHash = getUserOperationHash({ chainId: deployment.chainId, entryPointAddress: deployment.entryPoint, entryPointVersion: '0.7', userOperation: userOp })
     const events = parseEventLogs({ abi: entryPoint07Abi, logs: result.logs ?? [], eventName: ['UserOperationEvent', 'UserOperationRevertReason'] }).filter(
       (log) => log.args.userOpHash === userOpHash,
     )
@@ -189,14 +195,15 @@ export function localBundler({
       throw new BundlerUnavailableError('the chain did not simulate the operation', { cause: error })
     }
     const data = encodeFunctionData(request)
-    if (checkExecution) await assertExecutes(userOp, data)
+    const userOpHash = getUserOperationHash({ chainId: deployment.chainId, entryPointAddress: deployment.entryPoint, entryPointVersion: '0.7', userOperation: userOp })
+    if (checkExecution) await assertExecutes(userOpHash, data)
     let hash: Hex
     try {
       hash = await wallet.writeContract({ ...request, gas: (gas * 12n) / 10n })
     } catch (error) {
       throw new BundlerUnavailableError('the chain did not accept the bundle', { cause: error })
     }
-    unmined.push({ hash, data })
+    unmined = [...unmined.filter((bundle) => bundle.userOpHash !== userOpHash), { hash, data, userOpHash }]
     return hash
   }
 
