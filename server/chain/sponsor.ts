@@ -12,13 +12,19 @@ export type Sponsorship = {
   paymasterData: Hex
   paymasterVerificationGasLimit: bigint
   paymasterPostOpGasLimit: bigint
+  /** The end of the window as signed, where a service may sign another than the one asked for. */
+  validUntil?: number
 }
+
+/** The window asked for (`validUntil`, Unix seconds), and the latest a service's own may end: the
+ * permit's deadline (the widget's rule), when it is later than the one asked for. */
+export type SponsorshipRequest = { validUntil: number; permitDeadline?: number }
 
 /** Paymaster sponsorship in two steps, as ERC-7677 defines them: stub data of the final size for gas
  * estimation, then the signed data once every other field is fixed. */
 export type Sponsor = {
-  stub(userOp: UserOperation<'0.7'>, window: { validUntil: number }): Promise<Sponsorship>
-  sign(userOp: UserOperation<'0.7'>, window: { validUntil: number }): Promise<Sponsorship>
+  stub(userOp: UserOperation<'0.7'>, window: SponsorshipRequest): Promise<Sponsorship>
+  sign(userOp: UserOperation<'0.7'>, window: SponsorshipRequest): Promise<Sponsorship>
 }
 
 export class SponsorUnavailableError extends CodedError {
@@ -85,7 +91,7 @@ export function erc7677Sponsor({
         paymasterPostOpGasLimit: stub.paymasterPostOpGasLimit ?? 0n,
       }
     },
-    async sign(userOp, { validUntil }) {
+    async sign(userOp, { validUntil, permitDeadline = validUntil }) {
       const data = await call(() => service.getPaymasterData({ ...userOp, ...base, context: context(validUntil) }))
       const sponsorship = {
         paymaster: deployment.paymaster,
@@ -93,8 +99,10 @@ export function erc7677Sponsor({
         paymasterVerificationGasLimit: userOp.paymasterVerificationGasLimit ?? verifyingPaymasterGas,
         paymasterPostOpGasLimit: userOp.paymasterPostOpGasLimit ?? 0n,
       }
-      await assertSponsorshipUsable(client, deployment, { ...userOp, ...sponsorship }, { permitDeadline: BigInt(validUntil), now: now() })
-      return sponsorship
+      // a service that signs a longer window than asked (pimlico's mock signs its own) is still usable
+      // up to the permit; what it signed is what the sponsorship limits count
+      const signed = await assertSponsorshipUsable(client, deployment, { ...userOp, ...sponsorship }, { permitDeadline: BigInt(permitDeadline), now: now() })
+      return { ...sponsorship, validUntil: signed.validUntil }
     },
   }
 }

@@ -104,7 +104,7 @@ export async function preparePayment(
   // again (same permit) when a payer takes longer.
   const windowSeconds = BigInt(context.sponsorshipWindowSeconds ?? defaultSponsorshipWindowSeconds)
   const sponsoredUntil = nowSeconds(context.now) + windowSeconds
-  const window = { validUntil: Number(sponsoredUntil < earlierDeadline ? sponsoredUntil : earlierDeadline) }
+  const window = { validUntil: Number(sponsoredUntil < earlierDeadline ? sponsoredUntil : earlierDeadline), permitDeadline: Number(earlierDeadline) }
   const unsponsored = payUserOperation({
     deployment,
     invoiceId,
@@ -125,7 +125,7 @@ export async function preparePayment(
     ? await bundler.estimate(stubbed)
     : await estimateAccountGas(client, deployment, stubbed, { owner: ownerAddress, deployed })
   const estimated = { ...stubbed, ...accountGas }
-  const sponsorship = await sponsor.sign(estimated, window)
+  const { validUntil = window.validUntil, ...sponsorship } = await sponsor.sign(estimated, window)
   const userOp: UserOperation<'0.7'> = { ...estimated, ...sponsorship, signature: '0x' }
   const userOpHash = getUserOperationHash({
     chainId: deployment.chainId,
@@ -135,10 +135,10 @@ export async function preparePayment(
   })
   // submit refuses a permit with under two minutes left, and nothing runs past the sponsorship: the
   // prepared payment ends at the earlier
-  const expiresAt = new Date(Math.min(Number(earlierDeadline) - minPermitRemainingSeconds, window.validUntil) * 1000)
+  const expiresAt = new Date(Math.min(Number(earlierDeadline) - minPermitRemainingSeconds, validUntil) * 1000)
   const wire = toWireUserOp(userOp)
   // recorded before it leaves the server: an operation over a limit is never handed to anyone
-  await context.sponsorships?.admit({ ...counted, userOpHash, validUntil: window.validUntil }, context.now())
+  await context.sponsorships?.admit({ ...counted, userOpHash, validUntil }, context.now())
   await context.payments.recordPrepared({
     userOpHash,
     invoice: invoiceKey,
