@@ -45,8 +45,9 @@ async function resolveVault(context: PayContext, payer: Address, owner: Address)
  * POST /v1/pay/:id/prepare. The permits (the vault's, and the owner account's funding permit when the
  * vault is to be funded in the same operation) are checked before anything is sponsored, as the chain
  * will check them: a bad permit costs the paymaster nothing. Then the operation is built, its gas measured,
- * the sponsorship signed to expire with the earlier permit, and the result recorded so submit accepts
- * only it.
+ * the sponsorship signed for the window (at most SPONSORSHIP_WINDOW_SECONDS, never past the earlier
+ * permit), admitted by the sponsorship limits (SPONSORSHIP_LIMIT past them), and the result recorded
+ * so submit accepts only it.
  */
 export async function preparePayment(
   context: PayContext,
