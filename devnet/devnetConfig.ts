@@ -24,6 +24,10 @@ const overridable = [
   'PUBLIC_URL',
   'BUNDLER_URL',
   'PAYMASTER_URL',
+  'SPONSORSHIP_WINDOW_SECONDS',
+  'SPONSORSHIP_LIMIT_PER_INVOICE',
+  'SPONSORSHIP_LIMIT_PER_OWNER',
+  'SPONSORSHIP_LIMIT_PER_CLIENT',
 ] as const
 
 export function serverOverrides(env: Record<string, string | undefined>): Record<string, string> {
