@@ -5,11 +5,8 @@ import { join } from 'node:path'
 export const benchResultsDir = new URL('./results/', import.meta.url).pathname
 
 /** The benches `npm run bench` runs, in its order: the names of their files and of their results. */
-export const benchNames = ['pageSizeBench', 'serverBench', 'scaleOutBench', 'lighthouseBench'] as const
-/** Benches that `npm run bench` also runs and records, whose figures docs/security.md quotes rather
- * than docs/benchmarks.md: they measure what an attacker can cost, not speed. */
-export const attackBenchNames = ['sponsorshipDrainBench'] as const
-export type BenchName = (typeof benchNames)[number] | (typeof attackBenchNames)[number]
+export const benchNames = ['pageSizeBench', 'serverBench', 'scaleOutBench', 'lighthouseBench', 'sponsorshipDrainBench'] as const
+export type BenchName = (typeof benchNames)[number]
 
 /**
  * What one run of a bench printed, and where and when it ran: a figure in the docs is quoted from
