@@ -26,7 +26,7 @@ import { sharedRateCounter } from './http/sharedRateCounter'
 import { closeHttpServer } from './ops/shutdown'
 import { operationsRoutes } from './routes/operations'
 import { startPreparedPruning } from './payments/preparedPruning'
-import type { PayContext } from './payments/payContext'
+import type { PayDependencies } from './payments/payDependencies'
 import { startReconciler } from './payments/reconcileSubmissions'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
 import { checkSealingKeys } from './store/checkSealingKeys'
@@ -68,7 +68,7 @@ export function deploymentOf(config: Config): Deployment {
 /** Long enough for a database or node across a network, short enough for a platform's probe. */
 const readinessTimeoutMs = 2_000
 
-function bundlerFor(config: Config, context: { client: PayContext['client']; deployment: Deployment; timeRpc: CallTimer }): Bundler {
+function bundlerFor(config: Config, context: { client: PayDependencies['client']; deployment: Deployment; timeRpc: CallTimer }): Bundler {
   if (config.BUNDLER_URL) return rpcBundler({ url: config.BUNDLER_URL, deployment: context.deployment, queueLimit: config.UPSTREAM_QUEUE_LIMIT })
   const wallet = createWalletClient({
     chain: chainFor(config.CHAIN_ID, config.RPC_URL),
@@ -84,7 +84,7 @@ function jwtVerifierFor(config: Config, now: () => number) {
   return jwksUrl && issuer && audience ? createJwtVerifier({ jwksUrl, issuer, audience, ...settings }, now) : null
 }
 
-function sponsorFor(config: Config, context: { client: PayContext['client']; deployment: Deployment; now: () => number }): Sponsor {
+function sponsorFor(config: Config, context: { client: PayDependencies['client']; deployment: Deployment; now: () => number }): Sponsor {
   const { deployment } = context
   if (config.PAYMASTER_URL) return erc7677Sponsor({ ...context, url: config.PAYMASTER_URL, queueLimit: config.UPSTREAM_QUEUE_LIMIT })
   return localVerifyingSponsor({ deployment, signer: privateKeyToAccount(config.PAYMASTER_SIGNER_PRIVATE_KEY!) })
@@ -131,7 +131,7 @@ export async function createServer(
     () => {},
   )
   const bundler = bundlerFor(config, { client, deployment, timeRpc })
-  const pay: PayContext = {
+  const pay: PayDependencies = {
     client,
     deployment,
     invoices: createInvoiceReader({ client, deployment, fromBlock: config.REGISTRY_FROM_BLOCK }),

@@ -11,7 +11,7 @@ import { payUserOperation } from '../../shared/payUserOperation'
 import { stubEcdsaSignature } from '../chain/stubSignature'
 import { verifyPermit } from '../chain/verifyPermit'
 import { PaymentRefusedError } from './paymentRefusedError'
-import type { PayContext } from './payContext'
+import type { PayDependencies } from './payDependencies'
 import { payableInvoice } from './payableInvoice'
 import { earliestDeadline, minPermitRemainingSeconds } from '../../shared/permit'
 import { assertPermitUsable } from './assertPermitUsable'
@@ -24,7 +24,7 @@ export type PreparedResponse = Omit<z.infer<typeof prepareResponseSchema>, 'succ
 /** Gas fields before they are measured. */
 const unmeasured = { callGasLimit: 0n, verificationGasLimit: 0n, preVerificationGas: 0n, paymasterVerificationGasLimit: 0n, paymasterPostOpGasLimit: 0n }
 
-async function resolveVault(context: PayContext, payer: Address, owner: Address) {
+async function resolveVault(context: PayDependencies, payer: Address, owner: Address) {
   const { client } = context
   if (getAddress(await ownersVault(context, owner)) !== getAddress(payer)) {
     throw new PaymentRefusedError('PAYER_NOT_OWNER_VAULT', 'payerAddress is not the vault of ownerAddress')
@@ -48,7 +48,7 @@ async function resolveVault(context: PayContext, payer: Address, owner: Address)
  * only it.
  */
 export async function preparePayment(
-  context: PayContext,
+  context: PayDependencies,
   { invoiceId, payerAddress, ownerAddress, permit, funding: fundingRequest }: {
     invoiceId: bigint
     payerAddress: Address

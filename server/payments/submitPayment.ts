@@ -5,7 +5,7 @@ import { fromWireUserOp, type WireUserOp } from '../../shared/userOpWire'
 import { hasCode } from '../../shared/codedError'
 import type { BundlerReceipt } from '../chain/bundler'
 import { PaymentRefusedError } from './paymentRefusedError'
-import type { PayContext } from './payContext'
+import type { PayDependencies } from './payDependencies'
 import { payableInvoice } from './payableInvoice'
 import type { PreparedPayment } from '../store/paymentStore'
 import { assertPermitUsable } from './assertPermitUsable'
@@ -20,7 +20,7 @@ type PermitSignatureInput = { v: number; r: Hex; s: Hex }
 const pendingMessage = 'submitted; not yet included. Read the invoice until it is Paid; do not prepare a new payment.'
 
 /** The prepared record this operation came from, refusing anything but that operation plus a signature. */
-async function preparedFor(context: PayContext, invoiceId: bigint, wire: WireUserOp): Promise<PreparedPayment> {
+async function preparedFor(context: PayDependencies, invoiceId: bigint, wire: WireUserOp): Promise<PreparedPayment> {
   let userOpHash: Hex
   try {
     userOpHash = getUserOperationHash({
@@ -77,7 +77,7 @@ function assertPermitMatches(wire: WireUserOp, permitSignature: PermitSignatureI
   if (!same) throw new PaymentRefusedError('USEROP_PERMIT_MISMATCH', 'permitSignature differs from the permit in the operation callData')
 }
 
-async function waitForReceipt(context: PayContext, userOpHash: Hex, reference: string | null | undefined): Promise<BundlerReceipt | null> {
+async function waitForReceipt(context: PayDependencies, userOpHash: Hex, reference: string | null | undefined): Promise<BundlerReceipt | null> {
   const deadline = context.now() + context.submitWaitMs
   for (;;) {
     const receipt = await context.bundler.receipt(userOpHash, reference)
@@ -86,7 +86,7 @@ async function waitForReceipt(context: PayContext, userOpHash: Hex, reference: s
   }
 }
 
-async function settle(context: PayContext, prepared: PreparedPayment, receipt: BundlerReceipt | null): Promise<SubmitResult> {
+async function settle(context: PayDependencies, prepared: PreparedPayment, receipt: BundlerReceipt | null): Promise<SubmitResult> {
   const { userOpHash } = prepared
   if (!receipt) return { status: 'pending', userOpHash, message: pendingMessage }
   context.invoices.forget(prepared.invoice.invoiceId)
@@ -107,7 +107,7 @@ async function settle(context: PayContext, prepared: PreparedPayment, receipt: B
  * can be claimed again; the EntryPoint nonce guarantees the operation is included at most once.
  */
 export async function submitPayment(
-  context: PayContext,
+  context: PayDependencies,
   { invoiceId, userOp, permitSignature }: { invoiceId: bigint; userOp: WireUserOp; permitSignature?: PermitSignatureInput | undefined },
 ): Promise<SubmitResult> {
   assertPermitMatches(userOp, permitSignature)

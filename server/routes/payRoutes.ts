@@ -14,14 +14,14 @@ import {
 import { apiRoute } from './apiRoute'
 import { HttpError } from '../http/httpError'
 import { invoiceIdParams } from '../http/validate'
-import type { PayContext } from '../payments/payContext'
+import type { PayDependencies } from '../payments/payDependencies'
 import type { MetadataAccess } from '../store/openStores'
 import { preparePayment } from '../payments/preparePayment'
 import { requestPermit } from '../payments/requestPermit'
 import { submitPayment } from '../payments/submitPayment'
 import { invoicePdf } from '../pdf/invoicePdf'
 
-export type PayRoutesDependencies = { pay: PayContext; metadata: MetadataAccess }
+export type PayRoutesDependencies = { pay: PayDependencies; metadata: MetadataAccess }
 
 const tokenDescription = 'The `svc_tk_` access token from the share link.'
 const tokenQuery = z.object({ token: z.optional(z.string()).register(z.globalRegistry, { description: tokenDescription }) })

@@ -6,7 +6,7 @@ import type { Sponsor } from '../chain/sponsor'
 import type { PaymentStore } from '../store/paymentStore'
 
 /** What the pay flow runs on. `now` is wall-clock milliseconds, injectable so expiry can be tested. */
-export type PayContext = {
+export type PayDependencies = {
   client: PublicClient
   deployment: Deployment
   invoices: InvoiceReader
