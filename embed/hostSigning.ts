@@ -3,7 +3,7 @@ import { readInvoice } from '../src/chain/readInvoice'
 import { readEntryPointNonce, readPermitNonce } from '../src/chain/readNonces'
 import { readBalance, readVault } from '../src/chain/readVault'
 import type { PinnedDeployment } from '../shared/pinnedDeployment'
-import { splitPermitSignature } from '../src/flow/permitSignature'
+import { splitPermitSignature } from '../src/flow/splitPermitSignature'
 import type { Funding } from '../shared/fundedPayCall'
 import type { PermitSignature } from '../shared/payCall'
 import { paymentTypedData } from '../shared/paymentMessage'
@@ -25,7 +25,7 @@ function refused(message: string): RpcError {
   return { code: 4100, message }
 }
 
-export type HostSigningParameters = {
+export type CreateHostSigningParameters = {
   /** Pinned in the bridge's build: the same deployment the pay page was built with. */
   deployment: PinnedDeployment
   /** The invoice the host mounted, from its own mount options: never from the frame. */
@@ -43,7 +43,7 @@ export type HostSigningParameters = {
  * signature only over a hash it computed from an operation that pays exactly this invoice with the
  * permits this host signed. It signs what it rebuilt, never the frame's bytes.
  */
-export function createHostSigning({ deployment, invoiceId, now = Date.now }: HostSigningParameters) {
+export function createHostSigning({ deployment, invoiceId, now = Date.now }: CreateHostSigningParameters) {
   /** The vault's permit and, when the payment is funded from the account, the funding signed before it. */
   let signedPermit: { owner: Address; permit: PermitSignature; funding: Funding | null } | null = null
   let signedFunding: { owner: Address; funding: Funding } | null = null

@@ -14,7 +14,7 @@ export type WalletBridge = {
 
 const relayedEvents = ['accountsChanged', 'chainChanged', 'disconnect'] as const
 
-export type WalletBridgeParameters = {
+export type CreateWalletBridgeParameters = {
   deployment: PinnedDeployment
   /** The invoice the host mounted: the only one its wallets sign for. */
   invoiceId: string
@@ -29,7 +29,7 @@ export type WalletBridgeParameters = {
  * by uuid and the host relays the few methods a payment needs to it, nothing else, and signs only
  * this payment, after verifying it itself (hostSigning.ts).
  */
-export function createWalletBridge({ deployment, invoiceId, onChange, onEvent, now }: WalletBridgeParameters): WalletBridge {
+export function createWalletBridge({ deployment, invoiceId, onChange, onEvent, now }: CreateWalletBridgeParameters): WalletBridge {
   const signing = createHostSigning({ deployment, invoiceId, ...(now ? { now } : {}) })
   const wallets = new Map<string, Announced>()
   const unsubscribe: (() => void)[] = []

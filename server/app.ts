@@ -13,26 +13,26 @@ import { requestId } from './http/requestId'
 import { countOutcomes, inFlight, requestMetrics } from './ops/requestMetrics'
 import type { Metrics } from './ops/metrics'
 import type { Readiness } from './ops/readiness'
-import type { PayContext } from './payments/payContext'
+import type { PayDependencies } from './payments/payDependencies'
 import type { AuthEnv } from './auth/principal'
 import { requireScope } from './auth/requireScope'
 import { mountApiRoutes } from './routes/apiRoute'
-import type { InvoiceShareContext } from './routes/invoiceShareRoutes'
+import type { InvoiceShareDependencies } from './routes/invoiceShareRoutes'
 import { apiRoutes } from './routes/apiRoutes'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
-import { devnetWalletRoute } from './routes/devnetWallet'
+import { devnetWalletRoute } from './routes/devnetWalletRoute'
 import { embedAssets } from './routes/embedAssets'
 import { operationsRoutes } from './routes/operations'
-import { payPage, type PayPageOptions } from './routes/payPage'
+import { payPage, type PayPageParameters } from './routes/payPage'
 import { invoiceDocument } from './routes/payRoutes'
 import type { MetadataAccess } from './store/openStores'
 import { openApiDocument } from './openapi/openApiDocument'
 
-export type AppOptions = {
-  pay: PayContext
+export type AppDependencies = {
+  pay: PayDependencies
   metadata: MetadataAccess
   /** The merchant routes: who may call them, and what they work on. */
-  merchant: { auth: AuthDependencies; share: InvoiceShareContext }
+  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies }
   logger: Logger
   metrics: Metrics
   /** GET /readyz: whether the server's dependencies answer. */
@@ -51,7 +51,7 @@ export type AppOptions = {
   /** GET /readyz and /metrics are served by a listener of their own (OPS_PORT): not here. */
   operationsElsewhere?: boolean
   /** The built pay page at /pay/:id; absent, only the API is served. */
-  payPage?: PayPageOptions
+  payPage?: PayPageParameters
   /** The merchant loader's build (embed/build.ts): /embed.js and /embed/*. */
   embedDir?: string
   /** `npm start` only: GET /devnet/wallet for the page's devnet wallet. Off by default. */
@@ -60,9 +60,9 @@ export type AppOptions = {
 
 const securityHeaderValues = { 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' }
 
-export function createApp(options: AppOptions) {
+export function createApp(dependencies: AppDependencies) {
   const app = new Hono<AuthEnv>()
-  app.onError(errorHandler(options.logger))
+  app.onError(errorHandler(dependencies.logger))
   app.notFound((c) => {
     // read when asked, so it sees every route mounted below
     const allowed = allowedMethods(app, c.req.path)
@@ -70,13 +70,13 @@ export function createApp(options: AppOptions) {
     return c.json({ error: 'NOT_FOUND', code: 'NOT_FOUND', message: 'no such route' }, 404)
   })
   app.use(requestId())
-  app.use(accessLog(options.logger))
-  app.use(requestMetrics(options.metrics.requestDuration))
+  app.use(accessLog(dependencies.logger))
+  app.use(requestMetrics(dependencies.metrics.requestDuration))
   app.use(function securityHeaders(c, next) {
     return answerHeaders(c, securityHeaderValues, next)
   })
   // the platform's probes and scrapes: outside /v1, so no rate limit ever makes an instance look down
-  app.route('/', operationsRoutes({ readiness: options.readiness, registry: options.metrics.registry, ...(options.operationsElsewhere ? { only: 'liveness' as const } : {}) }))
+  app.route('/', operationsRoutes({ readiness: dependencies.readiness, registry: dependencies.metrics.registry, ...(dependencies.operationsElsewhere ? { only: 'liveness' as const } : {}) }))
   // Inline, the widget runs on the merchant's page and calls these from its origin. None takes
   // credentials (the pay routes' token is in the query), so any origin may read the answers; before
   // the limits, so that a preflight is answered at once and a 413 or 429 is readable too.
@@ -84,7 +84,7 @@ export function createApp(options: AppOptions) {
   app.use('/v1/pay/*', anyOrigin)
   app.use('/assets/*', anyOrigin)
   app.use('/openapi.json', anyOrigin)
-  if (options.devnetWallet) app.use('/devnet/wallet', anyOrigin)
+  if (dependencies.devnetWallet) app.use('/devnet/wallet', anyOrigin)
   const limitBody = bodyLimit({
     maxSize: 64 * 1024,
     // Refused by its Content-Length, the body is left unread, and the Node adapter's drain of it stalls
@@ -96,36 +96,36 @@ export function createApp(options: AppOptions) {
   })
   // reads without a body skip it: checking one builds a full Fetch Request on the Node adapter
   app.use('/v1/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
-  const clientKey = clientAddress(options.trustedProxies ?? { hops: options.trustProxy ? 1 : 0 })
-  const perClient = (name: string, limit = options.rateLimitPerMinute) => {
+  const clientKey = clientAddress(dependencies.trustedProxies ?? { hops: dependencies.trustProxy ? 1 : 0 })
+  const perClient = (name: string, limit = dependencies.rateLimitPerMinute) => {
     const window = { limit, windowMs: 60_000 }
-    const counter = options.sharedRateCounter?.(name, window)
+    const counter = dependencies.sharedRateCounter?.(name, window)
     return rateLimit({ ...window, clientKey, ...(counter ? { counter } : {}) })
   }
   app.use('/v1/pay/*', perClient('pay'))
-  const fraction = (part: number) => Math.max(1, Math.floor(options.rateLimitPerMinute / part))
-  app.post('/v1/pay/:id/permit', perClient('permit', options.permitRateLimitPerMinute ?? fraction(5)))
-  app.post('/v1/pay/:id/prepare', perClient('prepare', options.prepareRateLimitPerMinute ?? fraction(10)))
-  const { metrics } = options
+  const fraction = (part: number) => Math.max(1, Math.floor(dependencies.rateLimitPerMinute / part))
+  app.post('/v1/pay/:id/permit', perClient('permit', dependencies.permitRateLimitPerMinute ?? fraction(5)))
+  app.post('/v1/pay/:id/prepare', perClient('prepare', dependencies.prepareRateLimitPerMinute ?? fraction(10)))
+  const { metrics } = dependencies
   app.post('/v1/pay/:id/permit', countOutcomes(metrics.permits))
   app.post('/v1/pay/:id/prepare', countOutcomes(metrics.prepares))
   app.post('/v1/pay/:id', inFlight(metrics.pendingOperations), countOutcomes(metrics.submissions, { 200: 'confirmed', 202: 'pending' }))
   // Limited before authentication: a flood of forged signatures must not reach the database unchecked.
   app.use('/v1/invoices/*', perClient('invoices'))
-  const authenticated = authenticate(options.merchant.auth)
-  const deps = { pay: options.pay, metadata: options.metadata, share: options.merchant.share, clientKey }
-  mountApiRoutes(app, apiRoutes, deps, (route): MiddlewareHandler<AuthEnv>[] =>
+  const authenticated = authenticate(dependencies.merchant.auth)
+  const routeDependencies = { pay: dependencies.pay, metadata: dependencies.metadata, share: dependencies.merchant.share, clientKey }
+  mountApiRoutes(app, apiRoutes, routeDependencies, (route): MiddlewareHandler<AuthEnv>[] =>
     route.auth === 'none' ? [] : [authenticated, ...(route.scope ? [requireScope(route.scope)] : [])],
   )
   // for merchants to generate clients from: the same schemas the routes validate with
   const api = openApiDocument(apiRoutes, { version: '1' })
   app.get('/openapi.json', (c) => c.json(api))
-  if (options.payPage) {
+  if (dependencies.payPage) {
     // each view reads the chain and the database, decrypts and renders: counted like the API
     app.use('/pay/*', perClient('page'))
-    app.route('/', payPage({ ...options.payPage, document: invoiceDocument(deps) }))
+    app.route('/', payPage({ ...dependencies.payPage, document: invoiceDocument(routeDependencies) }))
   }
-  if (options.embedDir) app.route('/', embedAssets(options.embedDir))
-  if (options.devnetWallet) app.route('/', devnetWalletRoute(options.devnetWallet))
+  if (dependencies.embedDir) app.route('/', embedAssets(dependencies.embedDir))
+  if (dependencies.devnetWallet) app.route('/', devnetWalletRoute(dependencies.devnetWallet))
   return app
 }

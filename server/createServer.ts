@@ -9,7 +9,7 @@ import { builtDeploymentFile, distDir as defaultDistDir } from '../build/distDir
 import type { Deployment } from '../shared/deployment'
 import { createApp } from './app'
 import { createJwtVerifier } from './auth/jwtVerifier'
-import { startNoncePruning } from './auth/noncePruning'
+import { startNoncePruning } from './auth/startNoncePruning'
 import { localBundler, rpcBundler, type Bundler } from './chain/bundler'
 import { chainFor, createChainClient } from './chain/chainClient'
 import { createInvoiceReader } from './chain/invoiceReader'
@@ -20,14 +20,14 @@ import type { Logger } from './http/logger'
 import { countedBundler, countedSponsor } from './ops/countedDependencies'
 import { createMetrics } from './ops/metrics'
 import { advisoryChecks, checkReadiness, serverChecks } from './ops/readiness'
-import { connectRedis } from './ops/redis'
+import { connectRedis } from './ops/connectRedis'
 import { memoryRateCounter } from './http/rateLimit'
 import { sharedRateCounter } from './http/sharedRateCounter'
 import { closeHttpServer } from './ops/shutdown'
 import { operationsRoutes } from './routes/operations'
 import { startPreparedPruning } from './payments/preparedPruning'
 import { createSponsorshipLimiter } from './payments/sponsorshipLimiter'
-import type { PayContext } from './payments/payContext'
+import type { PayDependencies } from './payments/payDependencies'
 import { startReconciler } from './payments/reconcileSubmissions'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
 import { checkSealingKeys } from './store/checkSealingKeys'
@@ -69,7 +69,7 @@ export function deploymentOf(config: Config): Deployment {
 /** Long enough for a database or node across a network, short enough for a platform's probe. */
 const readinessTimeoutMs = 2_000
 
-function bundlerFor(config: Config, context: { client: PayContext['client']; deployment: Deployment; timeRpc: CallTimer }): Bundler {
+function bundlerFor(config: Config, context: { client: PayDependencies['client']; deployment: Deployment; timeRpc: CallTimer }): Bundler {
   if (config.BUNDLER_URL) return rpcBundler({ url: config.BUNDLER_URL, deployment: context.deployment, queueLimit: config.UPSTREAM_QUEUE_LIMIT })
   const wallet = createWalletClient({
     chain: chainFor(config.CHAIN_ID, config.RPC_URL),
@@ -85,7 +85,7 @@ function jwtVerifierFor(config: Config, now: () => number) {
   return jwksUrl && issuer && audience ? createJwtVerifier({ jwksUrl, issuer, audience, ...settings }, now) : null
 }
 
-function sponsorFor(config: Config, context: { client: PayContext['client']; deployment: Deployment; now: () => number }): Sponsor {
+function sponsorFor(config: Config, context: { client: PayDependencies['client']; deployment: Deployment; now: () => number }): Sponsor {
   const { deployment } = context
   if (config.PAYMASTER_URL) return erc7677Sponsor({ ...context, url: config.PAYMASTER_URL, queueLimit: config.UPSTREAM_QUEUE_LIMIT })
   return localVerifyingSponsor({ deployment, signer: privateKeyToAccount(config.PAYMASTER_SIGNER_PRIVATE_KEY!) })
@@ -137,7 +137,7 @@ export async function createServer(
     perOwner: config.SPONSORSHIP_LIMIT_PER_OWNER,
     perClient: config.SPONSORSHIP_LIMIT_PER_CLIENT,
   })
-  const pay: PayContext = {
+  const pay: PayDependencies = {
     client,
     deployment,
     invoices: createInvoiceReader({ client, deployment, fromBlock: config.REGISTRY_FROM_BLOCK }),

@@ -3,7 +3,7 @@ import { isUuid } from '../store/database'
 import { asymmetricJwtAlgorithms, ConfigError } from '../config'
 import { AuthenticationError, AuthUnavailableError } from './authErrors'
 
-export type JwtSettings = {
+export type CreateJwtVerifierParameters = {
   jwksUrl: string
   issuer: string
   audience: string
@@ -41,7 +41,7 @@ const refused = () => new AuthenticationError('UNAUTHORIZED', 'the bearer token 
 /** SPEC 5.1 item 3: identity-provider JWTs, verified against the issuer's published keys (cached and
  * refetched by jose when an unknown key id appears). */
 export function createJwtVerifier(
-  { jwksUrl, issuer, audience, studioClaim, algorithms = asymmetricJwtAlgorithms, clockToleranceSeconds = 30 }: JwtSettings,
+  { jwksUrl, issuer, audience, studioClaim, algorithms = asymmetricJwtAlgorithms, clockToleranceSeconds = 30 }: CreateJwtVerifierParameters,
   now: () => number = Date.now,
 ): JwtVerifier {
   const keys = createRemoteJWKSet(new URL(jwksUrl), { timeoutDuration: 5_000 })

@@ -3,7 +3,7 @@ import { http, isAddressEqual, type Address, type Hex, type LocalAccount, type P
 import { createPaymasterClient, type UserOperation } from 'viem/account-abstraction'
 import type { Deployment } from '../../shared/deployment'
 import { assertSponsorshipUsable } from './assertSponsorshipUsable'
-import { stubEcdsaSignature } from './stubSignature'
+import { stubEcdsaSignature } from './stubEcdsaSignature'
 import { encodeVerifyingPaymasterWindow, signVerifyingPaymasterData } from '../../shared/verifyingPaymaster'
 import { boundedTransport, upstreamBusy, upstreamCallsInFlight, upstreamQueueLimit } from './boundedTransport'
 

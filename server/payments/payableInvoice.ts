@@ -1,11 +1,11 @@
 import { getAddress } from 'viem'
 import type { WireInvoice } from '../../shared/wire'
 import { PaymentRefusedError } from './paymentRefusedError'
-import type { PayContext } from './payContext'
+import type { PayDependencies } from './payDependencies'
 
 /** The invoice as it is now, refused unless it can still be paid with the token this deployment takes.
  * A Paid or Canceled invoice is a 400 (SPEC 7.2 lists an invalid invoice status there, not under 409). */
-export async function payableInvoice(context: PayContext, id: bigint): Promise<WireInvoice> {
+export async function payableInvoice(context: PayDependencies, id: bigint): Promise<WireInvoice> {
   const { invoice } = await context.invoices.read(id)
   if (invoice.status !== 'Issued') {
     throw new PaymentRefusedError('INVALID_STATUS', `invoice ${id} is ${invoice.status} and cannot be paid`, { status: invoice.status })

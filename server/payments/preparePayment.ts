@@ -8,14 +8,14 @@ import type { prepareResponseSchema } from '../../shared/wire'
 import { toWireUserOp } from '../../shared/userOpWire'
 import { estimateAccountGas } from '../chain/localGasEstimator'
 import { payUserOperation } from '../../shared/payUserOperation'
-import { stubEcdsaSignature } from '../chain/stubSignature'
+import { stubEcdsaSignature } from '../chain/stubEcdsaSignature'
 import { verifyVaultPermit } from '../chain/verifyVaultPermit'
 import { PaymentRefusedError } from './paymentRefusedError'
-import type { PayContext } from './payContext'
+import type { PayDependencies } from './payDependencies'
 import { payableInvoice } from './payableInvoice'
 import { earliestDeadline, minPermitRemainingSeconds } from '../../shared/permit'
 import { assertPermitUsable, nowSeconds } from './assertPermitUsable'
-import { defaultSponsorshipWindowSeconds } from './payContext'
+import { defaultSponsorshipWindowSeconds } from './payDependencies'
 import { verifyFunding, type FundingRequest } from './verifyFunding'
 import { ownersVault } from './ownersVault'
 
@@ -25,7 +25,7 @@ export type PreparedResponse = Omit<z.infer<typeof prepareResponseSchema>, 'succ
 /** Gas fields before they are measured. */
 const unmeasured = { callGasLimit: 0n, verificationGasLimit: 0n, preVerificationGas: 0n, paymasterVerificationGasLimit: 0n, paymasterPostOpGasLimit: 0n }
 
-async function resolveVault(context: PayContext, payer: Address, owner: Address) {
+async function resolveVault(context: PayDependencies, payer: Address, owner: Address) {
   const { client } = context
   if (getAddress(await ownersVault(context, owner)) !== getAddress(payer)) {
     throw new PaymentRefusedError('PAYER_NOT_OWNER_VAULT', 'payerAddress is not the vault of ownerAddress')
@@ -50,7 +50,7 @@ async function resolveVault(context: PayContext, payer: Address, owner: Address)
  * so submit accepts only it.
  */
 export async function preparePayment(
-  context: PayContext,
+  context: PayDependencies,
   { invoiceId, payerAddress, ownerAddress, permit, funding: fundingRequest, clientKey }: {
     invoiceId: bigint
     payerAddress: Address

@@ -7,7 +7,7 @@ import { receiptFromLogs, type BundlerReceipt } from '../chain/bundler'
 import type { Logger } from '../http/logger'
 import type { Metrics } from '../ops/metrics'
 import type { ClaimedSubmission, ReconcileClaims } from '../store/reconcileClaims'
-import type { PayContext } from './payContext'
+import type { PayDependencies } from './payDependencies'
 import { nowSeconds } from './assertPermitUsable'
 import { preparedDeadline } from './carriedPermits'
 
@@ -33,13 +33,13 @@ type Reconciler = { claims: ReconcileClaims; metrics: Metrics; logger: Logger; i
 
 /** The receipt, from the bundler or else from the EntryPoint's own log (a bundler that forgot an
  * operation may have included it all the same). */
-async function inclusion(context: PayContext, claimed: ClaimedSubmission, fromBlock: bigint): Promise<BundlerReceipt | null> {
+async function inclusion(context: PayDependencies, claimed: ClaimedSubmission, fromBlock: bigint): Promise<BundlerReceipt | null> {
   const { userOpHash } = claimed.prepared
   return (await context.bundler.receipt(userOpHash, claimed.bundlerRef)) ?? receiptFromLogs(context.client, context.deployment, userOpHash, fromBlock)
 }
 
 /** Why the operation can never be included now, or null while it still can. */
-async function whyInvalid(context: PayContext, { prepared }: ClaimedSubmission): Promise<string | null> {
+async function whyInvalid(context: PayDependencies, { prepared }: ClaimedSubmission): Promise<string | null> {
   if (preparedDeadline(prepared) - nowSeconds(context.now) < minRemainingSeconds) return 'expired'
   context.invoices.forget(prepared.invoice.invoiceId)
   const { invoice } = await context.invoices.read(prepared.invoice.invoiceId)
@@ -54,7 +54,7 @@ async function whyInvalid(context: PayContext, { prepared }: ClaimedSubmission):
   return nonce > op.nonce ? 'nonce_used' : null
 }
 
-async function reconcileOne(context: PayContext, reconciler: Reconciler, claimed: ClaimedSubmission): Promise<Outcome> {
+async function reconcileOne(context: PayDependencies, reconciler: Reconciler, claimed: ClaimedSubmission): Promise<Outcome> {
   const { claims, instance, options } = reconciler
   const { userOpHash } = claimed.prepared
   const receipt = await inclusion(context, claimed, options.fromBlock)
@@ -85,7 +85,7 @@ async function reconcileOne(context: PayContext, reconciler: Reconciler, claimed
 }
 
 /** One pass: claims what is due, checks each, gives back what stays unsettled. */
-export async function reconcileOnce(context: PayContext, reconciler: Reconciler): Promise<Outcome[]> {
+export async function reconcileOnce(context: PayDependencies, reconciler: Reconciler): Promise<Outcome[]> {
   const { claims, instance, options, metrics } = reconciler
   const claimed = await claims.claim({ instance, leaseMs: options.leaseMs, submittedForMs: options.submittedForMs, limit: options.batchSize ?? 50 })
   const outcomes: Outcome[] = []
@@ -111,7 +111,7 @@ export async function reconcileOnce(context: PayContext, reconciler: Reconciler)
  * operation one instance's at a time. `stop` waits for the pass under way, so a draining server
  * closes its database only after it.
  */
-export function startReconciler(context: PayContext, { claims, metrics, logger, options }: Omit<Reconciler, 'instance'>) {
+export function startReconciler(context: PayDependencies, { claims, metrics, logger, options }: Omit<Reconciler, 'instance'>) {
   const reconciler: Reconciler = { claims, metrics, logger, options, instance: randomUUID() }
   let stopped = false
   let timer: NodeJS.Timeout | undefined

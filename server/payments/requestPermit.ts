@@ -4,7 +4,7 @@ import { permitTypes, type PermitDomain } from '../../shared/permit'
 import type { PermitToSign, WireInvoice } from '../../shared/wire'
 import { readPermitDomain } from '../chain/permitDomain'
 import { PaymentRefusedError } from './paymentRefusedError'
-import type { PayContext } from './payContext'
+import type { PayDependencies } from './payDependencies'
 import { payableInvoice } from './payableInvoice'
 import { defaultPermitSeconds } from '../../shared/permit'
 import { assertPermitUsable, nowSeconds } from './assertPermitUsable'
@@ -27,7 +27,7 @@ function permitToSign(domain: PermitDomain, { owner, spender, value, nonce, dead
  * what it lacks from the owner's account, while it lacks anything.
  */
 export async function requestPermit(
-  context: PayContext,
+  context: PayDependencies,
   { invoiceId, payerAddress, permitDeadline, fundingFrom }: { invoiceId: bigint; payerAddress: Address; permitDeadline?: bigint | undefined; fundingFrom?: Address | undefined },
 ): Promise<{ permitToSign: PermitToSign; fundingPermitToSign?: PermitToSign; invoice: WireInvoice }> {
   const invoice = await payableInvoice(context, invoiceId)
@@ -47,7 +47,7 @@ export async function requestPermit(
 }
 
 /** What the vault lacks, for its own owner only. */
-async function fundingNeeded(context: PayContext, { token, vault, owner, amount }: { token: Address; vault: Address; owner: Address; amount: bigint }) {
+async function fundingNeeded(context: PayDependencies, { token, vault, owner, amount }: { token: Address; vault: Address; owner: Address; amount: bigint }) {
   const [ownerVault, balance] = await Promise.all([
     ownersVault(context, owner),
     context.client.readContract({ address: token, abi: stablecoinAbi, functionName: 'balanceOf', args: [vault] }),

@@ -5,7 +5,7 @@ import { fromWireUserOp, type WireUserOp } from '../../shared/userOpWire'
 import { hasCode } from '../../shared/codedError'
 import type { BundlerReceipt } from '../chain/bundler'
 import { PaymentRefusedError } from './paymentRefusedError'
-import type { PayContext } from './payContext'
+import type { PayDependencies } from './payDependencies'
 import { payableInvoice } from './payableInvoice'
 import type { PreparedPayment } from '../store/paymentStore'
 import { assertPermitUsable } from './assertPermitUsable'
@@ -22,7 +22,7 @@ type PermitSignatureInput = { v: number; r: Hex; s: Hex }
 const pendingMessage = 'submitted; not yet included. Read the invoice until it is Paid; do not prepare a new payment.'
 
 /** The prepared record this operation came from, refusing anything but that operation plus a signature. */
-async function preparedFor(context: PayContext, invoiceId: bigint, wire: WireUserOp): Promise<PreparedPayment> {
+async function preparedFor(context: PayDependencies, invoiceId: bigint, wire: WireUserOp): Promise<PreparedPayment> {
   let userOpHash: Hex
   try {
     userOpHash = getUserOperationHash({
@@ -58,7 +58,7 @@ function normalize(wire: WireUserOp): WireUserOp {
 /** The vault accepts the operation only when its owner signed the typed Payment message it names
  * (contracts/PayerVault.sol), as plain ECDSA: checked the same way here, so a signature the vault
  * would refuse never reaches the bundler. */
-async function assertSignedByOwner(context: PayContext, prepared: PreparedPayment, signature: Hex) {
+async function assertSignedByOwner(context: PayDependencies, prepared: PreparedPayment, signature: Hex) {
   const invalid = new PaymentRefusedError('USEROP_SIGNATURE_INVALID', 'the operation must be signed by the vault owner as its typed Payment message (eth_signTypedData_v4)')
   const call = payCallOf(prepared.userOp.callData)
   if (!call) throw invalid
@@ -79,7 +79,7 @@ function assertPermitMatches(wire: WireUserOp, permitSignature: PermitSignatureI
   if (!same) throw new PaymentRefusedError('USEROP_PERMIT_MISMATCH', 'permitSignature differs from the permit in the operation callData')
 }
 
-async function waitForReceipt(context: PayContext, userOpHash: Hex, reference: string | null | undefined): Promise<BundlerReceipt | null> {
+async function waitForReceipt(context: PayDependencies, userOpHash: Hex, reference: string | null | undefined): Promise<BundlerReceipt | null> {
   const deadline = context.now() + context.submitWaitMs
   for (;;) {
     const receipt = await context.bundler.receipt(userOpHash, reference)
@@ -88,7 +88,7 @@ async function waitForReceipt(context: PayContext, userOpHash: Hex, reference: s
   }
 }
 
-async function settle(context: PayContext, prepared: PreparedPayment, receipt: BundlerReceipt | null): Promise<SubmitResult> {
+async function settle(context: PayDependencies, prepared: PreparedPayment, receipt: BundlerReceipt | null): Promise<SubmitResult> {
   const { userOpHash } = prepared
   if (!receipt) return { status: 'pending', userOpHash, message: pendingMessage }
   context.invoices.forget(prepared.invoice.invoiceId)
@@ -109,7 +109,7 @@ async function settle(context: PayContext, prepared: PreparedPayment, receipt: B
  * can be claimed again; the EntryPoint nonce guarantees the operation is included at most once.
  */
 export async function submitPayment(
-  context: PayContext,
+  context: PayDependencies,
   { invoiceId, userOp, permitSignature }: { invoiceId: bigint; userOp: WireUserOp; permitSignature?: PermitSignatureInput | undefined },
 ): Promise<SubmitResult> {
   assertPermitMatches(userOp, permitSignature)

@@ -4,7 +4,7 @@ import type { Funding } from '../../shared/fundedPayCall'
 import { verifyPermit } from '../chain/verifyPermit'
 import { PaymentRefusedError } from './paymentRefusedError'
 import { assertPermitUsable } from './assertPermitUsable'
-import type { PayContext } from './payContext'
+import type { PayDependencies } from './payDependencies'
 
 export type FundingRequest = Omit<Funding, 'to'>
 
@@ -14,7 +14,7 @@ export type FundingRequest = Omit<Funding, 'to'>
  * from a balance that covers it, under a permit the token itself accepts.
  */
 export async function verifyFunding(
-  context: PayContext,
+  context: PayDependencies,
   { funding, owner, vault, shortfall }: { funding: FundingRequest; owner: Address; vault: Address; shortfall: bigint },
 ): Promise<Funding> {
   const { client, deployment } = context

@@ -37,7 +37,7 @@ function clip(text: string, length: number): string {
 }
 
 /** `maxWidth`: a line wider than this is set smaller until it fits. */
-type TextOptions = { weight?: FontWeight; size?: number; color?: typeof ink; maxWidth?: number }
+type TextParameters = { weight?: FontWeight; size?: number; color?: typeof ink; maxWidth?: number }
 
 /** Draws lines in whatever scripts they hold: each run in a Noto face embedded as a subset of the
  * glyphs drawn, so a name in Japanese, Arabic or Devanagari prints and can be copied back out. */
@@ -48,11 +48,11 @@ function writer(pdf: PDFDocument, page: PDFPage) {
     if (!font) embedded.set(face.key, (font = pdf.embedFont(fontFaceBytes(face), { subset: true })))
     return font
   }
-  const laidOut = async (value: string, { weight = 400, size = 10 }: TextOptions) => {
+  const laidOut = async (value: string, { weight = 400, size = 10 }: TextParameters) => {
     const runs = await Promise.all(textRuns(value, weight).map(async (run) => ({ ...run, font: await fontFor(run.face) })))
     return { runs, width: runs.reduce((sum, run) => sum + run.glyphs.reduce((advance, glyph) => advance + glyph.advance, 0), 0) * size }
   }
-  const draw = (runs: (TextRun & { font: PDFFont })[], x: number, y: number, { size = 10, color = ink }: TextOptions) => {
+  const draw = (runs: (TextRun & { font: PDFFont })[], x: number, y: number, { size = 10, color = ink }: TextParameters) => {
     // PDF 32000 14.9.4: the text a reader extracts for glyphs that do not spell it in drawing order
     // (an Indic vowel sign drawn before its consonant). Said for the whole line: pdftotext breaks a
     // line where one replacement ends and glyphs of its own begin.
@@ -108,12 +108,12 @@ function writer(pdf: PDFDocument, page: PDFPage) {
     if (actualText) page.pushOperators(PDFOperator.of(PDFOperatorNames.EndMarkedContent))
   }
   return {
-    async left(value: string, x: number, y: number, options: TextOptions = {}) {
+    async left(value: string, x: number, y: number, options: TextParameters = {}) {
       const { runs, width } = await laidOut(value, options)
       const size = options.size ?? 10
       draw(runs, x, y, options.maxWidth && width > options.maxWidth ? { ...options, size: (size * options.maxWidth) / width } : options)
     },
-    async right(value: string, x: number, y: number, options: TextOptions = {}) {
+    async right(value: string, x: number, y: number, options: TextParameters = {}) {
       const { runs, width } = await laidOut(value, options)
       draw(runs, x - width, y, options)
     },

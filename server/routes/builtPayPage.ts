@@ -20,7 +20,7 @@ export type BuiltPayPage = {
   deployment: PinnedDeployment | null
 }
 
-export type BuiltPayPageOptions = {
+export type BuiltPayPageParameters = {
   distDir: string
   /** Sources of the CSP directives that depend on the server's configuration, not on the build. */
   frameAncestors: string
@@ -51,7 +51,7 @@ function stamp(path: string): string {
  * once per build, not per request (the page's every view used to read and parse both, and hash its
  * styles): a rebuild is still served without a restart, within `recheckMs`.
  */
-export function builtPayPage({ distDir, frameAncestors, connectSources, recheckMs = 1_000, now = Date.now }: BuiltPayPageOptions) {
+export function builtPayPage({ distDir, frameAncestors, connectSources, recheckMs = 1_000, now = Date.now }: BuiltPayPageParameters) {
   const htmlPath = join(distDir, 'index.html')
   const deploymentPath = join(distDir, builtDeploymentFile)
   let seen: { at: number; stamps: string; parents: string; page: BuiltPayPage | null } | undefined

@@ -19,7 +19,7 @@ import type { AccessTokenRecord, AccessTokenStore } from '../store/accessTokenSt
 import type { InvoiceMetadataStore } from '../store/invoiceMetadataStore'
 import type { InvoiceKey } from '../store/invoiceKey'
 
-export type InvoiceShareContext = {
+export type InvoiceShareDependencies = {
   invoices: InvoiceReader
   /** The chain this deployment serves: a studio's vault on another chain owns nothing here. */
   chainId: number
@@ -51,15 +51,15 @@ function statusOf(record: AccessTokenRecord, now: number): TokenStatus {
   return record.expiresAt && record.expiresAt.getTime() <= now ? 'expired' : 'active'
 }
 
-export type InvoiceShareRoutesDependencies = { share: InvoiceShareContext }
+export type InvoiceShareRoutesDependencies = { share: InvoiceShareDependencies }
 
 /** The caller's own invoice (its studio vault is the on-chain merchant); any other is a 404 like a missing one. */
-async function ownedInvoice(share: InvoiceShareContext, principal: AuthEnv['Variables']['principal'], id: bigint) {
+async function ownedInvoice(share: InvoiceShareDependencies, principal: AuthEnv['Variables']['principal'], id: bigint) {
   await readOwnedInvoice(share.invoices, share.chainId, principal, id)
   return share.invoiceKey(id)
 }
 
-const linkFor = (share: InvoiceShareContext, id: bigint, token: string) => shareLinkFor(share.publicUrl(), id, token)
+const linkFor = (share: InvoiceShareDependencies, id: bigint, token: string) => shareLinkFor(share.publicUrl(), id, token)
 
 const shareRoute = apiRoute<InvoiceShareRoutesDependencies>()
 

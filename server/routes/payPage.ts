@@ -13,7 +13,7 @@ import { builtPayPage, type BuiltPayPage } from './builtPayPage'
 import { keptRenders } from './keptRenders'
 import { payPageMarkup } from './payPageMarkup'
 
-export type PayPageOptions = {
+export type PayPageParameters = {
   /** Vite's output: index.html and assets/. */
   distDir: string
   /** CSP frame-ancestors sources (ALLOWED_FRAME_ANCESTORS): who may frame the page. */
@@ -54,7 +54,7 @@ export function allowedParents(frameAncestors: string, ownOrigin: string): strin
 /** The built pay page at the share-link path, and its assets. The page's URL carries a bearer token:
  * it is never cached, and its policy keeps the token from leaving (no referrer) and the page from
  * running anything but its own files. */
-export function payPage({ distDir, frameAncestors, connectSources, publicOrigin, document }: PayPageOptions) {
+export function payPage({ distDir, frameAncestors, connectSources, publicOrigin, document }: PayPageParameters) {
   const app = new Hono()
   const built = builtPayPage({ distDir, frameAncestors, connectSources })
   const renders = keptRenders<FirstPaint>()

@@ -15,7 +15,7 @@ import {
 import { apiRoute } from './apiRoute'
 import { HttpError } from '../http/httpError'
 import { invoiceIdParams } from '../http/validate'
-import type { PayContext } from '../payments/payContext'
+import type { PayDependencies } from '../payments/payDependencies'
 import type { MetadataAccess } from '../store/openStores'
 import { preparePayment } from '../payments/preparePayment'
 import { requestPermit } from '../payments/requestPermit'
@@ -23,7 +23,7 @@ import { submitPayment } from '../payments/submitPayment'
 import { invoicePdf } from '../pdf/invoicePdf'
 
 export type PayRoutesDependencies = {
-  pay: PayContext
+  pay: PayDependencies
   metadata: MetadataAccess
   /** The client a request is counted under (server/http/clientAddress.ts): sponsorships are limited per client. */
   clientKey?: (c: Context) => string

@@ -6,7 +6,7 @@ import { invoiceKeyString, type InvoiceKey } from './invoiceKey'
 import { tokensChangedChannel } from './migrations'
 import type { MetadataAccess } from './openStores'
 
-export type MetadataAccessOptions = {
+export type MetadataAccessDependencies = {
   db: Pick<Database, 'listen'>
   tokens: Pick<AccessTokenStore, 'findValidToken'>
   metadata: Pick<InvoiceMetadataStore, 'getMetadata'>
@@ -42,7 +42,7 @@ export function createMetadataAccess({
   ttlMs = 60_000,
   maxEntries = 1_000,
   now = Date.now,
-}: MetadataAccessOptions): MetadataAccess & { /** Resolves with whether valid tokens are answered from memory. */ listening: Promise<boolean> } {
+}: MetadataAccessDependencies): MetadataAccess & { /** Resolves with whether valid tokens are answered from memory. */ listening: Promise<boolean> } {
   const opened = new Map<string, Opened>()
   // bumped by every change heard: a lookup that began before one does not keep what it found
   let changes = 0

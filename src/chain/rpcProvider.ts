@@ -1,7 +1,7 @@
 import { hexToNumber, type Hex } from 'viem'
 import { hasProviderCode, providerErrors, type Eip1193Provider } from '../../shared/eip1193'
 
-export type PinnedRpcParameters = {
+export type PinnedRpcProviderParameters = {
   /** The build's pinned endpoints, tried in order. */
   urls: readonly string[]
   /** An endpoint that reports another chain is never asked again. */
@@ -27,7 +27,7 @@ function isChainAnswer(error: unknown): boolean {
  * through the payment service. Each endpoint must first say it serves the pinned chain. No cookies, no
  * Referer (the page's URL carries a share token).
  */
-export function pinnedRpcProvider({ urls, chainId, fetch = globalThis.fetch.bind(globalThis), timeoutMs = 10_000 }: PinnedRpcParameters): Eip1193Provider {
+export function pinnedRpcProvider({ urls, chainId, fetch = globalThis.fetch.bind(globalThis), timeoutMs = 10_000 }: PinnedRpcProviderParameters): Eip1193Provider {
   let id = 0
   const onChain = new Map<string, Promise<boolean>>()
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import { startNoncePruning } from '../../server/auth/noncePruning'
+import { startNoncePruning } from '../../server/auth/startNoncePruning'
 import { ConfigError, readConfig } from '../../server/config'
 import { jsonLogger } from '../../server/http/logger'
 

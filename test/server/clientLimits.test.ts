@@ -5,7 +5,7 @@ import { clientKeyOf } from '../../server/http/clientAddress'
 import { memoryRateCounter } from '../../server/http/rateLimit'
 import { sharedRateCounter } from '../../server/http/sharedRateCounter'
 import { silentLogger } from '../../server/http/logger'
-import { connectRedis } from '../../server/ops/redis'
+import { connectRedis } from '../../server/ops/connectRedis'
 import { useInProcessApp } from '../support/inProcessApp'
 import { useRedis } from '../support/redis'
 

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { compressBuild } from '../../build/compress'
 import { errorHandler } from '../../server/http/errorHandler'
 import { silentLogger } from '../../server/http/logger'
-import { devnetWalletRoute } from '../../server/routes/devnetWallet'
+import { devnetWalletRoute } from '../../server/routes/devnetWalletRoute'
 import { payPage } from '../../server/routes/payPage'
 
 const dist = mkdtempSync(join(tmpdir(), 'svc-dist-'))

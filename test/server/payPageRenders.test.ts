@@ -10,7 +10,7 @@ import { errorHandler } from '../../server/http/errorHandler'
 import { silentLogger } from '../../server/http/logger'
 import { builtPayPage } from '../../server/routes/builtPayPage'
 import { keptRenders } from '../../server/routes/keptRenders'
-import { payPage, type PayPageOptions } from '../../server/routes/payPage'
+import { payPage, type PayPageParameters } from '../../server/routes/payPage'
 import { sampleMetadata } from '../store/fixtures'
 
 const dist = mkdtempSync(join(tmpdir(), 'svc-dist-'))
@@ -42,7 +42,7 @@ const issued: WireInvoice = {
 
 /** The page over a document whose answer the test changes, as the chain and the token store would. */
 function servedWith(answer: { invoice: WireInvoice; metadata: InvoiceMetadata | null }) {
-  const document: PayPageOptions['document'] = async () => ({
+  const document: PayPageParameters['document'] = async () => ({
     success: true,
     accessLevel: answer.metadata ? 'full' : 'onchain_only',
     data: answer.invoice,

@@ -5,7 +5,7 @@ import { createAccessTokenStore, type AccessTokenStore } from '../../server/stor
 import type { Database } from '../../server/store/database'
 import { createInvoiceMetadataStore, type InvoiceMetadataStore } from '../../server/store/invoiceMetadataStore'
 import { invoiceKeyParams, type InvoiceKey } from '../../server/store/invoiceKey'
-import { createMetadataAccess, type MetadataAccessOptions } from '../../server/store/metadataAccess'
+import { createMetadataAccess, type MetadataAccessDependencies } from '../../server/store/metadataAccess'
 import { createMetadataCipher } from '../../server/store/metadataCipher'
 import { backends, useDatabases } from '../support/postgres'
 import { randomInvoiceKey, sampleMetadata } from './fixtures'
@@ -24,7 +24,7 @@ describe.each(backends)('%s', (backend) => {
   })
 
   /** An access over the real stores that counts what it asks of them. */
-  async function counted(options: Partial<MetadataAccessOptions> = {}) {
+  async function counted(options: Partial<MetadataAccessDependencies> = {}) {
     const asked = { tokens: 0, metadata: 0 }
     const keys = new Map<bigint, InvoiceKey>()
     const access = createMetadataAccess({

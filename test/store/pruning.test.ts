@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { beforeAll, describe, expect, test } from 'vitest'
 import type { Hex } from 'viem'
-import { startNoncePruning } from '../../server/auth/noncePruning'
+import { startNoncePruning } from '../../server/auth/startNoncePruning'
 import { silentLogger } from '../../server/http/logger'
 import { startPreparedPruning } from '../../server/payments/preparedPruning'
 import type { Database } from '../../server/store/database'

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { privateKeyToAddress } from 'viem/accounts'
 import { afterAll, beforeAll } from 'vitest'
-import { createApp, type AppOptions } from '../../server/app'
+import { createApp, type AppDependencies } from '../../server/app'
 import type { TrustedProxies } from '../../server/http/clientAddress'
 import { silentLogger } from '../../server/http/logger'
 import { createMetrics } from '../../server/ops/metrics'
@@ -37,7 +37,7 @@ export type InProcessAppParameters = {
   rateLimitPerMinute?: number
   trustedProxies?: TrustedProxies
   /** Where the limits are counted (a test's Redis); absent, in the app's memory. */
-  sharedRateCounter?: AppOptions['sharedRateCounter']
+  sharedRateCounter?: AppDependencies['sharedRateCounter']
 }
 
 export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, sharedRateCounter }: InProcessAppParameters = {}) {

@@ -11,7 +11,7 @@ import type { SponsorshipLimiter } from './sponsorshipLimiter'
 export const defaultSponsorshipWindowSeconds = 900
 
 /** What the pay flow runs on. `now` is wall-clock milliseconds, injectable so expiry can be tested. */
-export type PayContext = {
+export type PayDependencies = {
   client: PublicClient
   deployment: Deployment
   invoices: InvoiceReader

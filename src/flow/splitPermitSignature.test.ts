@@ -1,7 +1,7 @@
 import { concat, encodeAbiParameters, parseSignature, serializeSignature, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
-import { splitPermitSignature } from './permitSignature'
+import { splitPermitSignature } from './splitPermitSignature'
 
 const erc6492Magic: Hex = '0x6492649264926492649264926492649264926492649264926492649264926492'
 
