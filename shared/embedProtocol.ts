@@ -41,8 +41,9 @@ export type Envelope<M> = M & { svc: typeof protocolVersion; id: string }
 export const bridgedSignUserOperation = 'svc_signUserOperation'
 
 /** The only methods a payment needs: the bridge relays these and refuses everything else. Not
- * personal_sign or eth_sign (a bare hash could be anything's; nothing in a payment asks for one) nor wallet_addEthereumChain (a frame could have the
- * host's wallet add a chain with an RPC of its choosing; the payer adds the pinned chain itself). */
+ * personal_sign or eth_sign (a bare hash could be anything's; nothing in a payment asks for one),
+ * nor wallet_addEthereumChain (a frame could have the host's wallet add a chain with an RPC of its
+ * choosing; the payer adds the pinned chain itself). */
 export const bridgedMethods = [
   'eth_requestAccounts',
   'eth_accounts',
