@@ -17,7 +17,7 @@ export class DevnetDatabaseUnknownError extends CodedError {
 /** `encryptionKeys`: the keys the database's records are sealed under, the active one sealing anew. */
 export type KeysDatabase = { db: Database; encryptionKeys: EncryptionKeys; where: string }
 
-const storeVariables = ['DATABASE_URL', 'DATA_DIR', 'METADATA_ENCRYPTION_KEY', 'METADATA_ENCRYPTION_KEYS'] as const
+const storeVariables = ['DATABASE_URL', 'DATA_DIR', 'METADATA_ENCRYPTION_KEY', 'METADATA_ENCRYPTION_KEYS', 'METADATA_ENCRYPTION_ACTIVE_KEY'] as const
 
 /**
  * The server's database as its environment names it; with none of DATABASE_URL, DATA_DIR,

@@ -15,7 +15,7 @@ import { chainFor, createChainClient } from './chain/chainClient'
 import { createInvoiceReader } from './chain/invoiceReader'
 import { erc7677Sponsor, localVerifyingSponsor, type Sponsor } from './chain/sponsor'
 import { timedTransport, type CallTimer } from './chain/timedTransport'
-import { encryptionKeysOf, jwtAlgorithmsOf, trustedProxiesOf, type Config } from './config'
+import { ConfigError, encryptionKeysOf, jwtAlgorithmsOf, trustedProxiesOf, type Config } from './config'
 import type { Logger } from './http/logger'
 import { countedBundler, countedSponsor } from './ops/countedDependencies'
 import { createMetrics } from './ops/metrics'
@@ -97,8 +97,12 @@ async function listenForOperations(hostname: string, port: number, routes: Hono)
   const app = new Hono()
   app.route('/', routes)
   app.notFound((c) => c.json({ error: 'NOT_FOUND', code: 'NOT_FOUND', message: 'no such route' }, 404))
-  const server = await new Promise<ServerType>((resolve) => {
+  const server = await new Promise<ServerType>((resolve, reject) => {
     const listening = serve({ fetch: app.fetch, hostname, port }, () => resolve(listening))
+    // a port already taken is the operator's to fix: said as such, not as a hang or a stack trace
+    listening.once('error', (error: NodeJS.ErrnoException) =>
+      reject(new ConfigError(`OPS_PORT ${port} on ${hostname} cannot be listened on (${error.code ?? error.message}): choose a free port or OPS_HOST`)),
+    )
   })
   const address = server.address()
   const bound = typeof address === 'object' && address ? address.port : port

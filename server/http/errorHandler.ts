@@ -90,7 +90,8 @@ export function errorHandler(logger: Logger) {
     if (known) {
       if (known.status >= 500) logger.error({ ...context, code: known.code, error: error.name, message: redacted(error) }, 'upstream failure')
       for (const [name, value] of Object.entries(known.headers)) c.header(name, value)
-      return c.json({ error: known.code, code: known.code, message: known.message, ...known.details }, known.status)
+      // the SPEC's fields last: no layer's details can stand in for them
+      return c.json({ ...known.details, error: known.code, code: known.code, message: known.message }, known.status)
     }
     logger.error({ ...context, error: error.name, message: redacted(error) }, 'unhandled error')
     return c.json({ error: 'INTERNAL_ERROR', code: 'INTERNAL_ERROR', message: 'something went wrong on our side' }, 500)

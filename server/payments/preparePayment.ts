@@ -18,6 +18,7 @@ import { assertPermitUsable, nowSeconds } from './assertPermitUsable'
 import { defaultSponsorshipWindowSeconds } from './payDependencies'
 import { verifyFunding, type FundingRequest } from './verifyFunding'
 import { ownersVault } from './ownersVault'
+import { unknownClient } from './sponsorshipLimiter'
 
 /** Typed by the widget's schema for this answer: the two cannot disagree on a field's representation. */
 export type PreparedResponse = Omit<z.infer<typeof prepareResponseSchema>, 'success'>
@@ -65,7 +66,7 @@ export async function preparePayment(
   const invoice = await payableInvoice(context, invoiceId)
   assertPermitUsable(permit.deadline, context.now)
   const invoiceKey = { chainId: deployment.chainId, registry: deployment.registry, invoiceId }
-  const counted = { invoice: invoiceKey, sender: payerAddress, owner: ownerAddress, clientKey: clientKey ?? 'unknown' }
+  const counted = { invoice: invoiceKey, sender: payerAddress, owner: ownerAddress, clientKey: clientKey ?? unknownClient }
   // a request the limits will refuse costs no gas estimate and no paymaster call
   await context.sponsorships?.check(counted, context.now())
   const amount = BigInt(invoice.amount)

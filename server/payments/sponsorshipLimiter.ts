@@ -11,6 +11,10 @@ import { invoiceKeyParams, invoiceKeyString, type InvoiceKey } from '../store/in
  */
 export type SponsorshipLimits = { perInvoice: number; perOwner: number; perClient: number }
 
+/** The client key of a request whose address is not known: such requests share no count, since one
+ * of them could otherwise use up the per-client room of all the others. */
+export const unknownClient = 'unknown'
+
 /** One sponsored operation, as the paymaster will see it: `validUntil` is its window's end (Unix s). */
 export type SponsorshipClaim = {
   userOpHash: Hex
@@ -77,7 +81,7 @@ export function createSponsorshipLimiter(db: Database, limits: SponsorshipLimits
   async function assertRoom(query: Queryable, claim: SponsorshipClaim, now: Date): Promise<void> {
     for (const bound of ['perInvoice', 'perOwner', 'perClient'] as const) {
       const max = limits[bound]
-      if (max === 0) continue
+      if (max === 0 || (bound === 'perClient' && claim.clientKey === unknownClient)) continue
       const { live, oldest } = await count(query, bound, claim, now)
       if (live < max) continue
       const retryAfterSeconds = Math.max(1, Math.ceil(((oldest?.getTime() ?? now.getTime()) - now.getTime()) / 1000))
@@ -106,7 +110,7 @@ export function createSponsorshipLimiter(db: Database, limits: SponsorshipLimits
       await db.transaction(async (tx) => {
         if (limits.perInvoice > 0) await lockForTransaction(tx, 'sponsorship', `invoice:${invoiceKeyString(claim.invoice)}`)
         if (limits.perOwner > 0) await lockForTransaction(tx, 'sponsorship', `owner:${claim.owner.toLowerCase()}`)
-        if (limits.perClient > 0) await lockForTransaction(tx, 'sponsorship', `client:${claim.clientKey}`)
+        if (limits.perClient > 0 && claim.clientKey !== unknownClient) await lockForTransaction(tx, 'sponsorship', `client:${claim.clientKey}`)
         await assertRoom(tx, claim, at)
         const [hash, ...rest] = [claim.userOpHash.toLowerCase(), ...invoiceKeyParams(claim.invoice), claim.sender.toLowerCase()]
         await tx.query(

@@ -31,6 +31,11 @@ describe('errorHandler', () => {
     expect((await answerTo(new PaymentRefusedError('PERMIT_EXPIRED', 'request a new permit'))).status).toBe(409)
   })
 
+  test('behavior: details never stand in for the answer\'s error, code or message', async () => {
+    const error = new PaymentRefusedError('TRANSACTION_FAILED', 'the payment was included but reverted', { code: 'PAID', error: 'PAID', message: 'Payment received', txHash: '0x02' })
+    expect((await answerTo(error)).body).toEqual({ error: 'TRANSACTION_FAILED', code: 'TRANSACTION_FAILED', message: 'the payment was included but reverted', txHash: '0x02' })
+  })
+
   test('behavior: every payment refusal has a status (none is a 500)', () => {
     const refusals: Record<PaymentRefusal, true> = {
       INVALID_STATUS: true,
