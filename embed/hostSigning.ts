@@ -39,9 +39,10 @@ export type CreateHostSigningParameters = {
  * nothing signed but this payment. So the host reads the chain itself, through its own wallet, and
  * runs the page's own verifiers: a permit only of the invoice amount read from the chain, from the
  * vault the pinned factory derives for the signing account, to the pinned registry; a funding permit
- * only from the signing account to that vault, of exactly what the vault lacks on-chain; an operation
- * signature only over a hash it computed from an operation that pays exactly this invoice with the
- * permits this host signed. It signs what it rebuilt, never the frame's bytes.
+ * only from the signing account to that vault, of exactly what the vault lacks on-chain; an
+ * operation's Payment message only, built here from an operation that pays exactly this invoice with
+ * the permits this host signed (its hash computed here). It signs what it rebuilt, never the frame's
+ * bytes.
  */
 export function createHostSigning({ deployment, invoiceId, now = Date.now }: CreateHostSigningParameters) {
   /** The vault's permit and, when the payment is funded from the account, the funding signed before it. */

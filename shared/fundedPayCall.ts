@@ -1,6 +1,6 @@
 import { getAddress, type Address, type Hex } from 'viem'
 import { decodeCall, encodeCall } from './abiCall'
-import { PayCallError, reencodes, vaultPayAbi, type PayCall, type PermitSignature } from './payCall'
+import { asTuple, PayCallError, reencodes, vaultPayAbi, type PayCall, type PermitSignature } from './payCall'
 
 /** The payer's own account lets its vault take `amount` once (the permit), and the vault takes it. */
 export type Funding = { from: Address; to: Address; amount: bigint; permit: PermitSignature }
@@ -8,8 +8,6 @@ export type Funding = { from: Address; to: Address; amount: bigint; permit: Perm
 /** A payment that first takes what the vault lacks from its owner's own account: the vault takes
  * only from its owner (contracts/PayerVault.sol), so the call names the amount and the permit alone. */
 export type FundedPayCall = PayCall & { funding: { amount: bigint; permit: PermitSignature } }
-
-const asTuple = ({ deadline, v, r, s }: PermitSignature) => ({ deadline, v, r, s })
 
 /**
  * vault.payInvoiceFromWallet(registry, invoice, merchant, token, amount, permit, fromWallet, funding):

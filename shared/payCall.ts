@@ -84,7 +84,8 @@ export class PayCallError extends CodedError {
   }
 }
 
-const asTuple = ({ deadline, v, r, s }: PermitSignature) => ({ deadline, v, r, s })
+/** A permit signature as the vault's functions take it: the tuple's fields and nothing more. */
+export const asTuple = ({ deadline, v, r, s }: PermitSignature) => ({ deadline, v, r, s })
 
 /** vault.payInvoice(registry, invoice, merchant, token, amount, permit): the only call a payment makes. */
 export function encodePayCallData({ registry, invoiceId, merchant, token, amount, permit }: PayCall): Hex {

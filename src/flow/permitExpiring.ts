@@ -11,5 +11,5 @@ export function permitExpiring(deadline: bigint, now: number): boolean {
 /** A sponsorship (the operation's window, Unix seconds) with no more time left than a permit needs is
  * as good as ended: what it sponsors could not be signed, sent and included within it. */
 export function sponsorshipExpiring(validUntil: number, now: number): boolean {
-  return validUntil * 1000 - now <= permitMarginMs
+  return permitExpiring(BigInt(validUntil), now)
 }

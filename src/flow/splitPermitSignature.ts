@@ -3,7 +3,7 @@ import type { PermitSignature } from '../../shared/payCall'
 import { ecrecoverV } from '../../shared/permit'
 import { WalletError } from '../wallet/walletError'
 
-/** registry.pay takes the permit as v, r, s. A counterfactual smart-account wallet wraps what it
+/** The vault hands the permit to registry.pay as v, r, s. A counterfactual smart-account wallet wraps what it
  * signs for ERC-6492; the token wants the bare 65 bytes. (Split by hand: viem's parseSignature
  * pulls in a whole elliptic-curve library the widget does not otherwise need.) */
 export function splitPermitSignature(signature: Hex, deadline: bigint): PermitSignature {

@@ -17,7 +17,8 @@ export type CheckSponsorshipParameters = {
 export type CheckSponsorshipReturnType = { problems: UnsafeProblem[]; window: SponsorshipWindow | null }
 
 /**
- * The paymaster's data is the operation's real validity window: SimpleAccount sets none of its own.
+ * The paymaster's data is the operation's real validity window: the vault's own (its Payment's
+ * validUntil, the permit deadline) is never earlier, since this window must end by the permit.
  * It must be the pinned VerifyingPaymaster's layout, end no later than the permit (so a held operation
  * cannot pay after the payer was told it lapsed) and be valid now (the window's rule is shared with the
  * server: shared/sponsorshipWindowProblems.ts). Returns the decoded window, or the reasons to refuse.

@@ -47,7 +47,7 @@ export function devnetWalletProvider({ privateKey, rpcUrl }: DevnetWalletKey, fe
 }
 
 /** eth_signTypedData_v4 carries JSON, integers as strings: back to what viem hashes. Flat structs
- * (a permit) are all a payment signs. */
+ * (a permit, the vault's Payment) are all a payment signs. */
 function typedDataOf(json: string): TypedDataDefinition {
   const { types, primaryType, domain, message } = JSON.parse(json) as {
     types: Record<string, { name: string; type: string }[]>

@@ -11,9 +11,9 @@ export type PaymentWallet = {
   switchChain(chainId: number): Promise<void>
   signTypedData(typedData: PermitTypedData): Promise<Hex>
   /** The vault checks the owner's signature of the operation's Payment message (eth_signTypedData_v4,
-   * which the wallet shows field by field), built from the verified operation. The operation travels
-   * with its hash and message, so a wallet reached through a bridge can verify it again and rebuild
-   * the message itself before it signs. */
+   * which the wallet shows field by field), built from the verified operation. A wallet reached
+   * through the bridge is sent only the operation: the host verifies it again and builds the message
+   * itself before its wallet signs. */
   signUserOperation(operation: { userOp: UserOperation<'0.7'>; userOpHash: Hex; payment: PaymentMessage }): Promise<Hex>
   /** The plain way to fund the vault: the wallet's own token transfer from the account to the vault,
    * whose network fee the payer pays. Resolves with its hash once it is mined; throws if it reverted. */
