@@ -38,7 +38,7 @@ function install(script: HTMLScriptElement | null): void {
   if (!script?.dataset.invoiceId) return
   const host = document.createElement('div')
   script.after(host)
-  // data-invoice-id, data-token, data-locale, data-mode: the mount options, spelled as attributes
+  // data-invoice-id, data-token, data-locale, data-mode, data-layout: the mount options, spelled as attributes
   api.mount(host, { ...script.dataset } as unknown as MountOptions)
 }
 

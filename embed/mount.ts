@@ -10,6 +10,9 @@ export type MountOptions = {
   /** CSS custom properties for the pay page, e.g. `{ '--svc-accent': '#0a7' }`. */
   theme?: Record<string, string>
   mode?: 'iframe' | 'inline'
+  /** `compact`: the payee, the amount, its on-chain confirmation and the payment, the invoice document
+   * behind a disclosure, for a storefront that shows its own order. `full` (default): the document. */
+  layout?: 'full' | 'compact'
 }
 
 export type Checkout = {
@@ -31,6 +34,7 @@ function frameUrl(base: string, id: string, options: MountOptions): string {
   query.set('parent', location.origin)
   if (options.locale) query.set('locale', options.locale)
   if (options.theme) query.set('theme', JSON.stringify(options.theme))
+  if (options.layout == 'compact') query.set('layout', 'compact')
   return url.href
 }
 
@@ -46,7 +50,7 @@ export function mountFrame(element: HTMLElement, options: MountOptions, base: st
   frame.src = frameUrl(base, id, options)
   frame.title = 'Pay invoice'
   frame.referrerPolicy = 'no-referrer'
-  frame.style.cssText = 'border:0;width:100%;min-height:480px'
+  frame.style.cssText = `border:0;width:100%;min-height:${options.layout == 'compact' ? 320 : 480}px`
   const events = hostEvents(element)
   const post = (message: HostMessage) => frame.contentWindow?.postMessage({ ...message, svc: protocolVersion, id }, origin)
   let bridge: Promise<HostBridge> | undefined

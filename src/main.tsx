@@ -54,6 +54,7 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
           baseUrl={baseUrl}
           channel={channel}
           served={served && servedDocument(served)}
+          layout={params.layout}
         />
       ) : (
         <NotFoundPage />

@@ -91,11 +91,11 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     // (each second while it is open), another answer to the token (revoked: no metadata), a rebuild.
     // Until then the same inputs make the same markup, and rendering it was most of the page's time.
     const response = 'response' in page ? page.response : null
-    const key = [invoiceId, locale.tag, params.token ?? '', response ? Number(response.data.dueAt) * 1000 < now : 'notFound'].join(' ')
+    const key = [invoiceId, locale.tag, params.token ?? '', params.layout, response ? Number(response.data.dueAt) * 1000 < now : 'notFound'].join(' ')
     const inputs = [built, response?.data, response?.metadata, response?.accessLevel]
     const kept = renders.get(key, inputs)
     if (kept) return kept
-    const html = payPageMarkup(built.template, { page, locale, deployment, invoiceId, token: params.token, now })
+    const html = payPageMarkup(built.template, { page, locale, deployment, invoiceId, token: params.token, now, layout: params.layout })
     const rendered: FirstPaint = { body: { text: html }, status: 'notFound' in page ? 404 : 200, lang: locale.strings.lang }
     renders.set(key, inputs, rendered)
     return rendered

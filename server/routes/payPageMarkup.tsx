@@ -3,6 +3,7 @@ import { createPayApi } from '../../src/api/createPayApi'
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import { LocaleContext } from '../../src/ui/LocaleContext'
 import { NotFoundPage, PayPage } from '../../src/ui/page/PayPage'
+import type { PageLayout } from '../../src/ui/page/pageParams'
 import { servedDocument, servedPageElementId, servedPageJson, type ServedPage } from '../../src/ui/page/servedPage'
 import type { Locale } from '../../src/ui/strings'
 import type { WidgetActions } from '../../src/ui/widget/PaymentWidget'
@@ -21,6 +22,8 @@ export type PayPageMarkupParameters = {
   invoiceId: string
   token: string | null
   now: number
+  /** The embedding's layout (`?layout=compact`), rendered as the client will hydrate it. */
+  layout?: PageLayout
 }
 
 type Filled = { lang: string; title: string; app: string }
@@ -57,7 +60,7 @@ export function pageTemplate(html: string): PageTemplate {
  * own components in the state the client starts in (the service's figures, marked unconfirmed, while
  * the chain is read), and the data they were rendered with, for the client to hydrate.
  */
-export function payPageMarkup(template: PageTemplate, { page, locale, deployment, invoiceId, token, now }: PayPageMarkupParameters): string {
+export function payPageMarkup(template: PageTemplate, { page, locale, deployment, invoiceId, token, now, layout = 'full' }: PayPageMarkupParameters): string {
   const document = servedDocument(page)
   const title = document ? locale.strings.invoiceTitle(document.metadata?.invoiceNumber ?? invoiceId) : locale.strings.notFoundTitle
   const body = renderToString(
@@ -72,6 +75,7 @@ export function payPageMarkup(template: PageTemplate, { page, locale, deployment
           pdfUrl={token ? pdfUrls.pdfUrl(invoiceId, token) : null}
           onReloadDocument={noop}
           now={now}
+          layout={layout}
         />
       ) : (
         <NotFoundPage />

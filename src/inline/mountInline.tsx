@@ -11,7 +11,7 @@ import { App } from '../ui/page/App'
 import { loadLocale } from '../ui/strings'
 import css from '../ui/theme.css?inline'
 
-export type InlineOptions = { invoiceId: string; token?: string; locale?: string; theme?: Record<string, string> }
+export type InlineOptions = { invoiceId: string; token?: string; locale?: string; theme?: Record<string, string>; layout?: 'full' | 'compact' }
 export type InlineCheckout = { destroy(): void }
 
 // parsed once for every widget on the page
@@ -41,7 +41,7 @@ export function mountInline(host: HTMLElement, options: InlineOptions, base: str
     host.lang = locale.strings.lang
     render(
       <LocaleContext.Provider value={locale}>
-        <App invoiceId={options.invoiceId} token={options.token ?? null} deployment={pinned} api={api} baseUrl={baseUrl} inlineHost={inlineHost} />
+        <App invoiceId={options.invoiceId} token={options.token ?? null} deployment={pinned} api={api} baseUrl={baseUrl} inlineHost={inlineHost} layout={options.layout === 'compact' ? 'compact' : 'full'} />
       </LocaleContext.Provider>,
       shadow,
     )

@@ -43,6 +43,7 @@ export const de: Strings = {
   notVerifiedFields: (fields) => `Warnung: Diese Angaben stimmen nicht mit der on-chain gespeicherten Rechnung überein (${fields}). Verlassen Sie sich nicht darauf. Bezahlt würde der oben gezeigte On-Chain-Betrag.`,
   onchainOnly: 'Nur der On-Chain-Eintrag wird angezeigt: Öffnen Sie die vollständige Rechnung mit dem Link, den Sie erhalten haben.',
   detailsFailed: 'Die Rechnungsdetails konnten nicht geladen werden.',
+  showInvoiceDocument: 'Rechnung anzeigen',
   retry: 'Erneut versuchen',
   retryIn: (seconds) => `Erneut versuchen in ${seconds}`,
 

@@ -44,6 +44,7 @@ const en = {
   notVerifiedFields: (fields: string) => `Warning: these details do not match the invoice recorded on-chain (${fields}). Do not rely on them. You would pay the on-chain amount shown above.`,
   onchainOnly: 'Only the on-chain record is shown: open the full invoice with the link you were sent.',
   detailsFailed: 'The invoice details could not be loaded.',
+  showInvoiceDocument: 'Show the invoice',
   retry: 'Try again',
   retryIn: (seconds: string) => `Try again in ${seconds}`,
 

@@ -15,6 +15,7 @@ import { embedEvents } from '../../frame/embedEvents'
 import type { FrameChannel } from '../../frame/frameChannel'
 import { unconfirmedInvoice } from '../../verify/confirmInvoice'
 import { useInvoiceDocument } from './useInvoiceDocument'
+import type { PageLayout } from './pageParams'
 
 const clock = { now: Date.now, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) }
 
@@ -39,10 +40,12 @@ export type AppProps = {
   inlineHost?: Pick<FrameChannel, 'emit'> | null
   /** What the server rendered the page with: shown at once (unconfirmed), not fetched again. */
   served?: InvoiceDocument | null
+  /** The merchant's mount option: the full invoice document (default) or the compact layout. */
+  layout?: PageLayout
 }
 
 /** Wires the pay page: one payment flow over the pinned deployment, the payer's wallets, and the API. */
-export function App({ invoiceId, token, deployment, api, baseUrl, channel = null, inlineHost = null, served = null }: AppProps) {
+export function App({ invoiceId, token, deployment, api, baseUrl, channel = null, inlineHost = null, served = null, layout = 'full' }: AppProps) {
   const { strings: t } = useLocale()
   const session = useMemo(() => createWalletSession(deployment, baseUrl), [deployment, baseUrl])
   const flow = useMemo(() => {
@@ -96,6 +99,7 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
       pdfUrl={token ? api.pdfUrl(invoiceId, token) : null}
       onReloadDocument={reloadDocument}
       now={now}
+      layout={layout}
     />
   )
 }

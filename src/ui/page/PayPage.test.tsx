@@ -15,7 +15,7 @@ const deployment = testDeployment()
 const now = Date.parse('2026-11-10T12:00:00Z')
 const { metadata, invoice } = testDocument(deployment, { dueAt: String(Date.parse('2026-11-16T00:00:00Z') / 1000) })
 
-function show(state: PaymentState, document: DocumentLoad, at = now) {
+function show(state: PaymentState, document: DocumentLoad, at = now, layout: 'full' | 'compact' = 'full') {
   render(
     <LocaleContext.Provider value={english}>
       <PayPage
@@ -27,6 +27,7 @@ function show(state: PaymentState, document: DocumentLoad, at = now) {
         pdfUrl="/v1/pay/3/pdf?token=svc_tk_x"
         onReloadDocument={vi.fn()}
         now={at}
+        layout={layout}
       />
     </LocaleContext.Provider>,
   )
@@ -52,6 +53,24 @@ describe('PayPage', () => {
     expect(shown('Thank you for your business. Phase 2 starts on receipt of payment.')).toBe(true)
     expect(screen.getByRole('link', { name: 'Download PDF' }).getAttribute('href')).toBe('/v1/pay/3/pdf?token=svc_tk_x')
     expect(screen.queryByRole('heading', { name: 'Choose a wallet to pay with' })).not.toBeNull()
+  })
+
+  test('behavior: the compact layout shows the payee, the amount, its on-chain confirmation and the payment, with the document behind a disclosure', () => {
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded(), now, 'compact')
+    const main = document.querySelector('main')!
+    expect(main.className).toBe('svc-page svc-page-narrow svc-page-compact svc-page-open')
+    const header = document.querySelector('header.svc-header')!
+    expect(header.textContent).toContain('Northwind Studio Ltd')
+    expect(header.textContent).toContain('4,540.00 USDC')
+    expect(shown(/^Confirmed on-chain: the amount, payee, status and due date above are read from the blockchain/)).toBe(true)
+    expect(screen.queryByRole('heading', { name: 'Choose a wallet to pay with' })).not.toBeNull()
+    const disclosure = main.querySelector('details.svc-disclosure')!
+    expect(disclosure.open).toBe(false)
+    expect(disclosure.querySelector('summary')!.textContent).toBe('Show the invoice')
+    // the whole document is in it, one click away: the billed party and the lines
+    expect(disclosure.textContent).toContain('Acme Robotics GmbH')
+    expect(disclosure.textContent).toContain('UX research and wireframes')
+    expect(main.querySelectorAll(':scope > .svc-document')).toHaveLength(0)
   })
 
   test('behavior: metadata that does not hash to the on-chain metaHash is flagged, and its names are not used', () => {

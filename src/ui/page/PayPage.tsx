@@ -7,6 +7,7 @@ import type { DocumentLoad } from './documentLoad'
 import { InvoiceDocument } from './InvoiceDocument'
 import { InvoiceHeader, type InvoiceStanding } from './InvoiceHeader'
 import { metadataVerdict } from './metadataVerdict'
+import type { PageLayout } from './pageParams'
 
 export type PayPageProps = Omit<PaymentWidgetProps, 'merchantName' | 'invoiceNumber'> & {
   document: DocumentLoad
@@ -14,6 +15,9 @@ export type PayPageProps = Omit<PaymentWidgetProps, 'merchantName' | 'invoiceNum
   onReloadDocument(): void
   /** ms since the epoch: decides whether the invoice is overdue. */
   now: number
+  /** `compact` for a storefront that shows its own order: one column, the invoice document behind a
+   * disclosure. The header (payee, amount, the chain's confirmation) and the payment stay in view. */
+  layout?: PageLayout
 }
 
 /** The share link's page. Unknown, canceled and paid invoices each get their own page; an open one,
@@ -39,8 +43,10 @@ export function PayPage(p: PayPageProps) {
   const merchantName = verified?.merchant.name ?? null
   const invoiceNumber = verified?.invoiceNumber ?? invoice.invoiceNumber
   const standing = standingOf(state, invoice, p.now)
+  const compact = p.layout === 'compact'
+  const invoiceDocument = <InvoiceDocument load={document} invoice={invoice} deployment={p.deployment} pdfUrl={p.pdfUrl} onReload={p.onReloadDocument} />
   return (
-    <main class={`svc-page svc-page-${standing}`}>
+    <main class={compact ? `svc-page svc-page-narrow svc-page-compact svc-page-${standing}` : `svc-page svc-page-${standing}`}>
       <InvoiceHeader invoice={invoice} invoiceNumber={invoiceNumber} merchantName={merchantName} standing={standing} />
       {standing === 'overdue' ? (
         <p class="svc-banner svc-warning">
@@ -57,7 +63,14 @@ export function PayPage(p: PayPageProps) {
           <PaymentWidget {...p} merchantName={merchantName} invoiceNumber={verified ? invoiceNumber : null} />
         </div>
       )}
-      <InvoiceDocument load={document} invoice={invoice} deployment={p.deployment} pdfUrl={p.pdfUrl} onReload={p.onReloadDocument} />
+      {compact ? (
+        <details class="svc-disclosure">
+          <summary>{t.showInvoiceDocument}</summary>
+          {invoiceDocument}
+        </details>
+      ) : (
+        invoiceDocument
+      )}
     </main>
   )
 }

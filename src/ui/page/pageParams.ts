@@ -1,6 +1,10 @@
 /** What the share link says (SPEC 2.6): `/pay/:id?token=svc_tk_…`, and `embed=1` when a merchant's
  * page frames it. A path that is not a pay link has no invoice id. */
-export type PageParams = { invoiceId: string | null; token: string | null; embed: boolean; locale: string | null; theme: string | null }
+export type PageParams = { invoiceId: string | null; token: string | null; embed: boolean; locale: string | null; theme: string | null; layout: PageLayout }
+
+/** How much of the invoice the page shows: `full` (the share link's page), or `compact`, which a
+ * merchant's mount option asks for where its storefront already shows the order. */
+export type PageLayout = 'full' | 'compact'
 
 /** The languages to show the page in, best first: the merchant's mount option, then the reader's. */
 export function preferredLanguages(params: Pick<PageParams, 'locale'>, languages: readonly string[]): readonly string[] {
@@ -19,5 +23,6 @@ export function pageParams(location: { pathname: string; search: string }): Page
     // a merchant's mount options: the language it shows in, and its theme
     locale: locale && /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/.test(locale) ? locale : null,
     theme: query.get('theme'),
+    layout: query.get('layout') === 'compact' ? 'compact' : 'full',
   }
 }
