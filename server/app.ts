@@ -18,6 +18,7 @@ import type { AuthEnv } from './auth/principal'
 import { requireScope } from './auth/requireScope'
 import { mountApiRoutes } from './routes/apiRoute'
 import type { InvoiceShareDependencies } from './routes/invoiceShareRoutes'
+import type { WebhookEndpointsDependencies } from './routes/webhookRoutes'
 import { apiRoutes } from './routes/apiRoutes'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
 import { devnetWalletRoute } from './routes/devnetWalletRoute'
@@ -31,8 +32,9 @@ import { openApiDocument } from './openapi/openApiDocument'
 export type AppDependencies = {
   pay: PayDependencies
   metadata: MetadataAccess
-  /** The merchant routes: who may call them, and what they work on. */
-  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies }
+  /** The merchant routes: who may call them, and what they work on. `webhooks` absent: only where
+   * no request reaches them (a document of the routes). */
+  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; webhooks?: WebhookEndpointsDependencies }
   logger: Logger
   metrics: Metrics
   /** GET /readyz: whether the server's dependencies answer. */
@@ -42,7 +44,7 @@ export type AppDependencies = {
    * chain, a prepare estimates gas and asks for a sponsorship. Unset, a fifth and a tenth of it. */
   permitRateLimitPerMinute?: number
   prepareRateLimitPerMinute?: number
-  /** Where a limit (named `pay`, `permit`, `prepare`, `page` or `invoices`) is counted when every instance shares the count; absent,
+  /** Where a limit (named `pay`, `permit`, `prepare`, `page`, `invoices` or `webhooks`) is counted when every instance shares the count; absent,
    * each instance counts in its own memory. */
   sharedRateCounter?: (name: string, window: { limit: number; windowMs: number }) => RateCounter
   /** TRUST_PROXY: one proxy in front (`trustedProxies` says more, and wins). */
@@ -112,8 +114,16 @@ export function createApp(dependencies: AppDependencies) {
   app.post('/v1/pay/:id', inFlight(metrics.pendingOperations), countOutcomes(metrics.submissions, { 200: 'confirmed', 202: 'pending' }))
   // Limited before authentication: a flood of forged signatures must not reach the database unchecked.
   app.use('/v1/invoices/*', perClient('invoices'))
+  app.use('/v1/webhook-endpoints', perClient('webhooks'))
+  app.use('/v1/webhook-endpoints/*', perClient('webhooks'))
   const authenticated = authenticate(dependencies.merchant.auth)
-  const routeDependencies = { pay: dependencies.pay, metadata: dependencies.metadata, share: dependencies.merchant.share, clientKey }
+  const routeDependencies = {
+    pay: dependencies.pay,
+    metadata: dependencies.metadata,
+    share: dependencies.merchant.share,
+    ...(dependencies.merchant.webhooks ? { webhooks: dependencies.merchant.webhooks } : {}),
+    clientKey,
+  }
   mountApiRoutes(app, apiRoutes, routeDependencies, (route): MiddlewareHandler<AuthEnv>[] =>
     route.auth === 'none' ? [] : [authenticated, ...(route.scope ? [requireScope(route.scope)] : [])],
   )

@@ -62,6 +62,19 @@ export const configSchema = z.object({
   /** How long a reconciler's claim on an operation holds: an instance killed while holding one
    * leaves it to the others after this. Longer than a resend takes (the bundler's 15 s timeout). */
   RECONCILE_LEASE_MS: z._default(positiveInt, 60_000),
+  /** Webhooks read a registry event once its block is this many deep (1: the block itself). */
+  WEBHOOK_CONFIRMATIONS: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(10_000)), 1),
+  /** Webhook URLs may name loopback and private addresses: for a devnet or a receiver on the same
+   * network only, never where merchants register their own URLs on a shared server. */
+  WEBHOOK_ALLOW_PRIVATE_URLS: z._default(z.stringbool(), false),
+  /** How often each instance reads the registry's new logs and looks for due deliveries (0: never;
+   * this instance neither reads nor sends). */
+  WEBHOOK_INTERVAL_MS: z._default(wholeNumber, 2_000),
+  /** How long a receiver has to answer a webhook. */
+  WEBHOOK_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.minimum(100), z.maximum(60_000)), 10_000),
+  /** How long an instance's claim on a delivery holds: one killed while sending leaves it to the
+   * others after this. Longer than WEBHOOK_TIMEOUT_MS. */
+  WEBHOOK_LEASE_MS: z._default(positiveInt, 60_000),
   /** Requests per minute per client IP on the public routes. */
   RATE_LIMIT_PER_MINUTE: z._default(positiveInt, 300),
   /** POST /v1/pay/:id/permit per client per minute; unset, a fifth of RATE_LIMIT_PER_MINUTE. */
@@ -152,6 +165,11 @@ const wants: { [name in keyof Config]: string } = {
   SUBMIT_WAIT_MS: 'milliseconds, a positive integer',
   RECONCILE_INTERVAL_MS: 'milliseconds, a whole number (0: never)',
   RECONCILE_LEASE_MS: 'milliseconds, a positive integer',
+  WEBHOOK_CONFIRMATIONS: 'blocks, 1 to 10000 (1: an event is sent once its block is the head)',
+  WEBHOOK_ALLOW_PRIVATE_URLS: 'true or false (true only for a devnet or a private network)',
+  WEBHOOK_INTERVAL_MS: 'milliseconds, a whole number (0: this instance sends no webhooks)',
+  WEBHOOK_TIMEOUT_MS: 'milliseconds, 100 to 60000',
+  WEBHOOK_LEASE_MS: 'milliseconds, a positive integer larger than WEBHOOK_TIMEOUT_MS',
   RATE_LIMIT_PER_MINUTE: 'requests per minute per client, a positive integer',
   PERMIT_RATE_LIMIT_PER_MINUTE: 'permit requests per minute per client, a positive integer',
   PREPARE_RATE_LIMIT_PER_MINUTE: 'prepare requests per minute per client, a positive integer',
@@ -230,6 +248,10 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.OPS_PORT !== undefined && config.OPS_PORT !== 0 && config.OPS_PORT === config.PORT) {
     throw new ConfigError(`OPS_PORT is not valid: it is PORT (${config.PORT}); give the operations listener a port of its own, or leave OPS_PORT unset to serve /readyz and /metrics on PORT`)
+  }
+  if (config.WEBHOOK_LEASE_MS <= config.WEBHOOK_TIMEOUT_MS) {
+    // a lease that runs out while its instance still waits on the receiver lets a second one send the same event at once
+    throw new ConfigError(`WEBHOOK_LEASE_MS is not valid: it must be larger than WEBHOOK_TIMEOUT_MS (${config.WEBHOOK_TIMEOUT_MS})`)
   }
   if (config.TRUSTED_PROXY_HOPS !== undefined && config.TRUSTED_PROXY_CIDRS !== undefined) {
     throw new ConfigError('TRUSTED_PROXY_HOPS is not valid: set it or TRUSTED_PROXY_CIDRS, not both (they are two ways to say which X-Forwarded-For entry is the client)')

@@ -33,6 +33,9 @@ import type { DevnetWalletKey } from '../shared/devnetWalletKey'
 import { checkSealingKeys } from './store/checkSealingKeys'
 import type { Database } from './store/database'
 import { openMigratedDatabase, openStores, type Stores } from './store/openStores'
+import { defaultWebhookSchedule, startWebhookDelivery, type WebhookSchedule } from './webhooks/deliverWebhooks'
+import { startRegistryFollower } from './webhooks/followRegistry'
+import type { HostLookup } from './webhooks/verifyWebhookUrl'
 
 /** The origins of the RPCs the built page reads the chain through (its pinned deployment's): the
  * page's CSP must let it reach them, and nothing else of the chain. */
@@ -109,8 +112,21 @@ async function listenForOperations(hostname: string, port: number, routes: Hono)
   return { server, url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${bound}` }
 }
 
-/** Opens the database (unless given one already open), wires the chain parts and listens.
- * `now` is injectable for expiry tests; `payPageDir` is the built page (default SVC_DIST_DIR or dist/). */
+/** What createServer is given besides its configuration. `now` is injectable for expiry tests;
+ * `payPageDir` is the built page (default SVC_DIST_DIR or dist/); `webhookSchedule` shortens the
+ * webhooks' retry schedule for tests (the configuration's interval, timeout and lease win over it);
+ * `webhookLookup` resolves webhook hosts instead of the system's resolver. */
+export type CreateServerDependencies = {
+  logger: Logger
+  now?: () => number
+  db?: Database
+  devnetWallet?: DevnetWalletKey
+  payPageDir?: string
+  webhookSchedule?: Partial<WebhookSchedule>
+  webhookLookup?: HostLookup
+}
+
+/** Opens the database (unless given one already open), wires the chain parts and listens. */
 export async function createServer(
   config: Config,
   {
@@ -119,7 +135,9 @@ export async function createServer(
     db,
     devnetWallet,
     payPageDir = defaultDistDir(),
-  }: { logger: Logger; now?: () => number; db?: Database; devnetWallet?: DevnetWalletKey; payPageDir?: string },
+    webhookSchedule,
+    webhookLookup,
+  }: CreateServerDependencies,
 ): Promise<RunningServer> {
   const deployment = deploymentOf(config)
   const metrics = createMetrics()
@@ -173,6 +191,7 @@ export async function createServer(
         publicUrl: () => publicUrl,
         now,
       },
+      webhooks: { endpoints: stores.webhookEndpoints, allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS, ...(webhookLookup ? { lookup: webhookLookup } : {}) },
     },
     logger,
     metrics,
@@ -240,6 +259,32 @@ export async function createServer(
           },
         })
       : null
+  // every instance reads the registry and sends; the cursor, the events' unique key and the leases share the work
+  const webhooks =
+    config.WEBHOOK_INTERVAL_MS > 0
+      ? [
+          startRegistryFollower(
+            { client, deployment, outbox: stores.webhookOutbox, logger, metrics },
+            { fromBlock: config.REGISTRY_FROM_BLOCK, confirmations: config.WEBHOOK_CONFIRMATIONS, intervalMs: config.WEBHOOK_INTERVAL_MS },
+          ),
+          startWebhookDelivery({
+            outbox: stores.webhookOutbox,
+            endpoints: stores.webhookEndpoints,
+            allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS,
+            ...(webhookLookup ? { lookup: webhookLookup } : {}),
+            logger,
+            metrics,
+            now,
+            schedule: {
+              ...defaultWebhookSchedule,
+              ...webhookSchedule,
+              intervalMs: config.WEBHOOK_INTERVAL_MS,
+              timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+              leaseMs: config.WEBHOOK_LEASE_MS,
+            },
+          }),
+        ]
+      : []
   return {
     url,
     publicUrl,
@@ -250,6 +295,7 @@ export async function createServer(
      * requests in flight, then closes the database. */
     async close() {
       await reconciler?.stop()
+      await Promise.all(webhooks.map((loop) => loop.stop()))
       stopPruning()
       stopPreparedPruning()
       await Promise.all([closeHttpServer(server), ...(ops ? [closeHttpServer(ops.server)] : [])])

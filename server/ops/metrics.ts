@@ -57,6 +57,21 @@ export function createMetrics() {
       help: 'Requests whose rate limit Redis could not count: counted in this instance\'s memory instead',
       registers,
     }),
+    webhookDeliveries: outcomes(
+      'svc_checkout_webhook_deliveries_total',
+      'Webhook delivery attempts by outcome: delivered, http_error (a non-2xx answer), timeout, unreachable, refused (the URL no longer resolves to public addresses only), and gave_up (an event not delivered for three days: its endpoint is marked failing)',
+    ),
+    webhookEvents: new Counter({
+      name: 'svc_checkout_webhook_events_total',
+      help: "Registry events this instance enqueued for webhooks, by type (invoice.paid, invoice.canceled); another instance's are counted there",
+      labelNames: ['type'] as const,
+      registers,
+    }),
+    webhookReorgs: new Counter({
+      name: 'svc_checkout_webhook_reorgs_total',
+      help: 'Blocks the webhook follower had read whose hash changed later: a reorganisation deeper than WEBHOOK_CONFIRMATIONS (events already sent may no longer be on the chain)',
+      registers,
+    }),
     rpcDuration: new Histogram({
       name: 'svc_checkout_rpc_duration_seconds',
       help: 'Chain JSON-RPC calls by method and outcome, retries included',

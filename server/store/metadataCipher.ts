@@ -7,7 +7,7 @@ export type SealedRecord = { ciphertext: Uint8Array; iv: Uint8Array }
 
 /** What a key seals: each gets a key of its own, derived from the configured key with HKDF, so a
  * ciphertext of one kind does not open as another even under the same configured key. */
-export type EncryptionPurpose = 'metadata' | 'api-key-secret' | 'share-token'
+export type EncryptionPurpose = 'metadata' | 'api-key-secret' | 'share-token' | 'webhook-secret'
 
 /**
  * The configured keys by id (base64 of 32 bytes each) and the one new records are sealed under.
@@ -61,6 +61,7 @@ const labels: { [purpose in EncryptionPurpose]: string } = {
   metadata: 'svc-checkout metadata v1',
   'api-key-secret': 'svc-checkout api-key-secret v1',
   'share-token': 'svc-checkout share-token v1',
+  'webhook-secret': 'svc-checkout webhook-secret v1',
 }
 
 /** The header of records sealed under `keyId` (never 0: the legacy key's records have none). */
@@ -158,6 +159,7 @@ export function createSealingCiphers(keys: string | EncryptionKeys): SealingCiph
     metadata: createMetadataCipher(keys, 'metadata'),
     'api-key-secret': createMetadataCipher(keys, 'api-key-secret'),
     'share-token': createMetadataCipher(keys, 'share-token'),
+    'webhook-secret': createMetadataCipher(keys, 'webhook-secret'),
   }
 }
 

@@ -200,6 +200,76 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX sponsorships_expiry ON sponsorships (valid_until)',
     ],
   },
+  {
+    version: 9,
+    name: 'webhooks',
+    statements: [
+      // A merchant's receivers (server/routes/webhookRoutes.ts). Removing one removes its secrets and
+      // whatever it had still to receive.
+      `CREATE TABLE webhook_endpoints (
+        id uuid PRIMARY KEY,
+        studio_id uuid NOT NULL REFERENCES studios (id),
+        url text NOT NULL CHECK (char_length(url) <= 2048),
+        events text[] NOT NULL CHECK (cardinality(events) > 0),
+        failing_since timestamptz,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        created_order bigint GENERATED ALWAYS AS IDENTITY
+      )`,
+      'CREATE INDEX webhook_endpoints_studio ON webhook_endpoints (studio_id)',
+      // Each signing secret is a row: a rotation keeps the old one signing until expires_at (the
+      // current one has none), and each is sealed under a context naming its own id.
+      `CREATE TABLE webhook_secrets (
+        id uuid PRIMARY KEY,
+        endpoint_id uuid NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+        ciphertext bytea NOT NULL,
+        iv bytea NOT NULL CHECK (octet_length(iv) = 12),
+        created_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+        expires_at timestamptz
+      )`,
+      'CREATE INDEX webhook_secrets_endpoint ON webhook_secrets (endpoint_id)',
+      // How far the registry's logs have been read, with the hash of the last block read: a hash that
+      // changed under it is a reorganisation deeper than the confirmations waited for.
+      `CREATE TABLE webhook_cursors (
+        chain_id integer NOT NULL CHECK (chain_id > 0),
+        ${address('registry')},
+        next_block numeric(78, 0) NOT NULL CHECK (next_block >= 0),
+        last_block_hash text CHECK (last_block_hash ~ '^0x[0-9a-f]{64}$'),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (chain_id, registry)
+      )`,
+      // One row per registry log, whichever instance read it first: the unique key is the log's place
+      // on the chain, so a second reader enqueues nothing.
+      `CREATE TABLE webhook_events (
+        id uuid PRIMARY KEY,
+        chain_id integer NOT NULL CHECK (chain_id > 0),
+        ${address('registry')},
+        ${bytes32('tx_hash')},
+        log_index integer NOT NULL CHECK (log_index >= 0),
+        block_number numeric(78, 0) NOT NULL,
+        ${address('merchant')},
+        type text NOT NULL CHECK (type IN ('invoice.paid', 'invoice.canceled')),
+        payload jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        CONSTRAINT webhook_events_log_unique UNIQUE (chain_id, registry, tx_hash, log_index)
+      )`,
+      // The outbox: one row per event and endpoint. The lease is one instance's claim while it sends;
+      // an instance killed mid-send leaves it to run out.
+      `CREATE TABLE webhook_deliveries (
+        event_id uuid NOT NULL REFERENCES webhook_events (id),
+        endpoint_id uuid NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
+        state text NOT NULL CHECK (state IN ('pending', 'delivered', 'failed')),
+        attempts integer NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+        next_attempt_at timestamptz NOT NULL DEFAULT now(),
+        leased_by text,
+        lease_until timestamptz,
+        last_status integer,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        finished_at timestamptz,
+        PRIMARY KEY (event_id, endpoint_id)
+      )`,
+      `CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending'`,
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

@@ -11,6 +11,8 @@ import { createNonceStore } from './nonceStore'
 import { createPaymentStore } from './paymentStore'
 import { createReconcileClaims } from './reconcileClaims'
 import { createStudioStore } from './studioStore'
+import { createWebhookEndpointStore } from './webhookEndpointStore'
+import { createWebhookOutbox } from './webhookOutbox'
 
 /** Opens an invoice's metadata with an access token; null for a missing, wrong, expired or revoked one alike. */
 export type MetadataAccess = { open(invoiceId: bigint, token: string): Promise<InvoiceMetadata | null> }
@@ -23,7 +25,7 @@ export async function openMigratedDatabase(config: Pick<Config, 'DATABASE_URL' |
   return db
 }
 
-/** The stores over the server's database. Metadata, API-key secrets and share tokens are each
+/** The stores over the server's database. Metadata, API-key secrets, share tokens and webhook secrets are each
  * sealed under a key of their own, derived from the configured keys (metadataCipher.ts). */
 export function openStores(
   config: Pick<Config, 'CHAIN_ID' | 'REGISTRY_ADDRESS' | 'METADATA_ENCRYPTION_KEY'> &
@@ -46,6 +48,8 @@ export function openStores(
     studios: createStudioStore(db),
     apiKeys: createApiKeyStore(db, ciphers['api-key-secret']),
     nonces: createNonceStore(db),
+    webhookEndpoints: createWebhookEndpointStore(db, ciphers['webhook-secret']),
+    webhookOutbox: createWebhookOutbox(db, { chainId: config.CHAIN_ID, registry: config.REGISTRY_ADDRESS }),
     close: () => db.close(),
   }
 }

@@ -3,6 +3,7 @@ import { apiKeySecretContext } from './apiKeyStore'
 import type { Database } from './database'
 import { invoiceKeyFromRow, type InvoiceKeyRow } from './invoiceKey'
 import { invoiceMetadataContext } from './invoiceMetadataStore'
+import { webhookSecretContext } from './webhookEndpointStore'
 import { EncryptionKeyMissingError, missingKeyMessage, type EncryptionPurpose, type SealingCiphers } from './metadataCipher'
 
 /** Where records are sealed: the table, the columns that order it (its primary key), the sealed
@@ -46,6 +47,15 @@ const sealedTables: readonly SealedTable[] = [
     ciphertext: 'share_token_ciphertext',
     iv: 'share_token_iv',
     context: (row) => shareTokenContext(row.token_id as string),
+  },
+  {
+    table: 'webhook_secrets',
+    purpose: 'webhook-secret',
+    keyColumns: ['id'],
+    keyTypes: ['uuid'],
+    ciphertext: 'ciphertext',
+    iv: 'iv',
+    context: (row) => webhookSecretContext(row.id as string),
   },
 ]
 

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto'
+import type { Address, Hex } from 'viem'
+import type { WebhookEvent } from '../../shared/webhookWire'
+import type { Database } from './database'
+
+/** A registry log as an event to enqueue: its place on the chain is its identity. */
+export type NewWebhookEvent = { txHash: Hex; logIndex: number; blockNumber: bigint; merchant: Address; event: WebhookEvent }
+
+export type WebhookCursor = { nextBlock: bigint; lastBlockHash: Hex | null }
+
+/** One delivery an instance holds the lease on. `webhookId` stays the same on every attempt. */
+export type ClaimedDelivery = {
+  eventId: string
+  endpointId: string
+  webhookId: string
+  event: WebhookEvent
+  attempts: number
+  /** Since the event was enqueued for this endpoint, by the database's clock. */
+  ageMs: number
+}
+
+type ClaimedRow = { event_id: string; endpoint_id: string; payload: WebhookEvent | string; attempts: number; age_ms: string | number }
+
+const ms = (value: number) => `(${Math.max(0, Math.round(value))} * interval '1 millisecond')`
+
+/** Standard Webhooks ids are opaque; ours name the event, the same for each endpoint and attempt. */
+export const webhookIdOf = (eventId: string) => `msg_${eventId.replaceAll('-', '')}`
+
+/**
+ * The webhooks' outbox in the database: how far the registry's logs were read, the events read from
+ * them, and a delivery per event and endpoint, leased to one instance at a time.
+ */
+export function createWebhookOutbox(db: Database, { chainId, registry }: { chainId: number; registry: Address }) {
+  const registryKey = registry.toLowerCase()
+  return {
+    /** Where reading resumes; created at `fromBlock` on first use. */
+    async readCursor(fromBlock: bigint): Promise<WebhookCursor> {
+      await db.query('INSERT INTO webhook_cursors (chain_id, registry, next_block) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [chainId, registryKey, fromBlock.toString()])
+      const [row] = await db.query<{ next_block: string; last_block_hash: Hex | null }>(
+        'SELECT next_block::text AS next_block, last_block_hash FROM webhook_cursors WHERE chain_id = $1 AND registry = $2',
+        [chainId, registryKey],
+      )
+      return { nextBlock: BigInt(row!.next_block), lastBlockHash: row!.last_block_hash }
+    },
+
+    /**
+     * Records blocks `from`..`to` as read (the last one's hash with them) and enqueues their events,
+     * in one transaction; only if the cursor still stands at `from`: another instance that read the
+     * same blocks first already did. Each event is inserted once by its log's place, and only an
+     * event inserted here gets deliveries: to the endpoints that asked for its type, of the studio
+     * whose vault is the invoice's merchant. Returns the events that were new, or null when another
+     * instance had moved the cursor.
+     */
+    async advance({ from, to, toHash, events }: { from: bigint; to: bigint; toHash: Hex; events: readonly NewWebhookEvent[] }): Promise<NewWebhookEvent[] | null> {
+      return db.transaction(async (tx) => {
+        const moved = await tx.query(
+          `UPDATE webhook_cursors SET next_block = $3, last_block_hash = $4, updated_at = now()
+           WHERE chain_id = $1 AND registry = $2 AND next_block = $5 RETURNING next_block`,
+          [chainId, registryKey, (to + 1n).toString(), toHash.toLowerCase(), from.toString()],
+        )
+        if (moved.length === 0) return null
+        const inserted: NewWebhookEvent[] = []
+        for (const event of events) {
+          const id = randomUUID()
+          const rows = await tx.query(
+            `INSERT INTO webhook_events (id, chain_id, registry, tx_hash, log_index, block_number, merchant, type, payload)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT ON CONSTRAINT webhook_events_log_unique DO NOTHING RETURNING id`,
+            [id, chainId, registryKey, event.txHash.toLowerCase(), event.logIndex, event.blockNumber.toString(), event.merchant.toLowerCase(), event.event.type, JSON.stringify(event.event)],
+          )
+          if (rows.length === 0) continue
+          inserted.push(event)
+          await tx.query(
+            `INSERT INTO webhook_deliveries (event_id, endpoint_id, state)
+             SELECT $1, e.id, 'pending' FROM webhook_endpoints e JOIN studios s ON s.id = e.studio_id
+             WHERE s.chain_id = $2 AND s.vault_address = $3 AND $4 = ANY (e.events)`,
+            [id, chainId, event.merchant.toLowerCase(), event.event.type],
+          )
+        }
+        return inserted
+      })
+    },
+
+    /** Leases up to `limit` due deliveries to `instance` for `leaseMs`. SKIP LOCKED lets instances
+     * claiming at once take different rows; the lease re-checked on the locked row makes each theirs alone. */
+    async claim({ instance, leaseMs, limit }: { instance: string; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
+      const rows = await db.query<ClaimedRow>(
+        `WITH claimed AS (
+           UPDATE webhook_deliveries SET leased_by = $1, lease_until = now() + ${ms(leaseMs)}
+           WHERE (event_id, endpoint_id) IN (
+             SELECT event_id, endpoint_id FROM webhook_deliveries
+             WHERE state = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
+             ORDER BY next_attempt_at
+             LIMIT $2
+             FOR UPDATE SKIP LOCKED)
+           RETURNING event_id, endpoint_id, attempts, created_at)
+         SELECT claimed.event_id, claimed.endpoint_id, claimed.attempts, e.payload,
+                (extract(epoch FROM now() - claimed.created_at) * 1000)::bigint AS age_ms
+         FROM claimed JOIN webhook_events e ON e.id = claimed.event_id`,
+        [instance, limit],
+      )
+      return rows.map((row) => ({
+        eventId: row.event_id,
+        endpointId: row.endpoint_id,
+        webhookId: webhookIdOf(row.event_id),
+        event: typeof row.payload === 'string' ? (JSON.parse(row.payload) as WebhookEvent) : row.payload,
+        attempts: row.attempts,
+        ageMs: Number(row.age_ms),
+      }))
+    },
+
+    /** Received: done, and the endpoint is no longer failing. */
+    async markDelivered(delivery: ClaimedDelivery, instance: string, status: number): Promise<void> {
+      await db.transaction(async (tx) => {
+        const rows = await tx.query(
+          `UPDATE webhook_deliveries SET state = 'delivered', attempts = attempts + 1, last_status = $4, finished_at = now(), leased_by = NULL, lease_until = NULL
+           WHERE event_id = $1 AND endpoint_id = $2 AND leased_by = $3 AND state = 'pending' RETURNING endpoint_id`,
+          [delivery.eventId, delivery.endpointId, instance, status],
+        )
+        if (rows.length > 0) await tx.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1', [delivery.endpointId])
+      })
+    },
+
+    /** Not received: tried again in `delayMs`, with the same webhook id. */
+    async scheduleRetry(delivery: ClaimedDelivery, instance: string, delayMs: number, status: number | null): Promise<void> {
+      await db.query(
+        `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = $4, next_attempt_at = now() + ${ms(delayMs)}, leased_by = NULL, lease_until = NULL
+         WHERE event_id = $1 AND endpoint_id = $2 AND leased_by = $3 AND state = 'pending'`,
+        [delivery.eventId, delivery.endpointId, instance, status],
+      )
+    },
+
+    /** Given up on: the endpoint is marked failing (since the first such delivery). */
+    async markFailed(delivery: ClaimedDelivery, instance: string, status: number | null): Promise<void> {
+      await db.transaction(async (tx) => {
+        const rows = await tx.query(
+          `UPDATE webhook_deliveries SET state = 'failed', attempts = attempts + 1, last_status = $4, finished_at = now(), leased_by = NULL, lease_until = NULL
+           WHERE event_id = $1 AND endpoint_id = $2 AND leased_by = $3 AND state = 'pending' RETURNING endpoint_id`,
+          [delivery.eventId, delivery.endpointId, instance, status],
+        )
+        if (rows.length > 0) await tx.query('UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, now()) WHERE id = $1', [delivery.endpointId])
+      })
+    },
+  }
+}
+
+export type WebhookOutbox = ReturnType<typeof createWebhookOutbox>

@@ -1,0 +1,131 @@
+import { getAddress, type AbiEvent, type Hex, type PublicClient } from 'viem'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import type { Deployment } from '../../shared/deployment'
+import type { WebhookEvent } from '../../shared/webhookWire'
+import type { Logger } from '../http/logger'
+import type { Metrics } from '../ops/metrics'
+import type { NewWebhookEvent, WebhookOutbox } from '../store/webhookOutbox'
+
+export type RegistryFollowerDependencies = {
+  client: PublicClient
+  deployment: Pick<Deployment, 'chainId' | 'registry'>
+  outbox: Pick<WebhookOutbox, 'readCursor' | 'advance'>
+  logger: Logger
+  metrics: Pick<Metrics, 'webhookEvents' | 'webhookReorgs'>
+}
+
+export type RegistryFollowerParameters = {
+  /** REGISTRY_FROM_BLOCK: where reading starts on a database that has never read. */
+  fromBlock: bigint
+  /** WEBHOOK_CONFIRMATIONS: a block is read once it is this deep (1: the head itself). */
+  confirmations: number
+  intervalMs: number
+  /** Blocks per log query: the bound most RPC providers put on eth_getLogs. */
+  maxBlocksPerPass?: number
+}
+
+const followedEvents = invoiceRegistryAbi.filter(
+  (item): item is Extract<(typeof invoiceRegistryAbi)[number], { type: 'event' }> =>
+    item.type === 'event' && (item.name === 'InvoicePaid' || item.name === 'InvoiceCanceled'),
+) as unknown as AbiEvent[]
+
+type RegistryLog = { eventName: string; args: Record<string, unknown>; transactionHash: Hex; logIndex: number; blockNumber: bigint }
+
+/**
+ * Reads the registry's InvoicePaid and InvoiceCanceled logs from the cursor up to the deepest block
+ * with the confirmations asked for, and enqueues them (server/store/webhookOutbox.ts). Returns how
+ * many events were new, and whether more blocks wait to be read. Every instance may run it at once: the cursor moves only from where it was
+ * read, and an event is keyed by its log's place, so each is enqueued once.
+ */
+export async function followRegistryOnce(dependencies: RegistryFollowerDependencies, parameters: RegistryFollowerParameters): Promise<{ enqueued: number; behind: boolean }> {
+  const { client, deployment, outbox, logger, metrics } = dependencies
+  const cursor = await outbox.readCursor(parameters.fromBlock)
+  const head = await client.getBlockNumber({ cacheTime: 0 })
+  const deepest = head - BigInt(Math.max(1, parameters.confirmations) - 1)
+  if (cursor.nextBlock > deepest) return { enqueued: 0, behind: false }
+  if (cursor.lastBlockHash && cursor.nextBlock > 0n) {
+    const last = await client.getBlock({ blockNumber: cursor.nextBlock - 1n })
+    if (last.hash !== cursor.lastBlockHash) {
+      // Events already sent from the replaced blocks may not be on the chain any more, and the new
+      // blocks' events below the cursor are not read: an operator decides, nothing is sent twice.
+      metrics.webhookReorgs.inc()
+      logger.error(
+        { code: 'WEBHOOK_REORG', blockNumber: (cursor.nextBlock - 1n).toString(), readHash: cursor.lastBlockHash, nowHash: last.hash, confirmations: parameters.confirmations },
+        'webhooks: a block already read was replaced (a reorganisation deeper than WEBHOOK_CONFIRMATIONS): check the events sent from it, and raise WEBHOOK_CONFIRMATIONS',
+      )
+    }
+  }
+  const from = cursor.nextBlock
+  const last = from + BigInt(parameters.maxBlocksPerPass ?? 1_000) - 1n
+  const to = last < deepest ? last : deepest
+  const logs = (await client.getLogs({ address: deployment.registry, events: followedEvents, fromBlock: from, toBlock: to, strict: true })) as unknown as RegistryLog[]
+  const blocks = new Map<bigint, Promise<{ hash: Hex; timestamp: bigint }>>()
+  const block = (blockNumber: bigint) => {
+    let read = blocks.get(blockNumber)
+    if (!read) blocks.set(blockNumber, (read = client.getBlock({ blockNumber }).then(({ hash, timestamp }) => ({ hash, timestamp }))))
+    return read
+  }
+  const events: NewWebhookEvent[] = []
+  for (const log of logs) {
+    const { timestamp } = await block(log.blockNumber)
+    const blockTime = new Date(Number(timestamp) * 1000).toISOString()
+    const id = log.args.id as bigint
+    const merchant = getAddress(log.args.merchant as string)
+    const onChain = {
+      chainId: deployment.chainId,
+      registry: getAddress(deployment.registry),
+      invoiceId: id.toString(),
+      merchant,
+      txHash: log.transactionHash,
+      logIndex: log.logIndex,
+      blockNumber: log.blockNumber.toString(),
+      blockTime,
+    }
+    let event: WebhookEvent
+    if (log.eventName === 'InvoicePaid') {
+      // the log names no token: the invoice does, and never changes it
+      const invoice = await client.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id], blockNumber: log.blockNumber })
+      const { payer, gross, fee, net, feeBps } = log.args as { payer: string; gross: bigint; fee: bigint; net: bigint; feeBps: number }
+      event = {
+        type: 'invoice.paid',
+        timestamp: blockTime,
+        data: { ...onChain, payer: getAddress(payer), token: getAddress(invoice.token), amount: gross.toString(), fee: fee.toString(), net: net.toString(), feeBps: Number(feeBps) },
+      }
+    } else {
+      event = { type: 'invoice.canceled', timestamp: blockTime, data: onChain }
+    }
+    events.push({ txHash: log.transactionHash, logIndex: log.logIndex, blockNumber: log.blockNumber, merchant, event })
+  }
+  const { hash: toHash } = await block(to)
+  const inserted = (await outbox.advance({ from, to, toHash, events })) ?? []
+  for (const { event } of inserted) metrics.webhookEvents.inc({ type: event.type })
+  return { enqueued: inserted.length, behind: to < deepest }
+}
+
+/** One loop per instance, like the reconciler's; `stop` waits for the pass under way. */
+export function startRegistryFollower(dependencies: RegistryFollowerDependencies, parameters: RegistryFollowerParameters) {
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  let pass: Promise<unknown> = Promise.resolve()
+  const schedule = (delayMs: number) => {
+    timer = setTimeout(() => {
+      pass = followRegistryOnce(dependencies, parameters)
+        .catch((error: unknown) => {
+          dependencies.logger.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'webhooks: reading the registry failed, tried again shortly')
+          return { behind: false }
+        })
+        .then(({ behind }) => {
+          // a long way behind (a first start from an old REGISTRY_FROM_BLOCK): the next range at once
+          if (!stopped) schedule(behind ? 0 : parameters.intervalMs)
+        })
+    }, delayMs)
+  }
+  schedule(0)
+  return {
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      await pass
+    },
+  }
+}
