@@ -1,0 +1,59 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { build, type Plugin } from 'esbuild'
+
+export const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..')
+export const packageDistDir = join(packageDir, 'dist')
+
+/** The package's entries, as `exports` names them, and the platform each runs on. */
+export const packageEntries = [
+  { entry: 'index', platform: 'browser' },
+  { entry: 'react', platform: 'browser' },
+  { entry: 'server', platform: 'node' },
+] as const
+
+export type PackageEntry = (typeof packageEntries)[number]['entry']
+
+// /react imports the main entry as a module of its own, not a copy: one loadCheckout cache on a page
+const mainEntryExternal: Plugin = {
+  name: 'main-entry-external',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/index(\.js)?$/ }, () => ({ path: './index.js', external: true }))
+  },
+}
+
+/**
+ * Builds @svc-checkout/js into dist/: each entry an ES module (its dependencies and React left to
+ * the merchant's install), and type declarations beside them. Returns each entry's gzip size.
+ */
+export async function buildPackage(): Promise<Record<PackageEntry, number>> {
+  rmSync(packageDistDir, { recursive: true, force: true })
+  const sizes = {} as Record<PackageEntry, number>
+  for (const { entry, platform } of packageEntries) {
+    await build({
+      entryPoints: [join(packageDir, 'src', `${entry}.ts`)],
+      outfile: join(packageDistDir, `${entry}.js`),
+      bundle: true,
+      format: 'esm',
+      platform,
+      target: 'es2022',
+      external: ['react', 'viem', 'standardwebhooks'],
+      plugins: [mainEntryExternal],
+      // readable in a merchant's node_modules; their bundler minifies
+      minify: false,
+      legalComments: 'none',
+      logLevel: 'warning',
+    })
+    sizes[entry] = gzipSync(readFileSync(join(packageDistDir, `${entry}.js`)), { level: 9 }).length
+  }
+  execFileSync(process.execPath, [join(packageDir, '..', '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(packageDir, 'tsconfig.json')], { stdio: 'inherit' })
+  return sizes
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const sizes = await buildPackage()
+  console.log(`@svc-checkout/js: ${Object.entries(sizes).map(([entry, bytes]) => `${entry} ${bytes} B gzip`).join(', ')}`)
+}
