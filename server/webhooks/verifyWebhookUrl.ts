@@ -33,13 +33,20 @@ for (const [network, prefix] of [
   ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) nonPublic.addSubnet(network, prefix, 'ipv4')
 for (const [network, prefix] of [
-  ['::', 128], ['::1', 128], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23],
+  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23],
   ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
 ] as const) nonPublic.addSubnet(network, prefix, 'ipv6')
+
+/** IPv4-mapped IPv6 (::ffff:a.b.c.d) reaches the IPv4 address inside; BlockList reads an ipv6 rule
+ * for it as covering every IPv4 address, so it is recognised by its canonical spelling instead. */
+function isMapped(address: string): boolean {
+  return /^\[::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}\]$/.test(new URL(`http://[${address}]`).hostname)
+}
 
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address)
   if (family === 0) return false
+  if (family === 6 && isMapped(address)) return false
   return !nonPublic.check(address, family === 4 ? 'ipv4' : 'ipv6')
 }
 
