@@ -34,7 +34,7 @@ function frameUrl(base: string, id: string, options: MountOptions): string {
   query.set('parent', location.origin)
   if (options.locale) query.set('locale', options.locale)
   if (options.theme) query.set('theme', JSON.stringify(options.theme))
-  if (options.layout == 'compact') query.set('layout', 'compact')
+  if (options.layout) query.set('layout', options.layout)
   return url.href
 }
 
@@ -50,7 +50,7 @@ export function mountFrame(element: HTMLElement, options: MountOptions, base: st
   frame.src = frameUrl(base, id, options)
   frame.title = 'Pay invoice'
   frame.referrerPolicy = 'no-referrer'
-  frame.style.cssText = `border:0;width:100%;min-height:${options.layout == 'compact' ? 320 : 480}px`
+  frame.style.cssText = 'border:0;width:100%;min-height:480px'
   const events = hostEvents(element)
   const post = (message: HostMessage) => frame.contentWindow?.postMessage({ ...message, svc: protocolVersion, id }, origin)
   let bridge: Promise<HostBridge> | undefined

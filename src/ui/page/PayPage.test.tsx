@@ -64,7 +64,7 @@ describe('PayPage', () => {
     expect(header.textContent).toContain('4,540.00 USDC')
     expect(shown(/^Confirmed on-chain: the amount, payee, status and due date above are read from the blockchain/)).toBe(true)
     expect(screen.queryByRole('heading', { name: 'Choose a wallet to pay with' })).not.toBeNull()
-    const disclosure = main.querySelector('details.svc-disclosure')!
+    const disclosure = main.querySelector<HTMLDetailsElement>('details.svc-disclosure')!
     expect(disclosure.open).toBe(false)
     expect(disclosure.querySelector('summary')!.textContent).toBe('Show the invoice')
     // the whole document is in it, one click away: the billed party and the lines

@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { distDir } from '../../build/distDir'
+import { readEmbedManifest } from '../../devnet/storefront'
+import { loadCheckout } from '../../packages/checkout/src/index'
+import { buildPackage, packageDistDir } from '../../packages/checkout/scripts/buildPackage'
+import { listenOnLoopback } from '../support/loopback'
+import { launchChromium } from './support/browser'
+
+// A merchant's page on one origin importing the built package, and a checkout on another serving the
+// real loader (the build's embed.js), which can be made to fail as a checkout that is down would.
+let browser: Browser
+let shop: Server
+let checkout: Server
+let shopUrl = ''
+let checkoutUrl = ''
+let checkoutDown = false
+const loaderRequests: string[] = []
+
+beforeAll(async () => {
+  await buildPackage()
+  const manifest = readEmbedManifest(distDir())
+  if (!manifest) throw new Error('the embed loader is not built')
+  const loader = readFileSync(join(distDir(), 'embed', manifest.file))
+  checkout = createServer((request, response) => {
+    if (request.url !== '/embed.js') return void response.writeHead(404).end()
+    loaderRequests.push(request.url)
+    if (checkoutDown) return void response.writeHead(503).end()
+    response.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(loader)
+  })
+  checkoutUrl = `http://127.0.0.1:${await listenOnLoopback(checkout, 0)}`
+  shop = createServer((request, response) => {
+    const url = new URL(request.url!, 'http://shop')
+    if (url.pathname === '/index.js') return void response.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(packageDistDir, 'index.js')))
+    // ?tag=1: the merchant wrote the loader's tag into the page already
+    const tag = url.searchParams.get('tag') ? `<script src="${checkoutUrl}/embed.js" async></script>` : ''
+    response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><head>${tag}</head><body><div id="pay"></div>
+<script type="module">import * as svc from '/index.js'; window.svc = svc; document.body.dataset.ready = '1'</script></body></html>`)
+  })
+  // localhost, not 127.0.0.1: the shop is an origin of its own
+  shopUrl = `http://localhost:${await listenOnLoopback(shop, 0)}`
+  browser = await launchChromium()
+}, 120_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await Promise.all([shop, checkout].map((server) => new Promise((resolve) => server?.close(resolve))))
+})
+
+type Svc = typeof import('../../packages/checkout/src/index')
+declare global {
+  interface Window {
+    svc: Svc
+  }
+}
+
+async function shopPage(query = ''): Promise<Page> {
+  loaderRequests.length = 0
+  const page = await browser.newPage()
+  await page.goto(`${shopUrl}/${query}`)
+  await expect.poll(() => page.evaluate(() => document.body.dataset.ready)).toBe('1')
+  return page
+}
+
+const loaderTags = (page: Page) => page.evaluate((url) => document.querySelectorAll(`script[src^="${url}/embed"]`).length, checkoutUrl)
+
+describe('loadCheckout', () => {
+  test('behavior: without a window (server-side rendering) it resolves null and adds nothing', async () => {
+    expect(typeof window).toBe('undefined')
+    await expect(loadCheckout(checkoutUrl)).resolves.toBeNull()
+  })
+
+  test('behavior: it reuses the loader tag already on the page instead of adding a second one', async () => {
+    const page = await shopPage('?tag=1')
+    const version = await page.evaluate(async (url) => (await window.svc.loadCheckout(url))?.version, checkoutUrl)
+    expect(version).toBe('1')
+    expect(await loaderTags(page)).toBe(1)
+    expect(loaderRequests).toEqual(['/embed.js'])
+    await page.close()
+  })
+
+  test('behavior: every call for one checkout origin gets the same promise, and one loader is fetched', async () => {
+    const page = await shopPage()
+    const same = await page.evaluate(async (url) => {
+      const first = window.svc.loadCheckout(url)
+      const second = window.svc.loadCheckout(`${url}/some/path`)
+      const [a, b] = await Promise.all([first, second])
+      return first === second && a === b && a === window.SvcCheckout
+    }, checkoutUrl)
+    expect(same).toBe(true)
+    expect(await loaderTags(page)).toBe(1)
+    expect(loaderRequests).toEqual(['/embed.js'])
+    // the API it resolves with mounts the checkout's frame
+    const frameSrc = await page.evaluate(async (url) => {
+      const api = await window.svc.loadCheckout(url)
+      api!.mount(document.getElementById('pay')!, { invoiceId: '7', layout: 'compact' })
+      return document.querySelector('#pay iframe')!.getAttribute('src')
+    }, checkoutUrl)
+    expect(new URL(frameSrc!).pathname).toBe('/pay/7')
+    expect(new URL(frameSrc!).searchParams.get('layout')).toBe('compact')
+    await page.close()
+  })
+
+  test('behavior: a failed load rejects with an Error that says what to check, and the next call tries again', async () => {
+    checkoutDown = true
+    const page = await shopPage()
+    const failure = await page.evaluate((url) => window.svc.loadCheckout(url).then(() => 'resolved', (error: Error) => `${error instanceof Error} ${error.message}`), checkoutUrl)
+    expect(failure).toBe(
+      `true svc-checkout: the loader could not be loaded (${checkoutUrl}/embed.js). Check that ${checkoutUrl} is reachable, that your page's Content-Security-Policy allows it in script-src and frame-src, and that an integrity hash matches the file; then call loadCheckout again to retry.`,
+    )
+    // the failed tag is gone: it would never load again
+    expect(await loaderTags(page)).toBe(0)
+    checkoutDown = false
+    const version = await page.evaluate(async (url) => (await window.svc.loadCheckout(url))?.version, checkoutUrl)
+    expect(version).toBe('1')
+    expect(loaderRequests).toEqual(['/embed.js', '/embed.js'])
+    expect(await loaderTags(page)).toBe(1)
+    await page.close()
+  })
+})
