@@ -5,6 +5,7 @@ import { devnetConfig } from '../../devnet/devnetConfig'
 import { seedMerchantAccess, type SeededMerchantAccess } from '../../devnet/seedMerchantAccess'
 import { seedMetadata, type SeededShareLink } from '../../devnet/seedMetadata'
 import { silentLogger, type Logger } from '../../server/http/logger'
+import type { WebhookSchedule } from '../../server/webhooks/deliverWebhooks'
 import { useDevnet } from './devnet'
 import { useDatabases } from './postgres'
 
@@ -14,6 +15,8 @@ export type UseInstancesParameters = {
   logger?: Logger
   /** Runs once the devnet is up, before the servers start: returns more configuration (a Redis URL). */
   beforeServers?: (devnet: ReturnType<typeof useDevnet>) => Promise<Record<string, string>>
+  /** A shorter webhook retry schedule than production's. */
+  webhookSchedule?: Partial<WebhookSchedule>
 }
 
 /** A devnet and two server instances sharing one PostgreSQL database (two pools), as a deployment
@@ -34,7 +37,11 @@ export function useInstances(options: UseInstancesParameters = {}) {
     const extra = options.beforeServers ? await options.beforeServers(devnet) : {}
     const overrides = { RATE_LIMIT_PER_MINUTE: '100000', PUBLIC_URL: 'https://checkout.example.test', ...options.overrides, ...extra }
     context.config = devnetConfig(devnet, { port: 0, overrides })
-    const serverOptions = { logger: options.logger ?? silentLogger, ...(options.now ? { now: options.now } : {}) }
+    const serverOptions = {
+      logger: options.logger ?? silentLogger,
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.webhookSchedule ? { webhookSchedule: options.webhookSchedule } : {}),
+    }
     // useDatabases closes the databases after the file; the servers must not close them first.
     const [a, b] = await Promise.all(databasesOfServers.map((db) => createServer(context.config, { ...serverOptions, db: { ...db, close: async () => {} } })))
     context.servers = [a!, b!]

@@ -6,6 +6,7 @@ import { devnetConfig } from '../../devnet/devnetConfig'
 import { seedMetadata, type SeededShareLink } from '../../devnet/seedMetadata'
 import { silentLogger, type Logger } from '../../server/http/logger'
 import type { Config } from '../../server/config'
+import type { WebhookSchedule } from '../../server/webhooks/deliverWebhooks'
 import type { WireUserOp } from '../../shared/userOpWire'
 import { paymentMessage, paymentTypedData, type PaymentMessage } from '../../shared/paymentMessage'
 import devnetDeployment from '../../shared/devnet.deployment.json'
@@ -21,6 +22,8 @@ export type UseServerParameters = {
   payPageDir?: string
   /** Runs once the devnet is up, before the server starts: returns more configuration. */
   beforeServer?: (devnet: ReturnType<typeof useDevnet>) => Promise<Record<string, string>>
+  /** A shorter webhook retry schedule than production's. */
+  webhookSchedule?: Partial<WebhookSchedule>
 }
 
 /** A devnet plus the companion server on 127.0.0.1 with an in-memory PGlite, for one test file. */
@@ -38,6 +41,7 @@ export function useServer(options: UseServerParameters = {}) {
       logger: options.logger ?? silentLogger,
       ...(options.now ? { now: options.now } : {}),
       ...(options.payPageDir ? { payPageDir: options.payPageDir } : {}),
+      ...(options.webhookSchedule ? { webhookSchedule: options.webhookSchedule } : {}),
     })
   }
   beforeAll(async () => {
