@@ -80,6 +80,9 @@ export function useDatabases() {
       return db
     },
 
+    /** A new, empty PostgreSQL database's URL, for a server in another process. */
+    postgresUrl: async (): Promise<string> => (await newDatabaseUrl('postgres'))!,
+
     /** Two handles on one new database, as two server instances have: two pools on PostgreSQL. An
      * embedded PGlite belongs to one process, so there both are the same instance. */
     async openTwo(backend: Backend, { migrated = true }: OpenTestDatabaseParameters = {}): Promise<[Database, Database]> {
