@@ -1,0 +1,188 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { build } from 'esbuild'
+import type { Browser, Frame, Page } from 'playwright-core'
+import { beforeAll, describe, expect, test } from 'vitest'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { installPackedPackage } from '../support/packedPackage'
+import { screenshot } from './support/browser'
+import { useCheckoutInBrowser, type BrowserDevnet } from './support/checkoutInBrowser'
+import { injectTestWallet } from './support/testWallet'
+
+const checkout = useCheckoutInBrowser()
+let devnet: BrowserDevnet
+let browser: Browser
+let appBundle = ''
+let installedServerEntry = ''
+
+// A merchant's React app, bundled from the packed package installed in a fresh project, as their
+// build would bundle it
+const app = `import { useState } from 'react'
+import { createRoot } from 'react-dom/client'
+import { Checkout } from '@svc-checkout/js/react'
+
+const query = new URLSearchParams(location.search)
+
+function Shop() {
+  const [shown, setShown] = useState(true)
+  const [events, setEvents] = useState<string[]>([])
+  const log = (name: string, detail: unknown) => setEvents((all) => [...all, name + ' ' + JSON.stringify(detail)])
+  return (
+    <main>
+      <h1>Order #1001</h1>
+      {shown ? (
+        <Checkout
+          baseUrl={query.get('checkout')!}
+          invoiceId={query.get('invoice')!}
+          token={query.get('token')!}
+          layout={query.get('layout') === 'compact' ? 'compact' : 'full'}
+          onReady={(detail) => log('ready', detail)}
+          onPaid={(detail) => log('paid', detail)}
+          onError={(detail) => log('error', detail.code)}
+        />
+      ) : null}
+      <button onClick={() => setShown(false)}>Remove checkout</button>
+      <ol>{events.map((line, i) => <li key={i} data-event={line.split(' ')[0]}>{line}</li>)}</ol>
+    </main>
+  )
+}
+createRoot(document.getElementById('root')!).render(<Shop />)
+`
+
+beforeAll(async () => {
+  ;({ devnet, browser } = checkout)
+  const installed = await installPackedPackage()
+  writeFileSync(join(installed.dir, 'app.tsx'), app)
+  await build({
+    absWorkingDir: installed.dir,
+    entryPoints: ['app.tsx'],
+    outfile: join(installed.dir, 'app.js'),
+    bundle: true,
+    format: 'esm',
+    jsx: 'automatic',
+    minify: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning',
+  })
+  appBundle = readFileSync(join(installed.dir, 'app.js'), 'utf8')
+  installedServerEntry = pathToFileURL(join(installed.dir, 'node_modules', '@svc-checkout', 'js', 'dist', 'server.js')).href
+}, 180_000)
+
+/** The merchant's page, served on the storefront's origin (one the pay page may be framed by). */
+async function merchantPage(path: string, html: string, options: { wallet: boolean }): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 900, height: 1000 } })
+  if (options.wallet) await injectTestWallet(page, { privateKey: devnet.file.payer.ownerPrivateKey, rpcUrl: devnet.file.rpcUrl, chainId: devnet.file.chainId, topOnly: false })
+  const base = `${devnet.file.storefrontUrl}${path}`
+  await page.route(`${base}/app.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: appBundle }))
+  await page.route(`${base}?**`, (route) => route.fulfill({ contentType: 'text/html', body: html }))
+  return page
+}
+
+const reactShop = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>React shop</title></head><body><div id="root"></div><script type="module" src="/react-shop/app.js"></script></body></html>`
+
+function reactShopUrl(invoice: { id: string; shareLink: string }, layout: 'full' | 'compact') {
+  const query = new URLSearchParams({ checkout: devnet.file.serverUrl, invoice: invoice.id, token: new URL(invoice.shareLink).searchParams.get('token')!, layout })
+  return `${devnet.file.storefrontUrl}/react-shop?${query}`
+}
+
+async function payFrame(page: Page): Promise<Frame> {
+  await expect.poll(() => page.frames().some((frame) => frame.url().includes('/pay/')), { timeout: 15_000 }).toBe(true)
+  return page.frames().find((frame) => frame.url().includes('/pay/'))!
+}
+
+const frameHeight = async (page: Page) => (await page.locator('iframe').boundingBox())?.height ?? 0
+
+describe('the packed package in a merchant app', () => {
+  test('behavior: the React component from the packed tarball mounts the checkout on the devnet, receives paid with the chain\'s txHash, and unmounts cleanly', async () => {
+    const invoice = devnet.file.invoices[0]!
+    const page = await merchantPage('/react-shop', reactShop, { wallet: true })
+    await page.goto(reactShopUrl(invoice, 'full'))
+    const frame = await payFrame(page)
+    await expect.poll(() => page.locator('[data-event="ready"]').count(), { timeout: 15_000 }).toBe(1)
+    await frame.getByRole('button', { name: /^Test Wallet$/ }).click()
+    await frame.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => frame.locator('#svc-widget-heading').textContent(), { timeout: 30_000 }).toBe('Payment received')
+    await expect.poll(() => page.locator('[data-event="paid"]').count(), { timeout: 10_000 }).toBe(1)
+    const paid = JSON.parse((await page.locator('[data-event="paid"]').textContent())!.replace(/^paid /, ''))
+    const [onChain] = await checkout.chain().getContractEvents({ address: devnet.file.contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: BigInt(invoice.id) }, fromBlock: 0n })
+    expect(paid).toEqual({ invoiceId: invoice.id, userOpHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), txHash: onChain!.transactionHash })
+    await screenshot(page, '30-react-package-paid')
+
+    // the merchant's server, polling: the installed package's readInvoice reads the same from the chain
+    const { readInvoice } = (await import(installedServerEntry)) as typeof import('../../packages/checkout/src/server')
+    const deployment = { chainId: devnet.file.chainId, registry: devnet.file.contracts.registry }
+    const read = await readInvoice({ rpcUrl: devnet.file.rpcUrl, deployment, invoiceId: invoice.id })
+    expect(read).toMatchObject({ invoiceId: invoice.id, status: 'paid', amount: invoice.amount, payment: { payer: devnet.file.payer.vault, txHash: onChain!.transactionHash, blockNumber: onChain!.blockNumber.toString(), net: onChain!.args.net!.toString() } })
+    expect(await readInvoice({ rpcUrl: devnet.file.rpcUrl, deployment, invoiceId: 10n ** 12n })).toEqual({ invoiceId: (10n ** 12n).toString(), status: 'notFound' })
+    expect(await readInvoice({ rpcUrl: devnet.file.rpcUrl, deployment, invoiceId: devnet.file.invoices[1]!.id })).toMatchObject({ status: 'open', payment: null })
+
+    // unmounting removes the frame and its listeners: nothing more reaches the app
+    await page.getByRole('button', { name: 'Remove checkout' }).click()
+    await expect.poll(() => page.locator('iframe').count()).toBe(0)
+    expect(await page.locator('[data-event="error"]').count()).toBe(0)
+    await page.close()
+  })
+
+  test('behavior: the compact layout shows the payee, the amount and its confirmation with the document one disclosure away, in a smaller frame that grows when opened', async () => {
+    const invoice = devnet.file.invoices[1]!
+    const full = await merchantPage('/react-shop', reactShop, { wallet: false })
+    await full.goto(reactShopUrl(invoice, 'full'))
+    const fullFrame = await payFrame(full)
+    await expect.poll(() => fullFrame.locator('.svc-document .svc-verified').isVisible(), { timeout: 15_000 }).toBe(true)
+    await expect.poll(() => frameHeight(full)).toBeGreaterThan(600)
+    const fullHeight = await frameHeight(full)
+    await full.close()
+
+    const page = await merchantPage('/react-shop', reactShop, { wallet: false })
+    await page.goto(reactShopUrl(invoice, 'compact'))
+    const frame = await payFrame(page)
+    expect(new URL(frame.url()).searchParams.get('layout')).toBe('compact')
+    await expect.poll(() => frame.locator('.svc-header .svc-ok').isVisible(), { timeout: 15_000 }).toBe(true)
+    expect(await frame.locator('main').getAttribute('class')).toBe('svc-page svc-page-narrow svc-page-compact svc-page-open')
+    const header = (await frame.locator('.svc-header').textContent())!
+    expect(header).toContain('Northwind Studio Ltd')
+    expect(header).toContain(`${(Number(invoice.amount) / 1e6).toLocaleString('en-US', { minimumFractionDigits: 2 })} USDC`)
+    expect(await frame.getByRole('heading', { name: 'Choose a wallet to pay with' }).isVisible()).toBe(true)
+    // one column: the payment under the header, at any width
+    const [headerBox, widgetBox] = await Promise.all([frame.locator('.svc-header').boundingBox(), frame.locator('.svc-widget').boundingBox()])
+    expect(widgetBox!.x).toBe(headerBox!.x)
+    expect(widgetBox!.y).toBeGreaterThan(headerBox!.y + headerBox!.height)
+    const disclosure = frame.locator('details.svc-disclosure')
+    expect(await disclosure.evaluate((element: HTMLDetailsElement) => element.open)).toBe(false)
+    expect(await frame.locator('.svc-document').isVisible()).toBe(false)
+    await expect.poll(() => frameHeight(page)).toBeGreaterThan(200)
+    // the frame follows its content (the resize messages), settled before it is measured
+    await expect.poll(async () => Math.abs((await frameHeight(page)) - (await frame.evaluate(() => document.getElementById('app')!.getBoundingClientRect().height))), { timeout: 10_000 }).toBeLessThan(2)
+    const compactHeight = await frameHeight(page)
+    expect(compactHeight).toBeLessThan(fullHeight - 200)
+    await screenshot(page, '31-compact-layout')
+
+    await frame.getByText('Show the invoice').click()
+    await expect.poll(() => frame.locator('.svc-document .svc-verified').isVisible()).toBe(true)
+    await expect.poll(() => frameHeight(page), { timeout: 10_000 }).toBeGreaterThan(compactHeight + 200)
+    await screenshot(page, '32-compact-layout-opened')
+    await page.close()
+  })
+
+  test('behavior: data-layout="compact" on the script tag mounts the compact layout; without it the full document', async () => {
+    const invoice = devnet.file.invoices[2]!
+    const token = new URL(invoice.shareLink).searchParams.get('token')!
+    const tag = (layout: string) =>
+      `<!doctype html><html><body><h1>Order #1002</h1><script src="${devnet.file.serverUrl}/embed.js" data-invoice-id="${invoice.id}" data-token="${token}"${layout} async></script></body></html>`
+    const page = await merchantPage('/tag-shop', tag(' data-layout="compact"'), { wallet: false })
+    await page.goto(`${devnet.file.storefrontUrl}/tag-shop?compact`)
+    const frame = await payFrame(page)
+    expect(new URL(frame.url()).searchParams.get('layout')).toBe('compact')
+    await expect.poll(() => frame.locator('details.svc-disclosure summary').textContent(), { timeout: 15_000 }).toBe('Show the invoice')
+    await page.close()
+
+    const plain = await merchantPage('/tag-shop', tag(''), { wallet: false })
+    await plain.goto(`${devnet.file.storefrontUrl}/tag-shop?full`)
+    const fullFrame = await payFrame(plain)
+    expect(new URL(fullFrame.url()).searchParams.has('layout')).toBe(false)
+    await expect.poll(() => fullFrame.locator('.svc-document').isVisible(), { timeout: 15_000 }).toBe(true)
+    expect(await fullFrame.locator('details.svc-disclosure').count()).toBe(0)
+    await plain.close()
+  })
+})
