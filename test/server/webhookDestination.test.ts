@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto'
+import { privateKeyToAddress } from 'viem/accounts'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Address, Hex } from 'viem'
+import { silentLogger } from '../../server/http/logger'
+import { createMetrics } from '../../server/ops/metrics'
+import { openDatabase, type Database } from '../../server/store/database'
+import { migrate } from '../../server/store/migrations'
+import { openStores, type Stores } from '../../server/store/openStores'
+import { defaultWebhookSchedule, deliverWebhooksOnce, type WebhookDeliveryDependencies } from '../../server/webhooks/deliverWebhooks'
+import type { HostLookup } from '../../server/webhooks/verifyWebhookUrl'
+import { startWebhookReceiver } from '../support/webhookReceiver'
+
+const randomAddress = () => privateKeyToAddress(`0x${randomBytes(32).toString('hex')}`)
+const randomHash = () => `0x${randomBytes(32).toString('hex')}` as Hex
+
+let db: Database
+let stores: Stores
+let vault: Address
+let studioId: string
+let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>
+beforeAll(async () => {
+  receiver = await startWebhookReceiver((request) => (request.path === '/slow' ? 'hang' : { status: 200 }))
+  db = await openDatabase({ dataDir: 'memory://' })
+  await migrate(db)
+  stores = openStores({ CHAIN_ID: 31337, REGISTRY_ADDRESS: randomAddress(), METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') }, db)
+  vault = randomAddress()
+  studioId = (await stores.studios.createStudio({ name: 'Shop', vaultAddress: vault, chainId: 31337 })).id
+})
+afterAll(async () => {
+  await receiver?.close()
+  await db?.close()
+})
+
+/** An endpoint stored as it is (its URL checked when it was registered, not now) and one event for it. */
+async function endpointWithEvent(url: string) {
+  const { endpoint } = await stores.webhookEndpoints.createEndpoint({ studioId, url, events: ['invoice.canceled'] })
+  const cursor = await stores.webhookOutbox.readCursor(0n)
+  const data = { chainId: 31337, registry: randomAddress(), invoiceId: '1', merchant: vault, txHash: randomHash(), logIndex: 0, blockNumber: cursor.nextBlock.toString(), blockTime: new Date().toISOString() }
+  const inserted = await stores.webhookOutbox.advance({
+    from: cursor.nextBlock,
+    to: cursor.nextBlock,
+    toHash: randomHash(),
+    events: [{ txHash: data.txHash, logIndex: 0, blockNumber: cursor.nextBlock, merchant: vault, event: { type: 'invoice.canceled', timestamp: data.blockTime, data } }],
+  })
+  expect(inserted).toHaveLength(1)
+  return endpoint
+}
+
+function worker(overrides: Partial<WebhookDeliveryDependencies> = {}) {
+  return {
+    outbox: stores.webhookOutbox,
+    endpoints: stores.webhookEndpoints,
+    allowPrivateUrls: false,
+    logger: silentLogger,
+    metrics: createMetrics(),
+    now: Date.now,
+    schedule: defaultWebhookSchedule,
+    instance: 'test-instance',
+    ...overrides,
+  }
+}
+
+const deliveryOf = async (endpointId: string) =>
+  (await db.query<{ state: string; attempts: number; due_in_ms: number }>(
+    `SELECT state, attempts, (extract(epoch FROM next_attempt_at - now()) * 1000)::integer AS due_in_ms FROM webhook_deliveries WHERE endpoint_id = $1`,
+    [endpointId],
+  ))[0]!
+
+describe('where a webhook is sent', () => {
+  test('behavior: a URL that now leads to a private address is checked again at delivery and not called; the delivery waits for its retry', async () => {
+    const endpoint = await endpointWithEvent(`${receiver.url}/private`)
+    expect(await deliverWebhooksOnce(worker())).toEqual(['refused'])
+    expect(receiver.at('/private')).toEqual([])
+    const delivery = await deliveryOf(endpoint.id)
+    expect(delivery).toMatchObject({ state: 'pending', attempts: 1 })
+    expect(delivery.due_in_ms).toBeGreaterThan(4_000)
+    expect(delivery.due_in_ms).toBeLessThanOrEqual(5_000)
+    await stores.webhookEndpoints.deleteEndpoint(studioId, endpoint.id)
+  })
+
+  test('behavior: the connection goes to the address that was checked, whatever the name would resolve to later', async () => {
+    // a name the system cannot resolve at all: reaching the receiver proves the checked address was used
+    const lookups: string[] = []
+    const lookup: HostLookup = async (hostname) => {
+      lookups.push(hostname)
+      return [{ address: '127.0.0.1', family: 4 }]
+    }
+    const port = new URL(receiver.url).port
+    const endpoint = await endpointWithEvent(`http://hooks.rebind.test:${port}/pinned`)
+    expect(await deliverWebhooksOnce(worker({ allowPrivateUrls: true, lookup }))).toEqual(['delivered'])
+    expect(lookups).toEqual(['hooks.rebind.test'])
+    expect(receiver.at('/pinned')).toHaveLength(1)
+    expect(receiver.at('/pinned')[0]!.headers.host).toBe(`hooks.rebind.test:${port}`)
+    expect(await deliveryOf(endpoint.id)).toMatchObject({ state: 'delivered', attempts: 1 })
+    await stores.webhookEndpoints.deleteEndpoint(studioId, endpoint.id)
+  })
+
+  test('behavior: a receiver that does not answer within the timeout is a timeout, retried later', async () => {
+    const endpoint = await endpointWithEvent(`${receiver.url}/slow`)
+    const started = Date.now()
+    expect(await deliverWebhooksOnce(worker({ allowPrivateUrls: true, schedule: { ...defaultWebhookSchedule, timeoutMs: 300 } }))).toEqual(['timeout'])
+    expect(Date.now() - started).toBeLessThan(2_000)
+    expect(receiver.at('/slow')).toHaveLength(1)
+    expect(await deliveryOf(endpoint.id)).toMatchObject({ state: 'pending', attempts: 1 })
+    await stores.webhookEndpoints.deleteEndpoint(studioId, endpoint.id)
+  })
+
+  test('behavior: a delivery leased to one instance is not claimed by another until its lease runs out', async () => {
+    const endpoint = await endpointWithEvent(`${receiver.url}/leased`)
+    const first = await stores.webhookOutbox.claim({ instance: 'a', leaseMs: 60_000, limit: 10 })
+    expect(first.map((delivery) => delivery.endpointId)).toEqual([endpoint.id])
+    expect(await stores.webhookOutbox.claim({ instance: 'b', leaseMs: 60_000, limit: 10 })).toEqual([])
+    await db.query(`UPDATE webhook_deliveries SET lease_until = now() - interval '1 millisecond' WHERE endpoint_id = $1`, [endpoint.id])
+    const second = await stores.webhookOutbox.claim({ instance: 'b', leaseMs: 60_000, limit: 10 })
+    expect(second.map((delivery) => delivery.webhookId)).toEqual(first.map((delivery) => delivery.webhookId))
+    // the instance that lost its lease can no longer settle the delivery
+    await stores.webhookOutbox.markDelivered(first[0]!, 'a', 200)
+    expect(await deliveryOf(endpoint.id)).toMatchObject({ state: 'pending', attempts: 0 })
+    await stores.webhookEndpoints.deleteEndpoint(studioId, endpoint.id)
+  })
+})
