@@ -13,6 +13,13 @@ import {
   type ShareLinkResponse,
   type TokenListResponse,
 } from '../../shared/shareWire'
+import {
+  createdWebhookEndpointResponseSchema,
+  deletedWebhookEndpointResponseSchema,
+  rotatedWebhookSecretResponseSchema,
+  webhookEndpointListResponseSchema,
+  type CreateWebhookEndpointRequest,
+} from '../../shared/webhookWire'
 import { signRequest } from './signRequest'
 
 export type CreateMerchantClientParameters = {
@@ -32,6 +39,11 @@ export type MerchantClient = {
   createToken(invoiceId: bigint | string, options?: MerchantCreateTokenParameters): Promise<CreatedTokenResponse>
   revokeToken(invoiceId: bigint | string, tokenId: string): Promise<RevokedTokenResponse>
   regenerateShareLink(invoiceId: bigint | string): Promise<RegeneratedShareLinkResponse>
+  /** The webhook routes beside SPEC 4.12 (docs/webhooks.md). */
+  createWebhookEndpoint(request: CreateWebhookEndpointRequest): Promise<z.infer<typeof createdWebhookEndpointResponseSchema>>
+  listWebhookEndpoints(): Promise<z.infer<typeof webhookEndpointListResponseSchema>>
+  deleteWebhookEndpoint(id: string): Promise<z.infer<typeof deletedWebhookEndpointResponseSchema>>
+  rotateWebhookSecret(id: string): Promise<z.infer<typeof rotatedWebhookSecretResponseSchema>>
 }
 
 /**
@@ -74,5 +86,9 @@ export function createMerchantClient({ baseUrl, keyId, secret, fetch = globalThi
       }),
     revokeToken: (invoiceId, tokenId) => send('DELETE', `${invoicePath(invoiceId)}/tokens/${encodeURIComponent(tokenId)}`, revokedTokenResponseSchema),
     regenerateShareLink: (invoiceId) => send('POST', `${invoicePath(invoiceId)}/share/regenerate`, regeneratedShareLinkResponseSchema),
+    createWebhookEndpoint: (request) => send('POST', '/v1/webhook-endpoints', createdWebhookEndpointResponseSchema, request),
+    listWebhookEndpoints: () => send('GET', '/v1/webhook-endpoints', webhookEndpointListResponseSchema),
+    deleteWebhookEndpoint: (id) => send('DELETE', `/v1/webhook-endpoints/${encodeURIComponent(id)}`, deletedWebhookEndpointResponseSchema),
+    rotateWebhookSecret: (id) => send('POST', `/v1/webhook-endpoints/${encodeURIComponent(id)}/rotate-secret`, rotatedWebhookSecretResponseSchema),
   }
 }

@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { encodeFunctionData, getAddress, parseUnits, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
@@ -5,6 +9,7 @@ import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { devnetClients, mined } from '../../devnet/deploy'
+import { writeDevnetFile } from '../../devnet/devnetFile'
 import { createPayer } from '../../devnet/seed'
 import { seedMerchantAccess, type SeededMerchantAccess } from '../../devnet/seedMerchantAccess'
 import { payThroughServer, useServer } from '../support/server'
@@ -242,5 +247,44 @@ describe('secret rotation', () => {
     expect(verified(rotated.body.secret, delivery!).data.invoiceId).toBe(invoice.id.toString())
     expect(verified(endpoint.secret, delivery!).data.invoiceId).toBe(invoice.id.toString())
     expect(() => verified(`whsec_${Buffer.alloc(32, 7).toString('base64')}`, delivery!)).toThrow()
+  })
+})
+
+describe('npx tsx cli/webhookEndpoint.ts', () => {
+  test('default: the command npm start prints registers an endpoint with the devnet key from devnet.json, and its secret verifies the events', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-webhook-cli-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
+    const { devnet, server } = ctx
+    const { deployment } = devnet
+    writeDevnetFile(dir, {
+      chainId: deployment.chainId,
+      rpcUrl: devnet.anvil.rpcUrl,
+      serverUrl: server.url,
+      storefrontUrl: 'http://127.0.0.1:8788',
+      contracts: { entryPoint: deployment.entryPoint, token: deployment.token, registry: deployment.registry, vaultFactory: deployment.vaultFactory, paymaster: deployment.paymaster },
+      merchant: { ...devnet.seed.merchant, ...merchant },
+      payer: devnet.seed.payer,
+      invoices: [],
+      startedAt: new Date().toISOString(),
+    })
+    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/webhookEndpoint.ts', '--url', `${receiver.url}/from-cli`, '--events', 'invoice.canceled'], {
+      env: { ...process.env, SVC_DEVNET_DIR: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
+    expect({ code, output }).toMatchObject({ code: 0 })
+    const [, id, url, events] = /^endpoint ([0-9a-f-]{36}): (\S+) receives (.+)$/m.exec(output)!
+    expect({ url, events }).toEqual({ url: `${receiver.url}/from-cli`, events: 'invoice.canceled' })
+    const secret = /^secret   (whsec_[A-Za-z0-9+/]{43}=)$/m.exec(output)![1]!
+    onTestFinished(async () => {
+      await merchantCall('DELETE', `/v1/webhook-endpoints/${id}`)
+    })
+    const invoice = await ctx.devnet.newInvoice(parseUnits('1', 6))
+    await ctx.devnet.cancelInvoice(invoice.id)
+    await expect.poll(() => receiver.at('/from-cli').length, { timeout: 10_000, interval: 50 }).toBe(1)
+    expect(verified(secret, receiver.at('/from-cli')[0]!)).toMatchObject({ type: 'invoice.canceled', data: { invoiceId: invoice.id.toString() } })
   })
 })
