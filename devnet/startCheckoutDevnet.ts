@@ -69,7 +69,8 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
   const storefront = await startStorefront({ port: storefrontPort, products: () => products })
   // every payer of a devnet is its developer on 127.0.0.1: a limit per client address would count
   // them all as one; the limits per invoice and per owner still hold
-  const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, SPONSORSHIP_LIMIT_PER_CLIENT: '0', ...serverOverrides(process.env) }
+  // webhooks to loopback: the demo storefront's receiver, and a merchant trying one on this machine
+  const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, SPONSORSHIP_LIMIT_PER_CLIENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...serverOverrides(process.env) }
   const config = devnetConfig(devnet, { port, dataDir, overrides })
   const server = await createServer(config, {
     db,
@@ -107,6 +108,8 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
   const invoices = await publish(seed.invoices)
   // PGlite belongs to this process, so the devnet's key is made here rather than by `npm run keys`.
   const merchantAccess = await seedMerchantAccess(server.stores, devnet)
+  // the storefront's server registers its receiver as a merchant's does, through the API with its key
+  await storefront.registerWebhook({ ...merchantAccess.apiKey, vault: seed.merchant.vault, chainId: deployment.chainId, registry: deployment.registry })
 
   return {
     file: {

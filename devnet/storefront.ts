@@ -1,11 +1,29 @@
+import { createHash, createHmac, randomUUID } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { serve, type ServerType } from '@hono/node-server'
+import { build } from 'esbuild'
 import { Hono } from 'hono'
 import { distDir } from '../build/distDir'
 import type { EmbedManifest } from '../embed/build'
+// a merchant's server imports '@svc-checkout/js/server'; this repository holds the package's source
+import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '../packages/checkout/src/server'
+import { hmacMessage } from '../shared/hmacMessage'
+import { createdWebhookEndpointResponseSchema } from '../shared/webhookWire'
+import { DevnetError } from './devnetError'
 
 export type StorefrontProduct = { name: string; description: string; invoiceId: string; token: string; amount: string }
+
+/** An order of the shop, by its invoice: paid or canceled only on a verified webhook. */
+export type StorefrontOrder = { state: 'awaiting-payment' | 'paid' | 'canceled'; txHash?: string }
+
+/** What the shop's server knows as a merchant: its studio's API key, and the vault and chain its
+ * invoices are on, to take only its own events. */
+export type StorefrontMerchant = { keyId: string; secret: string; vault: string; chainId: number; registry: string }
+
+/** The shop's server side: its webhook secret once registered, and its orders. */
+type ShopBackend = { secrets: string[]; orders: Map<string, StorefrontOrder>; merchant: StorefrontMerchant | null }
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
@@ -36,7 +54,8 @@ main{max-width:960px;margin:0 auto;padding:1.5rem;display:grid;gap:1.5rem}
 .product{background:#fff;border-radius:12px;padding:1.5rem;box-shadow:0 1px 3px #0002}
 .product h1{margin:.2rem 0}.price{font-size:1.4rem;font-weight:700}
 #events{font:13px/1.4 ui-monospace,monospace;background:#111;color:#b5f5c8;padding:1rem;border-radius:8px;min-height:3rem;white-space:pre-wrap;overflow-wrap:anywhere}
-ul.pages li{margin:.5rem 0}`
+ul.pages li{margin:.5rem 0}
+#order-state{font-weight:700}#order-state[data-state=paid]{color:#0a6b3d}#order-note{color:#555}`
 
 /** Logs every checkout event the host page receives, so the demo shows what a merchant gets. */
 const js = `document.addEventListener('DOMContentLoaded',function(){var log=document.getElementById('events');if(!log)return;
@@ -52,6 +71,7 @@ function storefrontApp({
   manifest,
   products,
   devnetRpcUrl,
+  shop,
 }: {
   checkoutUrl: string
   manifest: EmbedManifest | null
@@ -59,6 +79,7 @@ function storefrontApp({
   devnetRpcUrl?: string
   /** Read per request: the products' share tokens exist only once the checkout has seeded them. */
   products: () => StorefrontProduct[]
+  shop: ShopBackend
 }) {
   const app = new Hono()
   const checkout = new URL(checkoutUrl).origin
@@ -78,7 +99,8 @@ ${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="
         `<section class="product"><h1>Three ways to take a payment</h1><ul class="pages">
 <li><a href="/script-tag">One script tag</a>: <code>&lt;script src="${escape(checkout)}/embed.js" data-invoice-id …&gt;</code></li>
 <li><a href="/iframe">A plain iframe</a> of the pay page</li>
-<li><a href="/inline">Inline</a>: <code>SvcCheckout.mount(el, { mode: "inline" })</code></li></ul></section>`,
+<li><a href="/inline">Inline</a>: <code>SvcCheckout.mount(el, { mode: "inline" })</code></li>
+<li><a href="/order">An order</a> built with the npm package <code>@svc-checkout/js</code> (<code>loadCheckout</code>, the compact layout), which this shop's server marks paid only on a verified webhook</li></ul></section>`,
         csp,
       ),
   )
@@ -100,6 +122,41 @@ ${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="
   productPage('/inline', 2, 'Rendered inline, in a shadow root on this page', (p) =>
     `<div id="checkout" data-invoice-id="${escape(p.invoiceId)}" data-token="${escape(p.token)}"></div><script src="${loader}"></script><script src="/inline.js"></script>`,
   )
+  productPage('/order', 0, 'Built with @svc-checkout/js: loadCheckout and the compact layout. This shop ships only when its server receives a verified invoice.paid webhook.', (p) => {
+    const order = shop.orders.get(p.invoiceId) ?? { state: 'awaiting-payment' }
+    const pinned = manifest ? ` data-loader-src="${checkout}/embed/${escape(manifest.file)}" data-loader-integrity="${escape(manifest.integrity)}"` : ''
+    return `<div id="order" data-invoice-id="${escape(p.invoiceId)}" data-token="${escape(p.token)}" data-checkout="${escape(checkout)}"${pinned}>
+<p>Order for invoice ${escape(p.invoiceId)}: <span id="order-state" data-state="${order.state}">${order.state === 'paid' ? 'Paid' : 'Awaiting payment'}</span></p><p id="order-note"></p></div>
+<div id="checkout"></div><script src="/order.js"></script>`
+  })
+  let orderScript: Promise<string> | undefined
+  app.get('/order.js', async (c) => {
+    // bundled once, on first use: npm start does not wait for it
+    orderScript ??= bundleOrderScript().catch((error: unknown) => {
+      orderScript = undefined
+      throw error
+    })
+    return c.body(await orderScript, 200, { 'Content-Type': 'text/javascript' })
+  })
+  app.get('/api/orders/:invoiceId', (c) => c.json(shop.orders.get(c.req.param('invoiceId')) ?? { state: 'awaiting-payment' }))
+  /** The shop's webhook receiver: the only way an order becomes paid. */
+  app.post('/webhooks/svc-checkout', async (c) => {
+    const body = await c.req.text()
+    let event: WebhookEvent
+    try {
+      event = verifyWebhook(body, c.req.raw.headers, shop.secrets)
+    } catch (error) {
+      if (!(error instanceof WebhookVerificationError)) throw error
+      return c.json({ error: error.code, message: error.message }, 400)
+    }
+    const { merchant } = shop
+    // delivery is at least once: setting an order's state from the same event again changes nothing
+    const ours = merchant && event.data.chainId === merchant.chainId && event.data.registry.toLowerCase() === merchant.registry.toLowerCase() && event.data.merchant.toLowerCase() === merchant.vault.toLowerCase()
+    if (ours) {
+      shop.orders.set(event.data.invoiceId, event.type === 'invoice.paid' ? { state: 'paid', txHash: event.data.txHash } : { state: 'canceled', txHash: event.data.txHash })
+    }
+    return c.body(null, 204)
+  })
   app.get('/inline.js', (c) =>
     c.body(
       "addEventListener('load',function(){var el=document.getElementById('checkout');SvcCheckout.mount(el,{invoiceId:el.dataset.invoiceId,token:el.dataset.token,mode:'inline'})})",
@@ -116,6 +173,8 @@ ${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="
  */
 export async function startStorefront({ port, products }: { port: number; products: () => StorefrontProduct[] }) {
   let app: Hono | null = null
+  const shop: ShopBackend = { secrets: [], orders: new Map(), merchant: null }
+  let checkoutUrl = ''
   const server = await new Promise<ServerType>((resolve) => {
     const listening = serve(
       { fetch: (request) => (app ? app.fetch(request) : new Response('starting', { status: 503 })), hostname: '127.0.0.1', port },
@@ -126,8 +185,20 @@ export async function startStorefront({ port, products }: { port: number; produc
   const bound = typeof address === 'object' && address ? address.port : port
   return {
     url: `http://127.0.0.1:${bound}`,
-    checkoutReady(checkoutUrl: string, devnetRpcUrl: string, manifest: EmbedManifest | null = readEmbedManifest(distDir())) {
-      app = storefrontApp({ checkoutUrl, manifest, products, devnetRpcUrl })
+    checkoutReady(checkout: string, devnetRpcUrl: string, manifest: EmbedManifest | null = readEmbedManifest(distDir())) {
+      checkoutUrl = checkout
+      app = storefrontApp({ checkoutUrl, manifest, products, devnetRpcUrl, shop })
+    },
+    /**
+     * As a merchant's server does once: registers this shop's receiver as a webhook endpoint of the
+     * merchant's studio (POST /v1/webhook-endpoints, signed with its API key) and keeps the secret.
+     */
+    async registerWebhook(merchant: StorefrontMerchant): Promise<{ id: string; url: string }> {
+      const url = `http://127.0.0.1:${bound}/webhooks/svc-checkout`
+      const created = await postSigned(checkoutUrl, '/v1/webhook-endpoints', { url, events: ['invoice.paid', 'invoice.canceled'] }, merchant)
+      shop.merchant = merchant
+      shop.secrets = [created.secret]
+      return { id: created.id, url }
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -135,6 +206,35 @@ export async function startStorefront({ port, products }: { port: number; produc
         if ('closeAllConnections' in server) server.closeAllConnections()
       }),
   }
+}
+
+/** A merchant API request signed as SPEC 5.2 says, with the studio's key. */
+async function postSigned(checkoutUrl: string, path: string, body: unknown, { keyId, secret }: Pick<StorefrontMerchant, 'keyId' | 'secret'>) {
+  const url = new URL(path, checkoutUrl)
+  const text = JSON.stringify(body)
+  const timestamp = String(Date.now())
+  const nonce = randomUUID()
+  const bodyHash = createHash('sha256').update(text).digest('base64')
+  const message = hmacMessage({ method: 'POST', path: url.pathname, query: '', bodyHash, timestamp, nonce })
+  // SPEC 5.2: the HMAC key is the secret's decoded bytes
+  const signature = createHmac('sha256', Buffer.from(secret.slice('svc_sk_'.length), 'base64url')).update(message).digest('base64')
+  const answer = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-svc-key': keyId, 'x-svc-ts': timestamp, 'x-svc-nonce': nonce, authorization: `SVC-HMAC ${signature}` },
+    body: text,
+  })
+  const json: unknown = await answer.json().catch(() => null)
+  const parsed = createdWebhookEndpointResponseSchema.safeParse(json)
+  if (!answer.ok || !parsed.success) throw new DevnetError('STOREFRONT_WEBHOOK_NOT_REGISTERED', `the storefront could not register its webhook endpoint: POST ${path} answered ${answer.status} ${JSON.stringify(json)}`)
+  return parsed.data
+}
+
+const here = dirname(fileURLToPath(import.meta.url))
+
+/** The order page's script, bundled from the package as a merchant's build would. */
+async function bundleOrderScript(): Promise<string> {
+  const result = await build({ entryPoints: [join(here, 'storefrontOrder.ts')], bundle: true, format: 'iife', target: 'es2022', minify: true, write: false, logLevel: 'warning' })
+  return result.outputFiles[0]!.text
 }
 
 /** The loader of the page the checkout serves (`dir`: its build). */
