@@ -4,6 +4,8 @@ import { expect, expectTypeOf, test } from 'vitest'
 import type { Checkout as EmbedCheckout, MountOptions as EmbedMountOptions } from '../../embed/mount'
 import type { SvcCheckout as EmbedSvcCheckout } from '../../embed/embed'
 import type { CheckoutEvents as ProtocolEvents } from '../../shared/embedProtocol'
+import type { WebhookEvent as WireWebhookEvent } from '../../shared/webhookWire'
+import type { WebhookEvent } from '../../packages/checkout/src/server'
 import type { Checkout, CheckoutEvents, MountOptions, SvcCheckout } from '../../packages/checkout/src/index'
 import { packageDir } from '../../packages/checkout/scripts/buildPackage'
 
@@ -14,6 +16,10 @@ test('behavior: the package\'s mount options, events and API are exactly the loa
   expectTypeOf<CheckoutEvents>().toEqualTypeOf<ProtocolEvents>()
   expectTypeOf<Checkout>().toEqualTypeOf<EmbedCheckout>()
   expectTypeOf<SvcCheckout>().toEqualTypeOf<EmbedSvcCheckout>()
+})
+
+test('behavior: the events verifyWebhook returns are exactly the ones the server delivers', () => {
+  expectTypeOf<WebhookEvent>().toEqualTypeOf<WireWebhookEvent>()
 })
 
 test('behavior: the package\'s sources import nothing from the repository around it, only its own files and its dependencies', () => {

@@ -59,7 +59,8 @@ export async function poll(): Promise<string> {
 }
 `
 
-describe('the packed @svc-checkout/js', () => {
+// tsc on a merchant app takes seconds, more on a loaded machine
+describe('the packed @svc-checkout/js', { timeout: 90_000 }, () => {
   test('behavior: the tarball holds the build and its declarations only, and installs offline from its file', () => {
     expect(installed.files).toEqual(['dist/index.d.ts', 'dist/index.js', 'dist/react.d.ts', 'dist/react.js', 'dist/server.d.ts', 'dist/server.js', 'package.json'])
     expect(installedFiles(installed.dir)).toEqual(['dist', 'dist/index.d.ts', 'dist/index.js', 'dist/react.d.ts', 'dist/react.js', 'dist/server.d.ts', 'dist/server.js', 'package.json'])
