@@ -13,6 +13,7 @@ import { createInvoiceMetadataStore } from '../../server/store/invoiceMetadataSt
 import { createSealingCiphers } from '../../server/store/metadataCipher'
 import { openMigratedDatabase } from '../../server/store/openStores'
 import { createStudioStore } from '../../server/store/studioStore'
+import { createWebhookEndpointStore } from '../../server/store/webhookEndpointStore'
 import { runCli } from '../support/runCli'
 import { randomInvoiceKey, sampleMetadata } from '../store/fixtures'
 
@@ -46,6 +47,7 @@ describe('npm run keys -- rotate-encryption-key', () => {
       await createInvoiceMetadataStore(setup, before.metadata).putMetadata(invoice, metadata, hashMetadata(metadata))
       const { keyId, secret } = await createApiKeyStore(setup, before['api-key-secret']).createApiKey({ studioId: studio.id, name: 'ci', scopes: ['invoice:read'] })
       const { token } = await createAccessTokenStore(setup, before['share-token']).createToken({ invoice, isDefault: true })
+      const { endpoint, secret: webhookSecret } = await createWebhookEndpointStore(setup, before['webhook-secret']).createEndpoint({ studioId: studio.id, url: 'https://hooks.example/', events: ['invoice.paid'] })
       await setup.close()
 
       const rotate = (env: Record<string, string>) => runCli('cli/keys.ts', ['rotate-encryption-key', '--batch-size', '2'], { DATA_DIR: dir, ...env })
@@ -53,8 +55,13 @@ describe('npm run keys -- rotate-encryption-key', () => {
       expect(run).toMatchObject({ code: 0 })
       expect(JSON.parse(run.stdout)).toEqual({
         active_key_id: 1,
-        tables: { invoice_metadata: { resealed: 1, changed: 0 }, api_keys: { resealed: 1, changed: 0 }, invoice_access_tokens: { resealed: 1, changed: 0 } },
-        sealed_under: { 1: 3 },
+        tables: {
+          invoice_metadata: { resealed: 1, changed: 0 },
+          api_keys: { resealed: 1, changed: 0 },
+          invoice_access_tokens: { resealed: 1, changed: 0 },
+          webhook_secrets: { resealed: 1, changed: 0 },
+        },
+        sealed_under: { 1: 4 },
       })
       expect(run.stderr).toContain('re-sealing under key id 1, 2 rows at a time')
       expect(run.stderr).toContain('invoice_metadata: 1 rows read, 1 re-sealed, 0 changed meanwhile (left as they are)')
@@ -68,6 +75,7 @@ describe('npm run keys -- rotate-encryption-key', () => {
       const verified = await createApiKeyStore(after, ciphers['api-key-secret']).getApiKeyForVerification(keyId)
       expect(Buffer.from(verified!.hmacKey).toString('base64url')).toBe(secret.slice('svc_sk_'.length))
       expect((await createAccessTokenStore(after, ciphers['share-token']).getDefaultToken(invoice))?.token).toBe(token)
+      expect((await createWebhookEndpointStore(after, ciphers['webhook-secret']).getTarget(endpoint.id))?.secrets).toEqual([webhookSecret])
       await after.close()
 
       // a configuration that dropped key id 1 too early is told to add it back, and nothing is rewritten

@@ -10,6 +10,7 @@ import { createSealingCiphers, EncryptionKeyMissingError, type EncryptionKeys } 
 import { checkSealingKeys } from '../../server/store/checkSealingKeys'
 import { countSealedRows, rotateEncryptionKey } from '../../server/store/rotateEncryptionKey'
 import { createStudioStore } from '../../server/store/studioStore'
+import { createWebhookEndpointStore } from '../../server/store/webhookEndpointStore'
 import { backends, useDatabases } from '../support/postgres'
 import { randomInvoiceKey, sampleMetadata } from './fixtures'
 
@@ -27,13 +28,22 @@ function server(db: Database, keys: string | EncryptionKeys) {
     metadata: createInvoiceMetadataStore(db, ciphers.metadata),
     apiKeys: createApiKeyStore(db, ciphers['api-key-secret']),
     tokens: createAccessTokenStore(db, ciphers['share-token']),
+    webhooks: createWebhookEndpointStore(db, ciphers['webhook-secret']),
   }
 }
 
 type Server = ReturnType<typeof server>
-type Written = { invoice: ReturnType<typeof randomInvoiceKey>; metadata: ReturnType<typeof sampleMetadata>; keyId: string; secret: string; token: string }
+type Written = {
+  invoice: ReturnType<typeof randomInvoiceKey>
+  metadata: ReturnType<typeof sampleMetadata>
+  keyId: string
+  secret: string
+  token: string
+  endpointId: string
+  webhookSecret: string
+}
 
-/** One record of each kind: an invoice's metadata, an API key's secret, a default share token. */
+/** One record of each kind: an invoice's metadata, an API key's secret, a default share token, a webhook secret. */
 async function writeRecords(db: Database, on: Server, count: number): Promise<Written[]> {
   const studio = await createStudioStore(db).createStudio({ name: 'Northwind', vaultAddress: getAddress(bytesToHex(randomBytes(20))), chainId: 31337 })
   const written: Written[] = []
@@ -43,18 +53,20 @@ async function writeRecords(db: Database, on: Server, count: number): Promise<Wr
     await on.metadata.putMetadata(invoice, metadata, hashMetadata(metadata))
     const { keyId, secret } = await on.apiKeys.createApiKey({ studioId: studio.id, name: `key ${i}`, scopes: ['invoice:read'] })
     const { token } = await on.tokens.createToken({ invoice, isDefault: true })
-    written.push({ invoice, metadata, keyId, secret, token })
+    const { endpoint, secret: webhookSecret } = await on.webhooks.createEndpoint({ studioId: studio.id, url: `https://hooks.example/${i}`, events: ['invoice.paid'] })
+    written.push({ invoice, metadata, keyId, secret, token, endpointId: endpoint.id, webhookSecret })
   }
   return written
 }
 
 /** Reads every record back through `on`, as a server answering requests does. */
 async function readRecords(on: Server, written: Written[]): Promise<void> {
-  for (const { invoice, metadata, keyId, secret, token } of written) {
+  for (const { invoice, metadata, keyId, secret, token, endpointId, webhookSecret } of written) {
     expect(await on.metadata.getMetadata(invoice)).toEqual(metadata)
     const forVerification = await on.apiKeys.getApiKeyForVerification(keyId)
     expect(Buffer.from(forVerification!.hmacKey).toString('base64url')).toBe(secret.slice('svc_sk_'.length))
     expect((await on.tokens.getDefaultToken(invoice))?.token).toBe(token)
+    expect((await on.webhooks.getTarget(endpointId))?.secrets).toEqual([webhookSecret])
   }
 }
 
@@ -70,17 +82,22 @@ describe.each(backends)('%s', (backend) => {
     const after = await writeRecords(db, adding, 2)
     await readRecords(adding, [...before, ...after])
     // the old rows are as they were; the new ones carry key id 1
-    expect(Object.fromEntries(await countSealedRows(db))).toEqual({ 0: 9, 1: 6 })
+    expect(Object.fromEntries(await countSealedRows(db))).toEqual({ 0: 12, 1: 8 })
 
     const progress: string[] = []
     const result = await rotateEncryptionKey({ db, ciphers: adding.ciphers }, { batchSize: 2, onProgress: ({ table, read }) => progress.push(`${table} ${read}`) })
     expect(result).toEqual({
       activeKeyId: 1,
-      tables: { invoice_metadata: { resealed: 3, changed: 0 }, api_keys: { resealed: 3, changed: 0 }, invoice_access_tokens: { resealed: 3, changed: 0 } },
-      sealedUnder: { 1: 15 },
+      tables: {
+        invoice_metadata: { resealed: 3, changed: 0 },
+        api_keys: { resealed: 3, changed: 0 },
+        invoice_access_tokens: { resealed: 3, changed: 0 },
+        webhook_secrets: { resealed: 3, changed: 0 },
+      },
+      sealedUnder: { 1: 20 },
     })
     // in batches of two: the rows under key id 1 are not even read
-    expect(progress).toEqual(['invoice_metadata 2', 'invoice_metadata 3', 'api_keys 2', 'api_keys 3', 'invoice_access_tokens 2', 'invoice_access_tokens 3'])
+    expect(progress).toEqual(['invoice_metadata 2', 'invoice_metadata 3', 'api_keys 2', 'api_keys 3', 'invoice_access_tokens 2', 'invoice_access_tokens 3', 'webhook_secrets 2', 'webhook_secrets 3'])
 
     await readRecords(server(db, keyring([[1, key1]], 1)), [...before, ...after])
     // a server still on the single key is told plainly what it lacks
@@ -109,6 +126,7 @@ describe.each(backends)('%s', (backend) => {
     expect(reads).toBeGreaterThan(0)
     // these six, and the first test's five, which it left under key id 1
     expect(result.tables.invoice_metadata).toEqual({ resealed: 11, changed: 0 })
+    expect(result.tables.webhook_secrets).toEqual({ resealed: 11, changed: 0 })
     expect(Object.keys(result.sealedUnder)).toEqual(['2'])
     await readRecords(server(db, keyring([[2, key2]], 2)), [...written, ...newer])
   })
