@@ -114,7 +114,7 @@ export function createApp(dependencies: AppDependencies) {
   app.post('/v1/pay/:id', inFlight(metrics.pendingOperations), countOutcomes(metrics.submissions, { 200: 'confirmed', 202: 'pending' }))
   // Limited before authentication: a flood of forged signatures must not reach the database unchecked.
   app.use('/v1/invoices/*', perClient('invoices'))
-  app.use('/v1/webhook-endpoints', perClient('webhooks'))
+  // the pattern matches /v1/webhook-endpoints itself too
   app.use('/v1/webhook-endpoints/*', perClient('webhooks'))
   const authenticated = authenticate(dependencies.merchant.auth)
   const routeDependencies = {

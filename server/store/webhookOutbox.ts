@@ -46,9 +46,9 @@ export function createWebhookOutbox(db: Database, { chainId, registry }: { chain
     /**
      * Records blocks `from`..`to` as read (the last one's hash with them) and enqueues their events,
      * in one transaction; only if the cursor still stands at `from`: another instance that read the
-     * same blocks first already did. Each event is inserted once by its log's place, and only an
-     * event inserted here gets deliveries: to the endpoints that asked for its type, of the studio
-     * whose vault is the invoice's merchant. Returns the events that were new, or null when another
+     * same blocks first already did. An event is kept when an endpoint asked for its type, of the
+     * studio whose vault is the invoice's merchant; it is inserted once by its log's place, and only
+     * an event inserted here gets deliveries, one per such endpoint. Returns the events that were new, or null when another
      * instance had moved the cursor.
      */
     async advance({ from, to, toHash, events }: { from: bigint; to: bigint; toHash: Hex; events: readonly NewWebhookEvent[] }): Promise<NewWebhookEvent[] | null> {
@@ -62,9 +62,14 @@ export function createWebhookOutbox(db: Database, { chainId, registry }: { chain
         const inserted: NewWebhookEvent[] = []
         for (const event of events) {
           const id = randomUUID()
+          // kept only when some endpoint asked for it: the registry's other merchants are none of ours
           const rows = await tx.query(
             `INSERT INTO webhook_events (id, chain_id, registry, tx_hash, log_index, block_number, merchant, type, payload)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT ON CONSTRAINT webhook_events_log_unique DO NOTHING RETURNING id`,
+             SELECT $1::uuid, $2::integer, $3::text, $4::text, $5::integer, $6::numeric, $7::text, $8::text, $9::jsonb
+             WHERE EXISTS (
+               SELECT 1 FROM webhook_endpoints e JOIN studios s ON s.id = e.studio_id
+               WHERE s.chain_id = $2::integer AND s.vault_address = $7::text AND $8::text = ANY (e.events))
+             ON CONFLICT ON CONSTRAINT webhook_events_log_unique DO NOTHING RETURNING id`,
             [id, chainId, registryKey, event.txHash.toLowerCase(), event.logIndex, event.blockNumber.toString(), event.merchant.toLowerCase(), event.event.type, JSON.stringify(event.event)],
           )
           if (rows.length === 0) continue

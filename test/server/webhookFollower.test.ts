@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { cancelInvoice, createMerchant, issueInvoice } from '../../devnet/seed'
 import { jsonLogger } from '../../server/http/logger'
 import { createMetrics } from '../../server/ops/metrics'
 import { openDatabase, type Database } from '../../server/store/database'
@@ -44,6 +45,19 @@ describe('following the registry', () => {
     await db.query('UPDATE webhook_cursors SET next_block = 0, last_block_hash = NULL')
     expect(await followRegistryOnce(follower, parameters)).toEqual({ enqueued: 0, behind: false })
     expect(await pendingDeliveries()).toBe(before + 1)
+  })
+
+  test("behavior: a merchant no endpoint listens for leaves nothing in the database", async () => {
+    const parameters = { fromBlock: 0n, confirmations: 1, intervalMs: 0 }
+    await followRegistryOnce(follower, parameters)
+    const events = async () => (await db.query<{ count: number }>('SELECT count(*)::integer AS count FROM webhook_events'))[0]!.count
+    const before = await events()
+    const stranger = await createMerchant(devnet.clients, devnet.deployment)
+    const { timestamp } = await devnet.clients.public.getBlock()
+    const { id } = await issueInvoice(devnet.anvil.rpcUrl, devnet.deployment, stranger, { amount: 1n, dueAt: timestamp + 86_400n, metaHash: `0x${'12'.repeat(32)}` })
+    await cancelInvoice(devnet.anvil.rpcUrl, devnet.deployment, stranger, id)
+    expect(await followRegistryOnce(follower, parameters)).toEqual({ enqueued: 0, behind: false })
+    expect(await events()).toBe(before)
   })
 
   test('behavior: a block already read whose hash changed (a reorganisation deeper than the confirmations) is a logged alarm, and nothing is enqueued twice', async () => {

@@ -75,7 +75,8 @@ describe('webhooks when the sending instance is killed', () => {
     expect(resent.map((request) => verified(secret, request).data.invoiceId).sort()).toEqual(invoices.map((invoice) => invoice.id.toString()).sort())
     // not before the killed instance's lease ran out
     expect(Math.min(...resent.map((request) => request.at)) - Math.max(...receiver.at('/orders').slice(0, 2).map((request) => request.at))).toBeGreaterThan(3_000)
-    expect(await db.query('SELECT state FROM webhook_deliveries')).toEqual([{ state: 'delivered' }, { state: 'delivered' }])
+    // recorded once the answer is read, a moment after the receiver has the request
+    await expect.poll(() => db.query('SELECT state FROM webhook_deliveries'), { timeout: 5_000 }).toEqual([{ state: 'delivered' }, { state: 'delivered' }])
     expect(await db.query<{ count: number }>('SELECT count(*)::integer AS count FROM webhook_events')).toEqual([{ count: 2 }])
   })
 })

@@ -27,7 +27,7 @@ let db: Database
 let stores: Stores
 const keys = {} as { owner: Key; readOnly: Key; other: Key; otherStudioId: string; ownerStudioId: string }
 
-function appWith(allowPrivateUrls: boolean) {
+function appWith(allowPrivateUrls: boolean, rateLimitPerMinute = 100_000) {
   return createApp({
     pay: {} as never,
     metadata: stores.metadataAccess,
@@ -39,7 +39,7 @@ function appWith(allowPrivateUrls: boolean) {
     logger: silentLogger,
     metrics: createMetrics(),
     readiness: async () => ({}) as never,
-    rateLimitPerMinute: 100_000,
+    rateLimitPerMinute,
     trustProxy: false,
   })
 }
@@ -179,6 +179,16 @@ describe('GET /v1/webhook-endpoints', () => {
       ],
     })
     expect(JSON.stringify(listed.body)).not.toContain('whsec_')
+  })
+
+  test('behavior: the routes are limited per client before authentication, each request counted once: past the limit, 429 with Retry-After', async () => {
+    const limited = appWith(false, 3)
+    for (let i = 0; i < 2; i++) expect((await call(keys.owner, 'GET', '/v1/webhook-endpoints', undefined, limited)).status).toBe(200)
+    expect((await call(keys.owner, 'POST', '/v1/webhook-endpoints/00000000-0000-4000-8000-000000000000/rotate-secret', undefined, limited)).status).toBe(404)
+    const over = await limited.request('/v1/webhook-endpoints')
+    expect(over.status).toBe(429)
+    expect(over.headers.get('retry-after')).toMatch(/^\d+$/)
+    expect(await over.json()).toMatchObject({ error: 'RATE_LIMITED' })
   })
 
   test('behavior: a read-only key may list; no credentials may not', async () => {
