@@ -99,6 +99,24 @@ describe('identity-provider JWT (SPEC 5.1 item 3)', () => {
     }
   })
 
+  test("behavior: a signed-in user manages the studio's webhook endpoints; another studio's user neither sees nor deletes them", async () => {
+    const json = { 'content-type': 'application/json' }
+    const own = await jwt()
+    const foreign = await jwt({ claims: { studio_id: otherStudioId } })
+    // a public address: registration resolves it, nothing is sent to it without an event
+    const created = await call('/v1/webhook-endpoints', own, { method: 'POST', headers: json, body: JSON.stringify({ url: 'https://93.184.215.14/hooks', events: ['invoice.paid'] }) })
+    expect(created.status).toBe(201)
+    expect(created.body).toMatchObject({ url: 'https://93.184.215.14/hooks', events: ['invoice.paid'], secret: expect.stringMatching(/^whsec_/) })
+    expect((await call('/v1/webhook-endpoints', own)).body.endpoints.map((endpoint: { id: string }) => endpoint.id)).toEqual([created.body.id])
+    expect((await call('/v1/webhook-endpoints', foreign)).body).toEqual({ endpoints: [] })
+    expect((await call(`/v1/webhook-endpoints/${created.body.id}`, foreign, { method: 'DELETE' })).status).toBe(404)
+    expect((await call(`/v1/webhook-endpoints/${created.body.id}/rotate-secret`, foreign, { method: 'POST' })).status).toBe(404)
+    expect((await call(`/v1/webhook-endpoints/${created.body.id}`, own, { method: 'DELETE' })).body).toEqual({ id: created.body.id, deleted: true })
+    // a loopback URL is refused here: this server does not allow private ones
+    const loopback = await call('/v1/webhook-endpoints', own, { method: 'POST', headers: json, body: JSON.stringify({ url: 'http://127.0.0.1:9/hooks' }) })
+    expect(loopback.status).toBe(400)
+  })
+
   test('behavior: a user whose studio this deployment does not know is forbidden', async () => {
     const answer = await call(`/v1/invoices/${invoiceId()}/share`, await jwt({ claims: { studio_id: randomUUID() } }))
     expect(answer.status).toBe(403)
