@@ -35,6 +35,7 @@ import type { Database } from './store/database'
 import { openMigratedDatabase, openStores, type Stores } from './store/openStores'
 import { defaultWebhookSchedule, startWebhookDelivery, type WebhookSchedule } from './webhooks/deliverWebhooks'
 import { startRegistryFollower } from './webhooks/followRegistry'
+import { startWebhookPruning } from './webhooks/startWebhookPruning'
 import type { HostLookup } from './webhooks/verifyWebhookUrl'
 
 /** The origins of the RPCs the built page reads the chain through (its pinned deployment's): the
@@ -259,6 +260,7 @@ export async function createServer(
           },
         })
       : null
+  const stopWebhookPruning = startWebhookPruning(stores.webhookOutbox, { everyMs: 3_600_000, now, logger })
   // every instance reads the registry and sends; the cursor, the events' unique key and the leases share the work
   const webhooks =
     config.WEBHOOK_INTERVAL_MS > 0
@@ -298,6 +300,7 @@ export async function createServer(
       await Promise.all(webhooks.map((loop) => loop.stop()))
       stopPruning()
       stopPreparedPruning()
+      stopWebhookPruning()
       await Promise.all([closeHttpServer(server), ...(ops ? [closeHttpServer(ops.server)] : [])])
       redis?.disconnect()
       await stores.close()

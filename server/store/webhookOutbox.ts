@@ -113,6 +113,25 @@ export function createWebhookOutbox(db: Database, { chainId, registry }: { chain
       }))
     },
 
+    /** Deletes up to `limit` deliveries delivered or given up before `before`, then the events left
+     * with no delivery that were enqueued before it. Returns how many deliveries went. */
+    async pruneFinished(before: Date, limit = 500): Promise<number> {
+      const deleted = await db.query(
+        `DELETE FROM webhook_deliveries WHERE (event_id, endpoint_id) IN (
+           SELECT event_id, endpoint_id FROM webhook_deliveries WHERE state <> 'pending' AND finished_at < $1 LIMIT $2)
+         RETURNING event_id`,
+        [before, limit],
+      )
+      // an event's deliveries may also have gone with their endpoint
+      await db.query(
+        `DELETE FROM webhook_events WHERE id IN (
+           SELECT e.id FROM webhook_events e WHERE e.created_at < $1
+             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id) LIMIT $2)`,
+        [before, limit],
+      )
+      return deleted.length
+    },
+
     /** Received: done, and the endpoint is no longer failing. */
     async markDelivered(delivery: ClaimedDelivery, instance: string, status: number): Promise<void> {
       await db.transaction(async (tx) => {

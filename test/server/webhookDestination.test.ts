@@ -119,4 +119,21 @@ describe('where a webhook is sent', () => {
     expect(await deliveryOf(endpoint.id)).toMatchObject({ state: 'pending', attempts: 0 })
     await stores.webhookEndpoints.deleteEndpoint(studioId, endpoint.id)
   })
+
+  test('behavior: pruning removes finished deliveries and their events past the retention, and keeps what is still to send', async () => {
+    const done = await endpointWithEvent(`${receiver.url}/pruned`)
+    expect(await deliverWebhooksOnce(worker({ allowPrivateUrls: true }))).toEqual(['delivered'])
+    const waiting = await endpointWithEvent(`${receiver.url}/still-due`)
+    const count = async (table: string) => (await db.query<{ count: number }>(`SELECT count(*)::integer AS count FROM ${table}`))[0]!.count
+    const deliveries = await count('webhook_deliveries')
+    // nothing finished before an hour ago
+    expect(await stores.webhookOutbox.pruneFinished(new Date(Date.now() - 3_600_000))).toBe(0)
+    expect(await stores.webhookOutbox.pruneFinished(new Date(Date.now() + 1_000))).toBe(1)
+    expect(await count('webhook_deliveries')).toBe(deliveries - 1)
+    // the events of the tests above went too: their deliveries left with their endpoints
+    expect(await count('webhook_events')).toBe(1)
+    expect(await deliveryOf(waiting.id)).toMatchObject({ state: 'pending', attempts: 0 })
+    await stores.webhookEndpoints.deleteEndpoint(studioId, done.id)
+    await stores.webhookEndpoints.deleteEndpoint(studioId, waiting.id)
+  })
 })
