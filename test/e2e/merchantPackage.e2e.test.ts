@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -37,6 +38,7 @@ function Shop() {
           invoiceId={query.get('invoice')!}
           token={query.get('token')!}
           layout={query.get('layout') === 'compact' ? 'compact' : 'full'}
+          mode={query.get('mode') === 'inline' ? 'inline' : 'iframe'}
           onReady={(detail) => log('ready', detail)}
           onPaid={(detail) => log('paid', detail)}
           onError={(detail) => log('error', detail.code)}
@@ -81,8 +83,8 @@ async function merchantPage(path: string, html: string, options: { wallet: boole
 
 const reactShop = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>React shop</title></head><body><div id="root"></div><script type="module" src="/react-shop/app.js"></script></body></html>`
 
-function reactShopUrl(invoice: { id: string; shareLink: string }, layout: 'full' | 'compact') {
-  const query = new URLSearchParams({ checkout: devnet.file.serverUrl, invoice: invoice.id, token: new URL(invoice.shareLink).searchParams.get('token')!, layout })
+function reactShopUrl(invoice: { id: string; shareLink: string }, layout: 'full' | 'compact', mode: 'iframe' | 'inline' = 'iframe') {
+  const query = new URLSearchParams({ checkout: devnet.file.serverUrl, invoice: invoice.id, token: new URL(invoice.shareLink).searchParams.get('token')!, layout, mode })
   return `${devnet.file.storefrontUrl}/react-shop?${query}`
 }
 
@@ -163,6 +165,42 @@ describe('the packed package in a merchant app', () => {
     await expect.poll(() => frameHeight(page), { timeout: 10_000 }).toBeGreaterThan(compactHeight + 200)
     await screenshot(page, '32-compact-layout-opened')
     await page.close()
+  })
+
+  test('behavior: inline, the compact layout is the same: the payment under the header, the document behind the disclosure', async () => {
+    const invoice = devnet.file.invoices[1]!
+    const page = await merchantPage('/react-shop', reactShop, { wallet: false })
+    await page.goto(reactShopUrl(invoice, 'compact', 'inline'))
+    // the widget in a shadow root on the page: the locators reach into it
+    await expect.poll(() => page.locator('.svc-header .svc-ok').isVisible(), { timeout: 20_000 }).toBe(true)
+    expect(page.frames()).toHaveLength(1)
+    expect(await page.locator('main.svc-page').getAttribute('class')).toBe('svc-page svc-page-narrow svc-page-compact svc-page-open')
+    expect(await page.locator('details.svc-disclosure summary').textContent()).toBe('Show the invoice')
+    expect(await page.locator('.svc-document').isVisible()).toBe(false)
+    const [headerBox, widgetBox] = await Promise.all([page.locator('.svc-header').boundingBox(), page.locator('.svc-widget').boundingBox()])
+    expect(widgetBox!.x).toBe(headerBox!.x)
+    expect(widgetBox!.y).toBeGreaterThan(headerBox!.y + headerBox!.height)
+    await page.close()
+  })
+
+  test('behavior: the compact page is rendered compact by the server, and has no accessibility violations closed or open', async () => {
+    const invoice = devnet.file.invoices[1]!
+    const url = `${invoice.shareLink}&layout=compact`
+    // the server renders what the page then hydrates: the same layout
+    const served = await (await fetch(url)).text()
+    expect(served).toContain('<main class="svc-page svc-page-narrow svc-page-compact svc-page-unconfirmed">')
+    expect(served).toContain('<details class="svc-disclosure"><summary>Show the invoice</summary>')
+    // a context of its own: axe finishes its run in a second page of the same context
+    const page = await (await browser.newContext({ viewport: { width: 500, height: 900 } })).newPage()
+    await page.goto(url)
+    await expect.poll(() => page.locator('.svc-header .svc-ok').isVisible(), { timeout: 15_000 }).toBe(true)
+    const violations = async () =>
+      (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']).analyze()).violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
+    expect(await violations()).toEqual([])
+    await page.getByText('Show the invoice').click()
+    await expect.poll(() => page.locator('.svc-document .svc-verified').isVisible()).toBe(true)
+    expect(await violations()).toEqual([])
+    await page.context().close()
   })
 
   test('behavior: data-layout="compact" on the script tag mounts the compact layout; without it the full document', async () => {
