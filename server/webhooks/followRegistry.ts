@@ -34,8 +34,9 @@ type RegistryLog = { eventName: string; args: Record<string, unknown>; transacti
 /**
  * Reads the registry's InvoicePaid and InvoiceCanceled logs from the cursor up to the deepest block
  * with the confirmations asked for, and enqueues them (server/store/webhookOutbox.ts). Returns how
- * many events were new, and whether more blocks wait to be read. Every instance may run it at once: the cursor moves only from where it was
- * read, and an event is keyed by its log's place, so each is enqueued once.
+ * many events were new, and whether more blocks wait to be read. Every instance may run it at once:
+ * the cursor moves only from where it was read, and an event is keyed by its log's place, so each is
+ * enqueued once.
  */
 export async function followRegistryOnce(dependencies: RegistryFollowerDependencies, parameters: RegistryFollowerParameters): Promise<{ enqueued: number; behind: boolean }> {
   const { client, deployment, outbox, logger, metrics } = dependencies
@@ -44,20 +45,20 @@ export async function followRegistryOnce(dependencies: RegistryFollowerDependenc
   const deepest = head - BigInt(Math.max(1, parameters.confirmations) - 1)
   if (cursor.nextBlock > deepest) return { enqueued: 0, behind: false }
   if (cursor.lastBlockHash && cursor.nextBlock > 0n) {
-    const last = await client.getBlock({ blockNumber: cursor.nextBlock - 1n })
-    if (last.hash !== cursor.lastBlockHash) {
+    const lastRead = await client.getBlock({ blockNumber: cursor.nextBlock - 1n })
+    if (lastRead.hash !== cursor.lastBlockHash) {
       // Events already sent from the replaced blocks may not be on the chain any more, and the new
       // blocks' events below the cursor are not read: an operator decides, nothing is sent twice.
       metrics.webhookReorgs.inc()
       logger.error(
-        { code: 'WEBHOOK_REORG', blockNumber: (cursor.nextBlock - 1n).toString(), readHash: cursor.lastBlockHash, nowHash: last.hash, confirmations: parameters.confirmations },
+        { code: 'WEBHOOK_REORG', blockNumber: (cursor.nextBlock - 1n).toString(), readHash: cursor.lastBlockHash, nowHash: lastRead.hash, confirmations: parameters.confirmations },
         'webhooks: a block already read was replaced (a reorganisation deeper than WEBHOOK_CONFIRMATIONS): check the events sent from it, and raise WEBHOOK_CONFIRMATIONS',
       )
     }
   }
   const from = cursor.nextBlock
-  const last = from + BigInt(parameters.maxBlocksPerPass ?? 1_000) - 1n
-  const to = last < deepest ? last : deepest
+  const rangeEnd = from + BigInt(parameters.maxBlocksPerPass ?? 1_000) - 1n
+  const to = rangeEnd < deepest ? rangeEnd : deepest
   const logs = (await client.getLogs({ address: deployment.registry, events: followedEvents, fromBlock: from, toBlock: to, strict: true })) as unknown as RegistryLog[]
   const blocks = new Map<bigint, Promise<{ hash: Hex; timestamp: bigint }>>()
   const block = (blockNumber: bigint) => {
