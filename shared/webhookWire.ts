@@ -54,6 +54,40 @@ export const rotatedWebhookSecretResponseSchema = z.object({
   previousSecretExpiresAt: z.string(),
 })
 
+const decimal = z.string().check(z.regex(/^(0|[1-9]\d*)$/))
+const address = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/))
+const isoTime = z.iso.datetime({ offset: true })
+
+/** The event bodies as schemas, for the OpenAPI document's `webhooks` and for a receiver that parses. */
+const onChainShape = {
+  chainId: z.number().check(z.int()),
+  registry: address,
+  invoiceId: decimal,
+  /** The invoice's merchant: the studio's vault. */
+  merchant: address,
+  txHash: z.string().check(z.regex(/^0x[0-9a-f]{64}$/)),
+  logIndex: z.number().check(z.int()),
+  blockNumber: decimal,
+  blockTime: isoTime,
+}
+
+/** The registry's InvoicePaid, with the invoice's token: `amount` is its gross, `fee + net = amount`. */
+export const invoicePaidDataSchema = z.object({
+  ...onChainShape,
+  payer: address,
+  token: address,
+  amount: decimal,
+  fee: decimal,
+  net: decimal,
+  feeBps: z.number().check(z.int()),
+})
+export const invoiceCanceledDataSchema = z.object(onChainShape)
+
+/** A delivery's body, as Standard Webhooks shapes it: `timestamp` is the block's time. */
+export const invoicePaidEventSchema = z.object({ type: z.literal('invoice.paid'), timestamp: isoTime, data: invoicePaidDataSchema })
+export const invoiceCanceledEventSchema = z.object({ type: z.literal('invoice.canceled'), timestamp: isoTime, data: invoiceCanceledDataSchema })
+export const webhookEventSchema = z.discriminatedUnion('type', [invoicePaidEventSchema, invoiceCanceledEventSchema])
+
 /** Where an event happened on the chain: every event's data carries it. */
 type OnChain = {
   chainId: number
@@ -66,13 +100,18 @@ type OnChain = {
   blockTime: string
 }
 
-/** The registry's InvoicePaid, with the invoice's token. */
 export type InvoicePaidData = OnChain & { payer: string; token: string; amount: string; fee: string; net: string; feeBps: number }
 export type InvoiceCanceledData = OnChain
 
-/** A delivery's body, as Standard Webhooks shapes it: `timestamp` is the block's time. */
+/** A delivery's body, as Standard Webhooks shapes it: `timestamp` is the block's time. Written out
+ * (the merchant package restates it); the schema above must describe the same shape. */
 export type WebhookEvent =
   | { type: 'invoice.paid'; timestamp: string; data: InvoicePaidData }
   | { type: 'invoice.canceled'; timestamp: string; data: InvoiceCanceledData }
+
+// the document's schema and the type cannot drift apart: each is assignable to the other
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never
+const schemaIsType: Same<z.infer<typeof webhookEventSchema>, WebhookEvent> = true
+void schemaIsType
 
 export type CreateWebhookEndpointRequest = z.infer<typeof createWebhookEndpointRequestSchema>

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { errorResponseSchema } from '../../shared/wire'
+import { invoiceCanceledEventSchema, invoicePaidEventSchema } from '../../shared/webhookWire'
 import type { RouteDescription } from '../routes/apiRoute'
 
 /** A JSON Schema of a wire schema, as a client sends it (`input`) or reads it (`output`). */
@@ -25,6 +26,27 @@ function parametersOf(schema: z.core.$ZodType | undefined, place: 'path' | 'quer
 }
 
 const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } })
+
+/** What the server POSTs to a merchant's webhook endpoint (docs/webhooks.md), as OpenAPI 3.1 webhooks. */
+function webhooks() {
+  const headers = [
+    { name: 'webhook-id', description: 'The event\'s id, the same on every retry: deduplicate on it.' },
+    { name: 'webhook-timestamp', description: "This attempt's time, Unix seconds." },
+    { name: 'webhook-signature', description: 'Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` under the endpoint secret; two, space-separated, for 24 h after a rotation.' },
+  ].map((header) => ({ ...header, in: 'header', required: true, schema: { type: 'string' } }))
+  const event = (summary: string, schema: z.core.$ZodType) => ({
+    post: {
+      summary,
+      parameters: headers,
+      requestBody: { required: true, content: json(jsonSchema(schema, 'output')) },
+      responses: { '2XX': { description: 'Received. Anything else (a redirect too) is retried with the same webhook-id, for up to three days.' } },
+    },
+  })
+  return {
+    'invoice.paid': event("The registry's InvoicePaid for an invoice of the endpoint's studio, once its block has WEBHOOK_CONFIRMATIONS", invoicePaidEventSchema),
+    'invoice.canceled': event("The registry's InvoiceCanceled for an invoice of the endpoint's studio", invoiceCanceledEventSchema),
+  }
+}
 
 /** OpenAPI 3.1 for the JSON API, generated from the route table and the wire schemas themselves. */
 export function openApiDocument(routes: readonly RouteDescription[], { version }: { version: string }) {
@@ -53,8 +75,9 @@ export function openApiDocument(routes: readonly RouteDescription[], { version }
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'svc-checkout', version, description: 'The public pay routes (SPEC 4.14) and the merchant share-link routes (SPEC 4.12).' },
+    info: { title: 'svc-checkout', version, description: 'The public pay routes (SPEC 4.14), the merchant share-link routes (SPEC 4.12) and, beside them, the webhook endpoints and the events they receive.' },
     paths,
+    webhooks: webhooks(),
     components: {
       schemas: { Error: jsonSchema(errorResponseSchema, 'output') },
       securitySchemes: {

@@ -14,6 +14,7 @@ import { createPayer } from '../../devnet/seed'
 import { seedMerchantAccess, type SeededMerchantAccess } from '../../devnet/seedMerchantAccess'
 import { payThroughServer, useServer } from '../support/server'
 import { signedRequest } from '../support/signedRequest'
+import { webhookEventSchema } from '../../shared/webhookWire'
 import { startWebhookReceiver, verified, type ReceivedWebhook, type ReceiverAnswer } from '../support/webhookReceiver'
 
 const retryDelayMs = 300
@@ -118,7 +119,10 @@ describe('invoice.paid', () => {
     expect(delivery!.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/)
     expect(delivery!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/)
     expect(Math.abs(Number(delivery!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(10)
-    expect(verified(endpoint.secret, delivery!)).toEqual(await expectedPaid(invoice.id, payer.vault, parseUnits('25', 6), submit.body.txHash))
+    const event = verified(endpoint.secret, delivery!)
+    expect(event).toEqual(await expectedPaid(invoice.id, payer.vault, parseUnits('25', 6), submit.body.txHash))
+    // the shape the OpenAPI document's webhooks describe
+    expect(webhookEventSchema.parse(event)).toEqual(event)
     // the same event is not sent again, by this pass or a later one
     await sleep(1_000)
     expect(receiver.at('/through-server')).toHaveLength(1)
@@ -158,7 +162,9 @@ describe('invoice.canceled', () => {
     const { clients, deployment, seed } = ctx.devnet
     const [log] = await clients.public.getContractEvents({ address: deployment.registry, abi: invoiceRegistryAbi, eventName: 'InvoiceCanceled', args: { id: invoice.id }, fromBlock: 0n, strict: true })
     const blockTime = isoOf((await clients.public.getBlock({ blockNumber: log!.blockNumber })).timestamp)
-    expect(verified(endpoint.secret, receiver.at('/canceled')[0]!)).toEqual({
+    const event = verified(endpoint.secret, receiver.at('/canceled')[0]!)
+    expect(webhookEventSchema.parse(event)).toEqual(event)
+    expect(event).toEqual({
       type: 'invoice.canceled',
       timestamp: blockTime,
       data: {

@@ -243,3 +243,24 @@ describe('POST /v1/webhook-endpoints/:id/rotate-secret', () => {
     expect((await stores.webhookEndpoints.getTarget(created.body.id))?.secrets).toEqual([created.body.secret])
   })
 })
+
+describe('GET /openapi.json', () => {
+  test('behavior: the document describes the webhook routes and, as OpenAPI 3.1 webhooks, the events and their signature headers', async () => {
+    const document = (await (await app.request('/openapi.json')).json()) as any
+    expect(Object.keys(document.paths['/v1/webhook-endpoints']).sort()).toEqual(['get', 'post'])
+    expect(document.paths['/v1/webhook-endpoints'].post['x-required-scope']).toBe('invoice:write')
+    expect(document.paths['/v1/webhook-endpoints/{id}/rotate-secret'].post.security).toEqual([{ hmac: [] }, { bearer: [] }])
+    expect(Object.keys(document.webhooks)).toEqual(['invoice.paid', 'invoice.canceled'])
+    const paid = document.webhooks['invoice.paid'].post
+    expect(paid.parameters.map((parameter: { name: string; in: string }) => `${parameter.in}:${parameter.name}`)).toEqual(['header:webhook-id', 'header:webhook-timestamp', 'header:webhook-signature'])
+    const schema = paid.requestBody.content['application/json'].schema
+    expect(schema.required).toEqual(['type', 'timestamp', 'data'])
+    expect(schema.properties.type).toMatchObject({ const: 'invoice.paid' })
+    expect(schema.properties.data.required.sort()).toEqual(
+      ['amount', 'blockNumber', 'blockTime', 'chainId', 'fee', 'feeBps', 'invoiceId', 'logIndex', 'merchant', 'net', 'payer', 'registry', 'token', 'txHash'],
+    )
+    expect(document.webhooks['invoice.canceled'].post.requestBody.content['application/json'].schema.properties.data.required.sort()).toEqual(
+      ['blockNumber', 'blockTime', 'chainId', 'invoiceId', 'logIndex', 'merchant', 'registry', 'txHash'],
+    )
+  })
+})
