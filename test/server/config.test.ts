@@ -85,3 +85,10 @@ test('parameters: the operations listener, the tighter pay limits and the upstre
   expect(() => readConfig({ ...valid, PORT: '8787', OPS_PORT: '8787' })).toThrow(/OPS_PORT is not valid: it is PORT \(8787\)/)
   expect(() => readConfig({ ...valid, PREPARE_RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/PREPARE_RATE_LIMIT_PER_MINUTE is not valid/)
 })
+
+test('behavior: webhooks default to one confirmation, no private URLs, a 10 s timeout and a minute\'s lease; a lease no longer than the timeout is refused', () => {
+  expect(readConfig(valid)).toMatchObject({ WEBHOOK_CONFIRMATIONS: 1, WEBHOOK_ALLOW_PRIVATE_URLS: false, WEBHOOK_INTERVAL_MS: 2_000, WEBHOOK_TIMEOUT_MS: 10_000, WEBHOOK_LEASE_MS: 60_000 })
+  expect(readConfig({ ...valid, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_CONFIRMATIONS: '12' })).toMatchObject({ WEBHOOK_ALLOW_PRIVATE_URLS: true, WEBHOOK_CONFIRMATIONS: 12 })
+  expect(() => readConfig({ ...valid, WEBHOOK_LEASE_MS: '10000' })).toThrow('WEBHOOK_LEASE_MS is not valid: it must be larger than WEBHOOK_TIMEOUT_MS (10000)')
+  expect(() => readConfig({ ...valid, WEBHOOK_CONFIRMATIONS: '0' })).toThrow(/WEBHOOK_CONFIRMATIONS is not valid: blocks, 1 to 10000/)
+})
