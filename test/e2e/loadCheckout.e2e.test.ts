@@ -1,12 +1,13 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { distDir } from '../../build/distDir'
 import { readEmbedManifest } from '../../devnet/storefront'
 import { loadCheckout } from '../../packages/checkout/src/index'
-import { buildPackage, packageDistDir } from '../../packages/checkout/scripts/buildPackage'
+import { buildPackage } from '../../packages/checkout/scripts/buildPackage'
 import { listenOnLoopback } from '../support/loopback'
 import { launchChromium } from './support/browser'
 
@@ -19,9 +20,10 @@ let shopUrl = ''
 let checkoutUrl = ''
 let checkoutDown = false
 const loaderRequests: string[] = []
+const packageDistDir = mkdtempSync(join(tmpdir(), 'svc-package-'))
 
 beforeAll(async () => {
-  await buildPackage()
+  await buildPackage(packageDistDir)
   const manifest = readEmbedManifest(distDir())
   if (!manifest) throw new Error('the embed loader is not built')
   const loader = readFileSync(join(distDir(), 'embed', manifest.file))
@@ -48,6 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await Promise.all([shop, checkout].map((server) => new Promise((resolve) => server?.close(resolve))))
+  rmSync(packageDistDir, { recursive: true, force: true })
 })
 
 type Svc = typeof import('../../packages/checkout/src/index')

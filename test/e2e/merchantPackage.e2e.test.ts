@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { build } from 'esbuild'
 import type { Browser, Frame, Page } from 'playwright-core'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { installPackedPackage } from '../support/packedPackage'
 import { screenshot } from './support/browser'
@@ -16,6 +16,7 @@ let devnet: BrowserDevnet
 let browser: Browser
 let appBundle = ''
 let installedServerEntry = ''
+let installedDir = ''
 
 // A merchant's React app, bundled from the packed package installed in a fresh project, as their
 // build would bundle it
@@ -55,6 +56,7 @@ createRoot(document.getElementById('root')!).render(<Shop />)
 beforeAll(async () => {
   ;({ devnet, browser } = checkout)
   const installed = await installPackedPackage()
+  installedDir = installed.dir
   writeFileSync(join(installed.dir, 'app.tsx'), app)
   await build({
     absWorkingDir: installed.dir,
@@ -70,6 +72,7 @@ beforeAll(async () => {
   appBundle = readFileSync(join(installed.dir, 'app.js'), 'utf8')
   installedServerEntry = pathToFileURL(join(installed.dir, 'node_modules', '@svc-checkout', 'js', 'dist', 'server.js')).href
 }, 180_000)
+afterAll(() => rmSync(installedDir, { recursive: true, force: true }))
 
 /** The merchant's page, served on the storefront's origin (one the pay page may be framed by). */
 async function merchantPage(path: string, html: string, options: { wallet: boolean }): Promise<Page> {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { installedFiles, installPackedPackage, type InstalledPackage } from '../support/packedPackage'
 
 let installed: InstalledPackage
@@ -9,6 +9,7 @@ let installed: InstalledPackage
 beforeAll(async () => {
   installed = await installPackedPackage()
 }, 180_000)
+afterAll(() => rmSync(installed.dir, { recursive: true, force: true }))
 
 /** tsc on `source` in the merchant's project, as its build would: its output, empty when it passes. */
 function typecheck(source: string): string {
@@ -61,9 +62,9 @@ export async function poll(): Promise<string> {
 
 // tsc on a merchant app takes seconds, more on a loaded machine
 describe('the packed @svc-checkout/js', { timeout: 90_000 }, () => {
-  test('behavior: the tarball holds the build and its declarations only, and installs offline from its file', () => {
-    expect(installed.files).toEqual(['dist/index.d.ts', 'dist/index.js', 'dist/react.d.ts', 'dist/react.js', 'dist/server.d.ts', 'dist/server.js', 'package.json'])
-    expect(installedFiles(installed.dir)).toEqual(['dist', 'dist/index.d.ts', 'dist/index.js', 'dist/react.d.ts', 'dist/react.js', 'dist/server.d.ts', 'dist/server.js', 'package.json'])
+  test('behavior: the tarball holds its README, the build and its declarations only, and installs offline from its file', () => {
+    expect(installed.files).toEqual(['README.md', 'dist/index.d.ts', 'dist/index.js', 'dist/react.d.ts', 'dist/react.js', 'dist/server.d.ts', 'dist/server.js', 'package.json'])
+    expect(installedFiles(installed.dir)).toEqual(['README.md', 'dist', 'dist/index.d.ts', 'dist/index.js', 'dist/react.d.ts', 'dist/react.js', 'dist/server.d.ts', 'dist/server.js', 'package.json'])
     // its own dependencies came from npm's cache; React is the app's
     expect(existsSync(join(installed.dir, 'node_modules', 'viem', 'package.json'))).toBe(true)
     expect(existsSync(join(installed.dir, 'node_modules', 'standardwebhooks', 'package.json'))).toBe(true)

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { buildPackage, packageDir } from '../../packages/checkout/scripts/buildPackage'
+import { packageDir, stagePackage } from '../../packages/checkout/scripts/buildPackage'
 
 export type InstalledPackage = {
   /** The fresh project the tarball was installed into. */
@@ -24,9 +24,9 @@ const repoModules = () => realpathSync(join(packageDir, '..', '..', 'node_module
  * registry document their own dependencies need.
  */
 export async function installPackedPackage(): Promise<InstalledPackage> {
-  await buildPackage()
   const dir = mkdtempSync(join(tmpdir(), 'svc-merchant-app-'))
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: packageDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as [
+  const staged = await stagePackage(join(dir, 'package-source'))
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: staged, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as [
     { filename: string; files: { path: string }[] },
   ]
   const tarball = join(dir, packed[0].filename)

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
@@ -26,16 +26,18 @@ const mainEntryExternal: Plugin = {
 }
 
 /**
- * Builds @svc-checkout/js into dist/: each entry an ES module (its dependencies and React left to
- * the merchant's install), and type declarations beside them. Returns each entry's gzip size.
+ * Builds @svc-checkout/js into `outDir` (the package's dist/ by default; tests build into folders of
+ * their own, so that two running at once never delete each other's files): each entry an ES module
+ * (its dependencies and React left to the merchant's install), and type declarations beside them.
+ * Returns each entry's gzip size.
  */
-export async function buildPackage(): Promise<Record<PackageEntry, number>> {
-  rmSync(packageDistDir, { recursive: true, force: true })
+export async function buildPackage(outDir = packageDistDir): Promise<Record<PackageEntry, number>> {
+  rmSync(outDir, { recursive: true, force: true })
   const sizes = {} as Record<PackageEntry, number>
   for (const { entry, platform } of packageEntries) {
     await build({
       entryPoints: [join(packageDir, 'src', `${entry}.ts`)],
-      outfile: join(packageDistDir, `${entry}.js`),
+      outfile: join(outDir, `${entry}.js`),
       bundle: true,
       format: 'esm',
       platform,
@@ -47,10 +49,21 @@ export async function buildPackage(): Promise<Record<PackageEntry, number>> {
       legalComments: 'none',
       logLevel: 'warning',
     })
-    sizes[entry] = gzipSync(readFileSync(join(packageDistDir, `${entry}.js`)), { level: 9 }).length
+    sizes[entry] = gzipSync(readFileSync(join(outDir, `${entry}.js`)), { level: 9 }).length
   }
-  execFileSync(process.execPath, [join(packageDir, '..', '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(packageDir, 'tsconfig.json')], { stdio: 'inherit' })
+  execFileSync(process.execPath, [join(packageDir, '..', '..', 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(packageDir, 'tsconfig.json'), '--outDir', outDir], { stdio: 'inherit' })
   return sizes
+}
+
+/**
+ * The package as `npm pack` sees it, in a folder of its own: its package.json, README and a fresh
+ * build in dist/. Returns the folder.
+ */
+export async function stagePackage(dir: string): Promise<string> {
+  mkdirSync(dir, { recursive: true })
+  for (const file of ['package.json', 'README.md']) copyFileSync(join(packageDir, file), join(dir, file))
+  await buildPackage(join(dir, 'dist'))
+  return dir
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
