@@ -43,9 +43,10 @@ describe('the demo storefront\'s order page', () => {
     const frame = await payFrame(page)
     expect(new URL(frame.url()).searchParams.get('layout')).toBe('compact')
     // the package loaded the pinned loader (SRI), not the moving /embed.js
-    expect(await page.evaluate(() => [...document.querySelectorAll('script[integrity]')].map((script) => new URL((script as HTMLScriptElement).src).pathname))).toEqual([
-      expect.stringMatching(/^\/embed\/embed\.v1\.[0-9a-f]{12}\.js$/),
-    ])
+    const loaders = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLScriptElement>('script[src*="/embed"]')].filter((script) => /\/embed(\.js|\/embed\.)/.test(script.src)).map((script) => [new URL(script.src).pathname, script.integrity]),
+    )
+    expect(loaders).toEqual([[expect.stringMatching(/^\/embed\/embed\.v1\.[0-9a-f]{12}\.js$/), expect.stringMatching(/^sha384-[A-Za-z0-9+/]{64}$/)]])
     await expect.poll(() => page.locator('[data-event="ready"]').count(), { timeout: 15_000 }).toBe(1)
     await frame.getByRole('button', { name: /^Test Wallet$/ }).click()
     await frame.getByRole('button', { name: /^Pay / }).click()
