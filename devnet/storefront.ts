@@ -126,7 +126,7 @@ ${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="
     const order = shop.orders.get(p.invoiceId) ?? { state: 'awaiting-payment' }
     const pinned = manifest ? ` data-loader-src="${checkout}/embed/${escape(manifest.file)}" data-loader-integrity="${escape(manifest.integrity)}"` : ''
     return `<div id="order" data-invoice-id="${escape(p.invoiceId)}" data-token="${escape(p.token)}" data-checkout="${escape(checkout)}"${pinned}>
-<p>Order for invoice ${escape(p.invoiceId)}: <span id="order-state" data-state="${order.state}">${order.state === 'paid' ? 'Paid' : 'Awaiting payment'}</span></p><p id="order-note"></p></div>
+<p>Order for invoice ${escape(p.invoiceId)}: <span id="order-state" data-state="${order.state}">${{ 'awaiting-payment': 'Awaiting payment', paid: 'Paid', canceled: 'Canceled' }[order.state]}</span></p><p id="order-note"></p></div>
 <div id="checkout"></div><script src="/order.js"></script>`
   })
   let orderScript: Promise<string> | undefined
@@ -141,6 +141,8 @@ ${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="
   app.get('/api/orders/:invoiceId', (c) => c.json(shop.orders.get(c.req.param('invoiceId')) ?? { state: 'awaiting-payment' }))
   /** The shop's webhook receiver: the only way an order becomes paid. */
   app.post('/webhooks/svc-checkout', async (c) => {
+    // until its endpoint is registered the shop holds no secret, so nothing can verify
+    if (shop.secrets.length === 0) return c.json({ error: 'NOT_REGISTERED', message: 'this shop has not registered its webhook endpoint yet' }, 503)
     const body = await c.req.text()
     let event: WebhookEvent
     try {
