@@ -18,6 +18,7 @@ import type { AuthEnv } from './auth/principal'
 import { requireScope } from './auth/requireScope'
 import { mountApiRoutes } from './routes/apiRoute'
 import type { InvoiceShareDependencies } from './routes/invoiceShareRoutes'
+import { brandingPath, type BrandingDependencies } from './routes/brandingRoutes'
 import { apiRoutes } from './routes/apiRoutes'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
 import { devnetWalletRoute } from './routes/devnetWalletRoute'
@@ -32,7 +33,7 @@ export type AppDependencies = {
   pay: PayDependencies
   metadata: MetadataAccess
   /** The merchant routes: who may call them, and what they work on. */
-  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies }
+  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies }
   logger: Logger
   metrics: Metrics
   /** GET /readyz: whether the server's dependencies answer. */
@@ -94,8 +95,15 @@ export function createApp(dependencies: AppDependencies) {
       throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than 64 KiB', {}, { Connection: 'close' })
     },
   })
+  // a logo of 64 KiB is 87,384 characters of base64 (server/routes/brandingRoutes.ts)
+  const limitBrandingBody = bodyLimit({
+    maxSize: 96 * 1024,
+    onError: () => {
+      throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than 96 KiB: a logo is at most 64 KiB', {}, { Connection: 'close' })
+    },
+  })
   // reads without a body skip it: checking one builds a full Fetch Request on the Node adapter
-  app.use('/v1/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
+  app.use('/v1/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : (c.req.path === brandingPath ? limitBrandingBody : limitBody)(c, next)))
   const clientKey = clientAddress(dependencies.trustedProxies ?? { hops: dependencies.trustProxy ? 1 : 0 })
   const perClient = (name: string, limit = dependencies.rateLimitPerMinute) => {
     const window = { limit, windowMs: 60_000 }
@@ -112,8 +120,11 @@ export function createApp(dependencies: AppDependencies) {
   app.post('/v1/pay/:id', inFlight(metrics.pendingOperations), countOutcomes(metrics.submissions, { 200: 'confirmed', 202: 'pending' }))
   // Limited before authentication: a flood of forged signatures must not reach the database unchecked.
   app.use('/v1/invoices/*', perClient('invoices'))
+  app.use('/v1/studios/*', perClient('studios'))
+  app.use('/v1/branding/*', perClient('logos'))
   const authenticated = authenticate(dependencies.merchant.auth)
-  const routeDependencies = { pay: dependencies.pay, metadata: dependencies.metadata, share: dependencies.merchant.share, clientKey }
+  const { branding } = dependencies.merchant
+  const routeDependencies = { pay: dependencies.pay, metadata: dependencies.metadata, share: dependencies.merchant.share, branding, clientKey }
   mountApiRoutes(app, apiRoutes, routeDependencies, (route): MiddlewareHandler<AuthEnv>[] =>
     route.auth === 'none' ? [] : [authenticated, ...(route.scope ? [requireScope(route.scope)] : [])],
   )

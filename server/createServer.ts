@@ -173,6 +173,7 @@ export async function createServer(
         publicUrl: () => publicUrl,
         now,
       },
+      branding: { store: stores.branding, invoices: pay.invoices, chainId: config.CHAIN_ID },
     },
     logger,
     metrics,

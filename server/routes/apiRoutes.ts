@@ -1,10 +1,11 @@
 import type { AuthEnv } from '../auth/principal'
 import type { ApiRoute } from './apiRoute'
+import { brandingRoutes, type BrandingRoutesDependencies } from './brandingRoutes'
 import { invoiceShareRoutes, type InvoiceShareRoutesDependencies } from './invoiceShareRoutes'
 import { payRoutes, type PayRoutesDependencies } from './payRoutes'
 
-export type ApiRoutesDependencies = PayRoutesDependencies & InvoiceShareRoutesDependencies
+export type ApiRoutesDependencies = PayRoutesDependencies & InvoiceShareRoutesDependencies & BrandingRoutesDependencies
 
-/** Every route of the JSON API (SPEC 4.12 and 4.14) with its full path: the server mounts this
+/** Every route of the JSON API (SPEC 4.12 and 4.14, and studios' branding) with its full path: the server mounts this
  * table and /openapi.json describes it. */
-export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...invoiceShareRoutes]
+export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...invoiceShareRoutes, ...brandingRoutes]

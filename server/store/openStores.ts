@@ -2,6 +2,7 @@ import { encryptionKeysOf, type Config } from '../config'
 import type { InvoiceMetadata } from '../../shared/metadata'
 import { createAccessTokenStore } from './accessTokenStore'
 import { createApiKeyStore } from './apiKeyStore'
+import { createBrandingStore } from './brandingStore'
 import { openDatabase, type Database } from './database'
 import { createInvoiceMetadataStore } from './invoiceMetadataStore'
 import { createMetadataAccess } from './metadataAccess'
@@ -46,6 +47,7 @@ export function openStores(
     studios: createStudioStore(db),
     apiKeys: createApiKeyStore(db, ciphers['api-key-secret']),
     nonces: createNonceStore(db),
+    branding: createBrandingStore(db),
     close: () => db.close(),
   }
 }
