@@ -44,18 +44,9 @@ function FullDocument({ invoice, deployment, metadata, pdfUrl }: FullDocumentPro
   const day = (iso: string) => formatDay(new Date(iso), tag)
   return (
     <section class="svc-document" aria-label={t.invoiceTitle(metadata.invoiceNumber)}>
-      {verdict.kind !== 'differs' ? (
-        // one cell for both, as in the header: the verdict arriving moves nothing below it
-        <div class="svc-chain-status">
-          <p class="svc-note" hidden={verdict.kind === 'verified'}>
-            {t.notYetVerified}
-          </p>
-          <p class="svc-verified" hidden={verdict.kind !== 'verified'}>
-            <span aria-hidden="true">✓ </span>
-            {t.verified}
-          </p>
-        </div>
-      ) : (
+      {/* verified or still being checked, the header's one trust line says so; a mismatch is named here,
+          over the details it concerns */}
+      {verdict.kind !== 'differs' ? null : (
         <p class="svc-warning" role="alert">
           <span aria-hidden="true">⚠ </span>
           {t.notVerifiedFields(verdict.fields.join(', '))}

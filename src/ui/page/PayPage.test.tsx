@@ -40,9 +40,10 @@ describe('PayPage', () => {
   test('default: shows the parties, line items, totals, due date, notes and a PDF link, marked verified', () => {
     show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded())
     expect(screen.queryByRole('heading', { level: 1, name: 'Invoice NW-0007' })).not.toBeNull()
-    expect(shown('Verified: these details match the invoice recorded on-chain, its amount, token, chain and payee.')).toBe(true)
-    expect(shown(/^Confirmed on-chain: the amount, payee, status and due date above are read from the blockchain/)).toBe(true)
-    expect(shown(/^Not yet confirmed on-chain/)).toBe(false)
+    // one trust line, in plain words; what was checked against what is in the disclosure under it
+    expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(true)
+    expect(shown(/^Checking this invoice/)).toBe(false)
+    expect(screen.getByText('What was checked').closest('details')?.textContent).toContain('their fingerprint matches the one recorded on the blockchain')
     expect(screen.getAllByText('Northwind Studio Ltd').length).toBeGreaterThan(0)
     expect(shown('Acme Robotics GmbH')).toBe(true)
     expect(shown('UX research and wireframes')).toBe(true)
@@ -58,7 +59,7 @@ describe('PayPage', () => {
     const forged = { ...metadata, merchant: { ...metadata.merchant, name: 'Evil Corp' } }
     show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded(invoice, forged))
     expect(screen.getByRole('alert').textContent).toContain('do not match the invoice recorded on-chain')
-    expect(shown('Verified: these details match the invoice recorded on-chain, its amount, token, chain and payee.')).toBe(false)
+    expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(false)
     // the header falls back to on-chain facts
     expect(screen.queryByRole('heading', { level: 1, name: `Invoice ${invoice.invoiceNumber}` })).not.toBeNull()
   })
@@ -68,7 +69,7 @@ describe('PayPage', () => {
     const onChain = { ...invoice, amount: '1000000000', merchant: '0x3333333333333333333333333333333333333333' as const }
     show({ name: 'ready', invoice: onChain, note: null, rechecks: 0 }, loaded(onChain))
     expect(screen.getByRole('alert').textContent).toContain('do not match the invoice recorded on-chain (amount, merchant)')
-    expect(shown('Verified: these details match the invoice recorded on-chain, its amount, token, chain and payee.')).toBe(false)
+    expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(false)
     expect(screen.queryByRole('heading', { level: 1, name: `Invoice ${invoice.invoiceNumber}` })).not.toBeNull()
   })
 
@@ -76,10 +77,10 @@ describe('PayPage', () => {
     const unconfirmed = { ...invoice, confirmed: false }
     show({ name: 'ready', invoice: unconfirmed, note: null, rechecks: 0 }, loaded(unconfirmed))
     expect(shown('Unconfirmed', { selector: '.svc-badge' })).toBe(true)
-    expect(shown(/Not yet confirmed on-chain: the amount, payee, status and due date above come from the payment service/)).toBe(true)
-    expect(shown(/^Confirmed on-chain/)).toBe(false)
-    expect(shown(/Not yet verified/)).toBe(true)
-    expect(shown('Verified: these details match the invoice recorded on-chain, its amount, token, chain and payee.')).toBe(false)
+    expect(shown('Checking this invoice with the payment record…')).toBe(true)
+    expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(false)
+    expect(shown('Checked: the amount, recipient and due date come from the payment record.')).toBe(false)
+    expect(screen.getByText('What was checked').closest('details')?.textContent).toContain('Not yet confirmed on-chain: the amount, payee, status and due date above come from the payment service')
   })
 
   test('behavior: without a token only the on-chain record is shown, and payment is still offered', () => {
@@ -108,7 +109,8 @@ describe('PayPage', () => {
     show({ name: 'paid', invoice: paid, receipt: null }, loaded(paid))
     expect(shown('Paid', { selector: '.svc-badge' })).toBe(true)
     expect(screen.queryByRole('heading', { name: 'This invoice is paid' })).not.toBeNull()
-    expect(screen.queryAllByRole('button')).toEqual([])
+    // nothing to pay: the receipt to keep, and its addresses to copy
+    expect(screen.queryAllByRole('button').filter((button) => !button.classList.contains('svc-copy')).map((button) => button.textContent)).toEqual(['Save receipt'])
   })
 
   test('behavior: an unknown invoice gets the not-found page', () => {

@@ -35,13 +35,16 @@ export function PayPage(p: PayPageProps) {
     )
   }
   const metadata = document.status === 'loaded' ? document.document.metadata : null
-  const verified = metadata && metadataVerdict(metadata, invoice, p.deployment).kind === 'verified' ? metadata : null
+  const verdict = metadata ? metadataVerdict(metadata, invoice, p.deployment).kind : null
+  const verified = verdict === 'verified' ? metadata : null
+  // the name may still come while the chain or the record is being read: no finding about it yet
+  const namePending = document.status === 'loading' || verdict === 'unconfirmed'
   const merchantName = verified?.merchant.name ?? null
   const invoiceNumber = verified?.invoiceNumber ?? invoice.invoiceNumber
   const standing = standingOf(state, invoice, p.now)
   return (
     <main class={`svc-page svc-page-${standing}`}>
-      <InvoiceHeader invoice={invoice} invoiceNumber={invoiceNumber} merchantName={merchantName} standing={standing} />
+      <InvoiceHeader invoice={invoice} invoiceNumber={invoiceNumber} merchantName={merchantName} standing={standing} documentChecked={verified !== null} />
       {standing === 'overdue' ? (
         <p class="svc-banner svc-warning">
           <strong>{t.overdueTitle}.</strong> {t.overdueBody(formatDay(new Date(Number(invoice.dueAt) * 1000), tag))}
@@ -54,7 +57,7 @@ export function PayPage(p: PayPageProps) {
         </div>
       ) : (
         <div class="svc-pay-column">
-          <PaymentWidget {...p} merchantName={merchantName} invoiceNumber={verified ? invoiceNumber : null} />
+          <PaymentWidget {...p} merchantName={merchantName} merchantNamePending={namePending} invoiceNumber={verified ? invoiceNumber : null} />
         </div>
       )}
       <InvoiceDocument load={document} invoice={invoice} deployment={p.deployment} pdfUrl={p.pdfUrl} onReload={p.onReloadDocument} />

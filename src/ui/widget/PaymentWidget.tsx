@@ -1,16 +1,20 @@
 import { useEffect, useRef } from 'preact/hooks'
 import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
 import type { PaymentState } from '../../flow/paymentState'
+import { devnetChainId } from '../../config/devnet'
 import type { WalletChoice } from '../../wallet/walletChoice'
 import { formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
 import { stateHeadline } from '../stateHeadline'
 import { ConnectedView } from './ConnectedView'
+import { DevnetWalletPrompt } from './DevnetWalletPrompt'
 import { ErrorView } from './ErrorView'
 import { FundingView } from './FundingView'
 import { InsufficientBalanceView } from './InsufficientBalanceView'
 import { PendingView } from './PendingView'
 import { PermitExpiredView } from './PermitExpiredView'
+import { PaymentSteps, paymentStep } from './PaymentSteps'
+import { PaymentSummary } from './PaymentSummary'
 import { PermitView } from './PermitView'
 import { ProgressView } from './ProgressView'
 import { ReadyView } from './ReadyView'
@@ -39,6 +43,8 @@ export type PaymentWidgetProps = {
   merchantName: string | null
   /** The merchant's own numbering (from the verified metadata); null shows the on-chain number. */
   invoiceNumber: string | null
+  /** The metadata is still being checked: a missing name is not yet a finding. */
+  merchantNamePending?: boolean
 }
 
 /** The payment as the payer sees it: a thin view of the flow's state. A new state is announced to
@@ -49,21 +55,32 @@ export function PaymentWidget(p: PaymentWidgetProps) {
   const heading = useRef<HTMLHeadingElement>(null)
   const headline = stateHeadline(p.state, t)
   const shown = useRef(p.state.name)
+  // Focus follows the payer only once they have acted in the widget: loading, checking and the
+  // chain's answers never take it (embedded, that would pull the host page to the frame).
+  const acted = useRef(false)
   useEffect(() => {
     if (shown.current === p.state.name) return
     shown.current = p.state.name
+    if (!acted.current) return
     const active = document.activeElement
     if (!active || active === document.body || !active.isConnected || section.current?.contains(active)) heading.current?.focus()
   }, [p.state.name])
+  const invoice = 'invoice' in p.state ? p.state.invoice : null
+  const step = paymentStep(p.state.name)
   return (
-    <section class="svc-widget" ref={section} aria-labelledby="svc-widget-heading">
+    <section class="svc-widget" ref={section} aria-labelledby="svc-widget-heading" onClickCapture={() => (acted.current = true)} onKeyDownCapture={() => (acted.current = true)}>
       <h2 id="svc-widget-heading" class="svc-widget-heading" tabIndex={-1} ref={heading}>
         {headline}
       </h2>
       <p class="svc-visually-hidden" role="status" aria-live="polite">
         {headline}
       </p>
+      {invoice && p.state.name !== 'paid' && p.state.name !== 'canceled' && p.state.name !== 'unsafe' ? (
+        <PaymentSummary invoice={invoice} merchantName={p.merchantName} namePending={p.merchantNamePending ?? false} />
+      ) : null}
+      {step !== null && step < 3 ? <PaymentSteps current={step} /> : null}
       <StateView {...p} />
+      <DevnetWalletPrompt />
     </section>
   )
 }
@@ -76,7 +93,7 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'wrongNetwork':
       return <WrongNetworkView {...state} chainName={deployment.chainName} onSwitch={actions.switchNetwork} />
     case 'connected':
-      return <ConnectedView {...state} onPay={actions.pay} />
+      return <ConnectedView {...state} unnamed={!merchantName} onPay={actions.pay} />
     case 'insufficientBalance':
       return <InsufficientBalanceView {...state} onCheckAgain={actions.retry} onPayFromWallet={actions.payFromWallet} onSendToVault={actions.sendToVault} />
     case 'sendingToVault':
@@ -92,7 +109,16 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'pending':
       return <PendingView {...state} onSendAgain={actions.retry} onSignNew={actions.renewPermit} />
     case 'paid':
-      return <ReceiptView invoice={state.invoice} invoiceNumber={invoiceNumber} receipt={state.receipt} explorerUrl={deployment.explorerUrl} />
+      return (
+        <ReceiptView
+          invoice={state.invoice}
+          invoiceNumber={invoiceNumber}
+          receipt={state.receipt}
+          merchantName={merchantName}
+          explorerUrl={deployment.explorerUrl}
+          localChain={deployment.chainId === devnetChainId}
+        />
+      )
     case 'canceled':
       return <p>{t.canceledBody}</p>
     case 'notFound':

@@ -41,6 +41,7 @@ export function SigningOperationView({ payment, token, merchantName, validUntil 
           </Detail>
         ) : null}
       </dl>
+      <p class="svc-hint">{t.walletRequestNext}</p>
       <ProgressView>{t.connecting}</ProgressView>
     </>
   )
