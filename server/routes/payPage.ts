@@ -8,10 +8,12 @@ import { CodedError } from '../../shared/codedError'
 import { HttpError } from '../http/httpError'
 import { acceptLanguage } from '../http/qualityValues'
 import { compressedOnce, precompressedFile, type MadeBody } from '../http/negotiateEncoding'
-import { invoiceIdParams, validParams } from '../http/validate'
+import { invoiceIdParams } from '../http/validate'
 import { builtPayPage, type BuiltPayPage } from './builtPayPage'
 import { keptRenders } from './keptRenders'
+import { payPageError } from './payPageError'
 import { payPageMarkup } from './payPageMarkup'
+import type { PayErrorKind } from '../../src/ui/page/PayErrorPage'
 
 export type PayPageParameters = {
   /** Vite's output: index.html and assets/. */
@@ -58,10 +60,23 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
   const app = new Hono()
   const built = builtPayPage({ distDir, frameAncestors, connectSources })
   const renders = keptRenders<FirstPaint>()
-  app.get('/pay/:id', validParams(invoiceIdParams), async (c) => {
+  app.get('/pay/:id', async (c) => {
     const page = built(allowedParents(frameAncestors, publicOrigin()).join(' '))
-    if (!page) throw new HttpError(503, 'PAGE_NOT_BUILT', 'the pay page is not built: run `npx vite build` (npm start does)')
-    const firstPaint = document && page.deployment ? await renderedWithInvoice(page, page.deployment, c.req.valid('param').id, c.req.url, c.req.header('accept-language')) : null
+    // a payer's browser asked for a page: whatever goes wrong, it gets one in the payer's language,
+    // with the status an API client would get, never the API's JSON
+    const errorPage = async (status: 400 | 503, kind: PayErrorKind) => {
+      const locale = await loadLocale(preferredLanguages(pageParams(new URL(c.req.url)), acceptLanguage(c.req.header('accept-language'))))
+      return c.html(payPageError(page?.shell.text ?? null, locale, kind), status, {
+        ...(page ? { 'Content-Security-Policy': page.policy } : { 'Content-Security-Policy': "default-src 'none'; frame-ancestors " + frameAncestors }),
+        'Cache-Control': 'no-store',
+        'Referrer-Policy': 'no-referrer',
+        'Content-Language': locale.strings.lang,
+      })
+    }
+    if (!page) return errorPage(503, 'unavailable')
+    const params = invoiceIdParams.safeParse(c.req.param())
+    if (!params.success) return errorPage(400, 'badLink')
+    const firstPaint = document && page.deployment ? await renderedWithInvoice(page, page.deployment, params.data.id, c.req.url, c.req.header('accept-language')) : null
     const { body, headers } = compressedOnce(firstPaint?.body ?? page.shell, c.req.header('accept-encoding'))
     return c.body(body, firstPaint?.status ?? 200, {
       ...headers,

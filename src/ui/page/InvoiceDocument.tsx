@@ -27,9 +27,18 @@ export function InvoiceDocument({ load, invoice, deployment, pdfUrl, onReload }:
   }
   const { metadata } = load.document
   if (!metadata) {
+    // a link with a token the service no longer opens (revoked, expired, mistyped): said as such, with
+    // what to do, while the invoice stays payable from its on-chain record
     return (
       <section class="svc-document">
-        <p class="svc-note">{t.onchainOnly}</p>
+        {pdfUrl ? (
+          <div class="svc-note">
+            <h2>{t.errorPageRevokedTitle}</h2>
+            <p>{t.errorPageRevokedBody}</p>
+          </div>
+        ) : (
+          <p class="svc-note">{t.onchainOnly}</p>
+        )}
       </section>
     )
   }
