@@ -145,8 +145,17 @@ describe('reduce: before the operation is handed over', () => {
     expect(reduce(refreshing, chainRead(confirmed({ ...invoice, status: 'Paid' })))).toMatchObject({ name: 'paid', receipt: null })
   })
 
-  test('behavior: PERMIT_EXPIRED is "nothing was paid" only after the chain is read; unreadable is an error, not a verdict', () => {
-    const refreshing = reduce({ name: 'preparing', invoice, payer, permit }, { type: 'failed', failure: api(400, 'PERMIT_EXPIRED'), at })
+  test('behavior: a service\'s PERMIT_EXPIRED while the signed permit has an hour left asks for a new permit, after a chain read; it never says expired', () => {
+    for (const state of [{ name: 'preparing', invoice, payer, permit }, { name: 'requestingPermit', invoice, payer }] satisfies PaymentState[]) {
+      const refreshing = reduce(state, { type: 'failed', failure: api(409, 'PERMIT_EXPIRED'), at })
+      expect(refreshing).toMatchObject({ name: 'refreshing', next: { name: 'error', code: 'PERMIT_EXPIRED', resume: { name: 'requestingPermit' } } })
+      expect(reduce(refreshing, chainRead(confirmed()))).toMatchObject({ name: 'error', code: 'PERMIT_EXPIRED', resume: { name: 'requestingPermit', payer } })
+    }
+  })
+
+  test('behavior: PERMIT_EXPIRED is "nothing was paid" only when the page\'s clock has the deadline passed, and after the chain is read; unreadable is an error, not a verdict', () => {
+    const lateAt = Number(permit.deadline) * 1000 - 60_000
+    const refreshing = reduce({ name: 'preparing', invoice, payer, permit }, { type: 'failed', failure: api(409, 'PERMIT_EXPIRED'), at: lateAt })
     expect(refreshing).toMatchObject({ name: 'refreshing', next: { name: 'permitExpired', reason: 'expired' } })
     expect(reduce(refreshing, chainRead(confirmed()))).toEqual({ name: 'permitExpired', invoice, payer, reason: 'expired' })
     expect(reduce(refreshing, chainRead(unreadable))).toMatchObject({ name: 'error', code: 'CHAIN_UNREADABLE' })

@@ -7,6 +7,8 @@ import type { HandedOverPermit, Payer, PaymentState, Receipt } from './paymentSt
 import type { Funding } from '../../shared/fundedPayCall'
 import type { PermitSignature } from '../../shared/payCall'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
+import { earliestDeadline } from '../../shared/permit'
+import { permitExpiring } from './permitExpiring'
 
 /** How often the chain is read while a signed operation is out. */
 export const pendingPollMs = 3_000
@@ -293,7 +295,7 @@ function operationOf({ invoice, payer, permit, funding, userOp, userOpHash, wind
 
 /** Codes after which the permit itself is the problem: a new one is needed, which the payer chooses. */
 function permitRefused(failure: Failure): boolean {
-  return failure.kind === 'api' && (failure.code === 'PERMIT_SIGNATURE_INVALID' || failure.code === 'USEROP_PERMIT_MISMATCH')
+  return failure.kind === 'api' && (failure.code === 'PERMIT_SIGNATURE_INVALID' || failure.code === 'USEROP_PERMIT_MISMATCH' || failure.code === 'PERMIT_EXPIRED')
 }
 
 /** No answer, or a server fault: the request may have taken effect (SPEC 7.2, 502/503). */
@@ -301,9 +303,15 @@ function uncertain(failure: Failure): boolean {
   return failure.kind !== 'api' || failure.status === 0 || failure.status >= 500
 }
 
+/** The service's PERMIT_EXPIRED is its word, not the clock's: "expired" is said only when the page's
+ * own clock has the signed deadline (nearly) passed; otherwise it only means "ask for a new permit". */
+function permitLapsed(state: StateNamed<'requestingPermit' | 'preparing'>, at: number): boolean {
+  return state.name === 'preparing' && permitExpiring(earliestDeadline(state.permit, state.funding?.permit), at)
+}
+
 function beforeSubmissionFailed(state: StateNamed<'requestingPermit' | 'preparing'>, failure: Failure, at: number): PaymentState {
   const { invoice, payer } = state
-  if (failure.kind === 'api' && failure.code === 'PERMIT_EXPIRED') return lapsed(state)
+  if (failure.kind === 'api' && failure.code === 'PERMIT_EXPIRED' && permitLapsed(state, at)) return lapsed(state)
   if (permitRefused(failure)) return { name: 'refreshing', invoice, next: errorState(failure, at, requestingPermit(invoice, payer), 'NETWORK_ERROR') }
   if (uncertain(failure) || (failure.kind === 'api' && failure.status === 429)) return errorState(failure, at, state, 'NETWORK_ERROR')
   // a refusal may mean the invoice was paid or canceled meanwhile: the chain says which

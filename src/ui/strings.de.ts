@@ -196,6 +196,11 @@ export const de: Strings = {
   errorConnect: 'Die Verbindung zu Ihrer Wallet ist fehlgeschlagen.',
   errorVerification: 'Die Zahlung konnte nicht geprüft werden und wurde daher nicht unterschrieben.',
   errorOther: (code) => `Etwas ist schiefgegangen (${code}).`,
+  errorPermitRenew: 'Der Zahlungsdienst bittet um eine neue Freigabe. Es wurde nichts bezahlt. Sie können eine neue unterschreiben: Es kann immer nur eine Freigabe genutzt werden.',
+  errorRefused: 'Der Zahlungsdienst konnte das nicht ausführen. Es wurde nichts bezahlt. Versuchen Sie es erneut und informieren Sie den Absender, falls es wieder passiert.',
+  errorCannotCheck: 'Diese Seite kann die Rechnung gerade nicht auf der Blockchain prüfen und bittet Sie daher um keine Unterschrift. Es wurde nichts bezahlt. Versuchen Sie es gleich noch einmal.',
+  documentWithdrawn: 'Die Fassung dieser Rechnung vom Zahlungsdienst wurde zurückgezogen: Sie widerspricht der auf der Blockchain erfassten Rechnung. Die angezeigten Angaben sind die der Blockchain.',
+  mixedScript: (name) => `„${name}“ mischt ähnlich aussehende Buchstaben verschiedener Alphabete und könnte daher einen anderen Namen nachahmen. Der Name ist nicht bestätigt.`,
   unsafe: {
     INVOICE_DIFFERS_FROM_CHAIN: 'Die angezeigte Rechnung weicht von der on-chain gespeicherten ab.',
     PAYMASTER_DATA_MALFORMED: 'Das Sponsoring der Zahlung ist nicht lesbar.',

@@ -197,6 +197,11 @@ const en = {
   errorConnect: 'Could not connect to your wallet.',
   errorVerification: 'The payment could not be checked, so it was not signed.',
   errorOther: (code: string) => `Something went wrong (${code}).`,
+  errorPermitRenew: 'The payment service asked for a new authorisation. Nothing was paid. You can sign a new one: only one authorisation can ever be used.',
+  errorRefused: 'The payment service could not do this. Nothing was paid. Try again, and tell the sender if it happens again.',
+  errorCannotCheck: 'This page cannot check the invoice on the blockchain right now, so it will not ask you to sign anything. Nothing was paid. Try again in a moment.',
+  documentWithdrawn: 'The payment service\'s copy of this invoice was withdrawn: it contradicts the invoice recorded on the blockchain. The figures shown are the blockchain\'s.',
+  mixedScript: (name: string) => `"${name}" mixes letters of different alphabets that look alike, so it may imitate another name. It is not confirmed.`,
   unsafe: {
     INVOICE_DIFFERS_FROM_CHAIN: 'The invoice shown differs from the one recorded on-chain.',
     PAYMASTER_DATA_MALFORMED: 'The sponsorship of the payment cannot be read.',
