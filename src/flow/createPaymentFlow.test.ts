@@ -436,15 +436,16 @@ describe('createPaymentFlow', () => {
     expect(t.count('submit')).toBe(0)
   })
 
-  test('behavior: PERMIT_EXPIRED at prepare says nothing was paid once the chain shows it, and a new permit pays', async () => {
+  test('behavior: a service\'s PERMIT_EXPIRED at prepare, with the permit an hour from its deadline, asks for a new permit (never "expired"), and a new permit pays', async () => {
     const t = setup()
     t.dependencies.api.prepare = failOnce(t.dependencies.api.prepare, new ApiError({ status: 409, code: 'PERMIT_EXPIRED', message: 'permit expired' }))
     await connected(t)
     t.flow.pay()
-    expect(await until(t.flow, 'permitExpired')).toMatchObject({ reason: 'expired' })
-    t.flow.renewPermit()
+    expect(await until(t.flow, 'error')).toMatchObject({ code: 'PERMIT_EXPIRED', resume: { name: 'requestingPermit' } })
+    t.flow.retry()
     await until(t.flow, 'paid')
-    expect(t.seen.slice(t.seen.indexOf('preparing'))).toEqual(['preparing', 'refreshing', 'permitExpired', ...paying])
+    expect(t.seen.slice(t.seen.indexOf('preparing'))).toEqual(['preparing', 'refreshing', 'error', ...paying])
+    expect(t.seen).not.toContain('permitExpired')
     expect(t.count('requestPermit')).toBe(2)
     expect(t.count('signTypedData')).toBe(2)
   })
@@ -589,14 +590,16 @@ describe('createPaymentFlow: the payer sees as fact only what the chain says', (
     expect(t.flow.state).toMatchObject({ name: 'ready', invoice: { confirmed: true } })
   })
 
-  test('behavior: with the pinned RPC down, the wallet\'s node confirms the invoice before anything is signed', async () => {
+  test('behavior: with the pinned RPC down, the wallet\'s read alone confirms nothing: the payer is told the page cannot check, and nothing is asked for', async () => {
     const t = setup()
     t.world.rpcDown = true
     t.world.holdWaits = true
     t.flow.start()
     expect((await until(t.flow, 'ready')).invoice.confirmed).toBe(false)
     t.flow.connect()
-    expect((await until(t.flow, 'connected')).invoice.confirmed).toBe(true)
+    expect(await until(t.flow, 'error')).toMatchObject({ code: 'CHAIN_UNREADABLE', resume: { name: 'connecting', invoice: { confirmed: false } } })
+    expect(t.count('walletInvoiceOf')).toBe(1)
+    expect(t.count('requestPermit')).toBe(0)
   })
 
   test('behavior: a wallet node that disagrees with the pinned RPC stops the payment before any permit is asked for', async () => {

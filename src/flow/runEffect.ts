@@ -93,12 +93,12 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
       const owner = await wallet.connect()
       const chainId = await wallet.chainId()
       if (chainId !== deployment.chainId) return { type: 'wrongNetwork', chainId, wantedChainId: deployment.chainId }
-      // two views of the chain, the pinned RPC's and the wallet's; the service's invoice is held to both
-      const reads = (await Promise.all([settle(readChainInvoice(chain, id)), settle(readChainInvoice({ ...chain, invoiceOf: wallet.invoiceOf }, id))])).filter(
-        (read) => read !== null,
-      )
-      if (reads.length === 0) throw new ChainUnreadableError('neither the pinned RPC nor the wallet could read the invoice')
-      const check = checkInvoice(invoiceId, state.invoice, reads, deployment)
+      // two views of the chain, the pinned RPC's and the wallet's; the service's invoice is held to both.
+      // The pinned RPC's is the one that confirms: a wallet is the payer's choice of node, and one that
+      // lies alone would have the payer sign for its figures, so without the pinned read nothing goes on
+      const [pinned, walletRead] = await Promise.all([settle(readChainInvoice(chain, id)), settle(readChainInvoice({ ...chain, invoiceOf: wallet.invoiceOf }, id))])
+      if (!pinned) throw new ChainUnreadableError('the pinned RPC could not read the invoice: a wallet\'s read alone confirms nothing')
+      const check = checkInvoice(invoiceId, state.invoice, walletRead ? [pinned, walletRead] : [pinned], deployment)
       const { vault, deployed } = await chain.vaultOf(owner)
       const balance = await chain.balanceOf(vault)
       const payer = { owner, vault, deployed, balance, ...(wallet.sendsTransactions() ? {} : { sendsTransactions: false as const }) }
