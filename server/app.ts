@@ -18,7 +18,7 @@ import type { AuthEnv } from './auth/principal'
 import { requireScope } from './auth/requireScope'
 import { mountApiRoutes } from './routes/apiRoute'
 import type { InvoiceShareDependencies } from './routes/invoiceShareRoutes'
-import { brandingPath, type BrandingDependencies } from './routes/brandingRoutes'
+import { brandingPath, publicBranding, type BrandingDependencies } from './routes/brandingRoutes'
 import { apiRoutes } from './routes/apiRoutes'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
 import { devnetWalletRoute } from './routes/devnetWalletRoute'
@@ -134,7 +134,14 @@ export function createApp(dependencies: AppDependencies) {
   if (dependencies.payPage) {
     // each view reads the chain and the database, decrypts and renders: counted like the API
     app.use('/pay/*', perClient('page'))
-    app.route('/', payPage({ ...dependencies.payPage, document: invoiceDocument(routeDependencies) }))
+    app.route(
+      '/',
+      payPage({
+        ...dependencies.payPage,
+        document: invoiceDocument(routeDependencies),
+        branding: async (merchant) => publicBranding(await branding.store.findBrandingByVault(branding.chainId, merchant)),
+      }),
+    )
   }
   if (dependencies.embedDir) app.route('/', embedAssets(dependencies.embedDir))
   if (dependencies.devnetWallet) app.route('/', devnetWalletRoute(dependencies.devnetWallet))

@@ -6,6 +6,7 @@ import { LocaleContext } from './ui/LocaleContext'
 import { App } from './ui/page/App'
 import { pageParams, preferredLanguages } from './ui/page/pageParams'
 import { NotFoundPage } from './ui/page/PayPage'
+import { readServedBranding } from './ui/page/servedBranding'
 import { loadLocale } from './ui/strings'
 import { nextTask } from './ui/nextTask'
 import type { createPayApi } from './api/createPayApi'
@@ -54,6 +55,7 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
           baseUrl={baseUrl}
           channel={channel}
           served={served && servedDocument(served)}
+          servedBranding={served ? readServedBranding(document) : undefined}
         />
       ) : (
         <NotFoundPage />

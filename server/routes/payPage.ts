@@ -13,6 +13,9 @@ import { builtPayPage, type BuiltPayPage } from './builtPayPage'
 import { keptRenders } from './keptRenders'
 import { payPageError } from './payPageError'
 import { payPageMarkup } from './payPageMarkup'
+import { allowStyleAttribute } from './allowStyleAttribute'
+import { brandPalette, brandStyle } from '../../src/ui/brandPalette'
+import type { PublicBranding } from '../../shared/brandingWire'
 import type { PayErrorKind } from '../../src/ui/page/PayErrorPage'
 
 export type PayPageParameters = {
@@ -27,11 +30,14 @@ export type PayPageParameters = {
   /** GET /v1/pay/:id/metadata's answer, to render the invoice into the page before any script runs;
    * without it the page is the bare shell the client fills in. */
   document?: (id: bigint, token: string | undefined) => Promise<ServedInvoiceDocument>
+  /** The colour and logo of the studio whose vault this is (the invoice's payee), drawn around the
+   * rendered page: presentation only. */
+  branding?: (merchant: `0x${string}`) => Promise<PublicBranding | null>
 }
 
 type ServedInvoiceDocument = Extract<ServedPage, { response: unknown }>['response']
 
-type FirstPaint = { body: MadeBody; status: 200 | 404; lang: string }
+type FirstPaint = { body: MadeBody; status: 200 | 404; lang: string; brandStyle?: string }
 
 /** Hashed file names: a file's content never changes under its name. */
 export const immutable = 'public, max-age=31536000, immutable'
@@ -56,7 +62,7 @@ export function allowedParents(frameAncestors: string, ownOrigin: string): strin
 /** The built pay page at the share-link path, and its assets. The page's URL carries a bearer token:
  * it is never cached, and its policy keeps the token from leaving (no referrer) and the page from
  * running anything but its own files. */
-export function payPage({ distDir, frameAncestors, connectSources, publicOrigin, document }: PayPageParameters) {
+export function payPage({ distDir, frameAncestors, connectSources, publicOrigin, document, branding }: PayPageParameters) {
   const app = new Hono()
   const built = builtPayPage({ distDir, frameAncestors, connectSources })
   const renders = keptRenders<FirstPaint>()
@@ -81,7 +87,7 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     return c.body(body, firstPaint?.status ?? 200, {
       ...headers,
       'Content-Type': 'text/html; charset=UTF-8',
-      'Content-Security-Policy': page.policy,
+      'Content-Security-Policy': allowStyleAttribute(page.policy, firstPaint?.brandStyle),
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
       'Content-Language': firstPaint?.lang ?? 'en',
@@ -106,12 +112,14 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     // (each second while it is open), another answer to the token (revoked: no metadata), a rebuild.
     // Until then the same inputs make the same markup, and rendering it was most of the page's time.
     const response = 'response' in page ? page.response : null
-    const key = [invoiceId, locale.tag, params.token ?? '', response ? Number(response.data.dueAt) * 1000 < now : 'notFound'].join(' ')
+    // without it the page is as good, in the house colours
+    const brand = response && branding ? await branding(response.data.merchant).catch(() => null) : null
+    const key = [invoiceId, locale.tag, params.token ?? '', response ? Number(response.data.dueAt) * 1000 < now : 'notFound', brand ? `${brand.brandColor}:${brand.logo?.file}` : ''].join(' ')
     const inputs = [built, response?.data, response?.metadata, response?.accessLevel]
     const kept = renders.get(key, inputs)
     if (kept) return kept
-    const html = payPageMarkup(built.template, { page, locale, deployment, invoiceId, token: params.token, now })
-    const rendered: FirstPaint = { body: { text: html }, status: 'notFound' in page ? 404 : 200, lang: locale.strings.lang }
+    const html = payPageMarkup(built.template, { page, locale, deployment, invoiceId, token: params.token, now, branding: brand })
+    const rendered: FirstPaint = { body: { text: html }, status: 'notFound' in page ? 404 : 200, lang: locale.strings.lang, ...(brand ? { brandStyle: brandStyle(brandPalette(brand.brandColor)) } : {}) }
     renders.set(key, inputs, rendered)
     return rendered
   }

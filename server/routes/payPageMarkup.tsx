@@ -3,6 +3,10 @@ import { createPayApi } from '../../src/api/createPayApi'
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import { LocaleContext } from '../../src/ui/LocaleContext'
 import { NotFoundPage, PayPage } from '../../src/ui/page/PayPage'
+import { BrandScope } from '../../src/ui/page/BrandScope'
+import { pageBrandingOf } from '../../src/ui/page/pageBrandingOf'
+import { servedBrandingElementId, servedBrandingJson } from '../../src/ui/page/servedBranding'
+import type { PublicBranding } from '../../shared/brandingWire'
 import { servedDocument, servedPageElementId, servedPageJson, type ServedPage } from '../../src/ui/page/servedPage'
 import type { Locale } from '../../src/ui/strings'
 import type { WidgetActions } from '../../src/ui/widget/PaymentWidget'
@@ -21,6 +25,9 @@ export type PayPageMarkupParameters = {
   invoiceId: string
   token: string | null
   now: number
+  /** The payee's colour and logo (presentation only): rendered around the page, and written beside its
+   * data so that the client hydrates the same. */
+  branding?: PublicBranding | null
 }
 
 type Filled = { lang: string; title: string; app: string }
@@ -57,28 +64,32 @@ export function pageTemplate(html: string): PageTemplate {
  * own components in the state the client starts in (the service's figures, marked unconfirmed, while
  * the chain is read), and the data they were rendered with, for the client to hydrate.
  */
-export function payPageMarkup(template: PageTemplate, { page, locale, deployment, invoiceId, token, now }: PayPageMarkupParameters): string {
+export function payPageMarkup(template: PageTemplate, { page, locale, deployment, invoiceId, token, now, branding = null }: PayPageMarkupParameters): string {
   const document = servedDocument(page)
   const title = document ? locale.strings.invoiceTitle(document.metadata?.invoiceNumber ?? invoiceId) : locale.strings.notFoundTitle
   const body = renderToString(
     <LocaleContext.Provider value={locale}>
       {document ? (
-        <PayPage
-          state={{ name: 'checking', invoice: unconfirmedInvoice(document.invoice, deployment) }}
-          actions={inert}
-          wallets={[]}
-          deployment={deployment}
-          document={{ status: 'loaded', document }}
-          pdfUrl={token ? pdfUrls.pdfUrl(invoiceId, token) : null}
-          onReloadDocument={noop}
-          now={now}
-        />
+        <BrandScope branding={pageBrandingOf(branding, '')}>
+          <PayPage
+            state={{ name: 'checking', invoice: unconfirmedInvoice(document.invoice, deployment) }}
+            actions={inert}
+            wallets={[]}
+            deployment={deployment}
+            document={{ status: 'loaded', document }}
+            pdfUrl={token ? pdfUrls.pdfUrl(invoiceId, token) : null}
+            onReloadDocument={noop}
+            now={now}
+          />
+        </BrandScope>
       ) : (
         <NotFoundPage />
       )}
     </LocaleContext.Provider>,
   )
-  const data = `<script type="application/json" id="${servedPageElementId}">${servedPageJson(page)}</script>`
+  const data =
+    `<script type="application/json" id="${servedPageElementId}">${servedPageJson(page)}</script>` +
+    (document ? `<script type="application/json" id="${servedBrandingElementId}">${servedBrandingJson(branding)}</script>` : '')
   const filled = { lang: locale.strings.lang, title: renderToString(<>{title}</>), app: `${body}</div>${data}` }
   let html = template.parts[0]!
   template.holes.forEach((fill, i) => (html += fill(filled) + template.parts[i + 1]!))

@@ -15,6 +15,9 @@ import { embedEvents } from '../../frame/embedEvents'
 import type { FrameChannel } from '../../frame/frameChannel'
 import { unconfirmedInvoice } from '../../verify/confirmInvoice'
 import { useInvoiceDocument } from './useInvoiceDocument'
+import { BrandScope } from './BrandScope'
+import type { PageBranding } from './pageBrandingOf'
+import { useBranding } from './useBranding'
 
 const clock = { now: Date.now, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) }
 
@@ -39,10 +42,13 @@ export type AppProps = {
   inlineHost?: Pick<FrameChannel, 'emit'> | null
   /** What the server rendered the page with: shown at once (unconfirmed), not fetched again. */
   served?: InvoiceDocument | null
+  /** The payee's branding the server rendered the page with (null: none); undefined where it rendered
+   * none, and the page asks the service for it. Presentation only. */
+  servedBranding?: PageBranding | null | undefined
 }
 
 /** Wires the pay page: one payment flow over the pinned deployment, the payer's wallets, and the API. */
-export function App({ invoiceId, token, deployment, api, baseUrl, channel = null, inlineHost = null, served = null }: AppProps) {
+export function App({ invoiceId, token, deployment, api, baseUrl, channel = null, inlineHost = null, served = null, servedBranding }: AppProps) {
   const { strings: t } = useLocale()
   const session = useMemo(() => createWalletSession(deployment, baseUrl), [deployment, baseUrl])
   const flow = useMemo(() => {
@@ -66,6 +72,7 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
   useEffect(() => notifyHost?.(state), [notifyHost, state])
   useEffect(() => channel?.watchHeight(globalThis.document.getElementById('app') ?? globalThis.document.body), [channel])
   const [document, reloadDocument] = useInvoiceDocument(api, invoiceId, token, served)
+  const branding = useBranding(baseUrl, invoiceId, servedBranding)
   const now = useNow(false)
   const actions: WidgetActions = useMemo(
     () => ({
@@ -87,15 +94,17 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
     globalThis.document.title = t.invoiceTitle(document.status === 'loaded' ? (document.document.metadata?.invoiceNumber ?? invoiceId) : invoiceId)
   }, [document, invoiceId, t, inlineHost])
   return (
-    <PayPage
-      state={state}
-      actions={actions}
-      wallets={wallets}
-      deployment={deployment}
-      document={document}
-      pdfUrl={token ? api.pdfUrl(invoiceId, token) : null}
-      onReloadDocument={reloadDocument}
-      now={now}
-    />
+    <BrandScope branding={branding}>
+      <PayPage
+        state={state}
+        actions={actions}
+        wallets={wallets}
+        deployment={deployment}
+        document={document}
+        pdfUrl={token ? api.pdfUrl(invoiceId, token) : null}
+        onReloadDocument={reloadDocument}
+        now={now}
+      />
+    </BrandScope>
   )
 }
