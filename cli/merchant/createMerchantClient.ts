@@ -13,7 +13,9 @@ import {
   type ShareLinkResponse,
   type TokenListResponse,
 } from '../../shared/shareWire'
+import { brandingResponseSchema, deletedBrandingResponseSchema, type BrandingResponse, type DeletedBrandingResponse } from '../../shared/brandingWire'
 import { signRequest } from './signRequest'
+import { toBase64 } from './base64'
 
 export type CreateMerchantClientParameters = {
   /** The service's origin, e.g. `https://api.example.com`: paths start at /v1. */
@@ -32,7 +34,14 @@ export type MerchantClient = {
   createToken(invoiceId: bigint | string, options?: MerchantCreateTokenParameters): Promise<CreatedTokenResponse>
   revokeToken(invoiceId: bigint | string, tokenId: string): Promise<RevokedTokenResponse>
   regenerateShareLink(invoiceId: bigint | string): Promise<RegeneratedShareLinkResponse>
+  /** The caller's studio's brand colour and logo (GET /v1/studios/me/branding). */
+  getBranding(): Promise<BrandingResponse>
+  /** Replaces them: `#RRGGBB` and, optionally, a PNG, JPEG or WebP logo of at most 64 KiB and 1024 px. */
+  setBranding(branding: MerchantSetBrandingParameters): Promise<BrandingResponse>
+  deleteBranding(): Promise<DeletedBrandingResponse>
 }
+
+export type MerchantSetBrandingParameters = { brandColor: string; logo?: Uint8Array | undefined }
 
 /**
  * SPEC 4.12 for a merchant's backend, signed with an API key (SPEC 5.2). Failures throw ApiError with
@@ -74,5 +83,8 @@ export function createMerchantClient({ baseUrl, keyId, secret, fetch = globalThi
       }),
     revokeToken: (invoiceId, tokenId) => send('DELETE', `${invoicePath(invoiceId)}/tokens/${encodeURIComponent(tokenId)}`, revokedTokenResponseSchema),
     regenerateShareLink: (invoiceId) => send('POST', `${invoicePath(invoiceId)}/share/regenerate`, regeneratedShareLinkResponseSchema),
+    getBranding: () => send('GET', '/v1/studios/me/branding', brandingResponseSchema),
+    setBranding: ({ brandColor, logo }) => send('PUT', '/v1/studios/me/branding', brandingResponseSchema, { brandColor, ...(logo ? { logo: toBase64(logo) } : {}) }),
+    deleteBranding: () => send('DELETE', '/v1/studios/me/branding', deletedBrandingResponseSchema),
   }
 }

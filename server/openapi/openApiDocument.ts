@@ -53,7 +53,7 @@ export function openApiDocument(routes: readonly RouteDescription[], { version }
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'svc-checkout', version, description: 'The public pay routes (SPEC 4.14) and the merchant share-link routes (SPEC 4.12).' },
+    info: { title: 'svc-checkout', version, description: "The public pay routes (SPEC 4.14), the merchant share-link routes (SPEC 4.12) and a studio's branding." },
     paths,
     components: {
       schemas: { Error: jsonSchema(errorResponseSchema, 'output') },

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { privateKeyToAddress } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { demoLogo, drawPng } from '../../devnet/demoLogo'
+import { createMerchantClient } from '../../cli/merchant/createMerchantClient'
 import { useInProcessApp } from '../support/inProcessApp'
 import { answerOf, signedRequest, type SignedRequest } from '../support/signedRequest'
 
@@ -171,5 +172,18 @@ describe('GET /v1/branding/logos/:file', () => {
   test('behavior: a name that is not a hash and a type is a validation error, an unknown hash a 404', async () => {
     expect((await app.fetch(`${base}/v1/branding/logos/logo.svg`)).status).toBe(400)
     expect((await app.fetch(`${base}/v1/branding/logos/${'0'.repeat(64)}.png`)).status).toBe(404)
+  })
+})
+
+describe('the merchant client', () => {
+  test('behavior: sets, reads and removes the branding with a logo as bytes, signing each request', async () => {
+    const key = await otherStudioKey()
+    const client = createMerchantClient({ baseUrl: base, ...key, fetch: ((url: URL, init: RequestInit) => app.app.request(url, init)) as typeof fetch })
+    const logo = drawPng(3, 2, () => [200, 30, 30, 255])
+    const set = await client.setBranding({ brandColor: '#C81E1E', logo })
+    expect(set.branding).toMatchObject({ brandColor: '#c81e1e', logo: { sha256: sha256(logo), width: 3, height: 2, contentType: 'image/png' } })
+    expect(await client.getBranding()).toEqual(set)
+    expect((await client.deleteBranding()).success).toBe(true)
+    expect(await client.getBranding()).toEqual({ success: true, branding: null })
   })
 })
