@@ -523,7 +523,8 @@ describe('createPaymentFlow: the payer sees as fact only what the chain says', (
     t.flow.start()
     const unsafe = await until(t.flow, 'unsafe')
     expect(unsafe.problems).toEqual([{ code: 'INVOICE_DIFFERS_FROM_CHAIN', message: expect.stringContaining(`in: ${field}.`), fields: [field] }])
-    expect(unsafe.invoice.confirmed).toBe(false)
+    // the chain's figures in place of the service's, the service's document withdrawn
+    expect(unsafe.invoice).toMatchObject({ confirmed: true, disproved: true, amount: t.world.onchain!.amount.toString(), dueAt: t.world.onchain!.dueAt.toString() })
     expect(t.seen).toEqual(['loading', 'unsafe'])
     t.flow.connect()
     t.flow.pay()

@@ -51,16 +51,18 @@ function FullDocument({ invoice, deployment, metadata, pdfUrl }: FullDocumentPro
   const { strings: t, tag } = useLocale()
   const verdict = metadataVerdict(metadata, invoice, deployment)
   const day = (iso: string) => formatDay(new Date(iso), tag)
+  if (verdict.kind === 'withdrawn') return <p class="svc-document svc-warning" role="alert">{t.documentWithdrawn}</p>
   return (
     <section class="svc-document" aria-label={t.invoiceTitle(metadata.invoiceNumber)}>
       {/* verified or still being checked, the header's one trust line says so; a mismatch is named here,
           over the details it concerns */}
-      {verdict.kind !== 'differs' ? null : (
+      {verdict.kind !== 'differs' || verdict.fields.length === 0 ? null : (
         <p class="svc-warning" role="alert">
           <span aria-hidden="true">⚠ </span>
           {t.notVerifiedFields(verdict.fields.join(', '))}
         </p>
       )}
+      {verdict.kind === 'differs' ? verdict.names.map((name) => <p class="svc-warning svc-mixed-script">{t.mixedScript(name)}</p>) : null}
       {metadata.description ? <p class="svc-description">{metadata.description}</p> : null}
       <div class="svc-parties">
         <PartyCard title={t.from} party={metadata.merchant} />

@@ -68,7 +68,7 @@ describe('PayPage', () => {
     // hashes to the metaHash the service reports, but the chain's invoice is for 1,000 USDC to another merchant
     const onChain = { ...invoice, amount: '1000000000', merchant: '0x3333333333333333333333333333333333333333' as const }
     show({ name: 'ready', invoice: onChain, note: null, rechecks: 0 }, loaded(onChain))
-    expect(screen.getByRole('alert').textContent).toContain('do not match the invoice recorded on-chain (amount, merchant)')
+    expect(screen.getByRole('alert').textContent).toContain('do not match the invoice recorded on-chain (amount, total shown, line items, merchant)')
     expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(false)
     expect(screen.queryByRole('heading', { level: 1, name: `Invoice ${invoice.invoiceNumber}` })).not.toBeNull()
   })
