@@ -46,7 +46,8 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
   const baseUrl = ''
   const page = (
     <LocaleContext.Provider value={locale}>
-      {params.invoiceId && !(served && 'notFound' in served) ? (
+      {/* a served not-found is the service's word: the app reads the chain before saying it */}
+      {params.invoiceId ? (
         <App
           invoiceId={params.invoiceId}
           token={params.token}
@@ -66,6 +67,6 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
   // the invoice is on screen already: hydration is a task of its own, a tap need not wait behind the
   // reading above, and waits for Intl to be warm, whose first use alone would make it a long task
   await Promise.all([nextTask(), intlReady])
-  if (served) hydrate(page, root)
+  if (served && !('notFound' in served)) hydrate(page, root)
   else render(page, root)
 }

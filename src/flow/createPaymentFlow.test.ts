@@ -488,13 +488,38 @@ describe('createPaymentFlow', () => {
     await until(t.flow, 'canceled')
   })
 
-  test('behavior: an unknown invoice is notFound', async () => {
+  test('behavior: an invoice the service and the chain both do not know is notFound, said after the chain read', async () => {
     const t = setup()
+    t.world.onchain = null
     t.dependencies.api.getInvoice = async () => {
       throw new ApiError({ status: 404, code: 'NOT_FOUND', message: 'no such invoice' })
     }
     t.flow.start()
     await until(t.flow, 'notFound')
+    expect(t.seen).toEqual(['loading', 'loading', 'notFound'])
+    expect(t.count('invoiceOf')).toBe(2)
+  })
+
+  test('behavior: a service\'s not-found for an invoice open on chain is not "not found": the chain\'s invoice is shown, with the service\'s failure as the error', async () => {
+    const t = setup()
+    t.dependencies.api.getInvoice = async () => {
+      throw new ApiError({ status: 404, code: 'NOT_FOUND', message: 'no such invoice' })
+    }
+    t.flow.start()
+    const failed = await until(t.flow, 'error')
+    expect(failed).toMatchObject({ code: 'NOT_FOUND', status: 404, resume: { name: 'ready', invoice: { id: '3', amount: t.world.onchain!.amount.toString(), confirmed: true, status: 'Issued' } } })
+    expect(t.seen).not.toContain('notFound')
+  })
+
+  test('behavior: a service\'s not-found with the chain unreadable says nothing of the invoice: the page cannot check it now', async () => {
+    const t = setup()
+    t.world.rpcDown = true
+    t.dependencies.api.getInvoice = async () => {
+      throw new ApiError({ status: 404, code: 'NOT_FOUND', message: 'no such invoice' })
+    }
+    t.flow.start()
+    expect(await until(t.flow, 'error')).toMatchObject({ code: 'CHAIN_UNREADABLE', resume: { name: 'loading' } })
+    expect(t.seen).not.toContain('notFound')
   })
 
   test('behavior: dispose drops answers still on their way', async () => {

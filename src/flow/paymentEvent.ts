@@ -34,6 +34,8 @@ export type VaultOnChain = { nonce: bigint; blockTime: number }
 export type PaymentOutcome =
   /** The invoice held to the chain; `vault` only where a signed operation is being followed. */
   | { type: 'chainRead'; check: CheckInvoiceReturnType; vault: VaultOnChain | null; at: number }
+  /** What the chain holds under the id the service said it does not know. */
+  | { type: 'notFoundChecked'; chain: { kind: 'unreadable' } | { kind: 'absent' } | { kind: 'present'; invoice: ShownInvoice }; at: number }
   | { type: 'wrongNetwork'; chainId: number; wantedChainId: number }
   | { type: 'networkSwitched' }
   /** `check`: the invoice held to the chain, as read through the pinned RPC and through the wallet. */

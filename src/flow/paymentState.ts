@@ -56,7 +56,8 @@ type WithOperation = WithPermit & { userOp: UserOperation<'0.7'>; userOpHash: He
  * others wait for an action. */
 export type PaymentState =
   | { name: 'idle' }
-  | { name: 'loading' }
+  /** `notFoundByService`: the service answered 404, and the chain is read before anything is said. */
+  | { name: 'loading'; notFoundByService?: true }
   /** The service's invoice is already on the page (rendered with it by the server): shown unconfirmed
    * while the chain is read for the first time. */
   | ({ name: 'checking' } & WithInvoice)

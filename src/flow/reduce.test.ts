@@ -162,6 +162,17 @@ describe('reduce: before the operation is handed over', () => {
   })
 })
 
+describe('reduce: "not found" only from the chain', () => {
+  test('behavior: the service\'s 404 reads the chain first; only an absent record is notFound', () => {
+    const loading = reduce({ name: 'loading' }, { type: 'failed', failure: api(404, 'NOT_FOUND'), at })
+    expect(loading).toEqual({ name: 'loading', notFoundByService: true })
+    expect(reduce(loading, { type: 'notFoundChecked', chain: { kind: 'absent' }, at })).toEqual({ name: 'notFound' })
+    expect(reduce(loading, { type: 'notFoundChecked', chain: { kind: 'present', invoice }, at })).toEqual({ name: 'error', code: 'NOT_FOUND', status: 404, retryAt: null, resume: { name: 'ready', invoice, note: null, rechecks: 0 } })
+    expect(reduce(loading, { type: 'notFoundChecked', chain: { kind: 'present', invoice: { ...invoice, status: 'Canceled' } }, at })).toMatchObject({ name: 'canceled' })
+    expect(reduce(loading, { type: 'notFoundChecked', chain: { kind: 'unreadable' }, at })).toMatchObject({ name: 'error', code: 'CHAIN_UNREADABLE', resume: { name: 'loading' } })
+  })
+})
+
 describe('reduce: after the operation is handed over, only the chain settles it', () => {
   test('behavior: whatever the service answers to the submission, the chain is read at once', () => {
     const submitting: PaymentState = { name: 'submitting', ...operation, resend: false }

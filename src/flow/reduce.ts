@@ -24,8 +24,19 @@ type Transitions<N extends PaymentState['name']> = { [T in PaymentEvent['type']]
 function firstRead<N extends 'loading' | 'checking'>(): Transitions<N> {
   return {
     chainRead: (_, event) => checked(event.check, (invoice) => ready(invoice, null)),
-    failed: (state, { failure, at }) => (failure.kind === 'api' && failure.status === 404 ? { name: 'notFound' } : errorState(failure, at, state, 'NETWORK_ERROR')),
+    // the service's 404 is its word: "not found" is said only once the chain has no such invoice either
+    failed: (state, { failure, at }) => (failure.kind === 'api' && failure.status === 404 ? { name: 'loading', notFoundByService: true } : errorState(failure, at, state, 'NETWORK_ERROR')),
   }
+}
+
+/** The chain's answer for an invoice the service said it does not know: none, and it is not found; an
+ * open one is shown from the chain, with the service's failure to find it as the error; a settled one
+ * is what the chain says; no answer says nothing, and the page loads again on retry. */
+function notFoundChecked(_: StateNamed<'loading'>, { chain, at }: EventNamed<'notFoundChecked'>): PaymentState {
+  if (chain.kind === 'unreadable') return errorState({ kind: 'chainUnreadable' }, at, { name: 'loading' }, 'CHAIN_UNREADABLE')
+  if (chain.kind === 'absent') return { name: 'notFound' }
+  if (chain.invoice.status !== 'Issued') return settled(chain.invoice, null)
+  return { name: 'error', code: 'NOT_FOUND', status: 404, retryAt: null, resume: ready(chain.invoice, null) }
 }
 
 /** A new state needs one entry here, and only here. */
@@ -33,7 +44,7 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
   idle: {
     start: (_, event) => (event.served ? { name: 'checking', invoice: event.served } : { name: 'loading' }),
   },
-  loading: firstRead(),
+  loading: { ...firstRead<'loading'>(), notFoundChecked },
   checking: firstRead(),
   ready: {
     connect: (state) => ({ name: 'connecting', invoice: state.invoice }),

@@ -3,6 +3,7 @@ import { toWireUserOp } from '../../shared/userOpWire'
 import type { WireInvoice } from '../../shared/wire'
 import type { ChainInvoice } from '../verify/confirmInvoice'
 import { paymentInvoice } from '../verify/paymentInvoice'
+import { chainShownInvoice } from '../verify/chainShownInvoice'
 import { ChainUnreadableError } from './failure'
 import { checkInvoice } from './checkInvoice'
 import type { PaymentOutcome, VaultOnChain } from './paymentEvent'
@@ -66,6 +67,11 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
 
   switch (state.name) {
     case 'loading': {
+      if (state.notFoundByService) {
+        const read = await settle(readChainInvoice(chain, id))
+        const invoice = read && chainShownInvoice(invoiceId, read, deployment, null)
+        return { type: 'notFoundChecked', chain: !read ? { kind: 'unreadable' } : invoice ? { kind: 'present', invoice } : { kind: 'absent' }, at: clock.now() }
+      }
       // the service's invoice and the chain's at once
       const invoiceRead = firstChainRead()
       return readChain(await api.getInvoice(invoiceId), undefined, invoiceRead)

@@ -199,6 +199,7 @@ export const de: Strings = {
   errorPermitRenew: 'Der Zahlungsdienst bittet um eine neue Freigabe. Es wurde nichts bezahlt. Sie können eine neue unterschreiben: Es kann immer nur eine Freigabe genutzt werden.',
   errorRefused: 'Der Zahlungsdienst konnte das nicht ausführen. Es wurde nichts bezahlt. Versuchen Sie es erneut und informieren Sie den Absender, falls es wieder passiert.',
   errorCannotCheck: 'Diese Seite kann die Rechnung gerade nicht auf der Blockchain prüfen und bittet Sie daher um keine Unterschrift. Es wurde nichts bezahlt. Versuchen Sie es gleich noch einmal.',
+  errorServiceNotFound: 'Der Zahlungsdienst findet diese Rechnung gerade nicht, auf der Blockchain ist sie aber als offen erfasst. Es wurde nichts bezahlt. Versuchen Sie es später erneut oder fragen Sie den Absender.',
   documentWithdrawn: 'Die Fassung dieser Rechnung vom Zahlungsdienst wurde zurückgezogen: Sie widerspricht der auf der Blockchain erfassten Rechnung. Die angezeigten Angaben sind die der Blockchain.',
   mixedScript: (name) => `„${name}“ mischt ähnlich aussehende Buchstaben verschiedener Alphabete und könnte daher einen anderen Namen nachahmen. Der Name ist nicht bestätigt.`,
   unsafe: {

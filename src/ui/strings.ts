@@ -200,6 +200,7 @@ const en = {
   errorPermitRenew: 'The payment service asked for a new authorisation. Nothing was paid. You can sign a new one: only one authorisation can ever be used.',
   errorRefused: 'The payment service could not do this. Nothing was paid. Try again, and tell the sender if it happens again.',
   errorCannotCheck: 'This page cannot check the invoice on the blockchain right now, so it will not ask you to sign anything. Nothing was paid. Try again in a moment.',
+  errorServiceNotFound: 'The payment service cannot find this invoice right now, but the blockchain records it as open. Nothing was paid. Try again later, or ask the sender.',
   documentWithdrawn: 'The payment service\'s copy of this invoice was withdrawn: it contradicts the invoice recorded on the blockchain. The figures shown are the blockchain\'s.',
   mixedScript: (name: string) => `"${name}" mixes letters of different alphabets that look alike, so it may imitate another name. It is not confirmed.`,
   unsafe: {

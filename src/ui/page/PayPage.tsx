@@ -23,7 +23,8 @@ export function PayPage(p: PayPageProps) {
   const { strings: t, tag } = useLocale()
   const { state, document } = p
   const invoice = invoiceOf(state)
-  if (state.name === 'notFound' || (document.status === 'failed' && document.notFound)) {
+  // only from the flow, which says it once the chain has no such invoice either (a service's 404 is not enough)
+  if (state.name === 'notFound') {
     return <NotFoundPage />
   }
   if (!invoice) {

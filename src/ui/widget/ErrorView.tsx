@@ -32,6 +32,8 @@ function errorText(code: string, status: number | null, t: Strings): string {
   if (code === 'PERMIT_EXPIRED') return t.errorPermitRenew
   if (newPermit(code)) return t.errorPermitRefused
   if (code === 'CHAIN_UNREADABLE') return t.errorCannotCheck
+  // the flow says this only where the chain holds the invoice open: "not found" itself is a page of its own
+  if (code === 'NOT_FOUND') return t.errorServiceNotFound
   if (status === 429) return t.errorRateLimited
   if (status === 502 || status === 503) return t.errorUnavailable
   if (code === 'NETWORK_ERROR' || code === 'INVALID_RESPONSE' || status === 0) return t.errorNetwork
