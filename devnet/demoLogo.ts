@@ -30,7 +30,8 @@ export function drawPng(width: number, height: number, pixel: (x: number, y: num
   return new Uint8Array(Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(raw)), chunk('IEND', new Uint8Array())]))
 }
 
-/** The demo studio's logo: a violet disc with a white chevron, 96 px square, on a transparent ground. */
+/** The demo studio's logo: a violet disc with a white diamond outline in it, 96 px square, on a
+ * transparent ground (a mark that reads as no control: an arrow in a page's corner looks like "back"). */
 export function demoLogo(): Uint8Array {
   const size = 96
   const violet = [0x6d, 0x28, 0xd9, 255] as const
@@ -38,8 +39,7 @@ export function demoLogo(): Uint8Array {
     const dx = x - size / 2 + 0.5
     const dy = y - size / 2 + 0.5
     if (dx * dx + dy * dy > (size / 2) ** 2) return [0, 0, 0, 0]
-    // a chevron pointing right: two strokes 12 px wide meeting at the centre
-    const stroke = Math.abs(Math.abs(dy) - (dx + 14)) < 8 && dx > -20 && dx < 14
-    return stroke ? [255, 255, 255, 255] : violet
+    const diamond = Math.abs(dx) + Math.abs(dy)
+    return diamond > 16 && diamond < 28 ? [255, 255, 255, 255] : violet
   })
 }

@@ -72,9 +72,9 @@ function storefrontApp({
   const app = new Hono()
   const checkout = new URL(checkoutUrl).origin
   // inline mode runs the widget on this page: it calls the checkout (connect-src); its styles are a
-  // constructed stylesheet, which style-src does not govern
+  // constructed stylesheet, which style-src does not govern; the studio's logo comes from the checkout (img-src)
   const devnetNode = devnetRpcUrl ? ` ${new URL(devnetRpcUrl).origin}` : ''
-  const csp = `default-src 'self'; script-src 'self' ${checkout}; frame-src ${checkout}; connect-src 'self' ${checkout}${devnetNode}; img-src 'self' data:; style-src 'self'`
+  const csp = `default-src 'self'; script-src 'self' ${checkout}; frame-src ${checkout}; connect-src 'self' ${checkout}${devnetNode}; img-src 'self' data: ${checkout}; style-src 'self'`
   const product = (p: StorefrontProduct, how: string, checkoutHtml: string) => `<section class="product">
 <p>${escape(how)}</p><h1>${escape(p.name)}</h1><p>${escape(p.description)}</p><p class="price">${escape(shopPrice(p.amount))}</p>
 ${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="events" aria-live="polite"></div></section>`
