@@ -8,6 +8,7 @@ import { readInvoice } from './readInvoice'
 import { readEntryPointNonce, readPermitNonce } from './readNonces'
 import { readSettlement } from './readSettlement'
 import { readBalance, readVault } from './readVault'
+import type { SimulationCall } from './simulatePayment'
 
 /** Reads of the pinned chain through the build's pinned RPC (and, for the payer's own balances and
  * nonces, the payer's wallet once it is connected on that chain): never through the server whose
@@ -26,6 +27,9 @@ export type PaymentChain = {
   entryPointNonceOf(vault: Address): Promise<bigint>
   /** The latest block's timestamp, in seconds. */
   blockTime(): Promise<number>
+  /** An eth_call through the pinned RPC alone, with a state override when given: the simulation of an
+   * operation before it is signed is the page's own, never the wallet's node's. */
+  call: SimulationCall
 }
 
 /**
@@ -56,5 +60,6 @@ export function createChainReader(deployment: PinnedDeployment, sources: () => E
     permitNonceOf: (vault) => read((provider) => readPermitNonce(provider, deployment, vault)),
     entryPointNonceOf: (vault) => read((provider) => readEntryPointNonce(provider, deployment, vault)),
     blockTime: () => read(readBlockTime),
+    call: (call, overrides) => read((provider) => provider.request({ method: 'eth_call', params: overrides ? [call, 'latest', overrides] : [call, 'latest'] }) as Promise<Hex>, true),
   }
 }

@@ -14,6 +14,7 @@ import { verifyPermitToSign } from '../verify/verifyPermitToSign'
 import { verifyFundingPermitToSign } from '../verify/verifyFundingPermitToSign'
 import { verifyPreparedPayment } from '../verify/verifyPreparedPayment'
 import type { PrepareResponse } from '../api/createPayApi'
+import type { SimulatePaymentReturnType } from '../chain/simulatePayment'
 import { ApiError } from '../api/apiError'
 import { createPaymentFlow, type PaymentFlow } from './createPaymentFlow'
 import type { PaymentFlowDependencies } from './paymentFlowDependencies'
@@ -47,6 +48,8 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
     walletView: (onchain: OnchainInvoice | null) => onchain,
     /** The pinned RPC does not answer. */
     rpcDown: false,
+    /** What running the prepared operation through the pinned RPC shows, when not a plain payment. */
+    simulation: null as SimulatePaymentReturnType | null,
     /** The transaction of the registry's InvoicePaid event. */
     settlement: null as Hex | null,
     entryPointNonce: 0n,
@@ -212,8 +215,20 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
       async blockTime() {
         return Math.floor(world.time / 1000)
       },
+      async call() {
+        throw new Error('the simulation is the verifier\'s here')
+      },
     },
-    verifier: { verifyPermitToSign, verifyFundingPermitToSign, verifyPreparedPayment },
+    verifier: {
+      verifyPermitToSign,
+      verifyFundingPermitToSign,
+      verifyPreparedPayment,
+      // the chain here is the world above: the simulation of it pays the invoice unless a test says otherwise
+      async simulatePayment({ amount }) {
+        call('simulatePayment')
+        return world.simulation ?? { ok: true, effect: { paid: amount, merchantReceives: amount - amount / 100n, fee: amount / 100n } }
+      },
+    },
     clock: {
       now: () => world.time,
       async sleep(ms) {
@@ -655,6 +670,26 @@ describe('createPaymentFlow: the payer sees as fact only what the chain says', (
 })
 
 describe('createPaymentFlow: nothing is signed that the verifiers refuse', () => {
+  test('behavior: an operation that would run without paying, as the pinned RPC simulates it, is refused before the wallet is asked; the permit handed over is named', async () => {
+    const t = setup()
+    t.world.simulation = { ok: false, problems: [{ code: 'SIMULATION_NOT_PAID', message: 'runs without paying' }] }
+    await connected(t)
+    t.flow.pay()
+    const unsafe = await until(t.flow, 'unsafe')
+    expect(unsafe.problems.map((problem) => problem.code)).toEqual(['SIMULATION_NOT_PAID'])
+    expect(unsafe.handedOver).not.toBeNull()
+    expect(t.count('simulatePayment')).toBe(1)
+    expect(t.count('signUserOperation')).toBe(0)
+  })
+
+  test('behavior: the simulated effect is what the signing step shows', async () => {
+    const t = setup()
+    await connected(t)
+    t.flow.pay()
+    const signing = await until(t.flow, 'signingOperation')
+    expect(signing.simulated).toEqual({ paid: 248_000_000n, merchantReceives: 245_520_000n, fee: 2_480_000n })
+  })
+
   test('behavior: an unsafe prepared operation is refused and never signed; the permit handed over is named', async () => {
     const t = setup()
     t.world.tamper = (userOp) => ({ ...userOp, paymaster: someAddress() })

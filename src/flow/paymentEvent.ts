@@ -9,6 +9,7 @@ import type { VerifyPermitToSignReturnType } from '../verify/verifyPermitToSign'
 import type { Failure } from './failure'
 import type { SubmitResponse } from '../api/createPayApi'
 import type { Payer } from './paymentState'
+import type { SimulatedEffect } from '../chain/simulatePayment'
 
 /** What the payer asks for. */
 export type PaymentAction =
@@ -49,7 +50,8 @@ export type PaymentOutcome =
   | { type: 'vaultFunded' }
   | { type: 'permitSigned'; permit: PermitSignature }
   | { type: 'prepared'; prepared: PrepareResponse }
-  | { type: 'verified'; verdict: VerifyPreparedPaymentReturnType }
+  /** `simulated`: what the verified operation moves, run through the pinned RPC (absent when refused). */
+  | { type: 'verified'; verdict: VerifyPreparedPaymentReturnType; simulated?: SimulatedEffect }
   | { type: 'operationSigned'; signature: Hex }
   | { type: 'submitted'; result: SubmitResponse; at: number }
   | { type: 'permitExpiring' }

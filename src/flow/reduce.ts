@@ -124,13 +124,13 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
   verifying: {
     // a verifier that cannot decide has not said yes: never on to signing
     failed: ({ invoice, payer }, { failure, at }) => errorState(failure, at, requestingPermit(invoice, payer), 'VERIFICATION_FAILED'),
-    verified: ({ invoice, payer, permit, funding }, { verdict }) => {
+    verified: ({ invoice, payer, permit, funding }, { verdict, simulated }) => {
       if (!verdict.ok) {
         // the permit went to the service with /prepare: the payer is told what it allows, and until when
         return { name: 'unsafe', invoice, problems: verdict.problems, handedOver: handedOverOf(invoice, permit, funding) }
       }
       const { userOp, userOpHash, window, payment } = verdict
-      return { name: 'signingOperation', invoice, payer, permit, ...(funding ? { funding } : {}), userOp, userOpHash, window, payment }
+      return { name: 'signingOperation', invoice, payer, permit, ...(funding ? { funding } : {}), userOp, userOpHash, window, payment, ...(simulated ? { simulated } : {}) }
     },
   },
   signingOperation: {

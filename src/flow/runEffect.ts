@@ -188,7 +188,20 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
         now: clock.now(),
         prepared,
       })
-      return { type: 'verified', verdict }
+      if (!verdict.ok) return { type: 'verified', verdict }
+      // decoded and checked is not enough: the exact operation is run on the chain first, and only one
+      // that moves exactly this payment is offered for signing
+      const simulation = await verifier.simulatePayment({
+        call: chain.call,
+        deployment,
+        userOp: verdict.userOp,
+        vault: payer.vault,
+        account: funding ? payer.owner : null,
+        merchant: state.invoice.merchant,
+        amount: BigInt(state.invoice.amount),
+      })
+      if (!simulation.ok) return { type: 'verified', verdict: { ok: false, problems: simulation.problems } }
+      return { type: 'verified', verdict, simulated: simulation.effect }
     }
 
     case 'signingOperation': {

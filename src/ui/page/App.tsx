@@ -27,6 +27,7 @@ const verifier: PaymentVerifier = {
   verifyPermitToSign: async (...args) => (await verifiers()).verifyPermitToSign(...args),
   verifyFundingPermitToSign: async (...args) => (await verifiers()).verifyFundingPermitToSign(...args),
   verifyPreparedPayment: async (...args) => (await verifiers()).verifyPreparedPayment(...args),
+  simulatePayment: async (...args) => (await verifiers()).simulatePayment(...args),
 }
 
 export type AppProps = {
