@@ -5,7 +5,6 @@ import { LocaleContext } from '../../src/ui/LocaleContext'
 import { NotFoundPage, PayPage } from '../../src/ui/page/PayPage'
 import { BrandScope } from '../../src/ui/page/BrandScope'
 import { pageBrandingOf } from '../../src/ui/page/pageBrandingOf'
-import { servedBrandingElementId, servedBrandingJson } from '../../src/ui/page/servedBranding'
 import type { PublicBranding } from '../../shared/brandingWire'
 import { servedDocument, servedPageElementId, servedPageJson, type ServedPage } from '../../src/ui/page/servedPage'
 import type { Locale } from '../../src/ui/strings'
@@ -87,9 +86,10 @@ export function payPageMarkup(template: PageTemplate, { page, locale, deployment
       )}
     </LocaleContext.Provider>,
   )
-  const data =
-    `<script type="application/json" id="${servedPageElementId}">${servedPageJson(page)}</script>` +
-    (document ? `<script type="application/json" id="${servedBrandingElementId}">${servedBrandingJson(branding)}</script>` : '')
+  // the branding travels in the same block, beside what the page's schema reads (which ignores it):
+  // read apart by src/ui/page/servedBranding.ts, as presentation only
+  const served = document ? { ...page, branding } : page
+  const data = `<script type="application/json" id="${servedPageElementId}">${servedPageJson(served)}</script>`
   const filled = { lang: locale.strings.lang, title: renderToString(<>{title}</>), app: `${body}</div>${data}` }
   let html = template.parts[0]!
   template.holes.forEach((fill, i) => (html += fill(filled) + template.parts[i + 1]!))

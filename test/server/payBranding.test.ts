@@ -49,7 +49,7 @@ describe('the server-rendered pay page', () => {
     expect(response.status).toBe(200)
     const style = '--svc-brand:#ffff00;--svc-brand-text:#000000;--svc-brand-edge:#999900'
     expect(html).toContain(`<div class="svc-brand-scope svc-branded" style="${style}"><div class="svc-brand-band"><div class="svc-brand-inner"><img class="svc-brand-logo" src="/v1/branding/logos/${file}" width="96" height="96" alt/>`)
-    expect(html).toContain(`<script type="application/json" id="svc-branding">{"branding":{"brandColor":"#ffff00","logo":{"file":"${file}","width":96,"height":96}}}</script>`)
+    expect(html).toContain(`,"branding":{"brandColor":"#ffff00","logo":{"file":"${file}","width":96,"height":96}}}</script>`)
     const policy = response.headers.get('content-security-policy')!
     const styleSrc = policy.split('; ').find((directive) => directive.startsWith('style-src '))
     const bodyStyle = `'sha256-${createHash('sha256').update('body{margin:0}').digest('base64')}'`
@@ -63,7 +63,7 @@ describe('the server-rendered pay page', () => {
       const response = await fetch(`${ctx.server.url}/pay/${ctx.devnet.seed.invoices[0]!.id}`)
       const html = await response.text()
       expect(html).toContain('<div class="svc-brand-scope"><main')
-      expect(html).toContain('<script type="application/json" id="svc-branding">{"branding":null}</script>')
+      expect(html).toContain(',"branding":null}</script>')
       expect(response.headers.get('content-security-policy')).not.toContain('unsafe-hashes')
     } finally {
       await ctx.server.stores.branding.setBranding(studioId, { brandColor: '#ffff00', logo })

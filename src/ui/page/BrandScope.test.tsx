@@ -3,7 +3,8 @@ import { cleanup, render } from '@testing-library/preact'
 import { afterEach, describe, expect, test } from 'vitest'
 import { BrandScope } from './BrandScope'
 import { pageBrandingOf } from './pageBrandingOf'
-import { readServedBranding, servedBrandingJson } from './servedBranding'
+import { readServedBranding, servedDataElementId } from './servedBranding'
+import { servedPageElementId, servedPageJson } from './servedPage'
 
 const file = `${'ab'.repeat(32)}.png`
 
@@ -40,15 +41,19 @@ describe('pageBrandingOf', () => {
 
 describe('readServedBranding', () => {
   test('behavior: undefined where the server wrote no branding, null for none or for anything malformed', () => {
-    const block = (text: string | null) => ({ getElementById: () => (text === null ? null : ({ textContent: text } as HTMLElement)) })
+    const block = (text: string | null) => ({ getElementById: (id: string) => (text === null || id !== servedPageElementId ? null : ({ textContent: text } as HTMLElement)) })
+    const page = { locale: 'en', notFound: true as const }
+    expect(servedDataElementId).toBe(servedPageElementId)
     expect(readServedBranding(block(null))).toBeUndefined()
-    expect(readServedBranding(block(servedBrandingJson(null)))).toBeNull()
+    expect(readServedBranding(block(servedPageJson(page)))).toBeUndefined()
+    const none = { ...page, branding: null }
+    expect(readServedBranding(block(servedPageJson(none)))).toBeNull()
     expect(readServedBranding(block('{not json'))).toBeNull()
-    expect(readServedBranding(block(servedBrandingJson({ brandColor: '#6d28d9', logo: { file, width: 96, height: 96 } })))).toEqual({
+    const served = { ...page, branding: { brandColor: '#6d28d9', logo: { file, width: 96, height: 96 } } }
+    expect(readServedBranding(block(servedPageJson(served)))).toEqual({
       palette: { background: '#6d28d9', text: '#ffffff', edge: '#6d28d9' },
       logo: { url: `/v1/branding/logos/${file}`, width: 96, height: 96 },
     })
-    expect(servedBrandingJson({ brandColor: '#6d28d9', logo: { file: '</script>', width: 1, height: 1 } })).not.toContain('</script>')
   })
 })
 

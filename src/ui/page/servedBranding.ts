@@ -1,22 +1,19 @@
-import type { PublicBranding } from '../../../shared/brandingWire'
 import { pageBrandingOf, type PageBranding } from './pageBrandingOf'
 
-/** The element the server writes the payee's branding into, beside the served page's data. */
-export const servedBrandingElementId = 'svc-branding'
+/** servedPage.ts's `servedPageElementId`, spelled here: that module carries zod, which the page's
+ * first chunk does not (a test holds the two equal). */
+export const servedDataElementId = 'svc-served'
 
-/** The data block's content: `<` escaped so that no value can close the element. */
-export function servedBrandingJson(branding: PublicBranding | null): string {
-  return JSON.stringify({ branding }).replace(/</g, '\\u003c')
-}
-
-/** What the server rendered the page's branding with: `undefined` where it wrote none (a page it did
- * not render, which asks the service itself), else the branding or null for none. */
+/** What the server rendered the page's branding with, from the served data block's `branding`:
+ * `undefined` where it wrote none (a page it did not render, which asks the service itself), else the
+ * branding, or null for none or for anything malformed. */
 export function readServedBranding(document: Pick<Document, 'getElementById'>): PageBranding | null | undefined {
-  const text = document.getElementById(servedBrandingElementId)?.textContent
+  const text = document.getElementById(servedDataElementId)?.textContent
   if (!text) return undefined
   try {
     const parsed: unknown = JSON.parse(text)
-    return typeof parsed === 'object' && parsed !== null && 'branding' in parsed ? pageBrandingOf(parsed.branding, '') : null
+    if (typeof parsed !== 'object' || parsed === null || !('branding' in parsed)) return undefined
+    return pageBrandingOf(parsed.branding, '')
   } catch {
     return null
   }
