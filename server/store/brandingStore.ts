@@ -71,7 +71,8 @@ export function createBrandingStore(db: Database) {
     async getLogo(sha256: string): Promise<{ bytes: Uint8Array; contentType: LogoType } | null> {
       if (!/^[0-9a-f]{64}$/.test(sha256)) return null
       const [row] = await db.query<{ logo: Uint8Array; logo_type: LogoType }>('SELECT logo, logo_type FROM studio_branding WHERE logo_sha256 = $1 LIMIT 1', [sha256])
-      return row ? { bytes: row.logo, contentType: row.logo_type } : null
+      // node-postgres answers a Buffer, PGlite a Uint8Array: one type either way
+      return row ? { bytes: new Uint8Array(row.logo), contentType: row.logo_type } : null
     },
   }
 }
