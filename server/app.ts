@@ -43,7 +43,7 @@ export type AppDependencies = {
    * chain, a prepare estimates gas and asks for a sponsorship. Unset, a fifth and a tenth of it. */
   permitRateLimitPerMinute?: number
   prepareRateLimitPerMinute?: number
-  /** Where a limit (named `pay`, `permit`, `prepare`, `page` or `invoices`) is counted when every instance shares the count; absent,
+  /** Where a limit (named `pay`, `permit`, `prepare`, `page`, `invoices`, `studios` or `logos`) is counted when every instance shares the count; absent,
    * each instance counts in its own memory. */
   sharedRateCounter?: (name: string, window: { limit: number; windowMs: number }) => RateCounter
   /** TRUST_PROXY: one proxy in front (`trustedProxies` says more, and wins). */
