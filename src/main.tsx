@@ -68,5 +68,9 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
   // reading above, and waits for Intl to be warm, whose first use alone would make it a long task
   await Promise.all([nextTask(), intlReady])
   if (served && !('notFound' in served)) hydrate(page, root)
-  else render(page, root)
+  else {
+    // render() adds to what is there: the server's not-found markup goes first, or the page shows two
+    root.replaceChildren()
+    render(page, root)
+  }
 }

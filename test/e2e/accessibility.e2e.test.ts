@@ -77,7 +77,7 @@ describe('the pay page for assistive technology', () => {
     const { page } = await payerPage()
     await page.goto(unpaidInvoice().shareLink)
     await expect.poll(() => heading(page)).toBe('Choose a wallet to pay with')
-    await expect.poll(() => page.getByText(/Verified: these details match/).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Checked: the amount, recipient and due date match the payment record.').isVisible()).toBe(true)
     expect(await violations(page)).toEqual([])
     await page.context().close()
   })

@@ -53,7 +53,7 @@ describe('the hosted pay page in a real browser', () => {
     // a mark on the server's element: still there afterwards only if the client hydrated it, not replaced it
     await page.evaluate(() => ((document.querySelector('h1') as HTMLElement & { served?: boolean }).served = true))
     release()
-    await expect.poll(() => page.getByText(/Verified: these details match/).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Checked: the amount, recipient and due date match the payment record.').isVisible()).toBe(true)
     await expect.poll(() => heading(page).textContent()).toBe('Choose a wallet to pay with')
     expect(await page.evaluate(() => (document.querySelector('h1') as HTMLElement & { served?: boolean }).served)).toBe(true)
     expect(await page.getByText('Unconfirmed', { exact: true }).count()).toBe(0)
@@ -72,7 +72,7 @@ describe('the hosted pay page in a real browser', () => {
       ;(window as unknown as { refused: string[] }).refused = refused
     })
     await page.goto(checkout.devnet.file.invoices[0]!.shareLink)
-    await expect.poll(() => page.getByText(/Verified: these details match/).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Checked: the amount, recipient and due date match the payment record.').isVisible()).toBe(true)
     expect(workers).toEqual([expect.stringMatching(/^\/assets\/warmIntl\.worker-[\w-]+\.js$/)])
     expect(await page.evaluate(() => (window as unknown as { refused: string[] }).refused)).toEqual([])
     await page.close()
@@ -84,7 +84,7 @@ describe('the hosted pay page in a real browser', () => {
     const { page, wallet } = await payerPage(payer)
     await page.goto(invoice.shareLink)
     await expect.poll(() => page.getByText('Managed hosting').first().isVisible()).toBe(true)
-    await expect.poll(() => page.getByText(/Verified: these details match/).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Checked: the amount, recipient and due date match the payment record.').isVisible()).toBe(true)
     await screenshot(page, '01-invoice-ready')
 
     const before = await balanceOf(payer.vault)
@@ -108,7 +108,7 @@ describe('the hosted pay page in a real browser', () => {
     })
     expect(await statusOnChain(invoice.id)).toBe(2)
     expect(await balanceOf(payer.vault)).toBe(before - BigInt(invoice.amount))
-    const shownTx = await page.locator('.svc-detail', { hasText: 'Transaction' }).locator('dd').textContent()
+    const shownTx = await page.locator('.svc-detail', { hasText: 'Transaction' }).locator('.svc-hex').getAttribute('title')
     const [paid] = await chain().getContractEvents({ address: checkout.devnet.file.contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: BigInt(invoice.id) }, fromBlock: 0n })
     expect(shownTx).toBe(paid?.transactionHash)
 

@@ -15,7 +15,7 @@ const deployment = testDeployment()
 const now = Date.parse('2026-11-10T12:00:00Z')
 const { metadata, invoice } = testDocument(deployment, { dueAt: String(Date.parse('2026-11-16T00:00:00Z') / 1000) })
 
-function show(state: PaymentState, document: DocumentLoad, at = now) {
+function show(state: PaymentState, document: DocumentLoad, at = now, pdfUrl: string | null = '/v1/pay/3/pdf?token=svc_tk_x') {
   render(
     <LocaleContext.Provider value={english}>
       <PayPage
@@ -24,7 +24,7 @@ function show(state: PaymentState, document: DocumentLoad, at = now) {
         wallets={[]}
         deployment={deployment}
         document={document}
-        pdfUrl="/v1/pay/3/pdf?token=svc_tk_x"
+        pdfUrl={pdfUrl}
         onReloadDocument={vi.fn()}
         now={at}
       />
@@ -84,9 +84,28 @@ describe('PayPage', () => {
   })
 
   test('behavior: without a token only the on-chain record is shown, and payment is still offered', () => {
-    show({ name: 'ready', invoice, note: null, rechecks: 0 }, { status: 'loaded', document: { accessLevel: 'onchain_only', invoice, metadata: null } })
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, { status: 'loaded', document: { accessLevel: 'onchain_only', invoice, metadata: null } }, now, null)
     expect(shown(/Only the on-chain record is shown/)).toBe(true)
     expect(screen.queryByRole('heading', { name: 'Choose a wallet to pay with' })).not.toBeNull()
+  })
+
+  test('behavior: with a token the service no longer opens, the page says the link no longer works, and the invoice stays payable', () => {
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, { status: 'loaded', document: { accessLevel: 'onchain_only', invoice, metadata: null } })
+    expect(screen.queryByRole('heading', { name: 'This link no longer works' })).not.toBeNull()
+    expect(shown('The sender withdrew this link. Ask them for a new one; nothing was paid through it.')).toBe(true)
+    // no record names the payee: the whole address, with the notice
+    expect(screen.getByText(/^You pay/).textContent).toBe(`You pay 4,540.00 USDC to ${invoice.merchant} · network fee: none (sponsored)`)
+    expect(shown(/^The recipient's name could not be confirmed/)).toBe(true)
+    expect(screen.queryByRole('heading', { name: 'Choose a wallet to pay with' })).not.toBeNull()
+  })
+
+  test('behavior: while the record is checked, the summary names no one: the unchecked name only holds its place, hidden', () => {
+    const unconfirmed = { ...invoice, confirmed: false }
+    show({ name: 'checking', invoice: unconfirmed }, loaded(unconfirmed))
+    const placeholder = screen.getByText('Northwind Studio Ltd', { selector: '.svc-summary strong' })
+    expect(placeholder.getAttribute('aria-hidden')).toBe('true')
+    expect(placeholder.className).toBe('svc-name-to-come')
+    expect(shown(/could not be confirmed/)).toBe(false)
   })
 
   test('behavior: a past-due invoice says it is overdue and can still be paid', () => {

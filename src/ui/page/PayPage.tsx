@@ -58,7 +58,13 @@ export function PayPage(p: PayPageProps) {
         </div>
       ) : (
         <div class="svc-pay-column">
-          <PaymentWidget {...p} merchantName={merchantName} merchantNamePending={namePending} invoiceNumber={verified ? invoiceNumber : null} />
+          <PaymentWidget
+            {...p}
+            merchantName={merchantName}
+            merchantNamePending={namePending}
+            merchantNameToCome={namePending ? (metadata?.merchant.name ?? null) : null}
+            invoiceNumber={verified ? invoiceNumber : null}
+          />
         </div>
       )}
       <InvoiceDocument load={document} invoice={invoice} deployment={p.deployment} pdfUrl={p.pdfUrl} onReload={p.onReloadDocument} />

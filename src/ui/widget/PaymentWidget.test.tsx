@@ -243,7 +243,9 @@ describe('PaymentWidget', () => {
     const receipt = { amount: 248_000_000n, invoiceNumber: '1042', userOpHash, txHash }
     show({ name: 'paid', invoice, receipt }, { deployment: { ...deployment, explorerUrl: 'https://explorer.example/' } })
     expect(screen.queryByRole('heading', { name: 'Payment received' })).not.toBeNull()
-    expect(shown('248.00 USDC')).toBe(true)
+    expect(shown('248.00 USDC', { selector: 'dd' })).toBe(true)
+    expect(screen.getByText(/^You pay/).textContent).toBe('You pay 248.00 USDC to Northwind Studio Ltd · network fee: none (sponsored)')
+    expect(screen.getByRole('list', { name: 'Payment steps' }).querySelector('[aria-current]')).toBeNull()
     expect(shown('NW-1042')).toBe(true)
     expect(shown(userOpHash)).toBe(true)
     expect(shown(txHash)).toBe(true)

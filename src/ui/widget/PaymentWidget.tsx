@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
 import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
 import type { PaymentState } from '../../flow/paymentState'
 import { devnetChainId } from '../../config/devnet'
@@ -45,6 +45,8 @@ export type PaymentWidgetProps = {
   invoiceNumber: string | null
   /** The metadata is still being checked: a missing name is not yet a finding. */
   merchantNamePending?: boolean
+  /** Meanwhile, the name the unchecked record gives: it only holds the checked name's place. */
+  merchantNameToCome?: string | null
 }
 
 /** The payment as the payer sees it: a thin view of the flow's state. A new state is announced to
@@ -65,20 +67,33 @@ export function PaymentWidget(p: PaymentWidgetProps) {
     const active = document.activeElement
     if (!active || active === document.body || !active.isConnected || section.current?.contains(active)) heading.current?.focus()
   }, [p.state.name])
+  // The card never shrinks while it is on screen: a shorter state (a spinner between two steps) would
+  // pull the invoice below it up, and the next state push it down again. Set through the CSSOM, which
+  // the page's CSP allows (a style attribute it would refuse).
+  useLayoutEffect(() => {
+    const card = section.current
+    if (!card) return
+    const height = card.getBoundingClientRect().height
+    if (height > parseFloat(card.style.minHeight || '0')) card.style.minHeight = `${height}px`
+  })
   const invoice = 'invoice' in p.state ? p.state.invoice : null
   const step = paymentStep(p.state.name)
   return (
     <section class="svc-widget" ref={section} aria-labelledby="svc-widget-heading" onClickCapture={() => (acted.current = true)} onKeyDownCapture={() => (acted.current = true)}>
+      {/* what is paid and the steps first, the state's own heading after them: a heading of one line
+          or two never moves the summary */}
+      {/* after this widget's own payment both stay, every step done: the receipt arriving moves
+          nothing above it */}
+      {invoice && (p.state.name === 'paid' ? p.state.receipt : p.state.name !== 'canceled' && p.state.name !== 'unsafe') ? (
+        <PaymentSummary invoice={invoice} merchantName={p.merchantName} namePending={p.merchantNamePending ?? false} nameToCome={p.merchantNameToCome} />
+      ) : null}
+      {step !== null && (step < 3 || (p.state.name === 'paid' && p.state.receipt)) ? <PaymentSteps current={step} /> : null}
       <h2 id="svc-widget-heading" class="svc-widget-heading" tabIndex={-1} ref={heading}>
         {headline}
       </h2>
       <p class="svc-visually-hidden" role="status" aria-live="polite">
         {headline}
       </p>
-      {invoice && p.state.name !== 'paid' && p.state.name !== 'canceled' && p.state.name !== 'unsafe' ? (
-        <PaymentSummary invoice={invoice} merchantName={p.merchantName} namePending={p.merchantNamePending ?? false} />
-      ) : null}
-      {step !== null && step < 3 ? <PaymentSteps current={step} /> : null}
       <StateView {...p} />
       <DevnetWalletPrompt />
     </section>
