@@ -144,7 +144,7 @@ describe('the pay page for assistive technology', () => {
     await page.context().close()
   })
 
-  test('behavior: the expired state, a permit that ran out before the payment was prepared, has no accessibility violations', async () => {
+  test('behavior: the re-ask after a service\'s PERMIT_EXPIRED (its word, not the clock\'s) has no accessibility violations', async () => {
     const invoice = unpaidInvoice()
     const { page } = await payerPage()
     await page.route(
@@ -153,7 +153,7 @@ describe('the pay page for assistive technology', () => {
     )
     await connected(page, invoice)
     await page.getByRole('button', { name: /^Pay / }).click()
-    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('The authorisation expired')
+    await expect.poll(() => page.locator('.svc-widget').textContent(), { timeout: 20_000 }).toContain('The payment service asked for a new authorisation.')
     expect(await violations(page)).toEqual([])
     await page.context().close()
   })
