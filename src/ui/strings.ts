@@ -125,7 +125,7 @@ const en = {
   payUnnamed: (amount: string) => `Yes, pay ${amount} to this address`,
   trustChecking: 'Checking this invoice with the payment record…',
   trustChecked: 'Checked: the amount, recipient and due date match the payment record.',
-  trustCheckedNoDocument: 'Checked: the amount, recipient and due date come from the payment record.',
+  trustCheckedNoDocument: 'Checked: the amount, recipient and due date are as recorded.',
   trustDetails: 'What was checked',
   trustDetailsChain: 'Amount, recipient, status and due date: read from the blockchain through this checkout\'s own connection, not taken from the payment service.',
   trustDetailsDocument: 'Invoice details (names, lines, notes): their fingerprint matches the one recorded on the blockchain, and they bill the same amount, token, network and recipient.',

@@ -79,7 +79,7 @@ describe('PayPage', () => {
     expect(shown('Unconfirmed', { selector: '.svc-badge' })).toBe(true)
     expect(shown('Checking this invoice with the payment record…')).toBe(true)
     expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(false)
-    expect(shown('Checked: the amount, recipient and due date come from the payment record.')).toBe(false)
+    expect(shown('Checked: the amount, recipient and due date are as recorded.')).toBe(false)
     expect(screen.getByText('What was checked').closest('details')?.textContent).toContain('Not yet confirmed on-chain: the amount, payee, status and due date above come from the payment service')
   })
 
