@@ -5,6 +5,7 @@ import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients } from '../../devnet/deploy'
 import { createPayer } from '../../devnet/seed'
 import { screenshot } from './support/browser'
+import { clickPay } from './support/clickPay'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { injectTestWallet } from './support/testWallet'
 
@@ -217,15 +218,15 @@ describe('the hosted pay page in a real browser', () => {
     await page.goto(invoice.url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     const held = wallet.holdNext('Payment')
-    await page.getByRole('button', { name: /^Pay / }).click()
+    await clickPay(page)
     const answer = await held
     // the permit is signed and the operation waits in the wallet: the payer changes account there
     await wallet.switchAccount(second.ownerPrivateKey)
-    await expect.poll(() => page.getByText(second.vault).isVisible()).toBe(true)
+    await expect.poll(() => page.locator(`.svc-hex[title="${second.vault}"]`).first().isVisible()).toBe(true)
     await expect.poll(() => heading(page).textContent()).toBe('Pay this invoice')
     answer()
     const [firstBefore, secondBefore] = await Promise.all([balanceOf(first.vault), balanceOf(second.vault)])
-    await page.getByRole('button', { name: /^Pay / }).click()
+    await clickPay(page)
     await expect.poll(() => heading(page).textContent(), { timeout: 20_000 }).toBe('Payment received')
     const onChain = await checkout.invoiceOnChain(BigInt(invoice.id))
     expect([onChain.status, onChain.payer]).toEqual([2, second.vault])
@@ -255,7 +256,7 @@ describe('the hosted pay page in a real browser', () => {
     await page.goto(invoice.url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     wallet.rejectNext('eth_signTypedData_v4', { nested: true })
-    await page.getByRole('button', { name: /^Pay / }).click()
+    await clickPay(page)
     await expect.poll(() => page.getByText('You declined the authorisation. Nothing was paid.').isVisible()).toBe(true)
     expect(await page.getByText('Your wallet reported a problem.').count()).toBe(0)
     await page.close()
