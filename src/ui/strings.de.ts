@@ -204,6 +204,8 @@ export const de: Strings = {
   simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: 'der Empfänger',
   simulatedFee: (amount) => `Gebühr ${amount}`,
+  cannotCheckTitle: 'Diese Rechnung lässt sich gerade nicht prüfen',
+  serviceNotFoundTitle: 'Der Zahlungsdienst findet diese Rechnung nicht',
   errorServiceNotFound: 'Der Zahlungsdienst findet diese Rechnung gerade nicht, auf der Blockchain ist sie aber als offen erfasst. Es wurde nichts bezahlt. Versuchen Sie es später erneut oder fragen Sie den Absender.',
   documentWithdrawn: 'Die Fassung dieser Rechnung vom Zahlungsdienst wurde zurückgezogen: Sie widerspricht der auf der Blockchain erfassten Rechnung. Die angezeigten Angaben sind die der Blockchain.',
   mixedScript: (name) => `„${name}“ mischt ähnlich aussehende Buchstaben verschiedener Alphabete und könnte daher einen anderen Namen nachahmen. Der Name ist nicht bestätigt.`,

@@ -205,6 +205,8 @@ const en = {
   simulatedReceives: (payee: string, amount: string) => `${payee} +${amount}`,
   simulatedPayee: 'the payee',
   simulatedFee: (amount: string) => `fee ${amount}`,
+  cannotCheckTitle: 'This invoice cannot be checked right now',
+  serviceNotFoundTitle: 'The payment service cannot find this invoice',
   errorServiceNotFound: 'The payment service cannot find this invoice right now, but the blockchain records it as open. Nothing was paid. Try again later, or ask the sender.',
   documentWithdrawn: 'The payment service\'s copy of this invoice was withdrawn: it contradicts the invoice recorded on the blockchain. The figures shown are the blockchain\'s.',
   mixedScript: (name: string) => `"${name}" mixes letters of different alphabets that look alike, so it may imitate another name. It is not confirmed.`,
