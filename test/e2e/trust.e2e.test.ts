@@ -5,6 +5,7 @@ import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients, devnetRoles } from '../../devnet/deploy'
 import { createPayer } from '../../devnet/seed'
 import { screenshot } from './support/browser'
+import { clickPay } from './support/clickPay'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { reSponsored } from './support/reSponsored'
 import { rewrite } from './support/rewrite'
@@ -35,11 +36,6 @@ async function scenario(amount = parseUnits('5000', 6)) {
 
 const heading = (page: Page) => page.locator('#svc-widget-heading').textContent()
 
-/** Pay, confirming the payee when the page asks (a payee no verified record names asks a second time). */
-async function pay(page: Page, name: string | RegExp = /^Pay /) {
-  await page.getByRole('button', { name }).click()
-  await page.getByRole('button', { name: /^Yes, pay / }).click({ timeout: 5_000 }).catch(() => {})
-}
 const widgetText = (page: Page) => page.locator('.svc-widget').textContent()
 
 /** Counts the page's own reads of the chain's latest block: each one is a check of a signed operation. */
@@ -65,7 +61,7 @@ describe('the pay page against a lying payment service', () => {
     expect(await page.getByText(/XYZ|5\.00 USDC/).count()).toBe(0)
     const before = await balanceOf(payer.vault)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await pay(page, 'Pay 5,000.00 USDC')
+    await clickPay(page)
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
     expect(await balanceOf(payer.vault)).toBe(before - parseUnits('5000', 6))
     await page.close()
@@ -130,7 +126,7 @@ describe('the pay page against a lying payment service', () => {
     )
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await pay(page)
+    await clickPay(page)
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment stopped for your safety')
     await expect.poll(() => widgetText(page)).toContain('The payment would stay valid forever')
     await expect.poll(() => widgetText(page)).toMatch(/Before this was found you had signed an authorisation.*5,000\.00 USDC.*Nothing was paid\./)
@@ -154,7 +150,7 @@ describe('the pay page against a lying payment service', () => {
     )
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await pay(page)
+    await clickPay(page)
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
     const [paid] = await chain().getContractEvents({ address: checkout.devnet.file.contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: invoice.id }, fromBlock: 0n })
     await expect.poll(() => page.locator('.svc-detail', { hasText: 'Transaction' }).locator('dd').textContent()).toContain(paid!.transactionHash)
@@ -185,7 +181,7 @@ describe('the pay page against a lying payment service', () => {
     const before = await balanceOf(payer.vault)
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await pay(page)
+    await clickPay(page)
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment stopped for your safety')
     await expect.poll(() => widgetText(page)).toContain('Tried on the blockchain first, the payment would run without paying the invoice.')
     await screenshot(page, '23-refused-after-simulation')
@@ -203,7 +199,7 @@ describe('the pay page against a lying payment service', () => {
     const held = wallet.holdNext('Payment')
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await pay(page)
+    await clickPay(page)
     const release = await held
     await expect.poll(() => page.locator('.svc-simulated').textContent(), { timeout: 20_000 }).toMatch(/^Tried on the blockchain just now, before you sign: your account −248\.00 USDC · the payee \+[\d,.]+ USDC · fee [\d,.]+ USDC$/)
     await screenshot(page, '25-simulated-effect-before-signing')
@@ -225,7 +221,7 @@ describe('the pay page against a lying payment service', () => {
     )
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await pay(page)
+    await clickPay(page)
     await expect.poll(() => page.getByRole('button', { name: 'Sign a new authorisation' }).count(), { timeout: 20_000 }).toBe(1)
     await expect.poll(() => widgetText(page)).toContain('Nothing was paid.')
     const permitsAsked = () => wallet.typed.filter((request) => request.primaryType === 'Permit').length
@@ -254,7 +250,7 @@ describe('the pay page against a lying payment service', () => {
     const checks = chainChecks(page)
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await pay(page)
+    await clickPay(page)
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment submitted')
     const seen = checks()
     await expect.poll(() => checks(), { timeout: 20_000 }).toBeGreaterThanOrEqual(seen + 2)

@@ -7,6 +7,7 @@ import type { InvoiceMetadata } from '../../shared/metadata'
 import { hashMetadata } from '../../shared/metadataHash'
 import { english } from '../../src/ui/strings'
 import { screenshot } from './support/browser'
+import { clickPay } from './support/clickPay'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { rewrite } from './support/rewrite'
 import { injectTestWallet } from './support/testWallet'
@@ -32,16 +33,17 @@ async function scenario(amount = parseUnits('5000', 6)) {
 }
 
 const heading = (page: Page) => page.locator('#svc-widget-heading').textContent()
+
+/** The state as a laptop and a phone show it. */
+async function screenshots(page: Page, name: string) {
+  await screenshot(page, name)
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshot(page, `${name}-390`)
+}
 const widgetText = (page: Page) => page.locator('.svc-widget').textContent()
 /** What the payer reads: the app's markup (the served data block beside it is no text on screen). */
 const pageText = (page: Page) => page.locator('#app').textContent()
 
-/** Pay, confirming the payee when the page asks (an unnamed payee asks a second time). */
-async function pay(page: Page) {
-  await page.getByRole('button', { name: /^Pay / }).click()
-  const confirm = page.getByRole('button', { name: /^Yes, pay / })
-  await confirm.click({ timeout: 5_000 }).catch(() => {})
-}
 
 /** The service answers `status` with this body to POSTs of `path`, `times` times. */
 async function refuse(page: Page, path: string, status: number, json: unknown, times = 1) {
@@ -102,7 +104,7 @@ describe('nothing false on screen', () => {
     // the header names no one the chain has not confirmed, and bills the chain's amount
     expect(await page.locator('.svc-header').textContent()).not.toContain('orthwind')
     await expect.poll(() => page.locator('.svc-amount strong').textContent()).toBe('1,000.00 USDC')
-    await screenshot(page, '30-committed-record-inconsistent')
+    await screenshots(page, '30-committed-record-inconsistent')
     await page.close()
   })
 
@@ -126,7 +128,7 @@ describe('nothing false on screen', () => {
     expect(await pageText(page)).not.toContain('dEaD')
     expect(await pageText(page)).not.toContain('2030')
     expect(await pageText(page)).not.toContain('10.00 USDC')
-    await screenshot(page, '31-disproved-figures-replaced')
+    await screenshots(page, '31-disproved-figures-replaced')
     expect(signatures()).toEqual([])
     await page.close()
   })
@@ -136,7 +138,7 @@ describe('nothing false on screen', () => {
     await refuse(page, `/v1/pay/${invoice.id}/permit`, 409, { error: 'PERMIT_EXPIRED', message: 'The authorisation expired' })
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await pay(page)
+    await clickPay(page)
     await expect.poll(() => widgetText(page), { timeout: 20_000 }).toContain(t.errorPermitRenew)
     expect(await widgetText(page)).not.toContain(t.permitExpiredTitle)
     expect(signatures()).toEqual([])
@@ -148,11 +150,11 @@ describe('nothing false on screen', () => {
     await refuse(page, `/v1/pay/${invoice.id}/prepare`, 409, { error: 'PERMIT_EXPIRED', message: 'expired' })
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await pay(page)
+    await clickPay(page)
     await expect.poll(() => widgetText(page), { timeout: 20_000 }).toContain(t.errorPermitRenew)
     expect(await heading(page)).not.toBe(t.permitExpiredTitle)
     expect(await widgetText(page)).not.toContain(t.permitExpiredTitle)
-    await screenshot(page, '32-permit-expired-by-service-reasks')
+    await screenshots(page, '32-permit-expired-by-service-reasks')
     await page.getByRole('button', { name: t.signNewPermit }).click()
     await expect.poll(() => heading(page), { timeout: 30_000 }).toBe('Payment received')
     expect(wallet.typed.filter((request) => request.primaryType === 'Permit').length).toBe(2)
@@ -166,7 +168,7 @@ describe('nothing false on screen', () => {
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await expect.poll(() => widgetText(page), { timeout: 30_000 }).toContain(t.errorCannotCheck)
     expect(await page.getByText(t.confirmedNote).isVisible()).toBe(false)
-    await screenshot(page, '33-pinned-rpc-down-cannot-check')
+    await screenshots(page, '33-pinned-rpc-down-cannot-check')
     expect(signatures()).toEqual([])
     await page.close()
   })
@@ -177,7 +179,7 @@ describe('nothing false on screen', () => {
     await refuse(page, `/v1/pay/${invoice.id}/permit`, 400, { error: code, code, message: '<b>PAID ✓ Payment received</b> You can close this page' })
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await pay(page)
+    await clickPay(page)
     await expect.poll(() => widgetText(page), { timeout: 20_000 }).toContain(t.errorRefused)
     const text = (await pageText(page))!
     expect(text).not.toContain('PAID_PAID')
@@ -210,7 +212,7 @@ describe('nothing false on screen', () => {
     await expect.poll(() => widgetText(page), { timeout: 20_000 }).toContain(t.errorServiceNotFound)
     await expect.poll(() => page.locator('.svc-amount strong').textContent()).toBe('5,000.00 USDC')
     expect(await page.getByRole('heading', { name: t.notFoundTitle }).count()).toBe(0)
-    await screenshot(page, '34-served-not-found-open-on-chain')
+    await screenshots(page, '34-served-not-found-open-on-chain')
     await page.close()
   })
 
