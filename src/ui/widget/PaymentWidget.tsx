@@ -85,7 +85,7 @@ export function PaymentWidget(p: PaymentWidgetProps) {
       {/* after this widget's own payment both stay, every step done: the receipt arriving moves
           nothing above it */}
       {invoice && (p.state.name === 'paid' ? p.state.receipt : p.state.name !== 'canceled' && p.state.name !== 'unsafe') ? (
-        <PaymentSummary invoice={invoice} merchantName={p.merchantName} namePending={p.merchantNamePending ?? false} nameToCome={p.merchantNameToCome} />
+        <PaymentSummary invoice={invoice} merchantName={p.merchantName} namePending={p.merchantNamePending ?? false} nameToCome={p.merchantNameToCome ?? null} />
       ) : null}
       {step !== null && (step < 3 || (p.state.name === 'paid' && p.state.receipt)) ? <PaymentSteps current={step} /> : null}
       <h2 id="svc-widget-heading" class="svc-widget-heading" tabIndex={-1} ref={heading}>
