@@ -27,6 +27,14 @@ type ShopBackend = { secrets: string[]; orders: Map<string, StorefrontOrder>; me
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
+/** As the checkout shows an amount (grouped, two decimals at least), so the shop's price and the
+ * checkout's total read the same: "4,540.00 USDC", not "4540 USDC". `amount` is a decimal string. */
+export function shopPrice(amount: string): string {
+  const [whole = '0', fraction = ''] = amount.split('.')
+  const grouped = BigInt(whole).toLocaleString('en-US')
+  return `${grouped}.${fraction.replace(/0+$/, '').padEnd(2, '0')} USDC`
+}
+
 function page(title: string, body: string, csp: string): Response {
   const html = `<!doctype html>
 <html lang="en">
@@ -55,7 +63,8 @@ main{max-width:960px;margin:0 auto;padding:1.5rem;display:grid;gap:1.5rem}
 .product h1{margin:.2rem 0}.price{font-size:1.4rem;font-weight:700}
 #events{font:13px/1.4 ui-monospace,monospace;background:#111;color:#b5f5c8;padding:1rem;border-radius:8px;min-height:3rem;white-space:pre-wrap;overflow-wrap:anywhere}
 ul.pages li{margin:.5rem 0}
-#order-state{font-weight:700}#order-state[data-state=paid]{color:#0a6b3d}#order-note{color:#555}`
+#order-state{font-weight:700}#order-state[data-state=paid]{color:#0a6b3d}#order-note{color:#555}
+.checkout-frame{display:block;border:0;width:100%;height:900px}`
 
 /** Logs every checkout event the host page receives, so the demo shows what a merchant gets. */
 const js = `document.addEventListener('DOMContentLoaded',function(){var log=document.getElementById('events');if(!log)return;
@@ -84,11 +93,11 @@ function storefrontApp({
   const app = new Hono()
   const checkout = new URL(checkoutUrl).origin
   // inline mode runs the widget on this page: it calls the checkout (connect-src); its styles are a
-  // constructed stylesheet, which style-src does not govern
+  // constructed stylesheet, which style-src does not govern; the studio's logo comes from the checkout (img-src)
   const devnetNode = devnetRpcUrl ? ` ${new URL(devnetRpcUrl).origin}` : ''
-  const csp = `default-src 'self'; script-src 'self' ${checkout}; frame-src ${checkout}; connect-src 'self' ${checkout}${devnetNode}; img-src 'self' data:; style-src 'self'`
+  const csp = `default-src 'self'; script-src 'self' ${checkout}; frame-src ${checkout}; connect-src 'self' ${checkout}${devnetNode}; img-src 'self' data: ${checkout}; style-src 'self'`
   const product = (p: StorefrontProduct, how: string, checkoutHtml: string) => `<section class="product">
-<p>${escape(how)}</p><h1>${escape(p.name)}</h1><p>${escape(p.description)}</p><p class="price">${escape(p.amount)} USDC</p>
+<p>${escape(how)}</p><h1>${escape(p.name)}</h1><p>${escape(p.description)}</p><p class="price">${escape(shopPrice(p.amount))}</p>
 ${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="events" aria-live="polite"></div></section>`
 
   app.get('/shop.css', (c) => c.body(css, 200, { 'Content-Type': 'text/css' }))
@@ -116,8 +125,9 @@ ${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="
   productPage('/script-tag', 0, 'Embedded with one script tag (a versioned file, with SRI)', (p) =>
     `<script src="${loader}" data-invoice-id="${escape(p.invoiceId)}" data-token="${escape(p.token)}" async></script>`,
   )
+  // sized by the shop's stylesheet: its own CSP (style-src 'self') blocks a style attribute
   productPage('/iframe', 1, 'Embedded with a plain iframe, no script', (p) =>
-    `<iframe title="Pay invoice" src="${checkout}/pay/${escape(p.invoiceId)}?token=${encodeURIComponent(p.token)}" referrerpolicy="no-referrer" style="border:0;width:100%;height:900px"></iframe>`,
+    `<iframe title="Pay invoice" src="${checkout}/pay/${escape(p.invoiceId)}?token=${encodeURIComponent(p.token)}" referrerpolicy="no-referrer" class="checkout-frame"></iframe>`,
   )
   productPage('/inline', 2, 'Rendered inline, in a shadow root on this page', (p) =>
     `<div id="checkout" data-invoice-id="${escape(p.invoiceId)}" data-token="${escape(p.token)}"></div><script src="${loader}"></script><script src="/inline.js"></script>`,

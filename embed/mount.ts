@@ -1,7 +1,7 @@
 import type { InlineWidgetModule } from '../src/inline/mountInline'
 import type { HostBridge, HostBridgeModule } from './hostBridge'
 import { hostEvents } from './hostEvents'
-import { readFrameMessage, protocolVersion, type CheckoutEventName, type CheckoutEvents, type FrameMessage, type HostMessage } from '../shared/embedProtocol'
+import { maxFrameHeight, readFrameMessage, protocolVersion, type CheckoutEventName, type CheckoutEvents, type FrameMessage, type HostMessage } from '../shared/embedProtocol'
 
 export type MountOptions = {
   invoiceId: string
@@ -60,14 +60,15 @@ export function mountFrame(element: HTMLElement, options: MountOptions, base: st
     if (event.origin !== origin || event.source !== frame.contentWindow) return
     const message = readFrameMessage(event.data, id)
     if (!message) return
-    if (message.type === 'resize') frame.style.height = `${Math.ceil(message.height)}px`
+    if (message.type === 'resize') frame.style.height = `${Math.min(Math.ceil(message.height), maxFrameHeight)}px`
     else if (isWalletMessage(message)) {
       ;(bridge ??= loadBridge().then((module) => module.startHostBridge(post, { invoiceId: options.invoiceId }))).then(
         (started) => destroyed || started.handle(message),
         // a bridge that could not load (offline, say) is fetched again at the frame's next ask
         () => (bridge = undefined),
       )
-    } else events.emit(message.type, message.detail)
+      // only this mount's invoice: a frame naming another (a forged `paid`, say) is not heard
+    } else if (message.detail.invoiceId === options.invoiceId) events.emit(message.type, message.detail)
   }
   addEventListener('message', onMessage)
   element.appendChild(frame)

@@ -19,6 +19,7 @@ import { requireScope } from './auth/requireScope'
 import { mountApiRoutes } from './routes/apiRoute'
 import type { InvoiceShareDependencies } from './routes/invoiceShareRoutes'
 import type { WebhookEndpointsDependencies } from './routes/webhookRoutes'
+import { brandingPath, publicBranding, type BrandingDependencies } from './routes/brandingRoutes'
 import { apiRoutes } from './routes/apiRoutes'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
 import { devnetWalletRoute } from './routes/devnetWalletRoute'
@@ -34,7 +35,7 @@ export type AppDependencies = {
   metadata: MetadataAccess
   /** The merchant routes: who may call them, and what they work on. `webhooks` absent: only where
    * no request reaches them (a document of the routes). */
-  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; webhooks?: WebhookEndpointsDependencies }
+  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies; webhooks?: WebhookEndpointsDependencies }
   logger: Logger
   metrics: Metrics
   /** GET /readyz: whether the server's dependencies answer. */
@@ -44,7 +45,7 @@ export type AppDependencies = {
    * chain, a prepare estimates gas and asks for a sponsorship. Unset, a fifth and a tenth of it. */
   permitRateLimitPerMinute?: number
   prepareRateLimitPerMinute?: number
-  /** Where a limit (named `pay`, `permit`, `prepare`, `page`, `invoices` or `webhooks`) is counted when every instance shares the count; absent,
+  /** Where a limit (named `pay`, `permit`, `prepare`, `page`, `invoices`, `webhooks`, `studios` or `logos`) is counted when every instance shares the count; absent,
    * each instance counts in its own memory. */
   sharedRateCounter?: (name: string, window: { limit: number; windowMs: number }) => RateCounter
   /** TRUST_PROXY: one proxy in front (`trustedProxies` says more, and wins). */
@@ -96,8 +97,15 @@ export function createApp(dependencies: AppDependencies) {
       throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than 64 KiB', {}, { Connection: 'close' })
     },
   })
+  // a logo of 64 KiB is 87,384 characters of base64 (server/routes/brandingRoutes.ts)
+  const limitBrandingBody = bodyLimit({
+    maxSize: 96 * 1024,
+    onError: () => {
+      throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than 96 KiB: a logo is at most 64 KiB', {}, { Connection: 'close' })
+    },
+  })
   // reads without a body skip it: checking one builds a full Fetch Request on the Node adapter
-  app.use('/v1/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
+  app.use('/v1/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : (c.req.path === brandingPath ? limitBrandingBody : limitBody)(c, next)))
   const clientKey = clientAddress(dependencies.trustedProxies ?? { hops: dependencies.trustProxy ? 1 : 0 })
   const perClient = (name: string, limit = dependencies.rateLimitPerMinute) => {
     const window = { limit, windowMs: 60_000 }
@@ -116,11 +124,14 @@ export function createApp(dependencies: AppDependencies) {
   app.use('/v1/invoices/*', perClient('invoices'))
   // the pattern matches /v1/webhook-endpoints itself too
   app.use('/v1/webhook-endpoints/*', perClient('webhooks'))
+  app.use('/v1/studios/*', perClient('studios'))
+  app.use('/v1/branding/*', perClient('logos'))
   const authenticated = authenticate(dependencies.merchant.auth)
   const routeDependencies = {
     pay: dependencies.pay,
     metadata: dependencies.metadata,
     share: dependencies.merchant.share,
+    branding: dependencies.merchant.branding,
     ...(dependencies.merchant.webhooks ? { webhooks: dependencies.merchant.webhooks } : {}),
     clientKey,
   }
@@ -133,7 +144,14 @@ export function createApp(dependencies: AppDependencies) {
   if (dependencies.payPage) {
     // each view reads the chain and the database, decrypts and renders: counted like the API
     app.use('/pay/*', perClient('page'))
-    app.route('/', payPage({ ...dependencies.payPage, document: invoiceDocument(routeDependencies) }))
+    app.route(
+      '/',
+      payPage({
+        ...dependencies.payPage,
+        document: invoiceDocument(routeDependencies),
+        branding: async (merchant) => publicBranding(await dependencies.merchant.branding.store.findBrandingByVault(dependencies.merchant.branding.chainId, merchant)),
+      }),
+    )
   }
   if (dependencies.embedDir) app.route('/', embedAssets(dependencies.embedDir))
   if (dependencies.devnetWallet) app.route('/', devnetWalletRoute(dependencies.devnetWallet))

@@ -193,6 +193,7 @@ export async function createServer(
         now,
       },
       webhooks: { endpoints: stores.webhookEndpoints, allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS, ...(webhookLookup ? { lookup: webhookLookup } : {}) },
+      branding: { store: stores.branding, invoices: pay.invoices, chainId: config.CHAIN_ID },
     },
     logger,
     metrics,

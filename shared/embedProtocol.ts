@@ -65,20 +65,28 @@ function hasStrings(detail: unknown, keys: string[]): boolean {
   return isRecord(detail) && keys.every((key) => isString(detail[key]) && (detail[key] as string).length <= 200)
 }
 
-const eventDetailKeys: Record<CheckoutEventName, string[]> = {
-  ready: ['invoiceId'],
-  paid: ['invoiceId', 'userOpHash', 'txHash'],
-  pending: ['invoiceId', 'userOpHash'],
-  expired: ['invoiceId'],
-  error: ['invoiceId', 'code'],
-}
+const checkoutEvents = ['ready', 'paid', 'pending', 'expired', 'error']
+
+// An event's detail as the frame sends it, field by field and nothing else: a host acts on these
+// (marks an order paid, shows a code), so a frame cannot hand it markup, long text or a hash that is
+// not one. Matched on the detail's JSON, which spells a quote inside a string as \", so no field can
+// close its quotes early. A hash may be empty (paid by someone else: no operation of this checkout's);
+// a code is an upper-case word. The loader holds the invoice id to the one it mounted. One pattern for
+// every event: the loader's budget has no room for one each.
+const eventDetail = /^\{("(invoiceId":"\d{1,78}|(userOpHash|txHash)":"(0x[\da-fA-F]{64})?|code":"[A-Z_]{1,40})",?)+\}$/
+
+/** The tallest the frame may make itself: a checkout is never taller than this, and a frame that asks
+ * for more (to push the host's page down) is held to it and scrolls inside. */
+export const maxFrameHeight = 4000
 
 /** A frame message for this instance, or undefined for anything malformed or foreign. */
 export function readFrameMessage(data: unknown, id: string): FrameMessage | undefined {
-  if (!isRecord(data) || data.svc !== protocolVersion || data.id !== id || !isString(data.type)) return undefined
-  const { type } = data
-  if (type in eventDetailKeys) return hasStrings(data.detail, eventDetailKeys[type as CheckoutEventName]) ? (data as FrameMessage) : undefined
-  if (type === 'resize') return typeof data.height === 'number' && data.height >= 0 && data.height < 20_000 ? (data as FrameMessage) : undefined
+  // the type is only ever compared with strings of ours: no type check of its own
+  if (!isRecord(data) || data.svc !== protocolVersion || data.id !== id) return undefined
+  const type = data.type as string
+  if (checkoutEvents.includes(type)) return eventDetail.test(JSON.stringify(data.detail)) ? (data as FrameMessage) : undefined
+  // held to maxFrameHeight where it is applied
+  if (type === 'resize') return typeof data.height === 'number' && data.height >= 0 ? (data as FrameMessage) : undefined
   // the wallet bridge reads its own requests (readWalletRequest): the loader carries no more than it needs
   if (type === 'wallet:list' || type === 'wallet:request') return data as FrameMessage
   return undefined

@@ -6,6 +6,7 @@ import { LocaleContext } from './ui/LocaleContext'
 import { App } from './ui/page/App'
 import { pageParams, preferredLanguages } from './ui/page/pageParams'
 import { NotFoundPage } from './ui/page/PayPage'
+import { readServedBranding } from './ui/page/servedBranding'
 import { loadLocale } from './ui/strings'
 import { nextTask } from './ui/nextTask'
 import type { createPayApi } from './api/createPayApi'
@@ -45,7 +46,8 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
   const baseUrl = ''
   const page = (
     <LocaleContext.Provider value={locale}>
-      {params.invoiceId && !(served && 'notFound' in served) ? (
+      {/* a served not-found is the service's word: the app reads the chain before saying it */}
+      {params.invoiceId ? (
         <App
           invoiceId={params.invoiceId}
           token={params.token}
@@ -55,6 +57,7 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
           channel={channel}
           served={served && servedDocument(served)}
           layout={params.layout}
+          servedBranding={served ? readServedBranding(document) : undefined}
         />
       ) : (
         <NotFoundPage />
@@ -65,6 +68,10 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
   // the invoice is on screen already: hydration is a task of its own, a tap need not wait behind the
   // reading above, and waits for Intl to be warm, whose first use alone would make it a long task
   await Promise.all([nextTask(), intlReady])
-  if (served) hydrate(page, root)
-  else render(page, root)
+  if (served && !('notFound' in served)) hydrate(page, root)
+  else {
+    // render() adds to what is there: the server's not-found markup goes first, or the page shows two
+    root.replaceChildren()
+    render(page, root)
+  }
 }

@@ -20,7 +20,9 @@ import {
   webhookEndpointListResponseSchema,
   type CreateWebhookEndpointRequest,
 } from '../../shared/webhookWire'
+import { brandingResponseSchema, deletedBrandingResponseSchema, type BrandingResponse, type DeletedBrandingResponse } from '../../shared/brandingWire'
 import { signRequest } from './signRequest'
+import { toBase64 } from './base64'
 
 export type CreateMerchantClientParameters = {
   /** The service's origin, e.g. `https://api.example.com`: paths start at /v1. */
@@ -44,7 +46,14 @@ export type MerchantClient = {
   listWebhookEndpoints(): Promise<z.infer<typeof webhookEndpointListResponseSchema>>
   deleteWebhookEndpoint(id: string): Promise<z.infer<typeof deletedWebhookEndpointResponseSchema>>
   rotateWebhookSecret(id: string): Promise<z.infer<typeof rotatedWebhookSecretResponseSchema>>
+  /** The caller's studio's brand colour and logo (GET /v1/studios/me/branding). */
+  getBranding(): Promise<BrandingResponse>
+  /** Replaces them: `#RRGGBB` and, optionally, a PNG, JPEG or WebP logo of at most 64 KiB and 1024 px. */
+  setBranding(branding: MerchantSetBrandingParameters): Promise<BrandingResponse>
+  deleteBranding(): Promise<DeletedBrandingResponse>
 }
+
+export type MerchantSetBrandingParameters = { brandColor: string; logo?: Uint8Array | undefined }
 
 /**
  * SPEC 4.12 for a merchant's backend, signed with an API key (SPEC 5.2). Failures throw ApiError with
@@ -90,5 +99,8 @@ export function createMerchantClient({ baseUrl, keyId, secret, fetch = globalThi
     listWebhookEndpoints: () => send('GET', '/v1/webhook-endpoints', webhookEndpointListResponseSchema),
     deleteWebhookEndpoint: (id) => send('DELETE', `/v1/webhook-endpoints/${encodeURIComponent(id)}`, deletedWebhookEndpointResponseSchema),
     rotateWebhookSecret: (id) => send('POST', `/v1/webhook-endpoints/${encodeURIComponent(id)}/rotate-secret`, rotatedWebhookSecretResponseSchema),
+    getBranding: () => send('GET', '/v1/studios/me/branding', brandingResponseSchema),
+    setBranding: ({ brandColor, logo }) => send('PUT', '/v1/studios/me/branding', brandingResponseSchema, { brandColor, ...(logo ? { logo: toBase64(logo) } : {}) }),
+    deleteBranding: () => send('DELETE', '/v1/studios/me/branding', deletedBrandingResponseSchema),
   }
 }

@@ -33,6 +33,10 @@ export const answers: Readonly<Record<string, Answer>> = {
   // too many sponsored payments in progress for the invoice, the wallet or the client: Retry-After
   // says when the oldest of them ends (server/payments/sponsorshipLimiter.ts)
   SPONSORSHIP_LIMIT: { status: 429 },
+  // a studio's logo, refused with what to send instead (server/branding/verifyLogo.ts)
+  LOGO_TOO_LARGE: { status: 400 },
+  LOGO_TYPE_NOT_ACCEPTED: { status: 400 },
+  LOGO_INVALID: { status: 400 },
   // the layers below the service (server/chain)
   INVOICE_NOT_FOUND: { status: 404, code: 'NOT_FOUND', message: 'no invoice with this id' },
   // the bundler's or the EntryPoint's reason is the client's to read

@@ -75,7 +75,7 @@ export function openApiDocument(routes: readonly RouteDescription[], { version }
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'svc-checkout', version, description: 'The public pay routes (SPEC 4.14), the merchant share-link routes (SPEC 4.12) and, beside them, the webhook endpoints and the events they receive.' },
+    info: { title: 'svc-checkout', version, description: "The public pay routes (SPEC 4.14), the merchant share-link routes (SPEC 4.12) and, beside them, the webhook endpoints with the events they receive and a studio's branding." },
     paths,
     webhooks: webhooks(),
     components: {

@@ -25,7 +25,7 @@ type FileResponse = { status: ContentfulStatusCode; contentType: string; descrip
  * declaration and the OpenAPI document describes it, so neither can drift from the other.
  */
 type RouteDeclaration<Dependencies, E extends Env, P, Q, B, R> = {
-  method: 'get' | 'post' | 'delete'
+  method: 'get' | 'post' | 'put' | 'delete'
   path: `/v1/${string}`
   summary: string
   description?: string

@@ -1,11 +1,12 @@
 import type { AuthEnv } from '../auth/principal'
 import type { ApiRoute } from './apiRoute'
+import { brandingRoutes, type BrandingRoutesDependencies } from './brandingRoutes'
 import { invoiceShareRoutes, type InvoiceShareRoutesDependencies } from './invoiceShareRoutes'
 import { payRoutes, type PayRoutesDependencies } from './payRoutes'
 import { webhookRoutes, type WebhookRoutesDependencies } from './webhookRoutes'
 
-export type ApiRoutesDependencies = PayRoutesDependencies & InvoiceShareRoutesDependencies & WebhookRoutesDependencies
+export type ApiRoutesDependencies = PayRoutesDependencies & InvoiceShareRoutesDependencies & WebhookRoutesDependencies & BrandingRoutesDependencies
 
-/** Every route of the JSON API (SPEC 4.12 and 4.14, and the webhook endpoints beside 4.12) with its full path: the server mounts this
- * table and /openapi.json describes it. */
-export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...invoiceShareRoutes, ...webhookRoutes]
+/** Every route of the JSON API (SPEC 4.12 and 4.14; beside 4.12 the webhook endpoints and a studio's branding) with its full path:
+ * the server mounts this table and /openapi.json describes it. */
+export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...invoiceShareRoutes, ...webhookRoutes, ...brandingRoutes]

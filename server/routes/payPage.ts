@@ -8,10 +8,15 @@ import { CodedError } from '../../shared/codedError'
 import { HttpError } from '../http/httpError'
 import { acceptLanguage } from '../http/qualityValues'
 import { compressedOnce, precompressedFile, type MadeBody } from '../http/negotiateEncoding'
-import { invoiceIdParams, validParams } from '../http/validate'
+import { invoiceIdParams } from '../http/validate'
 import { builtPayPage, type BuiltPayPage } from './builtPayPage'
 import { keptRenders } from './keptRenders'
+import { payPageError } from './payPageError'
 import { payPageMarkup } from './payPageMarkup'
+import { allowStyleAttribute } from './allowStyleAttribute'
+import { brandPalette, brandStyle } from '../../src/ui/brandPalette'
+import type { PublicBranding } from '../../shared/brandingWire'
+import type { PayErrorKind } from '../../src/ui/page/PayErrorPage'
 
 export type PayPageParameters = {
   /** Vite's output: index.html and assets/. */
@@ -25,11 +30,14 @@ export type PayPageParameters = {
   /** GET /v1/pay/:id/metadata's answer, to render the invoice into the page before any script runs;
    * without it the page is the bare shell the client fills in. */
   document?: (id: bigint, token: string | undefined) => Promise<ServedInvoiceDocument>
+  /** The colour and logo of the studio whose vault this is (the invoice's payee), drawn around the
+   * rendered page: presentation only. */
+  branding?: (merchant: `0x${string}`) => Promise<PublicBranding | null>
 }
 
 type ServedInvoiceDocument = Extract<ServedPage, { response: unknown }>['response']
 
-type FirstPaint = { body: MadeBody; status: 200 | 404; lang: string }
+type FirstPaint = { body: MadeBody; status: 200 | 404; lang: string; brandStyle?: string }
 
 /** Hashed file names: a file's content never changes under its name. */
 export const immutable = 'public, max-age=31536000, immutable'
@@ -54,19 +62,32 @@ export function allowedParents(frameAncestors: string, ownOrigin: string): strin
 /** The built pay page at the share-link path, and its assets. The page's URL carries a bearer token:
  * it is never cached, and its policy keeps the token from leaving (no referrer) and the page from
  * running anything but its own files. */
-export function payPage({ distDir, frameAncestors, connectSources, publicOrigin, document }: PayPageParameters) {
+export function payPage({ distDir, frameAncestors, connectSources, publicOrigin, document, branding }: PayPageParameters) {
   const app = new Hono()
   const built = builtPayPage({ distDir, frameAncestors, connectSources })
   const renders = keptRenders<FirstPaint>()
-  app.get('/pay/:id', validParams(invoiceIdParams), async (c) => {
+  app.get('/pay/:id', async (c) => {
     const page = built(allowedParents(frameAncestors, publicOrigin()).join(' '))
-    if (!page) throw new HttpError(503, 'PAGE_NOT_BUILT', 'the pay page is not built: run `npx vite build` (npm start does)')
-    const firstPaint = document && page.deployment ? await renderedWithInvoice(page, page.deployment, c.req.valid('param').id, c.req.url, c.req.header('accept-language')) : null
+    // a payer's browser asked for a page: whatever goes wrong, it gets one in the payer's language,
+    // with the status an API client would get, never the API's JSON
+    const errorPage = async (status: 400 | 503, kind: PayErrorKind) => {
+      const locale = await loadLocale(preferredLanguages(pageParams(new URL(c.req.url)), acceptLanguage(c.req.header('accept-language'))))
+      return c.html(payPageError(page?.shell.text ?? null, locale, kind), status, {
+        ...(page ? { 'Content-Security-Policy': page.policy } : { 'Content-Security-Policy': "default-src 'none'; frame-ancestors " + frameAncestors }),
+        'Cache-Control': 'no-store',
+        'Referrer-Policy': 'no-referrer',
+        'Content-Language': locale.strings.lang,
+      })
+    }
+    if (!page) return errorPage(503, 'unavailable')
+    const params = invoiceIdParams.safeParse(c.req.param())
+    if (!params.success) return errorPage(400, 'badLink')
+    const firstPaint = document && page.deployment ? await renderedWithInvoice(page, page.deployment, params.data.id, c.req.url, c.req.header('accept-language')) : null
     const { body, headers } = compressedOnce(firstPaint?.body ?? page.shell, c.req.header('accept-encoding'))
     return c.body(body, firstPaint?.status ?? 200, {
       ...headers,
       'Content-Type': 'text/html; charset=UTF-8',
-      'Content-Security-Policy': page.policy,
+      'Content-Security-Policy': allowStyleAttribute(page.policy, firstPaint?.brandStyle),
       'Cache-Control': 'no-store',
       'Referrer-Policy': 'no-referrer',
       'Content-Language': firstPaint?.lang ?? 'en',
@@ -91,12 +112,14 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     // (each second while it is open), another answer to the token (revoked: no metadata), a rebuild.
     // Until then the same inputs make the same markup, and rendering it was most of the page's time.
     const response = 'response' in page ? page.response : null
-    const key = [invoiceId, locale.tag, params.token ?? '', params.layout, response ? Number(response.data.dueAt) * 1000 < now : 'notFound'].join(' ')
+    // without it the page is as good, in the house colours
+    const brand = response && branding ? await branding(response.data.merchant).catch(() => null) : null
+    const key = [invoiceId, locale.tag, params.token ?? '', params.layout, response ? Number(response.data.dueAt) * 1000 < now : 'notFound', brand ? `${brand.brandColor}:${brand.logo?.file}` : ''].join(' ')
     const inputs = [built, response?.data, response?.metadata, response?.accessLevel]
     const kept = renders.get(key, inputs)
     if (kept) return kept
-    const html = payPageMarkup(built.template, { page, locale, deployment, invoiceId, token: params.token, now, layout: params.layout })
-    const rendered: FirstPaint = { body: { text: html }, status: 'notFound' in page ? 404 : 200, lang: locale.strings.lang }
+    const html = payPageMarkup(built.template, { page, locale, deployment, invoiceId, token: params.token, now, layout: params.layout, branding: brand })
+    const rendered: FirstPaint = { body: { text: html }, status: 'notFound' in page ? 404 : 200, lang: locale.strings.lang, ...(brand ? { brandStyle: brandStyle(brandPalette(brand.brandColor)) } : {}) }
     renders.set(key, inputs, rendered)
     return rendered
   }

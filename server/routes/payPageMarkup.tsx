@@ -4,6 +4,9 @@ import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import { LocaleContext } from '../../src/ui/LocaleContext'
 import { NotFoundPage, PayPage } from '../../src/ui/page/PayPage'
 import type { PageLayout } from '../../src/ui/page/pageParams'
+import { BrandScope } from '../../src/ui/page/BrandScope'
+import { pageBrandingOf } from '../../src/ui/page/pageBrandingOf'
+import type { PublicBranding } from '../../shared/brandingWire'
 import { servedDocument, servedPageElementId, servedPageJson, type ServedPage } from '../../src/ui/page/servedPage'
 import type { Locale } from '../../src/ui/strings'
 import type { WidgetActions } from '../../src/ui/widget/PaymentWidget'
@@ -24,6 +27,9 @@ export type PayPageMarkupParameters = {
   now: number
   /** The embedding's layout (`?layout=compact`), rendered as the client will hydrate it. */
   layout?: PageLayout
+  /** The payee's colour and logo (presentation only): rendered around the page, and written beside its
+   * data so that the client hydrates the same. */
+  branding?: PublicBranding | null
 }
 
 type Filled = { lang: string; title: string; app: string }
@@ -60,29 +66,34 @@ export function pageTemplate(html: string): PageTemplate {
  * own components in the state the client starts in (the service's figures, marked unconfirmed, while
  * the chain is read), and the data they were rendered with, for the client to hydrate.
  */
-export function payPageMarkup(template: PageTemplate, { page, locale, deployment, invoiceId, token, now, layout = 'full' }: PayPageMarkupParameters): string {
+export function payPageMarkup(template: PageTemplate, { page, locale, deployment, invoiceId, token, now, layout = 'full', branding = null }: PayPageMarkupParameters): string {
   const document = servedDocument(page)
   const title = document ? locale.strings.invoiceTitle(document.metadata?.invoiceNumber ?? invoiceId) : locale.strings.notFoundTitle
   const body = renderToString(
     <LocaleContext.Provider value={locale}>
       {document ? (
-        <PayPage
-          state={{ name: 'checking', invoice: unconfirmedInvoice(document.invoice, deployment) }}
-          actions={inert}
-          wallets={[]}
-          deployment={deployment}
-          document={{ status: 'loaded', document }}
-          pdfUrl={token ? pdfUrls.pdfUrl(invoiceId, token) : null}
-          onReloadDocument={noop}
-          now={now}
-          layout={layout}
-        />
+        <BrandScope branding={pageBrandingOf(branding, '')}>
+          <PayPage
+            state={{ name: 'checking', invoice: unconfirmedInvoice(document.invoice, deployment) }}
+            actions={inert}
+            wallets={[]}
+            deployment={deployment}
+            document={{ status: 'loaded', document }}
+            pdfUrl={token ? pdfUrls.pdfUrl(invoiceId, token) : null}
+            onReloadDocument={noop}
+            now={now}
+            layout={layout}
+          />
+        </BrandScope>
       ) : (
         <NotFoundPage />
       )}
     </LocaleContext.Provider>,
   )
-  const data = `<script type="application/json" id="${servedPageElementId}">${servedPageJson(page)}</script>`
+  // the branding travels in the same block, beside what the page's schema reads (which ignores it):
+  // read apart by src/ui/page/servedBranding.ts, as presentation only
+  const served = document ? { ...page, branding } : page
+  const data = `<script type="application/json" id="${servedPageElementId}">${servedPageJson(served)}</script>`
   const filled = { lang: locale.strings.lang, title: renderToString(<>{title}</>), app: `${body}</div>${data}` }
   let html = template.parts[0]!
   template.holes.forEach((fill, i) => (html += fill(filled) + template.parts[i + 1]!))

@@ -270,6 +270,27 @@ export const migrations: readonly Migration[] = [
       `CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending'`,
     ],
   },
+  {
+    version: 10,
+    name: 'studio branding',
+    statements: [
+      // A studio's colour and logo for its payers' pages (server/store/brandingStore.ts). The logo is
+      // kept here, not fetched from anywhere: it is served from this origin under its SHA-256. Its
+      // columns are all set or all null.
+      `CREATE TABLE studio_branding (
+        studio_id uuid PRIMARY KEY REFERENCES studios (id) ON DELETE CASCADE,
+        brand_color text NOT NULL CHECK (brand_color ~ '^#[0-9a-f]{6}$'),
+        logo bytea CHECK (octet_length(logo) BETWEEN 1 AND 65536),
+        logo_type text CHECK (logo_type IN ('image/png', 'image/jpeg', 'image/webp')),
+        logo_sha256 text CHECK (logo_sha256 ~ '^[0-9a-f]{64}$'),
+        logo_width integer CHECK (logo_width BETWEEN 1 AND 1024),
+        logo_height integer CHECK (logo_height BETWEEN 1 AND 1024),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        CHECK (num_nulls(logo, logo_type, logo_sha256, logo_width, logo_height) IN (0, 5))
+      )`,
+      'CREATE INDEX studio_branding_logo ON studio_branding (logo_sha256) WHERE logo_sha256 IS NOT NULL',
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

@@ -2,6 +2,7 @@ import { encryptionKeysOf, type Config } from '../config'
 import type { InvoiceMetadata } from '../../shared/metadata'
 import { createAccessTokenStore } from './accessTokenStore'
 import { createApiKeyStore } from './apiKeyStore'
+import { createBrandingStore } from './brandingStore'
 import { openDatabase, type Database } from './database'
 import { createInvoiceMetadataStore } from './invoiceMetadataStore'
 import { createMetadataAccess } from './metadataAccess'
@@ -50,6 +51,7 @@ export function openStores(
     nonces: createNonceStore(db),
     webhookEndpoints: createWebhookEndpointStore(db, ciphers['webhook-secret']),
     webhookOutbox: createWebhookOutbox(db, { chainId: config.CHAIN_ID, registry: config.REGISTRY_ADDRESS }),
+    branding: createBrandingStore(db),
     close: () => db.close(),
   }
 }

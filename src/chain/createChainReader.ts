@@ -8,9 +8,11 @@ import { readInvoice } from './readInvoice'
 import { readEntryPointNonce, readPermitNonce } from './readNonces'
 import { readSettlement } from './readSettlement'
 import { readBalance, readVault } from './readVault'
+import type { SimulationCall } from './simulatePayment'
 
-/** Reads of the pinned chain through the build's pinned RPC (and the payer's wallet once it is
- * connected on that chain): never through the server whose answers are being checked. */
+/** Reads of the pinned chain through the build's pinned RPC (and, for the payer's own balances and
+ * nonces, the payer's wallet once it is connected on that chain): never through the server whose
+ * answers are being checked. */
 export type PaymentChain = {
   /** The pinned registry's invoice; null when it has none with this id. */
   invoiceOf(id: bigint): Promise<OnchainInvoice | null>
@@ -25,6 +27,9 @@ export type PaymentChain = {
   entryPointNonceOf(vault: Address): Promise<bigint>
   /** The latest block's timestamp, in seconds. */
   blockTime(): Promise<number>
+  /** An eth_call through the pinned RPC alone, with a state override when given: the simulation of an
+   * operation before it is signed is the page's own, never the wallet's node's. */
+  call: SimulationCall
 }
 
 /**
@@ -33,9 +38,12 @@ export type PaymentChain = {
  * service: its answers are what these reads check.
  */
 export function createChainReader(deployment: PinnedDeployment, sources: () => Eip1193Provider[]): PaymentChain {
-  async function read<T>(run: (provider: Eip1193Provider) => Promise<T>): Promise<T> {
+  /** `pinnedOnly`: the invoice's record and settlement, which the page shows as confirmed, are read
+   * through the pinned RPC (the first source) alone: the wallet's node is asked apart, as a second
+   * view, never in its place. */
+  async function read<T>(run: (provider: Eip1193Provider) => Promise<T>, pinnedOnly = false): Promise<T> {
     let failure: unknown = new ChainReadError('NO_CHAIN_SOURCE', 'no way to read the chain: the reader was given neither an RPC nor a wallet to read it through')
-    for (const provider of sources()) {
+    for (const provider of pinnedOnly ? sources().slice(0, 1) : sources()) {
       try {
         return await run(provider)
       } catch (error) {
@@ -45,12 +53,13 @@ export function createChainReader(deployment: PinnedDeployment, sources: () => E
     throw failure
   }
   return {
-    invoiceOf: (id) => read((provider) => readInvoice(provider, deployment, id)),
-    settlementOf: (id) => read((provider) => readSettlement(provider, deployment, id)),
+    invoiceOf: (id) => read((provider) => readInvoice(provider, deployment, id), true),
+    settlementOf: (id) => read((provider) => readSettlement(provider, deployment, id), true),
     vaultOf: (owner: Address) => read((provider) => readVault(provider, deployment, owner)),
     balanceOf: (vault) => read((provider) => readBalance(provider, deployment, vault)),
     permitNonceOf: (vault) => read((provider) => readPermitNonce(provider, deployment, vault)),
     entryPointNonceOf: (vault) => read((provider) => readEntryPointNonce(provider, deployment, vault)),
     blockTime: () => read(readBlockTime),
+    call: (call, overrides) => read((provider) => provider.request({ method: 'eth_call', params: overrides ? [call, 'latest', overrides] : [call, 'latest'] }) as Promise<Hex>, true),
   }
 }

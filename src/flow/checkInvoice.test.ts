@@ -19,7 +19,15 @@ describe('checkInvoice', () => {
       { record, txHash: null },
       { record: { ...record, amount: 1n }, txHash: null },
     ]
-    expect(checkInvoice('3', served, reads, deployment)).toMatchObject({ kind: 'unsafe', problems: [{ fields: ['amount'] }], invoice: { confirmed: false } })
+    expect(checkInvoice('3', served, reads, deployment)).toMatchObject({ kind: 'unsafe', problems: [{ fields: ['amount'] }], invoice: { amount: served.amount, disproved: true } })
+  })
+
+  test('behavior: figures the chain disproved are replaced by the chain\'s (amount, payee, due date), marked disproved; none at all on chain leaves them unconfirmed', () => {
+    const lie = { ...served, amount: '10000000', merchant: payer, dueAt: '1900000000' }
+    const check = checkInvoice('3', lie, [{ record, txHash: null }], deployment)
+    expect(check).toMatchObject({ kind: 'unsafe', problems: [{ code: 'INVOICE_DIFFERS_FROM_CHAIN', fields: ['merchant', 'amount', 'dueAt'] }] })
+    expect(check.invoice).toMatchObject({ amount: record.amount.toString(), merchant: record.merchant, dueAt: record.dueAt.toString(), confirmed: true, disproved: true })
+    expect(checkInvoice('3', lie, [{ record: null, txHash: null }], deployment).invoice).toMatchObject({ amount: '10000000', confirmed: false, disproved: true })
   })
 
   test('behavior: where one node is behind, the settled status wins: it can only stop a payment', () => {

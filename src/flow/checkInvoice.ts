@@ -2,6 +2,7 @@ import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import type { WireInvoice } from '../../shared/wire'
 import { confirmInvoice, unconfirmedInvoice, type ChainInvoice, type ShownInvoice } from '../verify/confirmInvoice'
 import { checkAcceptedToken } from '../verify/checkAcceptedToken'
+import { chainShownInvoice } from '../verify/chainShownInvoice'
 import { paymentInvoice } from '../verify/paymentInvoice'
 import type { UnsafeProblem } from '../verify/unsafeProblem'
 
@@ -24,7 +25,13 @@ export function checkInvoice(id: string, server: WireInvoice, reads: ChainInvoic
   let confirmed: ShownInvoice | null = null
   for (const read of reads) {
     const verdict = confirmInvoice(id, server, read, deployment)
-    if (!verdict.ok) return { kind: 'unsafe', invoice: unconfirmed, problems: verdict.problems }
+    // the service's figures are disproved: the payer sees the chain's in their place, as the first
+    // source (the pinned RPC) reads them (where it has no such invoice, the service's, marked
+    // unconfirmed), and not the service's document
+    if (!verdict.ok) {
+      const invoice = chainShownInvoice(id, reads[0]!, deployment, server, true) ?? { ...unconfirmed, disproved: true as const }
+      return { kind: 'unsafe', invoice, problems: verdict.problems }
+    }
     if (!confirmed || confirmed.status === 'Issued') confirmed = verdict.invoice
   }
   return confirmed ? { kind: 'confirmed', invoice: confirmed } : { kind: 'unreadable', invoice: unconfirmed }

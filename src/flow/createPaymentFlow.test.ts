@@ -14,6 +14,7 @@ import { verifyPermitToSign } from '../verify/verifyPermitToSign'
 import { verifyFundingPermitToSign } from '../verify/verifyFundingPermitToSign'
 import { verifyPreparedPayment } from '../verify/verifyPreparedPayment'
 import type { PrepareResponse } from '../api/createPayApi'
+import type { SimulatePaymentReturnType } from '../chain/simulatePayment'
 import { ApiError } from '../api/apiError'
 import { createPaymentFlow, type PaymentFlow } from './createPaymentFlow'
 import type { PaymentFlowDependencies } from './paymentFlowDependencies'
@@ -47,6 +48,8 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
     walletView: (onchain: OnchainInvoice | null) => onchain,
     /** The pinned RPC does not answer. */
     rpcDown: false,
+    /** What running the prepared operation through the pinned RPC shows, when not a plain payment. */
+    simulation: null as SimulatePaymentReturnType | null,
     /** The transaction of the registry's InvoicePaid event. */
     settlement: null as Hex | null,
     entryPointNonce: 0n,
@@ -212,8 +215,20 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
       async blockTime() {
         return Math.floor(world.time / 1000)
       },
+      async call() {
+        throw new Error('the simulation is the verifier\'s here')
+      },
     },
-    verifier: { verifyPermitToSign, verifyFundingPermitToSign, verifyPreparedPayment },
+    verifier: {
+      verifyPermitToSign,
+      verifyFundingPermitToSign,
+      verifyPreparedPayment,
+      // the chain here is the world above: the simulation of it pays the invoice unless a test says otherwise
+      async simulatePayment({ amount }) {
+        call('simulatePayment')
+        return world.simulation ?? { ok: true, effect: { paid: amount, merchantReceives: amount - amount / 100n, fee: amount / 100n } }
+      },
+    },
     clock: {
       now: () => world.time,
       async sleep(ms) {
@@ -436,15 +451,16 @@ describe('createPaymentFlow', () => {
     expect(t.count('submit')).toBe(0)
   })
 
-  test('behavior: PERMIT_EXPIRED at prepare says nothing was paid once the chain shows it, and a new permit pays', async () => {
+  test('behavior: a service\'s PERMIT_EXPIRED at prepare, with the permit an hour from its deadline, asks for a new permit (never "expired"), and a new permit pays', async () => {
     const t = setup()
     t.dependencies.api.prepare = failOnce(t.dependencies.api.prepare, new ApiError({ status: 409, code: 'PERMIT_EXPIRED', message: 'permit expired' }))
     await connected(t)
     t.flow.pay()
-    expect(await until(t.flow, 'permitExpired')).toMatchObject({ reason: 'expired' })
-    t.flow.renewPermit()
+    expect(await until(t.flow, 'error')).toMatchObject({ code: 'PERMIT_EXPIRED', resume: { name: 'requestingPermit' } })
+    t.flow.retry()
     await until(t.flow, 'paid')
-    expect(t.seen.slice(t.seen.indexOf('preparing'))).toEqual(['preparing', 'refreshing', 'permitExpired', ...paying])
+    expect(t.seen.slice(t.seen.indexOf('preparing'))).toEqual(['preparing', 'refreshing', 'error', ...paying])
+    expect(t.seen).not.toContain('permitExpired')
     expect(t.count('requestPermit')).toBe(2)
     expect(t.count('signTypedData')).toBe(2)
   })
@@ -487,13 +503,38 @@ describe('createPaymentFlow', () => {
     await until(t.flow, 'canceled')
   })
 
-  test('behavior: an unknown invoice is notFound', async () => {
+  test('behavior: an invoice the service and the chain both do not know is notFound, said after the chain read', async () => {
     const t = setup()
+    t.world.onchain = null
     t.dependencies.api.getInvoice = async () => {
       throw new ApiError({ status: 404, code: 'NOT_FOUND', message: 'no such invoice' })
     }
     t.flow.start()
     await until(t.flow, 'notFound')
+    expect(t.seen).toEqual(['loading', 'loading', 'notFound'])
+    expect(t.count('invoiceOf')).toBe(2)
+  })
+
+  test('behavior: a service\'s not-found for an invoice open on chain is not "not found": the chain\'s invoice is shown, with the service\'s failure as the error', async () => {
+    const t = setup()
+    t.dependencies.api.getInvoice = async () => {
+      throw new ApiError({ status: 404, code: 'NOT_FOUND', message: 'no such invoice' })
+    }
+    t.flow.start()
+    const failed = await until(t.flow, 'error')
+    expect(failed).toMatchObject({ code: 'NOT_FOUND', status: 404, resume: { name: 'ready', invoice: { id: '3', amount: t.world.onchain!.amount.toString(), confirmed: true, status: 'Issued' } } })
+    expect(t.seen).not.toContain('notFound')
+  })
+
+  test('behavior: a service\'s not-found with the chain unreadable says nothing of the invoice: the page cannot check it now', async () => {
+    const t = setup()
+    t.world.rpcDown = true
+    t.dependencies.api.getInvoice = async () => {
+      throw new ApiError({ status: 404, code: 'NOT_FOUND', message: 'no such invoice' })
+    }
+    t.flow.start()
+    expect(await until(t.flow, 'error')).toMatchObject({ code: 'CHAIN_UNREADABLE', resume: { name: 'loading' } })
+    expect(t.seen).not.toContain('notFound')
   })
 
   test('behavior: dispose drops answers still on their way', async () => {
@@ -522,7 +563,8 @@ describe('createPaymentFlow: the payer sees as fact only what the chain says', (
     t.flow.start()
     const unsafe = await until(t.flow, 'unsafe')
     expect(unsafe.problems).toEqual([{ code: 'INVOICE_DIFFERS_FROM_CHAIN', message: expect.stringContaining(`in: ${field}.`), fields: [field] }])
-    expect(unsafe.invoice.confirmed).toBe(false)
+    // the chain's figures in place of the service's, the service's document withdrawn
+    expect(unsafe.invoice).toMatchObject({ confirmed: true, disproved: true, amount: t.world.onchain!.amount.toString(), dueAt: t.world.onchain!.dueAt.toString() })
     expect(t.seen).toEqual(['loading', 'unsafe'])
     t.flow.connect()
     t.flow.pay()
@@ -589,14 +631,16 @@ describe('createPaymentFlow: the payer sees as fact only what the chain says', (
     expect(t.flow.state).toMatchObject({ name: 'ready', invoice: { confirmed: true } })
   })
 
-  test('behavior: with the pinned RPC down, the wallet\'s node confirms the invoice before anything is signed', async () => {
+  test('behavior: with the pinned RPC down, the wallet\'s read alone confirms nothing: the payer is told the page cannot check, and nothing is asked for', async () => {
     const t = setup()
     t.world.rpcDown = true
     t.world.holdWaits = true
     t.flow.start()
     expect((await until(t.flow, 'ready')).invoice.confirmed).toBe(false)
     t.flow.connect()
-    expect((await until(t.flow, 'connected')).invoice.confirmed).toBe(true)
+    expect(await until(t.flow, 'error')).toMatchObject({ code: 'CHAIN_UNREADABLE', resume: { name: 'connecting', invoice: { confirmed: false } } })
+    expect(t.count('walletInvoiceOf')).toBe(1)
+    expect(t.count('requestPermit')).toBe(0)
   })
 
   test('behavior: a wallet node that disagrees with the pinned RPC stops the payment before any permit is asked for', async () => {
@@ -626,6 +670,26 @@ describe('createPaymentFlow: the payer sees as fact only what the chain says', (
 })
 
 describe('createPaymentFlow: nothing is signed that the verifiers refuse', () => {
+  test('behavior: an operation that would run without paying, as the pinned RPC simulates it, is refused before the wallet is asked; the permit handed over is named', async () => {
+    const t = setup()
+    t.world.simulation = { ok: false, problems: [{ code: 'SIMULATION_NOT_PAID', message: 'runs without paying' }] }
+    await connected(t)
+    t.flow.pay()
+    const unsafe = await until(t.flow, 'unsafe')
+    expect(unsafe.problems.map((problem) => problem.code)).toEqual(['SIMULATION_NOT_PAID'])
+    expect(unsafe.handedOver).not.toBeNull()
+    expect(t.count('simulatePayment')).toBe(1)
+    expect(t.count('signUserOperation')).toBe(0)
+  })
+
+  test('behavior: the simulated effect is what the signing step shows', async () => {
+    const t = setup()
+    await connected(t)
+    t.flow.pay()
+    const signing = await until(t.flow, 'signingOperation')
+    expect(signing.simulated).toEqual({ paid: 248_000_000n, merchantReceives: 245_520_000n, fee: 2_480_000n })
+  })
+
   test('behavior: an unsafe prepared operation is refused and never signed; the permit handed over is named', async () => {
     const t = setup()
     t.world.tamper = (userOp) => ({ ...userOp, paymaster: someAddress() })

@@ -16,6 +16,13 @@ describe('toFailure', () => {
     })
   })
 
+  test('behavior: a code this page does not know, however long or marked up, becomes UNKNOWN_ERROR: the service\'s words are never carried on', () => {
+    for (const code of ['X'.repeat(20_000), '<b>PAID ✓ Payment received</b>', 'permit_expired', '']) {
+      expect(toFailure(new ApiError({ status: 400, code, message: 'PAID ✓ You can close this page' }))).toEqual({ kind: 'api', status: 400, code: 'UNKNOWN_ERROR', retryAfter: null })
+    }
+    expect(toFailure(new ApiError({ status: 409, code: 'PERMIT_EXPIRED', message: '' }))).toMatchObject({ code: 'PERMIT_EXPIRED' })
+  })
+
   test('behavior: recognises an EIP-1193 rejection however deeply it is wrapped', () => {
     expect(toFailure({ code: 4001, message: 'User rejected' })).toEqual({ kind: 'rejected' })
     expect(toFailure(new UserRejectedRequestError(new Error('no')))).toEqual({ kind: 'rejected' })

@@ -9,6 +9,7 @@ import type { VerifyPermitToSignReturnType } from '../verify/verifyPermitToSign'
 import type { Failure } from './failure'
 import type { SubmitResponse } from '../api/createPayApi'
 import type { Payer } from './paymentState'
+import type { SimulatedEffect } from '../chain/simulatePayment'
 
 /** What the payer asks for. */
 export type PaymentAction =
@@ -34,6 +35,8 @@ export type VaultOnChain = { nonce: bigint; blockTime: number }
 export type PaymentOutcome =
   /** The invoice held to the chain; `vault` only where a signed operation is being followed. */
   | { type: 'chainRead'; check: CheckInvoiceReturnType; vault: VaultOnChain | null; at: number }
+  /** What the chain holds under the id the service said it does not know. */
+  | { type: 'notFoundChecked'; chain: { kind: 'unreadable' } | { kind: 'absent' } | { kind: 'present'; invoice: ShownInvoice }; at: number }
   | { type: 'wrongNetwork'; chainId: number; wantedChainId: number }
   | { type: 'networkSwitched' }
   /** `check`: the invoice held to the chain, as read through the pinned RPC and through the wallet. */
@@ -47,7 +50,8 @@ export type PaymentOutcome =
   | { type: 'vaultFunded' }
   | { type: 'permitSigned'; permit: PermitSignature }
   | { type: 'prepared'; prepared: PrepareResponse }
-  | { type: 'verified'; verdict: VerifyPreparedPaymentReturnType }
+  /** `simulated`: what the verified operation moves, run through the pinned RPC (absent when refused). */
+  | { type: 'verified'; verdict: VerifyPreparedPaymentReturnType; simulated?: SimulatedEffect }
   | { type: 'operationSigned'; signature: Hex }
   | { type: 'submitted'; result: SubmitResponse; at: number }
   | { type: 'permitExpiring' }

@@ -5,6 +5,7 @@ import type { verifyPreparedPayment } from '../verify/verifyPreparedPayment'
 import type { verifyPermitToSign } from '../verify/verifyPermitToSign'
 import type { verifyFundingPermitToSign } from '../verify/verifyFundingPermitToSign'
 import type { PaymentWallet } from '../wallet/paymentWallet'
+import type { simulatePayment } from '../chain/simulatePayment'
 
 type MaybeAsync<F extends (...args: never[]) => unknown> = (...args: Parameters<F>) => ReturnType<F> | Promise<ReturnType<F>>
 
@@ -14,6 +15,8 @@ export type PaymentVerifier = {
   verifyPermitToSign: MaybeAsync<typeof verifyPermitToSign>
   verifyFundingPermitToSign: MaybeAsync<typeof verifyFundingPermitToSign>
   verifyPreparedPayment: MaybeAsync<typeof verifyPreparedPayment>
+  /** Runs the verified operation through the pinned RPC before the payer is asked to sign it. */
+  simulatePayment: typeof simulatePayment
 }
 
 export type PaymentClock = { now(): number; sleep(ms: number): Promise<void> }

@@ -9,6 +9,7 @@ import type { ShownInvoice } from '../verify/confirmInvoice'
 import type { UnsafeProblem } from '../verify/unsafeProblem'
 import type { PrepareResponse } from '../api/createPayApi'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
+import type { SimulatedEffect } from '../chain/simulatePayment'
 
 /** The owner's wallet and the vault it controls, as read from the chain when connecting. */
 /** `sendsTransactions: false`: the wallet signs for this checkout but sends no transaction of its own
@@ -45,10 +46,11 @@ type WithPayer = WithInvoice & { payer: Payer }
 type WithPermit = WithPayer & { permit: PermitSignature; funding?: Funding }
 /** The vault's permit, checked and ready for the wallet, with what it authorises in plain terms. */
 type PermitToSign = { authorisation: Authorisation; typedData: PermitTypedData }
-/** userOp is the verified operation; from `submitting` on it carries the owner's signature. `window`
+/** userOp is the verified operation; from `submitting` on it carries the owner's signature. `simulated`:
+ * what it moves, as the pinned RPC ran it before the payer was asked to sign. `window`
  * is when it can execute (the sponsorship's validity, in Unix seconds); `payment` is the message the
  * wallet signs for it, built from the verified operation alone. */
-type WithOperation = WithPermit & { userOp: UserOperation<'0.7'>; userOpHash: Hex; window: SponsorshipWindow; payment: PaymentMessage }
+type WithOperation = WithPermit & { userOp: UserOperation<'0.7'>; userOpHash: Hex; window: SponsorshipWindow; payment: PaymentMessage; simulated?: SimulatedEffect }
 
 /** Every state carries data and codes, never text. States with work attached (loading, checking, connecting,
  * requestingPermit, signingFunding, signingPermit, preparing, verifying, signingOperation, submitting, pending,
@@ -56,7 +58,8 @@ type WithOperation = WithPermit & { userOp: UserOperation<'0.7'>; userOpHash: He
  * others wait for an action. */
 export type PaymentState =
   | { name: 'idle' }
-  | { name: 'loading' }
+  /** `notFoundByService`: the service answered 404, and the chain is read before anything is said. */
+  | { name: 'loading'; notFoundByService?: true }
   /** The service's invoice is already on the page (rendered with it by the server): shown unconfirmed
    * while the chain is read for the first time. */
   | ({ name: 'checking' } & WithInvoice)

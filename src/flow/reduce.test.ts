@@ -145,11 +145,31 @@ describe('reduce: before the operation is handed over', () => {
     expect(reduce(refreshing, chainRead(confirmed({ ...invoice, status: 'Paid' })))).toMatchObject({ name: 'paid', receipt: null })
   })
 
-  test('behavior: PERMIT_EXPIRED is "nothing was paid" only after the chain is read; unreadable is an error, not a verdict', () => {
-    const refreshing = reduce({ name: 'preparing', invoice, payer, permit }, { type: 'failed', failure: api(400, 'PERMIT_EXPIRED'), at })
+  test('behavior: a service\'s PERMIT_EXPIRED while the signed permit has an hour left asks for a new permit, after a chain read; it never says expired', () => {
+    for (const state of [{ name: 'preparing', invoice, payer, permit }, { name: 'requestingPermit', invoice, payer }] satisfies PaymentState[]) {
+      const refreshing = reduce(state, { type: 'failed', failure: api(409, 'PERMIT_EXPIRED'), at })
+      expect(refreshing).toMatchObject({ name: 'refreshing', next: { name: 'error', code: 'PERMIT_EXPIRED', resume: { name: 'requestingPermit' } } })
+      expect(reduce(refreshing, chainRead(confirmed()))).toMatchObject({ name: 'error', code: 'PERMIT_EXPIRED', resume: { name: 'requestingPermit', payer } })
+    }
+  })
+
+  test('behavior: PERMIT_EXPIRED is "nothing was paid" only when the page\'s clock has the deadline passed, and after the chain is read; unreadable is an error, not a verdict', () => {
+    const lateAt = Number(permit.deadline) * 1000 - 60_000
+    const refreshing = reduce({ name: 'preparing', invoice, payer, permit }, { type: 'failed', failure: api(409, 'PERMIT_EXPIRED'), at: lateAt })
     expect(refreshing).toMatchObject({ name: 'refreshing', next: { name: 'permitExpired', reason: 'expired' } })
     expect(reduce(refreshing, chainRead(confirmed()))).toEqual({ name: 'permitExpired', invoice, payer, reason: 'expired' })
     expect(reduce(refreshing, chainRead(unreadable))).toMatchObject({ name: 'error', code: 'CHAIN_UNREADABLE' })
+  })
+})
+
+describe('reduce: "not found" only from the chain', () => {
+  test('behavior: the service\'s 404 reads the chain first; only an absent record is notFound', () => {
+    const loading = reduce({ name: 'loading' }, { type: 'failed', failure: api(404, 'NOT_FOUND'), at })
+    expect(loading).toEqual({ name: 'loading', notFoundByService: true })
+    expect(reduce(loading, { type: 'notFoundChecked', chain: { kind: 'absent' }, at })).toEqual({ name: 'notFound' })
+    expect(reduce(loading, { type: 'notFoundChecked', chain: { kind: 'present', invoice }, at })).toEqual({ name: 'error', code: 'NOT_FOUND', status: 404, retryAt: null, resume: { name: 'ready', invoice, note: null, rechecks: 0 } })
+    expect(reduce(loading, { type: 'notFoundChecked', chain: { kind: 'present', invoice: { ...invoice, status: 'Canceled' } }, at })).toMatchObject({ name: 'canceled' })
+    expect(reduce(loading, { type: 'notFoundChecked', chain: { kind: 'unreadable' }, at })).toMatchObject({ name: 'error', code: 'CHAIN_UNREADABLE', resume: { name: 'loading' } })
   })
 })
 

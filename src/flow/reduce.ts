@@ -7,6 +7,8 @@ import type { HandedOverPermit, Payer, PaymentState, Receipt } from './paymentSt
 import type { Funding } from '../../shared/fundedPayCall'
 import type { PermitSignature } from '../../shared/payCall'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
+import { earliestDeadline } from '../../shared/permit'
+import { permitExpiring } from './permitExpiring'
 
 /** How often the chain is read while a signed operation is out. */
 export const pendingPollMs = 3_000
@@ -22,8 +24,19 @@ type Transitions<N extends PaymentState['name']> = { [T in PaymentEvent['type']]
 function firstRead<N extends 'loading' | 'checking'>(): Transitions<N> {
   return {
     chainRead: (_, event) => checked(event.check, (invoice) => ready(invoice, null)),
-    failed: (state, { failure, at }) => (failure.kind === 'api' && failure.status === 404 ? { name: 'notFound' } : errorState(failure, at, state, 'NETWORK_ERROR')),
+    // the service's 404 is its word: "not found" is said only once the chain has no such invoice either
+    failed: (state, { failure, at }) => (failure.kind === 'api' && failure.status === 404 ? { name: 'loading', notFoundByService: true } : errorState(failure, at, state, 'NETWORK_ERROR')),
   }
+}
+
+/** The chain's answer for an invoice the service said it does not know: none, and it is not found; an
+ * open one is shown from the chain, with the service's failure to find it as the error; a settled one
+ * is what the chain says; no answer says nothing, and the page loads again on retry. */
+function notFoundChecked(_: StateNamed<'loading'>, { chain, at }: EventNamed<'notFoundChecked'>): PaymentState {
+  if (chain.kind === 'unreadable') return errorState({ kind: 'chainUnreadable' }, at, { name: 'loading' }, 'CHAIN_UNREADABLE')
+  if (chain.kind === 'absent') return { name: 'notFound' }
+  if (chain.invoice.status !== 'Issued') return settled(chain.invoice, null)
+  return { name: 'error', code: 'NOT_FOUND', status: 404, retryAt: null, resume: ready(chain.invoice, null) }
 }
 
 /** A new state needs one entry here, and only here. */
@@ -31,7 +44,7 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
   idle: {
     start: (_, event) => (event.served ? { name: 'checking', invoice: event.served } : { name: 'loading' }),
   },
-  loading: firstRead(),
+  loading: { ...firstRead<'loading'>(), notFoundChecked },
   checking: firstRead(),
   ready: {
     connect: (state) => ({ name: 'connecting', invoice: state.invoice }),
@@ -111,13 +124,13 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
   verifying: {
     // a verifier that cannot decide has not said yes: never on to signing
     failed: ({ invoice, payer }, { failure, at }) => errorState(failure, at, requestingPermit(invoice, payer), 'VERIFICATION_FAILED'),
-    verified: ({ invoice, payer, permit, funding }, { verdict }) => {
+    verified: ({ invoice, payer, permit, funding }, { verdict, simulated }) => {
       if (!verdict.ok) {
         // the permit went to the service with /prepare: the payer is told what it allows, and until when
         return { name: 'unsafe', invoice, problems: verdict.problems, handedOver: handedOverOf(invoice, permit, funding) }
       }
       const { userOp, userOpHash, window, payment } = verdict
-      return { name: 'signingOperation', invoice, payer, permit, ...(funding ? { funding } : {}), userOp, userOpHash, window, payment }
+      return { name: 'signingOperation', invoice, payer, permit, ...(funding ? { funding } : {}), userOp, userOpHash, window, payment, ...(simulated ? { simulated } : {}) }
     },
   },
   signingOperation: {
@@ -293,7 +306,7 @@ function operationOf({ invoice, payer, permit, funding, userOp, userOpHash, wind
 
 /** Codes after which the permit itself is the problem: a new one is needed, which the payer chooses. */
 function permitRefused(failure: Failure): boolean {
-  return failure.kind === 'api' && (failure.code === 'PERMIT_SIGNATURE_INVALID' || failure.code === 'USEROP_PERMIT_MISMATCH')
+  return failure.kind === 'api' && (failure.code === 'PERMIT_SIGNATURE_INVALID' || failure.code === 'USEROP_PERMIT_MISMATCH' || failure.code === 'PERMIT_EXPIRED')
 }
 
 /** No answer, or a server fault: the request may have taken effect (SPEC 7.2, 502/503). */
@@ -301,9 +314,15 @@ function uncertain(failure: Failure): boolean {
   return failure.kind !== 'api' || failure.status === 0 || failure.status >= 500
 }
 
+/** The service's PERMIT_EXPIRED is its word, not the clock's: "expired" is said only when the page's
+ * own clock has the signed deadline (nearly) passed; otherwise it only means "ask for a new permit". */
+function permitLapsed(state: StateNamed<'requestingPermit' | 'preparing'>, at: number): boolean {
+  return state.name === 'preparing' && permitExpiring(earliestDeadline(state.permit, state.funding?.permit), at)
+}
+
 function beforeSubmissionFailed(state: StateNamed<'requestingPermit' | 'preparing'>, failure: Failure, at: number): PaymentState {
   const { invoice, payer } = state
-  if (failure.kind === 'api' && failure.code === 'PERMIT_EXPIRED') return lapsed(state)
+  if (failure.kind === 'api' && failure.code === 'PERMIT_EXPIRED' && permitLapsed(state, at)) return lapsed(state)
   if (permitRefused(failure)) return { name: 'refreshing', invoice, next: errorState(failure, at, requestingPermit(invoice, payer), 'NETWORK_ERROR') }
   if (uncertain(failure) || (failure.kind === 'api' && failure.status === 429)) return errorState(failure, at, state, 'NETWORK_ERROR')
   // a refusal may mean the invoice was paid or canceled meanwhile: the chain says which

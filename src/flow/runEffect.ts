@@ -3,6 +3,7 @@ import { toWireUserOp } from '../../shared/userOpWire'
 import type { WireInvoice } from '../../shared/wire'
 import type { ChainInvoice } from '../verify/confirmInvoice'
 import { paymentInvoice } from '../verify/paymentInvoice'
+import { chainShownInvoice } from '../verify/chainShownInvoice'
 import { ChainUnreadableError } from './failure'
 import { checkInvoice } from './checkInvoice'
 import type { PaymentOutcome, VaultOnChain } from './paymentEvent'
@@ -66,6 +67,11 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
 
   switch (state.name) {
     case 'loading': {
+      if (state.notFoundByService) {
+        const read = await settle(readChainInvoice(chain, id))
+        const invoice = read && chainShownInvoice(invoiceId, read, deployment, null)
+        return { type: 'notFoundChecked', chain: !read ? { kind: 'unreadable' } : invoice ? { kind: 'present', invoice } : { kind: 'absent' }, at: clock.now() }
+      }
       // the service's invoice and the chain's at once
       const invoiceRead = firstChainRead()
       return readChain(await api.getInvoice(invoiceId), undefined, invoiceRead)
@@ -93,12 +99,12 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
       const owner = await wallet.connect()
       const chainId = await wallet.chainId()
       if (chainId !== deployment.chainId) return { type: 'wrongNetwork', chainId, wantedChainId: deployment.chainId }
-      // two views of the chain, the pinned RPC's and the wallet's; the service's invoice is held to both
-      const reads = (await Promise.all([settle(readChainInvoice(chain, id)), settle(readChainInvoice({ ...chain, invoiceOf: wallet.invoiceOf }, id))])).filter(
-        (read) => read !== null,
-      )
-      if (reads.length === 0) throw new ChainUnreadableError('neither the pinned RPC nor the wallet could read the invoice')
-      const check = checkInvoice(invoiceId, state.invoice, reads, deployment)
+      // two views of the chain, the pinned RPC's and the wallet's; the service's invoice is held to both.
+      // The pinned RPC's is the one that confirms: a wallet is the payer's choice of node, and one that
+      // lies alone would have the payer sign for its figures, so without the pinned read nothing goes on
+      const [pinned, walletRead] = await Promise.all([settle(readChainInvoice(chain, id)), settle(readChainInvoice({ ...chain, invoiceOf: wallet.invoiceOf }, id))])
+      if (!pinned) throw new ChainUnreadableError('the pinned RPC could not read the invoice: a wallet\'s read alone confirms nothing')
+      const check = checkInvoice(invoiceId, state.invoice, walletRead ? [pinned, walletRead] : [pinned], deployment)
       const { vault, deployed } = await chain.vaultOf(owner)
       const balance = await chain.balanceOf(vault)
       const payer = { owner, vault, deployed, balance, ...(wallet.sendsTransactions() ? {} : { sendsTransactions: false as const }) }
@@ -182,7 +188,20 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
         now: clock.now(),
         prepared,
       })
-      return { type: 'verified', verdict }
+      if (!verdict.ok) return { type: 'verified', verdict }
+      // decoded and checked is not enough: the exact operation is run on the chain first, and only one
+      // that moves exactly this payment is offered for signing
+      const simulation = await verifier.simulatePayment({
+        call: chain.call,
+        deployment,
+        userOp: verdict.userOp,
+        vault: payer.vault,
+        account: funding ? payer.owner : null,
+        merchant: state.invoice.merchant,
+        amount: BigInt(state.invoice.amount),
+      })
+      if (!simulation.ok) return { type: 'verified', verdict: { ok: false, problems: simulation.problems } }
+      return { type: 'verified', verdict, simulated: simulation.effect }
     }
 
     case 'signingOperation': {

@@ -31,4 +31,16 @@ describe('embedEvents', () => {
     const paid = { ...issued, status: 'Paid' as const, txHash: null }
     expect(heard({ name: 'paid', invoice: paid, receipt: null })).toEqual([['paid', { invoiceId: '3', userOpHash: '', txHash: '' }]])
   })
+
+  test('behavior: the host\'s error carries only codes the page knows; a code a service made up is UNKNOWN_ERROR', () => {
+    const resume: PaymentState = { name: 'loading' }
+    expect(heard({ name: 'error', code: 'X'.repeat(20_000), status: 400, retryAt: null, resume })).toEqual([['error', { invoiceId: '3', code: 'UNKNOWN_ERROR' }]])
+    expect(heard({ name: 'error', code: 'PERMIT_EXPIRED', status: 409, retryAt: null, resume })).toEqual([['error', { invoiceId: '3', code: 'PERMIT_EXPIRED' }]])
+  })
+
+  test('behavior: NOT_FOUND reaches the host only when the chain has no such invoice; a service that cannot find one the chain holds is UNAVAILABLE', () => {
+    expect(heard({ name: 'notFound' })).toEqual([['error', { invoiceId: '3', code: 'NOT_FOUND' }]])
+    const open: PaymentState = { name: 'ready', invoice: issued, note: null, rechecks: 0 }
+    expect(heard({ name: 'error', code: 'NOT_FOUND', status: 404, retryAt: null, resume: open })).toEqual([['error', { invoiceId: '3', code: 'UNAVAILABLE' }]])
+  })
 })

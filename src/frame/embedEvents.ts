@@ -1,5 +1,6 @@
 import type { PaymentState } from '../flow/paymentState'
 import type { FrameChannel } from './frameChannel'
+import { knownErrorCode } from '../flow/knownErrorCode'
 
 /**
  * Tells the host page what happened, once per change of state: `ready` when the invoice is shown,
@@ -28,8 +29,11 @@ export function embedEvents(channel: Pick<FrameChannel, 'emit'>, invoiceId: stri
         return state.reason === 'expired' ? channel.emit('expired', { invoiceId }) : channel.emit('error', { invoiceId, code: 'PAYMENT_FAILED' })
       case 'unsafe':
         return channel.emit('error', { invoiceId, code: 'UNSAFE_OPERATION' })
+      // only codes of ours: never text a service chose. The flow's NOT_FOUND error is a service that
+      // cannot find an invoice the chain holds open: to the host that is the service unavailable, since
+      // NOT_FOUND (below) means the chain has no such invoice
       case 'error':
-        return channel.emit('error', { invoiceId, code: state.code })
+        return channel.emit('error', { invoiceId, code: state.code === 'NOT_FOUND' ? 'UNAVAILABLE' : knownErrorCode(state.code) })
       case 'notFound':
         return channel.emit('error', { invoiceId, code: 'NOT_FOUND' })
       default:

@@ -10,6 +10,7 @@ import { LocaleContext } from '../ui/LocaleContext'
 import { App } from '../ui/page/App'
 import { loadLocale } from '../ui/strings'
 import css from '../ui/theme.css?inline'
+import brandingCss from '../ui/branding.css?inline'
 
 export type InlineOptions = { invoiceId: string; token?: string; locale?: string; theme?: Record<string, string>; layout?: 'full' | 'compact' }
 export type InlineCheckout = { destroy(): void }
@@ -27,7 +28,7 @@ export function mountInline(host: HTMLElement, options: InlineOptions, base: str
   const shadow = host.attachShadow({ mode: 'open' })
   if (!sheet) {
     sheet = new CSSStyleSheet()
-    sheet.replaceSync(css)
+    sheet.replaceSync(css + brandingCss)
   }
   shadow.adoptedStyleSheets = [sheet]
   for (const [name, value] of Object.entries(embedTheme(options.theme ? JSON.stringify(options.theme) : null))) host.style.setProperty(name, value)

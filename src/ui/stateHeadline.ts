@@ -51,6 +51,8 @@ export function stateHeadline(state: PaymentState, t: Strings): string {
     case 'permitExpired':
       return state.reason === 'failed' ? t.failedOnChainTitle : t.permitExpiredTitle
     case 'error':
-      return t.errorTitle
+      // nothing was attempted when the chain cannot be read, or the service cannot find an invoice the chain holds
+      if (state.code === 'CHAIN_UNREADABLE') return t.cannotCheckTitle
+      return state.code === 'NOT_FOUND' ? t.serviceNotFoundTitle : t.errorTitle
   }
 }

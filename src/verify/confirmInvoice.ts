@@ -13,7 +13,12 @@ export type ChainInvoice = { record: OnchainInvoice | null; txHash: Hex | null }
 /** The invoice as the payer is shown it. `confirmed`: every figure was read from the chain (status,
  * payer, paid time and settlement transaction included) and the token's symbol and decimals are the
  * pinned deployment's; otherwise the figures are the payment service's word and shown as unconfirmed. */
-export type ShownInvoice = WireInvoice & { confirmed: boolean }
+export type ShownInvoice = WireInvoice & {
+  confirmed: boolean
+  /** The service's invoice differed from the chain's, and these are the chain's figures in its place:
+   * the service's document (its metadata) is withdrawn, not shown beside them. */
+  disproved?: true
+}
 
 // the registry's Status enum after None, which `invoices` never returns (it reverts instead)
 const statuses: readonly InvoiceStatus[] = ['Issued', 'Paid', 'Canceled']

@@ -27,6 +27,10 @@ export type UnsafeProblemCode =
   | 'SPONSORSHIP_UNBOUNDED'
   | 'SPONSORSHIP_OUTLIVES_PERMIT'
   | 'SPONSORSHIP_NOT_YET_VALID'
+  // the operation run through the pinned RPC before it is signed (src/chain/simulatePayment.ts)
+  | 'SIMULATION_REVERTED'
+  | 'SIMULATION_NOT_PAID'
+  | 'SIMULATION_UNEXPECTED_EFFECT'
   | 'NONCE_KEY_NONZERO'
   | 'NONCE_MISMATCH'
   | 'GAS_ABOVE_LIMIT'

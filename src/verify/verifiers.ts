@@ -2,3 +2,4 @@
 export { verifyPermitToSign } from './verifyPermitToSign'
 export { verifyPreparedPayment } from './verifyPreparedPayment'
 export { verifyFundingPermitToSign } from './verifyFundingPermitToSign'
+export { simulatePayment } from '../chain/simulatePayment'

@@ -2,7 +2,23 @@ import { hexToNumber, type Hex, type TypedDataDefinition } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { DevnetWalletKey } from '../../shared/devnetWalletKey'
 import type { Eip1193Provider } from '../../shared/eip1193'
+import { devnetWalletRequestEvent, type DevnetWalletRequest, type DevnetWalletRequestDetail } from './devnetWalletRequest'
 import { WalletError } from './walletError'
+
+/** Asks the payer about one request; false is a rejection. */
+export type DevnetWalletApproval = (request: DevnetWalletRequest) => Promise<boolean>
+
+/** Shows the request on the page (the prompt answers) as a wallet's own window would: the payer sees
+ * what is signed and approves or rejects it. No prompt on the page rejects: nothing is signed unseen. */
+export const approveOnPage: DevnetWalletApproval = (request) =>
+  new Promise((resolve) => {
+    const detail: DevnetWalletRequestDetail = { request, respond: resolve }
+    const event = new CustomEvent(devnetWalletRequestEvent, { detail, cancelable: true })
+    // the prompt cancels the event to say it shows it
+    if (globalThis.dispatchEvent(event)) resolve(false)
+  })
+
+const rejected = () => Object.assign(new Error('the payer rejected the request in the devnet wallet'), { code: 4001 })
 
 /** A burner wallet for the local devnet only: it signs with the demo payer's well-known key, which
  * the devnet server hands out, and sends every other request to the devnet's node. Loaded on demand
@@ -10,10 +26,11 @@ import { WalletError } from './walletError'
 export async function openDevnetWallet(baseUrl: string, fetch: typeof globalThis.fetch = globalThis.fetch.bind(globalThis)): Promise<Eip1193Provider> {
   const answer = await fetch(`${baseUrl}/devnet/wallet`, { headers: { accept: 'application/json' } })
   if (!answer.ok) throw new WalletError('DEVNET_WALLET_UNAVAILABLE', `the devnet wallet is not available here (HTTP ${answer.status}): it exists only on a page npm start serves; choose another wallet`)
-  return devnetWalletProvider((await answer.json()) as DevnetWalletKey, fetch)
+  return devnetWalletProvider((await answer.json()) as DevnetWalletKey, fetch, approveOnPage)
 }
 
-export function devnetWalletProvider({ privateKey, rpcUrl }: DevnetWalletKey, fetch: typeof globalThis.fetch): Eip1193Provider {
+/** `approve`: asked before each signature and transaction; without it (a test's wallet) it signs unasked. */
+export function devnetWalletProvider({ privateKey, rpcUrl }: DevnetWalletKey, fetch: typeof globalThis.fetch, approve?: DevnetWalletApproval): Eip1193Provider {
   const account = privateKeyToAccount(privateKey)
   let id = 0
   async function node(method: string, params: readonly unknown[] = []) {
@@ -37,8 +54,17 @@ export function devnetWalletProvider({ privateKey, rpcUrl }: DevnetWalletKey, fe
           if (wanted === hexToNumber((await node('eth_chainId')) as Hex)) return null
           throw Object.assign(new Error(`the devnet wallet only knows chain ${wanted}`), { code: 4902 })
         }
-        case 'eth_signTypedData_v4':
-          return account.signTypedData(typedDataOf(params[1] as string))
+        case 'eth_signTypedData_v4': {
+          const typedData = typedDataOf(params[1] as string)
+          if (approve) {
+            const { primaryType, domain, message } = JSON.parse(params[1] as string) as { primaryType: string; domain: Record<string, unknown>; message: Record<string, unknown> }
+            if (!(await approve({ kind: 'sign', primaryType, domain, message }))) throw rejected()
+          }
+          return account.signTypedData(typedData)
+        }
+        case 'eth_sendTransaction':
+          if (approve && !(await approve({ kind: 'send', transaction: params[0] as Record<string, unknown> }))) throw rejected()
+          return node(method, params)
         default:
           return node(method, params)
       }

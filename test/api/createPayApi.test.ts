@@ -9,6 +9,7 @@ import { hashMetadata } from '../../shared/metadataHash'
 import { verifyPermitToSign } from '../../src/verify/verifyPermitToSign'
 import { verifyFundingPermitToSign } from '../../src/verify/verifyFundingPermitToSign'
 import { verifyPreparedPayment } from '../../src/verify/verifyPreparedPayment'
+import { simulatePayment } from '../../src/chain/simulatePayment'
 import { createWalletSession } from '../../src/wallet/createWalletSession'
 import { devnetWalletProvider } from '../../src/wallet/devnetWallet'
 import { useServer } from '../support/server'
@@ -95,7 +96,7 @@ describe('createPayApi', () => {
       api: payApi(),
       wallet: session.wallet,
       chain: session.chain,
-      verifier: { verifyPermitToSign, verifyFundingPermitToSign, verifyPreparedPayment },
+      verifier: { verifyPermitToSign, verifyFundingPermitToSign, verifyPreparedPayment, simulatePayment },
       clock: { now: Date.now, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
     })
     const seen: PaymentState[] = []
@@ -114,6 +115,12 @@ describe('createPayApi', () => {
     const end = await settled
     flow.dispose()
     expect(end.name).toBe('paid')
+    // the operation was run through the pinned RPC before it was signed, and moved exactly the invoice
+    const signing = seen.find((state) => state.name === 'signingOperation')
+    const simulated = signing && 'simulated' in signing ? signing.simulated : undefined
+    expect(simulated?.paid).toBe(demo.amount)
+    expect(simulated!.merchantReceives + simulated!.fee).toBe(demo.amount)
+    expect(simulated!.merchantReceives).toBeGreaterThan(0n)
     const connected = seen.find((state) => state.name === 'connected')
     // the wallet layer read the vault from the pinned factory, undeployed, with its balance; the
     // devnet wallet signs but sends no transactions of its own, so only permits can fund the vault

@@ -77,7 +77,7 @@ describe('the pay page for assistive technology', () => {
     const { page } = await payerPage()
     await page.goto(unpaidInvoice().shareLink)
     await expect.poll(() => heading(page)).toBe('Choose a wallet to pay with')
-    await expect.poll(() => page.getByText(/Verified: these details match/).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Checked: the amount, recipient and due date match the payment record.').isVisible()).toBe(true)
     expect(await violations(page)).toEqual([])
     await page.context().close()
   })
@@ -144,7 +144,7 @@ describe('the pay page for assistive technology', () => {
     await page.context().close()
   })
 
-  test('behavior: the expired state, a permit that ran out before the payment was prepared, has no accessibility violations', async () => {
+  test('behavior: the re-ask after a service\'s PERMIT_EXPIRED (its word, not the clock\'s) has no accessibility violations', async () => {
     const invoice = unpaidInvoice()
     const { page } = await payerPage()
     await page.route(
@@ -153,7 +153,7 @@ describe('the pay page for assistive technology', () => {
     )
     await connected(page, invoice)
     await page.getByRole('button', { name: /^Pay / }).click()
-    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('The authorisation expired')
+    await expect.poll(() => page.locator('.svc-widget').textContent(), { timeout: 20_000 }).toContain('The payment service asked for a new authorisation.')
     expect(await violations(page)).toEqual([])
     await page.context().close()
   })
@@ -163,6 +163,42 @@ describe('the pay page for assistive technology', () => {
     await page.goto(unpaidInvoice().shareLink)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await expect.poll(() => heading(page)).toBe('Not enough funds')
+    // with the funding address's QR code and copy button in it
+    await page.getByRole('img', { name: /^QR code of the address 0x/ }).waitFor()
+    expect(await violations(page)).toEqual([])
+    await page.context().close()
+  })
+
+  test('behavior: the devnet wallet\'s request, open over the signing step, has no accessibility violations', async () => {
+    const { page } = await payerPage()
+    await page.goto(unpaidInvoice().shareLink)
+    await page.getByRole('button', { name: 'Devnet wallet (demo payer)' }).click()
+    await page.getByRole('button', { name: /^Pay / }).click()
+    const prompt = page.getByRole('group', { name: 'Devnet wallet' })
+    await prompt.waitFor({ timeout: 20_000 })
+    expect(await violations(page)).toEqual([])
+    // rejected: nothing is signed, and the invoice stays unpaid for the other states here
+    await prompt.getByRole('button', { name: 'Reject' }).click()
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Pay this invoice')
+    await page.context().close()
+  })
+
+  test('behavior: a link whose token no longer opens, with the payee named by address and the second confirmation, has no accessibility violations', async () => {
+    const { page } = await payerPage()
+    const link = new URL(unpaidInvoice().shareLink)
+    link.searchParams.set('token', `svc_tk_${'x'.repeat(43)}`)
+    await page.goto(link.toString())
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await page.getByRole('button', { name: /^Pay / }).click()
+    await page.getByRole('button', { name: /^Yes, pay / }).waitFor()
+    expect(await violations(page)).toEqual([])
+    await page.context().close()
+  })
+
+  test('behavior: the error page of a malformed link has no accessibility violations', async () => {
+    const { page } = await payerPage()
+    const response = await page.goto(`${checkout.devnet.file.serverUrl}/pay/abc`)
+    expect(response?.status()).toBe(400)
     expect(await violations(page)).toEqual([])
     await page.context().close()
   })

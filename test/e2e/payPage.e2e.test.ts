@@ -5,6 +5,7 @@ import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients } from '../../devnet/deploy'
 import { createPayer } from '../../devnet/seed'
 import { screenshot } from './support/browser'
+import { clickPay } from './support/clickPay'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { injectTestWallet } from './support/testWallet'
 
@@ -53,7 +54,7 @@ describe('the hosted pay page in a real browser', () => {
     // a mark on the server's element: still there afterwards only if the client hydrated it, not replaced it
     await page.evaluate(() => ((document.querySelector('h1') as HTMLElement & { served?: boolean }).served = true))
     release()
-    await expect.poll(() => page.getByText(/Verified: these details match/).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Checked: the amount, recipient and due date match the payment record.').isVisible()).toBe(true)
     await expect.poll(() => heading(page).textContent()).toBe('Choose a wallet to pay with')
     expect(await page.evaluate(() => (document.querySelector('h1') as HTMLElement & { served?: boolean }).served)).toBe(true)
     expect(await page.getByText('Unconfirmed', { exact: true }).count()).toBe(0)
@@ -72,7 +73,7 @@ describe('the hosted pay page in a real browser', () => {
       ;(window as unknown as { refused: string[] }).refused = refused
     })
     await page.goto(checkout.devnet.file.invoices[0]!.shareLink)
-    await expect.poll(() => page.getByText(/Verified: these details match/).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Checked: the amount, recipient and due date match the payment record.').isVisible()).toBe(true)
     expect(workers).toEqual([expect.stringMatching(/^\/assets\/warmIntl\.worker-[\w-]+\.js$/)])
     expect(await page.evaluate(() => (window as unknown as { refused: string[] }).refused)).toEqual([])
     await page.close()
@@ -84,7 +85,7 @@ describe('the hosted pay page in a real browser', () => {
     const { page, wallet } = await payerPage(payer)
     await page.goto(invoice.shareLink)
     await expect.poll(() => page.getByText('Managed hosting').first().isVisible()).toBe(true)
-    await expect.poll(() => page.getByText(/Verified: these details match/).isVisible()).toBe(true)
+    await expect.poll(() => page.getByText('Checked: the amount, recipient and due date match the payment record.').isVisible()).toBe(true)
     await screenshot(page, '01-invoice-ready')
 
     const before = await balanceOf(payer.vault)
@@ -108,7 +109,7 @@ describe('the hosted pay page in a real browser', () => {
     })
     expect(await statusOnChain(invoice.id)).toBe(2)
     expect(await balanceOf(payer.vault)).toBe(before - BigInt(invoice.amount))
-    const shownTx = await page.locator('.svc-detail', { hasText: 'Transaction' }).locator('dd').textContent()
+    const shownTx = await page.locator('.svc-detail', { hasText: 'Transaction' }).locator('.svc-hex').getAttribute('title')
     const [paid] = await chain().getContractEvents({ address: checkout.devnet.file.contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: BigInt(invoice.id) }, fromBlock: 0n })
     expect(shownTx).toBe(paid?.transactionHash)
 
@@ -185,7 +186,7 @@ describe('the hosted pay page in a real browser', () => {
     await page.close()
   })
 
-  test('behavior: an expired permit is recovered in the browser with one action', async () => {
+  test('behavior: a service\'s PERMIT_EXPIRED (its word, not the clock\'s) is recovered in the browser with one action: a new authorisation', async () => {
     const invoice = checkout.devnet.file.invoices[0]!
     const payer = await freshPayer()
     const { page } = await payerPage(payer)
@@ -199,9 +200,11 @@ describe('the hosted pay page in a real browser', () => {
     await page.goto(invoice.shareLink)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await page.getByRole('button', { name: /^Pay / }).click()
-    await expect.poll(() => heading(page).textContent(), { timeout: 20_000 }).toBe('The authorisation expired')
-    await screenshot(page, '07-permit-expired')
-    await page.getByRole('button', { name: 'Get a new permit' }).click()
+    // the permit has an hour left by the page's clock: it asks for a new one, and never says expired
+    await expect.poll(() => page.locator('.svc-widget').textContent(), { timeout: 20_000 }).toContain('The payment service asked for a new authorisation. Nothing was paid.')
+    expect(await heading(page).textContent()).not.toBe('The authorisation expired')
+    await screenshot(page, '07-permit-renewal-asked')
+    await page.getByRole('button', { name: 'Sign a new authorisation' }).click()
     await expect.poll(() => heading(page).textContent(), { timeout: 20_000 }).toBe('Payment received')
     expect(await statusOnChain(invoice.id)).toBe(2)
     await page.close()
@@ -215,15 +218,15 @@ describe('the hosted pay page in a real browser', () => {
     await page.goto(invoice.url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     const held = wallet.holdNext('Payment')
-    await page.getByRole('button', { name: /^Pay / }).click()
+    await clickPay(page)
     const answer = await held
     // the permit is signed and the operation waits in the wallet: the payer changes account there
     await wallet.switchAccount(second.ownerPrivateKey)
-    await expect.poll(() => page.getByText(second.vault).isVisible()).toBe(true)
+    await expect.poll(() => page.locator(`.svc-hex[title="${second.vault}"]`).first().isVisible()).toBe(true)
     await expect.poll(() => heading(page).textContent()).toBe('Pay this invoice')
     answer()
     const [firstBefore, secondBefore] = await Promise.all([balanceOf(first.vault), balanceOf(second.vault)])
-    await page.getByRole('button', { name: /^Pay / }).click()
+    await clickPay(page)
     await expect.poll(() => heading(page).textContent(), { timeout: 20_000 }).toBe('Payment received')
     const onChain = await checkout.invoiceOnChain(BigInt(invoice.id))
     expect([onChain.status, onChain.payer]).toEqual([2, second.vault])
@@ -253,7 +256,7 @@ describe('the hosted pay page in a real browser', () => {
     await page.goto(invoice.url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     wallet.rejectNext('eth_signTypedData_v4', { nested: true })
-    await page.getByRole('button', { name: /^Pay / }).click()
+    await clickPay(page)
     await expect.poll(() => page.getByText('You declined the authorisation. Nothing was paid.').isVisible()).toBe(true)
     expect(await page.getByText('Your wallet reported a problem.').count()).toBe(0)
     await page.close()

@@ -181,8 +181,19 @@ describe('embedding on a storefront origin', () => {
   test('behavior: a plain iframe of the pay page pays', async () => {
     const product = devnet.file.invoices[1]!
     const page = await storefrontPage({ topOnly: false })
+    const refused: string[] = []
+    page.on('console', (message) => message.text().includes('Content Security Policy') && refused.push(message.text()))
     await page.goto(`${devnet.file.storefrontUrl}/iframe`)
     const frame = await payFrame(page)
+    // sized by the shop's own stylesheet, which its CSP allows: the checkout at its real size, not 300×150
+    const box = await page.locator('iframe.checkout-frame').boundingBox()
+    expect(box?.height).toBe(900)
+    expect(box!.width).toBeGreaterThan(300)
+    expect(refused).toEqual([])
+    // the shop prices as the checkout shows amounts
+    const checkoutTotal = await frame.locator('.svc-amount strong').textContent()
+    expect(await page.locator('.price').textContent()).toBe(checkoutTotal)
+    expect(checkoutTotal).toMatch(/^\d{1,3}(,\d{3})*\.\d{2} USDC$/)
     await frame.getByRole('button', { name: /^Test Wallet$/ }).click()
     await frame.getByRole('button', { name: /^Pay / }).click()
     await expect.poll(() => heading(frame), { timeout: 20_000 }).toBe('Payment received')
@@ -208,7 +219,7 @@ describe('embedding on a storefront origin', () => {
     const page = await storefrontPage({ topOnly: false })
     await page.goto(`${devnet.file.storefrontUrl}/iframe`)
     const frame = await payFrame(page)
-    await expect.poll(() => frame.getByText(/Verified: these details match/).isVisible(), { timeout: 15_000 }).toBe(true)
+    await expect.poll(() => frame.getByText('Checked: the amount, recipient and due date match the payment record.').isVisible(), { timeout: 15_000 }).toBe(true)
     await page.close()
     // the pages made token-bearing requests to the checkout, and none of them carried a referrer with it
     expect(checkoutRequests.some((url) => tokens.some((token) => url.includes(token)))).toBe(true)

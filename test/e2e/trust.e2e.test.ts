@@ -1,12 +1,11 @@
 import type { Page } from 'playwright-core'
 import { createTestClient, getAddress, http, parseUnits } from 'viem'
-import { entryPoint07Abi, toPackedUserOperation } from 'viem/account-abstraction'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients, devnetRoles } from '../../devnet/deploy'
 import { createPayer } from '../../devnet/seed'
-import { fromWireUserOp, type WireUserOp } from '../../shared/userOpWire'
 import { screenshot } from './support/browser'
+import { clickPay } from './support/clickPay'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { reSponsored } from './support/reSponsored'
 import { rewrite } from './support/rewrite'
@@ -36,6 +35,7 @@ async function scenario(amount = parseUnits('5000', 6)) {
 }
 
 const heading = (page: Page) => page.locator('#svc-widget-heading').textContent()
+
 const widgetText = (page: Page) => page.locator('.svc-widget').textContent()
 
 /** Counts the page's own reads of the chain's latest block: each one is a check of a signed operation. */
@@ -61,7 +61,7 @@ describe('the pay page against a lying payment service', () => {
     expect(await page.getByText(/XYZ|5\.00 USDC/).count()).toBe(0)
     const before = await balanceOf(payer.vault)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await page.getByRole('button', { name: 'Pay 5,000.00 USDC' }).click()
+    await clickPay(page)
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
     expect(await balanceOf(payer.vault)).toBe(before - parseUnits('5000', 6))
     await page.close()
@@ -106,7 +106,7 @@ describe('the pay page against a lying payment service', () => {
       body.metadata.amount = '10'
     })
     await page.goto(seeded.shareLink)
-    await expect.poll(() => page.locator('.svc-document .svc-warning').textContent()).toMatch(/do not match the invoice recorded on-chain \(metaHash, amount\)/)
+    await expect.poll(() => page.locator('.svc-document .svc-warning').textContent()).toMatch(/do not match the invoice recorded on-chain \(metaHash, amount, total shown\)/)
     expect(await page.getByText(/^Verified/).isVisible()).toBe(false)
     await expect.poll(() => page.locator('.svc-amount strong').textContent()).toBe('4,540.00 USDC')
     await screenshot(page, '21-metadata-differs')
@@ -126,7 +126,7 @@ describe('the pay page against a lying payment service', () => {
     )
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await page.getByRole('button', { name: /^Pay / }).click()
+    await clickPay(page)
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment stopped for your safety')
     await expect.poll(() => widgetText(page)).toContain('The payment would stay valid forever')
     await expect.poll(() => widgetText(page)).toMatch(/Before this was found you had signed an authorisation.*5,000\.00 USDC.*Nothing was paid\./)
@@ -150,16 +150,16 @@ describe('the pay page against a lying payment service', () => {
     )
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await page.getByRole('button', { name: /^Pay / }).click()
+    await clickPay(page)
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
     const [paid] = await chain().getContractEvents({ address: checkout.devnet.file.contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: invoice.id }, fromBlock: 0n })
-    await expect.poll(() => page.locator('.svc-detail', { hasText: 'Transaction' }).locator('dd').textContent()).toBe(paid!.transactionHash)
+    await expect.poll(() => page.locator('.svc-detail', { hasText: 'Transaction' }).locator('dd').textContent()).toContain(paid!.transactionHash)
     expect(getAddress((await onchain(invoice.id)).payer)).toBe(payer.vault)
     await page.close()
   })
 
-  test('behavior: an operation that ran on-chain without paying (its inner call out of gas) is reported as not paid, never as paid', async () => {
-    const { invoice, page, url, payer } = await scenario()
+  test('behavior: an operation whose call gas limit is too low to pay is refused after the pinned RPC simulates it, before the wallet is asked to sign it', async () => {
+    const { invoice, page, url, payer, wallet } = await scenario()
     // a dishonest service: a call gas limit too small for the payment, re-sponsored so the hash agrees
     await page.route(
       (u) => u.pathname === `/v1/pay/${invoice.id}/prepare`,
@@ -170,28 +170,41 @@ describe('the pay page against a lying payment service', () => {
         await route.fulfill({ response, json: body })
       },
     )
-    // it sends the signed operation itself and answers "confirmed" with the real transaction
-    await page.route(
-      (u) => u.pathname === `/v1/pay/${invoice.id}`,
-      async (route) => {
-        if (route.request().method() !== 'POST') return route.continue()
-        const { userOp } = route.request().postDataJSON() as { userOp: WireUserOp }
-        const packed = toPackedUserOperation(fromWireUserOp(userOp))
-        const { wallet, public: client } = devnetClients(checkout.devnet.file.rpcUrl, checkout.devnet.file.chainId, devnetRoles.bundler)
-        const txHash = await wallet.writeContract({ address: checkout.devnet.file.contracts.entryPoint, abi: entryPoint07Abi, functionName: 'handleOps', args: [[packed], devnetRoles.bundler.address] })
-        await client.waitForTransactionReceipt({ hash: txHash })
-        await route.fulfill({ json: { status: 'confirmed', userOpHash: `0x${'00'.repeat(32)}`, txHash } })
-      },
-    )
+    const submissions: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === `/v1/pay/${invoice.id}`) submissions.push(request.url())
+    })
+    const simulations: string[] = []
+    page.on('request', (request) => {
+      if (request.url().startsWith(checkout.devnet.file.rpcUrl) && request.postData()?.includes('"eth_call"') && request.postData()?.includes('"code"')) simulations.push(request.url())
+    })
     const before = await balanceOf(payer.vault)
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await page.getByRole('button', { name: /^Pay / }).click()
-    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('The payment did not go through')
-    await expect.poll(() => widgetText(page)).toContain('Nothing was paid.')
-    await screenshot(page, '23-ran-without-paying')
+    await clickPay(page)
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment stopped for your safety')
+    await expect.poll(() => widgetText(page)).toContain('Tried on the blockchain first, the payment would run without paying the invoice.')
+    await screenshot(page, '23-refused-after-simulation')
+    expect(simulations.length).toBeGreaterThan(0)
+    // the permit was signed; the operation never was, nor sent
+    expect(wallet.typed.map((request) => request.primaryType)).toEqual(['Permit'])
+    expect(submissions).toEqual([])
     expect((await onchain(invoice.id)).status).toBe(1)
     expect(await balanceOf(payer.vault)).toBe(before)
+    await page.close()
+  })
+
+  test('behavior: before the payer signs, the page shows what the operation moves, as the pinned RPC simulated it', async () => {
+    const { page, url, wallet } = await scenario(parseUnits('248', 6))
+    const held = wallet.holdNext('Payment')
+    await page.goto(url)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await clickPay(page)
+    const release = await held
+    await expect.poll(() => page.locator('.svc-simulated').textContent(), { timeout: 20_000 }).toMatch(/^Tried on the blockchain just now, before you sign: your account −248\.00 USDC · the payee \+[\d,.]+ USDC · fee [\d,.]+ USDC$/)
+    await screenshot(page, '25-simulated-effect-before-signing')
+    release()
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
     await page.close()
   })
 
@@ -208,7 +221,7 @@ describe('the pay page against a lying payment service', () => {
     )
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await page.getByRole('button', { name: /^Pay / }).click()
+    await clickPay(page)
     await expect.poll(() => page.getByRole('button', { name: 'Sign a new authorisation' }).count(), { timeout: 20_000 }).toBe(1)
     await expect.poll(() => widgetText(page)).toContain('Nothing was paid.')
     const permitsAsked = () => wallet.typed.filter((request) => request.primaryType === 'Permit').length
@@ -237,7 +250,7 @@ describe('the pay page against a lying payment service', () => {
     const checks = chainChecks(page)
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await page.getByRole('button', { name: /^Pay / }).click()
+    await clickPay(page)
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment submitted')
     const seen = checks()
     await expect.poll(() => checks(), { timeout: 20_000 }).toBeGreaterThanOrEqual(seen + 2)

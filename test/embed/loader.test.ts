@@ -52,7 +52,7 @@ describe('the script-tag loader', () => {
 
   test('behavior: a bad mount call fails with a message that says what to do', () => {
     include({})
-    expect(() => window.SvcCheckout!.mount(document.body, { invoiceId: 'abc' })).toThrow(/needs \{ invoiceId \}/)
+    expect(() => window.SvcCheckout!.mount(document.body, { invoiceId: 'abc' })).toThrow(/pass a numeric \{ invoiceId \}/)
     expect(() => window.SvcCheckout!.mount(null as never, { invoiceId: '1' })).toThrow(/pass a DOM element/)
   })
 })
@@ -68,7 +68,7 @@ describe('mountFrame', () => {
     const dom = vi.fn()
     checkout.on('paid', paid)
     host.addEventListener('svc-checkout:paid', (event) => dom((event as CustomEvent).detail))
-    const detail = { invoiceId: '9', userOpHash: '0x01', txHash: '0x02' }
+    const detail = { invoiceId: '9', userOpHash: `0x${'01'.repeat(32)}`, txHash: `0x${'02'.repeat(32)}` }
     const send = (origin: string, source: unknown, data: unknown) =>
       window.dispatchEvent(new MessageEvent('message', { origin, source: source as Window, data }))
 
@@ -77,12 +77,18 @@ describe('mountFrame', () => {
     send('http://127.0.0.1:8787', frame.contentWindow, { svc: 1, id: 'other', type: 'paid', detail })
     expect(paid).not.toHaveBeenCalled()
 
+    // the right frame, but another invoice than the one mounted
+    send('http://127.0.0.1:8787', frame.contentWindow, { svc: 1, id, type: 'paid', detail: { ...detail, invoiceId: '10' } })
+    expect(paid).not.toHaveBeenCalled()
+
     send('http://127.0.0.1:8787', frame.contentWindow, { svc: 1, id, type: 'paid', detail })
     expect(paid).toHaveBeenCalledWith(detail)
     expect(dom).toHaveBeenCalledWith(detail)
 
     send('http://127.0.0.1:8787', frame.contentWindow, { svc: 1, id, type: 'resize', height: 733.2 })
     expect(frame.style.height).toBe('734px')
+    send('http://127.0.0.1:8787', frame.contentWindow, { svc: 1, id, type: 'resize', height: 19_999 })
+    expect(frame.style.height).toBe('4000px')
   })
 
   test('behavior: a wallet bridge that failed to load is loaded again when the frame asks again', async () => {

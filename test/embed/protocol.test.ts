@@ -22,8 +22,21 @@ describe('frame → host messages', () => {
     expect(readFrameMessage(null, id)).toBeUndefined()
     expect(readFrameMessage({ ...envelope, type: 'paid', detail: { invoiceId: '7', userOpHash: 1, txHash: 'x' } }, id)).toBeUndefined()
     expect(readFrameMessage({ ...envelope, type: 'paid', detail: { invoiceId: 'x'.repeat(201), userOpHash: 'a', txHash: 'b' } }, id)).toBeUndefined()
+    // every field in its own format: no markup, no long text, hashes that are hashes (or none)
+    const hashA = `0x${'a'.repeat(64)}`
+    for (const detail of [
+      { invoiceId: '7', userOpHash: '<img src=x onerror=alert(1)>', txHash: '' },
+      { invoiceId: '7', userOpHash: hashA, txHash: '0x02' },
+      { invoiceId: '7 <b>', userOpHash: hashA, txHash: hashA },
+      { invoiceId: '1'.repeat(79), userOpHash: hashA, txHash: hashA },
+    ]) {
+      expect(readFrameMessage({ ...envelope, type: 'paid', detail }, id)).toBeUndefined()
+    }
+    expect(readFrameMessage({ ...envelope, type: 'paid', detail: { invoiceId: '7', userOpHash: '', txHash: hashA } }, id)).toBeTruthy()
+    expect(readFrameMessage({ ...envelope, type: 'error', detail: { invoiceId: '7', code: 'X'.repeat(41) } }, id)).toBeUndefined()
+    expect(readFrameMessage({ ...envelope, type: 'error', detail: { invoiceId: '7', code: 'Something went wrong' } }, id)).toBeUndefined()
     expect(readFrameMessage({ ...envelope, type: 'resize', height: '640' }, id)).toBeUndefined()
-    expect(readFrameMessage({ ...envelope, type: 'resize', height: 1e9 }, id)).toBeUndefined()
+    expect(readFrameMessage({ ...envelope, type: 'resize', height: -1 }, id)).toBeUndefined()
     expect(readFrameMessage({ ...envelope, type: 'navigate', detail: { invoiceId: '7' } }, id)).toBeUndefined()
     // the checkout has no close control, so a frame that claims one is not listened to
     expect(readFrameMessage({ ...envelope, type: 'close', detail: { invoiceId: '7' } }, id)).toBeUndefined()

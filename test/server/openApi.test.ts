@@ -10,7 +10,7 @@ import { createMetrics } from '../../server/ops/metrics'
 const app = createApp({
   pay: {} as never,
   metadata: {} as never,
-  merchant: { auth: {} as never, share: {} as never },
+  merchant: { auth: {} as never, share: {} as never, branding: {} as never },
   logger: silentLogger,
   metrics: createMetrics(),
   readiness: async () => ({}) as never,

@@ -102,11 +102,28 @@ describe('payPage', () => {
     expect(html).toContain('<meta name="svc-frame-ancestors" content="https://pay.example https://shop.example" />')
   })
 
-  test('behavior: a server whose page is not built says so', async () => {
+  test('behavior: a server whose page is not built answers 503 with a page that says so in the payer\'s words', async () => {
     const unbuilt = served({ distDir: join(dist, 'nothing'), frameAncestors: "'self'", connectSources: [], publicOrigin: () => 'https://pay.example' })
     const res = await unbuilt.request('/pay/1')
     expect(res.status).toBe(503)
-    expect(await res.json()).toMatchObject({ code: 'PAGE_NOT_BUILT' })
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    const html = await res.text()
+    expect(html).toContain('<h1>The invoice cannot be shown right now</h1>')
+    expect(html).toContain('Try again in a few minutes.')
+  })
+
+  test('behavior: a malformed invoice link answers 400 with a page in the payer\'s language, no JSON and no script', async () => {
+    const res = await app.request('/pay/abc', { headers: { 'accept-language': 'de-DE,de;q=0.9' } })
+    expect(res.status).toBe(400)
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/)
+    expect(res.headers.get('content-language')).toBe('de')
+    const html = await res.text()
+    expect(html).toContain('<h1>Dieser Link ist unvollständig</h1>')
+    expect(html).toContain(`<style>${style}</style>`)
+    expect(html).not.toContain('<script')
+    expect(html).not.toContain('VALIDATION_ERROR')
+    // the page's own styles, allowed by the same policy as the page
+    expect(res.headers.get('content-security-policy')).toContain(`'sha256-${createHash('sha256').update(style).digest('base64')}'`)
   })
 })
 

@@ -34,6 +34,7 @@ function appWith(allowPrivateUrls: boolean, rateLimitPerMinute = 100_000) {
     merchant: {
       auth: { apiKeys: stores.apiKeys, nonces: stores.nonces, studios: stores.studios, jwt: null, skewMs: 300_000, now: Date.now },
       share: {} as never,
+      branding: { store: stores.branding, invoices: {} as never, chainId: 31337 },
       webhooks: { endpoints: stores.webhookEndpoints, allowPrivateUrls, lookup },
     },
     logger: silentLogger,

@@ -45,6 +45,8 @@ export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, 
     app: ReturnType<typeof createApp>
     /** A merchant's API key with every invoice scope. */
     apiKey: { keyId: string; secret: string }
+    /** The app's stores, for a test that needs a second studio or key. */
+    stores: ReturnType<typeof openStores>
     /** `fetch` against the app, for helpers that take one. */
     fetch: (url: string, init?: RequestInit) => Promise<Response>
     close(): Promise<void>
@@ -57,12 +59,14 @@ export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, 
     const studio = await stores.studios.createStudio({ name: 'In-process Studio', vaultAddress: randomAddress(), chainId: 31337 })
     const key = await stores.apiKeys.createApiKey({ studioId: studio.id, name: 'in-process', scopes: ['invoice:read', 'invoice:write'] })
     context.apiKey = { keyId: key.keyId, secret: key.secret }
+    context.stores = stores
     context.app = createApp({
       pay: noChain('the pay routes'),
       metadata: stores.metadataAccess,
       merchant: {
         auth: { apiKeys: stores.apiKeys, nonces: stores.nonces, studios: stores.studios, jwt: null, skewMs: 300_000, now: Date.now },
         share: noChain('the share routes'),
+        branding: { store: stores.branding, invoices: noChain('the branding route'), chainId: 31337 },
       },
       logger: silentLogger,
       metrics: createMetrics(),

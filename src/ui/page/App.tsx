@@ -16,6 +16,9 @@ import type { FrameChannel } from '../../frame/frameChannel'
 import { unconfirmedInvoice } from '../../verify/confirmInvoice'
 import { useInvoiceDocument } from './useInvoiceDocument'
 import type { PageLayout } from './pageParams'
+import { BrandScope } from './BrandScope'
+import type { PageBranding } from './pageBrandingOf'
+import { useBranding } from './useBranding'
 
 const clock = { now: Date.now, sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)) }
 
@@ -25,6 +28,7 @@ const verifier: PaymentVerifier = {
   verifyPermitToSign: async (...args) => (await verifiers()).verifyPermitToSign(...args),
   verifyFundingPermitToSign: async (...args) => (await verifiers()).verifyFundingPermitToSign(...args),
   verifyPreparedPayment: async (...args) => (await verifiers()).verifyPreparedPayment(...args),
+  simulatePayment: async (...args) => (await verifiers()).simulatePayment(...args),
 }
 
 export type AppProps = {
@@ -42,10 +46,13 @@ export type AppProps = {
   served?: InvoiceDocument | null
   /** The merchant's mount option: the full invoice document (default) or the compact layout. */
   layout?: PageLayout
+  /** The payee's branding the server rendered the page with (null: none); undefined where it rendered
+   * none, and the page asks the service for it. Presentation only. */
+  servedBranding?: PageBranding | null | undefined
 }
 
 /** Wires the pay page: one payment flow over the pinned deployment, the payer's wallets, and the API. */
-export function App({ invoiceId, token, deployment, api, baseUrl, channel = null, inlineHost = null, served = null, layout = 'full' }: AppProps) {
+export function App({ invoiceId, token, deployment, api, baseUrl, channel = null, inlineHost = null, served = null, layout = 'full', servedBranding }: AppProps) {
   const { strings: t } = useLocale()
   const session = useMemo(() => createWalletSession(deployment, baseUrl), [deployment, baseUrl])
   const flow = useMemo(() => {
@@ -69,6 +76,7 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
   useEffect(() => notifyHost?.(state), [notifyHost, state])
   useEffect(() => channel?.watchHeight(globalThis.document.getElementById('app') ?? globalThis.document.body), [channel])
   const [document, reloadDocument] = useInvoiceDocument(api, invoiceId, token, served)
+  const branding = useBranding(baseUrl, invoiceId, servedBranding)
   const now = useNow(false)
   const actions: WidgetActions = useMemo(
     () => ({
@@ -90,16 +98,18 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
     globalThis.document.title = t.invoiceTitle(document.status === 'loaded' ? (document.document.metadata?.invoiceNumber ?? invoiceId) : invoiceId)
   }, [document, invoiceId, t, inlineHost])
   return (
-    <PayPage
-      state={state}
-      actions={actions}
-      wallets={wallets}
-      deployment={deployment}
-      document={document}
-      pdfUrl={token ? api.pdfUrl(invoiceId, token) : null}
-      onReloadDocument={reloadDocument}
-      now={now}
-      layout={layout}
-    />
+    <BrandScope branding={branding}>
+      <PayPage
+        state={state}
+        actions={actions}
+        wallets={wallets}
+        deployment={deployment}
+        document={document}
+        pdfUrl={token ? api.pdfUrl(invoiceId, token) : null}
+        onReloadDocument={reloadDocument}
+        now={now}
+        layout={layout}
+      />
+    </BrandScope>
   )
 }

@@ -27,9 +27,18 @@ export function InvoiceDocument({ load, invoice, deployment, pdfUrl, onReload }:
   }
   const { metadata } = load.document
   if (!metadata) {
+    // a link with a token the service no longer opens (revoked, expired, mistyped): said as such, with
+    // what to do, while the invoice stays payable from its on-chain record
     return (
       <section class="svc-document">
-        <p class="svc-note">{t.onchainOnly}</p>
+        {pdfUrl ? (
+          <div class="svc-note">
+            <h2>{t.errorPageRevokedTitle}</h2>
+            <p>{t.errorPageRevokedBody}</p>
+          </div>
+        ) : (
+          <p class="svc-note">{t.onchainOnly}</p>
+        )}
       </section>
     )
   }
@@ -42,25 +51,18 @@ function FullDocument({ invoice, deployment, metadata, pdfUrl }: FullDocumentPro
   const { strings: t, tag } = useLocale()
   const verdict = metadataVerdict(metadata, invoice, deployment)
   const day = (iso: string) => formatDay(new Date(iso), tag)
+  if (verdict.kind === 'withdrawn') return <p class="svc-document svc-warning" role="alert">{t.documentWithdrawn}</p>
   return (
     <section class="svc-document" aria-label={t.invoiceTitle(metadata.invoiceNumber)}>
-      {verdict.kind !== 'differs' ? (
-        // one cell for both, as in the header: the verdict arriving moves nothing below it
-        <div class="svc-chain-status">
-          <p class="svc-note" hidden={verdict.kind === 'verified'}>
-            {t.notYetVerified}
-          </p>
-          <p class="svc-verified" hidden={verdict.kind !== 'verified'}>
-            <span aria-hidden="true">✓ </span>
-            {t.verified}
-          </p>
-        </div>
-      ) : (
+      {/* verified or still being checked, the header's one trust line says so; a mismatch is named here,
+          over the details it concerns */}
+      {verdict.kind !== 'differs' || verdict.fields.length === 0 ? null : (
         <p class="svc-warning" role="alert">
           <span aria-hidden="true">⚠ </span>
           {t.notVerifiedFields(verdict.fields.join(', '))}
         </p>
       )}
+      {verdict.kind === 'differs' ? verdict.names.map((name) => <p class="svc-warning svc-mixed-script">{t.mixedScript(name)}</p>) : null}
       {metadata.description ? <p class="svc-description">{metadata.description}</p> : null}
       <div class="svc-parties">
         <PartyCard title={t.from} party={metadata.merchant} />

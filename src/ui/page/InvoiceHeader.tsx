@@ -6,8 +6,9 @@ export type InvoiceStanding = 'open' | 'overdue' | 'paid' | 'canceled' | 'unconf
 
 /** Who bills what, how much, by when: the on-chain facts, which are what a payment settles. Until the
  * chain has been read they are the service's, and the header says so. */
-export function InvoiceHeader(p: { invoice: ShownInvoice; invoiceNumber: string; merchantName: string | null; standing: InvoiceStanding }) {
-  const { invoice, merchantName, standing } = p
+/** `documentChecked`: the invoice's details (names, lines) hash to the chain's record and bill what it says. */
+export function InvoiceHeader(p: { invoice: ShownInvoice; invoiceNumber: string; merchantName: string | null; standing: InvoiceStanding; documentChecked: boolean }) {
+  const { invoice, merchantName, standing, documentChecked } = p
   const { strings: t, tag } = useLocale()
   const badge = { open: t.statusIssued, overdue: t.statusOverdue, paid: t.statusPaid, canceled: t.statusCanceled, unconfirmed: t.unconfirmed }[standing]
   return (
@@ -24,15 +25,28 @@ export function InvoiceHeader(p: { invoice: ShownInvoice; invoiceNumber: string;
       <p>
         {t.due} {formatDay(new Date(Number(invoice.dueAt) * 1000), tag)}
       </p>
-      {/* both in one cell, the other one invisible: confirming the invoice does not move the page */}
+      {/* One trust line, in the payer's words; what was checked against what is one click away. All
+          its wordings share one cell, the others invisible: the check finishing moves nothing. */}
       <div class="svc-chain-status">
         <p class="svc-note" hidden={invoice.confirmed}>
-          {t.unconfirmedNote}
+          {t.trustChecking}
         </p>
-        <p class="svc-ok" hidden={!invoice.confirmed}>
-          {t.confirmedNote}
+        <p class="svc-ok" hidden={!invoice.confirmed || !documentChecked}>
+          <span aria-hidden="true">✓ </span>
+          {t.trustChecked}
+        </p>
+        <p class="svc-ok" hidden={!invoice.confirmed || documentChecked}>
+          <span aria-hidden="true">✓ </span>
+          {t.trustCheckedNoDocument}
         </p>
       </div>
+      <details class="svc-trust-details">
+        <summary>{t.trustDetails}</summary>
+        <ul>
+          <li>{invoice.confirmed ? t.trustDetailsChain : t.unconfirmedNote}</li>
+          <li>{invoice.confirmed && documentChecked ? t.trustDetailsDocument : t.trustDetailsNoDocument}</li>
+        </ul>
+      </details>
     </header>
   )
 }

@@ -15,7 +15,7 @@ const deployment = testDeployment()
 const now = Date.parse('2026-11-10T12:00:00Z')
 const { metadata, invoice } = testDocument(deployment, { dueAt: String(Date.parse('2026-11-16T00:00:00Z') / 1000) })
 
-function show(state: PaymentState, document: DocumentLoad, at = now, layout: 'full' | 'compact' = 'full') {
+function show(state: PaymentState, document: DocumentLoad, at = now, pdfUrl: string | null = '/v1/pay/3/pdf?token=svc_tk_x', layout: 'full' | 'compact' = 'full') {
   render(
     <LocaleContext.Provider value={english}>
       <PayPage
@@ -24,7 +24,7 @@ function show(state: PaymentState, document: DocumentLoad, at = now, layout: 'fu
         wallets={[]}
         deployment={deployment}
         document={document}
-        pdfUrl="/v1/pay/3/pdf?token=svc_tk_x"
+        pdfUrl={pdfUrl}
         onReloadDocument={vi.fn()}
         now={at}
         layout={layout}
@@ -41,9 +41,10 @@ describe('PayPage', () => {
   test('default: shows the parties, line items, totals, due date, notes and a PDF link, marked verified', () => {
     show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded())
     expect(screen.queryByRole('heading', { level: 1, name: 'Invoice NW-0007' })).not.toBeNull()
-    expect(shown('Verified: these details match the invoice recorded on-chain, its amount, token, chain and payee.')).toBe(true)
-    expect(shown(/^Confirmed on-chain: the amount, payee, status and due date above are read from the blockchain/)).toBe(true)
-    expect(shown(/^Not yet confirmed on-chain/)).toBe(false)
+    // one trust line, in plain words; what was checked against what is in the disclosure under it
+    expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(true)
+    expect(shown(/^Checking this invoice/)).toBe(false)
+    expect(screen.getByText('What was checked').closest('details')?.textContent).toContain('their fingerprint matches the one recorded on the blockchain')
     expect(screen.getAllByText('Northwind Studio Ltd').length).toBeGreaterThan(0)
     expect(shown('Acme Robotics GmbH')).toBe(true)
     expect(shown('UX research and wireframes')).toBe(true)
@@ -56,7 +57,7 @@ describe('PayPage', () => {
   })
 
   test('behavior: the compact layout shows the payee, the amount, its on-chain confirmation and the payment, with the document behind a disclosure', () => {
-    show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded(), now, 'compact')
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded(), now, undefined, 'compact')
     const main = document.querySelector('main')!
     expect(main.className).toBe('svc-page svc-page-narrow svc-page-compact svc-page-open')
     const header = document.querySelector('header.svc-header')!
@@ -77,7 +78,7 @@ describe('PayPage', () => {
     const forged = { ...metadata, merchant: { ...metadata.merchant, name: 'Evil Corp' } }
     show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded(invoice, forged))
     expect(screen.getByRole('alert').textContent).toContain('do not match the invoice recorded on-chain')
-    expect(shown('Verified: these details match the invoice recorded on-chain, its amount, token, chain and payee.')).toBe(false)
+    expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(false)
     // the header falls back to on-chain facts
     expect(screen.queryByRole('heading', { level: 1, name: `Invoice ${invoice.invoiceNumber}` })).not.toBeNull()
   })
@@ -86,8 +87,8 @@ describe('PayPage', () => {
     // hashes to the metaHash the service reports, but the chain's invoice is for 1,000 USDC to another merchant
     const onChain = { ...invoice, amount: '1000000000', merchant: '0x3333333333333333333333333333333333333333' as const }
     show({ name: 'ready', invoice: onChain, note: null, rechecks: 0 }, loaded(onChain))
-    expect(screen.getByRole('alert').textContent).toContain('do not match the invoice recorded on-chain (amount, merchant)')
-    expect(shown('Verified: these details match the invoice recorded on-chain, its amount, token, chain and payee.')).toBe(false)
+    expect(screen.getByRole('alert').textContent).toContain('do not match the invoice recorded on-chain (amount, total shown, line items, merchant)')
+    expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(false)
     expect(screen.queryByRole('heading', { level: 1, name: `Invoice ${invoice.invoiceNumber}` })).not.toBeNull()
   })
 
@@ -95,16 +96,35 @@ describe('PayPage', () => {
     const unconfirmed = { ...invoice, confirmed: false }
     show({ name: 'ready', invoice: unconfirmed, note: null, rechecks: 0 }, loaded(unconfirmed))
     expect(shown('Unconfirmed', { selector: '.svc-badge' })).toBe(true)
-    expect(shown(/Not yet confirmed on-chain: the amount, payee, status and due date above come from the payment service/)).toBe(true)
-    expect(shown(/^Confirmed on-chain/)).toBe(false)
-    expect(shown(/Not yet verified/)).toBe(true)
-    expect(shown('Verified: these details match the invoice recorded on-chain, its amount, token, chain and payee.')).toBe(false)
+    expect(shown('Checking this invoice with the payment record…')).toBe(true)
+    expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(false)
+    expect(shown('Checked: the amount, recipient and due date are as recorded.')).toBe(false)
+    expect(screen.getByText('What was checked').closest('details')?.textContent).toContain('Not yet confirmed on-chain: the amount, payee, status and due date above come from the payment service')
   })
 
   test('behavior: without a token only the on-chain record is shown, and payment is still offered', () => {
-    show({ name: 'ready', invoice, note: null, rechecks: 0 }, { status: 'loaded', document: { accessLevel: 'onchain_only', invoice, metadata: null } })
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, { status: 'loaded', document: { accessLevel: 'onchain_only', invoice, metadata: null } }, now, null)
     expect(shown(/Only the on-chain record is shown/)).toBe(true)
     expect(screen.queryByRole('heading', { name: 'Choose a wallet to pay with' })).not.toBeNull()
+  })
+
+  test('behavior: with a token the service no longer opens, the page says the link no longer works, and the invoice stays payable', () => {
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, { status: 'loaded', document: { accessLevel: 'onchain_only', invoice, metadata: null } })
+    expect(screen.queryByRole('heading', { name: 'This link no longer works' })).not.toBeNull()
+    expect(shown('The sender withdrew this link. Ask them for a new one; nothing was paid through it.')).toBe(true)
+    // no record names the payee: the whole address, with the notice
+    expect(screen.getByText(/^You pay/).textContent).toBe(`You pay 4,540.00 USDC to ${invoice.merchant} · network fee: none (sponsored)`)
+    expect(shown(/^The recipient's name could not be confirmed/)).toBe(true)
+    expect(screen.queryByRole('heading', { name: 'Choose a wallet to pay with' })).not.toBeNull()
+  })
+
+  test('behavior: while the record is checked, the summary names no one: the unchecked name only holds its place, hidden', () => {
+    const unconfirmed = { ...invoice, confirmed: false }
+    show({ name: 'checking', invoice: unconfirmed }, loaded(unconfirmed))
+    const placeholder = screen.getByText('Northwind Studio Ltd', { selector: '.svc-summary strong' })
+    expect(placeholder.getAttribute('aria-hidden')).toBe('true')
+    expect(placeholder.className).toBe('svc-name-to-come')
+    expect(shown(/could not be confirmed/)).toBe(false)
   })
 
   test('behavior: a past-due invoice says it is overdue and can still be paid', () => {
@@ -127,7 +147,8 @@ describe('PayPage', () => {
     show({ name: 'paid', invoice: paid, receipt: null }, loaded(paid))
     expect(shown('Paid', { selector: '.svc-badge' })).toBe(true)
     expect(screen.queryByRole('heading', { name: 'This invoice is paid' })).not.toBeNull()
-    expect(screen.queryAllByRole('button')).toEqual([])
+    // nothing to pay: the receipt to keep, and its addresses to copy
+    expect(screen.queryAllByRole('button').filter((button) => !button.classList.contains('svc-copy')).map((button) => button.textContent)).toEqual(['Save receipt'])
   })
 
   test('behavior: an unknown invoice gets the not-found page', () => {

@@ -27,7 +27,8 @@ export function PayPage(p: PayPageProps) {
   const { strings: t, tag } = useLocale()
   const { state, document } = p
   const invoice = invoiceOf(state)
-  if (state.name === 'notFound' || (document.status === 'failed' && document.notFound)) {
+  // only from the flow, which says it once the chain has no such invoice either (a service's 404 is not enough)
+  if (state.name === 'notFound') {
     return <NotFoundPage />
   }
   if (!invoice) {
@@ -39,7 +40,10 @@ export function PayPage(p: PayPageProps) {
     )
   }
   const metadata = document.status === 'loaded' ? document.document.metadata : null
-  const verified = metadata && metadataVerdict(metadata, invoice, p.deployment).kind === 'verified' ? metadata : null
+  const verdict = metadata ? metadataVerdict(metadata, invoice, p.deployment).kind : null
+  const verified = verdict === 'verified' ? metadata : null
+  // the name may still come while the chain or the record is being read: no finding about it yet
+  const namePending = document.status === 'loading' || verdict === 'unconfirmed'
   const merchantName = verified?.merchant.name ?? null
   const invoiceNumber = verified?.invoiceNumber ?? invoice.invoiceNumber
   const standing = standingOf(state, invoice, p.now)
@@ -47,7 +51,7 @@ export function PayPage(p: PayPageProps) {
   const invoiceDocument = <InvoiceDocument load={document} invoice={invoice} deployment={p.deployment} pdfUrl={p.pdfUrl} onReload={p.onReloadDocument} />
   return (
     <main class={compact ? `svc-page svc-page-narrow svc-page-compact svc-page-${standing}` : `svc-page svc-page-${standing}`}>
-      <InvoiceHeader invoice={invoice} invoiceNumber={invoiceNumber} merchantName={merchantName} standing={standing} />
+      <InvoiceHeader invoice={invoice} invoiceNumber={invoiceNumber} merchantName={merchantName} standing={standing} documentChecked={verified !== null} />
       {standing === 'overdue' ? (
         <p class="svc-banner svc-warning">
           <strong>{t.overdueTitle}.</strong> {t.overdueBody(formatDay(new Date(Number(invoice.dueAt) * 1000), tag))}
@@ -60,7 +64,13 @@ export function PayPage(p: PayPageProps) {
         </div>
       ) : (
         <div class="svc-pay-column">
-          <PaymentWidget {...p} merchantName={merchantName} invoiceNumber={verified ? invoiceNumber : null} />
+          <PaymentWidget
+            {...p}
+            merchantName={merchantName}
+            merchantNamePending={namePending}
+            merchantNameToCome={namePending ? (metadata?.merchant.name ?? null) : null}
+            invoiceNumber={verified ? invoiceNumber : null}
+          />
         </div>
       )}
       {compact ? (

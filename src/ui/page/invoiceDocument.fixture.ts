@@ -31,6 +31,8 @@ export function testDocument(deployment: PinnedDeployment, overrides: Partial<Wi
     notes: 'Thank you for your business. Phase 2 starts on receipt of payment.',
     purchaseOrder: 'PO-2026-0117',
   }
-  const invoice = confirmedTestInvoice(testInvoice(deployment, { merchant, amount: metadata.amountRaw, metaHash: hashMetadata(metadata), ...overrides }))
+  // due at the end of the record's due day, as the devnet issues it
+  const dueAt = String(Date.parse(`${metadata.dueAt}T23:59:59Z`) / 1000)
+  const invoice = confirmedTestInvoice(testInvoice(deployment, { merchant, amount: metadata.amountRaw, metaHash: hashMetadata(metadata), dueAt, ...overrides }))
   return { metadata, invoice }
 }

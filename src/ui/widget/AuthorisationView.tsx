@@ -5,6 +5,7 @@ import { useLocale } from '../LocaleContext'
 import { Detail } from './Detail'
 import { PermitDeadline } from './PermitDeadline'
 import { ProgressView } from './ProgressView'
+import { ShortHex } from './ShortHex'
 
 type AuthorisationViewProps = {
   authorisation: Authorisation
@@ -28,16 +29,17 @@ export function AuthorisationView({ authorisation: a, step, summary, party, spen
       <dl class="svc-details">
         <Detail label={t.permitAmount}>{amount}</Detail>
         <Detail label={t.permitToken}>
-          {a.token.symbol} <span class="svc-mono">{a.token.address}</span>
+          {a.token.symbol} <ShortHex value={a.token.address} label={t.labelAddress} />
         </Detail>
         <Detail label={party.label}>{party.children}</Detail>
-        <Detail label={spenderLabel} mono>
-          {a.spender}
+        <Detail label={spenderLabel}>
+          <ShortHex value={a.spender} label={t.labelAddress} />
         </Detail>
         <Detail label={t.permitDeadline}>
           <PermitDeadline deadline={a.deadline} />
         </Detail>
       </dl>
+      <p class="svc-hint">{t.walletRequestNext}</p>
       <ProgressView>{t.connecting}</ProgressView>
     </>
   )

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks'
 import type { FlowNote as Note, Payer } from '../../flow/paymentState'
 import type { WireInvoice } from '../../../shared/wire'
 import { formatTokenAmount } from '../format'
@@ -5,14 +6,30 @@ import { useLocale } from '../LocaleContext'
 import { FlowNote } from './FlowNote'
 import { PayerSummary } from './PayerSummary'
 
-export function ConnectedView({ invoice, payer, note, onPay }: { invoice: WireInvoice; payer: Payer; note: Note | null; onPay(): void }) {
+type ConnectedProps = {
+  invoice: WireInvoice
+  payer: Payer
+  note: Note | null
+  /** No verified record names the payee: paying asks a second time, with the address in view. */
+  unnamed: boolean
+  onPay(): void
+}
+
+export function ConnectedView({ invoice, payer, note, unnamed, onPay }: ConnectedProps) {
   const { strings: t, tag } = useLocale()
+  const [asked, setAsked] = useState(false)
+  const amount = formatTokenAmount(BigInt(invoice.amount), invoice.token, tag)
   return (
     <>
       <FlowNote note={note} />
       <PayerSummary payer={payer} token={invoice.token} />
-      <button type="button" class="svc-primary" onClick={onPay}>
-        {t.pay(formatTokenAmount(BigInt(invoice.amount), invoice.token, tag))}
+      {asked ? (
+        <p class="svc-warning" role="alert">
+          {t.payUnnamedConfirm}
+        </p>
+      ) : null}
+      <button type="button" class="svc-primary" onClick={unnamed && !asked ? () => setAsked(true) : onPay}>
+        {asked ? t.payUnnamed(amount) : t.pay(amount)}
       </button>
     </>
   )

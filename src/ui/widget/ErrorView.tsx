@@ -5,8 +5,9 @@ import { useNow } from '../useNow'
 
 type ErrorProps = { code: string; status: number | null; retryAt: number | null; onRetry(): void }
 
-/** A failure the payer can recover from, worded by code and status (never the server's prose), with
- * one action: try again, held back until Retry-After has passed. */
+/** A failure the payer can recover from, worded by code and status (never the server's prose, nor
+ * its code: a service can answer any string there), with one action: try again, held back until
+ * Retry-After has passed. */
 export function ErrorView({ code, status, retryAt, onRetry }: ErrorProps) {
   const { strings: t } = useLocale()
   const now = useNow(retryAt !== null)
@@ -15,25 +16,29 @@ export function ErrorView({ code, status, retryAt, onRetry }: ErrorProps) {
     <div role="alert">
       <p class="svc-warning">{errorText(code, status, t)}</p>
       <button type="button" class="svc-primary" onClick={onRetry} disabled={wait > 0}>
-        {wait > 0 ? t.retryIn(formatCountdown(wait)) : permitRefused(code) ? t.signNewPermit : t.retry}
+        {wait > 0 ? t.retryIn(formatCountdown(wait)) : newPermit(code) ? t.signNewPermit : t.retry}
       </button>
     </div>
   )
 }
 
-/** After these the retry asks the payer for a new signature: the button says so, never "Try again". */
-function permitRefused(code: string): boolean {
-  return code === 'PERMIT_SIGNATURE_INVALID' || code === 'USEROP_PERMIT_MISMATCH'
+/** After these the retry asks the payer for a new signature: the button says so, never "Try again".
+ * PERMIT_EXPIRED is the service's word: the page says "expired" only from its own clock. */
+function newPermit(code: string): boolean {
+  return code === 'PERMIT_SIGNATURE_INVALID' || code === 'USEROP_PERMIT_MISMATCH' || code === 'PERMIT_EXPIRED'
 }
 
 function errorText(code: string, status: number | null, t: Strings): string {
-  if (permitRefused(code)) return t.errorPermitRefused
-  if (code === 'CHAIN_UNREADABLE') return t.errorChainUnreadable
+  if (code === 'PERMIT_EXPIRED') return t.errorPermitRenew
+  if (newPermit(code)) return t.errorPermitRefused
+  if (code === 'CHAIN_UNREADABLE') return t.errorCannotCheck
+  // the flow says this only where the chain holds the invoice open: "not found" itself is a page of its own
+  if (code === 'NOT_FOUND') return t.errorServiceNotFound
   if (status === 429) return t.errorRateLimited
   if (status === 502 || status === 503) return t.errorUnavailable
   if (code === 'NETWORK_ERROR' || code === 'INVALID_RESPONSE' || status === 0) return t.errorNetwork
   if (code === 'WALLET_ERROR') return t.errorWallet
   if (code === 'CONNECT_FAILED') return t.errorConnect
   if (code === 'VERIFICATION_FAILED') return t.errorVerification
-  return t.errorOther(code)
+  return t.errorRefused
 }

@@ -3,6 +3,7 @@ import type { Authorisation } from '../../flow/paymentState'
 import { formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
 import { AuthorisationView } from './AuthorisationView'
+import { ShortHex } from './ShortHex'
 
 /** Step 1 of paying from the wallet, in plain words before the wallet asks: the payer's own account
  * lets its vault take the missing amount, once. */
@@ -13,7 +14,7 @@ export function FundingView({ authorisation: a, account }: { authorisation: Auth
       authorisation={a}
       step={t.stepFunding(formatTokenAmount(a.amount, a.token, tag))}
       summary={null}
-      party={{ label: t.fundingFrom, children: <span class="svc-mono">{account}</span> }}
+      party={{ label: t.fundingFrom, children: <ShortHex value={account} label={t.labelAddress} /> }}
       spenderLabel={t.fundingSpender}
     />
   )

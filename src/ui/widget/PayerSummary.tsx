@@ -3,17 +3,19 @@ import type { WireInvoice } from '../../../shared/wire'
 import { formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
 import { Detail } from './Detail'
+import { ShortHex } from './ShortHex'
 
-/** Who pays: the wallet the payer connected, and the vault it controls (new or not) with its balance. */
+/** Who pays: the wallet the payer connected, and the payment account (the vault) it controls, new or
+ * not, with its balance. */
 export function PayerSummary({ payer, token }: { payer: Payer; token: WireInvoice['token'] }) {
   const { strings: t, tag } = useLocale()
   return (
     <dl class="svc-details">
-      <Detail label={t.walletAccount} mono>
-        {payer.owner}
+      <Detail label={t.walletAccount}>
+        <ShortHex value={payer.owner} label={t.labelAddress} />
       </Detail>
-      <Detail label={t.vault} mono>
-        {payer.vault}
+      <Detail label={t.payingAccount}>
+        <ShortHex value={payer.vault} label={t.labelAddress} />
         {payer.deployed ? null : <span class="svc-hint"> ({t.vaultNew})</span>}
       </Detail>
       <Detail label={t.balance}>{formatTokenAmount(payer.balance, token, tag)}</Detail>

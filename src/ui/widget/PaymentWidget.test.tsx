@@ -38,7 +38,7 @@ function actions(): WidgetActions {
   return { choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), sendToVault: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }
 }
 
-function show(state: PaymentState, options: { wallets?: WalletChoice[]; locale?: Locale; deployment?: PinnedDeployment } = {}) {
+function show(state: PaymentState, options: { wallets?: WalletChoice[]; locale?: Locale; deployment?: PinnedDeployment; merchantName?: string | null } = {}) {
   const act = actions()
   render(
     <LocaleContext.Provider value={options.locale ?? english}>
@@ -47,7 +47,7 @@ function show(state: PaymentState, options: { wallets?: WalletChoice[]; locale?:
         actions={act}
         wallets={options.wallets ?? []}
         deployment={options.deployment ?? deployment}
-        merchantName="Northwind Studio Ltd"
+        merchantName={options.merchantName === undefined ? 'Northwind Studio Ltd' : options.merchantName}
         invoiceNumber="NW-1042"
       />
     </LocaleContext.Provider>,
@@ -57,6 +57,9 @@ function show(state: PaymentState, options: { wallets?: WalletChoice[]; locale?:
 
 const injected: WalletChoice = { id: 'io.rabby', kind: 'injected', name: 'Rabby', icon: 'data:image/svg+xml,<svg/>', open: async () => ({ request: async () => null }) }
 const devnet: WalletChoice = { id: 'devnet', kind: 'devnet', name: '', icon: '', open: async () => ({ request: async () => null }) }
+
+/** The buttons that act on the payment: copying an address to the clipboard is not one. */
+const paymentActions = () => screen.queryAllByRole('button').filter((button) => !button.classList.contains('svc-copy'))
 
 afterEach(cleanup)
 
@@ -72,7 +75,7 @@ describe('PaymentWidget', () => {
   test('ready: says so when the browser has no wallet', () => {
     show({ name: 'ready', invoice, note: null, rechecks: 0 })
     expect(shown(/No wallet was found in this browser/)).toBe(true)
-    expect(screen.queryAllByRole('button')).toEqual([])
+    expect(paymentActions()).toEqual([])
   })
 
   test('ready: a declined connection is explained, and the wallets are offered again', () => {
@@ -147,7 +150,7 @@ describe('PaymentWidget', () => {
     expect(shown('1 of 3: allow your vault to take 201.00 USDC from your wallet, once')).toBe(true)
     expect(shown(owner)).toBe(true)
     expect(shown(vault)).toBe(true)
-    expect(screen.queryAllByRole('button')).toEqual([])
+    expect(paymentActions()).toEqual([])
   })
 
   test('signingPermit and signingOperation: when paying from the wallet, say which step of three each is', () => {
@@ -169,7 +172,7 @@ describe('PaymentWidget', () => {
     expect(shown(deployment.registry)).toBe(true)
     expect(shown(invoice.merchant)).toBe(true)
     expect(shown(/\(59:5\d left\)|\(1:00:00 left\)/)).toBe(true)
-    expect(screen.queryAllByRole('button')).toEqual([])
+    expect(paymentActions()).toEqual([])
   })
 
   test('unsafe: lists what differed and never offers to sign', () => {
@@ -179,7 +182,7 @@ describe('PaymentWidget', () => {
     expect(shown('The payment is sponsored by an unknown party.')).toBe(true)
     expect(shown('PAYMASTER_MISMATCH: sponsored by 0x1234')).toBe(true)
     expect(shown('You have not signed anything for this payment.')).toBe(true)
-    expect(screen.queryAllByRole('button')).toEqual([])
+    expect(paymentActions()).toEqual([])
   })
 
   test('unsafe: names the fields that differ from the chain, and what the permit already handed over allows', () => {
@@ -187,7 +190,7 @@ describe('PaymentWidget', () => {
     show({ name: 'unsafe', invoice, problems, handedOver: { amount: 248_000_000n, deadline: inAnHour } })
     expect(shown('The invoice shown differs from the one recorded on-chain. Differs in: amount, merchant.')).toBe(true)
     expect(shown(/it lets the invoice registry take 248\.00 USDC from your vault, but only in a payment your vault makes/)).toBe(true)
-    expect(screen.queryAllByRole('button')).toEqual([])
+    expect(paymentActions()).toEqual([])
   })
 
   test('unsafe: after paying from the wallet, also says what the funding permit handed over allows', () => {
@@ -195,7 +198,7 @@ describe('PaymentWidget', () => {
     show({ name: 'unsafe', invoice, problems, handedOver: { amount: 248_000_000n, deadline: inAnHour, funding: { amount: 201_000_000n, deadline: inAnHour } } })
     expect(shown('The payment contains an action this checkout cannot read.')).toBe(true)
     expect(shown(/your vault may take 201\.00 USDC from your wallet until .*: it too can only be used in a payment your vault makes, with your signature\./)).toBe(true)
-    expect(screen.queryAllByRole('button')).toEqual([])
+    expect(paymentActions()).toEqual([])
   })
 
   test('signingOperation: says the operation was checked, with the permit countdown', () => {
@@ -208,9 +211,9 @@ describe('PaymentWidget', () => {
     show({ name: 'signingOperation', invoice, payer, permit, userOp: {} as never, userOpHash, window, payment: paymentOf() })
     expect(shown('Your wallet will ask you to sign this payment. Check that it shows the same:')).toBe(true)
     expect(shown(`invoice ${invoice.id}`)).toBe(true)
-    expect(shown('248.00 USDC')).toBe(true)
+    expect(shown('248.00 USDC', { selector: 'dd' })).toBe(true)
     expect(shown(invoice.merchant)).toBe(true)
-    expect(shown(/^Northwind Studio Ltd/)).toBe(true)
+    expect(shown(/^Northwind Studio Ltd/, { selector: 'dd' })).toBe(true)
     expect(shown('From your wallet')).toBe(false)
   })
 
@@ -219,7 +222,7 @@ describe('PaymentWidget', () => {
     expect(screen.queryByRole('heading', { name: 'Payment submitted' })).not.toBeNull()
     expect(shown(userOpHash)).toBe(true)
     expect(shown(/Next check in 0:0[23]/)).toBe(true)
-    expect(screen.queryAllByRole('button')).toEqual([])
+    expect(paymentActions()).toEqual([])
   })
 
   test('pending: an unanswered submission may still pay, and can be sent again as it is', () => {
@@ -240,7 +243,9 @@ describe('PaymentWidget', () => {
     const receipt = { amount: 248_000_000n, invoiceNumber: '1042', userOpHash, txHash }
     show({ name: 'paid', invoice, receipt }, { deployment: { ...deployment, explorerUrl: 'https://explorer.example/' } })
     expect(screen.queryByRole('heading', { name: 'Payment received' })).not.toBeNull()
-    expect(shown('248.00 USDC')).toBe(true)
+    expect(shown('248.00 USDC', { selector: 'dd' })).toBe(true)
+    expect(screen.getByText(/^You pay/).textContent).toBe('You pay 248.00 USDC to Northwind Studio Ltd · network fee: none (sponsored)')
+    expect(screen.getByRole('list', { name: 'Payment steps' }).querySelector('[aria-current]')).toBeNull()
     expect(shown('NW-1042')).toBe(true)
     expect(shown(userOpHash)).toBe(true)
     expect(shown(txHash)).toBe(true)
@@ -274,7 +279,7 @@ describe('PaymentWidget', () => {
     [502, 'PAYMASTER_UNAVAILABLE', 'The payment service is temporarily unavailable. Nothing was lost.'],
     [503, 'BUNDLER_UNAVAILABLE', 'The payment service is temporarily unavailable. Nothing was lost.'],
     [null, 'NETWORK_ERROR', 'The payment service could not be reached. Check your connection.'],
-    [null, 'CHAIN_UNREADABLE', 'The blockchain could not be read, so nothing can be checked. Try again in a moment.'],
+    [null, 'CHAIN_UNREADABLE', 'This page cannot check the invoice on the blockchain right now, so it will not ask you to sign anything. Nothing was paid. Try again in a moment.'],
   ])('error %s %s: a clear message by code and a retry', (status, code, message) => {
     const act = show({ name: 'error', code, status, retryAt: null, resume: { name: 'loading' } })
     expect(shown(message)).toBe(true)
@@ -305,5 +310,88 @@ describe('PaymentWidget', () => {
     show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 200_000_000n }, missing: 48_000_000n }, { locale: { strings: de, tag: 'de-DE' } })
     expect(screen.queryByRole('heading', { name: 'Guthaben reicht nicht' })).not.toBeNull()
     expect(shown('Ihr Vault enthält 200,00 USDC. Es fehlen 48,00 USDC, um diese Rechnung zu bezahlen.')).toBe(true)
+  })
+})
+
+describe('PaymentWidget, as a payer reads it', () => {
+  test('behavior: one summary says what is paid, to whom, and that there is no network fee', () => {
+    show({ name: 'connected', invoice, payer, note: null })
+    expect(screen.getByText(/^You pay/).textContent).toBe('You pay 248.00 USDC to Northwind Studio Ltd · network fee: none (sponsored)')
+    expect(shown(/could not be confirmed/)).toBe(false)
+  })
+
+  test('behavior: without a confirmed name the whole address is the payee, with a notice, and paying asks twice', () => {
+    const act = show({ name: 'connected', invoice, payer, note: null }, { merchantName: null })
+    expect(screen.getByText(/^You pay/).textContent).toBe(`You pay 248.00 USDC to ${invoice.merchant} · network fee: none (sponsored)`)
+    expect(shown(/^The recipient's name could not be confirmed/)).toBe(true)
+    fireEvent.click(screen.getByRole('button', { name: 'Pay 248.00 USDC' }))
+    expect(act.pay).not.toHaveBeenCalled()
+    expect(screen.getByRole('alert').textContent).toBe('You are paying an address whose owner could not be confirmed. Check it once more, then confirm.')
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, pay 248.00 USDC to this address' }))
+    expect(act.pay).toHaveBeenCalledOnce()
+  })
+
+  test('behavior: the steps are listed with the current one marked, the ones before it done', () => {
+    const authorisation = { amount: 248_000_000n, token: invoice.token, merchant: invoice.merchant, spender: deployment.registry, deadline: inAnHour }
+    show({ name: 'signingPermit', invoice, payer, authorisation, typedData: {} as never })
+    const steps = screen.getByRole('list', { name: 'Payment steps' })
+    expect([...steps.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['✓Check the payment (done)', '2Sign in your wallet', '3The network confirms it'])
+    expect(steps.querySelector('[aria-current="step"]')?.textContent).toBe('2Sign in your wallet')
+    expect(shown('Your wallet opens next and shows this request. Nothing is paid until you approve it there.')).toBe(true)
+  })
+
+  test('behavior: addresses are shortened in the middle, whole on hover and to assistive technology, with a copy button', async () => {
+    const writeText = vi.fn(async () => {})
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true })
+    show({ name: 'connected', invoice, payer, note: null })
+    expect(screen.getByText('0xafa1…2Ee7').closest('[title]')?.getAttribute('title')).toBe(vault)
+    fireEvent.click(screen.getByRole('button', { name: `Copy address ${vault}` }))
+    expect(writeText).toHaveBeenCalledWith(vault)
+    expect(await screen.findByText('Copied', { selector: '[role="status"]' })).not.toBeNull()
+  })
+
+  test('paid: the receipt names invoice, amount, payee, payer, time and transaction, and says the devnet has no explorer', () => {
+    const paid = { ...invoice, status: 'Paid' as const, payer: vault, paidAt: '1790000000', txHash }
+    show({ name: 'paid', invoice: paid, receipt: { amount: 248_000_000n, invoiceNumber: invoice.invoiceNumber, userOpHash, txHash } }, { deployment: { ...deployment, chainId: 31337 } })
+    const receipt = screen.getByRole('region', { name: 'Receipt' })
+    expect([...receipt.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual(['Invoice', 'Amount paid', 'Paid to', 'Paid from', 'Time', 'Transaction', 'Operation hash'])
+    expect(receipt.textContent).toContain('NW-1042')
+    expect(receipt.textContent).toContain('Northwind Studio Ltd')
+    expect(receipt.textContent).toContain(txHash)
+    expect(receipt.querySelector('time')?.getAttribute('datetime')).toBe('2026-09-21T14:13:20.000Z')
+    expect(shown('Local test network: no explorer to link to.')).toBe(true)
+    const print = vi.fn()
+    Object.defineProperty(globalThis, 'print', { value: print, configurable: true })
+    fireEvent.click(screen.getByRole('button', { name: 'Save receipt' }))
+    expect(print).toHaveBeenCalledOnce()
+  })
+
+  test('behavior: the devnet wallet shows what it is asked to sign, and Reject answers no', async () => {
+    show({ name: 'connected', invoice, payer, note: null })
+    const answers: boolean[] = []
+    const detail = { request: { kind: 'sign' as const, primaryType: 'Permit', domain: { name: 'USD Coin' }, message: { value: '248000000', spender: deployment.registry } }, respond: (approved: boolean) => answers.push(approved) }
+    const shownByPage = !globalThis.dispatchEvent(new CustomEvent('svc-devnet-wallet-request', { detail, cancelable: true }))
+    expect(shownByPage).toBe(true)
+    const prompt = await screen.findByRole('group', { name: 'Devnet wallet' })
+    expect([...prompt.querySelectorAll('dt')].map((dt) => `${dt.textContent}=${dt.nextElementSibling?.textContent}`)).toEqual(['domain.name=USD Coin', 'type=Permit', 'value=248000000', `spender=${deployment.registry}`])
+    fireEvent.click(screen.getByRole('button', { name: 'Reject' }))
+    expect(answers).toEqual([false])
+    expect(screen.queryByRole('group', { name: 'Devnet wallet' })).toBeNull()
+  })
+
+  test('behavior: nothing takes focus while the widget changes on its own; after the payer acts, the new state\'s heading does', () => {
+    const view = (state: PaymentState) => (
+      <LocaleContext.Provider value={english}>
+        <PaymentWidget state={state} actions={actions()} wallets={[injected]} deployment={deployment} merchantName="Northwind Studio Ltd" invoiceNumber="NW-1042" />
+      </LocaleContext.Provider>
+    )
+    const { rerender } = render(view({ name: 'loading' }))
+    rerender(view({ name: 'ready', invoice, note: null, rechecks: 0 }))
+    expect(document.activeElement).toBe(document.body)
+    const rabby = screen.getByRole('button', { name: 'Rabby' })
+    rabby.focus()
+    fireEvent.click(rabby)
+    rerender(view({ name: 'connecting', invoice }))
+    expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2 }))
   })
 })

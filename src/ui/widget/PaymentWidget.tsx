@@ -1,16 +1,20 @@
-import { useEffect, useRef } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
 import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
 import type { PaymentState } from '../../flow/paymentState'
+import { devnetChainId } from '../../config/devnet'
 import type { WalletChoice } from '../../wallet/walletChoice'
 import { formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
 import { stateHeadline } from '../stateHeadline'
 import { ConnectedView } from './ConnectedView'
+import { DevnetWalletPrompt } from './DevnetWalletPrompt'
 import { ErrorView } from './ErrorView'
 import { FundingView } from './FundingView'
 import { InsufficientBalanceView } from './InsufficientBalanceView'
 import { PendingView } from './PendingView'
 import { PermitExpiredView } from './PermitExpiredView'
+import { PaymentSteps, paymentStep } from './PaymentSteps'
+import { PaymentSummary } from './PaymentSummary'
 import { PermitView } from './PermitView'
 import { ProgressView } from './ProgressView'
 import { ReadyView } from './ReadyView'
@@ -39,6 +43,10 @@ export type PaymentWidgetProps = {
   merchantName: string | null
   /** The merchant's own numbering (from the verified metadata); null shows the on-chain number. */
   invoiceNumber: string | null
+  /** The metadata is still being checked: a missing name is not yet a finding. */
+  merchantNamePending?: boolean
+  /** Meanwhile, the name the unchecked record gives: it only holds the checked name's place. */
+  merchantNameToCome?: string | null
 }
 
 /** The payment as the payer sees it: a thin view of the flow's state. A new state is announced to
@@ -49,14 +57,37 @@ export function PaymentWidget(p: PaymentWidgetProps) {
   const heading = useRef<HTMLHeadingElement>(null)
   const headline = stateHeadline(p.state, t)
   const shown = useRef(p.state.name)
+  // Focus follows the payer only once they have acted in the widget: loading, checking and the
+  // chain's answers never take it (embedded, that would pull the host page to the frame).
+  const acted = useRef(false)
   useEffect(() => {
     if (shown.current === p.state.name) return
     shown.current = p.state.name
+    if (!acted.current) return
     const active = document.activeElement
     if (!active || active === document.body || !active.isConnected || section.current?.contains(active)) heading.current?.focus()
   }, [p.state.name])
+  // The card never shrinks while it is on screen: a shorter state (a spinner between two steps) would
+  // pull the invoice below it up, and the next state push it down again. Set through the CSSOM, which
+  // the page's CSP allows (a style attribute it would refuse).
+  useLayoutEffect(() => {
+    const card = section.current
+    if (!card) return
+    const height = card.getBoundingClientRect().height
+    if (height > parseFloat(card.style.minHeight || '0')) card.style.minHeight = `${height}px`
+  })
+  const invoice = 'invoice' in p.state ? p.state.invoice : null
+  const step = paymentStep(p.state.name)
   return (
-    <section class="svc-widget" ref={section} aria-labelledby="svc-widget-heading">
+    <section class="svc-widget" ref={section} aria-labelledby="svc-widget-heading" onClickCapture={() => (acted.current = true)} onKeyDownCapture={() => (acted.current = true)}>
+      {/* what is paid and the steps first, the state's own heading after them: a heading of one line
+          or two never moves the summary */}
+      {/* after this widget's own payment both stay, every step done: the receipt arriving moves
+          nothing above it */}
+      {invoice && (p.state.name === 'paid' ? p.state.receipt : p.state.name !== 'canceled' && p.state.name !== 'unsafe') ? (
+        <PaymentSummary invoice={invoice} merchantName={p.merchantName} namePending={p.merchantNamePending ?? false} nameToCome={p.merchantNameToCome ?? null} />
+      ) : null}
+      {step !== null && (step < 3 || (p.state.name === 'paid' && p.state.receipt)) ? <PaymentSteps current={step} /> : null}
       <h2 id="svc-widget-heading" class="svc-widget-heading" tabIndex={-1} ref={heading}>
         {headline}
       </h2>
@@ -64,6 +95,7 @@ export function PaymentWidget(p: PaymentWidgetProps) {
         {headline}
       </p>
       <StateView {...p} />
+      <DevnetWalletPrompt />
     </section>
   )
 }
@@ -76,7 +108,7 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'wrongNetwork':
       return <WrongNetworkView {...state} chainName={deployment.chainName} onSwitch={actions.switchNetwork} />
     case 'connected':
-      return <ConnectedView {...state} onPay={actions.pay} />
+      return <ConnectedView {...state} unnamed={!merchantName} onPay={actions.pay} />
     case 'insufficientBalance':
       return <InsufficientBalanceView {...state} onCheckAgain={actions.retry} onPayFromWallet={actions.payFromWallet} onSendToVault={actions.sendToVault} />
     case 'sendingToVault':
@@ -87,12 +119,21 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
       return <PermitView authorisation={state.authorisation} merchantName={merchantName} step={state.funding ? t.stepPermit : null} />
     case 'signingOperation':
       return (
-        <SigningOperationView payment={state.payment} token={state.invoice.token} merchantName={merchantName} validUntil={state.window.validUntil} />
+        <SigningOperationView payment={state.payment} token={state.invoice.token} merchantName={merchantName} validUntil={state.window.validUntil} simulated={state.simulated} />
       )
     case 'pending':
       return <PendingView {...state} onSendAgain={actions.retry} onSignNew={actions.renewPermit} />
     case 'paid':
-      return <ReceiptView invoice={state.invoice} invoiceNumber={invoiceNumber} receipt={state.receipt} explorerUrl={deployment.explorerUrl} />
+      return (
+        <ReceiptView
+          invoice={state.invoice}
+          invoiceNumber={invoiceNumber}
+          receipt={state.receipt}
+          merchantName={merchantName}
+          explorerUrl={deployment.explorerUrl}
+          localChain={deployment.chainId === devnetChainId}
+        />
+      )
     case 'canceled':
       return <p>{t.canceledBody}</p>
     case 'notFound':

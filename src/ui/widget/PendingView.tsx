@@ -6,6 +6,7 @@ import { useLocale } from '../LocaleContext'
 import { useNow } from '../useNow'
 import { Detail } from './Detail'
 import { ProgressView } from './ProgressView'
+import { ShortHex } from './ShortHex'
 
 type PendingProps = {
   userOpHash: Hex
@@ -30,9 +31,10 @@ export function PendingView({ userOpHash, nextCheckAt, submission, window, onSen
   return (
     <>
       <p class={submission.kind === 'refused' ? 'svc-warning' : undefined}>{body}</p>
+      {submission.kind === 'accepted' ? <p class="svc-hint">{t.networkConfirming}</p> : null}
       <dl class="svc-details">
-        <Detail label={t.userOpHash} mono>
-          {userOpHash}
+        <Detail label={t.userOpHash}>
+          <ShortHex value={userOpHash} label={t.labelOperation} />
         </Detail>
       </dl>
       <ProgressView>{t.nextCheck(formatCountdown((nextCheckAt - now) / 1000))}</ProgressView>

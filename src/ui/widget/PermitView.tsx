@@ -1,6 +1,7 @@
 import type { Authorisation } from '../../flow/paymentState'
 import { useLocale } from '../LocaleContext'
 import { AuthorisationView } from './AuthorisationView'
+import { ShortHex } from './ShortHex'
 
 /** The vault's permit to the invoice registry; `step` says which of several signatures it is, when
  * there are several. */
@@ -9,7 +10,7 @@ export function PermitView({ authorisation: a, merchantName, step = null }: { au
   const merchant = (
     <>
       {merchantName ? `${merchantName} ` : ''}
-      <span class="svc-mono">{a.merchant}</span>
+      <ShortHex value={a.merchant} label={t.labelAddress} />
     </>
   )
   return (

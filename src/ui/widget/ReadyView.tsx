@@ -2,6 +2,7 @@ import type { FlowNote as Note } from '../../flow/paymentState'
 import type { WalletChoice } from '../../wallet/walletChoice'
 import { useLocale } from '../LocaleContext'
 import { FlowNote } from './FlowNote'
+import { WalletIcon } from './WalletIcon'
 
 export function ReadyView({ note, wallets, onChoose }: { note: Note | null; wallets: WalletChoice[]; onChoose(choice: WalletChoice): void }) {
   const { strings: t } = useLocale()
@@ -16,7 +17,7 @@ export function ReadyView({ note, wallets, onChoose }: { note: Note | null; wall
           {wallets.map((choice) => (
             <li key={choice.id}>
               <button type="button" class="svc-wallet" onClick={() => onChoose(choice)}>
-                {choice.icon ? <img src={choice.icon} alt="" width={28} height={28} /> : <span class="svc-wallet-icon" aria-hidden="true" />}
+                <WalletIcon kind={choice.kind} icon={choice.icon} />
                 <span>{label(choice)}</span>
               </button>
             </li>

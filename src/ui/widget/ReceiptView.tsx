@@ -1,39 +1,76 @@
 import type { Hex } from 'viem'
 import type { Receipt } from '../../flow/paymentState'
 import type { WireInvoice } from '../../../shared/wire'
-import { formatTokenAmount } from '../format'
+import { formatMoment, formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
 import { Detail } from './Detail'
+import { ShortHex } from './ShortHex'
 
-/** The paid state: this widget's receipt, or what the invoice says when someone else paid it. */
-export function ReceiptView(p: { invoice: WireInvoice; invoiceNumber: string | null; receipt: Receipt | null; explorerUrl: string | undefined }) {
+type ReceiptViewProps = {
+  /** As the chain shows it paid: its payer and paidAt are the registry's record. */
+  invoice: WireInvoice
+  invoiceNumber: string | null
+  receipt: Receipt | null
+  /** From the verified metadata; null names the payee by address alone. */
+  merchantName: string | null
+  explorerUrl: string | undefined
+  /** The devnet's own chain: no explorer exists for it. */
+  localChain: boolean
+}
+
+/** The paid state: a receipt the payer keeps (Save prints it alone, see theme.css), from what the
+ * chain recorded: this widget's payment, or the invoice's settlement when someone else paid it. */
+export function ReceiptView(p: ReceiptViewProps) {
   const { invoice, receipt, explorerUrl } = p
   const { strings: t, tag } = useLocale()
   const txHash: Hex | null = receipt?.txHash ?? invoice.txHash
+  const paidAt = invoice.paidAt ? Number(invoice.paidAt) * 1000 : null
   return (
     <>
       <p class="svc-ok">{t.paidBody}</p>
-      <dl class="svc-details">
-        <Detail label={t.receiptAmount}>{formatTokenAmount(receipt?.amount ?? BigInt(invoice.amount), invoice.token, tag)}</Detail>
-        <Detail label={t.receiptInvoice}>{p.invoiceNumber ?? receipt?.invoiceNumber ?? invoice.invoiceNumber}</Detail>
-        {receipt ? (
-          <Detail label={t.userOpHash} mono>
-            {receipt.userOpHash}
+      <section class="svc-receipt" aria-labelledby="svc-receipt-heading">
+        <h3 id="svc-receipt-heading">{t.receiptHeading}</h3>
+        <dl class="svc-details">
+          <Detail label={t.receiptInvoice}>{p.invoiceNumber ?? receipt?.invoiceNumber ?? invoice.invoiceNumber}</Detail>
+          <Detail label={t.receiptAmount}>{formatTokenAmount(receipt?.amount ?? BigInt(invoice.amount), invoice.token, tag)}</Detail>
+          <Detail label={t.receiptPayee}>
+            {p.merchantName ? <span class="svc-receipt-name">{p.merchantName} </span> : null}
+            <ShortHex value={invoice.merchant} label={t.labelAddress} />
           </Detail>
-        ) : null}
-        {txHash ? (
-          <Detail label={t.txHash} mono>
-            {txHash}
-          </Detail>
-        ) : null}
-      </dl>
+          {invoice.payer ? (
+            <Detail label={t.receiptPayer}>
+              <ShortHex value={invoice.payer} label={t.labelAddress} />
+            </Detail>
+          ) : null}
+          {paidAt ? (
+            <Detail label={t.receiptTime}>
+              <time dateTime={new Date(paidAt).toISOString()}>{formatMoment(paidAt, tag)}</time>
+            </Detail>
+          ) : null}
+          {txHash ? (
+            <Detail label={t.txHash}>
+              <ShortHex value={txHash} label={t.labelTransaction} />
+            </Detail>
+          ) : null}
+          {receipt ? (
+            <Detail label={t.userOpHash}>
+              <ShortHex value={receipt.userOpHash} label={t.labelOperation} />
+            </Detail>
+          ) : null}
+        </dl>
+      </section>
       {txHash && explorerUrl ? (
         <p>
           <a href={`${explorerUrl.replace(/\/+$/, '')}/tx/${txHash}`} target="_blank" rel="noopener noreferrer">
             {t.viewOnExplorer}
           </a>
         </p>
+      ) : txHash && p.localChain ? (
+        <p class="svc-hint">{t.localChain}</p>
       ) : null}
+      <button type="button" class="svc-secondary svc-save-receipt" onClick={() => globalThis.print()}>
+        {t.saveReceipt}
+      </button>
     </>
   )
 }

@@ -4,6 +4,8 @@ import { useLocale } from '../LocaleContext'
 import { Detail } from './Detail'
 import { PermitDeadline } from './PermitDeadline'
 import { ProgressView } from './ProgressView'
+import { SimulatedEffect } from './SimulatedEffect'
+import type { SimulatedEffect as SimulatedEffectOf } from '../../chain/simulatePayment'
 
 type SigningOperationProps = {
   /** The message the wallet is asked to sign, built from the verified operation alone: these lines
@@ -14,15 +16,18 @@ type SigningOperationProps = {
   merchantName: string | null
   /** The operation's real window (its sponsorship's), not a figure the service states. */
   validUntil: number
+  /** What the operation moves, as the pinned RPC ran it before this step. */
+  simulated?: SimulatedEffectOf | undefined
 }
 
-export function SigningOperationView({ payment, token, merchantName, validUntil }: SigningOperationProps) {
+export function SigningOperationView({ payment, token, merchantName, validUntil, simulated }: SigningOperationProps) {
   const { strings: t, tag } = useLocale()
   const funded = payment.fromWallet > 0n ? formatTokenAmount(payment.fromWallet, token, tag) : null
   return (
     <>
       {funded ? <p class="svc-step">{t.stepConfirm}</p> : null}
       <p class="svc-ok">{funded ? t.signingBodyFunded(funded) : t.signingBody}</p>
+      {simulated ? <SimulatedEffect effect={simulated} token={token} merchantName={merchantName} /> : null}
       <p>{t.walletWillAsk}</p>
       <dl class="svc-details svc-wallet-lines">
         <Detail label={t.walletLinePay}>{t.walletLineInvoice(payment.invoice.toString())}</Detail>
@@ -41,6 +46,7 @@ export function SigningOperationView({ payment, token, merchantName, validUntil 
           </Detail>
         ) : null}
       </dl>
+      <p class="svc-hint">{t.walletRequestNext}</p>
       <ProgressView>{t.connecting}</ProgressView>
     </>
   )

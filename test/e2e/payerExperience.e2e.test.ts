@@ -1,0 +1,287 @@
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import jsQR from 'jsqr'
+import type { Browser, Frame, Page } from 'playwright-core'
+import { PNG } from 'pngjs'
+import { formatUnits, parseUnits } from 'viem'
+import { describe, expect, test } from 'vitest'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { devnetClients } from '../../devnet/deploy'
+import { createPayer, mintTo } from '../../devnet/seed'
+import { artifactsDir } from './support/browser'
+import { useCheckoutInBrowser, type BrowserDevnet } from './support/checkoutInBrowser'
+import { answerDevnetWallet } from './support/devnetWalletPrompt'
+import { injectTestWallet } from './support/testWallet'
+import { workerCheckout } from '../support/workerCheckout'
+
+/**
+ * The checkout as a payer meets it, on a phone (390 px) and a laptop (1280 px), on the pay page and
+ * embedded in a shop: nothing takes focus or scrolls before the payer acts, nothing shifts while the
+ * payment goes through, the receipt can be kept, the devnet wallet shows what it signs, and every
+ * dead end says what to do. Every state is kept as a screenshot in test-results/screenshots/.
+ */
+
+const checkout = useCheckoutInBrowser()
+const deployment = () => ({ chainId: checkout.devnet.file.chainId, ...checkout.devnet.file.contracts })
+const clients = () => devnetClients(checkout.devnet.file.rpcUrl, checkout.devnet.file.chainId)
+const widths = [390, 1280] as const
+const usdc = (raw: string | bigint) => `${Number(formatUnits(BigInt(raw), 6)).toLocaleString('en-US', { minimumFractionDigits: 2 })} USDC`
+const trustLine = 'Checked: the amount, recipient and due date match the payment record.'
+
+async function shot(target: Page | ReturnType<Page['locator']>, name: string) {
+  mkdirSync(artifactsDir, { recursive: true })
+  await target.screenshot({ path: join(artifactsDir, `payer-${name}.png`), ...('goto' in target ? { fullPage: true } : {}) })
+}
+
+/** A page of its own context at `width`, with a fresh payer's wallet (funded vault unless told), and
+ * every layout shift recorded that no input of the payer caused. */
+async function payerPage(browser: Browser, width: number, { funds = parseUnits('100000', 6), accountFunds = 0n } = {}) {
+  const payer = await createPayer(clients(), deployment(), funds)
+  if (accountFunds > 0n) await mintTo(clients(), deployment(), payer.owner, accountFunds)
+  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 }, locale: 'en-US' })
+  const page = await context.newPage()
+  await page.addInitScript(() => {
+    const shifts: number[] = []
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] })[]) {
+        if (entry.hadRecentInput) continue
+        shifts.push(entry.value)
+        // what moved, from where to where: a failure names it
+        moved.push(`${entry.value.toFixed(4)} ${entry.sources.map((source) => `${(source.node as Element | undefined)?.className || source.node?.nodeName} ${source.previousRect.y}->${source.currentRect.y}`).join(', ')}`)
+      }
+    }).observe({ type: 'layout-shift', buffered: true })
+    const moved: string[] = []
+    ;(window as unknown as { shifts: number[]; moved: string[] }).shifts = shifts
+    ;(window as unknown as { moved: string[] }).moved = moved
+  })
+  const wallet = await injectTestWallet(page, { privateKey: payer.ownerPrivateKey, rpcUrl: checkout.devnet.file.rpcUrl, chainId: checkout.devnet.file.chainId })
+  return { page, wallet, payer }
+}
+
+const heading = (where: Page | Frame) => where.locator('#svc-widget-heading').textContent()
+const layoutShift = (where: Page | Frame) => where.evaluate(() => (window as unknown as { shifts: number[] }).shifts.reduce((sum, value) => sum + value, 0))
+
+async function paidTransaction(invoiceId: string) {
+  const [paid] = await clients().public.getContractEvents({ address: deployment().registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: BigInt(invoiceId) }, fromBlock: 0n })
+  return paid!.transactionHash
+}
+
+type DemoInvoice = BrowserDevnet['file']['invoices'][number]
+const unused: DemoInvoice[] = []
+/** An open demo invoice with its metadata and share link, none used twice: this file's own set
+ * first, then new sets of the worker's devnet. */
+async function demoInvoice(): Promise<DemoInvoice> {
+  if (unused.length === 0 && !usedOwnSet) {
+    usedOwnSet = true
+    unused.push(...checkout.devnet.file.invoices)
+  }
+  if (unused.length === 0) unused.push(...(await (await workerCheckout()).newDemoSet()).invoices)
+  return unused.shift()!
+}
+let usedOwnSet = false
+
+/** What the measured numbers were, for the report: kept beside the screenshots. */
+const measured: Record<string, number> = {}
+function keep(name: string, value: number) {
+  measured[name] = value
+  mkdirSync(artifactsDir, { recursive: true })
+  writeFileSync(join(artifactsDir, 'payer-measured.json'), `${JSON.stringify(measured, null, 2)}\n`)
+}
+
+describe('the pay page as a payer meets it', () => {
+  test.each(widths)('behavior: at %i px nothing takes focus on load, nothing shifts through a whole payment, and the saved receipt names invoice, amount, payee and transaction', async (width) => {
+    const invoice = await demoInvoice()
+    const { page, wallet } = await payerPage(checkout.browser, width)
+    await page.goto(invoice.shareLink)
+    await expect.poll(() => heading(page)).toBe('Choose a wallet to pay with')
+    await expect.poll(() => page.getByText(trustLine).isVisible()).toBe(true)
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true)
+    expect(await page.getByText(/^You pay/).textContent()).toBe(`You pay ${usdc(invoice.amount)} to Northwind Studio Ltd · network fee: none (sponsored)`)
+    await shot(page, `page-${width}-01-ready`)
+
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await page.getByRole('button', { name: /^Pay / }).waitFor()
+    // after the payer acted, focus is on the new state's heading
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('svc-widget-heading')
+    expect(await page.locator('.svc-steps [aria-current="step"]').textContent()).toBe('1Check the payment')
+    await shot(page, `page-${width}-02-connected`)
+
+    const held = wallet.holdNext('eth_signTypedData_v4')
+    await page.getByRole('button', { name: /^Pay / }).click()
+    const release = await held
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Authorise the payment in your wallet')
+    expect(await page.locator('.svc-steps [aria-current="step"]').textContent()).toBe('2Sign in your wallet')
+    await shot(page, `page-${width}-03-signing-permit`)
+    release()
+    await expect.poll(() => heading(page), { timeout: 30_000 }).toBe('Payment received')
+    await shot(page, `page-${width}-04-paid`)
+    const cls = await layoutShift(page)
+    keep(`cls-page-${width}`, cls)
+    expect(cls, (await page.evaluate(() => (window as unknown as { moved: string[] }).moved)).join('\n')).toBeLessThan(0.01)
+
+    // the receipt as the payer saves it: the print layout, as chromium prints it to PDF
+    const tx = await paidTransaction(invoice.id)
+    await page.emulateMedia({ media: 'print' })
+    const dir = mkdtempSync(join(tmpdir(), 'svc-receipt-'))
+    await page.pdf({ path: join(dir, 'receipt.pdf'), format: 'A4' })
+    const text = execFileSync('pdftotext', ['-layout', join(dir, 'receipt.pdf'), '-'], { encoding: 'utf8' })
+    expect(text).toMatch(/receipt/i)
+    expect(text).toContain(invoice.invoiceNumber)
+    expect(text).toContain(usdc(invoice.amount))
+    expect(text).toContain('Northwind Studio Ltd')
+    expect(text.replace(/\s+/g, '')).toContain(tx)
+    // the receipt alone: not the invoice's lines or the buttons
+    expect(text).not.toContain('Save receipt')
+    await page.context().close()
+  })
+
+  test('behavior: the devnet wallet shows each request as a wallet would; Reject comes back to the Pay step with nothing paid, Approve pays', { timeout: 120_000 }, async () => {
+    const invoice = await demoInvoice()
+    // the devnet wallet pays from the devnet's demo payer: enough in its vault for any demo invoice
+    await mintTo(clients(), deployment(), (await workerCheckout()).seed.payer.vault, BigInt(invoice.amount))
+    const context = await checkout.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
+    const page = await context.newPage()
+    await page.goto(invoice.shareLink)
+    // the devnet wallet's own icon, sized to the button's line, not an empty square
+    const icon = await page.getByRole('button', { name: 'Devnet wallet (demo payer)' }).locator('svg').boundingBox()
+    expect([icon?.width, icon?.height]).toEqual([28, 28])
+    await page.getByRole('button', { name: 'Devnet wallet (demo payer)' }).click()
+    const pay = page.getByRole('button', { name: `Pay ${usdc(invoice.amount)}` })
+    await pay.waitFor({ timeout: 20_000 })
+    await pay.click()
+    await page.getByRole('group', { name: 'Devnet wallet' }).waitFor({ timeout: 20_000 })
+    await shot(page, 'page-1280-05-devnet-wallet-request')
+    await page.setViewportSize({ width: 390, height: 844 })
+    await shot(page, 'page-390-05-devnet-wallet-request')
+    await page.setViewportSize({ width: 1280, height: 900 })
+    const refused = await answerDevnetWallet(page, 'Reject')
+    expect(refused).toContain('type=Permit')
+    expect(refused).toContain(`value=${invoice.amount}`)
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Pay this invoice')
+    expect(await page.getByText('You declined the authorisation. Nothing was paid.').isVisible()).toBe(true)
+    expect(await checkout.invoiceOnChain(BigInt(invoice.id)).then((onChain) => onChain.status)).toBe(1)
+    await shot(page, 'page-1280-06-devnet-wallet-rejected')
+
+    await pay.click()
+    const permit = await answerDevnetWallet(page, 'Approve')
+    expect(permit).toContain('type=Permit')
+    const payment = await answerDevnetWallet(page, 'Approve')
+    expect(payment).toContain('type=Payment')
+    expect(payment).toContain(`amount=${invoice.amount}`)
+    expect(payment).toContain(`invoice=${invoice.id}`)
+    await expect.poll(() => heading(page), { timeout: 30_000 }).toBe('Payment received')
+    expect(await page.getByText('Local test network: no explorer to link to.').isVisible()).toBe(true)
+    expect(await checkout.invoiceOnChain(BigInt(invoice.id)).then((onChain) => onChain.status)).toBe(2)
+    await context.close()
+  })
+
+  test.each(widths)('behavior: at %i px not enough funds shows the payment account\'s address to copy and as a QR code that reads back to it', async (width) => {
+    const invoice = await demoInvoice()
+    const { page, payer } = await payerPage(checkout.browser, width, { funds: 0n })
+    await page.goto(invoice.shareLink)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Not enough funds')
+    const qr = page.getByRole('img', { name: `QR code of the address ${payer.vault}` })
+    await qr.waitFor()
+    const png = PNG.sync.read(await qr.screenshot())
+    expect(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data).toBe(payer.vault)
+    expect(await page.locator('.svc-fund').getByRole('button', { name: `Copy address ${payer.vault}` }).count()).toBe(1)
+    // shortened in the middle, on one line
+    const shortVault = `${payer.vault.slice(0, 6)}…${payer.vault.slice(-4)}`
+    const box = await page.locator('.svc-fund .svc-hex-short', { hasText: shortVault }).boundingBox()
+    expect(box!.height).toBeLessThan(30)
+    await shot(page, `page-${width}-07-insufficient`)
+    await page.context().close()
+  })
+
+  test.each(widths)('behavior: at %i px every dead end is a page in the payer\'s words: a malformed link (400), an unknown invoice (404), a link whose token no longer opens', async (width) => {
+    const context = await checkout.browser.newContext({ viewport: { width, height: 844 }, locale: 'en-US' })
+    const page = await context.newPage()
+    const { serverUrl } = checkout.devnet.file
+    const bad = await page.goto(`${serverUrl}/pay/abc`)
+    expect(bad?.status()).toBe(400)
+    expect(bad?.headers()['content-type']).toMatch(/^text\/html/)
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('This link is not complete')
+    expect(await page.locator('body').textContent()).not.toMatch(/VALIDATION_ERROR|"error"/)
+    await shot(page, `page-${width}-08-bad-link`)
+
+    const unknown = await page.goto(`${serverUrl}/pay/987654321`)
+    expect(unknown?.status()).toBe(404)
+    // the chain read, one page: the server's not-found markup is replaced, not added to
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).allTextContents(), { timeout: 15_000 }).toEqual(['Invoice not found'])
+    await page.waitForLoadState('networkidle')
+    expect(await page.getByRole('heading', { level: 1 }).allTextContents()).toEqual(['Invoice not found'])
+    await shot(page, `page-${width}-09-not-found`)
+
+    const link = new URL((await demoInvoice()).shareLink)
+    link.searchParams.set('token', `svc_tk_${'x'.repeat(43)}`)
+    const withdrawn = await page.goto(link.toString())
+    expect(withdrawn?.status()).toBe(200)
+    await expect.poll(() => page.getByRole('heading', { name: 'This link no longer works' }).isVisible()).toBe(true)
+    // no name the record could confirm: the whole address stands in, with the notice
+    await expect.poll(() => page.getByText(/^The recipient's name could not be confirmed/).isVisible(), { timeout: 15_000 }).toBe(true)
+    await shot(page, `page-${width}-10-link-withdrawn`)
+    await context.close()
+
+    const german = await checkout.browser.newContext({ viewport: { width, height: 844 }, locale: 'de-DE' })
+    const dePage = await german.newPage()
+    const answer = await dePage.goto(`${serverUrl}/pay/abc`)
+    expect(answer?.status()).toBe(400)
+    expect(await dePage.getByRole('heading', { level: 1 }).textContent()).toBe('Dieser Link ist unvollständig')
+    expect(await dePage.evaluate(() => document.documentElement.lang)).toBe('de')
+    await german.close()
+  })
+})
+
+describe('the checkout embedded in a shop as a payer meets it', () => {
+  /** A shop page on the storefront's origin (which the checkout lets frame it): tall, with its own
+   * button focused and the page scrolled before the checkout loads in it. */
+  async function shopPage(width: number, invoice: { id: string; shareLink: string }) {
+    const { page, wallet } = await payerPage(checkout.browser, width, { funds: parseUnits('100000', 6) })
+    const { storefrontUrl, serverUrl } = checkout.devnet.file
+    const token = new URL(invoice.shareLink).searchParams.get('token')!
+    await page.route(`${storefrontUrl}/payer-experience`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title></head>
+<body><h1>Shop</h1><button id="host-button">Keep shopping</button><div style="height:700px"></div>
+<script src="${serverUrl}/embed.js" data-invoice-id="${invoice.id}" data-token="${token}" async></script><div style="height:3000px"></div></body></html>`,
+      }),
+    )
+    await page.goto(`${storefrontUrl}/payer-experience`, { waitUntil: 'domcontentloaded' })
+    await page.evaluate(() => {
+      document.getElementById('host-button')!.focus()
+      scrollTo(0, 240)
+    })
+    return { page, wallet }
+  }
+
+  test.each(widths)('behavior: at %i px the embed neither scrolls nor takes focus from the host page as it loads, and pays', async (width) => {
+    const invoice = await demoInvoice()
+    const { page } = await shopPage(width, invoice)
+    await expect.poll(() => page.frames().some((frame) => frame.url().includes('/pay/')), { timeout: 15_000 }).toBe(true)
+    const frame = page.frames().find((candidate) => candidate.url().includes('/pay/'))!
+    await expect.poll(() => heading(frame), { timeout: 20_000 }).toBe('Choose a wallet to pay with')
+    await expect.poll(() => frame.getByText(trustLine).isVisible(), { timeout: 15_000 }).toBe(true)
+    // the host as the payer left it
+    expect(await page.evaluate(() => [scrollY, document.activeElement?.id])).toEqual([240, 'host-button'])
+    expect(await frame.evaluate(() => document.activeElement === document.body)).toBe(true)
+    const embed = page.locator('iframe').first()
+    await embed.scrollIntoViewIfNeeded()
+    await shot(embed, `embed-${width}-01-ready`)
+    await frame.getByRole('button', { name: /^Test Wallet$/ }).first().click()
+    await frame.getByRole('button', { name: /^Pay / }).waitFor({ timeout: 20_000 })
+    await shot(embed, `embed-${width}-02-connected`)
+    await frame.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => heading(frame), { timeout: 30_000 }).toBe('Payment received')
+    await shot(embed, `embed-${width}-03-paid`)
+    keep(`cls-embed-frame-${width}`, await layoutShift(frame))
+    // what the shop's page itself saw move (its own content under the frame): the host's layout shift
+    const hostShift = await layoutShift(page)
+    keep(`cls-embed-host-${width}`, hostShift)
+    expect(hostShift, (await page.evaluate(() => (window as unknown as { moved: string[] }).moved)).join('\n')).toBeLessThan(0.01)
+    await page.context().close()
+  })
+})

@@ -1,0 +1,32 @@
+import type { Frame, Page } from 'playwright-core'
+
+/** The devnet wallet's request as the payer sees it: each field's name and value, in order. */
+export type ShownRequest = string[]
+
+/** Waits for the devnet wallet's next request in the page (or frame), as a payer looks at it, and
+ * answers it: Approve signs, Reject refuses with EIP-1193 4001. Resolves with what it showed. */
+export async function answerDevnetWallet(where: Page | Frame, answer: 'Approve' | 'Reject'): Promise<ShownRequest> {
+  const prompt = where.getByRole('group', { name: 'Devnet wallet' })
+  await prompt.waitFor({ timeout: 20_000 })
+  const shown = await prompt.locator('.svc-devnet-request > div').evaluateAll((rows) => rows.map((row) => `${row.querySelector('dt')?.textContent}=${row.querySelector('dd')?.textContent}`))
+  await prompt.getByRole('button', { name: answer }).click()
+  await prompt.waitFor({ state: 'detached' })
+  return shown
+}
+
+/** Approves every request the devnet wallet makes until `done` settles: for a flow that is not about
+ * the wallet's window. */
+export async function approveDevnetWalletUntil(where: Page | Frame, done: Promise<unknown>): Promise<ShownRequest[]> {
+  const shown: ShownRequest[] = []
+  let finished = false
+  void done.finally(() => (finished = true))
+  while (!finished) {
+    const prompt = where.getByRole('group', { name: 'Devnet wallet' })
+    const appeared = await prompt.waitFor({ timeout: 500 }).then(
+      () => true,
+      () => false,
+    )
+    if (appeared && !finished) shown.push(await answerDevnetWallet(where, 'Approve'))
+  }
+  return shown
+}
