@@ -63,7 +63,7 @@ describe('PayPage', () => {
     const header = document.querySelector('header.svc-header')!
     expect(header.textContent).toContain('Northwind Studio Ltd')
     expect(header.textContent).toContain('4,540.00 USDC')
-    expect(shown(/^Confirmed on-chain: the amount, payee, status and due date above are read from the blockchain/)).toBe(true)
+    expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(true)
     expect(screen.queryByRole('heading', { name: 'Choose a wallet to pay with' })).not.toBeNull()
     const disclosure = main.querySelector<HTMLDetailsElement>('details.svc-disclosure')!
     expect(disclosure.open).toBe(false)
