@@ -9,6 +9,7 @@ import type { VerifyPermitToSignReturnType } from '../verify/verifyPermitToSign'
 import type { Failure } from './failure'
 import type { SubmitResponse } from '../api/createPayApi'
 import type { Payer } from './paymentState'
+import type { SmartWalletOutcome } from './smartWallet/smartWalletEvent'
 
 /** What the payer asks for. */
 export type PaymentAction =
@@ -55,5 +56,6 @@ export type PaymentOutcome =
    * while the permit still has time: the same permit is prepared again, with a new sponsorship. */
   | { type: 'sponsorshipExpiring' }
   | { type: 'failed'; failure: Failure; at: number }
+  | SmartWalletOutcome
 
 export type PaymentEvent = PaymentAction | PaymentOutcome

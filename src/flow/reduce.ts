@@ -7,6 +7,8 @@ import type { HandedOverPermit, Payer, PaymentState, Receipt } from './paymentSt
 import type { Funding } from '../../shared/fundedPayCall'
 import type { PermitSignature } from '../../shared/payCall'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
+import { smartPayerResolved, smartWalletChanged, smartWalletTransitions } from './smartWallet/smartWalletTransitions'
+import { isSmartWalletState } from './smartWallet/smartWalletState'
 
 /** How often the chain is read while a signed operation is out. */
 export const pendingPollMs = 3_000
@@ -45,6 +47,7 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
   connecting: {
     // before any permit is asked for: a service that misstates the invoice is never paid through
     payerResolved: (_, event) => checked(event.check, (invoice) => resolved(invoice, event.payer, event.accountBalance)),
+    smartPayerResolved,
     wrongNetwork: (state, { chainId, wantedChainId }) => ({ name: 'wrongNetwork', invoice: state.invoice, chainId, wantedChainId, note: null }),
     failed: (state, { failure, at }) => (failure.kind === 'rejected' ? ready(state.invoice, 'connectRejected') : errorState(failure, at, state, 'CONNECT_FAILED')),
   },
@@ -155,6 +158,7 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
   paid: {},
   canceled: {},
   unsafe: {},
+  ...smartWalletTransitions,
 }
 
 /** The whole payment as a pure function: no clock (times come in events), no I/O. An event a state
@@ -188,6 +192,7 @@ const beforeHandover = new Set<PaymentState['name']>([
  * whatever the wallet does.
  */
 function walletChanged(state: PaymentState, { connection, wantedChainId }: Extract<PaymentEvent, { type: 'walletChanged' }>): PaymentState {
+  if (isSmartWalletState(state)) return smartWalletChanged(state, { type: 'walletChanged', connection, wantedChainId })
   if (state.name === 'wrongNetwork') {
     return connection?.chainId === wantedChainId ? { name: 'connecting', invoice: state.invoice } : state
   }

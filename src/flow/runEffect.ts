@@ -13,6 +13,7 @@ import { splitPermitSignature } from './splitPermitSignature'
 import { permitExpiring, sponsorshipExpiring } from './permitExpiring'
 import { earliestDeadline } from '../../shared/permit'
 import type { PermitSignature } from '../../shared/payCall'
+import { resolveSmartPayer, runSmartWalletEffect } from './smartWallet/runSmartWalletEffect'
 
 /** A signed permit as the API carries it: the deadline as a decimal string. */
 function permitWire({ deadline, v, r, s }: PermitSignature) {
@@ -99,6 +100,9 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
       )
       if (reads.length === 0) throw new ChainUnreadableError('neither the pinned RPC nor the wallet could read the invoice')
       const check = checkInvoice(invoiceId, state.invoice, reads, deployment)
+      // a smart wallet that pays in one prompt, sponsored, from the account itself needs no vault
+      const smart = await resolveSmartPayer(owner, check, dependencies)
+      if (smart) return smart
       const { vault, deployed } = await chain.vaultOf(owner)
       const balance = await chain.balanceOf(vault)
       const payer = { owner, vault, deployed, balance, ...(wallet.sendsTransactions() ? {} : { sendsTransactions: false as const }) }
@@ -201,6 +205,11 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
       const result = await api.submit(invoiceId, { userOp: toWireUserOp(state.userOp), permitSignature: { v: permit.v, r: permit.r, s: permit.s } })
       return { type: 'submitted', result, at: clock.now() }
     }
+
+    case 'smartWallet':
+    case 'sendingCalls':
+    case 'followingCalls':
+      return runSmartWalletEffect(state, dependencies)
 
     case 'idle':
     case 'notFound':

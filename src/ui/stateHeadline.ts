@@ -52,5 +52,11 @@ export function stateHeadline(state: PaymentState, t: Strings): string {
       return state.reason === 'failed' ? t.failedOnChainTitle : t.permitExpiredTitle
     case 'error':
       return t.errorTitle
+    case 'smartWallet':
+      return t.payTitle
+    case 'sendingCalls':
+      return t.sendingCallsTitle
+    case 'followingCalls':
+      return t.followingCallsTitle
   }
 }

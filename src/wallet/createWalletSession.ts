@@ -12,6 +12,9 @@ import { toWireUserOp } from '../../shared/userOpWire'
 import { bridgedSignUserOperation } from '../../shared/embedProtocol'
 import type { Eip1193Provider } from '../../shared/eip1193'
 import { sendToVault } from './sendToVault'
+import { readCallsStatus } from './readCallsStatus'
+import { sendPaymentCalls } from './sendPaymentCalls'
+import { readWalletCapabilities } from './readWalletCapabilities'
 import type { WagmiWallets, WalletConnection } from './wagmiWallets'
 import type { WalletChoice } from './walletChoice'
 import { WalletError } from './walletError'
@@ -111,6 +114,17 @@ export function createWalletSession(deployment: PinnedDeployment, baseUrl = ''):
       },
       async invoiceOf(id) {
         return readInvoice((await signer()).provider, deployment, id)
+      },
+      async capabilities(account) {
+        return readWalletCapabilities((await signer()).provider, account, deployment.chainId)
+      },
+      async sendCalls({ from, calls }) {
+        // the companion server's paymaster service, as an absolute URL: the wallet fetches it, not this page
+        const paymasterServiceUrl = new URL(`${baseUrl}/v1/paymaster`, location.href).href
+        return sendPaymentCalls((await signer()).provider, { from, chainId: deployment.chainId, calls, paymasterServiceUrl })
+      },
+      async callsStatus(id) {
+        return readCallsStatus((await signer()).provider, id)
       },
     },
     chain: createChainReader(deployment, () => (provider && onPinnedChain ? [rpc, provider] : [rpc])),

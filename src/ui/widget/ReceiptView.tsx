@@ -16,7 +16,7 @@ export function ReceiptView(p: { invoice: WireInvoice; invoiceNumber: string | n
       <dl class="svc-details">
         <Detail label={t.receiptAmount}>{formatTokenAmount(receipt?.amount ?? BigInt(invoice.amount), invoice.token, tag)}</Detail>
         <Detail label={t.receiptInvoice}>{p.invoiceNumber ?? receipt?.invoiceNumber ?? invoice.invoiceNumber}</Detail>
-        {receipt ? (
+        {receipt?.userOpHash ? (
           <Detail label={t.userOpHash} mono>
             {receipt.userOpHash}
           </Detail>
