@@ -37,6 +37,10 @@ export const configSchema = z.object({
   REGISTRY_ADDRESS: addressSchema,
   VAULT_FACTORY_ADDRESS: addressSchema,
   PAYMASTER_ADDRESS: addressSchema,
+  /** EntryPoint v0.6 and the VerifyingPaymaster on it (`npm run deploy` prints both): with both set, the
+   * ERC-7677 service (POST /v1/paymaster) also sponsors v0.6 smart wallets (Coinbase Smart Wallet). */
+  ENTRY_POINT_V06_ADDRESS: z.optional(addressSchema),
+  PAYMASTER_V06_ADDRESS: z.optional(addressSchema),
   /** The block the registry was deployed in: where settlement-event searches start. */
   REGISTRY_FROM_BLOCK: z._default(z.coerce.bigint(), 0n),
   /** An ERC-4337 bundler (JSON-RPC); without it the server bundles itself with BUNDLER_PRIVATE_KEY. */
@@ -139,6 +143,8 @@ const wants: { [name in keyof Config]: string } = {
   REGISTRY_ADDRESS: 'the InvoiceRegistry, a 0x address (`npm run deploy` prints it)',
   VAULT_FACTORY_ADDRESS: 'the PayerVaultFactory, a 0x address (`npm run deploy` prints it)',
   PAYMASTER_ADDRESS: 'the VerifyingPaymaster, a 0x address (`npm run deploy` prints it)',
+  ENTRY_POINT_V06_ADDRESS: 'the ERC-4337 EntryPoint v0.6, a 0x address (`npm run deploy` prints it)',
+  PAYMASTER_V06_ADDRESS: 'the VerifyingPaymaster on EntryPoint v0.6, a 0x address (`npm run deploy` prints it)',
   REGISTRY_FROM_BLOCK: "the registry's deployment block, a whole number (`npm run deploy` prints it)",
   BUNDLER_URL: "an ERC-4337 bundler's JSON-RPC URL",
   BUNDLER_PRIVATE_KEY: 'the key of an account with gas money that bundles itself, 0x and 64 hex digits',

@@ -64,12 +64,19 @@ export function deploymentOf(config: Config): Deployment {
     registry: getAddress(config.REGISTRY_ADDRESS),
     vaultFactory: getAddress(config.VAULT_FACTORY_ADDRESS),
     paymaster: getAddress(config.PAYMASTER_ADDRESS),
+    ...(config.ENTRY_POINT_V06_ADDRESS && config.PAYMASTER_V06_ADDRESS
+      ? { entryPointV06: getAddress(config.ENTRY_POINT_V06_ADDRESS), paymasterV06: getAddress(config.PAYMASTER_V06_ADDRESS) }
+      : {}),
   }
 }
 
 /** The EntryPoints our ERC-7677 service signs for: v0.7 (the vault flow's), and v0.6 where configured. */
-function servedEntryPoints(_config: Config, deployment: Deployment): ServedEntryPoint[] {
-  return [{ version: '0.7', entryPoint: deployment.entryPoint, paymaster: deployment.paymaster }]
+function servedEntryPoints(deployment: Deployment): ServedEntryPoint[] {
+  const { entryPointV06, paymasterV06 } = deployment
+  return [
+    { version: '0.7', entryPoint: deployment.entryPoint, paymaster: deployment.paymaster },
+    ...(entryPointV06 && paymasterV06 ? [{ version: '0.6' as const, entryPoint: entryPointV06, paymaster: paymasterV06 }] : []),
+  ]
 }
 
 /** Long enough for a database or node across a network, short enough for a platform's probe. */
@@ -165,7 +172,7 @@ export async function createServer(
     deployment,
     // with PAYMASTER_URL the deployment's paymaster is another service's: our signature would not verify there
     signer: !config.PAYMASTER_URL && config.PAYMASTER_SIGNER_PRIVATE_KEY ? privateKeyToAccount(config.PAYMASTER_SIGNER_PRIVATE_KEY) : null,
-    entryPoints: servedEntryPoints(config, deployment),
+    entryPoints: servedEntryPoints(deployment),
     sponsorships,
     sponsorshipWindowSeconds: config.SPONSORSHIP_WINDOW_SECONDS,
     now,

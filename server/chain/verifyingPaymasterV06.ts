@@ -1,6 +1,7 @@
 import { concat, parseAbi, type Address, type Hex, type LocalAccount, type PublicClient } from 'viem'
 import type { UserOperation } from 'viem/account-abstraction'
 import { encodeVerifyingPaymasterWindow, type SponsorshipWindow } from '../../shared/verifyingPaymaster'
+import { stubEcdsaSignature } from './stubEcdsaSignature'
 
 /** eth-infinitism VerifyingPaymaster 0.6.0: its hash covers the sender's count of sponsored
  * operations (`senderNonce`), which only the contract knows, so the contract computes it. */
@@ -18,7 +19,9 @@ export function verifyingPaymasterV06Data(paymaster: Address, window: Sponsorshi
 }
 
 /** Signs for a VerifyingPaymaster 0.6.0: the contract's own getHash, signed as an EIP-191 message
- * (the contract applies toEthSignedMessageHash). */
+ * (the contract applies toEthSignedMessageHash). 0.6.0 hashes the operation's calldata as encoded up to
+ * paymasterAndData, whose head holds the signature's offset, which follows paymasterAndData's length:
+ * so getHash is asked with paymasterAndData of its final length (a stub signature in place). */
 export async function signVerifyingPaymasterV06(
   client: PublicClient,
   signer: LocalAccount,
@@ -28,7 +31,7 @@ export async function signVerifyingPaymasterV06(
     address: paymaster,
     abi: verifyingPaymasterV06Abi,
     functionName: 'getHash',
-    args: [{ sender: userOp.sender, nonce: userOp.nonce, initCode: userOp.initCode, callData: userOp.callData, callGasLimit: userOp.callGasLimit, verificationGasLimit: userOp.verificationGasLimit, preVerificationGas: userOp.preVerificationGas, maxFeePerGas: userOp.maxFeePerGas, maxPriorityFeePerGas: userOp.maxPriorityFeePerGas, paymasterAndData: '0x', signature: '0x' }, window.validUntil, window.validAfter],
+    args: [{ sender: userOp.sender, nonce: userOp.nonce, initCode: userOp.initCode, callData: userOp.callData, callGasLimit: userOp.callGasLimit, verificationGasLimit: userOp.verificationGasLimit, preVerificationGas: userOp.preVerificationGas, maxFeePerGas: userOp.maxFeePerGas, maxPriorityFeePerGas: userOp.maxPriorityFeePerGas, paymasterAndData: verifyingPaymasterV06Data(paymaster, window, stubEcdsaSignature), signature: '0x' }, window.validUntil, window.validAfter],
   })
   const signature = await signer.signMessage({ message: { raw: hash } })
   return verifyingPaymasterV06Data(paymaster, window, signature)

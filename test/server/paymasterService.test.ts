@@ -1,12 +1,12 @@
-import { encodeFunctionData, getAddress, parseAbi, zeroHash, type Address, type Hex } from 'viem'
+import { concat, encodeFunctionData, getAddress, parseAbi, zeroHash, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { entryPoint07Abi, entryPoint07Address, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
+import { entryPoint06Abi, entryPoint06Address, entryPoint07Abi, entryPoint07Address, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi, stablecoinBytecode } from '../../contracts/artifacts/Stablecoin'
 import { mintTo } from '../../devnet/seed'
 import { decodeVerifyingPaymasterWindow } from '../../shared/verifyingPaymaster'
-import { accountOf, deployFactory, hex, simpleAccountFactoryV07, submitter, submitterClients } from '../support/paymasterAccounts'
+import { accountOf, deployFactory, hex, simpleAccountFactoryV06, simpleAccountFactoryV07, submitter, submitterClients } from '../support/paymasterAccounts'
 import { useServer } from '../support/server'
 
 const ctx = useServer({ overrides: { TRUSTED_PROXY_HOPS: '1' } })
@@ -18,6 +18,7 @@ const erc20 = parseAbi([
   'function transfer(address to, uint256 value) returns (bool)',
 ])
 const payAbi = parseAbi(['function pay(uint256 id, uint256 deadline, uint8 v, bytes32 r, bytes32 s)'])
+const simpleAccountV06Abi = parseAbi(['function executeBatch(address[] dest, bytes[] func)'])
 const simpleAccountAbi = parseAbi([
   'function executeBatch(address[] dest, uint256[] value, bytes[] func)',
   'function execute(address dest, uint256 value, bytes func)',
@@ -25,10 +26,12 @@ const simpleAccountAbi = parseAbi([
 
 type Call = { to: Address; data: Hex }
 let factory: Address
+let factoryV06: Address
 let otherToken: Address
 
 beforeAll(async () => {
   factory = await deployFactory(ctx.devnet.clients, simpleAccountFactoryV07, ctx.devnet.deployment.entryPoint)
+  factoryV06 = await deployFactory(ctx.devnet.clients, simpleAccountFactoryV06, entryPoint06Address)
   const hash = await ctx.devnet.clients.wallet.deployContract({ abi: stablecoinAbi, bytecode: stablecoinBytecode, args: [ctx.devnet.clients.wallet.account.address] })
   otherToken = (await ctx.devnet.clients.public.waitForTransactionReceipt({ hash })).contractAddress!
 })
@@ -157,6 +160,54 @@ describe('POST /v1/paymaster', () => {
     expect(await clients.public.getBalance({ address: account.sender })).toBe(0n)
     const depositAfter = await clients.public.readContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'balanceOf', args: [deployment.paymaster] })
     expect(depositAfter).toBeLessThan(depositBefore)
+  })
+
+  test('behavior: a SimpleAccount v0.6 batch on EntryPoint v0.6 gets paymasterAndData for the v0.6 paymaster and runs through its handleOps: invoice Paid, debited exactly the amount, no ether', async () => {
+    const { deployment, clients } = ctx.devnet
+    expect(deployment.entryPointV06).toBe(entryPoint06Address)
+    const invoice = await ctx.devnet.newInvoice(amount)
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const account = await accountOf(clients, factoryV06, owner)
+    await mintTo(clients, deployment, account.sender, amount)
+    const calls = paymentCalls(invoice.id)
+    const { maxFeePerGas, maxPriorityFeePerGas } = await clients.public.estimateFeesPerGas()
+    const op = {
+      sender: account.sender,
+      nonce: 0n,
+      initCode: concat([account.factory, account.factoryData]),
+      callData: encodeFunctionData({ abi: simpleAccountV06Abi, functionName: 'executeBatch', args: [calls.map((c) => c.to), calls.map((c) => c.data)] }),
+      callGasLimit: 300_000n,
+      verificationGasLimit: 700_000n,
+      preVerificationGas: 60_000n,
+      maxFeePerGas,
+      maxPriorityFeePerGas,
+    }
+    const params = (fields: Record<string, unknown> = {}) => [{ ...wire(op as never), ...fields }, entryPoint06Address, chainIdHex(), {}]
+
+    const stub = await rpc('pm_getPaymasterStubData', params({ callGasLimit: '0x0' }))
+    expect(Object.keys(stub.body.result).sort()).toEqual(['isFinal', 'paymasterAndData'])
+    expect(stub.body.result.isFinal).toBe(false)
+    expect(stub.body.result.paymasterAndData.slice(0, 42).toLowerCase()).toBe(deployment.paymasterV06!.toLowerCase())
+    const sponsored = await rpc('pm_getPaymasterData', params())
+    expect(Object.keys(sponsored.body.result)).toEqual(['paymasterAndData'])
+    const paymasterAndData = sponsored.body.result.paymasterAndData as Hex
+    expect(paymasterAndData).toHaveLength(2 + 2 * (20 + 64 + 65))
+    expect(getAddress(paymasterAndData.slice(0, 42))).toBe(deployment.paymasterV06)
+
+    const userOp: UserOperation<'0.6'> = { ...op, paymasterAndData, signature: '0x' }
+    const userOpHash = getUserOperationHash({ userOperation: userOp, chainId: deployment.chainId, entryPointAddress: entryPoint06Address, entryPointVersion: '0.6' })
+    userOp.signature = await owner.signMessage({ message: { raw: userOpHash } })
+    const submit = submitterClients(ctx.devnet.anvil.rpcUrl, deployment.chainId)
+    const { authorization: _, ...packed } = userOp
+    const receipt = await submit.public.waitForTransactionReceipt({
+      hash: await submit.wallet.writeContract({ address: entryPoint06Address, abi: entryPoint06Abi, functionName: 'handleOps', args: [[packed], submitter.address] }),
+    })
+    expect(receipt.status).toBe('success')
+    const paid = await clients.public.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [invoice.id] })
+    expect(paid.status).toBe(2)
+    expect(paid.payer).toBe(account.sender)
+    expect(await ctx.devnet.balanceOf(account.sender)).toBe(0n)
+    expect(await clients.public.getBalance({ address: account.sender })).toBe(0n)
   })
 
   describe('refusals, with nothing signed', () => {
