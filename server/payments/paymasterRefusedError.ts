@@ -39,6 +39,10 @@ export type PaymasterRefusal =
   | 'INSUFFICIENT_BALANCE'
   /** A gas field above what the service pays for. */
   | 'GAS_LIMIT_TOO_HIGH'
+  /** pm_getPaymasterData without the final gas fields (they are signed). */
+  | 'GAS_FIELDS_MISSING'
+  /** A tip above twice what the chain asks now (at least 1 gwei): a bundler's pay, from the deposit. */
+  | 'FEE_TOO_HIGH'
   /** This server has no paymaster signer (it uses another paymaster service): it sponsors nothing. */
   | 'PAYMASTER_SERVICE_OFF'
 

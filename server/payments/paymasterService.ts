@@ -23,13 +23,22 @@ export type SponsoredGasCeilings = Record<
 >
 
 export const defaultSponsoredGasCeilings: SponsoredGasCeilings = {
-  callGasLimit: 2_000_000n,
+  // an approval and a payment take ~150k: the rest is room for an account's own overhead
+  callGasLimit: 1_000_000n,
   verificationGasLimit: 2_000_000n,
   preVerificationGas: 500_000n,
   paymasterVerificationGasLimit: 500_000n,
   paymasterPostOpGasLimit: 200_000n,
   maxFeePerGas: 1_000_000_000_000n,
   maxPriorityFeePerGas: 100_000_000_000n,
+}
+
+/** The tip an operation may offer, at most: twice what the node suggests now, and never less than
+ * 1 gwei. The tip is what a bundler earns from the paymaster's deposit, so one who bundles an account's
+ * operations itself must not be able to set it. */
+export function priorityFeeCeiling(suggested: bigint): bigint {
+  const doubled = suggested * 2n
+  return doubled > 1_000_000_000n ? doubled : 1_000_000_000n
 }
 
 /** VerifyingPaymaster v0.7 validation: the operation's hash and one ECDSA recovery (~20k measured).
@@ -100,7 +109,13 @@ export function createPaymasterService(dependencies: PaymasterServiceDependencie
       }
     }
     if (final && (op.callGasLimit === 0n || op.verificationGasLimit === 0n || op.maxFeePerGas === 0n)) {
-      throw new PaymasterRefusedError('GAS_LIMIT_TOO_HIGH', 'pm_getPaymasterData needs the final gas fields: estimate them with the stub data first', { field: 'callGasLimit' })
+      throw new PaymasterRefusedError('GAS_FIELDS_MISSING', 'pm_getPaymasterData needs the final gas fields: estimate them with the stub data first')
+    }
+    if (op.maxPriorityFeePerGas > 0n) {
+      const ceiling = priorityFeeCeiling(await client.estimateMaxPriorityFeePerGas())
+      if (op.maxPriorityFeePerGas > ceiling) {
+        throw new PaymasterRefusedError('FEE_TOO_HIGH', `maxPriorityFeePerGas ${op.maxPriorityFeePerGas} is above the ${ceiling} this service pays now`, { max: ceiling.toString() })
+      }
     }
     const decoded = decodeAccountCalls(userOp.callData)
     if (!decoded) {

@@ -1,4 +1,4 @@
-import { concat, encodeFunctionData, getAddress, parseAbi, zeroHash, type Address, type Hex } from 'viem'
+import { concat, encodeAbiParameters, encodeFunctionData, parseAbiParameters, getAddress, parseAbi, zeroHash, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { entryPoint06Abi, entryPoint06Address, entryPoint07Abi, entryPoint07Address, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -6,6 +6,7 @@ import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi, stablecoinBytecode } from '../../contracts/artifacts/Stablecoin'
 import { mintTo } from '../../devnet/seed'
 import { decodeVerifyingPaymasterWindow } from '../../shared/verifyingPaymaster'
+import { tokenPermitAbi } from '../../shared/tokenAbi'
 import { accountOf, deployFactory, hex, simpleAccountFactoryV06, simpleAccountFactoryV07, submitter, submitterClients } from '../support/paymasterAccounts'
 import { useServer } from '../support/server'
 
@@ -284,7 +285,76 @@ describe('POST /v1/paymaster', () => {
     })
   })
 
+  describe('account kinds', () => {
+    const erc7579Abi = parseAbi(['function execute(bytes32 mode, bytes executionCalldata)'])
+    const coinbaseAbi = parseAbi(['struct Call { address target; uint256 value; bytes data; }', 'function executeBatch(Call[] calls)'])
+    const executions = (calls: Call[]) =>
+      encodeAbiParameters(parseAbiParameters('(address target, uint256 value, bytes callData)[]'), [calls.map((c) => ({ target: c.to, value: 0n, callData: c.data }))])
+    const atomicBatch: Hex = `0x0100${'00'.repeat(30)}`
+    const tryBatch: Hex = `0x0101${'00'.repeat(30)}`
+
+    /** An account of a kind we hold no code of: only its callData and its balance are read before signing. */
+    async function foreignOp(callData: Hex) {
+      const sender = privateKeyToAccount(generatePrivateKey()).address
+      await mintTo(ctx.devnet.clients, ctx.devnet.deployment, sender, amount)
+      const { factory: _f, factoryData: _d, ...op } = await unsignedOp({ ...(await newAccount(0n)), sender }, callData)
+      return op as Op
+    }
+
+    test('behavior: an ERC-7579 execute in atomic batch mode and a Coinbase Smart Wallet executeBatch of the payment are sponsored', async () => {
+      for (const encode of [
+        (calls: Call[]) => encodeFunctionData({ abi: erc7579Abi, functionName: 'execute', args: [atomicBatch, executions(calls)] }),
+        (calls: Call[]) => encodeFunctionData({ abi: coinbaseAbi, functionName: 'executeBatch', args: [calls.map((c) => ({ target: c.to, value: 0n, data: c.data }))] }),
+      ]) {
+        const invoice = await ctx.devnet.newInvoice(amount)
+        const op = await foreignOp(encode(paymentCalls(invoice.id)))
+        const answer = await rpc('pm_getPaymasterData', [wire(op), ctx.devnet.deployment.entryPoint, chainIdHex(), {}])
+        expect(answer.body.error).toBeUndefined()
+        expect(answer.body.result.paymaster).toBe(ctx.devnet.deployment.paymaster)
+        expect(answer.body.result.paymasterData).toHaveLength(2 + 2 * (64 + 65))
+      }
+    })
+
+    test('behavior: an ERC-7579 batch in "try" mode (failures tolerated) is UNKNOWN_ACCOUNT_KIND; a Coinbase batch with a third call is EXTRA_CALL', async () => {
+      const invoice = await ctx.devnet.newInvoice(amount)
+      await expectRefused(await foreignOp(encodeFunctionData({ abi: erc7579Abi, functionName: 'execute', args: [tryBatch, executions(paymentCalls(invoice.id))] })), 'UNKNOWN_ACCOUNT_KIND')
+      const calls = [...paymentCalls(invoice.id), paymentCalls(invoice.id)[1]!]
+      await expectRefused(await foreignOp(encodeFunctionData({ abi: coinbaseAbi, functionName: 'executeBatch', args: [calls.map((c) => ({ target: c.to, value: 0n, data: c.data }))] })), 'EXTRA_CALL')
+    })
+
+    test("behavior: a permit instead of the approval must be the sender's and one the token accepts: another owner's, or one the token refuses, is PERMIT_INVALID", async () => {
+      const invoice = await ctx.devnet.newInvoice(amount)
+      const account = await newAccount()
+      const deadline = BigInt(Math.floor(Date.now() / 1000) + 3_600)
+      const permit = (owner: Address) =>
+        encodeFunctionData({ abi: tokenPermitAbi, functionName: 'permit', args: [owner, ctx.devnet.deployment.registry, amount, deadline, 27, `0x${'11'.repeat(32)}`, `0x${'22'.repeat(32)}`] })
+      const [, pay] = paymentCalls(invoice.id)
+      const withPermit = (owner: Address) => batch([{ to: ctx.devnet.deployment.token, data: permit(owner) }, pay!])
+      await expectRefused(await unsignedOp(account, withPermit(submitter.address)), 'PERMIT_INVALID')
+      // the sender's, but no signature of it: the token refuses it, and the batch would revert at the paymaster's cost
+      await expectRefused(await unsignedOp(account, withPermit(account.sender)), 'PERMIT_INVALID')
+    })
+  })
+
   describe('the request', () => {
+    test('behavior: a tip above twice what the chain asks (at least 1 gwei) is FEE_TOO_HIGH; pm_getPaymasterData without gas fields is GAS_FIELDS_MISSING', async () => {
+      const invoice = await ctx.devnet.newInvoice(amount)
+      const op = await unsignedOp(await newAccount(), batch(paymentCalls(invoice.id)))
+      await expectRefused({ ...op, maxPriorityFeePerGas: 50_000_000_000n, maxFeePerGas: 60_000_000_000n }, 'FEE_TOO_HIGH')
+      const { body } = await rpc('pm_getPaymasterData', [wire({ ...op, callGasLimit: 0n }), ctx.devnet.deployment.entryPoint, chainIdHex(), {}])
+      expect(body.error.data.code).toBe('GAS_FIELDS_MISSING')
+    })
+
+    test('behavior: a body over 64 KiB is a 413 before anything is read', async () => {
+      const response = await fetch(`${ctx.server.url}/v1/paymaster`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'pm_getPaymasterData', params: [{ callData: `0x${'00'.repeat(40_000)}` }] }),
+      })
+      expect(response.status).toBe(413)
+      expect(await response.json()).toMatchObject({ error: 'PAYLOAD_TOO_LARGE' })
+    })
+
     test('behavior: unknown methods and malformed params are JSON-RPC errors; a body that is not JSON-RPC is a 400', async () => {
       expect((await rpc('eth_chainId', [])).body.error).toMatchObject({ code: -32601, data: { code: 'METHOD_NOT_FOUND' } })
       expect((await rpc('pm_getPaymasterData', [{ sender: 'nope' }, ctx.devnet.deployment.entryPoint, chainIdHex()])).body.error).toMatchObject({ code: -32602, data: { code: 'VALIDATION_ERROR' } })
