@@ -195,13 +195,12 @@ describe('POST /v1/paymaster', () => {
     expect(paymasterAndData).toHaveLength(2 + 2 * (20 + 64 + 65))
     expect(getAddress(paymasterAndData.slice(0, 42))).toBe(deployment.paymasterV06)
 
-    const userOp: UserOperation<'0.6'> = { ...op, paymasterAndData, signature: '0x' }
+    const userOp = { ...op, paymasterAndData, signature: '0x' as Hex }
     const userOpHash = getUserOperationHash({ userOperation: userOp, chainId: deployment.chainId, entryPointAddress: entryPoint06Address, entryPointVersion: '0.6' })
     userOp.signature = await owner.signMessage({ message: { raw: userOpHash } })
     const submit = submitterClients(ctx.devnet.anvil.rpcUrl, deployment.chainId)
-    const { authorization: _, ...packed } = userOp
     const receipt = await submit.public.waitForTransactionReceipt({
-      hash: await submit.wallet.writeContract({ address: entryPoint06Address, abi: entryPoint06Abi, functionName: 'handleOps', args: [[packed], submitter.address] }),
+      hash: await submit.wallet.writeContract({ address: entryPoint06Address, abi: entryPoint06Abi, functionName: 'handleOps', args: [[userOp], submitter.address] }),
     })
     expect(receipt.status).toBe('success')
     const paid = await clients.public.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [invoice.id] })
