@@ -7,8 +7,7 @@ import type { HandedOverPermit, Payer, PaymentState, Receipt } from './paymentSt
 import type { Funding } from '../../shared/fundedPayCall'
 import type { PermitSignature } from '../../shared/payCall'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
-import { smartPayerResolved, smartWalletChanged, smartWalletTransitions } from './smartWallet/smartWalletTransitions'
-import { isSmartWalletState } from './smartWallet/smartWalletState'
+import { smartPayerResolved, smartWalletTransitions } from './smartWallet/smartWalletTransitions'
 
 /** How often the chain is read while a signed operation is out. */
 export const pendingPollMs = 3_000
@@ -183,6 +182,9 @@ const beforeHandover = new Set<PaymentState['name']>([
   'verifying',
   'signingOperation',
   'permitExpired',
+  // a smart wallet's payment, until the wallet has taken the batch
+  'smartWallet',
+  'sendingCalls',
 ])
 
 /**
@@ -192,7 +194,6 @@ const beforeHandover = new Set<PaymentState['name']>([
  * whatever the wallet does.
  */
 function walletChanged(state: PaymentState, { connection, wantedChainId }: Extract<PaymentEvent, { type: 'walletChanged' }>): PaymentState {
-  if (isSmartWalletState(state)) return smartWalletChanged(state, { type: 'walletChanged', connection, wantedChainId })
   if (state.name === 'wrongNetwork') {
     return connection?.chainId === wantedChainId ? { name: 'connecting', invoice: state.invoice } : state
   }

@@ -13,7 +13,7 @@ import { splitPermitSignature } from './splitPermitSignature'
 import { permitExpiring, sponsorshipExpiring } from './permitExpiring'
 import { earliestDeadline } from '../../shared/permit'
 import type { PermitSignature } from '../../shared/payCall'
-import { resolveSmartPayer, runSmartWalletEffect } from './smartWallet/runSmartWalletEffect'
+import { resolveSmartPayer } from './smartWallet/resolveSmartPayer'
 
 /** A signed permit as the API carries it: the deadline as a decimal string. */
 function permitWire({ deadline, v, r, s }: PermitSignature) {
@@ -209,7 +209,9 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
     case 'smartWallet':
     case 'sendingCalls':
     case 'followingCalls':
-      return runSmartWalletEffect(state, dependencies)
+      if (state.name === 'smartWallet') return null
+      // fetched when the payer presses Pay: a payer with a vault never loads it
+      return (await import('./smartWallet/runSmartWalletEffect')).runSmartWalletEffect(state, dependencies, checkInvoice)
 
     case 'idle':
     case 'notFound':

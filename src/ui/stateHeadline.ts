@@ -55,8 +55,8 @@ export function stateHeadline(state: PaymentState, t: Strings): string {
     case 'smartWallet':
       return t.payTitle
     case 'sendingCalls':
-      return t.sendingCallsTitle
+      return t.signingTitle
     case 'followingCalls':
-      return t.followingCallsTitle
+      return t.pendingTitle
   }
 }

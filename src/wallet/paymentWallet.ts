@@ -26,7 +26,7 @@ export type PaymentWallet = {
   /** The pinned registry's invoice read through the wallet's own node: a second view of the chain. */
   invoiceOf(id: bigint): Promise<OnchainInvoice | null>
   /** EIP-5792, for a wallet that is itself a smart account: what it can do for `account` on the pinned
-   * chain, the payment's calls as one sponsored batch (resolves with the batch id), and the wallet's
+   * chain, the payment's calls as one sponsored batch (resolves with the batch id, empty when the wallet named none), and the wallet's
    * word on that batch. Absent where the page has no way to ask (tests' fakes). */
   capabilities?(account: Address): Promise<WalletCapabilities>
   sendCalls?(batch: { from: Address; calls: PaymentCall[] }): Promise<string>

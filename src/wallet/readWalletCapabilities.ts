@@ -23,10 +23,9 @@ export async function readWalletCapabilities(provider: Eip1193Provider, account:
     return noCapabilities
   }
   if (typeof answer !== 'object' || answer === null) return noCapabilities
-  // keys are hex without leading zeros by the EIP, read as numbers so that a wallet padding them still counts
-  const entries = Object.entries(answer as Record<string, ChainCapabilities>).filter(([, value]) => typeof value === 'object' && value !== null)
-  const of = (id: number) => entries.find(([key]) => /^0x[0-9a-fA-F]+$/.test(key) && Number(key) === id)?.[1] ?? {}
-  const merged: ChainCapabilities = { ...of(0), ...of(chainId) }
+  const byChain = answer as Record<string, ChainCapabilities | undefined>
+  // keys are hex without leading zeros (EIP-5792)
+  const merged: ChainCapabilities = { ...byChain['0x0'], ...byChain[numberToHex(chainId)] }
   const status = merged.atomic?.status
   return {
     atomic: status === 'supported' || status === 'ready' ? status : null,

@@ -1,6 +1,5 @@
-import { numberToHex, type Address, type Hex } from 'viem'
+import type { Address, Hex } from 'viem'
 import type { Eip1193Provider } from '../../shared/eip1193'
-import { WalletError } from './walletError'
 
 /** One call of an EIP-5792 batch, as `wallet_sendCalls` carries it. */
 export type PaymentCall = { to: Address; data: Hex; value: Hex }
@@ -20,7 +19,7 @@ export function sendCallsRequest({ from, chainId, calls, paymasterServiceUrl }: 
   return {
     version: '2.0.0',
     from,
-    chainId: numberToHex(chainId),
+    chainId: `0x${chainId.toString(16)}`,
     atomicRequired: true,
     calls,
     capabilities: { paymasterService: { url: paymasterServiceUrl, optional: false } },
@@ -28,11 +27,12 @@ export function sendCallsRequest({ from, chainId, calls, paymasterServiceUrl }: 
 }
 
 /** Has the wallet run the payment's calls as one batch; resolves with the batch's id, which only
- * `wallet_getCallsStatus` of the same wallet understands. A payer's refusal throws the wallet's 4001. */
-export async function sendPaymentCalls(provider: Eip1193Provider, parameters: SendPaymentCallsParameters): Promise<string> {
+ * `wallet_getCallsStatus` of the same wallet understands, or null when the wallet named none. A
+ * payer's refusal throws the wallet's 4001. Loaded when the payer presses Pay: it imports nothing the
+ * page's other chunks hold. */
+export async function sendPaymentCalls(provider: Eip1193Provider, parameters: SendPaymentCallsParameters): Promise<string | null> {
   const answer = (await provider.request({ method: 'wallet_sendCalls', params: [sendCallsRequest(parameters)] })) as unknown
   // 2.0.0 answers { id }; wallets still on 1.0 answer the id itself
   const id = typeof answer === 'string' ? answer : typeof answer === 'object' && answer !== null ? (answer as { id?: unknown }).id : undefined
-  if (typeof id !== 'string' || id.length === 0 || id.length > 200) throw new WalletError('CALLS_ID_MISSING', 'the wallet accepted the payment but named no batch id: check your wallet for it')
-  return id
+  return typeof id === 'string' && id.length > 0 && id.length <= 200 ? id : null
 }

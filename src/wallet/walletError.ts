@@ -8,8 +8,6 @@ export type WalletErrorCode =
   | 'CHAIN_NOT_PINNED'
   | 'SIGNATURE_MALFORMED'
   | 'DEVNET_WALLET_UNAVAILABLE'
-  | 'CALLS_ID_MISSING'
-  | 'CALLS_UNSUPPORTED'
 
 /** The payer's wallet could not do what the step needs. The page words each code for the payer; the
  * message, for the console and a bug report, says what happened and what to try. */

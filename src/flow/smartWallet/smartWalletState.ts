@@ -3,8 +3,9 @@ import type { ShownInvoice } from '../../verify/confirmInvoice'
 import type { CallsStatus } from '../../wallet/readCallsStatus'
 
 /** The connected account itself pays: a smart account whose wallet runs a sponsored batch in one
- * prompt (EIP-5792 with ERC-7677). `balance`: its token balance as read from the chain. */
-export type SmartPayer = { account: Address; balance: bigint }
+ * prompt (EIP-5792 with ERC-7677). `owner`: that account, named as the vault flow names the wallet's
+ * account (so an account switch is followed alike); `balance`: its token balance, read from the chain. */
+export type SmartPayer = { owner: Address; balance: bigint }
 
 /** Why the payer is back at the one-prompt payment, each said only after a chain read showed the
  * invoice still open: declined in the wallet; the wallet reported the batch failed; the wallet
@@ -22,9 +23,3 @@ export type SmartWalletState =
    * invoice settles or the wallet's final word has stood unconfirmed by the chain for a while.
    * `sentAt`: when the wallet took it; `finalSince`: when the wallet first said confirmed or failed. */
   | ({ name: 'followingCalls'; callsId: string; sentAt: number; nextCheckAt: number; wallet: CallsStatus; finalSince: number | null } & WithSmartPayer)
-
-const names = new Set<string>(['smartWallet', 'sendingCalls', 'followingCalls'] satisfies SmartWalletState['name'][])
-
-export function isSmartWalletState<S extends { name: string }>(state: S): state is Extract<S, SmartWalletState> {
-  return names.has(state.name)
-}

@@ -9,7 +9,7 @@ const at = Date.UTC(2026, 0, 15, 12)
 const deployment = testDeployment()
 const invoice = confirmedTestInvoice(testInvoice(deployment))
 const account = '0x5555555555555555555555555555555555555555'
-const payer = { account, balance: BigInt(invoice.amount) } as const
+const payer = { owner: account, balance: BigInt(invoice.amount) } as const
 const ready: PaymentState = { name: 'smartWallet', invoice, payer, note: null }
 const following: PaymentState = { name: 'followingCalls', invoice, payer, callsId: '0xabc', sentAt: at, nextCheckAt: at, wallet: 'pending', finalSince: null }
 const confirmed = (status: 'Issued' | 'Paid' | 'Canceled' = 'Issued', paidBy: string | null = null): CheckInvoiceReturnType => ({

@@ -3,7 +3,7 @@ import { sameAddress } from '../../verify/sameAddress'
 import type { Failure } from '../failure'
 import type { PaymentEvent } from '../paymentEvent'
 import type { PaymentState } from '../paymentState'
-import type { SmartPayer, SmartWalletNote, SmartWalletState } from './smartWalletState'
+import type { SmartPayer, SmartWalletNote } from './smartWalletState'
 
 type StateNamed<N extends PaymentState['name']> = Extract<PaymentState, { name: N }>
 type EventNamed<T extends PaymentEvent['type']> = Extract<PaymentEvent, { type: T }>
@@ -24,7 +24,7 @@ function smartWallet(invoice: ShownInvoice, payer: SmartPayer, note: SmartWallet
 /** Paid or canceled, as the chain has it; a receipt only when the chain names this account the payer. */
 function settled(invoice: ShownInvoice, payer: SmartPayer): PaymentState {
   if (invoice.status === 'Canceled') return { name: 'canceled', invoice }
-  const byUs = invoice.payer !== null && sameAddress(invoice.payer, payer.account)
+  const byUs = invoice.payer !== null && sameAddress(invoice.payer, payer.owner)
   return { name: 'paid', invoice, receipt: byUs ? { amount: BigInt(invoice.amount), invoiceNumber: invoice.invoiceNumber, userOpHash: null, txHash: invoice.txHash } : null }
 }
 
@@ -81,18 +81,4 @@ export const smartWalletTransitions = {
     callsRead: followCalls,
     failed: (state: StateNamed<'followingCalls'>, { at }: EventNamed<'failed'>): PaymentState => ({ ...state, nextCheckAt: at + callsPollMs }),
   },
-}
-
-/**
- * The payer changed the wallet's account or chain. Before the batch is out, as in the vault flow:
- * another account starts again, another chain is the wrong network, none is back to choosing. Once
- * the wallet has taken the batch, it is followed on-chain whatever the wallet does.
- */
-export function smartWalletChanged(state: SmartWalletState, { connection, wantedChainId }: EventNamed<'walletChanged'>): PaymentState {
-  if (state.name === 'followingCalls') return state
-  const { invoice } = state
-  if (!connection) return { name: 'ready', invoice, note: null, rechecks: 0 }
-  if (!sameAddress(connection.owner, state.payer.account)) return { name: 'connecting', invoice }
-  if (connection.chainId !== wantedChainId) return { name: 'wrongNetwork', invoice, chainId: connection.chainId, wantedChainId, note: null }
-  return state
 }

@@ -11,14 +11,14 @@ export function SmartWalletView({ state, onPay }: { state: SmartWalletState; onP
   const { invoice, payer } = state
   const amount = formatTokenAmount(BigInt(invoice.amount), invoice.token, tag)
   if (state.name === 'sendingCalls') return <ProgressView>{t.sendingCallsBody(amount)}</ProgressView>
-  if (state.name === 'followingCalls') return <ProgressView>{t.followingCallsBody}</ProgressView>
-  const note = state.note && { callsRejected: t.noteCallsRejected, callsFailed: t.noteCallsFailed, callsNotOnChain: t.noteCallsNotOnChain, callsUnknown: t.noteCallsUnknown }[state.note]
+  if (state.name === 'followingCalls') return <ProgressView>{t.pendingAccepted}</ProgressView>
+  const note = state.note && { callsRejected: t.noteOperationRejected, callsFailed: t.noteCallsFailed, callsNotOnChain: t.noteCallsNotOnChain, callsUnknown: t.noteCallsUnknown }[state.note]
   return (
     <>
       {note ? <p class={state.note === 'callsRejected' ? 'svc-note' : 'svc-warning'}>{note}</p> : null}
       <dl class="svc-details">
-        <Detail label={t.smartWalletAccount} mono>
-          {payer.account}
+        <Detail label={t.walletAccount} mono>
+          {payer.owner}
         </Detail>
         <Detail label={t.balance}>{formatTokenAmount(payer.balance, invoice.token, tag)}</Detail>
       </dl>
