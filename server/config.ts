@@ -72,6 +72,8 @@ export const configSchema = z.object({
   PERMIT_RATE_LIMIT_PER_MINUTE: z.optional(positiveInt),
   /** POST /v1/pay/:id/prepare per client per minute; unset, a tenth of RATE_LIMIT_PER_MINUTE. */
   PREPARE_RATE_LIMIT_PER_MINUTE: z.optional(positiveInt),
+  /** POST /v1/paymaster per client per minute; unset, a fifth of RATE_LIMIT_PER_MINUTE. */
+  PAYMASTER_RATE_LIMIT_PER_MINUTE: z.optional(positiveInt),
   /** How long a sponsorship lasts at most: an operation's paymaster window ends this many seconds
    * after /prepare, or with the permit when that comes first. The page prepares again past it. */
   SPONSORSHIP_WINDOW_SECONDS: z._default(z.coerce.number().check(z.int(), z.minimum(60), z.maximum(86_400)), 900),
@@ -161,6 +163,7 @@ const wants: { [name in keyof Config]: string } = {
   RATE_LIMIT_PER_MINUTE: 'requests per minute per client, a positive integer',
   PERMIT_RATE_LIMIT_PER_MINUTE: 'permit requests per minute per client, a positive integer',
   PREPARE_RATE_LIMIT_PER_MINUTE: 'prepare requests per minute per client, a positive integer',
+  PAYMASTER_RATE_LIMIT_PER_MINUTE: 'paymaster service (POST /v1/paymaster) requests per minute per client, a positive integer',
   SPONSORSHIP_WINDOW_SECONDS: 'seconds a sponsorship lasts at most, 60 to 86400 (900: 15 minutes)',
   SPONSORSHIP_LIMIT_PER_INVOICE: 'live sponsored operations per invoice, a whole number (0: no limit)',
   SPONSORSHIP_LIMIT_PER_OWNER: 'live sponsored operations per vault owner, a whole number (0: no limit)',

@@ -203,6 +203,7 @@ export async function createServer(
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     ...(config.PERMIT_RATE_LIMIT_PER_MINUTE ? { permitRateLimitPerMinute: config.PERMIT_RATE_LIMIT_PER_MINUTE } : {}),
     ...(config.PREPARE_RATE_LIMIT_PER_MINUTE ? { prepareRateLimitPerMinute: config.PREPARE_RATE_LIMIT_PER_MINUTE } : {}),
+    ...(config.PAYMASTER_RATE_LIMIT_PER_MINUTE ? { paymasterRateLimitPerMinute: config.PAYMASTER_RATE_LIMIT_PER_MINUTE } : {}),
     ...(redis
       ? {
           sharedRateCounter: (name: string, window: { limit: number; windowMs: number }) =>
