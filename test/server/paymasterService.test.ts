@@ -8,6 +8,7 @@ import { mintTo } from '../../devnet/seed'
 import { decodeVerifyingPaymasterWindow } from '../../shared/verifyingPaymaster'
 import { tokenPermitAbi } from '../../shared/tokenAbi'
 import { accountOf, deployFactory, hex, simpleAccountFactoryV06, simpleAccountFactoryV07, submitter, submitterClients } from '../support/paymasterAccounts'
+import { signPermit } from '../support/devnet'
 import { useServer } from '../support/server'
 
 const ctx = useServer({ overrides: { TRUSTED_PROXY_HOPS: '1' } })
@@ -267,7 +268,7 @@ describe('POST /v1/paymaster', () => {
       await expectRefused(await unsignedOp(await newAccount(amount - 1n), batch(paymentCalls(invoice.id))), 'INSUFFICIENT_BALANCE')
     })
 
-    test('behavior: past the per-invoice sponsorship limit (3 live), a fourth account is refused with -32005 SPONSORSHIP_LIMIT, counted with /prepare', async () => {
+    test('behavior: past the per-invoice sponsorship limit (3 live), a fourth account is refused with -32005 SPONSORSHIP_LIMIT, and so is a vault\'s /prepare: one count, one metric', async () => {
       const invoice = await ctx.devnet.newInvoice(amount)
       const { deployment } = ctx.devnet
       for (let i = 0; i < 3; i++) {
@@ -281,6 +282,18 @@ describe('POST /v1/paymaster', () => {
       expect(body.error.data).toMatchObject({ code: 'SPONSORSHIP_LIMIT', limit: 'perInvoice', max: 3 })
       const metrics = await (await fetch(`${ctx.server.url}/metrics`)).text()
       expect(metrics).toContain('svc_checkout_prepares_total{outcome="SPONSORSHIP_LIMIT"} 2\n')
+
+      // one table for both routes: a vault's /prepare for the same invoice finds it full too
+      const payer = await ctx.devnet.newPayer(amount)
+      const deadline = BigInt(Math.floor(Date.now() / 1000) + 3_600)
+      const signed = await signPermit(ctx.devnet.clients.public, deployment, { ownerPrivateKey: payer.ownerPrivateKey, vault: payer.vault, value: amount, deadline })
+      const prepare = await fetch(`${ctx.server.url}/v1/pay/${invoice.id}/prepare`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.5' },
+        body: JSON.stringify({ payerAddress: payer.vault, ownerAddress: payer.owner, permit: { deadline: deadline.toString(), v: signed.v, r: signed.r, s: signed.s } }),
+      })
+      expect(prepare.status).toBe(429)
+      expect(await prepare.json()).toMatchObject({ error: 'SPONSORSHIP_LIMIT', limit: 'perInvoice', max: 3 })
     })
   })
 
