@@ -7,7 +7,7 @@ import { mintTo } from '../../devnet/seed'
 import { generatePrivateKey } from 'viem/accounts'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
-import { injectSmartTestWallet } from './support/smartTestWallet'
+import { injectSmartTestWallet, type EntryPointVersion } from './support/smartTestWallet'
 
 /**
  * A payer whose wallet is itself a smart account (eth-infinitism's SimpleAccount v0.7 behind an
@@ -22,12 +22,19 @@ const usdc = (amount: string) => parseUnits(amount, 6)
 const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
 
 /** A fresh invoice and a page whose wallet is a smart account holding `accountFunds` (and no ETH). */
-async function scenario({ amount = usdc('248'), accountFunds = usdc('500'), capabilities }: { amount?: bigint; accountFunds?: bigint; capabilities?: Record<string, unknown> } = {}) {
+async function scenario({
+  amount = usdc('248'),
+  accountFunds = usdc('500'),
+  capabilities,
+  entryPointVersion = '0.7',
+}: { amount?: bigint; accountFunds?: bigint; capabilities?: Record<string, unknown>; entryPointVersion?: EntryPointVersion } = {}) {
   const invoice = await checkout.freshInvoice(amount)
   // a context of its own: axe finishes its run in a second page of the same context
   const page = await (await checkout.browser.newContext({ viewport: { width: 1100, height: 1000 } })).newPage()
   const { rpcUrl, chainId } = checkout.devnet.file
-  const wallet = await injectSmartTestWallet(page, { ownerKey: generatePrivateKey(), rpcUrl, chainId, ...(capabilities ? { capabilities } : {}) })
+  const entryPoint = entryPointVersion === '0.6' ? checkout.devnet.file.contracts.entryPointV06 : undefined
+  if (entryPointVersion === '0.6' && !entryPoint) throw new Error('the devnet serves no EntryPoint v0.6')
+  const wallet = await injectSmartTestWallet(page, { ownerKey: generatePrivateKey(), rpcUrl, chainId, entryPointVersion, ...(entryPoint ? { entryPoint } : {}), ...(capabilities ? { capabilities } : {}) })
   if (accountFunds > 0n) await mintTo(devnetClients(rpcUrl, chainId), deployment(), wallet.account, accountFunds)
   // every heading the payer was shown, in order: "never Paid" is about all of them, not the last
   await page.addInitScript(() => {
@@ -100,6 +107,22 @@ describe('paying from a smart wallet in one prompt', () => {
     expect(await balanceOf(wallet.account)).toBe(before - amount)
     expect(await chain().getBalance({ address: wallet.account })).toBe(0n)
     expect(await chain().readContract({ address: contracts.token, abi: parseAbi(['function allowance(address,address) view returns (uint256)']), functionName: 'allowance', args: [wallet.account, contracts.registry] })).toBe(0n)
+    await page.context().close()
+  }, 90_000)
+
+  test('behavior: a Coinbase-style account on EntryPoint v0.6 (SimpleAccount v0.6) pays the same way: one prompt, sponsored, debited exactly the amount, no ETH, Paid', async () => {
+    const amount = usdc('17.5')
+    const { invoice, page, wallet } = await scenario({ amount, entryPointVersion: '0.6' })
+    const before = await balanceOf(wallet.account)
+    await connect(page, invoice.url)
+    await page.getByRole('button', { name: 'Pay 17.50 USDC' }).click()
+    await expect.poll(() => heading(page), { timeout: 30_000 }).toBe('Payment received')
+    expect(wallet.sent).toHaveLength(1)
+    expect(wallet.paymasterRequests.map(({ method }) => method)).toEqual(['pm_getPaymasterStubData', 'pm_getPaymasterData'])
+    const record = await onchain(invoice.id)
+    expect({ status: record.status, payer: record.payer }).toEqual({ status: 2, payer: wallet.account })
+    expect(await balanceOf(wallet.account)).toBe(before - amount)
+    expect(await chain().getBalance({ address: wallet.account })).toBe(0n)
     await page.context().close()
   }, 90_000)
 

@@ -17,6 +17,7 @@ import {
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import {
+  entryPoint06Abi,
   entryPoint07Abi,
   entryPoint07Address,
   formatUserOperationRequest,
@@ -27,9 +28,14 @@ import {
 
 const require = createRequire(import.meta.url)
 type Artifact = { abi: Abi; bytecode: Hex }
-const artifact = (name: string): Artifact => JSON.parse(readFileSync(require.resolve(`@account-abstraction/contracts/artifacts/${name}.json`), 'utf8')) as Artifact
-const simpleAccount = artifact('SimpleAccount')
-const simpleAccountFactory = artifact('SimpleAccountFactory')
+const artifact = (pkg: string, name: string): Artifact => JSON.parse(readFileSync(require.resolve(`${pkg}/artifacts/${name}.json`), 'utf8')) as Artifact
+/** eth-infinitism's releases, as published: SimpleAccount v0.7 and, for the wallets on EntryPoint v0.6
+ * (Coinbase Smart Wallet, Base Account), SimpleAccount v0.6. */
+const releases = {
+  '0.7': { account: artifact('@account-abstraction/contracts', 'SimpleAccount'), factory: artifact('@account-abstraction/contracts', 'SimpleAccountFactory') },
+  '0.6': { account: artifact('@account-abstraction/contracts-v06', 'SimpleAccount'), factory: artifact('@account-abstraction/contracts-v06', 'SimpleAccountFactory') },
+}
+export type EntryPointVersion = keyof typeof releases
 
 /** What the wallet was asked to do in one `wallet_sendCalls`, as it received it. */
 export type SentCalls = { version: string; from: Address; chainId: Hex; atomicRequired: boolean; calls: { to: Address; data: Hex; value?: Hex }[]; capabilities: Record<string, unknown> }
@@ -38,7 +44,7 @@ export type SentCalls = { version: string; from: Address; chainId: Hex; atomicRe
 type Batch = { status: number; receipts: unknown[] }
 
 export type SmartTestWallet = {
-  /** The smart account (SimpleAccount v0.7) the wallet pays from; it never holds ETH. */
+  /** The smart account (SimpleAccount v0.7 or v0.6) the wallet pays from; it never holds ETH. */
   account: Address
   /** Every method the page asked, in order. */
   requests: string[]
@@ -63,21 +69,25 @@ export type InjectSmartTestWalletParameters = {
   chainId: number
   /** What wallet_getCapabilities answers for the chain; by default atomic batches and a paymaster service. */
   capabilities?: Record<string, unknown>
+  /** The account's EntryPoint: v0.7 at its canonical address by default, or v0.6 at `entryPoint`. */
+  entryPointVersion?: EntryPointVersion
+  entryPoint?: Address
   name?: string
 }
 
 /**
- * Deploys the stock SimpleAccountFactory (eth-infinitism, v0.7) and a SimpleAccount for `owner`,
- * from a throwaway funded key: the account itself is never given ETH.
+ * Deploys the stock SimpleAccountFactory (eth-infinitism, of the EntryPoint's version) and a
+ * SimpleAccount for `owner`, from a throwaway funded key: the account itself is never given ETH.
  */
-export async function deploySimpleAccount(rpcUrl: string, owner: Address): Promise<{ account: Address; executorKey: Hex }> {
+export async function deploySimpleAccount(rpcUrl: string, owner: Address, version: EntryPointVersion, entryPoint: Address): Promise<{ account: Address; executorKey: Hex }> {
+  const simpleAccountFactory = releases[version].factory
   const executorKey = generatePrivateKey()
   const executor = privateKeyToAccount(executorKey)
   await createTestClient({ mode: 'anvil', transport: http(rpcUrl) }).setBalance({ address: executor.address, value: parseEther('10') })
   const wallet = createWalletClient({ account: executor, transport: http(rpcUrl) })
   const chain = createPublicClient({ transport: http(rpcUrl) })
   const deployed = await chain.waitForTransactionReceipt({
-    hash: await wallet.deployContract({ chain: null, abi: simpleAccountFactory.abi, bytecode: simpleAccountFactory.bytecode, args: [entryPoint07Address] }),
+    hash: await wallet.deployContract({ chain: null, abi: simpleAccountFactory.abi, bytecode: simpleAccountFactory.bytecode, args: [entryPoint] }),
   })
   const factory = deployed.contractAddress!
   await chain.waitForTransactionReceipt({ hash: await wallet.writeContract({ chain: null, address: factory, abi: simpleAccountFactory.abi, functionName: 'createAccount', args: [owner, 0n] }) })
@@ -94,7 +104,7 @@ async function paymasterRpc(url: string, method: string, params: unknown[]) {
 
 /**
  * A smart wallet (EIP-5792) announced by EIP-6963 inside the page, paying from eth-infinitism's
- * SimpleAccount v0.7 with a real owner key held in the test process. For `wallet_sendCalls` it does
+ * SimpleAccount (v0.7, or v0.6 as Coinbase Smart Wallet's EntryPoint) with a real owner key held in the test process. For `wallet_sendCalls` it does
  * what an ERC-4337 wallet does: encodes the calls as the account's executeBatch, asks the
  * `paymasterService` URL the page gave it (ERC-7677: stub data, then data), signs the operation's
  * hash with the owner key and submits it to the real EntryPoint with its own `handleOps`, from its
@@ -102,7 +112,9 @@ async function paymasterRpc(url: string, method: string, params: unknown[]) {
  */
 export async function injectSmartTestWallet(page: Page, options: InjectSmartTestWalletParameters): Promise<SmartTestWallet> {
   const owner = privateKeyToAccount(options.ownerKey)
-  const { account, executorKey } = await deploySimpleAccount(options.rpcUrl, owner.address)
+  const version = options.entryPointVersion ?? '0.7'
+  const entryPoint = options.entryPoint ?? entryPoint07Address
+  const { account, executorKey } = await deploySimpleAccount(options.rpcUrl, owner.address, version, entryPoint)
   const executor = privateKeyToAccount(executorKey)
   const chain = createPublicClient({ transport: http(options.rpcUrl) })
   const chainHex = numberToHex(options.chainId)
@@ -116,19 +128,24 @@ export async function injectSmartTestWallet(page: Page, options: InjectSmartTest
   let hold: { arrived: () => void; released: Promise<void> } | null = null
   const binding = `__svcSmartWallet_${Math.random().toString(36).slice(2)}`
 
-  /** The batch as one sponsored user operation, handled on-chain; resolves with its EIP-5792 status. */
+  /** The batch as one sponsored user operation of the account's EntryPoint version, handled on-chain
+   * by the wallet's own executor; resolves with its EIP-5792 status and receipts. */
   async function execute(request: SentCalls): Promise<Batch> {
     const paymasterService = request.capabilities.paymasterService as { url: string; context?: unknown }
-    const callData = encodeFunctionData({
-      abi: simpleAccount.abi,
-      functionName: 'executeBatch',
-      args: [request.calls.map((call) => call.to), request.calls.map((call) => (call.value ? hexToBigInt(call.value) : 0n)), request.calls.map((call) => call.data)],
-    })
+    const to = request.calls.map((call) => call.to)
+    const data = request.calls.map((call) => call.data)
+    const callData =
+      version === '0.7'
+        ? encodeFunctionData({ abi: releases['0.7'].account.abi, functionName: 'executeBatch', args: [to, request.calls.map((call) => (call.value ? hexToBigInt(call.value) : 0n)), data] })
+        : // v0.6's executeBatch carries no values: a batch with one is not this account's to run
+          encodeFunctionData({ abi: releases['0.6'].account.abi, functionName: 'executeBatch', args: [to, data] })
+    if (version === '0.6' && request.calls.some((call) => call.value && hexToBigInt(call.value) !== 0n)) throw new Error('SimpleAccount v0.6 sends no value in a batch')
+    const entryPointAbi = version === '0.7' ? entryPoint07Abi : entryPoint06Abi
     const [nonce, fees] = await Promise.all([
-      chain.readContract({ address: entryPoint07Address, abi: entryPoint07Abi, functionName: 'getNonce', args: [account, 0n] }),
+      chain.readContract({ address: entryPoint, abi: entryPointAbi, functionName: 'getNonce', args: [account, 0n] }) as Promise<bigint>,
       chain.estimateFeesPerGas(),
     ])
-    let userOp: UserOperation<'0.7'> = {
+    const common = {
       sender: account,
       nonce,
       callData,
@@ -137,28 +154,41 @@ export async function injectSmartTestWallet(page: Page, options: InjectSmartTest
       preVerificationGas: 60_000n,
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      signature: `0x${'ff'.repeat(64)}1c`,
+      signature: `0x${'ff'.repeat(64)}1c` as Hex,
     }
+    let userOp: UserOperation<'0.7'> | UserOperation<'0.6'> = version === '0.7' ? common : { ...common, initCode: '0x', paymasterAndData: '0x' }
     const ask = async (method: 'pm_getPaymasterStubData' | 'pm_getPaymasterData') => {
       paymasterRequests.push({ url: paymasterService.url, method })
-      const result = await paymasterRpc(paymasterService.url, method, [formatUserOperationRequest(userOp), entryPoint07Address, chainHex, paymasterService.context ?? {}])
+      const result = await paymasterRpc(paymasterService.url, method, [formatUserOperationRequest(userOp), entryPoint, chainHex, paymasterService.context ?? {}])
+      if (version === '0.6') {
+        userOp = { ...(userOp as UserOperation<'0.6'>), paymasterAndData: result.paymasterAndData as Hex }
+        return
+      }
+      const current = userOp as UserOperation<'0.7'>
       userOp = {
-        ...userOp,
+        ...current,
         paymaster: result.paymaster as Address,
         paymasterData: result.paymasterData as Hex,
-        paymasterVerificationGasLimit: result.paymasterVerificationGasLimit ? hexToBigInt(result.paymasterVerificationGasLimit) : (userOp.paymasterVerificationGasLimit ?? 100_000n),
-        paymasterPostOpGasLimit: result.paymasterPostOpGasLimit ? hexToBigInt(result.paymasterPostOpGasLimit) : (userOp.paymasterPostOpGasLimit ?? 0n),
+        paymasterVerificationGasLimit: result.paymasterVerificationGasLimit ? hexToBigInt(result.paymasterVerificationGasLimit) : (current.paymasterVerificationGasLimit ?? 100_000n),
+        paymasterPostOpGasLimit: result.paymasterPostOpGasLimit ? hexToBigInt(result.paymasterPostOpGasLimit) : (current.paymasterPostOpGasLimit ?? 0n),
       }
     }
     await ask('pm_getPaymasterStubData')
     await ask('pm_getPaymasterData')
-    const hash = getUserOperationHash({ chainId: options.chainId, entryPointAddress: entryPoint07Address, entryPointVersion: '0.7', userOperation: userOp })
+    const hash =
+      version === '0.7'
+        ? getUserOperationHash({ chainId: options.chainId, entryPointAddress: entryPoint, entryPointVersion: '0.7', userOperation: userOp as UserOperation<'0.7'> })
+        : getUserOperationHash({ chainId: options.chainId, entryPointAddress: entryPoint, entryPointVersion: '0.6', userOperation: userOp as UserOperation<'0.6'> })
+    // SimpleAccount (both versions) checks the owner's EIP-191 signature of the operation's hash
     userOp = { ...userOp, signature: await owner.signMessage({ message: { raw: hash } }) }
     const bundler = createWalletClient({ account: executor, transport: http(options.rpcUrl) })
-    const tx = await bundler.writeContract({ chain: null, address: entryPoint07Address, abi: entryPoint07Abi, functionName: 'handleOps', args: [[toPackedUserOperation(userOp)], executor.address], gas: 2_000_000n })
+    const tx =
+      version === '0.7'
+        ? await bundler.writeContract({ chain: null, address: entryPoint, abi: entryPoint07Abi, functionName: 'handleOps', args: [[toPackedUserOperation(userOp as UserOperation<'0.7'>)], executor.address], gas: 2_000_000n })
+        : await bundler.writeContract({ chain: null, address: entryPoint, abi: entryPoint06Abi, functionName: 'handleOps', args: [[{ ...(userOp as UserOperation<'0.6'>), initCode: '0x', paymasterAndData: (userOp as UserOperation<'0.6'>).paymasterAndData ?? '0x' }], executor.address], gas: 2_000_000n })
     const receipt = await chain.waitForTransactionReceipt({ hash: tx })
-    const [event] = parseEventLogs({ abi: entryPoint07Abi, eventName: 'UserOperationEvent', logs: receipt.logs })
-    const ok = receipt.status === 'success' && event?.args.success === true
+    const [event] = parseEventLogs({ abi: entryPointAbi, eventName: 'UserOperationEvent', logs: receipt.logs })
+    const ok = receipt.status === 'success' && (event?.args as { success?: boolean } | undefined)?.success === true
     return { status: ok ? 200 : 500, receipts: [{ status: ok ? '0x1' : '0x0', transactionHash: tx, blockHash: receipt.blockHash, blockNumber: numberToHex(receipt.blockNumber), gasUsed: numberToHex(receipt.gasUsed), logs: [] }] }
   }
 
