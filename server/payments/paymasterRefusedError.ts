@@ -43,6 +43,11 @@ export type PaymasterRefusal =
   | 'GAS_FIELDS_MISSING'
   /** A tip above twice what the chain asks now (at least 1 gwei): a bundler's pay, from the deposit. */
   | 'FEE_TOO_HIGH'
+  /** The account's code, run as the EntryPoint would run it, does not pay the invoice (it reverts, pays
+   * nothing, or leaves an allowance behind), whatever its callData says. */
+  | 'EXECUTION_DOES_NOT_PAY'
+  /** The chain's RPC cannot simulate (eth_simulateV1): nothing is sponsored that was not run first. */
+  | 'SIMULATION_UNAVAILABLE'
   /** This server has no paymaster signer (it uses another paymaster service): it sponsors nothing. */
   | 'PAYMASTER_SERVICE_OFF'
 

@@ -1,10 +1,11 @@
-import { hexToBigInt, isAddressEqual, numberToHex, type Address, type Hex, type LocalAccount, type PublicClient } from 'viem'
+import { getAddress, hexToBigInt, isAddressEqual, numberToHex, slice, type Address, type Hex, type LocalAccount, type PublicClient } from 'viem'
 import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import type { Deployment } from '../../shared/deployment'
 import { sponsorshipWindowProblems } from '../../shared/sponsorshipWindowProblems'
 import { encodeVerifyingPaymasterWindow, signVerifyingPaymasterData, type SponsorshipWindow } from '../../shared/verifyingPaymaster'
 import { stubEcdsaSignature } from '../chain/stubEcdsaSignature'
 import { signVerifyingPaymasterV06, verifyingPaymasterV06Data } from '../chain/verifyingPaymasterV06'
+import { simulateAccountPayment } from '../chain/simulateAccountPayment'
 import { nowSeconds } from './assertPermitUsable'
 import { decodeAccountCalls, selectorOf } from './decodeAccountCalls'
 import { defaultSponsorshipWindowSeconds } from './payDependencies'
@@ -61,6 +62,13 @@ export type PaymasterServiceDependencies = {
 }
 
 export type PaymasterCall = { params: PaymasterParams; clientKey?: string | undefined }
+
+/** Who deploys the account, for an operation that deploys it: v0.7 names the factory, v0.6 packs it into initCode. */
+function factoryOf(userOp: PaymasterUserOp, version: ServedEntryPoint['version']): { address: Address; data: Hex } | undefined {
+  if (version === '0.7') return userOp.factory ? { address: userOp.factory, data: userOp.factoryData ?? '0x' } : undefined
+  const initCode = userOp.initCode ?? '0x'
+  return initCode.length >= 42 ? { address: getAddress(slice(initCode, 0, 20)), data: slice(initCode, 20) } : undefined
+}
 
 /** The operation's numeric fields read, with the gas fields a stub request may still lack as 0. */
 function readUserOp(userOp: PaymasterUserOp) {
@@ -133,6 +141,19 @@ export function createPaymasterService(dependencies: PaymasterServiceDependencie
     }
     // a request the limits will refuse is refused before anything is signed
     await sponsorships?.check(claim, now())
+    // the callData says "pay"; the account's own code, run, must do it
+    const simulation = await simulateAccountPayment(client, {
+      entryPoint: served.entryPoint,
+      registry: deployment.registry,
+      token: deployment.token,
+      invoiceId: payment.invoiceId,
+      sender: userOp.sender,
+      callData: userOp.callData,
+      factory: factoryOf(userOp, served.version),
+    })
+    if (!simulation.paid) {
+      throw new PaymasterRefusedError('unavailable' in simulation ? 'SIMULATION_UNAVAILABLE' : 'EXECUTION_DOES_NOT_PAY', simulation.reason)
+    }
     return { served, op, payment, claim, window: windowFor(payment) }
   }
 
