@@ -8,6 +8,8 @@ import { generatePrivateKey } from 'viem/accounts'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { injectSmartTestWallet, type EntryPointVersion } from './support/smartTestWallet'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { paymentCalls } from '../../src/flow/smartWallet/paymentCalls'
 
 /**
  * A payer whose wallet is itself a smart account (eth-infinitism's SimpleAccount v0.7 behind an
@@ -185,3 +187,43 @@ describe('paying from a smart wallet in one prompt', () => {
   }, 60_000)
 })
 
+describe('paying from a smart wallet through the embed\'s wallet bridge', () => {
+  test('behavior: a smart wallet only on the host page pays in one prompt through the bridge, which sent the batch it rebuilt itself; the host receives paid with the chain\'s txHash', async () => {
+    const { storefrontUrl, serverUrl, rpcUrl, chainId, contracts, invoices } = checkout.devnet.file
+    const product = invoices[0]!
+    const page = await (await checkout.browser.newContext({ viewport: { width: 1100, height: 1100 } })).newPage()
+    const wallet = await injectSmartTestWallet(page, { ownerKey: generatePrivateKey(), rpcUrl, chainId, topOnly: true })
+    const amount = (await onchain(BigInt(product.id))).amount
+    await mintTo(devnetClients(rpcUrl, chainId), deployment(), wallet.account, amount)
+    await page.goto(`${storefrontUrl}/script-tag`)
+    await expect.poll(() => page.frames().some((frame) => frame.url().includes('/pay/')), { timeout: 15_000 }).toBe(true)
+    const frame = page.frames().find((candidate) => candidate.url().includes('/pay/'))!
+    const bridged = frame.getByRole('button', { name: /Smart Test Wallet · via 127\.0\.0\.1/ })
+    await expect.poll(() => bridged.count(), { timeout: 15_000 }).toBe(1)
+    await bridged.click()
+    await frame.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => frame.locator('#svc-widget-heading').textContent(), { timeout: 30_000 }).toBe('Payment received')
+    await expect.poll(() => page.locator('[data-event="paid"]').count(), { timeout: 10_000 }).toBe(1)
+    const detail = JSON.parse((await page.locator('[data-event="paid"]').textContent())!.replace(/^paid /, ''))
+    const [settlement] = await chain().getContractEvents({ address: contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: BigInt(product.id) }, fromBlock: 0n })
+    // no operation hash: the wallet built that operation, and its hash would be only the wallet's word
+    expect(detail).toEqual({ invoiceId: product.id, userOpHash: '', txHash: settlement!.transactionHash })
+    expect(wallet.sent).toEqual([
+      {
+        version: '2.0.0',
+        from: wallet.account,
+        chainId: `0x${chainId.toString(16)}`,
+        atomicRequired: true,
+        calls: paymentCalls({ deployment: { ...checkout.devnet.file.contracts, chainId } as never, invoiceId: BigInt(product.id), amount }),
+        capabilities: { paymasterService: { url: `${serverUrl}/v1/paymaster`, optional: false } },
+      },
+    ])
+    expect(wallet.requests).toContain('wallet_getCallsStatus')
+    const record = await onchain(BigInt(product.id))
+    expect({ status: record.status, payer: record.payer }).toEqual({ status: 2, payer: wallet.account })
+    expect(await balanceOf(wallet.account)).toBe(0n)
+    expect(await chain().getBalance({ address: wallet.account })).toBe(0n)
+    await screenshot(page, '63-smart-wallet-storefront-paid')
+    await page.context().close()
+  }, 90_000)
+})

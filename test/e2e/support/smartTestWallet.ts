@@ -73,6 +73,8 @@ export type InjectSmartTestWalletParameters = {
   entryPointVersion?: EntryPointVersion
   entryPoint?: Address
   name?: string
+  /** Announce only in the top window, as the many extensions that do not inject into iframes. */
+  topOnly?: boolean
 }
 
 /**
@@ -263,7 +265,8 @@ export async function injectSmartTestWallet(page: Page, options: InjectSmartTest
   })
 
   await page.addInitScript(
-    ({ binding, name }) => {
+    ({ binding, name, topOnly }) => {
+      if (topOnly && window.top !== window) return
       const listeners = new Map<string, Set<(data: unknown) => void>>()
       const provider = {
         async request({ method, params }: { method: string; params?: unknown[] }) {
@@ -293,7 +296,7 @@ export async function injectSmartTestWallet(page: Page, options: InjectSmartTest
       window.addEventListener('eip6963:requestProvider', announce)
       announce()
     },
-    { binding, name: options.name ?? 'Smart Test Wallet' },
+    { binding, name: options.name ?? 'Smart Test Wallet', topOnly: options.topOnly ?? false },
   )
 
   return {
