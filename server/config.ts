@@ -237,6 +237,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (unset.length > 0 && unset.length < jwt.length) {
     throw new ConfigError(`set all of JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE, or none: ${unset.map((name) => `${name} is missing (${wants[name]})`).join(', ')}`)
   }
+  const v06 = ['ENTRY_POINT_V06_ADDRESS', 'PAYMASTER_V06_ADDRESS'] as const
+  const unsetV06 = v06.filter((name) => !config[name])
+  if (unsetV06.length === 1) {
+    throw new ConfigError(`set both of ENTRY_POINT_V06_ADDRESS and PAYMASTER_V06_ADDRESS, or neither (the paymaster service then serves v0.7 only): ${unsetV06[0]} is missing (${wants[unsetV06[0]!]})`)
+  }
   if (config.OPS_PORT !== undefined && config.OPS_PORT !== 0 && config.OPS_PORT === config.PORT) {
     throw new ConfigError(`OPS_PORT is not valid: it is PORT (${config.PORT}); give the operations listener a port of its own, or leave OPS_PORT unset to serve /readyz and /metrics on PORT`)
   }

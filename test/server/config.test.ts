@@ -85,3 +85,15 @@ test('parameters: the operations listener, the tighter pay limits and the upstre
   expect(() => readConfig({ ...valid, PORT: '8787', OPS_PORT: '8787' })).toThrow(/OPS_PORT is not valid: it is PORT \(8787\)/)
   expect(() => readConfig({ ...valid, PREPARE_RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/PREPARE_RATE_LIMIT_PER_MINUTE is not valid/)
 })
+
+test("parameters: the paymaster service's v0.6 EntryPoint and paymaster come as a pair; its rate limit is a positive integer", () => {
+  const entryPointV06 = '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789'
+  const paymasterV06 = '0x82569dbd5Dc8C9Cf6Ac3f90Da2Cf60a3A6735bA4'
+  expect(readConfig({ ...valid, ENTRY_POINT_V06_ADDRESS: entryPointV06, PAYMASTER_V06_ADDRESS: paymasterV06, PAYMASTER_RATE_LIMIT_PER_MINUTE: '12' })).toMatchObject({
+    ENTRY_POINT_V06_ADDRESS: entryPointV06,
+    PAYMASTER_V06_ADDRESS: paymasterV06,
+    PAYMASTER_RATE_LIMIT_PER_MINUTE: 12,
+  })
+  expect(() => readConfig({ ...valid, ENTRY_POINT_V06_ADDRESS: entryPointV06 })).toThrow(/set both of ENTRY_POINT_V06_ADDRESS and PAYMASTER_V06_ADDRESS, or neither .*PAYMASTER_V06_ADDRESS is missing/)
+  expect(() => readConfig({ ...valid, PAYMASTER_RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/PAYMASTER_RATE_LIMIT_PER_MINUTE is not valid/)
+})
