@@ -9,6 +9,10 @@ import { readPinnedDeployment } from './build/readPinnedDeployment.ts'
 
 // the addresses the widget verifies against are fixed here, at build time, never fetched at run time
 const deployment = readPinnedDeployment(process.env.SVC_DEPLOYMENT_FILE || undefined)
+// the v0.6 EntryPoint and paymaster are the paymaster service's (a smart wallet names its own
+// EntryPoint): the page and the host-page bridge (built from dist/deployment.json) never read them,
+// so no payer downloads them
+const { entryPointV06: _entryPointV06, paymasterV06: _paymasterV06, ...pageDeployment } = deployment
 
 /** The tests that need `npm run build`'s output: the browser tests, the size budgets, the first paint. */
 const builtTests = ['test/e2e/**/*.test.ts', 'test/size/**/*.test.ts', 'test/devnet/start.test.ts', 'test/server/payPageFirstPaint.test.ts']
@@ -30,13 +34,13 @@ export default defineConfig({
     {
       name: 'svc-built-deployment',
       generateBundle() {
-        this.emitFile({ type: 'asset', fileName: builtDeploymentFile, source: `${JSON.stringify(deployment, null, 2)}\n` })
+        this.emitFile({ type: 'asset', fileName: builtDeploymentFile, source: `${JSON.stringify(pageDeployment, null, 2)}\n` })
       },
     },
   ],
   // the Intl warm-up worker (src/ui/warmIntl.ts) is a module like every other script of the page
   worker: { format: 'es' },
-  define: { __SVC_DEPLOYMENT__: JSON.stringify(deployment) },
+  define: { __SVC_DEPLOYMENT__: JSON.stringify(pageDeployment) },
   build: {
     outDir: distDir(),
     emptyOutDir: true,

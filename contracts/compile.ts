@@ -9,9 +9,15 @@ export const contractsDir = dirname(fileURLToPath(import.meta.url))
 export const artifactsDir = join(contractsDir, 'artifacts')
 
 /** Contracts we write and compile ourselves. */
-const ours = ['Stablecoin', 'InvoiceRegistry', 'PayerVault', 'PayerVaultFactory', 'PermitProbe', 'OwnedVerifyingPaymaster'] as const
-/** Contracts taken as built by their authors: the canonical bytecode is what makes the addresses canonical. */
-const packaged = ['EntryPoint'] as const
+const ours = ['Stablecoin', 'InvoiceRegistry', 'PayerVault', 'PayerVaultFactory', 'PermitProbe', 'OwnedVerifyingPaymaster', 'OwnedDeployment'] as const
+/** Contracts taken as built by their authors: the canonical bytecode is what makes the addresses
+ * canonical. Module name → the release's package and artifact. */
+const packaged: Record<string, { from: string; artifact: string }> = {
+  EntryPoint: { from: '@account-abstraction/contracts', artifact: 'EntryPoint' },
+  // EntryPoint v0.6 (Coinbase Smart Wallet, Base Account) and its VerifyingPaymaster, as released in 0.6.0
+  EntryPointV06: { from: '@account-abstraction/contracts-v06', artifact: 'EntryPoint' },
+  VerifyingPaymasterV06: { from: '@account-abstraction/contracts-v06', artifact: 'VerifyingPaymaster' },
+}
 
 type Artifact = { abi: unknown[]; bytecode: string }
 
@@ -54,8 +60,8 @@ function compileOurs(): Record<string, Artifact> {
 
 function loadPackaged(): Record<string, Artifact> {
   return Object.fromEntries(
-    packaged.map((name) => {
-      const { abi, bytecode } = require(`@account-abstraction/contracts/artifacts/${name}.json`) as Artifact
+    Object.entries(packaged).map(([name, { from, artifact }]) => {
+      const { abi, bytecode } = require(`${from}/artifacts/${artifact}.json`) as Artifact
       return [name, { abi, bytecode }]
     }),
   )

@@ -10,5 +10,7 @@ export function chainEnvironment(deployment: Deployment, rpcUrl: string): Record
     REGISTRY_ADDRESS: deployment.registry,
     VAULT_FACTORY_ADDRESS: deployment.vaultFactory,
     PAYMASTER_ADDRESS: deployment.paymaster,
+    ...(deployment.entryPointV06 ? { ENTRY_POINT_V06_ADDRESS: deployment.entryPointV06 } : {}),
+    ...(deployment.paymasterV06 ? { PAYMASTER_V06_ADDRESS: deployment.paymasterV06 } : {}),
   }
 }

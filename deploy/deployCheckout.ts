@@ -8,6 +8,8 @@ import type { Deployment } from '../shared/deployment'
 import { mined, type DeployerClients } from './deployerClients'
 import { deployDeterministic, ensureDeterministicDeployer, hasCode, type Step } from './deterministicDeployer'
 import { ensureEntryPoint } from './ensureEntryPoint'
+import { ensureEntryPointV06 } from './ensureEntryPointV06'
+import { deployPaymasterV06, handOverPaymasterV06 } from './deployPaymasterV06'
 import { offerOwnership, ownershipOf, requireDeployerOwns, type Ownership } from './ownership'
 import { fundPaymaster, type PaymasterFunding } from './paymasterFunding'
 
@@ -54,7 +56,7 @@ async function existingToken(clients: DeployerClients, token: Address): Promise<
  * deployment proxy, skipping whatever is already in place: the proxy and EntryPoint v0.7 where the
  * chain lacks them, the token when asked, the registry (owned by the deployer, accepting the token),
  * the vault factory and the paymaster (owned by the deployer, funded and staked); then offers the
- * registry and the paymaster to `owner`. The constructors name the deployer as owner whatever `owner`
+ * registry and the paymaster to `owner`; then EntryPoint v0.6 and a funded VerifyingPaymaster on it. The constructors name the deployer as owner whatever `owner`
  * is, so the addresses do not depend on it.
  */
 export async function deployCheckout(clients: DeployerClients, parameters: DeployCheckoutParameters, report: DeployReport = () => {}): Promise<CheckoutDeployResult> {
@@ -112,5 +114,22 @@ export async function deployCheckout(clients: DeployerClients, parameters: Deplo
     return offered.value
   }
   const ownership = { registry: await handOver('registry', registry), paymaster: await handOver('paymaster', paymaster) }
-  return { deployment: { chainId, entryPoint, token, registry, vaultFactory, paymaster }, sent, ownership }
+
+  // EntryPoint v0.6 and its own VerifyingPaymaster, for smart wallets on v0.6 (Coinbase Smart Wallet,
+  // Base Account): after everything above, which neither reads nor moves
+  const entryPointV06 = placed('EntryPoint v0.6', await ensureEntryPointV06(clients))
+  const paymasterV06 = placed('VerifyingPaymaster v0.6', await deployPaymasterV06(clients, { salt: checkoutSalt, entryPoint: entryPointV06, signer: parameters.paymasterSigner }))
+  const fundingV06 = await fundPaymaster(clients, { entryPoint: entryPointV06, paymaster: paymasterV06 }, parameters.paymasterFunding)
+  sent += fundingV06.sent
+  report(`paymaster v0.6 deposit and stake: ${fundingV06.sent > 0 ? 'funded' : 'already as asked'}`)
+  if (parameters.owner && parameters.owner !== owner) {
+    const handed = await handOverPaymasterV06(clients, { paymasterV06, owner: parameters.owner, acceptedElsewhere: ownership.paymaster.owner === parameters.owner })
+    sent += handed.sent
+    report(
+      handed.value.waiting
+        ? `paymaster v0.6 owner: ${handed.value.owner}; it passes to ${parameters.owner} (in one step: its Ownable has no acceptOwnership) on a run after ${parameters.owner} has accepted the paymaster`
+        : `paymaster v0.6 owner: ${handed.value.owner}${handed.sent > 0 ? ' (handed over)' : ', already'}`,
+    )
+  }
+  return { deployment: { chainId, entryPoint, token, registry, vaultFactory, paymaster, entryPointV06, paymasterV06 }, sent, ownership }
 }

@@ -40,6 +40,8 @@ export function pinnedDeploymentOf({ deployment, facts, rpcUrls, registryFromBlo
     registryFromBlock: String(registryFromBlock),
     vaultFactory: deployment.vaultFactory,
     paymaster: deployment.paymaster,
+    ...(deployment.entryPointV06 ? { entryPointV06: deployment.entryPointV06 } : {}),
+    ...(deployment.paymasterV06 ? { paymasterV06: deployment.paymasterV06 } : {}),
     userOpLimits: defaultUserOpLimits,
   }
   // checked as the build will check it; written in the field order of the devnet's file

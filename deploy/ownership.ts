@@ -1,6 +1,7 @@
 import { getAddress, zeroAddress, type Address } from 'viem'
 import { invoiceRegistryAbi } from '../contracts/artifacts/InvoiceRegistry'
 import { CodedError } from '../shared/codedError'
+import { revertOf } from '../server/chain/chainErrors'
 import { mined, type DeployerClients } from './deployerClients'
 import type { Step } from './deterministicDeployer'
 
@@ -18,7 +19,12 @@ export type Ownership = { owner: Address; pendingOwner: Address | undefined }
 
 export async function ownershipOf(clients: DeployerClients, contract: Address): Promise<Ownership> {
   const read = (functionName: 'owner' | 'pendingOwner') => clients.public.readContract({ address: contract, abi: ownableAbi, functionName })
-  const [owner, pendingOwner] = await Promise.all([read('owner'), read('pendingOwner')])
+  // a one-step Ownable (the v0.6 paymaster's OpenZeppelin 4) has no pendingOwner: none is pending
+  const pending = read('pendingOwner').catch((error: unknown) => {
+    if (revertOf(error)) return zeroAddress
+    throw error
+  })
+  const [owner, pendingOwner] = await Promise.all([read('owner'), pending])
   return { owner: getAddress(owner), pendingOwner: pendingOwner === zeroAddress ? undefined : getAddress(pendingOwner) }
 }
 

@@ -38,8 +38,9 @@ console.log(
   [
     `svc-checkout devnet ready in ${readyMs} ms`,
     `  chain      ${file.chainId} at ${file.rpcUrl}`,
-    `  server     ${file.serverUrl}`,
+    `  server     ${file.serverUrl} (its ERC-7677 paymaster service for smart wallets: ${file.serverUrl}/v1/paymaster)`,
     `  contracts  EntryPoint ${file.contracts.entryPoint}, registry ${file.contracts.registry}, USDC ${file.contracts.token}`,
+    ...(file.contracts.entryPointV06 ? [`             EntryPoint v0.6 ${file.contracts.entryPointV06} (canonical), its paymaster ${file.contracts.paymasterV06}`] : []),
     `  merchant   vault ${seed.merchant.vault}, API key ${file.merchant.apiKey.keyId} (its secret is in devnet.json)`,
     `  payer      vault ${seed.payer.vault} (not deployed yet), holds ${usdc(10_000_000_000n)}`,
     '  invoices   open a share link to pay:',

@@ -15,6 +15,8 @@ export function startHostBridge(post: (message: HostMessage) => void, { invoiceI
   const bridge = createWalletBridge({
     deployment: __SVC_DEPLOYMENT__,
     invoiceId,
+    // this module is served by the checkout (a pinned module script): its origin is the checkout's
+    paymasterServiceUrl: new URL('/v1/paymaster', import.meta.url).href,
     onChange: (providers) => post({ type: 'wallet:providers', providers, hostOrigin }),
     onEvent: (uuid, event, data) => post({ type: 'wallet:event', uuid, event, data }),
   })

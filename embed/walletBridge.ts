@@ -2,6 +2,7 @@ import { numberToHex } from 'viem'
 import type { Eip1193Provider } from '../shared/eip1193'
 import type { PinnedDeployment } from '../shared/pinnedDeployment'
 import { createHostSigning } from './hostSigning'
+import { createHostCalls } from './hostCalls'
 import { bridgedMethods, bridgedSignUserOperation, type RpcError, type WalletInfo } from '../shared/embedProtocol'
 
 type Announced = { info: WalletInfo; provider: Eip1193Provider }
@@ -18,6 +19,8 @@ export type CreateWalletBridgeParameters = {
   deployment: PinnedDeployment
   /** The invoice the host mounted: the only one its wallets sign for. */
   invoiceId: string
+  /** The checkout's paymaster service, its origin's /v1/paymaster: the only one a batch is sponsored by. */
+  paymasterServiceUrl: string
   onChange(wallets: WalletInfo[]): void
   onEvent(uuid: string, event: (typeof relayedEvents)[number], data: unknown): void
   now?: () => number
@@ -29,8 +32,9 @@ export type CreateWalletBridgeParameters = {
  * by uuid and the host relays the few methods a payment needs to it, nothing else, and signs only
  * this payment, after verifying it itself (hostSigning.ts).
  */
-export function createWalletBridge({ deployment, invoiceId, onChange, onEvent, now }: CreateWalletBridgeParameters): WalletBridge {
+export function createWalletBridge({ deployment, invoiceId, paymasterServiceUrl, onChange, onEvent, now }: CreateWalletBridgeParameters): WalletBridge {
   const signing = createHostSigning({ deployment, invoiceId, ...(now ? { now } : {}) })
+  const calls = createHostCalls({ deployment, invoiceId, paymasterServiceUrl })
   const wallets = new Map<string, Announced>()
   const unsubscribe: (() => void)[] = []
 
@@ -59,6 +63,8 @@ export function createWalletBridge({ deployment, invoiceId, onChange, onEvent, n
       const { provider } = wallet
       if (method === 'eth_signTypedData_v4') return signing.signPermit(provider, params)
       if (method === bridgedSignUserOperation) return signing.signUserOperation(provider, params)
+      if (method === 'wallet_sendCalls') return calls.sendCalls(provider, params)
+      if (method === 'wallet_getCallsStatus') return calls.callsStatus(provider, params)
       if (method === 'wallet_switchEthereumChain' && (params[0] as { chainId?: unknown } | undefined)?.chainId !== numberToHex(deployment.chainId)) {
         throw { code: 4100, message: 'the wallet is only asked to switch to the checkout\'s chain' } satisfies RpcError
       }

@@ -14,6 +14,7 @@ import { countOutcomes, inFlight, requestMetrics } from './ops/requestMetrics'
 import type { Metrics } from './ops/metrics'
 import type { Readiness } from './ops/readiness'
 import type { PayDependencies } from './payments/payDependencies'
+import type { PaymasterService } from './payments/paymasterService'
 import type { AuthEnv } from './auth/principal'
 import { requireScope } from './auth/requireScope'
 import { mountApiRoutes } from './routes/apiRoute'
@@ -45,6 +46,11 @@ export type AppDependencies = {
    * chain, a prepare estimates gas and asks for a sponsorship. Unset, a fifth and a tenth of it. */
   permitRateLimitPerMinute?: number
   prepareRateLimitPerMinute?: number
+  /** POST /v1/paymaster (ERC-7677), on top of `rateLimitPerMinute`: each call reads the chain and may
+   * sign. Unset, a fifth of it (a payment asks twice: stub, then data). */
+  paymasterRateLimitPerMinute?: number
+  /** Our ERC-7677 paymaster service; absent (no paymaster signer), POST /v1/paymaster refuses everything. */
+  paymaster?: PaymasterService
   /** Where a limit (named `pay`, `permit`, `prepare`, `page`, `invoices`, `webhooks`, `studios` or `logos`) is counted when every instance shares the count; absent,
    * each instance counts in its own memory. */
   sharedRateCounter?: (name: string, window: { limit: number; windowMs: number }) => RateCounter
@@ -85,6 +91,8 @@ export function createApp(dependencies: AppDependencies) {
   // the limits, so that a preflight is answered at once and a 413 or 429 is readable too.
   const anyOrigin = publicCors()
   app.use('/v1/pay/*', anyOrigin)
+  // a wallet calls the paymaster service from its own origin (an extension, a wallet's pop-up)
+  app.use('/v1/paymaster', anyOrigin)
   app.use('/assets/*', anyOrigin)
   app.use('/openapi.json', anyOrigin)
   if (dependencies.devnetWallet) app.use('/devnet/wallet', anyOrigin)
@@ -116,6 +124,8 @@ export function createApp(dependencies: AppDependencies) {
   const fraction = (part: number) => Math.max(1, Math.floor(dependencies.rateLimitPerMinute / part))
   app.post('/v1/pay/:id/permit', perClient('permit', dependencies.permitRateLimitPerMinute ?? fraction(5)))
   app.post('/v1/pay/:id/prepare', perClient('prepare', dependencies.prepareRateLimitPerMinute ?? fraction(10)))
+  app.use('/v1/paymaster', perClient('pay'))
+  app.post('/v1/paymaster', perClient('paymaster', dependencies.paymasterRateLimitPerMinute ?? fraction(5)))
   const { metrics } = dependencies
   app.post('/v1/pay/:id/permit', countOutcomes(metrics.permits))
   app.post('/v1/pay/:id/prepare', countOutcomes(metrics.prepares))
@@ -134,6 +144,8 @@ export function createApp(dependencies: AppDependencies) {
     branding: dependencies.merchant.branding,
     ...(dependencies.merchant.webhooks ? { webhooks: dependencies.merchant.webhooks } : {}),
     clientKey,
+    paymaster: dependencies.paymaster,
+    countSponsorship: (outcome: string) => metrics.prepares.inc({ outcome }),
   }
   mountApiRoutes(app, apiRoutes, routeDependencies, (route): MiddlewareHandler<AuthEnv>[] =>
     route.auth === 'none' ? [] : [authenticated, ...(route.scope ? [requireScope(route.scope)] : [])],

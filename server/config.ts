@@ -37,6 +37,10 @@ export const configSchema = z.object({
   REGISTRY_ADDRESS: addressSchema,
   VAULT_FACTORY_ADDRESS: addressSchema,
   PAYMASTER_ADDRESS: addressSchema,
+  /** EntryPoint v0.6 and the VerifyingPaymaster on it (`npm run deploy` prints both): with both set, the
+   * ERC-7677 service (POST /v1/paymaster) also sponsors v0.6 smart wallets (Coinbase Smart Wallet). */
+  ENTRY_POINT_V06_ADDRESS: z.optional(addressSchema),
+  PAYMASTER_V06_ADDRESS: z.optional(addressSchema),
   /** The block the registry was deployed in: where settlement-event searches start. */
   REGISTRY_FROM_BLOCK: z._default(z.coerce.bigint(), 0n),
   /** An ERC-4337 bundler (JSON-RPC); without it the server bundles itself with BUNDLER_PRIVATE_KEY. */
@@ -81,6 +85,8 @@ export const configSchema = z.object({
   PERMIT_RATE_LIMIT_PER_MINUTE: z.optional(positiveInt),
   /** POST /v1/pay/:id/prepare per client per minute; unset, a tenth of RATE_LIMIT_PER_MINUTE. */
   PREPARE_RATE_LIMIT_PER_MINUTE: z.optional(positiveInt),
+  /** POST /v1/paymaster per client per minute; unset, a fifth of RATE_LIMIT_PER_MINUTE. */
+  PAYMASTER_RATE_LIMIT_PER_MINUTE: z.optional(positiveInt),
   /** How long a sponsorship lasts at most: an operation's paymaster window ends this many seconds
    * after /prepare, or with the permit when that comes first. The page prepares again past it. */
   SPONSORSHIP_WINDOW_SECONDS: z._default(z.coerce.number().check(z.int(), z.minimum(60), z.maximum(86_400)), 900),
@@ -152,6 +158,8 @@ const wants: { [name in keyof Config]: string } = {
   REGISTRY_ADDRESS: 'the InvoiceRegistry, a 0x address (`npm run deploy` prints it)',
   VAULT_FACTORY_ADDRESS: 'the PayerVaultFactory, a 0x address (`npm run deploy` prints it)',
   PAYMASTER_ADDRESS: 'the VerifyingPaymaster, a 0x address (`npm run deploy` prints it)',
+  ENTRY_POINT_V06_ADDRESS: 'the ERC-4337 EntryPoint v0.6, a 0x address (`npm run deploy` prints it)',
+  PAYMASTER_V06_ADDRESS: 'the VerifyingPaymaster on EntryPoint v0.6, a 0x address (`npm run deploy` prints it)',
   REGISTRY_FROM_BLOCK: "the registry's deployment block, a whole number (`npm run deploy` prints it)",
   BUNDLER_URL: "an ERC-4337 bundler's JSON-RPC URL",
   BUNDLER_PRIVATE_KEY: 'the key of an account with gas money that bundles itself, 0x and 64 hex digits',
@@ -173,6 +181,7 @@ const wants: { [name in keyof Config]: string } = {
   RATE_LIMIT_PER_MINUTE: 'requests per minute per client, a positive integer',
   PERMIT_RATE_LIMIT_PER_MINUTE: 'permit requests per minute per client, a positive integer',
   PREPARE_RATE_LIMIT_PER_MINUTE: 'prepare requests per minute per client, a positive integer',
+  PAYMASTER_RATE_LIMIT_PER_MINUTE: 'paymaster service (POST /v1/paymaster) requests per minute per client, a positive integer',
   SPONSORSHIP_WINDOW_SECONDS: 'seconds a sponsorship lasts at most, 60 to 86400 (900: 15 minutes)',
   SPONSORSHIP_LIMIT_PER_INVOICE: 'live sponsored operations per invoice, a whole number (0: no limit)',
   SPONSORSHIP_LIMIT_PER_OWNER: 'live sponsored operations per vault owner, a whole number (0: no limit)',
@@ -245,6 +254,11 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   const unset = jwt.filter((name) => !config[name])
   if (unset.length > 0 && unset.length < jwt.length) {
     throw new ConfigError(`set all of JWT_JWKS_URL, JWT_ISSUER and JWT_AUDIENCE, or none: ${unset.map((name) => `${name} is missing (${wants[name]})`).join(', ')}`)
+  }
+  const v06 = ['ENTRY_POINT_V06_ADDRESS', 'PAYMASTER_V06_ADDRESS'] as const
+  const unsetV06 = v06.filter((name) => !config[name])
+  if (unsetV06.length === 1) {
+    throw new ConfigError(`set both of ENTRY_POINT_V06_ADDRESS and PAYMASTER_V06_ADDRESS, or neither (the paymaster service then serves v0.7 only): ${unsetV06[0]} is missing (${wants[unsetV06[0]!]})`)
   }
   if (config.OPS_PORT !== undefined && config.OPS_PORT !== 0 && config.OPS_PORT === config.PORT) {
     throw new ConfigError(`OPS_PORT is not valid: it is PORT (${config.PORT}); give the operations listener a port of its own, or leave OPS_PORT unset to serve /readyz and /metrics on PORT`)

@@ -27,6 +27,7 @@ import { closeHttpServer } from './ops/shutdown'
 import { operationsRoutes } from './routes/operations'
 import { startPreparedPruning } from './payments/preparedPruning'
 import { createSponsorshipLimiter } from './payments/sponsorshipLimiter'
+import { createPaymasterService, type ServedEntryPoint } from './payments/paymasterService'
 import type { PayDependencies } from './payments/payDependencies'
 import { startReconciler } from './payments/reconcileSubmissions'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
@@ -67,7 +68,19 @@ export function deploymentOf(config: Config): Deployment {
     registry: getAddress(config.REGISTRY_ADDRESS),
     vaultFactory: getAddress(config.VAULT_FACTORY_ADDRESS),
     paymaster: getAddress(config.PAYMASTER_ADDRESS),
+    ...(config.ENTRY_POINT_V06_ADDRESS && config.PAYMASTER_V06_ADDRESS
+      ? { entryPointV06: getAddress(config.ENTRY_POINT_V06_ADDRESS), paymasterV06: getAddress(config.PAYMASTER_V06_ADDRESS) }
+      : {}),
   }
+}
+
+/** The EntryPoints our ERC-7677 service signs for: v0.7 (the vault flow's), and v0.6 where configured. */
+function servedEntryPoints(deployment: Deployment): ServedEntryPoint[] {
+  const { entryPointV06, paymasterV06 } = deployment
+  return [
+    { version: '0.7', entryPoint: deployment.entryPoint, paymaster: deployment.paymaster },
+    ...(entryPointV06 && paymasterV06 ? [{ version: '0.6' as const, entryPoint: entryPointV06, paymaster: paymasterV06 }] : []),
+  ]
 }
 
 /** Long enough for a database or node across a network, short enough for a platform's probe. */
@@ -173,6 +186,16 @@ export async function createServer(
     sponsorshipWindowSeconds: config.SPONSORSHIP_WINDOW_SECONDS,
     sponsorships,
   }
+  const paymaster = createPaymasterService({
+    client,
+    deployment,
+    // with PAYMASTER_URL the deployment's paymaster is another service's: our signature would not verify there
+    signer: !config.PAYMASTER_URL && config.PAYMASTER_SIGNER_PRIVATE_KEY ? privateKeyToAccount(config.PAYMASTER_SIGNER_PRIVATE_KEY) : null,
+    entryPoints: servedEntryPoints(deployment),
+    sponsorships,
+    sponsorshipWindowSeconds: config.SPONSORSHIP_WINDOW_SECONDS,
+    now,
+  })
   const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null
   const checks = serverChecks({ db: stores.db, rpcUrl: config.RPC_URL, chainId: config.CHAIN_ID, bundler, redis, timeoutMs: readinessTimeoutMs })
   const skewMs = config.HMAC_SKEW_SECONDS * 1000
@@ -201,6 +224,7 @@ export async function createServer(
     rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
     ...(config.PERMIT_RATE_LIMIT_PER_MINUTE ? { permitRateLimitPerMinute: config.PERMIT_RATE_LIMIT_PER_MINUTE } : {}),
     ...(config.PREPARE_RATE_LIMIT_PER_MINUTE ? { prepareRateLimitPerMinute: config.PREPARE_RATE_LIMIT_PER_MINUTE } : {}),
+    ...(config.PAYMASTER_RATE_LIMIT_PER_MINUTE ? { paymasterRateLimitPerMinute: config.PAYMASTER_RATE_LIMIT_PER_MINUTE } : {}),
     ...(redis
       ? {
           sharedRateCounter: (name: string, window: { limit: number; windowMs: number }) =>
@@ -214,6 +238,7 @@ export async function createServer(
             }),
         }
       : {}),
+    paymaster,
     trustProxy: config.TRUST_PROXY,
     trustedProxies: trustedProxiesOf(config),
     operationsElsewhere: config.OPS_PORT !== undefined,

@@ -15,6 +15,10 @@ export const deploymentSchema = z.object({
   registry: addressSchema,
   vaultFactory: addressSchema,
   paymaster: addressSchema,
+  /** EntryPoint v0.6 and the VerifyingPaymaster on it, for smart wallets that use v0.6 (Coinbase Smart
+   * Wallet, Base Account): the ERC-7677 service signs for these. Absent where they are not served. */
+  entryPointV06: z.optional(addressSchema),
+  paymasterV06: z.optional(addressSchema),
 })
 
 export type Deployment = z.infer<typeof deploymentSchema>

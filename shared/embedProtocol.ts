@@ -51,6 +51,11 @@ export const bridgedMethods = [
   'wallet_switchEthereumChain',
   'eth_signTypedData_v4',
   bridgedSignUserOperation,
+  // a smart wallet's one-prompt payment (EIP-5792): the batch and its status only as the host rebuilt
+  // and sent it (embed/hostCalls.ts)
+  'wallet_getCapabilities',
+  'wallet_sendCalls',
+  'wallet_getCallsStatus',
   'eth_call',
   'eth_getCode',
   'eth_getLogs',

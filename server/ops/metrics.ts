@@ -24,7 +24,7 @@ export function createMetrics() {
       registers,
     }),
     permits: outcomes('svc_checkout_permits_total', 'POST /v1/pay/:id/permit by outcome: ok, or the error code answered'),
-    prepares: outcomes('svc_checkout_prepares_total', 'POST /v1/pay/:id/prepare by outcome: ok, or the error code answered'),
+    prepares: outcomes('svc_checkout_prepares_total', 'Sponsorships asked for, POST /v1/pay/:id/prepare and pm_getPaymasterData on POST /v1/paymaster, by outcome: ok, or the error code answered'),
     submissions: outcomes('svc_checkout_submissions_total', 'POST /v1/pay/:id by outcome: confirmed, pending, or the error code answered'),
     pendingOperations: new Gauge({
       name: 'svc_checkout_pending_operations',

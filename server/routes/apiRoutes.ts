@@ -3,10 +3,11 @@ import type { ApiRoute } from './apiRoute'
 import { brandingRoutes, type BrandingRoutesDependencies } from './brandingRoutes'
 import { invoiceShareRoutes, type InvoiceShareRoutesDependencies } from './invoiceShareRoutes'
 import { payRoutes, type PayRoutesDependencies } from './payRoutes'
+import { paymasterRoutes, type PaymasterRoutesDependencies } from './paymasterRoutes'
 import { webhookRoutes, type WebhookRoutesDependencies } from './webhookRoutes'
 
-export type ApiRoutesDependencies = PayRoutesDependencies & InvoiceShareRoutesDependencies & WebhookRoutesDependencies & BrandingRoutesDependencies
+export type ApiRoutesDependencies = PayRoutesDependencies & PaymasterRoutesDependencies & InvoiceShareRoutesDependencies & WebhookRoutesDependencies & BrandingRoutesDependencies
 
-/** Every route of the JSON API (SPEC 4.12 and 4.14; beside 4.12 the webhook endpoints and a studio's branding) with its full path:
- * the server mounts this table and /openapi.json describes it. */
-export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...invoiceShareRoutes, ...webhookRoutes, ...brandingRoutes]
+/** Every route of the JSON API (SPEC 4.12 and 4.14; beside them the ERC-7677 paymaster service, the webhook endpoints and a
+ * studio's branding) with its full path: the server mounts this table and /openapi.json describes it. */
+export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...paymasterRoutes, ...invoiceShareRoutes, ...webhookRoutes, ...brandingRoutes]

@@ -10,6 +10,7 @@ import type { Failure } from './failure'
 import type { SubmitResponse } from '../api/createPayApi'
 import type { Payer } from './paymentState'
 import type { SimulatedEffect } from '../chain/simulatePayment'
+import type { SmartWalletOutcome } from './smartWallet/smartWalletEvent'
 
 /** What the payer asks for. */
 export type PaymentAction =
@@ -59,5 +60,6 @@ export type PaymentOutcome =
    * while the permit still has time: the same permit is prepared again, with a new sponsorship. */
   | { type: 'sponsorshipExpiring' }
   | { type: 'failed'; failure: Failure; at: number }
+  | SmartWalletOutcome
 
 export type PaymentEvent = PaymentAction | PaymentOutcome

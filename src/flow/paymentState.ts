@@ -8,6 +8,7 @@ import type { SponsorshipWindow } from '../../shared/verifyingPaymaster'
 import type { ShownInvoice } from '../verify/confirmInvoice'
 import type { UnsafeProblem } from '../verify/unsafeProblem'
 import type { PrepareResponse } from '../api/createPayApi'
+import type { SmartWalletState } from './smartWallet/smartWalletState'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
 import type { SimulatedEffect } from '../chain/simulatePayment'
 
@@ -20,8 +21,9 @@ export type Payer = { owner: Address; vault: Address; deployed: boolean; balance
 export type Authorisation = { amount: bigint; token: WireInvoice['token']; merchant: Address; spender: Address; deadline: bigint }
 
 /** A payment this widget made, as the chain records it. txHash is null while the chain has no
- * settlement event for it. */
-export type Receipt = { amount: bigint; invoiceNumber: string; userOpHash: Hex; txHash: Hex | null }
+ * settlement event for it; userOpHash is null for a payment the payer's own smart wallet sent (the
+ * wallet built that operation, and its hash is only the wallet's word). */
+export type Receipt = { amount: bigint; invoiceNumber: string; userOpHash: Hex | null; txHash: Hex | null }
 
 /** A permit the payer signed and handed to the service: until `deadline` it lets the invoice registry
  * take `amount` from the vault, and only in a payment the vault itself makes (which needs another
@@ -106,5 +108,7 @@ export type PaymentState =
    * verifier threw); `retry` is refused before retryAt (ms since the epoch, from Retry-After) and then
    * resumes `resume`. */
   | { name: 'error'; code: string; status: number | null; retryAt: number | null; resume: PaymentState }
+  /** Paying from a smart wallet in one prompt (src/flow/smartWallet/). */
+  | SmartWalletState
 
 export type PaymentStateName = PaymentState['name']

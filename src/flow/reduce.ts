@@ -9,6 +9,7 @@ import type { PermitSignature } from '../../shared/payCall'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
 import { earliestDeadline } from '../../shared/permit'
 import { permitExpiring } from './permitExpiring'
+import { smartPayerResolved, smartWalletTransitions } from './smartWallet/smartWalletTransitions'
 
 /** How often the chain is read while a signed operation is out. */
 export const pendingPollMs = 3_000
@@ -58,6 +59,7 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
   connecting: {
     // before any permit is asked for: a service that misstates the invoice is never paid through
     payerResolved: (_, event) => checked(event.check, (invoice) => resolved(invoice, event.payer, event.accountBalance)),
+    smartPayerResolved,
     wrongNetwork: (state, { chainId, wantedChainId }) => ({ name: 'wrongNetwork', invoice: state.invoice, chainId, wantedChainId, note: null }),
     failed: (state, { failure, at }) => (failure.kind === 'rejected' ? ready(state.invoice, 'connectRejected') : errorState(failure, at, state, 'CONNECT_FAILED')),
   },
@@ -168,6 +170,7 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
   paid: {},
   canceled: {},
   unsafe: {},
+  ...smartWalletTransitions,
 }
 
 /** The whole payment as a pure function: no clock (times come in events), no I/O. An event a state
@@ -192,6 +195,9 @@ const beforeHandover = new Set<PaymentState['name']>([
   'verifying',
   'signingOperation',
   'permitExpired',
+  // a smart wallet's payment, until the wallet has taken the batch
+  'smartWallet',
+  'sendingCalls',
 ])
 
 /**

@@ -14,6 +14,7 @@ import { splitPermitSignature } from './splitPermitSignature'
 import { permitExpiring, sponsorshipExpiring } from './permitExpiring'
 import { earliestDeadline } from '../../shared/permit'
 import type { PermitSignature } from '../../shared/payCall'
+import { resolveSmartPayer } from './smartWallet/resolveSmartPayer'
 
 /** A signed permit as the API carries it: the deadline as a decimal string. */
 function permitWire({ deadline, v, r, s }: PermitSignature) {
@@ -105,6 +106,9 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
       const [pinned, walletRead] = await Promise.all([settle(readChainInvoice(chain, id)), settle(readChainInvoice({ ...chain, invoiceOf: wallet.invoiceOf }, id))])
       if (!pinned) throw new ChainUnreadableError('the pinned RPC could not read the invoice: a wallet\'s read alone confirms nothing')
       const check = checkInvoice(invoiceId, state.invoice, walletRead ? [pinned, walletRead] : [pinned], deployment)
+      // a smart wallet that pays in one prompt, sponsored, from the account itself needs no vault
+      const smart = await resolveSmartPayer(owner, check, dependencies)
+      if (smart) return smart
       const { vault, deployed } = await chain.vaultOf(owner)
       const balance = await chain.balanceOf(vault)
       const payer = { owner, vault, deployed, balance, ...(wallet.sendsTransactions() ? {} : { sendsTransactions: false as const }) }
@@ -220,6 +224,13 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
       const result = await api.submit(invoiceId, { userOp: toWireUserOp(state.userOp), permitSignature: { v: permit.v, r: permit.r, s: permit.s } })
       return { type: 'submitted', result, at: clock.now() }
     }
+
+    case 'smartWallet':
+    case 'sendingCalls':
+    case 'followingCalls':
+      if (state.name === 'smartWallet') return null
+      // fetched when the payer presses Pay: a payer with a vault never loads it
+      return (await import('./smartWallet/runSmartWalletEffect')).runSmartWalletEffect(state, dependencies, checkInvoice)
 
     case 'idle':
     case 'notFound':

@@ -27,6 +27,11 @@ describe('embedEvents', () => {
     expect(heard({ name: 'paid', invoice: paid, receipt: null })).toEqual([['paid', { invoiceId: '3', userOpHash: '', txHash }]])
   })
 
+  test('behavior: paid by a smart wallet\'s batch carries the chain\'s transaction and no operation hash (the wallet built it)', () => {
+    const receipt = { amount: 248_000_000n, invoiceNumber: '1042', userOpHash: null, txHash }
+    expect(heard({ name: 'paid', invoice: { ...issued, status: 'Paid', txHash }, receipt })).toEqual([['paid', { invoiceId: '3', userOpHash: '', txHash }]])
+  })
+
   test('behavior: paid before the transaction is known is announced all the same', () => {
     const paid = { ...issued, status: 'Paid' as const, txHash: null }
     expect(heard({ name: 'paid', invoice: paid, receipt: null })).toEqual([['paid', { invoiceId: '3', userOpHash: '', txHash: '' }]])

@@ -54,5 +54,11 @@ export function stateHeadline(state: PaymentState, t: Strings): string {
       // nothing was attempted when the chain cannot be read, or the service cannot find an invoice the chain holds
       if (state.code === 'CHAIN_UNREADABLE') return t.cannotCheckTitle
       return state.code === 'NOT_FOUND' ? t.serviceNotFoundTitle : t.errorTitle
+    case 'smartWallet':
+      return t.payTitle
+    case 'sendingCalls':
+      return t.signingTitle
+    case 'followingCalls':
+      return t.pendingTitle
   }
 }

@@ -12,6 +12,7 @@ import { toWireUserOp } from '../../shared/userOpWire'
 import { bridgedSignUserOperation } from '../../shared/embedProtocol'
 import type { Eip1193Provider } from '../../shared/eip1193'
 import { sendToVault } from './sendToVault'
+import { readWalletCapabilities } from './readWalletCapabilities'
 import type { WagmiWallets, WalletConnection } from './wagmiWallets'
 import type { WalletChoice } from './walletChoice'
 import { WalletError } from './walletError'
@@ -111,6 +112,21 @@ export function createWalletSession(deployment: PinnedDeployment, baseUrl = ''):
       },
       async invoiceOf(id) {
         return readInvoice((await signer()).provider, deployment, id)
+      },
+      async capabilities(account) {
+        return readWalletCapabilities((await signer()).provider, account, deployment.chainId)
+      },
+      async sendCalls({ from, calls }) {
+        // the companion server's paymaster service, as an absolute URL: the wallet fetches it, not this page
+        const paymasterServiceUrl = new URL(`${baseUrl}/v1/paymaster`, location.href).href
+        // fetched when the payer presses Pay, as the flow's part of it is
+        const { sendPaymentCalls } = await import('./sendPaymentCalls')
+        // a wallet that names no batch is followed on the chain alone, as every batch is in the end
+        return (await sendPaymentCalls((await signer()).provider, { from, chainId: deployment.chainId, calls, paymasterServiceUrl })) ?? ''
+      },
+      async callsStatus(id) {
+        const { readCallsStatus } = await import('./readCallsStatus')
+        return readCallsStatus((await signer()).provider, id)
       },
     },
     chain: createChainReader(deployment, () => (provider && onPinnedChain ? [rpc, provider] : [rpc])),

@@ -3,6 +3,9 @@ import type { UserOperation } from 'viem/account-abstraction'
 import type { OnchainInvoice } from '../chain/readInvoice'
 import type { PaymentMessage } from '../../shared/paymentMessage'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
+import type { PaymentCall } from './sendPaymentCalls'
+import type { CallsStatus } from './readCallsStatus'
+import type { WalletCapabilities } from './readWalletCapabilities'
 
 /** The owner's wallet (EIP-1193 underneath): a refusal by the payer throws an error with code 4001. */
 export type PaymentWallet = {
@@ -22,4 +25,10 @@ export type PaymentWallet = {
   sendToVault(transfer: { token: Address; vault: Address; amount: bigint }): Promise<Hex>
   /** The pinned registry's invoice read through the wallet's own node: a second view of the chain. */
   invoiceOf(id: bigint): Promise<OnchainInvoice | null>
+  /** EIP-5792, for a wallet that is itself a smart account: what it can do for `account` on the pinned
+   * chain, the payment's calls as one sponsored batch (resolves with the batch id, empty when the wallet named none), and the wallet's
+   * word on that batch. Absent where the page has no way to ask (tests' fakes). */
+  capabilities?(account: Address): Promise<WalletCapabilities>
+  sendCalls?(batch: { from: Address; calls: PaymentCall[] }): Promise<string>
+  callsStatus?(id: string): Promise<CallsStatus>
 }

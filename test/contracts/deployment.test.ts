@@ -1,11 +1,13 @@
 import { encodeDeployData, getContractAddress, type Hex } from 'viem'
-import { entryPoint07Abi, entryPoint07Address } from 'viem/account-abstraction'
+import { entryPoint06Address, entryPoint07Abi, entryPoint07Address } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi, invoiceRegistryBytecode } from '../../contracts/artifacts/InvoiceRegistry'
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { payerVaultFactoryAbi, payerVaultFactoryBytecode } from '../../contracts/artifacts/PayerVaultFactory'
 import { stablecoinAbi, stablecoinBytecode } from '../../contracts/artifacts/Stablecoin'
 import { ownedVerifyingPaymasterAbi, ownedVerifyingPaymasterBytecode } from '../../contracts/artifacts/OwnedVerifyingPaymaster'
+import { ownedDeploymentAbi, ownedDeploymentBytecode } from '../../contracts/artifacts/OwnedDeployment'
+import { verifyingPaymasterV06Abi, verifyingPaymasterV06Bytecode } from '../../contracts/artifacts/VerifyingPaymasterV06'
 import { checkoutSalt } from '../../deploy/deployCheckout'
 import { devnetRoles } from '../../devnet/deploy'
 import { demoPayerFunds } from '../../devnet/seed'
@@ -33,6 +35,19 @@ describe('devnet deployment', () => {
           args: [entryPoint07Address, devnetRoles.paymasterSigner.address, owner],
         }),
       ),
+      entryPointV06: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
+      // created by OwnedDeployment (placed through the proxy) at its first nonce, the deployer its owner
+      paymasterV06: getContractAddress({
+        opcode: 'CREATE',
+        nonce: 1n,
+        from: create2(
+          encodeDeployData({
+            abi: ownedDeploymentAbi,
+            bytecode: ownedDeploymentBytecode,
+            args: [encodeDeployData({ abi: verifyingPaymasterV06Abi, bytecode: verifyingPaymasterV06Bytecode, args: [entryPoint06Address, devnetRoles.paymasterSigner.address] }), owner],
+          }),
+        ),
+      }),
     })
     expect(entryPoint07Address).toBe('0x0000000071727De22E5E9d8BAf0edAc6f37da032')
   })

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
-import { encodeDeployData, getAddress, parseUnits, type Hex } from 'viem'
+import { encodeDeployData, getAddress, parseAbi, parseUnits, type Hex } from 'viem'
+import { entryPoint06Abi } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi, stablecoinBytecode } from '../../contracts/artifacts/Stablecoin'
@@ -50,6 +51,19 @@ describe('npm run deploy', () => {
     expect(first.sent).toBeGreaterThan(second.sent)
   })
 
+  test('behavior: EntryPoint v0.6 lands at its canonical address from the 0.6.0 release, and its VerifyingPaymaster at the same address on both chains, owned by the deployer, funded and staked', async () => {
+    expect([first.pinned.entryPointV06, second.pinned.entryPointV06]).toEqual(['0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789', '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789'])
+    expect(first.pinned.paymasterV06).toBe(second.pinned.paymasterV06)
+    const { public: client } = devnetClients(chains[0]!.anvil.rpcUrl, chains[0]!.chainId)
+    const paymasterV06 = first.pinned.paymasterV06!
+    const ownable = parseAbi(['function owner() view returns (address)', 'function verifyingSigner() view returns (address)', 'function entryPoint() view returns (address)'])
+    expect(await client.readContract({ address: paymasterV06, abi: ownable, functionName: 'owner' })).toBe(deployer.address)
+    expect(await client.readContract({ address: paymasterV06, abi: ownable, functionName: 'entryPoint' })).toBe(first.pinned.entryPointV06)
+    const info = await client.readContract({ address: first.pinned.entryPointV06!, abi: entryPoint06Abi, functionName: 'getDepositInfo', args: [paymasterV06] })
+    expect(info.deposit).toBeGreaterThan(0n)
+    expect(info.staked).toBe(true)
+  })
+
   test('behavior: the written file is what the page build reads, the token facts as the chain states them, the server environment alongside', () => {
     const [a] = chains as [FreshChain, FreshChain]
     expect(readPinnedDeployment(a.out)).toEqual(first.pinned)
@@ -62,6 +76,8 @@ describe('npm run deploy', () => {
       REGISTRY_ADDRESS: first.pinned.registry,
       VAULT_FACTORY_ADDRESS: first.pinned.vaultFactory,
       PAYMASTER_ADDRESS: first.pinned.paymaster,
+      ENTRY_POINT_V06_ADDRESS: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
+      PAYMASTER_V06_ADDRESS: first.pinned.paymasterV06,
       REGISTRY_FROM_BLOCK: first.pinned.registryFromBlock,
     })
   })

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseEther, type Address } from 'viem'
+import { parseAbi, parseEther, type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
@@ -92,6 +92,16 @@ describe('npm run deploy: roles', () => {
     const zero = '0x0000000000000000000000000000000000000000'
     expect(await ownership(registry)).toEqual({ owner: owner.address, pendingOwner: zero })
     expect(await ownership(paymaster, ownedVerifyingPaymasterAbi)).toEqual({ owner: owner.address, pendingOwner: zero })
+
+    // the v0.6 paymaster's Ownable moves in one step: it waits for the owner to have accepted the other paymaster
+    const { paymasterV06 } = readPinnedDeployment(chain.out)
+    expect(run.stderr).toContain(`paymaster v0.6 owner: ${deployer.address}; it passes to ${owner.address}`)
+    const handOver = await runCli('cli/deploy.ts', [...deployArgs(chain), '--owner', owner.address], deployEnv(chain))
+    expect({ code: handOver.code, stderr: handOver.stderr }).toMatchObject({ code: 0 })
+    expect(handOver.stderr).toContain(`paymaster v0.6 owner: ${owner.address} (handed over)`)
+    expect(handOver.stderr).toContain('sent 1 transaction')
+    const ownerOf = parseAbi(['function owner() view returns (address)'])
+    expect(await client.readContract({ address: paymasterV06!, abi: ownerOf, functionName: 'owner' })).toBe(owner.address)
   }, 60_000)
 
   test('behavior: once the owner has accepted, a rerun with DEPLOYER_PRIVATE_KEY sends nothing; --private-key works too, warning on stderr', async () => {

@@ -53,7 +53,7 @@ function hostWallet(ownerPrivateKey: Hex, { chainId = devnet.deployment.chainId 
 async function hostBridge(invoiceId: bigint, options: { chainId?: number; funds?: bigint; accountFunds?: bigint } = {}) {
   const payer = await devnet.newPayer(options.funds ?? 10_000_000_000n, options.accountFunds ?? 0n)
   const wallet = hostWallet(payer.ownerPrivateKey, options)
-  bridge = createWalletBridge({ deployment: devnet.pinned, invoiceId: invoiceId.toString(), onChange() {}, onEvent() {} })
+  bridge = createWalletBridge({ deployment: devnet.pinned, invoiceId: invoiceId.toString(), paymasterServiceUrl: 'http://127.0.0.1:8787/v1/paymaster', onChange() {}, onEvent() {} })
   wallet.stopAnnouncing()
   return { bridge, payer, ...wallet }
 }

@@ -92,3 +92,15 @@ test('behavior: webhooks default to one confirmation, no private URLs, a 10 s ti
   expect(() => readConfig({ ...valid, WEBHOOK_LEASE_MS: '10000' })).toThrow('WEBHOOK_LEASE_MS is not valid: it must be larger than WEBHOOK_TIMEOUT_MS (10000)')
   expect(() => readConfig({ ...valid, WEBHOOK_CONFIRMATIONS: '0' })).toThrow(/WEBHOOK_CONFIRMATIONS is not valid: blocks, 1 to 10000/)
 })
+
+test("parameters: the paymaster service's v0.6 EntryPoint and paymaster come as a pair; its rate limit is a positive integer", () => {
+  const entryPointV06 = '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789'
+  const paymasterV06 = '0x82569dbd5Dc8C9Cf6Ac3f90Da2Cf60a3A6735bA4'
+  expect(readConfig({ ...valid, ENTRY_POINT_V06_ADDRESS: entryPointV06, PAYMASTER_V06_ADDRESS: paymasterV06, PAYMASTER_RATE_LIMIT_PER_MINUTE: '12' })).toMatchObject({
+    ENTRY_POINT_V06_ADDRESS: entryPointV06,
+    PAYMASTER_V06_ADDRESS: paymasterV06,
+    PAYMASTER_RATE_LIMIT_PER_MINUTE: 12,
+  })
+  expect(() => readConfig({ ...valid, ENTRY_POINT_V06_ADDRESS: entryPointV06 })).toThrow(/set both of ENTRY_POINT_V06_ADDRESS and PAYMASTER_V06_ADDRESS, or neither .*PAYMASTER_V06_ADDRESS is missing/)
+  expect(() => readConfig({ ...valid, PAYMASTER_RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/PAYMASTER_RATE_LIMIT_PER_MINUTE is not valid/)
+})

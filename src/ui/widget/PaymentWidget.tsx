@@ -20,6 +20,7 @@ import { ProgressView } from './ProgressView'
 import { ReadyView } from './ReadyView'
 import { ReceiptView } from './ReceiptView'
 import { SigningOperationView } from './SigningOperationView'
+import { SmartWalletView } from './SmartWalletView'
 import { UnsafeView } from './UnsafeView'
 import { WrongNetworkView } from './WrongNetworkView'
 
@@ -142,6 +143,10 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
       return <UnsafeView problems={state.problems} handedOver={state.handedOver} token={state.invoice.token} />
     case 'permitExpired':
       return <PermitExpiredView reason={state.reason} onRenew={actions.renewPermit} />
+    case 'smartWallet':
+    case 'sendingCalls':
+    case 'followingCalls':
+      return <SmartWalletView state={state} onPay={actions.pay} />
     case 'error':
       return <ErrorView code={state.code} status={state.status} retryAt={state.retryAt} onRetry={actions.retry} />
     case 'idle':

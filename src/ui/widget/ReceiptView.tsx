@@ -52,7 +52,7 @@ export function ReceiptView(p: ReceiptViewProps) {
               <ShortHex value={txHash} label={t.labelTransaction} />
             </Detail>
           ) : null}
-          {receipt ? (
+          {receipt?.userOpHash ? (
             <Detail label={t.userOpHash}>
               <ShortHex value={receipt.userOpHash} label={t.labelOperation} />
             </Detail>

@@ -1,0 +1,231 @@
+import { getAddress, hexToBigInt, isAddressEqual, numberToHex, slice, type Address, type Hex, type LocalAccount, type PublicClient } from 'viem'
+import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
+import type { Deployment } from '../../shared/deployment'
+import { sponsorshipWindowProblems } from '../../shared/sponsorshipWindowProblems'
+import { encodeVerifyingPaymasterWindow, signVerifyingPaymasterData, type SponsorshipWindow } from '../../shared/verifyingPaymaster'
+import { stubEcdsaSignature } from '../chain/stubEcdsaSignature'
+import { signVerifyingPaymasterV06, verifyingPaymasterV06Data } from '../chain/verifyingPaymasterV06'
+import { simulateAccountPayment } from '../chain/simulateAccountPayment'
+import { nowSeconds } from './assertPermitUsable'
+import { decodeAccountCalls, selectorOf } from './decodeAccountCalls'
+import { defaultSponsorshipWindowSeconds } from './payDependencies'
+import { PaymasterRefusedError } from './paymasterRefusedError'
+import type { PaymasterParams, PaymasterRpcResult, PaymasterUserOp } from './paymasterRequest'
+import { unknownClient, type SponsorshipLimiter } from './sponsorshipLimiter'
+import { verifyPaymentCalls, type VerifiedPaymentCalls } from './verifyPaymentCalls'
+
+/** An EntryPoint the service sponsors on, and the VerifyingPaymaster it signs for there. */
+export type ServedEntryPoint = { version: '0.7' | '0.6'; entryPoint: Address; paymaster: Address }
+
+/** The most of each gas field the service pays for: the pinned deployment's defaults (deploy/deploymentFile.ts). */
+export type SponsoredGasCeilings = Record<
+  'callGasLimit' | 'verificationGasLimit' | 'preVerificationGas' | 'paymasterVerificationGasLimit' | 'paymasterPostOpGasLimit' | 'maxFeePerGas' | 'maxPriorityFeePerGas',
+  bigint
+>
+
+export const defaultSponsoredGasCeilings: SponsoredGasCeilings = {
+  // an approval and a payment take ~150k: the rest is room for an account's own overhead
+  callGasLimit: 1_000_000n,
+  verificationGasLimit: 2_000_000n,
+  preVerificationGas: 500_000n,
+  paymasterVerificationGasLimit: 500_000n,
+  paymasterPostOpGasLimit: 200_000n,
+  maxFeePerGas: 1_000_000_000_000n,
+  maxPriorityFeePerGas: 100_000_000_000n,
+}
+
+/** The tip an operation may offer, at most: twice what the node suggests now, and never less than
+ * 1 gwei. The tip is what a bundler earns from the paymaster's deposit, so one who bundles an account's
+ * operations itself must not be able to set it. */
+export function priorityFeeCeiling(suggested: bigint): bigint {
+  const doubled = suggested * 2n
+  return doubled > 1_000_000_000n ? doubled : 1_000_000_000n
+}
+
+/** VerifyingPaymaster v0.7 validation: the operation's hash and one ECDSA recovery (~20k measured).
+ * It has no postOp. */
+const paymasterVerificationGas = 60_000n
+const paymasterPostOpGas = 0n
+
+export type PaymasterServiceDependencies = {
+  client: PublicClient
+  deployment: Deployment
+  /** The VerifyingPaymasters' signer (PAYMASTER_SIGNER_PRIVATE_KEY); null: the service sponsors nothing. */
+  signer: LocalAccount | null
+  entryPoints: readonly ServedEntryPoint[]
+  /** The same limits as /prepare's, in the same table: a payer cannot double its room by asking both. */
+  sponsorships?: SponsorshipLimiter | undefined
+  /** SPONSORSHIP_WINDOW_SECONDS: the same window as the vault flow's. */
+  sponsorshipWindowSeconds?: number | undefined
+  gasCeilings?: SponsoredGasCeilings
+  now: () => number
+}
+
+export type PaymasterCall = { params: PaymasterParams; clientKey?: string | undefined }
+
+/** Who deploys the account, for an operation that deploys it: v0.7 names the factory, v0.6 packs it into initCode. */
+function factoryOf(userOp: PaymasterUserOp, version: ServedEntryPoint['version']): { address: Address; data: Hex } | undefined {
+  if (version === '0.7') return userOp.factory ? { address: userOp.factory, data: userOp.factoryData ?? '0x' } : undefined
+  const initCode = userOp.initCode ?? '0x'
+  return initCode.length >= 42 ? { address: getAddress(slice(initCode, 0, 20)), data: slice(initCode, 20) } : undefined
+}
+
+/** The operation's numeric fields read, with the gas fields a stub request may still lack as 0. */
+function readUserOp(userOp: PaymasterUserOp) {
+  const big = (value: string | null | undefined) => (value ? hexToBigInt(value as Hex) : 0n)
+  return {
+    sender: userOp.sender,
+    nonce: big(userOp.nonce),
+    callData: userOp.callData,
+    callGasLimit: big(userOp.callGasLimit),
+    verificationGasLimit: big(userOp.verificationGasLimit),
+    preVerificationGas: big(userOp.preVerificationGas),
+    maxFeePerGas: big(userOp.maxFeePerGas),
+    maxPriorityFeePerGas: big(userOp.maxPriorityFeePerGas),
+  }
+}
+
+/**
+ * Our ERC-7677 paymaster service for smart wallets that send their own operations (EIP-5792
+ * `wallet_sendCalls` with `paymasterService`). It sponsors one thing: the batch that pays an Issued
+ * invoice (verifyPaymentCalls), on the chain and EntryPoints it serves, within the sponsorship limits
+ * and for the vault flow's window. Everything else is refused with a coded reason and no signature;
+ * stub data is refused for the same reasons, so a wallet learns before it asks its user to sign.
+ */
+export function createPaymasterService(dependencies: PaymasterServiceDependencies) {
+  const { client, deployment, signer, entryPoints, sponsorships, now } = dependencies
+  const ceilings = dependencies.gasCeilings ?? defaultSponsoredGasCeilings
+  const windowSeconds = BigInt(dependencies.sponsorshipWindowSeconds ?? defaultSponsorshipWindowSeconds)
+
+  /** Everything both methods hold the request to, in the order a wallet can act on. */
+  async function admissible({ params: [userOp, entryPoint, chainId], clientKey }: PaymasterCall, { final }: { final: boolean }) {
+    if (!signer) throw new PaymasterRefusedError('PAYMASTER_SERVICE_OFF', 'this server sponsors through another paymaster service, not its own')
+    if (hexToBigInt(chainId as Hex) !== BigInt(deployment.chainId)) {
+      throw new PaymasterRefusedError('UNSUPPORTED_CHAIN', `chain ${hexToBigInt(chainId as Hex)} is not served: only ${deployment.chainId}`, { chainId: deployment.chainId })
+    }
+    const served = entryPoints.find((candidate) => isAddressEqual(candidate.entryPoint, entryPoint))
+    if (!served) {
+      throw new PaymasterRefusedError('UNSUPPORTED_ENTRY_POINT', `EntryPoint ${entryPoint} is not served: only ${entryPoints.map((e) => e.entryPoint).join(', ')}`, {
+        entryPoints: entryPoints.map((e) => e.entryPoint),
+      })
+    }
+    const op = readUserOp(userOp)
+    for (const field of Object.keys(ceilings) as (keyof SponsoredGasCeilings)[]) {
+      const given = field === 'paymasterVerificationGasLimit' || field === 'paymasterPostOpGasLimit' ? BigInt(userOp[field] ?? 0) : op[field]
+      if (given > ceilings[field]) {
+        throw new PaymasterRefusedError('GAS_LIMIT_TOO_HIGH', `${field} ${given} is above the ${ceilings[field]} this service pays for`, { field, max: ceilings[field].toString() })
+      }
+    }
+    if (final && (op.callGasLimit === 0n || op.verificationGasLimit === 0n || op.maxFeePerGas === 0n)) {
+      throw new PaymasterRefusedError('GAS_FIELDS_MISSING', 'pm_getPaymasterData needs the final gas fields: estimate them with the stub data first')
+    }
+    if (op.maxPriorityFeePerGas > 0n) {
+      const ceiling = priorityFeeCeiling(await client.estimateMaxPriorityFeePerGas())
+      if (op.maxPriorityFeePerGas > ceiling) {
+        throw new PaymasterRefusedError('FEE_TOO_HIGH', `maxPriorityFeePerGas ${op.maxPriorityFeePerGas} is above the ${ceiling} this service pays now`, { max: ceiling.toString() })
+      }
+    }
+    const decoded = decodeAccountCalls(userOp.callData)
+    if (!decoded) {
+      throw new PaymasterRefusedError('UNKNOWN_ACCOUNT_KIND', 'the callData is not a batch of an account kind this service reads (SimpleAccount, ERC-7579, Coinbase Smart Wallet)', {
+        selector: selectorOf(userOp.callData),
+      })
+    }
+    const payment = await verifyPaymentCalls({ client, deployment }, { calls: decoded.calls, sender: userOp.sender, now })
+    const claim = {
+      invoice: { chainId: deployment.chainId, registry: deployment.registry, invoiceId: payment.invoiceId },
+      sender: userOp.sender,
+      // whoever holds the account's keys, it is one payer as far as the chain tells: counted as itself
+      owner: userOp.sender,
+      clientKey: clientKey ?? unknownClient,
+    }
+    // a request the limits will refuse is refused before anything is signed
+    await sponsorships?.check(claim, now())
+    // the callData says "pay"; the account's own code, run, must do it
+    const simulation = await simulateAccountPayment(client, {
+      entryPoint: served.entryPoint,
+      registry: deployment.registry,
+      token: deployment.token,
+      invoiceId: payment.invoiceId,
+      sender: userOp.sender,
+      callData: userOp.callData,
+      factory: factoryOf(userOp, served.version),
+    })
+    if (!simulation.paid) {
+      throw new PaymasterRefusedError('unavailable' in simulation ? 'SIMULATION_UNAVAILABLE' : 'EXECUTION_DOES_NOT_PAY', simulation.reason)
+    }
+    return { served, op, payment, claim, window: windowFor(payment) }
+  }
+
+  /** The vault flow's window: SPONSORSHIP_WINDOW_SECONDS from now, never past a permit in the batch. */
+  function windowFor(payment: VerifiedPaymentCalls): SponsorshipWindow {
+    const until = nowSeconds(now) + windowSeconds
+    const permitDeadline = payment.allowance.kind === 'permit' ? payment.allowance.deadline : until
+    const window = { validUntil: Number(until < permitDeadline ? until : permitDeadline), validAfter: 0 }
+    const problems = sponsorshipWindowProblems(window, { permitDeadline, now: now() })
+    if (problems.length > 0) throw new PaymasterRefusedError('PERMIT_EXPIRED', problems.map((problem) => problem.message).join(' '))
+    return window
+  }
+
+  const paymasterGas = (userOp: PaymasterUserOp) => ({
+    paymasterVerificationGasLimit: userOp.paymasterVerificationGasLimit ? hexToBigInt(userOp.paymasterVerificationGasLimit as Hex) : paymasterVerificationGas,
+    paymasterPostOpGasLimit: userOp.paymasterPostOpGasLimit ? hexToBigInt(userOp.paymasterPostOpGasLimit as Hex) : paymasterPostOpGas,
+  })
+
+  return {
+    entryPoints,
+
+    /** pm_getPaymasterStubData: the paymaster fields at their final size, with a signature that
+     * recovers to nobody, for gas estimation. Never final: the signed data is asked for after. */
+    async stubData(call: PaymasterCall): Promise<PaymasterRpcResult> {
+      const { served, window } = await admissible(call, { final: false })
+      if (served.version === '0.6') return { paymasterAndData: verifyingPaymasterV06Data(served.paymaster, window, stubEcdsaSignature), isFinal: false }
+      return {
+        paymaster: served.paymaster,
+        paymasterData: `${encodeVerifyingPaymasterWindow(window)}${stubEcdsaSignature.slice(2)}`,
+        paymasterVerificationGasLimit: numberToHex(paymasterVerificationGas),
+        paymasterPostOpGasLimit: numberToHex(paymasterPostOpGas),
+        isFinal: false,
+      }
+    },
+
+    /** pm_getPaymasterData: the signed paymaster fields, once the operation is admitted by the
+     * sponsorship limits (recorded before the signature leaves the server, as /prepare's are). */
+    async paymasterData(call: PaymasterCall): Promise<PaymasterRpcResult> {
+      const { served, op, claim, window } = await admissible(call, { final: true })
+      const [userOp] = call.params
+      const active = signer!
+      if (served.version === '0.6') {
+        const unsigned = { ...op, initCode: userOp.initCode ?? '0x' }
+        const paymasterAndData = await signVerifyingPaymasterV06(client, active, { paymaster: served.paymaster, userOp: unsigned, window })
+        const userOpHash = getUserOperationHash({
+          chainId: deployment.chainId,
+          entryPointAddress: served.entryPoint,
+          entryPointVersion: '0.6',
+          userOperation: { ...unsigned, paymasterAndData, signature: '0x' } as UserOperation<'0.6'>,
+        })
+        await sponsorships?.admit({ ...claim, userOpHash, validUntil: window.validUntil }, now())
+        return { paymasterAndData }
+      }
+      const gas = paymasterGas(userOp)
+      const factory = userOp.factory ? { factory: userOp.factory, factoryData: userOp.factoryData ?? '0x' } : {}
+      const sponsorable = { ...op, ...factory, paymaster: served.paymaster, ...gas }
+      const paymasterData = await signVerifyingPaymasterData(active, sponsorable, { chainId: deployment.chainId, ...window })
+      const userOpHash = getUserOperationHash({
+        chainId: deployment.chainId,
+        entryPointAddress: served.entryPoint,
+        entryPointVersion: '0.7',
+        userOperation: { ...sponsorable, paymasterData, signature: '0x' } as UserOperation<'0.7'>,
+      })
+      await sponsorships?.admit({ ...claim, userOpHash, validUntil: window.validUntil }, now())
+      return {
+        paymaster: served.paymaster,
+        paymasterData,
+        paymasterVerificationGasLimit: numberToHex(gas.paymasterVerificationGasLimit),
+        paymasterPostOpGasLimit: numberToHex(gas.paymasterPostOpGasLimit),
+      }
+    },
+  }
+}
+
+export type PaymasterService = ReturnType<typeof createPaymasterService>
