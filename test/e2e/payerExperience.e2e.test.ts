@@ -222,6 +222,12 @@ describe('the pay page as a payer meets it', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'This link no longer works' }).isVisible()).toBe(true)
     // no name the record could confirm: the whole address stands in, with the notice
     await expect.poll(() => page.getByText(/^The recipient's name could not be confirmed/).isVisible(), { timeout: 15_000 }).toBe(true)
+    // the whole address, on one line of its own even on a phone: never broken inside
+    const address = page.locator('.svc-summary .svc-address')
+    expect(await address.textContent()).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    const { height, width: addressWidth } = (await address.boundingBox())!
+    expect(height).toBeLessThan(20)
+    expect(addressWidth).toBeLessThanOrEqual((await page.locator('.svc-summary').boundingBox())!.width)
     await shot(page, `page-${width}-10-link-withdrawn`)
     await context.close()
 
