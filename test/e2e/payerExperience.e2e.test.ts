@@ -13,6 +13,7 @@ import { createPayer, mintTo } from '../../devnet/seed'
 import { artifactsDir } from './support/browser'
 import { useCheckoutInBrowser, type BrowserDevnet } from './support/checkoutInBrowser'
 import { answerDevnetWallet } from './support/devnetWalletPrompt'
+import { rewrite } from './support/rewrite'
 import { injectTestWallet } from './support/testWallet'
 import { workerCheckout } from '../support/workerCheckout'
 
@@ -37,7 +38,7 @@ async function shot(target: Page | ReturnType<Page['locator']>, name: string) {
 
 /** A page of its own context at `width`, with a fresh payer's wallet (funded vault unless told), and
  * every layout shift recorded that no input of the payer caused. */
-async function payerPage(browser: Browser, width: number, { funds = parseUnits('100000', 6), accountFunds = 0n } = {}) {
+async function payerPage(browser: Browser, width: number, { funds = parseUnits('100000', 6), accountFunds = 0n, startChainId }: { funds?: bigint; accountFunds?: bigint; startChainId?: number } = {}) {
   const payer = await createPayer(clients(), deployment(), funds)
   if (accountFunds > 0n) await mintTo(clients(), deployment(), payer.owner, accountFunds)
   const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 }, locale: 'en-US' })
@@ -56,7 +57,12 @@ async function payerPage(browser: Browser, width: number, { funds = parseUnits('
     ;(window as unknown as { shifts: number[]; moved: string[] }).shifts = shifts
     ;(window as unknown as { moved: string[] }).moved = moved
   })
-  const wallet = await injectTestWallet(page, { privateKey: payer.ownerPrivateKey, rpcUrl: checkout.devnet.file.rpcUrl, chainId: checkout.devnet.file.chainId })
+  const wallet = await injectTestWallet(page, {
+    privateKey: payer.ownerPrivateKey,
+    rpcUrl: checkout.devnet.file.rpcUrl,
+    chainId: checkout.devnet.file.chainId,
+    ...(startChainId === undefined ? {} : { startChainId }),
+  })
   return { page, wallet, payer }
 }
 
@@ -222,6 +228,12 @@ describe('the pay page as a payer meets it', () => {
     await expect.poll(() => page.getByRole('heading', { name: 'This link no longer works' }).isVisible()).toBe(true)
     // no name the record could confirm: the whole address stands in, with the notice
     await expect.poll(() => page.getByText(/^The recipient's name could not be confirmed/).isVisible(), { timeout: 15_000 }).toBe(true)
+    // the whole address, on one line of its own even on a phone: never broken inside
+    const address = page.locator('.svc-summary .svc-address')
+    expect(await address.textContent()).toMatch(/^0x[0-9a-fA-F]{40}$/)
+    const { height, width: addressWidth } = (await address.boundingBox())!
+    expect(height).toBeLessThan(20)
+    expect(addressWidth).toBeLessThanOrEqual((await page.locator('.svc-summary').boundingBox())!.width)
     await shot(page, `page-${width}-10-link-withdrawn`)
     await context.close()
 
@@ -233,6 +245,60 @@ describe('the pay page as a payer meets it', () => {
     expect(await dePage.evaluate(() => document.documentElement.lang)).toBe('de')
     await german.close()
   })
+})
+
+describe('the states a payment can stop in, as a payer sees them', () => {
+  test.each(widths)('behavior: at %i px the wrong network, a submitted payment not yet settled, a service that is down and an invoice the service misstates each say what happens next', async (width) => {
+    const wrong = await payerPage(checkout.browser, width, { startChainId: 1 })
+    await wrong.page.goto((await demoInvoice()).shareLink)
+    await wrong.page.getByRole('button', { name: 'Test Wallet' }).click()
+    await expect.poll(() => heading(wrong.page)).toBe('Wrong network')
+    expect(await wrong.page.getByRole('button', { name: /^Switch to/ }).isVisible()).toBe(true)
+    await shot(wrong.page, `page-${width}-11-wrong-network`)
+    await wrong.page.context().close()
+
+    const pendingInvoice = await demoInvoice()
+    const pending = await payerPage(checkout.browser, width)
+    await pending.page.route(
+      (url) => url.pathname === `/v1/pay/${pendingInvoice.id}`,
+      (route) => (route.request().method() === 'POST' ? route.fulfill({ status: 202, json: { status: 'pending', userOpHash: `0x${'ab'.repeat(32)}`, message: 'submitted, not yet included' } }) : route.fallback()),
+    )
+    await pending.page.goto(pendingInvoice.shareLink)
+    await pending.page.getByRole('button', { name: 'Test Wallet' }).click()
+    await pending.page.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => heading(pending.page), { timeout: 20_000 }).toBe('Payment submitted')
+    expect(await pending.page.locator('.svc-steps [aria-current="step"]').textContent()).toBe('3The network confirms it')
+    expect(await pending.page.getByText(/^The payment is on its way/).isVisible()).toBe(true)
+    await shot(pending.page, `page-${width}-12-pending`)
+    await pending.page.context().close()
+
+    const downInvoice = await demoInvoice()
+    const down = await payerPage(checkout.browser, width)
+    await down.page.route(
+      (url) => url.pathname === `/v1/pay/${downInvoice.id}/permit`,
+      (route) => route.fulfill({ status: 503, json: { error: 'BUNDLER_UNAVAILABLE', code: 'BUNDLER_UNAVAILABLE', message: 'the bundler is not answering' } }),
+    )
+    await down.page.goto(downInvoice.shareLink)
+    await down.page.getByRole('button', { name: 'Test Wallet' }).click()
+    await down.page.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => heading(down.page), { timeout: 20_000 }).toBe('The payment did not go through')
+    expect(await down.page.getByRole('button', { name: /^Try again/ }).count()).toBe(1)
+    await shot(down.page, `page-${width}-13-service-down`)
+    await down.page.context().close()
+
+    const misstated = await demoInvoice()
+    const unsafe = await payerPage(checkout.browser, width)
+    for (const path of [`/v1/pay/${misstated.id}`, `/v1/pay/${misstated.id}/metadata`]) {
+      await rewrite(unsafe.page, path, (body) => {
+        body.data.amount = parseUnits('10', 6).toString()
+      })
+    }
+    await unsafe.page.goto(misstated.shareLink)
+    await expect.poll(() => heading(unsafe.page), { timeout: 20_000 }).toBe('Payment stopped for your safety')
+    expect(await unsafe.page.getByRole('button', { name: /^Pay / }).count()).toBe(0)
+    await shot(unsafe.page, `page-${width}-14-unsafe`)
+    await unsafe.page.context().close()
+  }, 120_000)
 })
 
 describe('the checkout embedded in a shop as a payer meets it', () => {
