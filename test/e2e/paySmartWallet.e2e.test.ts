@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import { decodeFunctionData, parseAbi, parseUnits } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { devnetClients } from '../../devnet/deploy'
-import { mintTo } from '../../devnet/seed'
+import { cancelInvoice, mintTo } from '../../devnet/seed'
 import { generatePrivateKey } from 'viem/accounts'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
@@ -147,6 +147,24 @@ describe('paying from a smart wallet in one prompt', () => {
     expect(wallet.requests).toContain('wallet_getCallsStatus')
     await page.context().close()
   }, 90_000)
+
+  test('behavior: a batch the wallet reports failed is read from the chain before the page says anything: canceled meanwhile, the page says canceled and nothing moved', async () => {
+    const { invoice, page, wallet } = await scenario()
+    const before = await balanceOf(wallet.account)
+    await connect(page, invoice.url)
+    await page.getByRole('button', { name: 'Pay 248.00 USDC' }).waitFor()
+    // the merchant cancels while the payer looks at the button: the paymaster service refuses the
+    // batch, and the wallet reports it failed
+    await cancelInvoice(checkout.devnet.file.rpcUrl, deployment(), checkout.devnet.file.merchant, invoice.id)
+    await page.getByRole('button', { name: 'Pay 248.00 USDC' }).click()
+    // a canceled invoice gets its own page, with nothing to pay
+    await expect.poll(() => page.getByRole('heading', { name: 'This invoice was canceled' }).isVisible(), { timeout: 30_000 }).toBe(true)
+    expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0)
+    expect(wallet.paymasterRequests.map(({ method }) => method)).toEqual(['pm_getPaymasterStubData'])
+    expect((await onchain(invoice.id)).status).toBe(3)
+    expect(await balanceOf(wallet.account)).toBe(before)
+    await page.context().close()
+  }, 60_000)
 
   test('behavior: a batch the payer rejects in the wallet (4001) returns to the payment, nothing paid', async () => {
     const { invoice, page, wallet } = await scenario()
