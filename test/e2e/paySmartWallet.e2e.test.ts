@@ -181,6 +181,23 @@ describe('paying from a smart wallet in one prompt', () => {
     await page.context().close()
   }, 60_000)
 
+  test('behavior: a payer who picks another account before paying is followed: the page starts again for it, and that account pays', async () => {
+    const { invoice, page, wallet } = await scenario()
+    const first = wallet.account
+    await connect(page, invoice.url)
+    await page.getByRole('button', { name: 'Pay 248.00 USDC', exact: true }).waitFor()
+    expect(await widgetText(page)).toContain(first)
+    const second = await wallet.switchAccount(generatePrivateKey(), (account) => mintTo(devnetClients(checkout.devnet.file.rpcUrl, checkout.devnet.file.chainId), deployment(), account, usdc('300')))
+    await expect.poll(() => widgetText(page)).toContain(second)
+    await page.getByRole('button', { name: 'Pay 248.00 USDC', exact: true }).click()
+    await expect.poll(() => heading(page), { timeout: 30_000 }).toBe('Payment received')
+    expect(wallet.sent.map((request) => request.from)).toEqual([second])
+    expect((await onchain(invoice.id)).payer).toBe(second)
+    expect(await balanceOf(second)).toBe(usdc('52'))
+    expect(await balanceOf(first)).toBe(usdc('500'))
+    await page.context().close()
+  }, 90_000)
+
   test('behavior: a payer who moves the wallet to another chain before paying is asked to switch back, as in the vault flow', async () => {
     const { invoice, page, wallet } = await scenario()
     await connect(page, invoice.url)
