@@ -225,14 +225,13 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
       return { type: 'submitted', result, at: clock.now() }
     }
 
-    case 'smartWallet':
     case 'sendingCalls':
     case 'followingCalls':
-      if (state.name === 'smartWallet') return null
       // fetched when the payer presses Pay: a payer with a vault never loads it
       return (await import('./smartWallet/runSmartWalletEffect')).runSmartWalletEffect(state, dependencies, checkInvoice)
 
     case 'idle':
+    case 'smartWallet':
     case 'notFound':
     case 'paid':
     case 'canceled':

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core'
 import { decodeFunctionData, parseAbi, parseUnits } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { devnetClients } from '../../devnet/deploy'
-import { mintTo } from '../../devnet/seed'
+import { cancelInvoice, mintTo } from '../../devnet/seed'
 import { generatePrivateKey } from 'viem/accounts'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
@@ -148,6 +148,24 @@ describe('paying from a smart wallet in one prompt', () => {
     await page.context().close()
   }, 90_000)
 
+  test('behavior: a batch the wallet reports failed is read from the chain before the page says anything: canceled meanwhile, the page says canceled and nothing moved', async () => {
+    const { invoice, page, wallet } = await scenario()
+    const before = await balanceOf(wallet.account)
+    await connect(page, invoice.url)
+    await page.getByRole('button', { name: 'Pay 248.00 USDC' }).waitFor()
+    // the merchant cancels while the payer looks at the button: the paymaster service refuses the
+    // batch, and the wallet reports it failed
+    await cancelInvoice(checkout.devnet.file.rpcUrl, deployment(), checkout.devnet.file.merchant, invoice.id)
+    await page.getByRole('button', { name: 'Pay 248.00 USDC' }).click()
+    // a canceled invoice gets its own page, with nothing to pay
+    await expect.poll(() => page.getByRole('heading', { name: 'This invoice was canceled' }).isVisible(), { timeout: 30_000 }).toBe(true)
+    expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0)
+    expect(wallet.paymasterRequests.map(({ method }) => method)).toEqual(['pm_getPaymasterStubData'])
+    expect((await onchain(invoice.id)).status).toBe(3)
+    expect(await balanceOf(wallet.account)).toBe(before)
+    await page.context().close()
+  }, 60_000)
+
   test('behavior: a batch the payer rejects in the wallet (4001) returns to the payment, nothing paid', async () => {
     const { invoice, page, wallet } = await scenario()
     await connect(page, invoice.url)
@@ -162,6 +180,23 @@ describe('paying from a smart wallet in one prompt', () => {
     expect(wallet.sent).toHaveLength(1)
     await page.context().close()
   }, 60_000)
+
+  test('behavior: a payer who picks another account before paying is followed: the page starts again for it, and that account pays', async () => {
+    const { invoice, page, wallet } = await scenario()
+    const first = wallet.account
+    await connect(page, invoice.url)
+    await page.getByRole('button', { name: 'Pay 248.00 USDC', exact: true }).waitFor()
+    expect(await widgetText(page)).toContain(first)
+    const second = await wallet.switchAccount(generatePrivateKey(), (account) => mintTo(devnetClients(checkout.devnet.file.rpcUrl, checkout.devnet.file.chainId), deployment(), account, usdc('300')))
+    await expect.poll(() => widgetText(page)).toContain(second)
+    await page.getByRole('button', { name: 'Pay 248.00 USDC', exact: true }).click()
+    await expect.poll(() => heading(page), { timeout: 30_000 }).toBe('Payment received')
+    expect(wallet.sent.map((request) => request.from)).toEqual([second])
+    expect((await onchain(invoice.id)).payer).toBe(second)
+    expect(await balanceOf(second)).toBe(usdc('52'))
+    expect(await balanceOf(first)).toBe(usdc('500'))
+    await page.context().close()
+  }, 90_000)
 
   test('behavior: a payer who moves the wallet to another chain before paying is asked to switch back, as in the vault flow', async () => {
     const { invoice, page, wallet } = await scenario()

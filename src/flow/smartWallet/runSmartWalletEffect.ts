@@ -24,14 +24,11 @@ async function settle<T>(read: Promise<T>, timeoutMs: number): Promise<T | null>
  * loads it when the payer presses Pay, so it imports nothing the page's other chunks hold (a module
  * two chunks share becomes a third file the page waits on): `check` is the flow's checkInvoice. */
 export async function runSmartWalletEffect(
-  state: SmartWalletState,
+  state: Exclude<SmartWalletState, { name: 'smartWallet' }>,
   { invoiceId, deployment, wallet, chain, clock }: PaymentFlowDependencies,
   check: typeof checkInvoice,
 ): Promise<SmartWalletOutcome | null> {
   switch (state.name) {
-    case 'smartWallet':
-      return null
-
     case 'sendingCalls': {
       // built here from the pinned deployment and the chain's invoice: nothing the service said goes in
       const calls = paymentCalls({ deployment, invoiceId: BigInt(invoiceId), amount: BigInt(state.invoice.amount) })

@@ -58,6 +58,10 @@ export type SmartTestWallet = {
   lieNext(): void
   /** Leaves the next wallet_sendCalls unanswered until released: the wallet's prompt is open. */
   holdNext(): Promise<() => void>
+  /** The payer picks another account in the wallet: a SimpleAccount of its own for `ownerKey`; later
+   * batches run from it, and the page hears accountsChanged. `prepare` runs once the account exists,
+   * before the page hears of it (to fund it, say). */
+  switchAccount(ownerKey: Hex, prepare?: (account: Address) => Promise<void>): Promise<Address>
   /** The payer moves the wallet to another chain: the page hears chainChanged. */
   switchChain(chainId: number): Promise<void>
 }
@@ -113,10 +117,12 @@ async function paymasterRpc(url: string, method: string, params: unknown[]) {
  * own funded executor. Nothing is mocked: the chain checks every signature.
  */
 export async function injectSmartTestWallet(page: Page, options: InjectSmartTestWalletParameters): Promise<SmartTestWallet> {
-  const owner = privateKeyToAccount(options.ownerKey)
+  let owner = privateKeyToAccount(options.ownerKey)
   const version = options.entryPointVersion ?? '0.7'
   const entryPoint = options.entryPoint ?? entryPoint07Address
-  const { account, executorKey } = await deploySimpleAccount(options.rpcUrl, owner.address, version, entryPoint)
+  const first = await deploySimpleAccount(options.rpcUrl, owner.address, version, entryPoint)
+  let account = first.account
+  const { executorKey } = first
   const executor = privateKeyToAccount(executorKey)
   const chain = createPublicClient({ transport: http(options.rpcUrl) })
   const chainHex = numberToHex(options.chainId)
@@ -300,7 +306,9 @@ export async function injectSmartTestWallet(page: Page, options: InjectSmartTest
   )
 
   return {
-    account,
+    get account() {
+      return account
+    },
     requests,
     sent,
     paymasterRequests,
@@ -316,6 +324,14 @@ export async function injectSmartTestWallet(page: Page, options: InjectSmartTest
         const released = new Promise<void>((resolve) => (release = resolve))
         hold = { arrived: () => arrived(release), released }
       })
+    },
+    async switchAccount(ownerKey, prepare) {
+      const next = (await deploySimpleAccount(options.rpcUrl, privateKeyToAccount(ownerKey).address, version, entryPoint)).account
+      await prepare?.(next)
+      owner = privateKeyToAccount(ownerKey)
+      account = next
+      await page.evaluate(([emitter, data]) => (window as unknown as Record<string, (n: string, d: unknown) => void>)[emitter as string]!('accountsChanged', data), [`${binding}_emit`, [account]] as const)
+      return account
     },
     async switchChain(id) {
       chainId = id
