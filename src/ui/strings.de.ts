@@ -149,6 +149,14 @@ export const de: Strings = {
   errorConnect: 'Die Verbindung zu Ihrer Wallet ist fehlgeschlagen.',
   errorVerification: 'Die Zahlung konnte nicht geprüft werden und wurde daher nicht unterschrieben.',
   errorOther: (code) => `Etwas ist schiefgegangen (${code}).`,
+
+  language: 'Sprache',
+  payOnPhoneTitle: 'Mit dem Smartphone bezahlen',
+  payOnPhoneBody: 'In diesem Browser wurde keine Wallet gefunden. Scannen Sie diesen Code mit der Kamera Ihres Smartphones: Er öffnet diese Rechnung auf dem Smartphone, wo Sie sie in Ihrer Wallet-App bezahlen können.',
+  shareLinkQr: 'QR-Code des Links zu dieser Rechnung',
+  openInWalletTitle: 'In Ihrer Wallet-App öffnen',
+  openInWalletBody: 'In diesem Browser wurde keine Wallet gefunden. Öffnen Sie diese Rechnung im Browser Ihrer Wallet-App und bezahlen Sie sie dort:',
+  openIn: (wallet) => `In ${wallet} öffnen`,
   unsafe: {
     INVOICE_DIFFERS_FROM_CHAIN: 'Die angezeigte Rechnung weicht von der on-chain gespeicherten ab.',
     PAYMASTER_DATA_MALFORMED: 'Das Sponsoring der Zahlung ist nicht lesbar.',

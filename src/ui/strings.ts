@@ -1,4 +1,5 @@
 import type { UnsafeProblemCode } from '../verify/unsafeProblem'
+import { negotiateLanguage, type Language } from './languages'
 
 /** Every word the payer reads: English here, German in strings.de.ts, with the same keys. Values are
  * text or functions of already formatted values; the views never build sentences themselves. */
@@ -150,6 +151,14 @@ const en = {
   errorConnect: 'Could not connect to your wallet.',
   errorVerification: 'The payment could not be checked, so it was not signed.',
   errorOther: (code: string) => `Something went wrong (${code}).`,
+
+  language: 'Language',
+  payOnPhoneTitle: 'Pay on your phone',
+  payOnPhoneBody: 'No wallet was found in this browser. Scan this code with your phone\'s camera: it opens this invoice on your phone, where you can pay it in your wallet app.',
+  shareLinkQr: 'QR code of the link to this invoice',
+  openInWalletTitle: 'Open in your wallet app',
+  openInWalletBody: 'No wallet was found in this browser. Open this invoice in your wallet app\'s browser and pay it there:',
+  openIn: (wallet: string) => `Open in ${wallet}`,
   unsafe: {
     INVOICE_DIFFERS_FROM_CHAIN: 'The invoice shown differs from the one recorded on-chain.',
     PAYMASTER_DATA_MALFORMED: 'The sponsorship of the payment cannot be read.',
@@ -206,13 +215,29 @@ export type Locale = { strings: Strings; /** A BCP 47 tag for Intl formatting, a
 
 export const english: Locale = { strings: en, tag: 'en' }
 
-/** The first of the browser's languages the page speaks, English otherwise. German is fetched only
- * for the payers who read it: both languages in the page would cost every payer 2.5 KB gzip. */
+// One chunk per language, fetched only for the payers who read it: every catalog in the page would
+// cost every payer about 2.5 KB gzip each
+const catalogs: Record<Exclude<Language, 'en'>, () => Promise<Strings>> = {
+  es: async () => (await import('./strings.es')).es,
+  'pt-BR': async () => (await import('./strings.pt-BR')).ptBR,
+  fr: async () => (await import('./strings.fr')).fr,
+  de: async () => (await import('./strings.de')).de,
+  it: async () => (await import('./strings.it')).it,
+  nl: async () => (await import('./strings.nl')).nl,
+  pl: async () => (await import('./strings.pl')).pl,
+  tr: async () => (await import('./strings.tr')).tr,
+  ar: async () => (await import('./strings.ar')).ar,
+  hi: async () => (await import('./strings.hi')).hi,
+  id: async () => (await import('./strings.id')).id,
+  vi: async () => (await import('./strings.vi')).vi,
+  ja: async () => (await import('./strings.ja')).ja,
+  ko: async () => (await import('./strings.ko')).ko,
+  'zh-CN': async () => (await import('./strings.zh-CN')).zhCN,
+}
+
+/** The first of the reader's languages the page speaks (src/ui/languages.ts), English otherwise. */
 export async function loadLocale(languages: readonly string[]): Promise<Locale> {
-  for (const tag of languages) {
-    const primary = tag.toLowerCase().split('-')[0]
-    if (primary === 'en') return { strings: en, tag }
-    if (primary === 'de') return { strings: (await import('./strings.de')).de, tag }
-  }
-  return english
+  const { language, tag } = negotiateLanguage(languages)
+  if (language === 'en') return tag === english.tag ? english : { strings: en, tag }
+  return { strings: await catalogs[language](), tag }
 }
