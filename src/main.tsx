@@ -4,7 +4,9 @@ import { allowedParentOrigins, openFrameChannel } from './frame/frameChannel'
 import { pinned } from './config/pinned'
 import { LocaleContext } from './ui/LocaleContext'
 import { App } from './ui/page/App'
-import { pageParams, preferredLanguages } from './ui/page/pageParams'
+import { pageParams, preferredLanguages, rememberedLanguage } from './ui/page/pageParams'
+import { PageLinkContext } from './ui/page/PageLinkContext'
+import { textDirection } from './ui/languages'
 import { NotFoundPage } from './ui/page/PayPage'
 import { loadLocale } from './ui/strings'
 import { nextTask } from './ui/nextTask'
@@ -33,8 +35,9 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
   const params = pageParams(location)
   // the server may have rendered the invoice already: hydrated in the locale it was rendered in
   const served = params.invoiceId ? readServedPage(document) : null
-  const locale = await loadLocale(served ? [served.locale] : preferredLanguages(params, navigator.languages))
+  const locale = await loadLocale(served ? [served.locale] : preferredLanguages(params, navigator.languages, rememberedLanguage(document.cookie)))
   document.documentElement.lang = locale.strings.lang
+  document.documentElement.dir = textDirection(locale.strings.lang)
   const channel = params.embed ? openFrameChannel(location, allowedParentOrigins(document)) : null
   if (params.embed) {
     document.documentElement.dataset.embed = '1'
@@ -45,6 +48,7 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
   const baseUrl = ''
   const page = (
     <LocaleContext.Provider value={locale}>
+      <PageLinkContext.Provider value={params.invoiceId ? { ...params, invoiceId: params.invoiceId, origin: location.origin } : null}>
       {params.invoiceId && !(served && 'notFound' in served) ? (
         <App
           invoiceId={params.invoiceId}
@@ -58,6 +62,7 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
       ) : (
         <NotFoundPage />
       )}
+      </PageLinkContext.Provider>
     </LocaleContext.Provider>
   )
   const root = document.getElementById('app')!

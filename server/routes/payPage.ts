@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { Hono } from 'hono'
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
-import { pageParams, preferredLanguages } from '../../src/ui/page/pageParams'
+import { pageParams, preferredLanguages, rememberedLanguage } from '../../src/ui/page/pageParams'
+import { languageOf } from '../../src/ui/languages'
 import type { ServedPage } from '../../src/ui/page/servedPage'
 import { loadLocale } from '../../src/ui/strings'
 import { CodedError } from '../../shared/codedError'
@@ -30,6 +31,15 @@ export type PayPageParameters = {
 type ServedInvoiceDocument = Extract<ServedPage, { response: unknown }>['response']
 
 type FirstPaint = { body: MadeBody; status: 200 | 404; lang: string }
+
+/** The payer's pick in the language switch, remembered for their next share link (any invoice): a
+ * preference, not a secret, readable by the page for the pages the server renders no invoice into. */
+function languageCookie(lang: string | null, origin: string): Record<string, string> {
+  const language = lang ? languageOf(lang) : null
+  if (!language) return {}
+  const secure = origin.startsWith('https:') ? '; Secure' : ''
+  return { 'Set-Cookie': `svc_lang=${language}; Path=/pay; Max-Age=31536000; SameSite=Lax${secure}` }
+}
 
 /** Hashed file names: a file's content never changes under its name. */
 export const immutable = 'public, max-age=31536000, immutable'
@@ -61,10 +71,11 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
   app.get('/pay/:id', validParams(invoiceIdParams), async (c) => {
     const page = built(allowedParents(frameAncestors, publicOrigin()).join(' '))
     if (!page) throw new HttpError(503, 'PAGE_NOT_BUILT', 'the pay page is not built: run `npx vite build` (npm start does)')
-    const firstPaint = document && page.deployment ? await renderedWithInvoice(page, page.deployment, c.req.valid('param').id, c.req.url, c.req.header('accept-language')) : null
+    const firstPaint = document && page.deployment ? await renderedWithInvoice(page, page.deployment, c.req.valid('param').id, c.req.url, c.req.header('accept-language'), c.req.header('cookie')) : null
     const { body, headers } = compressedOnce(firstPaint?.body ?? page.shell, c.req.header('accept-encoding'))
     return c.body(body, firstPaint?.status ?? 200, {
       ...headers,
+      ...languageCookie(pageParams(new URL(c.req.url)).lang, publicOrigin()),
       'Content-Type': 'text/html; charset=UTF-8',
       'Content-Security-Policy': page.policy,
       'Cache-Control': 'no-store',
@@ -75,10 +86,10 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
 
   /** The page with the invoice rendered into it, as the client would render it from the same answer.
    * Null where that answer is not to be had now (the chain is unreachable): the client loads it. */
-  async function renderedWithInvoice(built: BuiltPayPage, deployment: PinnedDeployment, id: bigint, url: string, acceptLanguageHeader: string | undefined): Promise<FirstPaint | null> {
+  async function renderedWithInvoice(built: BuiltPayPage, deployment: PinnedDeployment, id: bigint, url: string, acceptLanguageHeader: string | undefined, cookieHeader: string | undefined): Promise<FirstPaint | null> {
     const invoiceId = id.toString()
     const params = pageParams(new URL(url))
-    const locale = await loadLocale(preferredLanguages(params, acceptLanguage(acceptLanguageHeader)))
+    const locale = await loadLocale(preferredLanguages(params, acceptLanguage(acceptLanguageHeader), rememberedLanguage(cookieHeader)))
     let page: ServedPage
     try {
       page = { locale: locale.tag, response: await document!(id, params.token ?? undefined) }
@@ -91,11 +102,11 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     // (each second while it is open), another answer to the token (revoked: no metadata), a rebuild.
     // Until then the same inputs make the same markup, and rendering it was most of the page's time.
     const response = 'response' in page ? page.response : null
-    const key = [invoiceId, locale.tag, params.token ?? '', response ? Number(response.data.dueAt) * 1000 < now : 'notFound'].join(' ')
+    const key = [invoiceId, locale.tag, params.token ?? '', response ? Number(response.data.dueAt) * 1000 < now : 'notFound', params.embed, params.locale, params.theme].join(' ')
     const inputs = [built, response?.data, response?.metadata, response?.accessLevel]
     const kept = renders.get(key, inputs)
     if (kept) return kept
-    const html = payPageMarkup(built.template, { page, locale, deployment, invoiceId, token: params.token, now })
+    const html = payPageMarkup(built.template, { page, locale, deployment, invoiceId, token: params.token, now, link: { token: params.token, embed: params.embed, theme: params.theme, locale: params.locale } })
     const rendered: FirstPaint = { body: { text: html }, status: 'notFound' in page ? 404 : 200, lang: locale.strings.lang }
     renders.set(key, inputs, rendered)
     return rendered

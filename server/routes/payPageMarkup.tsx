@@ -5,6 +5,8 @@ import { LocaleContext } from '../../src/ui/LocaleContext'
 import { NotFoundPage, PayPage } from '../../src/ui/page/PayPage'
 import { servedDocument, servedPageElementId, servedPageJson, type ServedPage } from '../../src/ui/page/servedPage'
 import type { Locale } from '../../src/ui/strings'
+import { textDirection } from '../../src/ui/languages'
+import { PageLinkContext, type PageLink } from '../../src/ui/page/PageLinkContext'
 import type { WidgetActions } from '../../src/ui/widget/PaymentWidget'
 import { unconfirmedInvoice } from '../../src/verify/confirmInvoice'
 
@@ -21,16 +23,18 @@ export type PayPageMarkupParameters = {
   invoiceId: string
   token: string | null
   now: number
+  /** The share link's query, for the language switch's links (which keep the token and framing). */
+  link?: Omit<PageLink, 'invoiceId' | 'origin'>
 }
 
-type Filled = { lang: string; title: string; app: string }
+type Filled = { lang: string; dir: string; title: string; app: string }
 
 /** The built index.html cut where each request's parts go, once per build: its language, its title,
  * and the app's element (with the data after it). */
 export type PageTemplate = { parts: string[]; holes: ((filled: Filled) => string)[] }
 
 const holes: { pattern: RegExp; fill: (filled: Filled) => string }[] = [
-  { pattern: /<html lang="[^"]*"/, fill: ({ lang }) => `<html lang="${lang}"` },
+  { pattern: /<html lang="[^"]*"/, fill: ({ lang, dir }) => `<html lang="${lang}" dir="${dir}"` },
   { pattern: /<title>[^<]*<\/title>/, fill: ({ title }) => `<title>${title}</title>` },
   { pattern: /<div id="app"><\/div>/, fill: ({ app }) => `<div id="app">${app}` },
 ]
@@ -57,11 +61,12 @@ export function pageTemplate(html: string): PageTemplate {
  * own components in the state the client starts in (the service's figures, marked unconfirmed, while
  * the chain is read), and the data they were rendered with, for the client to hydrate.
  */
-export function payPageMarkup(template: PageTemplate, { page, locale, deployment, invoiceId, token, now }: PayPageMarkupParameters): string {
+export function payPageMarkup(template: PageTemplate, { page, locale, deployment, invoiceId, token, now, link }: PayPageMarkupParameters): string {
   const document = servedDocument(page)
   const title = document ? locale.strings.invoiceTitle(document.metadata?.invoiceNumber ?? invoiceId) : locale.strings.notFoundTitle
   const body = renderToString(
     <LocaleContext.Provider value={locale}>
+      <PageLinkContext.Provider value={{ token, embed: false, theme: null, locale: null, ...link, invoiceId, origin: null }}>
       {document ? (
         <PayPage
           state={{ name: 'checking', invoice: unconfirmedInvoice(document.invoice, deployment) }}
@@ -76,10 +81,11 @@ export function payPageMarkup(template: PageTemplate, { page, locale, deployment
       ) : (
         <NotFoundPage />
       )}
+      </PageLinkContext.Provider>
     </LocaleContext.Provider>,
   )
   const data = `<script type="application/json" id="${servedPageElementId}">${servedPageJson(page)}</script>`
-  const filled = { lang: locale.strings.lang, title: renderToString(<>{title}</>), app: `${body}</div>${data}` }
+  const filled = { lang: locale.strings.lang, dir: textDirection(locale.strings.lang), title: renderToString(<>{title}</>), app: `${body}</div>${data}` }
   let html = template.parts[0]!
   template.holes.forEach((fill, i) => (html += fill(filled) + template.parts[i + 1]!))
   return html

@@ -21,9 +21,11 @@ export function formatDecimal(decimal: string, tag: string, maximumFractionDigit
   return formatter(Intl.NumberFormat, tag, { minimumFractionDigits, maximumFractionDigits }).format(decimal as Intl.StringNumericLiteral)
 }
 
-/** A base-unit amount as the payer reads it: "4,540.00 USDC". */
+/** A base-unit amount as the payer reads it: "4,540.00 USDC". In a right-to-left language it is
+ * isolated left to right (LRI … PDI), so the figure and its symbol keep their order among the words. */
 export function formatTokenAmount(raw: bigint, token: Token, tag: string): string {
-  return `${formatTokenNumber(raw, token, tag)} ${token.symbol}`
+  const amount = `${formatTokenNumber(raw, token, tag)} ${token.symbol}`
+  return /^ar\b/i.test(tag) ? `\u2066${amount}\u2069` : amount
 }
 
 /** The same without the symbol, where the sentence names the token once: "4,540.00". */
