@@ -4,7 +4,7 @@ import { allowedParentOrigins, openFrameChannel } from './frame/frameChannel'
 import { pinned } from './config/pinned'
 import { LocaleContext } from './ui/LocaleContext'
 import { App } from './ui/page/App'
-import { pageParams, preferredLanguages, rememberedLanguage } from './ui/page/pageParams'
+import { pageParams, preferredLanguages } from './ui/page/pageParams'
 import { PageLinkContext } from './ui/page/PageLinkContext'
 import { textDirection } from './ui/languages'
 import { NotFoundPage } from './ui/page/PayPage'
@@ -35,7 +35,7 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
   const params = pageParams(location)
   // the server may have rendered the invoice already: hydrated in the locale it was rendered in
   const served = params.invoiceId ? readServedPage(document) : null
-  const locale = await loadLocale(served ? [served.locale] : preferredLanguages(params, navigator.languages, rememberedLanguage(document.cookie)))
+  const locale = await loadLocale(served ? [served.locale] : preferredLanguages(params, navigator.languages))
   document.documentElement.lang = locale.strings.lang
   document.documentElement.dir = textDirection(locale.strings.lang)
   const channel = params.embed ? openFrameChannel(location, allowedParentOrigins(document)) : null
@@ -48,7 +48,7 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
   const baseUrl = ''
   const page = (
     <LocaleContext.Provider value={locale}>
-      <PageLinkContext.Provider value={params.invoiceId ? { ...params, invoiceId: params.invoiceId, origin: location.origin } : null}>
+      <PageLinkContext.Provider value={params.invoiceId ? { token: params.token, invoiceId: params.invoiceId, origin: location.origin } : null}>
       {params.invoiceId && !(served && 'notFound' in served) ? (
         <App
           invoiceId={params.invoiceId}

@@ -6,7 +6,8 @@ import { NotFoundPage, PayPage } from '../../src/ui/page/PayPage'
 import { servedDocument, servedPageElementId, servedPageJson, type ServedPage } from '../../src/ui/page/servedPage'
 import type { Locale } from '../../src/ui/strings'
 import { textDirection } from '../../src/ui/languages'
-import { PageLinkContext, type PageLink } from '../../src/ui/page/PageLinkContext'
+import { LanguageSwitch, type LanguageSwitchProps } from '../../src/ui/page/LanguageSwitch'
+import type { Language } from '../../src/ui/languages'
 import type { WidgetActions } from '../../src/ui/widget/PaymentWidget'
 import { unconfirmedInvoice } from '../../src/verify/confirmInvoice'
 
@@ -24,10 +25,10 @@ export type PayPageMarkupParameters = {
   token: string | null
   now: number
   /** The share link's query, for the language switch's links (which keep the token and framing). */
-  link?: Omit<PageLink, 'invoiceId' | 'origin'>
+  link?: LanguageSwitchProps['params']
 }
 
-type Filled = { lang: string; dir: string; title: string; app: string }
+type Filled = { lang: string; dir: string; title: string; before: string; app: string }
 
 /** The built index.html cut where each request's parts go, once per build: its language, its title,
  * and the app's element (with the data after it). */
@@ -36,7 +37,7 @@ export type PageTemplate = { parts: string[]; holes: ((filled: Filled) => string
 const holes: { pattern: RegExp; fill: (filled: Filled) => string }[] = [
   { pattern: /<html lang="[^"]*"/, fill: ({ lang, dir }) => `<html lang="${lang}" dir="${dir}"` },
   { pattern: /<title>[^<]*<\/title>/, fill: ({ title }) => `<title>${title}</title>` },
-  { pattern: /<div id="app"><\/div>/, fill: ({ app }) => `<div id="app">${app}` },
+  { pattern: /<div id="app"><\/div>/, fill: ({ before, app }) => `${before}<div id="app">${app}` },
 ]
 
 export function pageTemplate(html: string): PageTemplate {
@@ -66,7 +67,6 @@ export function payPageMarkup(template: PageTemplate, { page, locale, deployment
   const title = document ? locale.strings.invoiceTitle(document.metadata?.invoiceNumber ?? invoiceId) : locale.strings.notFoundTitle
   const body = renderToString(
     <LocaleContext.Provider value={locale}>
-      <PageLinkContext.Provider value={{ token, embed: false, theme: null, locale: null, ...link, invoiceId, origin: null }}>
       {document ? (
         <PayPage
           state={{ name: 'checking', invoice: unconfirmedInvoice(document.invoice, deployment) }}
@@ -81,11 +81,12 @@ export function payPageMarkup(template: PageTemplate, { page, locale, deployment
       ) : (
         <NotFoundPage />
       )}
-      </PageLinkContext.Provider>
     </LocaleContext.Provider>,
   )
   const data = `<script type="application/json" id="${servedPageElementId}">${servedPageJson(page)}</script>`
-  const filled = { lang: locale.strings.lang, dir: textDirection(locale.strings.lang), title: renderToString(<>{title}</>), app: `${body}</div>${data}` }
+  // outside the app's element: the client hydrates the app, never this
+  const languageSwitch = renderToString(<LanguageSwitch current={locale.strings.lang as Language} label={locale.strings.language} params={link ?? { token, embed: false, theme: null, locale: null }} />)
+  const filled = { lang: locale.strings.lang, dir: textDirection(locale.strings.lang), title: renderToString(<>{title}</>), before: languageSwitch, app: `${body}</div>${data}` }
   let html = template.parts[0]!
   template.holes.forEach((fill, i) => (html += fill(filled) + template.parts[i + 1]!))
   return html

@@ -1,7 +1,12 @@
-/** The languages the page speaks, each named in itself (a payer looks for their own language's name,
- * not its name in the language they cannot read). English first, then by where stablecoin payers are.
- * Adding one: docs/languages.md. */
-export const languages = {
+/** The languages the page speaks: English first, then by where stablecoin payers are. Adding one:
+ * docs/languages.md. */
+export const languageCodes = ['en', 'es', 'pt-BR', 'fr', 'de', 'it', 'nl', 'pl', 'tr', 'ar', 'hi', 'id', 'vi', 'ja', 'ko', 'zh-CN'] as const
+
+export type Language = (typeof languageCodes)[number]
+
+/** Each language named in itself (a payer looks for their own language's name, not its name in a
+ * language they cannot read), for the switch the server renders. */
+export const languageNames: Record<Language, string> = {
   en: 'English',
   es: 'Español',
   'pt-BR': 'Português (Brasil)',
@@ -18,11 +23,7 @@ export const languages = {
   ja: '日本語',
   ko: '한국어',
   'zh-CN': '简体中文',
-} as const
-
-export type Language = keyof typeof languages
-
-export const languageCodes = Object.keys(languages) as Language[]
+}
 
 // Traditional Chinese readers are not served Simplified: they get English (or their next language)
 // until a zh-TW catalog exists

@@ -8,7 +8,7 @@ import type { WireInvoice } from '../../shared/wire'
 import { errorHandler } from '../../server/http/errorHandler'
 import { silentLogger } from '../../server/http/logger'
 import { payPage, type PayPageParameters } from '../../server/routes/payPage'
-import { languageCodes, languages } from '../../src/ui/languages'
+import { languageCodes, languageNames } from '../../src/ui/languages'
 import { loadLocale } from '../../src/ui/strings'
 import { sampleMetadata } from '../store/fixtures'
 
@@ -80,7 +80,7 @@ describe('the pay page in the payer\'s language, before any script', () => {
     const html = await (await get('&embed=1', { 'accept-language': 'ar' })).text()
     const nav = /<nav class="svc-lang"[^>]*>([\s\S]*?)<\/nav>/.exec(html)![1]!
     const links = [...nav.matchAll(/<a href="([^"]+)" lang="([^"]+)"[^>]*>([^<]+)<\/a>/g)].map(([, href, lang, name]) => ({ query: new URLSearchParams(href!.replace(/&amp;/g, '&')), lang, name }))
-    expect(links.map(({ lang, name }) => [lang, name])).toEqual(languageCodes.map((code) => [code, languages[code]]))
+    expect(links.map(({ lang, name }) => [lang, name])).toEqual(languageCodes.map((code) => [code, languageNames[code]]))
     for (const { query, lang } of links) expect([query.get('token'), query.get('embed'), query.get('lang')]).toEqual([token, '1', lang])
     expect(/<summary>[\s\S]*?<\/summary>/.exec(nav)![0]).toContain('العربية')
   })

@@ -1,28 +1,31 @@
-import { useContext } from 'preact/hooks'
-import { languageCodes, languages, type Language } from '../languages'
-import { useLocale } from '../LocaleContext'
-import { PageLinkContext } from './PageLinkContext'
-import { queryWithLanguage } from './pageParams'
+import { languageCodes, languageNames, type Language } from '../languages'
+import { queryWithLanguage, type PageParams } from './pageParams'
 
-/** The page's languages, each named in itself, as plain links: the switch works before any script
- * runs, and a link keeps the token (the server remembers the pick in a cookie for the next page). */
-export function LanguageSwitch() {
-  const link = useContext(PageLinkContext)
-  const { strings: t } = useLocale()
-  if (!link) return null
-  const current = t.lang as Language
+export type LanguageSwitchProps = {
+  /** The page's language, in its own words. */
+  current: Language
+  /** Its label ("Language"), in the page's language. */
+  label: string
+  /** What each link keeps of the share link: the token above all, and how the page is framed. */
+  params: Pick<PageParams, 'token' | 'embed' | 'theme' | 'locale'>
+}
+
+/** The page's languages, each named in itself, as plain links: the server renders it outside the
+ * app's element, so it works with no script at all and costs the page's scripts nothing. A link
+ * keeps the token; the server remembers the pick in a cookie for the payer's next share link. */
+export function LanguageSwitch({ current, label, params }: LanguageSwitchProps) {
   return (
-    <nav class="svc-lang" aria-label={t.language}>
+    <nav class="svc-lang" aria-label={label}>
       <details>
         <summary>
           <span aria-hidden="true">🌐 </span>
-          {languages[current]}
+          {languageNames[current]}
         </summary>
         <ul>
           {languageCodes.map((code) => (
             <li key={code}>
-              <a href={queryWithLanguage(link, code)} lang={code} hreflang={code} aria-current={code === current ? 'true' : undefined}>
-                {languages[code]}
+              <a href={queryWithLanguage(params, code)} lang={code} hreflang={code} aria-current={code === current ? 'true' : undefined}>
+                {languageNames[code]}
               </a>
             </li>
           ))}

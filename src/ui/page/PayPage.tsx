@@ -6,7 +6,6 @@ import { PaymentWidget, type PaymentWidgetProps } from '../widget/PaymentWidget'
 import type { DocumentLoad } from './documentLoad'
 import { InvoiceDocument } from './InvoiceDocument'
 import { InvoiceHeader, type InvoiceStanding } from './InvoiceHeader'
-import { LanguageSwitch } from './LanguageSwitch'
 import { metadataVerdict } from './metadataVerdict'
 
 export type PayPageProps = Omit<PaymentWidgetProps, 'merchantName' | 'invoiceNumber'> & {
@@ -31,7 +30,6 @@ export function PayPage(p: PayPageProps) {
     // nothing to show but the flow's own progress or error (with its retry)
     return (
       <main class="svc-page svc-page-narrow">
-        <LanguageSwitch />
         <PaymentWidget {...p} merchantName={null} invoiceNumber={null} />
       </main>
     )
@@ -43,7 +41,6 @@ export function PayPage(p: PayPageProps) {
   const standing = standingOf(state, invoice, p.now)
   return (
     <main class={`svc-page svc-page-${standing}`}>
-      <LanguageSwitch />
       <InvoiceHeader invoice={invoice} invoiceNumber={invoiceNumber} merchantName={merchantName} standing={standing} />
       {standing === 'overdue' ? (
         <p class="svc-banner svc-warning">
@@ -69,7 +66,6 @@ export function NotFoundPage() {
   const { strings: t } = useLocale()
   return (
     <main class="svc-page svc-page-narrow">
-      <LanguageSwitch />
       <h1>{t.notFoundTitle}</h1>
       <p>{t.notFoundBody}</p>
     </main>

@@ -19,8 +19,8 @@ export function preferredLanguages(params: Pick<PageParams, 'locale' | 'lang'>, 
 
 const languageTag = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/
 
-/** The language the payer picked earlier, from its cookie (set by the server when the payer used the
- * switch): only a well-formed tag. */
+/** The language the payer picked earlier, from its cookie (which the server sets when the payer uses
+ * the switch, and reads: the client renders in the language the server chose): only a well-formed tag. */
 export function rememberedLanguage(cookieHeader: string | undefined | null): string | null {
   const value = /(?:^|;\s*)svc_lang=([^;]*)/.exec(cookieHeader ?? '')?.[1]
   return value && languageTag.test(value) ? value : null

@@ -2,7 +2,8 @@ import type { FlowNote as Note } from '../../flow/paymentState'
 import type { WalletChoice } from '../../wallet/walletChoice'
 import { useLocale } from '../LocaleContext'
 import { FlowNote } from './FlowNote'
-import { NoWalletHere, useShareLink } from './NoWalletHere'
+import { NoWalletHere } from './NoWalletHere'
+import { useShareLink } from './useShareLink'
 
 export function ReadyView({ note, wallets, onChoose }: { note: Note | null; wallets: WalletChoice[]; onChoose(choice: WalletChoice): void }) {
   const { strings: t } = useLocale()
