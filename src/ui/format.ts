@@ -21,10 +21,15 @@ export function formatDecimal(decimal: string, tag: string, maximumFractionDigit
   return formatter(Intl.NumberFormat, tag, { minimumFractionDigits, maximumFractionDigits }).format(decimal as Intl.StringNumericLiteral)
 }
 
-/** A base-unit amount as the payer reads it: "4,540.00 USDC". In a right-to-left language it is
- * isolated left to right (LRI … PDI), so the figure and its symbol keep their order among the words. */
+/** A base-unit amount as the payer reads it: "4,540.00 USDC". */
 export function formatTokenAmount(raw: bigint, token: Token, tag: string): string {
-  const amount = `${formatTokenNumber(raw, token, tag)} ${token.symbol}`
+  return formatMoney(formatTokenNumber(raw, token, tag), token.symbol, tag)
+}
+
+/** A formatted figure and its token's symbol: "4,540.00 USDC". In a right-to-left language it is
+ * isolated left to right (LRI … PDI), so the figure and its symbol keep their order among the words. */
+export function formatMoney(figure: string, symbol: string, tag: string): string {
+  const amount = `${figure} ${symbol}`
   return /^ar\b/i.test(tag) ? `\u2066${amount}\u2069` : amount
 }
 

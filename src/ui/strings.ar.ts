@@ -4,6 +4,10 @@ import type { Strings } from './strings'
  * (LRI … PDI): "12.50 USDC", an address or a date must not be reordered by the Arabic around it. */
 const ltr = (value: string) => `\u2066${value}\u2069`
 
+/** A date or a moment, isolated but in its own direction (FSI … PDI): Intl writes Arabic dates with
+ * their own marks, which a forced left-to-right would scramble. */
+const date = (value: string) => `\u2068${value}\u2069`
+
 /** Arabic (Modern Standard Arabic): see strings.ts. The page sets dir="rtl" for it. */
 export const ar: Strings = {
   lang: 'ar',
@@ -16,7 +20,7 @@ export const ar: Strings = {
   paidTitle: 'هذه الفاتورة مدفوعة',
   paidBody: 'لم يتبقَّ شيء للدفع.',
   overdueTitle: 'متأخرة',
-  overdueBody: (date) => `كان موعد الدفع في ${ltr(date)}. لا يزال بإمكانك دفعها الآن.`,
+  overdueBody: (day) => `كان موعد الدفع في ${date(day)}. لا يزال بإمكانك دفعها الآن.`,
   statusIssued: 'مستحقة',
   statusPaid: 'مدفوعة',
   statusCanceled: 'ملغاة',
@@ -127,15 +131,15 @@ export const ar: Strings = {
   pendingAccepted: 'بانتظار تأكيد الشبكة. تقرأ هذه الصفحة البلوكتشين حتى يصل التأكيد.',
   pendingUnknown: 'لم تردّ خدمة الدفع. قد يتمّ دفعك الموقَّع رغم ذلك: تقرأ هذه الصفحة البلوكتشين حتى تتأكد.',
   pendingRefused: (code, until) =>
-    `رفضت خدمة الدفع هذا الدفع (${ltr(code)}). يمكن لمن يحوزه أن ينفّذه حتى ${ltr(until)}: لذلك تواصل هذه الصفحة قراءة البلوكتشين. يمكنك بدلًا من ذلك توقيع دفع جديد؛ ولن يتمّ إلا واحد منهما على الأكثر.`,
+    `رفضت خدمة الدفع هذا الدفع (${ltr(code)}). يمكن لمن يحوزه أن ينفّذه حتى ${date(until)}: لذلك تواصل هذه الصفحة قراءة البلوكتشين. يمكنك بدلًا من ذلك توقيع دفع جديد؛ ولن يتمّ إلا واحد منهما على الأكثر.`,
   signNewPayment: 'توقيع دفع جديد',
   sendAgain: 'الإرسال مرة أخرى',
   failedOnChainTitle: 'لم يتمّ الدفع',
   failedOnChainBody: 'نُفّذ على البلوكتشين لكنه لم يدفع الفاتورة. لم يُدفع أي شيء.',
   unsafeHandedOver: (amount, until) =>
-    `قبل اكتشاف ذلك كنتَ قد وقّعت تفويضًا أُرسل إلى خدمة الدفع: حتى ${ltr(until)} يسمح لسجل الفواتير بأخذ ${ltr(amount)} من خزنتك، ولكن فقط ضمن دفع تجريه خزنتك، وهو ما يتطلب توقيعك مجددًا. لم يُدفع أي شيء.`,
+    `قبل اكتشاف ذلك كنتَ قد وقّعت تفويضًا أُرسل إلى خدمة الدفع: حتى ${date(until)} يسمح لسجل الفواتير بأخذ ${ltr(amount)} من خزنتك، ولكن فقط ضمن دفع تجريه خزنتك، وهو ما يتطلب توقيعك مجددًا. لم يُدفع أي شيء.`,
   unsafeHandedOverFunding: (amount, until) =>
-    `وكنتَ قد وقّعت أيضًا على أن تأخذ خزنتك ${ltr(amount)} من محفظتك حتى ${ltr(until)}: ولا يمكن استخدام ذلك أيضًا إلا ضمن دفع تجريه خزنتك بتوقيعك.`,
+    `وكنتَ قد وقّعت أيضًا على أن تأخذ خزنتك ${ltr(amount)} من محفظتك حتى ${date(until)}: ولا يمكن استخدام ذلك أيضًا إلا ضمن دفع تجريه خزنتك بتوقيعك.`,
   unsafeNothingSigned: 'لم توقّع على أي شيء لهذا الدفع.',
   differsIn: (fields) => `الاختلاف في: ${fields}.`,
   errorChainUnreadable: 'تعذّرت قراءة البلوكتشين، لذا لا يمكن التحقق من أي شيء. حاول مرة أخرى بعد قليل.',

@@ -18,7 +18,11 @@ export function LanguageSwitch({ current, label, params }: LanguageSwitchProps) 
     <nav class="svc-lang" aria-label={label}>
       <details>
         <summary>
-          <span aria-hidden="true">🌐 </span>
+          {/* a globe drawn in the page: no emoji font is needed to see what the switch is */}
+          <svg class="svc-globe" aria-hidden="true" viewBox="0 0 16 16" width="16" height="16">
+            <circle cx="8" cy="8" r="7" />
+            <path d="M1 8h14M8 1c-3 3-3 11 0 14M8 1c3 3 3 11 0 14" />
+          </svg>{' '}
           {languageNames[current]}
         </summary>
         <ul>
