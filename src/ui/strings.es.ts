@@ -67,7 +67,7 @@ export const es: Strings = {
   sendingToVaultTitle: 'Enviando a su bóveda',
   sendingToVault: (amount) => `Confirme en su billetera la transferencia de ${amount}; el pago continuará en cuanto esté en la blockchain.`,
   walletAccount: 'Billetera',
-  vault: 'Paga desde la bóveda',
+  vault: 'Se paga desde la bóveda',
   vaultNew: 'se crea con este pago',
   balance: 'Saldo',
   pay: (amount) => `Pagar ${amount}`,

@@ -67,7 +67,7 @@ export const nl: Strings = {
   sendingToVaultTitle: 'Naar uw kluis sturen',
   sendingToVault: (amount) => `Bevestig de overboeking van ${amount} in uw wallet; de betaling gaat verder zodra die op de blockchain staat.`,
   walletAccount: 'Wallet',
-  vault: 'Betaalt vanuit kluis',
+  vault: 'Betaling vanuit kluis',
   vaultNew: 'wordt met deze betaling aangemaakt',
   balance: 'Saldo',
   pay: (amount) => `${amount} betalen`,
