@@ -27,10 +27,10 @@ export function formatTokenAmount(raw: bigint, token: Token, tag: string): strin
 }
 
 /** A formatted figure and its token's symbol: "4,540.00 USDC". In a right-to-left language it is
- * isolated left to right (LRI … PDI), so the figure and its symbol keep their order among the words. */
+ * isolated left to right (LRI … PDI), so the figure and its symbol keep their order among the words,
+ * and never broken between two lines: a line starting with the symbol would read as another amount. */
 export function formatMoney(figure: string, symbol: string, tag: string): string {
-  const amount = `${figure} ${symbol}`
-  return /^ar\b/i.test(tag) ? `\u2066${amount}\u2069` : amount
+  return /^ar\b/i.test(tag) ? `\u2066${figure}\u00a0${symbol}\u2069` : `${figure} ${symbol}`
 }
 
 /** The same without the symbol, where the sentence names the token once: "4,540.00". */

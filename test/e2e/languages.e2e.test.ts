@@ -130,7 +130,7 @@ describe('the checkout in the payer\'s language, and from a browser with no wall
     await expect.poll(() => heading(poor)).toBe(t.insufficientTitle)
     // the amount inside the Arabic sentence reads left to right: figure, then symbol
     const missing = await poor.getByText(/يلزم/).textContent()
-    expect(missing).toMatch(/\u2066\u2066[\d,.٬٫]+ USDC\u2069\u2069/)
+    expect(missing).toMatch(/\u2066\u2066[\d,.٬٫]+\u00a0USDC\u2069\u2069/)
     await screenshot(poor, name('08-insufficient'))
     expect(await violations(poor)).toEqual([])
     await poor.context().close()
