@@ -5,6 +5,8 @@ import { pinned } from './config/pinned'
 import { LocaleContext } from './ui/LocaleContext'
 import { App } from './ui/page/App'
 import { pageParams, preferredLanguages } from './ui/page/pageParams'
+import { PageLinkContext } from './ui/page/PageLinkContext'
+import { textDirection } from './ui/languages'
 import { NotFoundPage } from './ui/page/PayPage'
 import { readServedBranding } from './ui/page/servedBranding'
 import { loadLocale } from './ui/strings'
@@ -36,6 +38,7 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
   const served = params.invoiceId ? readServedPage(document) : null
   const locale = await loadLocale(served ? [served.locale] : preferredLanguages(params, navigator.languages))
   document.documentElement.lang = locale.strings.lang
+  document.documentElement.dir = textDirection(locale.strings.lang)
   const channel = params.embed ? openFrameChannel(location, allowedParentOrigins(document)) : null
   if (params.embed) {
     document.documentElement.dataset.embed = '1'
@@ -46,6 +49,7 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
   const baseUrl = ''
   const page = (
     <LocaleContext.Provider value={locale}>
+      <PageLinkContext.Provider value={params.invoiceId ? { token: params.token, invoiceId: params.invoiceId, origin: location.origin } : null}>
       {/* a served not-found is the service's word: the app reads the chain before saying it */}
       {params.invoiceId ? (
         <App
@@ -62,6 +66,7 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
       ) : (
         <NotFoundPage />
       )}
+      </PageLinkContext.Provider>
     </LocaleContext.Provider>
   )
   const root = document.getElementById('app')!

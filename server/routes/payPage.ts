@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { Hono } from 'hono'
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
-import { pageParams, preferredLanguages } from '../../src/ui/page/pageParams'
+import { pageParams, preferredLanguages, rememberedLanguage } from '../../src/ui/page/pageParams'
+import { languageOf } from '../../src/ui/languages'
 import type { ServedPage } from '../../src/ui/page/servedPage'
 import { loadLocale } from '../../src/ui/strings'
 import { CodedError } from '../../shared/codedError'
@@ -39,6 +40,15 @@ type ServedInvoiceDocument = Extract<ServedPage, { response: unknown }>['respons
 
 type FirstPaint = { body: MadeBody; status: 200 | 404; lang: string; brandStyle?: string }
 
+/** The payer's pick in the language switch, remembered for their next share link (any invoice): a
+ * preference, not a secret, readable by the page for the pages the server renders no invoice into. */
+function languageCookie(lang: string | null, origin: string): Record<string, string> {
+  const language = lang ? languageOf(lang) : null
+  if (!language) return {}
+  const secure = origin.startsWith('https:') ? '; Secure' : ''
+  return { 'Set-Cookie': `svc_lang=${language}; Path=/pay; Max-Age=31536000; SameSite=Lax${secure}` }
+}
+
 /** Hashed file names: a file's content never changes under its name. */
 export const immutable = 'public, max-age=31536000, immutable'
 
@@ -71,7 +81,7 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     // a payer's browser asked for a page: whatever goes wrong, it gets one in the payer's language,
     // with the status an API client would get, never the API's JSON
     const errorPage = async (status: 400 | 503, kind: PayErrorKind) => {
-      const locale = await loadLocale(preferredLanguages(pageParams(new URL(c.req.url)), acceptLanguage(c.req.header('accept-language'))))
+      const locale = await loadLocale(preferredLanguages(pageParams(new URL(c.req.url)), acceptLanguage(c.req.header('accept-language')), rememberedLanguage(c.req.header('cookie'))))
       return c.html(payPageError(page?.shell.text ?? null, locale, kind), status, {
         ...(page ? { 'Content-Security-Policy': page.policy } : { 'Content-Security-Policy': "default-src 'none'; frame-ancestors " + frameAncestors }),
         'Cache-Control': 'no-store',
@@ -82,10 +92,11 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     if (!page) return errorPage(503, 'unavailable')
     const params = invoiceIdParams.safeParse(c.req.param())
     if (!params.success) return errorPage(400, 'badLink')
-    const firstPaint = document && page.deployment ? await renderedWithInvoice(page, page.deployment, params.data.id, c.req.url, c.req.header('accept-language')) : null
+    const firstPaint = document && page.deployment ? await renderedWithInvoice(page, page.deployment, params.data.id, c.req.url, c.req.header('accept-language'), c.req.header('cookie')) : null
     const { body, headers } = compressedOnce(firstPaint?.body ?? page.shell, c.req.header('accept-encoding'))
     return c.body(body, firstPaint?.status ?? 200, {
       ...headers,
+      ...languageCookie(pageParams(new URL(c.req.url)).lang, publicOrigin()),
       'Content-Type': 'text/html; charset=UTF-8',
       'Content-Security-Policy': allowStyleAttribute(page.policy, firstPaint?.brandStyle),
       'Cache-Control': 'no-store',
@@ -96,10 +107,10 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
 
   /** The page with the invoice rendered into it, as the client would render it from the same answer.
    * Null where that answer is not to be had now (the chain is unreachable): the client loads it. */
-  async function renderedWithInvoice(built: BuiltPayPage, deployment: PinnedDeployment, id: bigint, url: string, acceptLanguageHeader: string | undefined): Promise<FirstPaint | null> {
+  async function renderedWithInvoice(built: BuiltPayPage, deployment: PinnedDeployment, id: bigint, url: string, acceptLanguageHeader: string | undefined, cookieHeader: string | undefined): Promise<FirstPaint | null> {
     const invoiceId = id.toString()
     const params = pageParams(new URL(url))
-    const locale = await loadLocale(preferredLanguages(params, acceptLanguage(acceptLanguageHeader)))
+    const locale = await loadLocale(preferredLanguages(params, acceptLanguage(acceptLanguageHeader), rememberedLanguage(cookieHeader)))
     let page: ServedPage
     try {
       page = { locale: locale.tag, response: await document!(id, params.token ?? undefined) }
@@ -114,11 +125,12 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     const response = 'response' in page ? page.response : null
     // without it the page is as good, in the house colours
     const brand = response && branding ? await branding(response.data.merchant).catch(() => null) : null
-    const key = [invoiceId, locale.tag, params.token ?? '', params.layout, response ? Number(response.data.dueAt) * 1000 < now : 'notFound', brand ? `${brand.brandColor}:${brand.logo?.file}` : ''].join(' ')
+    const key = [invoiceId, locale.tag, params.token ?? '', params.layout, response ? Number(response.data.dueAt) * 1000 < now : 'notFound', params.embed, params.locale, params.theme, brand ? `${brand.brandColor}:${brand.logo?.file}` : ''].join(' ')
     const inputs = [built, response?.data, response?.metadata, response?.accessLevel]
     const kept = renders.get(key, inputs)
     if (kept) return kept
-    const html = payPageMarkup(built.template, { page, locale, deployment, invoiceId, token: params.token, now, layout: params.layout, branding: brand })
+    const link = { token: params.token, embed: params.embed, theme: params.theme, locale: params.locale, layout: params.layout }
+    const html = payPageMarkup(built.template, { page, locale, deployment, invoiceId, token: params.token, now, layout: params.layout, branding: brand, link })
     const rendered: FirstPaint = { body: { text: html }, status: 'notFound' in page ? 404 : 200, lang: locale.strings.lang, ...(brand ? { brandStyle: brandStyle(brandPalette(brand.brandColor)) } : {}) }
     renders.set(key, inputs, rendered)
     return rendered

@@ -2,6 +2,7 @@ import { renderToString } from 'preact-render-to-string'
 import { LocaleContext } from '../../src/ui/LocaleContext'
 import { PayErrorPage, type PayErrorKind } from '../../src/ui/page/PayErrorPage'
 import type { Locale } from '../../src/ui/strings'
+import { textDirection } from '../../src/ui/languages'
 import { pageTemplate } from './payPageMarkup'
 
 /**
@@ -17,9 +18,9 @@ export function payPageError(builtHtml: string | null, locale: Locale, kind: Pay
   )
   const t = locale.strings
   const title = renderToString(<>{{ badLink: t.errorPageBadLinkTitle, revoked: t.errorPageRevokedTitle, unavailable: t.errorPageUnavailableTitle }[kind]}</>)
-  if (!builtHtml) return `<!doctype html><html lang="${t.lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body>${app}</body></html>`
+  if (!builtHtml) return `<!doctype html><html lang="${t.lang}" dir="${textDirection(t.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body>${app}</body></html>`
   const template = pageTemplate(builtHtml.replace(/<script\b[^>]*>[\s\S]*?<\/script>\s*/g, ''))
-  const filled = { lang: t.lang, title, app: `${app}</div>` }
+  const filled = { lang: t.lang, dir: textDirection(t.lang), title, before: '', app: `${app}</div>` }
   let html = template.parts[0]!
   template.holes.forEach((fill, i) => (html += fill(filled) + template.parts[i + 1]!))
   return html

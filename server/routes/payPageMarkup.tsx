@@ -9,6 +9,9 @@ import { pageBrandingOf } from '../../src/ui/page/pageBrandingOf'
 import type { PublicBranding } from '../../shared/brandingWire'
 import { servedDocument, servedPageElementId, servedPageJson, type ServedPage } from '../../src/ui/page/servedPage'
 import type { Locale } from '../../src/ui/strings'
+import { textDirection } from '../../src/ui/languages'
+import { LanguageSwitch, type LanguageSwitchProps } from '../../src/ui/page/LanguageSwitch'
+import type { Language } from '../../src/ui/languages'
 import type { WidgetActions } from '../../src/ui/widget/PaymentWidget'
 import { unconfirmedInvoice } from '../../src/verify/confirmInvoice'
 
@@ -30,18 +33,20 @@ export type PayPageMarkupParameters = {
   /** The payee's colour and logo (presentation only): rendered around the page, and written beside its
    * data so that the client hydrates the same. */
   branding?: PublicBranding | null
+  /** The share link's query, for the language switch's links (which keep the token and framing). */
+  link?: LanguageSwitchProps['params']
 }
 
-type Filled = { lang: string; title: string; app: string }
+type Filled = { lang: string; dir: string; title: string; before: string; app: string }
 
 /** The built index.html cut where each request's parts go, once per build: its language, its title,
  * and the app's element (with the data after it). */
 export type PageTemplate = { parts: string[]; holes: ((filled: Filled) => string)[] }
 
 const holes: { pattern: RegExp; fill: (filled: Filled) => string }[] = [
-  { pattern: /<html lang="[^"]*"/, fill: ({ lang }) => `<html lang="${lang}"` },
+  { pattern: /<html lang="[^"]*"/, fill: ({ lang, dir }) => `<html lang="${lang}" dir="${dir}"` },
   { pattern: /<title>[^<]*<\/title>/, fill: ({ title }) => `<title>${title}</title>` },
-  { pattern: /<div id="app"><\/div>/, fill: ({ app }) => `<div id="app">${app}` },
+  { pattern: /<div id="app"><\/div>/, fill: ({ before, app }) => `${before}<div id="app">${app}` },
 ]
 
 export function pageTemplate(html: string): PageTemplate {
@@ -66,7 +71,7 @@ export function pageTemplate(html: string): PageTemplate {
  * own components in the state the client starts in (the service's figures, marked unconfirmed, while
  * the chain is read), and the data they were rendered with, for the client to hydrate.
  */
-export function payPageMarkup(template: PageTemplate, { page, locale, deployment, invoiceId, token, now, layout = 'full', branding = null }: PayPageMarkupParameters): string {
+export function payPageMarkup(template: PageTemplate, { page, locale, deployment, invoiceId, token, now, layout = 'full', branding = null, link }: PayPageMarkupParameters): string {
   const document = servedDocument(page)
   const title = document ? locale.strings.invoiceTitle(document.metadata?.invoiceNumber ?? invoiceId) : locale.strings.notFoundTitle
   const body = renderToString(
@@ -94,7 +99,9 @@ export function payPageMarkup(template: PageTemplate, { page, locale, deployment
   // read apart by src/ui/page/servedBranding.ts, as presentation only
   const served = document ? { ...page, branding } : page
   const data = `<script type="application/json" id="${servedPageElementId}">${servedPageJson(served)}</script>`
-  const filled = { lang: locale.strings.lang, title: renderToString(<>{title}</>), app: `${body}</div>${data}` }
+  // outside the app's element: the client hydrates the app, never this
+  const languageSwitch = renderToString(<LanguageSwitch current={locale.strings.lang as Language} label={locale.strings.language} params={link ?? { token, embed: false, theme: null, locale: null, layout }} />)
+  const filled = { lang: locale.strings.lang, dir: textDirection(locale.strings.lang), title: renderToString(<>{title}</>), before: languageSwitch, app: `${body}</div>${data}` }
   let html = template.parts[0]!
   template.holes.forEach((fill, i) => (html += fill(filled) + template.parts[i + 1]!))
   return html

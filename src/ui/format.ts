@@ -23,7 +23,14 @@ export function formatDecimal(decimal: string, tag: string, maximumFractionDigit
 
 /** A base-unit amount as the payer reads it: "4,540.00 USDC". */
 export function formatTokenAmount(raw: bigint, token: Token, tag: string): string {
-  return `${formatTokenNumber(raw, token, tag)} ${token.symbol}`
+  return formatMoney(formatTokenNumber(raw, token, tag), token.symbol, tag)
+}
+
+/** A formatted figure and its token's symbol: "4,540.00 USDC". In a right-to-left language it is
+ * isolated left to right (LRI … PDI), so the figure and its symbol keep their order among the words,
+ * and never broken between two lines: a line starting with the symbol would read as another amount. */
+export function formatMoney(figure: string, symbol: string, tag: string): string {
+  return /^ar\b/i.test(tag) ? `\u2066${figure}\u00a0${symbol}\u2069` : `${figure} ${symbol}`
 }
 
 /** The same without the symbol, where the sentence names the token once: "4,540.00". */

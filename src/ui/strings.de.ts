@@ -215,6 +215,14 @@ export const de: Strings = {
   errorServiceNotFound: 'Der Zahlungsdienst findet diese Rechnung gerade nicht, auf der Blockchain ist sie aber als offen erfasst. Es wurde nichts bezahlt. Versuchen Sie es später erneut oder fragen Sie den Absender.',
   documentWithdrawn: 'Die Fassung dieser Rechnung vom Zahlungsdienst wurde zurückgezogen: Sie widerspricht der auf der Blockchain erfassten Rechnung. Die angezeigten Angaben sind die der Blockchain.',
   mixedScript: (name) => `„${name}“ mischt ähnlich aussehende Buchstaben verschiedener Alphabete und könnte daher einen anderen Namen nachahmen. Der Name ist nicht bestätigt.`,
+
+  language: 'Sprache',
+  payOnPhoneTitle: 'Mit dem Smartphone bezahlen',
+  payOnPhoneBody: 'In diesem Browser wurde keine Wallet gefunden. Scannen Sie diesen Code mit der Kamera Ihres Smartphones: Er öffnet diese Rechnung auf dem Smartphone, wo Sie sie in Ihrer Wallet-App bezahlen können.',
+  shareLinkQr: 'QR-Code des Links zu dieser Rechnung',
+  openInWalletTitle: 'In Ihrer Wallet-App öffnen',
+  openInWalletBody: 'In diesem Browser wurde keine Wallet gefunden. Öffnen Sie diese Rechnung im Browser Ihrer Wallet-App und bezahlen Sie sie dort:',
+  openIn: (wallet) => `In ${wallet} öffnen`,
   unsafe: {
     INVOICE_DIFFERS_FROM_CHAIN: 'Die angezeigte Rechnung weicht von der on-chain gespeicherten ab.',
     PAYMASTER_DATA_MALFORMED: 'Das Sponsoring der Zahlung ist nicht lesbar.',

@@ -1,4 +1,5 @@
 import type { UnsafeProblemCode } from '../verify/unsafeProblem'
+import { languageCodes, negotiateLanguage } from './languages'
 
 /** Every word the payer reads: English here, German in strings.de.ts, with the same keys. Values are
  * text or functions of already formatted values; the views never build sentences themselves. */
@@ -216,6 +217,14 @@ const en = {
   errorServiceNotFound: 'The payment service cannot find this invoice right now, but the blockchain records it as open. Nothing was paid. Try again later, or ask the sender.',
   documentWithdrawn: 'The payment service\'s copy of this invoice was withdrawn: it contradicts the invoice recorded on the blockchain. The figures shown are the blockchain\'s.',
   mixedScript: (name: string) => `"${name}" mixes letters of different alphabets that look alike, so it may imitate another name. It is not confirmed.`,
+
+  language: 'Language',
+  payOnPhoneTitle: 'Pay on your phone',
+  payOnPhoneBody: 'No wallet was found in this browser. Scan this code with your phone\'s camera to open this invoice there and pay it in your wallet app.',
+  shareLinkQr: 'QR code of the link to this invoice',
+  openInWalletTitle: 'Open in your wallet app',
+  openInWalletBody: 'No wallet was found in this browser. Open this invoice in your wallet app and pay it there:',
+  openIn: (wallet: string) => `Open in ${wallet}`,
   unsafe: {
     INVOICE_DIFFERS_FROM_CHAIN: 'The invoice shown differs from the one recorded on-chain.',
     PAYMASTER_DATA_MALFORMED: 'The sponsorship of the payment cannot be read.',
@@ -275,13 +284,31 @@ export type Locale = { strings: Strings; /** A BCP 47 tag for Intl formatting, a
 
 export const english: Locale = { strings: en, tag: 'en' }
 
-/** The first of the browser's languages the page speaks, English otherwise. German is fetched only
- * for the payers who read it: both languages in the page would cost every payer 2.5 KB gzip. */
+// One chunk per language, fetched only for the payers who read it: every catalog in the page would
+// cost every payer about 4 KB gzip each. In the order of languageCodes after English (a list, not a
+// map: its keys would cost every payer bytes; src/ui/catalogs.test.ts checks each loads its own)
+const catalogs: (() => Promise<Record<string, Strings>>)[] = [
+  () => import('./strings.es'),
+  () => import('./strings.pt-BR'),
+  () => import('./strings.fr'),
+  () => import('./strings.de'),
+  () => import('./strings.it'),
+  () => import('./strings.nl'),
+  () => import('./strings.pl'),
+  () => import('./strings.tr'),
+  () => import('./strings.ar'),
+  () => import('./strings.hi'),
+  () => import('./strings.id'),
+  () => import('./strings.vi'),
+  () => import('./strings.ja'),
+  () => import('./strings.ko'),
+  () => import('./strings.zh-CN'),
+]
+
+/** The first of the reader's languages the page speaks (src/ui/languages.ts), English otherwise. */
 export async function loadLocale(languages: readonly string[]): Promise<Locale> {
-  for (const tag of languages) {
-    const primary = tag.toLowerCase().split('-')[0]
-    if (primary === 'en') return { strings: en, tag }
-    if (primary === 'de') return { strings: (await import('./strings.de')).de, tag }
-  }
-  return english
+  const { language, tag } = negotiateLanguage(languages)
+  if (language === 'en') return tag === english.tag ? english : { strings: en, tag }
+  // each catalog module exports its one catalog
+  return { strings: Object.values(await catalogs[languageCodes.indexOf(language) - 1]!())[0]!, tag }
 }

@@ -1,5 +1,5 @@
 import type { InvoiceMetadata } from '../../../shared/metadata'
-import { formatCount, formatDecimal } from '../format'
+import { formatCount, formatDecimal, formatMoney } from '../format'
 import { useLocale } from '../LocaleContext'
 import { documentTotals } from './documentTotals'
 
@@ -7,7 +7,7 @@ import { documentTotals } from './documentTotals'
 export function LineItems({ metadata }: { metadata: InvoiceMetadata }) {
   const { strings: t, tag } = useLocale()
   const { symbol } = metadata.token
-  const money = (decimal: string) => `${formatDecimal(decimal, tag)} ${symbol}`
+  const money = (decimal: string) => formatMoney(formatDecimal(decimal, tag), symbol, tag)
   const { subtotal, tax } = documentTotals(metadata)
   return (
     <table class="svc-lines">

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest'
-import { pageParams } from './pageParams'
+import { pageParams, preferredLanguages, queryWithLanguage, rememberedLanguage } from './pageParams'
 
 describe('pageParams', () => {
   test('default: reads the invoice id from the share-link path and the token from its query', () => {
-    expect(pageParams({ pathname: '/pay/42', search: '?token=svc_tk_abc' })).toEqual({ invoiceId: '42', token: 'svc_tk_abc', embed: false, locale: null, theme: null, layout: 'full' })
+    expect(pageParams({ pathname: '/pay/42', search: '?token=svc_tk_abc' })).toEqual({ invoiceId: '42', token: 'svc_tk_abc', embed: false, locale: null, theme: null, layout: 'full', lang: null })
   })
 
   test('behavior: keeps the embed flag readable', () => {
@@ -22,7 +22,27 @@ describe('pageParams', () => {
   })
 
   test('behavior: anything that is not a pay link or a token is ignored', () => {
-    expect(pageParams({ pathname: '/pay/0x10', search: '?token=abc' })).toEqual({ invoiceId: null, token: null, embed: false, locale: null, theme: null, layout: 'full' })
+    expect(pageParams({ pathname: '/pay/0x10', search: '?token=abc' })).toEqual({ invoiceId: null, token: null, embed: false, locale: null, theme: null, layout: 'full', lang: null })
     expect(pageParams({ pathname: '/', search: '' }).invoiceId).toBeNull()
+  })
+
+  test('behavior: the payer\'s pick in the language switch comes through, and comes first', () => {
+    const params = pageParams({ pathname: '/pay/7', search: '?token=svc_tk_a&locale=de&lang=ja' })
+    expect(params.lang).toBe('ja')
+    expect(preferredLanguages(params, ['fr-FR'], 'es')).toEqual(['ja', 'es', 'de', 'fr-FR'])
+    expect(preferredLanguages({ lang: null, locale: null }, ['fr-FR'])).toEqual(['fr-FR'])
+    expect(pageParams({ pathname: '/pay/7', search: '?lang=%22%3E' }).lang).toBeNull()
+  })
+
+  test('behavior: the remembered language is read from its cookie, and only a well-formed tag', () => {
+    expect(rememberedLanguage('a=1; svc_lang=pt-BR; b=2')).toBe('pt-BR')
+    expect(rememberedLanguage('svc_lang=%3Cx%3E')).toBeNull()
+    expect(rememberedLanguage(undefined)).toBeNull()
+  })
+
+  test('behavior: a language link keeps the token and how the page was framed', () => {
+    const params = pageParams({ pathname: '/pay/7', search: '?token=svc_tk_a%2Bb&embed=1&theme=%7B%7D&lang=de' })
+    expect(queryWithLanguage(params, 'ar')).toBe('?token=svc_tk_a%2Bb&embed=1&theme=%7B%7D&lang=ar')
+    expect(new URLSearchParams(queryWithLanguage(params, 'ar')).get('token')).toBe('svc_tk_a+b')
   })
 })
