@@ -1,15 +1,20 @@
-import { encode } from 'uqr'
+import { useEffect, useState } from 'preact/hooks'
+import type { qrPath as QrPath } from './qrPath'
 
-/** A QR code drawn in the page as an inline SVG (nothing fetched): one path of dark modules inside a
- * quiet zone, so any phone camera reads it. `label` names what it encodes, for assistive technology. */
+/** A QR code drawn in the page as an inline SVG (nothing fetched but the encoder, which loads only where
+ * a QR code is shown). `label` names what it encodes, for assistive technology. Draws nothing until the
+ * encoder has arrived: the place it is shown in reserves its square. */
 export function QrCode({ value, label }: { value: string; label: string }) {
-  const { data, size } = encode(value, { border: 2 })
-  let path = ''
-  data.forEach((row, y) =>
-    row.forEach((dark, x) => {
-      if (dark) path += `M${x} ${y}h1v1h-1z`
-    }),
-  )
+  const [drawn, setDrawn] = useState<ReturnType<typeof QrPath> | null>(null)
+  useEffect(() => {
+    let live = true
+    void import('./qrPath').then(({ qrPath }) => live && setDrawn(qrPath(value)))
+    return () => {
+      live = false
+    }
+  }, [value])
+  if (!drawn) return null
+  const { size, path } = drawn
   return (
     <svg class="svc-qr" role="img" aria-label={label} viewBox={`0 0 ${size} ${size}`} width={size * 4} height={size * 4} shape-rendering="crispEdges">
       <rect width={size} height={size} fill="#fff" />
