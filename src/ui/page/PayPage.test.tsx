@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/preact'
-import { afterEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import type { PaymentState } from '../../flow/paymentState'
 import type { ShownInvoice } from '../../verify/confirmInvoice'
 import { testDeployment } from '../../verify/preparedPayment.fixture'
@@ -10,6 +10,7 @@ import { LocaleContext } from '../LocaleContext'
 import type { DocumentLoad } from './documentLoad'
 import { testDocument } from './invoiceDocument.fixture'
 import { PayPage } from './PayPage'
+import { loadAfterPayViews } from '../widget/lazyViews'
 
 const deployment = testDeployment()
 const now = Date.parse('2026-11-10T12:00:00Z')
@@ -36,6 +37,8 @@ function show(state: PaymentState, document: DocumentLoad, at = now, pdfUrl: str
 const loaded = (data: ShownInvoice = invoice, meta = metadata): DocumentLoad => ({ status: 'loaded', document: { accessLevel: 'full', invoice: data, metadata: meta } })
 
 afterEach(cleanup)
+// the states after Pay are a chunk of their own (lazyViews.tsx): as on the page, there before Pay
+beforeAll(() => loadAfterPayViews())
 
 describe('PayPage', () => {
   test('default: shows the parties, line items, totals, due date, notes and a PDF link, marked verified', () => {

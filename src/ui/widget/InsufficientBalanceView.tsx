@@ -1,5 +1,3 @@
-import type { FunctionComponent } from 'preact'
-import { useEffect, useState } from 'preact/hooks'
 import type { FlowNote as Note, Payer } from '../../flow/paymentState'
 import type { WireInvoice } from '../../../shared/wire'
 import { formatTokenAmount, formatTokenNumber } from '../format'
@@ -7,6 +5,7 @@ import { useLocale } from '../LocaleContext'
 import { FlowNote } from './FlowNote'
 import { PayerSummary } from './PayerSummary'
 import { ShortHex } from './ShortHex'
+import { QrCode } from '../QrCode'
 
 type InsufficientBalanceProps = {
   invoice: WireInvoice
@@ -52,26 +51,16 @@ export function InsufficientBalanceView(p: InsufficientBalanceProps) {
   )
 }
 
-type QrCodeComponent = FunctionComponent<{ value: string; label: string }>
-
 /** Where to send the missing amount: the payment account's address, to copy or to scan with the phone
  * that holds the funds. The QR code's encoder loads only here, where it is needed; its square is
  * reserved meanwhile, so nothing moves when it arrives. */
 function FundAddress({ address }: { address: string }) {
   const { strings: t } = useLocale()
-  const [Qr, setQr] = useState<QrCodeComponent | null>(null)
-  useEffect(() => {
-    let live = true
-    void import('../QrCode').then(({ QrCode }) => live && setQr(() => QrCode))
-    return () => {
-      live = false
-    }
-  }, [])
   return (
     <div class="svc-fund">
       <p class="svc-fund-label">{t.fundAddress}</p>
       <ShortHex value={address} label={t.labelAddress} />
-      <div class="svc-qr-box">{Qr ? <Qr value={address} label={t.fundQr(address)} /> : null}</div>
+      <div class="svc-qr-box"><QrCode value={address} label={t.fundQr(address)} /></div>
     </div>
   )
 }

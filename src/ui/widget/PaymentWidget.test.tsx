@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/preact'
 import type { Address, Hex } from 'viem'
-import { afterEach, describe, expect, test, vi } from 'vitest'
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
 import type { Payer, PaymentState } from '../../flow/paymentState'
 import { confirmedTestInvoice, testDeployment, testInvoice } from '../../verify/preparedPayment.fixture'
@@ -11,6 +11,7 @@ import { LocaleContext } from '../LocaleContext'
 import { english, type Locale } from '../strings'
 import { de } from '../strings.de'
 import { PaymentWidget, type WidgetActions } from './PaymentWidget'
+import { loadAfterPayViews } from './lazyViews'
 
 const deployment: PinnedDeployment = { ...testDeployment(), chainName: 'Devnet' }
 const invoice = confirmedTestInvoice(testInvoice(deployment))
@@ -62,6 +63,8 @@ const devnet: WalletChoice = { id: 'devnet', kind: 'devnet', name: '', icon: '',
 const paymentActions = () => screen.queryAllByRole('button').filter((button) => !button.classList.contains('svc-copy'))
 
 afterEach(cleanup)
+// the states after Pay are a chunk of their own (lazyViews.tsx): as on the page, there before Pay
+beforeAll(() => loadAfterPayViews())
 
 describe('PaymentWidget', () => {
   test('ready: lists the wallets and connects the one the payer picks', () => {

@@ -7,21 +7,24 @@ import { formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
 import { stateHeadline } from '../stateHeadline'
 import { ConnectedView } from './ConnectedView'
-import { DevnetWalletPrompt } from './DevnetWalletPrompt'
-import { ErrorView } from './ErrorView'
-import { FundingView } from './FundingView'
-import { InsufficientBalanceView } from './InsufficientBalanceView'
-import { PendingView } from './PendingView'
-import { PermitExpiredView } from './PermitExpiredView'
+// the states after Pay: a chunk of their own, loaded once the page is idle (lazyViews.tsx says why)
+import {
+  DevnetWalletPrompt,
+  ErrorView,
+  FundingView,
+  InsufficientBalanceView,
+  PendingView,
+  PermitExpiredView,
+  PermitView,
+  ReceiptView,
+  SigningOperationView,
+  SmartWalletView,
+  UnsafeView,
+} from './lazyViews'
 import { PaymentSteps, paymentStep } from './PaymentSteps'
 import { PaymentSummary } from './PaymentSummary'
-import { PermitView } from './PermitView'
 import { ProgressView } from './ProgressView'
 import { ReadyView } from './ReadyView'
-import { ReceiptView } from './ReceiptView'
-import { SigningOperationView } from './SigningOperationView'
-import { SmartWalletView } from './SmartWalletView'
-import { UnsafeView } from './UnsafeView'
 import { WrongNetworkView } from './WrongNetworkView'
 
 /** What the payer can do; `choose` picks a wallet and connects it. */
