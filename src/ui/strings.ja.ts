@@ -124,7 +124,7 @@ export const ja: Strings = {
   networkFeeNone: 'ネットワーク手数料：なし（スポンサー負担）',
   payeeNameUnconfirmed: '受取人の名前を確認できませんでした。このアドレスがお支払いしたい相手のものである場合にのみ、お支払いください。',
   payUnnamedConfirm: '所有者を確認できないアドレスに支払おうとしています。もう一度確認してから、確定してください。',
-  payUnnamed: (amount) => `はい、このアドレスに ${amount} を支払います`,
+  payUnnamed: (amount) => `はい、このアドレスに ${amount} を支払う`,
   trustChecking: 'この請求書を支払い記録と照合しています…',
   trustChecked: '確認済み：金額・受取人・支払期限が支払い記録と一致しています。',
   trustCheckedNoDocument: '確認済み：金額・受取人・支払期限は記録どおりです。',
