@@ -197,7 +197,7 @@ export const vi: Strings = {
   errorWallet: 'Ví của bạn báo có sự cố.',
   errorConnect: 'Không thể kết nối với ví của bạn.',
   errorVerification: 'Không thể kiểm tra khoản thanh toán nên khoản này chưa được ký.',
-  errorPermitRenew: 'Dịch vụ thanh toán yêu cầu một ủy quyền mới. Chưa có khoản nào được thanh toán. Bạn có thể ký ủy quyền mới: chỉ một ủy quyền duy nhất có thể được sử dụng.',
+  errorPermitRenew: 'Dịch vụ thanh toán yêu cầu một ủy quyền mới. Chưa có khoản nào được thanh toán. Bạn có thể ký ủy quyền mới: chỉ một ủy quyền có thể được sử dụng.',
   errorRefused: 'Dịch vụ thanh toán không thể thực hiện việc này. Chưa có khoản nào được thanh toán. Hãy thử lại, và báo cho người gửi nếu lỗi lặp lại.',
   errorCannotCheck: 'Hiện trang này không thể kiểm tra hóa đơn trên blockchain, nên sẽ không yêu cầu bạn ký bất cứ thứ gì. Chưa có khoản nào được thanh toán. Hãy thử lại sau giây lát.',
   simulatedEffect: 'Vừa chạy thử trên blockchain, trước khi bạn ký:',
