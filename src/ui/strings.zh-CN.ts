@@ -197,7 +197,7 @@ export const zhCN: Strings = {
   errorWallet: '您的钱包报告了一个问题。',
   errorConnect: '无法连接到您的钱包。',
   errorVerification: '无法检查此付款，因此未进行签名。',
-  errorPermitRenew: '支付服务要求新的授权。未支付任何款项。您可以签署新的授权：始终只有一个授权可被使用。',
+  errorPermitRenew: '支付服务要求新的授权。未支付任何款项。您可以签署新的授权：只有一项授权能被使用。',
   errorRefused: '支付服务无法完成此操作。未支付任何款项。请重试；如果再次发生，请告知发送方。',
   errorCannotCheck: '此页面暂时无法在区块链上核对发票，因此不会请您签署任何内容。未支付任何款项。请稍后重试。',
   simulatedEffect: '在您签名之前，刚刚在区块链上试运行的结果：',
