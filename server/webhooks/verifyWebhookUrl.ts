@@ -40,7 +40,9 @@ for (const [network, prefix] of [
 /** IPv4-mapped IPv6 (::ffff:a.b.c.d) reaches the IPv4 address inside; BlockList reads an ipv6 rule
  * for it as covering every IPv4 address, so it is recognised by its canonical spelling instead. */
 function isMapped(address: string): boolean {
-  return /^\[::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}\]$/.test(new URL(`http://[${address}]`).hostname)
+  // ::ffff:0:0/96 mapped, ::ffff:0:0:0/96 SIIT-translated and ::/96 IPv4-compatible: each carries an
+  // IPv4 address in its last 32 bits that some stacks still route to.
+  return /^\[::(ffff:(0:)?)?([0-9a-f]{1,4}:)?[0-9a-f]{1,4}\]$/.test(new URL(`http://[${address}]`).hostname)
 }
 
 export function isPublicAddress(address: string): boolean {
