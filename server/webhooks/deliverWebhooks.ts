@@ -26,7 +26,7 @@ export type WebhookSchedule = {
 }
 
 /** Standard Webhooks' suggested schedule, stretched to three days: 5 s, 5 min, 30 min, 2 h, 5 h,
- * then every 10 h. */
+ * then every 10 h, the last wait shortened so the final attempt is at three days. */
 export const defaultWebhookSchedule: WebhookSchedule = {
   intervalMs: 1_000,
   leaseMs: 60_000,
@@ -85,8 +85,11 @@ export async function deliverWebhooksOnce(dependencies: WebhookDeliveryDependenc
         await outbox.markDelivered(delivery, instance, status!)
         return outcome
       }
-      const delayMs = schedule.retryDelaysMs[Math.min(delivery.attempts, schedule.retryDelaysMs.length - 1)] ?? schedule.giveUpAfterMs
-      if (delivery.ageMs + delayMs > schedule.giveUpAfterMs) {
+      const nextDelayMs = schedule.retryDelaysMs[Math.min(delivery.attempts, schedule.retryDelaysMs.length - 1)] ?? schedule.giveUpAfterMs
+      // The last wait is cut short to land the final attempt at giveUpAfterMs itself, so a receiver
+      // down for less than the promised window still gets the event.
+      const delayMs = Math.min(nextDelayMs, schedule.giveUpAfterMs - delivery.ageMs)
+      if (delayMs <= 0) {
         metrics.webhookDeliveries.inc({ outcome: 'gave_up' })
         logger.warn({ code: 'WEBHOOK_GAVE_UP', endpointId: delivery.endpointId, webhookId: delivery.webhookId, attempts: delivery.attempts + 1 }, 'webhooks: an event was not received in time; its endpoint is marked failing')
         await outbox.markFailed(delivery, instance, status)

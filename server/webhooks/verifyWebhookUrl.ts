@@ -16,6 +16,9 @@ export type VerifyWebhookUrlDependencies = {
   /** WEBHOOK_ALLOW_PRIVATE_URLS: loopback and private networks too (the devnet, a merchant trying it locally). */
   allowPrivate: boolean
   lookup?: HostLookup
+  /** How long the host's resolution may take: a resolver that never answers must not hold a
+   * registration or a delivery pass. */
+  lookupTimeoutMs?: number
 }
 
 /** Where the request goes: the URL and the one address it was checked at, to connect to no other. */
@@ -40,7 +43,9 @@ for (const [network, prefix] of [
 /** IPv4-mapped IPv6 (::ffff:a.b.c.d) reaches the IPv4 address inside; BlockList reads an ipv6 rule
  * for it as covering every IPv4 address, so it is recognised by its canonical spelling instead. */
 function isMapped(address: string): boolean {
-  return /^\[::ffff:[0-9a-f]{1,4}:[0-9a-f]{1,4}\]$/.test(new URL(`http://[${address}]`).hostname)
+  // ::ffff:0:0/96 mapped, ::ffff:0:0:0/96 SIIT-translated and ::/96 IPv4-compatible: each carries an
+  // IPv4 address in its last 32 bits that some stacks still route to.
+  return /^\[::(ffff:(0:)?)?([0-9a-f]{1,4}:)?[0-9a-f]{1,4}\]$/.test(new URL(`http://[${address}]`).hostname)
 }
 
 export function isPublicAddress(address: string): boolean {
@@ -56,7 +61,7 @@ export function isPublicAddress(address: string): boolean {
  * resolver's answer order is the host owner's to choose. The caller connects to the address returned,
  * so a second resolution (DNS rebinding) cannot send the request elsewhere.
  */
-export async function verifyWebhookUrl(text: string, { allowPrivate, lookup = systemLookup }: VerifyWebhookUrlDependencies): Promise<WebhookDestination> {
+export async function verifyWebhookUrl(text: string, { allowPrivate, lookup = systemLookup, lookupTimeoutMs = 2_000 }: VerifyWebhookUrlDependencies): Promise<WebhookDestination> {
   if (!URL.canParse(text)) throw new WebhookUrlRefusedError('the webhook URL is not a URL')
   const url = new URL(text)
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new WebhookUrlRefusedError('the webhook URL must be http or https')
@@ -66,11 +71,18 @@ export async function verifyWebhookUrl(text: string, { allowPrivate, lookup = sy
   if (isIP(host)) {
     addresses = [{ address: host, family: isIP(host) }]
   } else {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), lookupTimeoutMs) })
+    let answer: { address: string; family: number }[] | 'timeout'
     try {
-      addresses = await lookup(host)
+      answer = await Promise.race([lookup(host), timedOut])
     } catch {
-      addresses = []
+      answer = []
+    } finally {
+      clearTimeout(timer)
     }
+    if (answer === 'timeout') throw new WebhookUrlRefusedError(`the webhook URL's host ${host} did not resolve within ${lookupTimeoutMs} ms`)
+    addresses = answer
     if (addresses.length === 0) throw new WebhookUrlRefusedError(`the webhook URL's host ${host} does not resolve`)
   }
   if (!allowPrivate) {

@@ -8,7 +8,7 @@ import { openDatabase, type Database } from '../../server/store/database'
 import { migrate } from '../../server/store/migrations'
 import { openStores, type Stores } from '../../server/store/openStores'
 import { defaultWebhookSchedule, deliverWebhooksOnce, type WebhookDeliveryDependencies } from '../../server/webhooks/deliverWebhooks'
-import type { HostLookup } from '../../server/webhooks/verifyWebhookUrl'
+import { verifyWebhookUrl, type HostLookup } from '../../server/webhooks/verifyWebhookUrl'
 import { startWebhookReceiver } from '../support/webhookReceiver'
 
 const randomAddress = () => privateKeyToAddress(`0x${randomBytes(32).toString('hex')}`)
@@ -135,5 +135,15 @@ describe('where a webhook is sent', () => {
     expect(await deliveryOf(waiting.id)).toMatchObject({ state: 'pending', attempts: 0 })
     await stores.webhookEndpoints.deleteEndpoint(studioId, done.id)
     await stores.webhookEndpoints.deleteEndpoint(studioId, waiting.id)
+  })
+})
+
+describe('verifyWebhookUrl: a resolver that never answers', () => {
+  test('behavior: the URL is refused once the lookup timeout passes, naming the host', async () => {
+    const started = Date.now()
+    const never = () => new Promise<{ address: string; family: number }[]>(() => {})
+    await expect(verifyWebhookUrl('https://slow.shop.example/hook', { allowPrivate: false, lookup: never, lookupTimeoutMs: 200 }))
+      .rejects.toThrow("the webhook URL's host slow.shop.example did not resolve within 200 ms")
+    expect(Date.now() - started).toBeLessThan(2_000)
   })
 })
