@@ -28,7 +28,7 @@ function install(script: HTMLScriptElement | null): void {
     mount(element, options) {
       // a wrong argument is a TypeError, as the platform's own APIs throw; the message says what to pass
       if (!(element instanceof HTMLElement)) throw new TypeError('SvcCheckout.mount: pass a DOM element')
-      if (!/^\d+$/.test(String(options?.invoiceId))) throw new TypeError('SvcCheckout.mount needs { invoiceId }, a number')
+      if (!/^\d+$/.test(String(options?.invoiceId))) throw new TypeError('SvcCheckout.mount: pass a numeric { invoiceId }')
       return options.mode === 'inline'
         ? mountInline(element, options, base, () => kit().then((loaded) => loaded.inline(base)))
         : mountFrame(element, options, base, () => kit().then((loaded) => loaded.bridge(base)))

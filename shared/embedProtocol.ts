@@ -86,15 +86,20 @@ export const maxFrameHeight = 4000
 
 /** A frame message for this instance, or undefined for anything malformed or foreign. */
 export function readFrameMessage(data: unknown, id: string): FrameMessage | undefined {
-  // the type is only ever compared with strings of ours: no type check of its own
-  if (!isRecord(data) || data.svc !== protocolVersion || data.id !== id) return undefined
-  const type = data.type as string
-  if (checkoutEvents.includes(type)) return eventDetail.test(JSON.stringify(data.detail)) ? (data as FrameMessage) : undefined
-  // held to maxFrameHeight where it is applied
-  if (type === 'resize') return typeof data.height === 'number' && data.height >= 0 ? (data as FrameMessage) : undefined
-  // the wallet bridge reads its own requests (readWalletRequest): the loader carries no more than it needs
-  if (type === 'wallet:list' || type === 'wallet:request') return data as FrameMessage
-  return undefined
+  // nothing but an object carries svc: 1, so no isRecord (the loader's size budget); the type is only
+  // ever compared with strings of ours: no type check of its own
+  const message = data as Record<string, unknown> | null | undefined
+  if (message?.svc !== protocolVersion || message.id !== id) return undefined
+  const type = message.type as string
+  const ok =
+    checkoutEvents.includes(type)
+      ? eventDetail.test(JSON.stringify(message.detail))
+      : // held to maxFrameHeight where it is applied
+        type === 'resize'
+        ? typeof message.height === 'number' && message.height >= 0
+        : // the wallet bridge reads its own requests (readWalletRequest): the loader carries no more than it needs
+          /^wallet:(list|request)$/.test(type)
+  return ok ? (message as FrameMessage) : undefined
 }
 
 /** A wallet request from the frame as the bridge relays it, or undefined when malformed. */
