@@ -1,5 +1,9 @@
-import { concat, decodeAbiParameters, encodeAbiParameters, keccak256, slice, stringToHex, type AbiFunction, type AbiParameter, type DecodeAbiParametersReturnType, type Hex } from 'viem'
+import { concat, decodeAbiParameters, encodeAbiParameters, slice, type AbiFunction, type AbiParameter, type DecodeAbiParametersReturnType, type Hex } from 'viem'
 import { CodedError } from './codedError'
+import { callSelector } from './staticAbiCall'
+
+// the selector lives with the fixed-size coder, which the page loads before Pay without this file
+export { callSelector }
 
 /*
  * Calls to one known function fragment. viem's encodeFunctionData and decodeFunctionData look the
@@ -15,15 +19,6 @@ export class CallSelectorError extends CodedError {
 }
 
 type Arguments<fn extends AbiFunction> = DecodeAbiParametersReturnType<fn['inputs']>
-
-/** The canonical type a selector hashes: a tuple is its components' types in parentheses. */
-function canonicalType(parameter: AbiParameter): string {
-  return 'components' in parameter ? `(${parameter.components.map(canonicalType).join(',')})${parameter.type.slice(5)}` : parameter.type
-}
-
-export function callSelector(fn: AbiFunction): Hex {
-  return slice(keccak256(stringToHex(`${fn.name}(${fn.inputs.map(canonicalType).join(',')})`)), 0, 4)
-}
 
 export function encodeCall<const fn extends AbiFunction>(fn: fn, args: Arguments<fn>): Hex {
   return concat([callSelector(fn), encodeAbiParameters(fn.inputs, args as never)])
@@ -44,3 +39,4 @@ export function decodeResult<const fn extends AbiFunction>(
   const values = decodeAbiParameters(fn.outputs, data)
   return (values.length === 1 ? values[0] : values) as never
 }
+

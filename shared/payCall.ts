@@ -1,6 +1,7 @@
 import { getAddress, slice, type Address, type Hex } from 'viem'
 import { callSelector, decodeCall, encodeCall } from './abiCall'
 import { CodedError } from './codedError'
+import { vaultFactoryAbi, vaultSalt } from './vaultFactoryAbi'
 
 const permitSignatureTuple = {
   type: 'tuple',
@@ -34,31 +35,8 @@ export const vaultPayAbi = [
   },
 ] as const
 
-export const vaultFactoryAbi = [
-  {
-    type: 'function',
-    name: 'createAccount',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'owner', type: 'address' },
-      { name: 'salt', type: 'uint256' },
-    ],
-    outputs: [{ name: 'vault', type: 'address' }],
-  },
-  {
-    type: 'function',
-    name: 'getAddress',
-    stateMutability: 'view',
-    inputs: [
-      { name: 'owner', type: 'address' },
-      { name: 'salt', type: 'uint256' },
-    ],
-    outputs: [{ type: 'address' }],
-  },
-] as const
-
-/** Every payer vault is the owner's vault at salt 0: one owner, one vault, one address to fund. */
-export const vaultSalt = 0n
+// in a file of their own: the page reads the vault's address before Pay without this file's coder
+export { vaultFactoryAbi, vaultSalt }
 
 export type PermitSignature = { deadline: bigint; v: number; r: Hex; s: Hex }
 

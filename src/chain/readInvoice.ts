@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem'
-import { decodeResult, encodeCall } from '../../shared/abiCall'
+import { decodeStaticResult, encodeStaticCall } from '../../shared/staticAbiCall'
 import type { Deployment } from '../../shared/deployment'
 import { hasProviderCode, providerErrors, type Eip1193Provider } from '../../shared/eip1193'
 import { ethCall } from './ethCall'
@@ -48,7 +48,7 @@ export type OnchainInvoice = {
 /** The pinned registry's record of invoice `id`; null when it has none (`invoices` reverts with
  * UnknownInvoice, the only way it can revert). */
 export async function readInvoice(provider: Eip1193Provider, deployment: Deployment, id: bigint): Promise<OnchainInvoice | null> {
-  const data = encodeCall(invoicesAbi[0], [id])
+  const data = encodeStaticCall(invoicesAbi[0], [id])
   let result
   try {
     result = await ethCall(provider, deployment.registry, data)
@@ -56,5 +56,5 @@ export async function readInvoice(provider: Eip1193Provider, deployment: Deploym
     if (hasProviderCode(error, providerErrors.executionReverted)) return null
     throw error
   }
-  return decodeResult(invoicesAbi[0], result)
+  return decodeStaticResult(invoicesAbi[0], result)
 }

@@ -1,4 +1,5 @@
-import { encodeFunctionData, type Address, type Hex } from 'viem'
+import type { Address, Hex } from 'viem'
+import { encodeStaticCall } from '../../shared/staticAbiCall'
 import { CodedError } from '../../shared/codedError'
 import type { Eip1193Provider } from '../../shared/eip1193'
 import { tokenTransferAbi } from '../../shared/tokenAbi'
@@ -24,7 +25,7 @@ export async function sendToVault(
   { token, vault, amount }: { token: Address; vault: Address; amount: bigint },
   sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
 ): Promise<Hex> {
-  const data = encodeFunctionData({ abi: tokenTransferAbi, functionName: 'transfer', args: [vault, amount] })
+  const data = encodeStaticCall(tokenTransferAbi[0], [vault, amount])
   const hash = (await provider.request({ method: 'eth_sendTransaction', params: [{ from: owner, to: token, data }] })) as Hex
   for (let poll = 0; poll < receiptPolls; poll++) {
     const receipt = (await provider.request({ method: 'eth_getTransactionReceipt', params: [hash] })) as { status?: Hex } | null
