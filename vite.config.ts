@@ -60,6 +60,9 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // a payer waits longer than vitest's default second for a page to move on, and a loaded CI
+    // machine takes longer than a quiet one: a poll gives up after what a payer would wait
+    expect: { poll: { timeout: 10_000, interval: 100 } },
     pool: 'forks',
     // Layers, cheapest first: `unit` is the widget's own code and the code it shares with the server
     // (no chain, no build); `node` starts real chains, databases and servers in-process; `built`

@@ -134,7 +134,8 @@ describe('the packed package in a merchant app', () => {
     const full = await merchantPage('/react-shop', reactShop, { wallet: false })
     await full.goto(reactShopUrl(invoice, 'full'))
     const fullFrame = await payFrame(full)
-    await expect.poll(() => fullFrame.locator('.svc-document .svc-verified').isVisible(), { timeout: 15_000 }).toBe(true)
+    await expect.poll(() => fullFrame.locator('.svc-header .svc-ok:not([hidden])').textContent(), { timeout: 15_000 }).toContain('match the payment record')
+    expect(await fullFrame.locator('.svc-document').isVisible()).toBe(true)
     await expect.poll(() => frameHeight(full)).toBeGreaterThan(600)
     const fullHeight = await frameHeight(full)
     await full.close()
@@ -143,7 +144,7 @@ describe('the packed package in a merchant app', () => {
     await page.goto(reactShopUrl(invoice, 'compact'))
     const frame = await payFrame(page)
     expect(new URL(frame.url()).searchParams.get('layout')).toBe('compact')
-    await expect.poll(() => frame.locator('.svc-header .svc-ok').isVisible(), { timeout: 15_000 }).toBe(true)
+    await expect.poll(() => frame.locator('.svc-header .svc-ok:not([hidden])').isVisible(), { timeout: 15_000 }).toBe(true)
     expect(await frame.locator('main').getAttribute('class')).toBe('svc-page svc-page-narrow svc-page-compact svc-page-open')
     const header = (await frame.locator('.svc-header').textContent())!
     expect(header).toContain('Northwind Studio Ltd')
@@ -164,7 +165,7 @@ describe('the packed package in a merchant app', () => {
     await screenshot(page, '31-compact-layout')
 
     await frame.getByText('Show the invoice').click()
-    await expect.poll(() => frame.locator('.svc-document .svc-verified').isVisible()).toBe(true)
+    await expect.poll(() => frame.locator('.svc-document .svc-facts').isVisible()).toBe(true)
     await expect.poll(() => frameHeight(page), { timeout: 10_000 }).toBeGreaterThan(compactHeight + 200)
     await screenshot(page, '32-compact-layout-opened')
     await page.close()
@@ -175,7 +176,7 @@ describe('the packed package in a merchant app', () => {
     const page = await merchantPage('/react-shop', reactShop, { wallet: false })
     await page.goto(reactShopUrl(invoice, 'compact', 'inline'))
     // the widget in a shadow root on the page: the locators reach into it
-    await expect.poll(() => page.locator('.svc-header .svc-ok').isVisible(), { timeout: 20_000 }).toBe(true)
+    await expect.poll(() => page.locator('.svc-header .svc-ok:not([hidden])').isVisible(), { timeout: 20_000 }).toBe(true)
     expect(page.frames()).toHaveLength(1)
     expect(await page.locator('main.svc-page').getAttribute('class')).toBe('svc-page svc-page-narrow svc-page-compact svc-page-open')
     expect(await page.locator('details.svc-disclosure summary').textContent()).toBe('Show the invoice')
@@ -196,12 +197,12 @@ describe('the packed package in a merchant app', () => {
     // a context of its own: axe finishes its run in a second page of the same context
     const page = await (await browser.newContext({ viewport: { width: 500, height: 900 } })).newPage()
     await page.goto(url)
-    await expect.poll(() => page.locator('.svc-header .svc-ok').isVisible(), { timeout: 15_000 }).toBe(true)
+    await expect.poll(() => page.locator('.svc-header .svc-ok:not([hidden])').isVisible(), { timeout: 15_000 }).toBe(true)
     const violations = async () =>
       (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']).analyze()).violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
     expect(await violations()).toEqual([])
     await page.getByText('Show the invoice').click()
-    await expect.poll(() => page.locator('.svc-document .svc-verified').isVisible()).toBe(true)
+    await expect.poll(() => page.locator('.svc-document .svc-facts').isVisible()).toBe(true)
     expect(await violations()).toEqual([])
     await page.context().close()
   })
