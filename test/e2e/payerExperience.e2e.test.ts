@@ -304,7 +304,7 @@ describe('the states a payment can stop in, as a payer sees them', () => {
 describe('the checkout embedded in a shop as a payer meets it', () => {
   /** A shop page on the storefront's origin (which the checkout lets frame it): tall, with its own
    * button focused and the page scrolled before the checkout loads in it. */
-  async function shopPage(width: number, invoice: { id: string; shareLink: string }) {
+  async function shopPage(width: number, invoice: { id: string; shareLink: string }, layout: 'full' | 'compact' = 'full') {
     const { page, wallet } = await payerPage(checkout.browser, width, { funds: parseUnits('100000', 6) })
     const { storefrontUrl, serverUrl } = checkout.devnet.file
     const token = new URL(invoice.shareLink).searchParams.get('token')!
@@ -313,7 +313,7 @@ describe('the checkout embedded in a shop as a payer meets it', () => {
         contentType: 'text/html',
         body: `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title></head>
 <body><h1>Shop</h1><button id="host-button">Keep shopping</button><div style="height:700px"></div>
-<script src="${serverUrl}/embed.js" data-invoice-id="${invoice.id}" data-token="${token}" async></script><div style="height:3000px"></div></body></html>`,
+<script src="${serverUrl}/embed.js" data-invoice-id="${invoice.id}" data-token="${token}"${layout === 'compact' ? ' data-layout="compact"' : ''} async></script><div style="height:3000px"></div></body></html>`,
       }),
     )
     await page.goto(`${storefrontUrl}/payer-experience`, { waitUntil: 'domcontentloaded' })
@@ -324,9 +324,13 @@ describe('the checkout embedded in a shop as a payer meets it', () => {
     return { page, wallet }
   }
 
-  test.each(widths)('behavior: at %i px the embed neither scrolls nor takes focus from the host page as it loads, and pays', async (width) => {
+  test.each([
+    [390, 'full'],
+    [1280, 'full'],
+    [390, 'compact'],
+  ] as const)('behavior: at %i px (%s layout) the embed neither scrolls nor takes focus from the host page as it loads, and pays', async (width, layout) => {
     const invoice = await demoInvoice()
-    const { page } = await shopPage(width, invoice)
+    const { page } = await shopPage(width, invoice, layout)
     await expect.poll(() => page.frames().some((frame) => frame.url().includes('/pay/')), { timeout: 15_000 }).toBe(true)
     const frame = page.frames().find((candidate) => candidate.url().includes('/pay/'))!
     await expect.poll(() => heading(frame), { timeout: 20_000 }).toBe('Choose a wallet to pay with')
@@ -336,17 +340,21 @@ describe('the checkout embedded in a shop as a payer meets it', () => {
     expect(await frame.evaluate(() => document.activeElement === document.body)).toBe(true)
     const embed = page.locator('iframe').first()
     await embed.scrollIntoViewIfNeeded()
-    await shot(embed, `embed-${width}-01-ready`)
+    await shot(embed, `embed-${layout}-${width}-01-ready`)
     await frame.getByRole('button', { name: /^Test Wallet$/ }).first().click()
     await frame.getByRole('button', { name: /^Pay / }).waitFor({ timeout: 20_000 })
-    await shot(embed, `embed-${width}-02-connected`)
+    await shot(embed, `embed-${layout}-${width}-02-connected`)
     await frame.getByRole('button', { name: /^Pay / }).click()
     await expect.poll(() => heading(frame), { timeout: 30_000 }).toBe('Payment received')
-    await shot(embed, `embed-${width}-03-paid`)
-    keep(`cls-embed-frame-${width}`, await layoutShift(frame))
+    await shot(embed, `embed-${layout}-${width}-03-paid`)
+    const frameShift = await layoutShift(frame)
+    keep(`cls-embed-${layout}-frame-${width}`, frameShift)
+    // the compact layout has nothing under the payment for its next state to push down: nothing in
+    // the frame moves either (the full document under the widget of a phone-wide frame does)
+    if (layout === 'compact') expect(frameShift, (await frame.evaluate(() => (window as unknown as { moved: string[] }).moved)).join('\n')).toBeLessThan(0.01)
     // what the shop's page itself saw move (its own content under the frame): the host's layout shift
     const hostShift = await layoutShift(page)
-    keep(`cls-embed-host-${width}`, hostShift)
+    keep(`cls-embed-${layout}-host-${width}`, hostShift)
     expect(hostShift, (await page.evaluate(() => (window as unknown as { moved: string[] }).moved)).join('\n')).toBeLessThan(0.01)
     await page.context().close()
   })

@@ -57,6 +57,14 @@ export function PayPage(p: PayPageProps) {
           <strong>{t.overdueTitle}.</strong> {t.overdueBody(formatDay(new Date(Number(invoice.dueAt) * 1000), tag))}
         </p>
       ) : null}
+      {/* compact: the document is above the payment, behind its disclosure, so that nothing sits under
+          the widget for its next state to push down (a frame's layout shift); opening it is the payer's act */}
+      {compact ? (
+        <details class="svc-disclosure">
+          <summary>{t.showInvoiceDocument}</summary>
+          {invoiceDocument}
+        </details>
+      ) : null}
       {standing === 'canceled' ? (
         <div class="svc-banner svc-note">
           <h2>{t.canceledTitle}</h2>
@@ -73,14 +81,7 @@ export function PayPage(p: PayPageProps) {
           />
         </div>
       )}
-      {compact ? (
-        <details class="svc-disclosure">
-          <summary>{t.showInvoiceDocument}</summary>
-          {invoiceDocument}
-        </details>
-      ) : (
-        invoiceDocument
-      )}
+      {compact ? null : invoiceDocument}
     </main>
   )
 }
