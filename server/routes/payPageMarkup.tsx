@@ -88,6 +88,7 @@ export function payPageMarkup(template: PageTemplate, { page, locale, deployment
             onReloadDocument={noop}
             now={now}
             layout={layout}
+            embedded={link?.embed ?? false}
           />
         </BrandScope>
       ) : (

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { bridgedWallets, type BridgedWallet } from '../frame/bridgedWallets'
 import type { FrameChannel } from '../frame/frameChannel'
 import type { WalletSession } from '../wallet/createWalletSession'
@@ -31,5 +31,10 @@ export function useWalletChoices(session: WalletSession, channel: FrameChannel |
     }
   }, [session])
   useEffect(() => (channel ? bridgedWallets(channel, setBridged) : undefined), [channel])
-  return [...bridgedChoices(bridged), ...own]
+  // in the order first seen: a wallet announced later is listed last, so the list never moves under
+  // the payer's pointer (a layout shift, and a click landing on another wallet than the one aimed at)
+  const seen = useRef(new Map<string, number>()).current
+  const choices = [...bridgedChoices(bridged), ...own]
+  for (const { id } of choices) if (!seen.has(id)) seen.set(id, seen.size)
+  return choices.sort((a, b) => seen.get(a.id)! - seen.get(b.id)!)
 }

@@ -109,6 +109,7 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
         onReloadDocument={reloadDocument}
         now={now}
         layout={layout}
+        embedded={channel !== null || inlineHost !== null}
       />
     </BrandScope>
   )

@@ -18,6 +18,9 @@ export type PayPageProps = Omit<PaymentWidgetProps, 'merchantName' | 'invoiceNum
   /** `compact` for a storefront that shows its own order: one column, the invoice document behind a
    * disclosure. The header (payee, amount, the chain's confirmation) and the payment stay in view. */
   layout?: PageLayout
+  /** In a storefront's frame or shadow root: on a narrow screen the payment comes after the document
+   * (theme.css), so that its growing states push nothing down inside the storefront's page. */
+  embedded?: boolean
 }
 
 /** The share link's page. Unknown, canceled and paid invoices each get their own page; an open one,
@@ -50,7 +53,7 @@ export function PayPage(p: PayPageProps) {
   const compact = p.layout === 'compact'
   const invoiceDocument = <InvoiceDocument load={document} invoice={invoice} deployment={p.deployment} pdfUrl={p.pdfUrl} onReload={p.onReloadDocument} />
   return (
-    <main class={compact ? `svc-page svc-page-narrow svc-page-compact svc-page-${standing}` : `svc-page svc-page-${standing}`}>
+    <main class={compact ? `svc-page svc-page-narrow svc-page-compact svc-page-${standing}` : `svc-page${p.embedded ? ' svc-page-embedded' : ''} svc-page-${standing}`}>
       <InvoiceHeader invoice={invoice} invoiceNumber={invoiceNumber} merchantName={merchantName} standing={standing} documentChecked={verified !== null} />
       {standing === 'overdue' ? (
         <p class="svc-banner svc-warning">

@@ -5,6 +5,8 @@ import { useLocale } from '../LocaleContext'
  * signing in the wallet, the network confirming. Null: no payment under way. */
 export function paymentStep(name: PaymentStateName): 0 | 1 | 2 | 3 | null {
   switch (name) {
+    // from the payer's pick of a wallet on: the list appears with their click, not after the wallet answers
+    case 'connecting':
     case 'connected':
     case 'insufficientBalance':
     case 'sendingToVault':
