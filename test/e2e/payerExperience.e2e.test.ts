@@ -49,8 +49,8 @@ async function payerPage(browser: Browser, width: number, { funds = parseUnits('
       for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] })[]) {
         if (entry.hadRecentInput) continue
         shifts.push(entry.value)
-        // what moved, from where to where: a failure names it
-        moved.push(`${entry.value.toFixed(4)} ${entry.sources.map((source) => `${(source.node as Element | undefined)?.className || source.node?.nodeName} ${source.previousRect.y}->${source.currentRect.y}`).join(', ')}`)
+        // what moved, when, in which state, from where to where (y/height): a failure names it
+        moved.push(`${entry.value.toFixed(4)} t=${Math.round(entry.startTime)}ms [${document.querySelector('#svc-widget-heading')?.textContent}] ${entry.sources.map((source) => `${(source.node as Element | undefined)?.className || source.node?.nodeName} ${source.previousRect.y}/${source.previousRect.height}->${source.currentRect.y}/${source.currentRect.height}`).join(', ')}`)
       }
     }).observe({ type: 'layout-shift', buffered: true })
     const moved: string[] = []

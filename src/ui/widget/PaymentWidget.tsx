@@ -160,8 +160,10 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'preparing':
     case 'verifying':
     case 'submitting':
-    case 'checking':
     case 'refreshing':
       return <ProgressView />
+    // the state the page is served in: the wallet list comes next, in its room
+    case 'checking':
+      return <ProgressView reserve />
   }
 }
