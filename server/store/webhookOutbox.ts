@@ -8,18 +8,19 @@ export type NewWebhookEvent = { txHash: Hex; logIndex: number; blockNumber: bigi
 
 export type WebhookCursor = { nextBlock: bigint; lastBlockHash: Hex | null }
 
-/** One delivery an instance holds the lease on. `webhookId` stays the same on every attempt. */
+/** One delivery an instance holds the lease on. `webhookId` and `body` stay the same on every attempt. */
 export type ClaimedDelivery = {
   eventId: string
   endpointId: string
   webhookId: string
-  event: WebhookEvent
+  /** The event serialized once, when it was enqueued: the bytes each attempt signs and sends. */
+  body: string
   attempts: number
   /** Since the event was enqueued for this endpoint, by the database's clock. */
   ageMs: number
 }
 
-type ClaimedRow = { event_id: string; endpoint_id: string; payload: WebhookEvent | string; attempts: number; age_ms: string | number }
+type ClaimedRow = { event_id: string; endpoint_id: string; payload: string; attempts: number; age_ms: string | number }
 
 const ms = (value: number) => `(${Math.max(0, Math.round(value))} * interval '1 millisecond')`
 
@@ -65,7 +66,7 @@ export function createWebhookOutbox(db: Database, { chainId, registry }: { chain
           // kept only when some endpoint asked for it: the registry's other merchants are none of ours
           const rows = await tx.query(
             `INSERT INTO webhook_events (id, chain_id, registry, tx_hash, log_index, block_number, merchant, type, payload)
-             SELECT $1::uuid, $2::integer, $3::text, $4::text, $5::integer, $6::numeric, $7::text, $8::text, $9::jsonb
+             SELECT $1::uuid, $2::integer, $3::text, $4::text, $5::integer, $6::numeric, $7::text, $8::text, $9::text
              WHERE EXISTS (
                SELECT 1 FROM webhook_endpoints e JOIN studios s ON s.id = e.studio_id
                WHERE s.chain_id = $2::integer AND s.vault_address = $7::text AND $8::text = ANY (e.events))
@@ -107,7 +108,7 @@ export function createWebhookOutbox(db: Database, { chainId, registry }: { chain
         eventId: row.event_id,
         endpointId: row.endpoint_id,
         webhookId: webhookIdOf(row.event_id),
-        event: typeof row.payload === 'string' ? (JSON.parse(row.payload) as WebhookEvent) : row.payload,
+        body: row.payload,
         attempts: row.attempts,
         ageMs: Number(row.age_ms),
       }))

@@ -64,7 +64,7 @@ async function attempt(dependencies: WebhookDeliveryDependencies, delivery: Clai
     if (hasCode(error, 'WEBHOOK_URL_REFUSED')) return { outcome: 'refused', status: null }
     throw error
   }
-  const body = JSON.stringify(delivery.event)
+  const { body } = delivery
   const headers = webhookHeaders({ webhookId: delivery.webhookId, timestamp: new Date(dependencies.now()), body, secrets: target.secrets })
   const answer: PostWebhookReturnType = await postWebhook({ destination, headers, body, timeoutMs: dependencies.schedule.timeoutMs })
   if ('failure' in answer) return { outcome: answer.failure, status: null }

@@ -72,28 +72,21 @@ export async function followRegistryOnce(dependencies: RegistryFollowerDependenc
     const blockTime = new Date(Number(timestamp) * 1000).toISOString()
     const id = log.args.id as bigint
     const merchant = getAddress(log.args.merchant as string)
-    const onChain = {
-      chainId: deployment.chainId,
-      registry: getAddress(deployment.registry),
-      invoiceId: id.toString(),
-      merchant,
-      txHash: log.transactionHash,
-      logIndex: log.logIndex,
-      blockNumber: log.blockNumber.toString(),
-      blockTime,
-    }
+    const invoice = { chainId: deployment.chainId, registry: getAddress(deployment.registry), invoiceId: id.toString(), merchant }
+    const place = { txHash: log.transactionHash, logIndex: log.logIndex, blockNumber: log.blockNumber.toString(), blockTime }
     let event: WebhookEvent
+    // built in the order docs/webhooks.md shows: the body is sent exactly as serialized here
     if (log.eventName === 'InvoicePaid') {
       // the log names no token: the invoice does, and never changes it
-      const invoice = await client.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id], blockNumber: log.blockNumber })
+      const read = await client.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id], blockNumber: log.blockNumber })
       const { payer, gross, fee, net, feeBps } = log.args as { payer: string; gross: bigint; fee: bigint; net: bigint; feeBps: number }
       event = {
         type: 'invoice.paid',
         timestamp: blockTime,
-        data: { ...onChain, payer: getAddress(payer), token: getAddress(invoice.token), amount: gross.toString(), fee: fee.toString(), net: net.toString(), feeBps: Number(feeBps) },
+        data: { ...invoice, payer: getAddress(payer), token: getAddress(read.token), amount: gross.toString(), fee: fee.toString(), net: net.toString(), feeBps: Number(feeBps), ...place },
       }
     } else {
-      event = { type: 'invoice.canceled', timestamp: blockTime, data: onChain }
+      event = { type: 'invoice.canceled', timestamp: blockTime, data: { ...invoice, ...place } }
     }
     events.push({ txHash: log.transactionHash, logIndex: log.logIndex, blockNumber: log.blockNumber, merchant, event })
   }

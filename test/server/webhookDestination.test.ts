@@ -9,7 +9,7 @@ import { migrate } from '../../server/store/migrations'
 import { openStores, type Stores } from '../../server/store/openStores'
 import { defaultWebhookSchedule, deliverWebhooksOnce, type WebhookDeliveryDependencies } from '../../server/webhooks/deliverWebhooks'
 import { verifyWebhookUrl, type HostLookup } from '../../server/webhooks/verifyWebhookUrl'
-import { startWebhookReceiver } from '../support/webhookReceiver'
+import { startWebhookReceiver, verified } from '../support/webhookReceiver'
 
 const randomAddress = () => privateKeyToAddress(`0x${randomBytes(32).toString('hex')}`)
 const randomHash = () => `0x${randomBytes(32).toString('hex')}` as Hex
@@ -32,18 +32,22 @@ afterAll(async () => {
   await db?.close()
 })
 
+/** Events of the studio's vault, as the follower would enqueue them: each its own log. */
+async function enqueue(count: number) {
+  const cursor = await stores.webhookOutbox.readCursor(0n)
+  const events = Array.from({ length: count }, (_, logIndex) => {
+    const data = { chainId: 31337, registry: randomAddress(), invoiceId: String(logIndex + 1), merchant: vault, txHash: randomHash(), logIndex, blockNumber: cursor.nextBlock.toString(), blockTime: new Date().toISOString() }
+    return { txHash: data.txHash, logIndex, blockNumber: cursor.nextBlock, merchant: vault, event: { type: 'invoice.canceled' as const, timestamp: data.blockTime, data } }
+  })
+  const inserted = await stores.webhookOutbox.advance({ from: cursor.nextBlock, to: cursor.nextBlock, toHash: randomHash(), events })
+  expect(inserted).toHaveLength(count)
+  return events
+}
+
 /** An endpoint stored as it is (its URL checked when it was registered, not now) and one event for it. */
 async function endpointWithEvent(url: string) {
   const { endpoint } = await stores.webhookEndpoints.createEndpoint({ studioId, url, events: ['invoice.canceled'] })
-  const cursor = await stores.webhookOutbox.readCursor(0n)
-  const data = { chainId: 31337, registry: randomAddress(), invoiceId: '1', merchant: vault, txHash: randomHash(), logIndex: 0, blockNumber: cursor.nextBlock.toString(), blockTime: new Date().toISOString() }
-  const inserted = await stores.webhookOutbox.advance({
-    from: cursor.nextBlock,
-    to: cursor.nextBlock,
-    toHash: randomHash(),
-    events: [{ txHash: data.txHash, logIndex: 0, blockNumber: cursor.nextBlock, merchant: vault, event: { type: 'invoice.canceled', timestamp: data.blockTime, data } }],
-  })
-  expect(inserted).toHaveLength(1)
+  await enqueue(1)
   return endpoint
 }
 
@@ -103,6 +107,17 @@ describe('where a webhook is sent', () => {
     expect(Date.now() - started).toBeLessThan(2_000)
     expect(receiver.at('/slow')).toHaveLength(1)
     expect(await deliveryOf(endpoint.id)).toMatchObject({ state: 'pending', attempts: 1 })
+    await stores.webhookEndpoints.deleteEndpoint(studioId, endpoint.id)
+  })
+
+  test('behavior: the body sent is the event exactly as serialized when it was enqueued, byte for byte, and its signature covers those bytes', async () => {
+    const { endpoint, secret } = await stores.webhookEndpoints.createEndpoint({ studioId, url: `${receiver.url}/exact`, events: ['invoice.canceled'] })
+    const [enqueued] = await enqueue(1)
+    expect(await deliverWebhooksOnce(worker({ allowPrivateUrls: true }))).toEqual(['delivered'])
+    const [delivery] = receiver.at('/exact')
+    // the order the event was built in (type, timestamp, data), not the one a jsonb column keeps
+    expect(delivery!.body).toBe(JSON.stringify(enqueued!.event))
+    expect(verified(secret, delivery!)).toEqual(enqueued!.event)
     await stores.webhookEndpoints.deleteEndpoint(studioId, endpoint.id)
   })
 
