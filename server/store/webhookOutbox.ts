@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Address, Hex } from 'viem'
-import type { WebhookEvent } from '../../shared/webhookWire'
+import type { WebhookEvent, WebhookEventType } from '../../shared/webhookWire'
 import type { Database } from './database'
 
 /** A registry log as an event to enqueue: its place on the chain is its identity. */
@@ -42,6 +42,21 @@ export function createWebhookOutbox(db: Database, { chainId, registry }: { chain
         [chainId, registryKey],
       )
       return { nextBlock: BigInt(row!.next_block), lastBlockHash: row!.last_block_hash }
+    },
+
+    /** Of `merchants`, the ones some endpoint listens to, each with the event types asked for (keys
+     * lowercase): what the follower asks before reading anything more of a log from the chain. */
+    async wantedEvents(merchants: readonly Address[]): Promise<Map<string, Set<WebhookEventType>>> {
+      const wanted = new Map<string, Set<WebhookEventType>>()
+      if (merchants.length === 0) return wanted
+      const rows = await db.query<{ merchant: string; type: WebhookEventType }>(
+        `SELECT DISTINCT s.vault_address AS merchant, t.type
+         FROM webhook_endpoints e JOIN studios s ON s.id = e.studio_id CROSS JOIN LATERAL unnest(e.events) AS t(type)
+         WHERE s.chain_id = $1 AND s.vault_address = ANY ($2::text[])`,
+        [chainId, [...new Set(merchants.map((merchant) => merchant.toLowerCase()))]],
+      )
+      for (const { merchant, type } of rows) wanted.set(merchant, (wanted.get(merchant) ?? new Set()).add(type))
+      return wanted
     },
 
     /**
