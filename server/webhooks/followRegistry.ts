@@ -43,11 +43,13 @@ const typeOf = (log: RegistryLog) => (log.eventName === 'InvoicePaid' ? 'invoice
  * Both events index the merchant, so a log no endpoint asked for costs no call beyond eth_getLogs: on
  * a busy registry most payments are other merchants'. The chain is read further only for the events
  * kept: their blocks' times, and a payment's token (the invoice's, read at the latest block, where a
- * node that keeps no history still answers).
+ * node that keeps no history still answers). A reorganisation while the range is read leaves the
+ * cursor where it was.
  */
 export async function followRegistryOnce(dependencies: RegistryFollowerDependencies, parameters: RegistryFollowerParameters): Promise<{ enqueued: number; behind: boolean }> {
   const { client, deployment, outbox, logger, metrics } = dependencies
   const cursor = await outbox.readCursor(parameters.fromBlock)
+  // one head read: the range and its last block follow from it
   const head = await client.getBlockNumber({ cacheTime: 0 })
   const deepest = head - BigInt(Math.max(1, parameters.confirmations) - 1)
   if (cursor.nextBlock > deepest) return { enqueued: 0, behind: false }
@@ -66,20 +68,36 @@ export async function followRegistryOnce(dependencies: RegistryFollowerDependenc
   const from = cursor.nextBlock
   const rangeEnd = from + BigInt(parameters.maxBlocksPerPass ?? 1_000) - 1n
   const to = rangeEnd < deepest ? rangeEnd : deepest
+  // The range's last block is read by number before its logs and again before the range is recorded:
+  // the same hash both times means the logs are that chain's (a block's hash fixes every block below
+  // it), and it is that hash the cursor keeps for the next pass's check.
+  const { hash: toHash } = await client.getBlock({ blockNumber: to })
   const logs = (await client.getLogs({ address: deployment.registry, events: followedEvents, fromBlock: from, toBlock: to, strict: true })) as unknown as RegistryLog[]
   // Asked after the logs were read: an endpoint registered later than this came after their blocks.
   const wanted = await outbox.wantedEvents(logs.map((log) => log.args.merchant as Address))
   const kept = logs.filter((log) => wanted.get((log.args.merchant as string).toLowerCase())?.has(typeOf(log)))
-  const blockTimes = new Map<Hex, Promise<string>>()
-  // by hash: the time of the very block the log is in
-  const blockTime = (blockHash: Hex) => {
-    let read = blockTimes.get(blockHash)
-    if (!read) blockTimes.set(blockHash, (read = client.getBlock({ blockHash }).then(({ timestamp }) => new Date(Number(timestamp) * 1000).toISOString())))
+  const blocks = new Map<bigint, Promise<{ hash: Hex; timestamp: bigint }>>()
+  const block = (blockNumber: bigint) => {
+    let read = blocks.get(blockNumber)
+    if (!read) blocks.set(blockNumber, (read = client.getBlock({ blockNumber }).then(({ hash, timestamp }) => ({ hash, timestamp }))))
     return read
   }
   const events: NewWebhookEvent[] = []
-  for (const log of kept) events.push(await eventOf(client, deployment, log, await blockTime(log.blockHash)))
-  const { hash: toHash } = await client.getBlock({ blockNumber: to })
+  let moved = false
+  for (const log of kept) {
+    const { hash, timestamp } = await block(log.blockNumber)
+    if (hash !== log.blockHash) {
+      moved = true
+      break
+    }
+    events.push(await eventOf(client, deployment, log, new Date(Number(timestamp) * 1000).toISOString()))
+  }
+  const { hash: toHashNow } = await client.getBlock({ blockNumber: to })
+  if (moved || toHashNow !== toHash) {
+    // reorganised while this pass read: nothing of it is kept, and the next pass reads the range anew
+    logger.info({ code: 'WEBHOOK_RANGE_REREAD', blockNumber: to.toString(), readHash: toHash, nowHash: toHashNow }, 'webhooks: the chain changed while its logs were read; they are read again')
+    return { enqueued: 0, behind: false }
+  }
   const inserted = (await outbox.advance({ from, to, toHash, events })) ?? []
   for (const { event } of inserted) metrics.webhookEvents.inc({ type: event.type })
   return { enqueued: inserted.length, behind: to < deepest }

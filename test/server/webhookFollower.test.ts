@@ -108,6 +108,59 @@ describe('following the registry', () => {
     expect(JSON.parse(stored!.payload)).toMatchObject({ type: 'invoice.paid', data: { invoiceId: invoice.id.toString(), token: getAddress(devnet.deployment.token), amount: '6000000' } })
   })
 
+  test('behavior: a reorganisation between reading a range\'s logs and recording it leaves nothing of the replaced blocks enqueued, and the next pass reads the new chain without an alarm', async () => {
+    const parameters = { fromBlock: 0n, confirmations: 1, intervalMs: 0 }
+    const { proxy, follower: through } = await followerThroughProxy()
+    await followRegistryOnce(through, parameters)
+    const enqueued = await pendingDeliveries()
+    const snapshot = await devnet.test.snapshot()
+    const invoice = await devnet.newInvoice(parseUnits('3', 6))
+    await devnet.cancelInvoice(invoice.id)
+    // the node answers with these blocks' logs, and the chain replaces the blocks before the follower reads on
+    proxy.alter('eth_getLogs', async (reply) => {
+      proxy.alter('eth_getLogs', undefined)
+      await devnet.test.revert({ id: snapshot })
+      const { timestamp } = await devnet.clients.public.getBlock()
+      await devnet.test.setNextBlockTimestamp({ timestamp: timestamp + 1_000n })
+      await devnet.test.mine({ blocks: 4 })
+      return reply
+    })
+    lines.length = 0
+    expect(await followRegistryOnce(through, parameters)).toEqual({ enqueued: 0, behind: false })
+    expect(lines.map((line) => JSON.parse(line).code)).toEqual(['WEBHOOK_RANGE_REREAD'])
+    expect(await pendingDeliveries()).toBe(enqueued)
+    expect(await followRegistryOnce(through, parameters)).toEqual({ enqueued: 0, behind: false })
+    const head = await devnet.clients.public.getBlock()
+    expect(await stores.webhookOutbox.readCursor(0n)).toEqual({ nextBlock: head.number + 1n, lastBlockHash: head.hash })
+    expect(lines.filter((line) => line.includes('WEBHOOK_REORG'))).toEqual([])
+    expect(await pendingDeliveries()).toBe(enqueued)
+  })
+
+  test("behavior: a reorganisation between reading a range's logs and recording it does not skip the new blocks' events: the range is read again", async () => {
+    const parameters = { fromBlock: 0n, confirmations: 1, intervalMs: 0 }
+    const { proxy, follower: through } = await followerThroughProxy()
+    await followRegistryOnce(through, parameters)
+    const enqueued = await pendingDeliveries()
+    const snapshot = await devnet.test.snapshot()
+    await devnet.test.mine({ blocks: 3 })
+    // the node answers that these empty blocks have no logs; then blocks with a cancellation replace them
+    let canceled: bigint | undefined
+    proxy.alter('eth_getLogs', async (reply) => {
+      proxy.alter('eth_getLogs', undefined)
+      await devnet.test.revert({ id: snapshot })
+      const invoice = await devnet.newInvoice(parseUnits('4', 6))
+      await devnet.cancelInvoice(invoice.id)
+      await devnet.test.mine({ blocks: 2 })
+      canceled = invoice.id
+      return reply
+    })
+    expect(await followRegistryOnce(through, parameters)).toEqual({ enqueued: 0, behind: false })
+    expect(await followRegistryOnce(through, parameters)).toEqual({ enqueued: 1, behind: false })
+    expect(await pendingDeliveries()).toBe(enqueued + 1)
+    const [stored] = await db.query<{ payload: string }>('SELECT payload FROM webhook_events WHERE payload LIKE $1', [`%"invoiceId":"${canceled}"%`])
+    expect(JSON.parse(stored!.payload)).toMatchObject({ type: 'invoice.canceled' })
+  })
+
   test('behavior: a block already read whose hash changed (a reorganisation deeper than the confirmations) is a logged alarm, and nothing is enqueued twice', async () => {
     const parameters = { fromBlock: 0n, confirmations: 1, intervalMs: 0 }
     const snapshot = await devnet.test.snapshot()
