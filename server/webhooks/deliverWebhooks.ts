@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { hasCode } from '../../shared/codedError'
+import { CodedError, hasCode } from '../../shared/codedError'
 import type { Logger } from '../http/logger'
 import type { Metrics } from '../ops/metrics'
 import type { WebhookEndpointStore } from '../store/webhookEndpointStore'
@@ -50,9 +50,11 @@ export type WebhookDeliveryDependencies = {
   instance?: string
 }
 
-type Outcome = 'delivered' | 'http_error' | 'timeout' | 'unreachable' | 'refused'
+type Outcome = 'delivered' | 'http_error' | 'timeout' | 'unreachable' | 'refused' | 'error'
 
-async function attempt(dependencies: WebhookDeliveryDependencies, delivery: ClaimedDelivery): Promise<{ outcome: Outcome; status: number | null } | null> {
+type AttemptResult = { outcome: Outcome; status: number | null }
+
+async function attempt(dependencies: WebhookDeliveryDependencies, delivery: ClaimedDelivery): Promise<AttemptResult | null> {
   const target = await dependencies.endpoints.getTarget(delivery.endpointId)
   // deleted meanwhile: its deliveries went with it
   if (!target) return null
@@ -71,35 +73,63 @@ async function attempt(dependencies: WebhookDeliveryDependencies, delivery: Clai
   return { outcome: answer.status >= 200 && answer.status < 300 ? 'delivered' : 'http_error', status: answer.status }
 }
 
-/** Claims the due deliveries and tries each once. Returns the outcomes, for tests. */
-export async function deliverWebhooksOnce(dependencies: WebhookDeliveryDependencies & { instance: string }): Promise<Outcome[]> {
+/** What a log may say of a failure: its kind and message, never the object (its cause, a request or
+ * a secret may hang off it). */
+const failureOf = (error: unknown) =>
+  error instanceof Error ? { name: error.name, ...(error instanceof CodedError ? { errorCode: error.code } : {}), message: error.message } : { name: typeof error }
+
+/** Records the attempt's outcome: delivered, retried after the schedule's wait, or given up on. */
+async function settle(dependencies: WebhookDeliveryDependencies & { instance: string }, delivery: ClaimedDelivery, { outcome, status }: AttemptResult) {
   const { outbox, schedule, instance, metrics, logger } = dependencies
+  if (outcome === 'delivered') {
+    await outbox.markDelivered(delivery, instance, status!)
+    return
+  }
+  const nextDelayMs = schedule.retryDelaysMs[Math.min(delivery.attempts, schedule.retryDelaysMs.length - 1)] ?? schedule.giveUpAfterMs
+  // The last wait is cut short to land the final attempt at giveUpAfterMs itself, so a receiver
+  // down for less than the promised window still gets the event.
+  const delayMs = Math.min(nextDelayMs, schedule.giveUpAfterMs - delivery.ageMs)
+  if (delayMs <= 0) {
+    metrics.webhookDeliveries.inc({ outcome: 'gave_up' })
+    logger.warn({ code: 'WEBHOOK_GAVE_UP', endpointId: delivery.endpointId, webhookId: delivery.webhookId, attempts: delivery.attempts + 1 }, 'webhooks: an event was not received in time; its endpoint is marked failing')
+    await outbox.markFailed(delivery, instance, status)
+  } else {
+    await outbox.scheduleRetry(delivery, instance, delayMs, status)
+  }
+}
+
+/**
+ * Tries one claimed delivery once and records the outcome. It never throws: an attempt that fails
+ * before any answer (a bug, a secret that will not open) is an `error`, retried on the schedule like
+ * any other failure, and one that cannot be recorded is left to its lease.
+ */
+async function deliverOne(dependencies: WebhookDeliveryDependencies & { instance: string }, delivery: ClaimedDelivery): Promise<Outcome | null> {
+  const { metrics, logger } = dependencies
+  const about = { endpointId: delivery.endpointId, webhookId: delivery.webhookId }
+  let result: AttemptResult | null
+  try {
+    result = await attempt(dependencies, delivery)
+  } catch (error) {
+    logger.warn({ code: 'WEBHOOK_ATTEMPT_FAILED', ...about, error: failureOf(error) }, 'webhooks: an attempt failed before the receiver could answer; it is tried again on the schedule')
+    result = { outcome: 'error', status: null }
+  }
+  if (!result) return null
+  metrics.webhookDeliveries.inc({ outcome: result.outcome })
+  try {
+    await settle(dependencies, delivery, result)
+  } catch (error) {
+    logger.warn({ code: 'WEBHOOK_SETTLE_FAILED', ...about, outcome: result.outcome, error: failureOf(error) }, 'webhooks: an attempt could not be recorded; the delivery is tried again once its lease runs out')
+  }
+  return result.outcome
+}
+
+/** Claims the due deliveries and tries each once, all at once; one that fails does not stop the
+ * others. Returns the outcomes, in the order claimed, for tests. */
+export async function deliverWebhooksOnce(dependencies: WebhookDeliveryDependencies & { instance: string }): Promise<Outcome[]> {
+  const { outbox, schedule, instance } = dependencies
   const claimed = await outbox.claim({ instance, leaseMs: schedule.leaseMs, limit: schedule.batchSize })
-  const outcomes = await Promise.all(
-    claimed.map(async (delivery) => {
-      const result = await attempt(dependencies, delivery)
-      if (!result) return null
-      const { outcome, status } = result
-      metrics.webhookDeliveries.inc({ outcome })
-      if (outcome === 'delivered') {
-        await outbox.markDelivered(delivery, instance, status!)
-        return outcome
-      }
-      const nextDelayMs = schedule.retryDelaysMs[Math.min(delivery.attempts, schedule.retryDelaysMs.length - 1)] ?? schedule.giveUpAfterMs
-      // The last wait is cut short to land the final attempt at giveUpAfterMs itself, so a receiver
-      // down for less than the promised window still gets the event.
-      const delayMs = Math.min(nextDelayMs, schedule.giveUpAfterMs - delivery.ageMs)
-      if (delayMs <= 0) {
-        metrics.webhookDeliveries.inc({ outcome: 'gave_up' })
-        logger.warn({ code: 'WEBHOOK_GAVE_UP', endpointId: delivery.endpointId, webhookId: delivery.webhookId, attempts: delivery.attempts + 1 }, 'webhooks: an event was not received in time; its endpoint is marked failing')
-        await outbox.markFailed(delivery, instance, status)
-      } else {
-        await outbox.scheduleRetry(delivery, instance, delayMs, status)
-      }
-      return outcome
-    }),
-  )
-  return outcomes.filter((outcome): outcome is Outcome => outcome !== null)
+  const settled = await Promise.allSettled(claimed.map((delivery) => deliverOne(dependencies, delivery)))
+  return settled.flatMap((result) => (result.status === 'fulfilled' && result.value !== null ? [result.value] : []))
 }
 
 /** One loop per instance; the leases make each delivery one instance's at a time. `stop` waits for

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { privateKeyToAddress } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import type { Address, Hex } from 'viem'
-import { silentLogger } from '../../server/http/logger'
+import { jsonLogger, silentLogger } from '../../server/http/logger'
 import { createMetrics } from '../../server/ops/metrics'
 import { openDatabase, type Database } from '../../server/store/database'
 import { migrate } from '../../server/store/migrations'
@@ -112,13 +112,47 @@ describe('where a webhook is sent', () => {
 
   test('behavior: the body sent is the event exactly as serialized when it was enqueued, byte for byte, and its signature covers those bytes', async () => {
     const { endpoint, secret } = await stores.webhookEndpoints.createEndpoint({ studioId, url: `${receiver.url}/exact`, events: ['invoice.canceled'] })
+    onTestFinished(async () => {
+      await stores.webhookEndpoints.deleteEndpoint(studioId, endpoint.id)
+    })
     const [enqueued] = await enqueue(1)
     expect(await deliverWebhooksOnce(worker({ allowPrivateUrls: true }))).toEqual(['delivered'])
     const [delivery] = receiver.at('/exact')
     // the order the event was built in (type, timestamp, data), not the one a jsonb column keeps
     expect(delivery!.body).toBe(JSON.stringify(enqueued!.event))
     expect(verified(secret, delivery!)).toEqual(enqueued!.event)
-    await stores.webhookEndpoints.deleteEndpoint(studioId, endpoint.id)
+  })
+
+  test('behavior: an attempt that throws (a secret that will not open) is recorded as an error and retried on the schedule, without stopping the pass or leaking the secret or the body into the log', async () => {
+    const broken = await stores.webhookEndpoints.createEndpoint({ studioId, url: `${receiver.url}/broken`, events: ['invoice.canceled'] })
+    const healthy = await stores.webhookEndpoints.createEndpoint({ studioId, url: `${receiver.url}/healthy`, events: ['invoice.canceled'] })
+    onTestFinished(async () => {
+      await stores.webhookEndpoints.deleteEndpoint(studioId, broken.endpoint.id)
+      await stores.webhookEndpoints.deleteEndpoint(studioId, healthy.endpoint.id)
+    })
+    const [enqueued] = await enqueue(1)
+    await db.query('UPDATE webhook_secrets SET ciphertext = $1 WHERE endpoint_id = $2', [randomBytes(48), broken.endpoint.id])
+    const lines: string[] = []
+    const metrics = createMetrics()
+    const outcomes = await deliverWebhooksOnce(worker({ allowPrivateUrls: true, logger: jsonLogger((line) => lines.push(line)), metrics }))
+    expect(outcomes.sort()).toEqual(['delivered', 'error'])
+    expect(receiver.at('/healthy')).toHaveLength(1)
+    expect(receiver.at('/broken')).toEqual([])
+    const delivery = await deliveryOf(broken.endpoint.id)
+    expect(delivery).toMatchObject({ state: 'pending', attempts: 1 })
+    expect(delivery.due_in_ms).toBeGreaterThan(4_000)
+    expect(delivery.due_in_ms).toBeLessThanOrEqual(5_000)
+    expect((await metrics.webhookDeliveries.get()).values).toEqual(
+      expect.arrayContaining([expect.objectContaining({ labels: { outcome: 'error' }, value: 1 }), expect.objectContaining({ labels: { outcome: 'delivered' }, value: 1 })]),
+    )
+    const logged = lines.map((line) => JSON.parse(line)).filter((line) => line.code === 'WEBHOOK_ATTEMPT_FAILED')
+    expect(logged).toEqual([
+      expect.objectContaining({ level: 'warn', endpointId: broken.endpoint.id, error: { name: 'DecryptionError', errorCode: 'DECRYPTION_FAILED', message: expect.any(String) } }),
+    ])
+    for (const line of lines) {
+      expect(line).not.toContain(broken.secret)
+      expect(line).not.toContain(enqueued!.txHash)
+    }
   })
 
   test('behavior: a delivery leased to one instance is not claimed by another until its lease runs out', async () => {
