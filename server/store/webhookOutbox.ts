@@ -101,23 +101,41 @@ export function createWebhookOutbox(db: Database, { chainId, registry }: { chain
       })
     },
 
-    /** Leases up to `limit` due deliveries to `instance` for `leaseMs`. SKIP LOCKED lets instances
-     * claiming at once take different rows; the lease re-checked on the locked row makes each theirs alone. */
-    async claim({ instance, leaseMs, limit }: { instance: string; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
+    /**
+     * Leases up to `limit` due deliveries to `instance` for `leaseMs`, oldest due first, and at most
+     * `perEndpoint` per endpoint counting the `inFlight` this instance is already sending to it: one
+     * endpoint's backlog cannot take every slot. SKIP LOCKED lets instances claiming at once take
+     * different rows; the lease re-checked on the locked row makes each theirs alone.
+     */
+    async claim({ instance, leaseMs, limit, perEndpoint = limit, inFlight = new Map() }: {
+      instance: string
+      leaseMs: number
+      limit: number
+      perEndpoint?: number
+      inFlight?: ReadonlyMap<string, number>
+    }): Promise<ClaimedDelivery[]> {
       const rows = await db.query<ClaimedRow>(
-        `WITH claimed AS (
+        `WITH busy AS (
+           SELECT * FROM unnest($3::uuid[], $4::integer[]) AS b (endpoint_id, in_flight)),
+         ranked AS (
+           SELECT d.event_id, d.endpoint_id, d.next_attempt_at,
+                  row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at) + coalesce(b.in_flight, 0) AS slot
+           FROM webhook_deliveries d LEFT JOIN busy b ON b.endpoint_id = d.endpoint_id
+           WHERE d.state = 'pending' AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())),
+         chosen AS (
+           SELECT d.event_id, d.endpoint_id FROM webhook_deliveries d
+           WHERE (d.event_id, d.endpoint_id) IN (SELECT event_id, endpoint_id FROM ranked WHERE slot <= $5 ORDER BY next_attempt_at LIMIT $2)
+             AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < now())
+           FOR UPDATE SKIP LOCKED),
+         claimed AS (
            UPDATE webhook_deliveries SET leased_by = $1, lease_until = now() + ${ms(leaseMs)}
-           WHERE (event_id, endpoint_id) IN (
-             SELECT event_id, endpoint_id FROM webhook_deliveries
-             WHERE state = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
-             ORDER BY next_attempt_at
-             LIMIT $2
-             FOR UPDATE SKIP LOCKED)
-           RETURNING event_id, endpoint_id, attempts, created_at)
+           WHERE (event_id, endpoint_id) IN (SELECT event_id, endpoint_id FROM chosen)
+           RETURNING event_id, endpoint_id, attempts, created_at, next_attempt_at)
          SELECT claimed.event_id, claimed.endpoint_id, claimed.attempts, e.payload,
                 (extract(epoch FROM now() - claimed.created_at) * 1000)::bigint AS age_ms
-         FROM claimed JOIN webhook_events e ON e.id = claimed.event_id`,
-        [instance, limit],
+         FROM claimed JOIN webhook_events e ON e.id = claimed.event_id
+         ORDER BY claimed.next_attempt_at`,
+        [instance, limit, [...inFlight.keys()], [...inFlight.values()], perEndpoint],
       )
       return rows.map((row) => ({
         eventId: row.event_id,

@@ -22,7 +22,11 @@ export type WebhookSchedule = {
   /** No attempt is made later than this after the event was enqueued: the delivery fails, and its
    * endpoint is marked failing. */
   giveUpAfterMs: number
+  /** How many deliveries an instance sends at once (and so the most one claim takes). */
   batchSize: number
+  /** How many of those may go to one endpoint: a receiver that takes its whole timeout holds this
+   * many slots, never the others'. */
+  endpointConcurrency: number
 }
 
 /** Standard Webhooks' suggested schedule, stretched to three days: 5 s, 5 min, 30 min, 2 h, 5 h,
@@ -34,6 +38,7 @@ export const defaultWebhookSchedule: WebhookSchedule = {
   retryDelaysMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000],
   giveUpAfterMs: 3 * 86_400_000,
   batchSize: 10,
+  endpointConcurrency: 2,
 }
 
 export type WebhookDeliveryDependencies = {
@@ -127,33 +132,83 @@ async function deliverOne(dependencies: WebhookDeliveryDependencies & { instance
  * others. Returns the outcomes, in the order claimed, for tests. */
 export async function deliverWebhooksOnce(dependencies: WebhookDeliveryDependencies & { instance: string }): Promise<Outcome[]> {
   const { outbox, schedule, instance } = dependencies
-  const claimed = await outbox.claim({ instance, leaseMs: schedule.leaseMs, limit: schedule.batchSize })
+  const claimed = await outbox.claim({ instance, leaseMs: schedule.leaseMs, limit: schedule.batchSize, perEndpoint: schedule.endpointConcurrency })
   const settled = await Promise.allSettled(claimed.map((delivery) => deliverOne(dependencies, delivery)))
   return settled.flatMap((result) => (result.status === 'fulfilled' && result.value !== null ? [result.value] : []))
 }
 
-/** One loop per instance; the leases make each delivery one instance's at a time. `stop` waits for
- * the pass under way (at most `timeoutMs` of sending). */
+/**
+ * One sender per instance. Each claimed delivery is sent at once, beside the others, and a slot that
+ * frees up is claimed again at once: a receiver that takes its whole timeout holds only its own
+ * slots (`endpointConcurrency`), never another endpoint's deliveries. A delivery is claimed only when
+ * a slot is free to send it, so its lease runs from when it is sent; the leases make it one
+ * instance's at a time. `stop` waits for the deliveries under way (at most `timeoutMs` of sending).
+ */
 export function startWebhookDelivery(dependencies: WebhookDeliveryDependencies) {
   const worker = { ...dependencies, instance: dependencies.instance ?? randomUUID() }
+  const { outbox, schedule, logger } = dependencies
+  const sending = new Set<Promise<unknown>>()
+  const perEndpoint = new Map<string, number>()
   let stopped = false
   let timer: NodeJS.Timeout | undefined
-  let pass: Promise<unknown> = Promise.resolve()
-  const schedule = () => {
-    timer = setTimeout(() => {
-      pass = deliverWebhooksOnce(worker)
-        .catch((error: unknown) => dependencies.logger.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'webhooks: a delivery pass failed, tried again shortly'))
-        .finally(() => {
-          if (!stopped) schedule()
-        })
-    }, dependencies.schedule.intervalMs)
+  let claiming: Promise<void> | undefined
+  let claimAgain = false
+  // the last claim may have left due deliveries behind (it was full, or an endpoint was at its
+  // share): a freed slot then claims at once rather than at the next interval
+  let more = false
+
+  const send = (delivery: ClaimedDelivery) => {
+    const { endpointId } = delivery
+    perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1)
+    const sent: Promise<unknown> = deliverOne(worker, delivery).finally(() => {
+      sending.delete(sent)
+      const left = perEndpoint.get(endpointId)! - 1
+      if (left > 0) perEndpoint.set(endpointId, left)
+      else perEndpoint.delete(endpointId)
+      if (more) claim()
+    })
+    sending.add(sent)
   }
-  schedule()
+  const claimFreeSlots = async () => {
+    const free = schedule.batchSize - sending.size
+    if (free <= 0) {
+      more = true
+      return
+    }
+    const claimed = await outbox.claim({ instance: worker.instance, leaseMs: schedule.leaseMs, limit: free, perEndpoint: schedule.endpointConcurrency, inFlight: perEndpoint })
+    // leased now: sent even if stop() came meanwhile, which waits for them
+    for (const delivery of claimed) send(delivery)
+    more = claimed.length === free || [...perEndpoint.values()].some((count) => count >= schedule.endpointConcurrency)
+  }
+  const claim = () => {
+    if (stopped) return
+    if (claiming) {
+      claimAgain = true
+      return
+    }
+    claiming = claimFreeSlots()
+      .catch((error: unknown) => logger.warn({ error: error instanceof Error ? error.name : 'unknown' }, 'webhooks: claiming due deliveries failed, tried again shortly'))
+      .finally(() => {
+        claiming = undefined
+        if (claimAgain) {
+          claimAgain = false
+          claim()
+        }
+      })
+  }
+  const tick = () => {
+    timer = setTimeout(() => {
+      claim()
+      if (!stopped) tick()
+    }, schedule.intervalMs)
+  }
+  tick()
   return {
     async stop() {
       stopped = true
       clearTimeout(timer)
-      await pass
+      await claiming
+      await Promise.allSettled([...sending])
     },
   }
 }

@@ -7,7 +7,7 @@ import { createMetrics } from '../../server/ops/metrics'
 import { openDatabase, type Database } from '../../server/store/database'
 import { migrate } from '../../server/store/migrations'
 import { openStores, type Stores } from '../../server/store/openStores'
-import { defaultWebhookSchedule, deliverWebhooksOnce, type WebhookDeliveryDependencies } from '../../server/webhooks/deliverWebhooks'
+import { defaultWebhookSchedule, deliverWebhooksOnce, startWebhookDelivery, type WebhookDeliveryDependencies } from '../../server/webhooks/deliverWebhooks'
 import { verifyWebhookUrl, type HostLookup } from '../../server/webhooks/verifyWebhookUrl'
 import { startWebhookReceiver, verified } from '../support/webhookReceiver'
 
@@ -20,7 +20,7 @@ let vault: Address
 let studioId: string
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>
 beforeAll(async () => {
-  receiver = await startWebhookReceiver((request) => (request.path === '/slow' ? 'hang' : { status: 200 }))
+  receiver = await startWebhookReceiver((request) => (request.path === '/slow' || request.path === '/stalled' ? 'hang' : { status: 200 }))
   db = await openDatabase({ dataDir: 'memory://' })
   await migrate(db)
   stores = openStores({ CHAIN_ID: 31337, REGISTRY_ADDRESS: randomAddress(), METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') }, db)
@@ -169,6 +169,20 @@ describe('where a webhook is sent', () => {
     await stores.webhookEndpoints.deleteEndpoint(studioId, endpoint.id)
   })
 
+  test("behavior: a claim takes no more of one endpoint's backlog than its share, counting what the instance already sends there, and reaches the other endpoints' deliveries", async () => {
+    const busy = await stores.webhookEndpoints.createEndpoint({ studioId, url: `${receiver.url}/busy`, events: ['invoice.canceled'] })
+    await enqueue(5)
+    const other = await stores.webhookEndpoints.createEndpoint({ studioId, url: `${receiver.url}/other`, events: ['invoice.canceled'] })
+    onTestFinished(async () => {
+      await stores.webhookEndpoints.deleteEndpoint(studioId, busy.endpoint.id)
+      await stores.webhookEndpoints.deleteEndpoint(studioId, other.endpoint.id)
+    })
+    await enqueue(1)
+    const claimed = await stores.webhookOutbox.claim({ instance: 'a', leaseMs: 60_000, limit: 10, perEndpoint: 2, inFlight: new Map([[busy.endpoint.id, 1]]) })
+    const count = (endpointId: string) => claimed.filter((delivery) => delivery.endpointId === endpointId).length
+    expect({ busy: count(busy.endpoint.id), other: count(other.endpoint.id) }).toEqual({ busy: 1, other: 1 })
+  })
+
   test('behavior: pruning removes finished deliveries and their events past the retention, and keeps what is still to send', async () => {
     const done = await endpointWithEvent(`${receiver.url}/pruned`)
     expect(await deliverWebhooksOnce(worker({ allowPrivateUrls: true }))).toEqual(['delivered'])
@@ -184,6 +198,36 @@ describe('where a webhook is sent', () => {
     expect(await deliveryOf(waiting.id)).toMatchObject({ state: 'pending', attempts: 0 })
     await stores.webhookEndpoints.deleteEndpoint(studioId, done.id)
     await stores.webhookEndpoints.deleteEndpoint(studioId, waiting.id)
+  })
+})
+
+describe('a receiver slower than the timeout', () => {
+  test("behavior: it holds only its own slots: another endpoint's event, enqueued while it stalls, is delivered within a claim interval, not after the timeout", async () => {
+    const timeoutMs = 3_000
+    const stalled = await stores.webhookEndpoints.createEndpoint({ studioId, url: `${receiver.url}/stalled`, events: ['invoice.canceled'] })
+    onTestFinished(async () => {
+      await stores.webhookEndpoints.deleteEndpoint(studioId, stalled.endpoint.id)
+    })
+    // a backlog for the stalled receiver alone, more than one claim takes
+    await enqueue(12)
+    const sender = startWebhookDelivery(worker({
+      allowPrivateUrls: true,
+      schedule: { ...defaultWebhookSchedule, intervalMs: 50, timeoutMs, leaseMs: 10_000, retryDelaysMs: [60_000] },
+    }))
+    onTestFinished(() => sender.stop())
+    await expect.poll(() => receiver.at('/stalled').length, { timeout: 5_000, interval: 10 }).toBe(defaultWebhookSchedule.endpointConcurrency)
+    const prompt = await stores.webhookEndpoints.createEndpoint({ studioId, url: `${receiver.url}/prompt`, events: ['invoice.canceled'] })
+    onTestFinished(async () => {
+      await stores.webhookEndpoints.deleteEndpoint(studioId, prompt.endpoint.id)
+    })
+    const enqueuedAt = Date.now()
+    await enqueue(1)
+    await expect.poll(() => receiver.at('/prompt').length, { timeout: 2 * timeoutMs, interval: 10 }).toBe(1)
+    const latencyMs = receiver.at('/prompt')[0]!.at - enqueuedAt
+    expect(latencyMs).toBeLessThan(1_000)
+    // meanwhile the stalled receiver had no more than its share at once
+    expect(receiver.at('/stalled')).toHaveLength(defaultWebhookSchedule.endpointConcurrency)
+    expect(await deliveryOf(prompt.endpoint.id)).toMatchObject({ state: 'delivered', attempts: 1 })
   })
 })
 
