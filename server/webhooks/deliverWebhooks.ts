@@ -55,7 +55,7 @@ export type WebhookDeliveryDependencies = {
   instance?: string
 }
 
-type Outcome = 'delivered' | 'http_error' | 'timeout' | 'unreachable' | 'refused' | 'error'
+type Outcome = 'delivered' | 'http_error' | 'timeout' | 'unreachable' | 'refused' | 'unresolved' | 'error'
 
 type AttemptResult = { outcome: Outcome; status: number | null }
 
@@ -68,8 +68,14 @@ async function attempt(dependencies: WebhookDeliveryDependencies, delivery: Clai
     // checked again at each attempt: what the host resolves to is its owner's to change
     destination = await verifyWebhookUrl(target.url, { allowPrivate: dependencies.allowPrivateUrls, ...(dependencies.lookup ? { lookup: dependencies.lookup } : {}) })
   } catch (error) {
-    if (hasCode(error, 'WEBHOOK_URL_REFUSED')) return { outcome: 'refused', status: null }
-    throw error
+    if (!hasCode(error, 'WEBHOOK_URL_REFUSED')) throw error
+    // a host that does not resolve is most often the merchant's DNS, not an attack: told apart
+    const unresolved = error.details?.reason === 'unresolved'
+    dependencies.logger.warn(
+      { code: error.code, reason: error.details?.reason, endpointId: delivery.endpointId, webhookId: delivery.webhookId, message: error.message },
+      'webhooks: the endpoint\'s URL was refused at delivery; it is tried again on the schedule',
+    )
+    return { outcome: unresolved ? 'unresolved' : 'refused', status: null }
   }
   const { body } = delivery
   const headers = webhookHeaders({ webhookId: delivery.webhookId, timestamp: new Date(dependencies.now()), body, secrets: target.secrets })

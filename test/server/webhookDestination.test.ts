@@ -72,15 +72,39 @@ const deliveryOf = async (endpointId: string) =>
   ))[0]!
 
 describe('where a webhook is sent', () => {
-  test('behavior: a URL that now leads to a private address is checked again at delivery and not called; the delivery waits for its retry', async () => {
+  test('behavior: a URL that now leads to a private address is checked again at delivery and not called; the refusal is logged and counted as refused, and the delivery waits for its retry', async () => {
     const endpoint = await endpointWithEvent(`${receiver.url}/private`)
-    expect(await deliverWebhooksOnce(worker())).toEqual(['refused'])
+    const lines: string[] = []
+    const metrics = createMetrics()
+    expect(await deliverWebhooksOnce(worker({ logger: jsonLogger((line) => lines.push(line)), metrics }))).toEqual(['refused'])
     expect(receiver.at('/private')).toEqual([])
+    expect((await metrics.webhookDeliveries.get()).values).toEqual([expect.objectContaining({ labels: { outcome: 'refused' }, value: 1 })])
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ level: 'warn', code: 'WEBHOOK_URL_REFUSED', reason: 'not_public', endpointId: endpoint.id, message: expect.stringContaining('127.0.0.1, which is not a public address') }),
+    ])
+    // the URL's path may carry a merchant's token: the log names the host only
+    expect(lines.join('\n')).not.toContain('/private')
     const delivery = await deliveryOf(endpoint.id)
     expect(delivery).toMatchObject({ state: 'pending', attempts: 1 })
     expect(delivery.due_in_ms).toBeGreaterThan(4_000)
     expect(delivery.due_in_ms).toBeLessThanOrEqual(5_000)
     await stores.webhookEndpoints.deleteEndpoint(studioId, endpoint.id)
+  })
+
+  test('behavior: a host that does not resolve is counted as unresolved, apart from the address check, and logged naming the host; the delivery waits for its retry', async () => {
+    // .invalid never resolves (RFC 6761): the system's own resolver answers no, or not within the lookup timeout
+    const endpoint = await endpointWithEvent('https://hooks.svc-checkout.invalid/orders')
+    onTestFinished(async () => {
+      await stores.webhookEndpoints.deleteEndpoint(studioId, endpoint.id)
+    })
+    const lines: string[] = []
+    const metrics = createMetrics()
+    expect(await deliverWebhooksOnce(worker({ logger: jsonLogger((line) => lines.push(line)), metrics }))).toEqual(['unresolved'])
+    expect((await metrics.webhookDeliveries.get()).values).toEqual([expect.objectContaining({ labels: { outcome: 'unresolved' }, value: 1 })])
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ level: 'warn', code: 'WEBHOOK_URL_REFUSED', reason: 'unresolved', endpointId: endpoint.id, message: expect.stringContaining('hooks.svc-checkout.invalid') }),
+    ])
+    expect(await deliveryOf(endpoint.id)).toMatchObject({ state: 'pending', attempts: 1 })
   })
 
   test('behavior: the connection goes to the address that was checked, whatever the name would resolve to later', async () => {
