@@ -47,6 +47,9 @@ export function devnetEnv(devnet: ReachableDevnet, { port, dataDir, publicUrl, o
     PAYMASTER_SIGNER_PRIVATE_KEY: privateKeyOf(devnetRoles.paymasterSigner),
     METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     SUBMIT_WAIT_MS: '10000',
+    // anvil mines a block per transaction and none between them, and never reorganises: an event is
+    // sent from the head block, not after two more transactions happen to come
+    WEBHOOK_CONFIRMATIONS: '1',
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...(publicUrl ? { PUBLIC_URL: publicUrl } : {}),
     ...overrides,

@@ -66,8 +66,10 @@ export const configSchema = z.object({
   /** How long a reconciler's claim on an operation holds: an instance killed while holding one
    * leaves it to the others after this. Longer than a resend takes (the bundler's 15 s timeout). */
   RECONCILE_LEASE_MS: z._default(positiveInt, 60_000),
-  /** Webhooks read a registry event once its block is this many deep (1: the block itself). */
-  WEBHOOK_CONFIRMATIONS: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(10_000)), 1),
+  /** Webhooks read a registry event once its block is this many deep (1: the block itself). 3 by
+   * default: the block and two on top, past the one-block reorganisations a live chain has routinely,
+   * for two block times of delay; the devnet, which never reorganises, sets 1 (devnet/devnetConfig.ts). */
+  WEBHOOK_CONFIRMATIONS: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(10_000)), 3),
   /** Webhook URLs may name loopback and private addresses: for a devnet or a receiver on the same
    * network only, never where merchants register their own URLs on a shared server. */
   WEBHOOK_ALLOW_PRIVATE_URLS: z._default(z.stringbool(), false),
@@ -173,7 +175,7 @@ const wants: { [name in keyof Config]: string } = {
   SUBMIT_WAIT_MS: 'milliseconds, a positive integer',
   RECONCILE_INTERVAL_MS: 'milliseconds, a whole number (0: never)',
   RECONCILE_LEASE_MS: 'milliseconds, a positive integer',
-  WEBHOOK_CONFIRMATIONS: 'blocks, 1 to 10000 (1: an event is sent once its block is the head)',
+  WEBHOOK_CONFIRMATIONS: 'blocks, 1 to 10000 (1: an event is sent once its block is the head; 3 when unset)',
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true or false (true only for a devnet or a private network)',
   WEBHOOK_INTERVAL_MS: 'milliseconds, a whole number (0: this instance sends no webhooks)',
   WEBHOOK_TIMEOUT_MS: 'milliseconds, 100 to 60000',

@@ -59,7 +59,7 @@ export function createMetrics() {
     }),
     webhookDeliveries: outcomes(
       'svc_checkout_webhook_deliveries_total',
-      'Webhook delivery attempts by outcome: delivered, http_error (a non-2xx answer), timeout, unreachable, refused (the URL no longer resolves to public addresses only), and gave_up (an event not delivered for three days: its endpoint is marked failing)',
+      'Webhook delivery attempts by outcome: delivered, http_error (a non-2xx answer), timeout, unreachable, refused (the URL is refused by the address check: it resolves, in part, to an address that is not public), unresolved (its host does not resolve, or not within the lookup timeout), error (the attempt failed before a request could be made: logged as WEBHOOK_ATTEMPT_FAILED), and gave_up (an event not delivered for three days: its endpoint is marked failing)',
     ),
     webhookEvents: new Counter({
       name: 'svc_checkout_webhook_events_total',

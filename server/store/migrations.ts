@@ -248,7 +248,8 @@ export const migrations: readonly Migration[] = [
         block_number numeric(78, 0) NOT NULL,
         ${address('merchant')},
         type text NOT NULL CHECK (type IN ('invoice.paid', 'invoice.canceled')),
-        payload jsonb NOT NULL,
+        -- the body exactly as signed and sent, every attempt alike: jsonb would reorder its keys
+        payload text NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
         CONSTRAINT webhook_events_log_unique UNIQUE (chain_id, registry, tx_hash, log_index)
       )`,

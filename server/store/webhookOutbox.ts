@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Address, Hex } from 'viem'
-import type { WebhookEvent } from '../../shared/webhookWire'
+import type { WebhookEvent, WebhookEventType } from '../../shared/webhookWire'
 import type { Database } from './database'
 
 /** A registry log as an event to enqueue: its place on the chain is its identity. */
@@ -8,18 +8,19 @@ export type NewWebhookEvent = { txHash: Hex; logIndex: number; blockNumber: bigi
 
 export type WebhookCursor = { nextBlock: bigint; lastBlockHash: Hex | null }
 
-/** One delivery an instance holds the lease on. `webhookId` stays the same on every attempt. */
+/** One delivery an instance holds the lease on. `webhookId` and `body` stay the same on every attempt. */
 export type ClaimedDelivery = {
   eventId: string
   endpointId: string
   webhookId: string
-  event: WebhookEvent
+  /** The event serialized once, when it was enqueued: the bytes each attempt signs and sends. */
+  body: string
   attempts: number
   /** Since the event was enqueued for this endpoint, by the database's clock. */
   ageMs: number
 }
 
-type ClaimedRow = { event_id: string; endpoint_id: string; payload: WebhookEvent | string; attempts: number; age_ms: string | number }
+type ClaimedRow = { event_id: string; endpoint_id: string; payload: string; attempts: number; age_ms: string | number }
 
 const ms = (value: number) => `(${Math.max(0, Math.round(value))} * interval '1 millisecond')`
 
@@ -41,6 +42,21 @@ export function createWebhookOutbox(db: Database, { chainId, registry }: { chain
         [chainId, registryKey],
       )
       return { nextBlock: BigInt(row!.next_block), lastBlockHash: row!.last_block_hash }
+    },
+
+    /** Of `merchants`, the ones some endpoint listens to, each with the event types asked for (keys
+     * lowercase): what the follower asks before reading anything more of a log from the chain. */
+    async wantedEvents(merchants: readonly Address[]): Promise<Map<string, Set<WebhookEventType>>> {
+      const wanted = new Map<string, Set<WebhookEventType>>()
+      if (merchants.length === 0) return wanted
+      const rows = await db.query<{ merchant: string; type: WebhookEventType }>(
+        `SELECT DISTINCT s.vault_address AS merchant, t.type
+         FROM webhook_endpoints e JOIN studios s ON s.id = e.studio_id CROSS JOIN LATERAL unnest(e.events) AS t(type)
+         WHERE s.chain_id = $1 AND s.vault_address = ANY ($2::text[])`,
+        [chainId, [...new Set(merchants.map((merchant) => merchant.toLowerCase()))]],
+      )
+      for (const { merchant, type } of rows) wanted.set(merchant, (wanted.get(merchant) ?? new Set()).add(type))
+      return wanted
     },
 
     /**
@@ -65,7 +81,7 @@ export function createWebhookOutbox(db: Database, { chainId, registry }: { chain
           // kept only when some endpoint asked for it: the registry's other merchants are none of ours
           const rows = await tx.query(
             `INSERT INTO webhook_events (id, chain_id, registry, tx_hash, log_index, block_number, merchant, type, payload)
-             SELECT $1::uuid, $2::integer, $3::text, $4::text, $5::integer, $6::numeric, $7::text, $8::text, $9::jsonb
+             SELECT $1::uuid, $2::integer, $3::text, $4::text, $5::integer, $6::numeric, $7::text, $8::text, $9::text
              WHERE EXISTS (
                SELECT 1 FROM webhook_endpoints e JOIN studios s ON s.id = e.studio_id
                WHERE s.chain_id = $2::integer AND s.vault_address = $7::text AND $8::text = ANY (e.events))
@@ -85,29 +101,47 @@ export function createWebhookOutbox(db: Database, { chainId, registry }: { chain
       })
     },
 
-    /** Leases up to `limit` due deliveries to `instance` for `leaseMs`. SKIP LOCKED lets instances
-     * claiming at once take different rows; the lease re-checked on the locked row makes each theirs alone. */
-    async claim({ instance, leaseMs, limit }: { instance: string; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
+    /**
+     * Leases up to `limit` due deliveries to `instance` for `leaseMs`, oldest due first, and at most
+     * `perEndpoint` per endpoint counting the `inFlight` this instance is already sending to it: one
+     * endpoint's backlog cannot take every slot. SKIP LOCKED lets instances claiming at once take
+     * different rows; the lease re-checked on the locked row makes each theirs alone.
+     */
+    async claim({ instance, leaseMs, limit, perEndpoint = limit, inFlight = new Map() }: {
+      instance: string
+      leaseMs: number
+      limit: number
+      perEndpoint?: number
+      inFlight?: ReadonlyMap<string, number>
+    }): Promise<ClaimedDelivery[]> {
       const rows = await db.query<ClaimedRow>(
-        `WITH claimed AS (
+        `WITH busy AS (
+           SELECT * FROM unnest($3::uuid[], $4::integer[]) AS b (endpoint_id, in_flight)),
+         ranked AS (
+           SELECT d.event_id, d.endpoint_id, d.next_attempt_at,
+                  row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at) + coalesce(b.in_flight, 0) AS slot
+           FROM webhook_deliveries d LEFT JOIN busy b ON b.endpoint_id = d.endpoint_id
+           WHERE d.state = 'pending' AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())),
+         chosen AS (
+           SELECT d.event_id, d.endpoint_id FROM webhook_deliveries d
+           WHERE (d.event_id, d.endpoint_id) IN (SELECT event_id, endpoint_id FROM ranked WHERE slot <= $5 ORDER BY next_attempt_at LIMIT $2)
+             AND d.state = 'pending' AND (d.lease_until IS NULL OR d.lease_until < now())
+           FOR UPDATE SKIP LOCKED),
+         claimed AS (
            UPDATE webhook_deliveries SET leased_by = $1, lease_until = now() + ${ms(leaseMs)}
-           WHERE (event_id, endpoint_id) IN (
-             SELECT event_id, endpoint_id FROM webhook_deliveries
-             WHERE state = 'pending' AND next_attempt_at <= now() AND (lease_until IS NULL OR lease_until < now())
-             ORDER BY next_attempt_at
-             LIMIT $2
-             FOR UPDATE SKIP LOCKED)
-           RETURNING event_id, endpoint_id, attempts, created_at)
+           WHERE (event_id, endpoint_id) IN (SELECT event_id, endpoint_id FROM chosen)
+           RETURNING event_id, endpoint_id, attempts, created_at, next_attempt_at)
          SELECT claimed.event_id, claimed.endpoint_id, claimed.attempts, e.payload,
                 (extract(epoch FROM now() - claimed.created_at) * 1000)::bigint AS age_ms
-         FROM claimed JOIN webhook_events e ON e.id = claimed.event_id`,
-        [instance, limit],
+         FROM claimed JOIN webhook_events e ON e.id = claimed.event_id
+         ORDER BY claimed.next_attempt_at`,
+        [instance, limit, [...inFlight.keys()], [...inFlight.values()], perEndpoint],
       )
       return rows.map((row) => ({
         eventId: row.event_id,
         endpointId: row.endpoint_id,
         webhookId: webhookIdOf(row.event_id),
-        event: typeof row.payload === 'string' ? (JSON.parse(row.payload) as WebhookEvent) : row.payload,
+        body: row.payload,
         attempts: row.attempts,
         ageMs: Number(row.age_ms),
       }))

@@ -1,4 +1,4 @@
-import { getAddress, type AbiEvent, type Hex, type PublicClient } from 'viem'
+import { getAddress, type AbiEvent, type Address, type Hex, type PublicClient } from 'viem'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import type { Deployment } from '../../shared/deployment'
 import type { WebhookEvent } from '../../shared/webhookWire'
@@ -9,7 +9,7 @@ import type { NewWebhookEvent, WebhookOutbox } from '../store/webhookOutbox'
 export type RegistryFollowerDependencies = {
   client: PublicClient
   deployment: Pick<Deployment, 'chainId' | 'registry'>
-  outbox: Pick<WebhookOutbox, 'readCursor' | 'advance'>
+  outbox: Pick<WebhookOutbox, 'readCursor' | 'wantedEvents' | 'advance'>
   logger: Logger
   metrics: Pick<Metrics, 'webhookEvents' | 'webhookReorgs'>
 }
@@ -29,7 +29,9 @@ const followedEvents = invoiceRegistryAbi.filter(
     item.type === 'event' && (item.name === 'InvoicePaid' || item.name === 'InvoiceCanceled'),
 ) as unknown as AbiEvent[]
 
-type RegistryLog = { eventName: string; args: Record<string, unknown>; transactionHash: Hex; logIndex: number; blockNumber: bigint }
+type RegistryLog = { eventName: 'InvoicePaid' | 'InvoiceCanceled'; args: Record<string, unknown>; transactionHash: Hex; logIndex: number; blockNumber: bigint; blockHash: Hex }
+
+const typeOf = (log: RegistryLog) => (log.eventName === 'InvoicePaid' ? 'invoice.paid' : 'invoice.canceled')
 
 /**
  * Reads the registry's InvoicePaid and InvoiceCanceled logs from the cursor up to the deepest block
@@ -37,10 +39,17 @@ type RegistryLog = { eventName: string; args: Record<string, unknown>; transacti
  * many events were new, and whether more blocks wait to be read. Every instance may run it at once:
  * the cursor moves only from where it was read, and an event is keyed by its log's place, so each is
  * enqueued once.
+ *
+ * Both events index the merchant, so a log no endpoint asked for costs no call beyond eth_getLogs: on
+ * a busy registry most payments are other merchants'. The chain is read further only for the events
+ * kept: their blocks' times, and a payment's token (the invoice's, read at the latest block, where a
+ * node that keeps no history still answers). A reorganisation while the range is read leaves the
+ * cursor where it was.
  */
 export async function followRegistryOnce(dependencies: RegistryFollowerDependencies, parameters: RegistryFollowerParameters): Promise<{ enqueued: number; behind: boolean }> {
   const { client, deployment, outbox, logger, metrics } = dependencies
   const cursor = await outbox.readCursor(parameters.fromBlock)
+  // one head read: the range and its last block follow from it
   const head = await client.getBlockNumber({ cacheTime: 0 })
   const deepest = head - BigInt(Math.max(1, parameters.confirmations) - 1)
   if (cursor.nextBlock > deepest) return { enqueued: 0, behind: false }
@@ -59,7 +68,14 @@ export async function followRegistryOnce(dependencies: RegistryFollowerDependenc
   const from = cursor.nextBlock
   const rangeEnd = from + BigInt(parameters.maxBlocksPerPass ?? 1_000) - 1n
   const to = rangeEnd < deepest ? rangeEnd : deepest
+  // The range's last block is read by number before its logs and again before the range is recorded:
+  // the same hash both times means the logs are that chain's (a block's hash fixes every block below
+  // it), and it is that hash the cursor keeps for the next pass's check.
+  const { hash: toHash } = await client.getBlock({ blockNumber: to })
   const logs = (await client.getLogs({ address: deployment.registry, events: followedEvents, fromBlock: from, toBlock: to, strict: true })) as unknown as RegistryLog[]
+  // Asked after the logs were read: an endpoint registered later than this came after their blocks.
+  const wanted = await outbox.wantedEvents(logs.map((log) => log.args.merchant as Address))
+  const kept = logs.filter((log) => wanted.get((log.args.merchant as string).toLowerCase())?.has(typeOf(log)))
   const blocks = new Map<bigint, Promise<{ hash: Hex; timestamp: bigint }>>()
   const block = (blockNumber: bigint) => {
     let read = blocks.get(blockNumber)
@@ -67,40 +83,47 @@ export async function followRegistryOnce(dependencies: RegistryFollowerDependenc
     return read
   }
   const events: NewWebhookEvent[] = []
-  for (const log of logs) {
-    const { timestamp } = await block(log.blockNumber)
-    const blockTime = new Date(Number(timestamp) * 1000).toISOString()
-    const id = log.args.id as bigint
-    const merchant = getAddress(log.args.merchant as string)
-    const onChain = {
-      chainId: deployment.chainId,
-      registry: getAddress(deployment.registry),
-      invoiceId: id.toString(),
-      merchant,
-      txHash: log.transactionHash,
-      logIndex: log.logIndex,
-      blockNumber: log.blockNumber.toString(),
-      blockTime,
+  let moved = false
+  for (const log of kept) {
+    const { hash, timestamp } = await block(log.blockNumber)
+    if (hash !== log.blockHash) {
+      moved = true
+      break
     }
-    let event: WebhookEvent
-    if (log.eventName === 'InvoicePaid') {
-      // the log names no token: the invoice does, and never changes it
-      const invoice = await client.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id], blockNumber: log.blockNumber })
-      const { payer, gross, fee, net, feeBps } = log.args as { payer: string; gross: bigint; fee: bigint; net: bigint; feeBps: number }
-      event = {
-        type: 'invoice.paid',
-        timestamp: blockTime,
-        data: { ...onChain, payer: getAddress(payer), token: getAddress(invoice.token), amount: gross.toString(), fee: fee.toString(), net: net.toString(), feeBps: Number(feeBps) },
-      }
-    } else {
-      event = { type: 'invoice.canceled', timestamp: blockTime, data: onChain }
-    }
-    events.push({ txHash: log.transactionHash, logIndex: log.logIndex, blockNumber: log.blockNumber, merchant, event })
+    events.push(await eventOf(client, deployment, log, new Date(Number(timestamp) * 1000).toISOString()))
   }
-  const { hash: toHash } = await block(to)
+  const { hash: toHashNow } = await client.getBlock({ blockNumber: to })
+  if (moved || toHashNow !== toHash) {
+    // reorganised while this pass read: nothing of it is kept, and the next pass reads the range anew
+    logger.info({ code: 'WEBHOOK_RANGE_REREAD', blockNumber: to.toString(), readHash: toHash, nowHash: toHashNow }, 'webhooks: the chain changed while its logs were read; they are read again')
+    return { enqueued: 0, behind: false }
+  }
   const inserted = (await outbox.advance({ from, to, toHash, events })) ?? []
   for (const { event } of inserted) metrics.webhookEvents.inc({ type: event.type })
   return { enqueued: inserted.length, behind: to < deepest }
+}
+
+async function eventOf(client: PublicClient, deployment: RegistryFollowerDependencies['deployment'], log: RegistryLog, blockTime: string): Promise<NewWebhookEvent> {
+  const id = log.args.id as bigint
+  const merchant = getAddress(log.args.merchant as string)
+  const invoice = { chainId: deployment.chainId, registry: getAddress(deployment.registry), invoiceId: id.toString(), merchant }
+  const place = { txHash: log.transactionHash, logIndex: log.logIndex, blockNumber: log.blockNumber.toString(), blockTime }
+  let event: WebhookEvent
+  // built in the order docs/webhooks.md shows: the body is sent exactly as serialized here
+  if (log.eventName === 'InvoicePaid') {
+    // The log names no token: the invoice does, and never changes it, so the latest state says the
+    // same as the log's block did.
+    const read = await client.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
+    const { payer, gross, fee, net, feeBps } = log.args as { payer: string; gross: bigint; fee: bigint; net: bigint; feeBps: number }
+    event = {
+      type: 'invoice.paid',
+      timestamp: blockTime,
+      data: { ...invoice, payer: getAddress(payer), token: getAddress(read.token), amount: gross.toString(), fee: fee.toString(), net: net.toString(), feeBps: Number(feeBps), ...place },
+    }
+  } else {
+    event = { type: 'invoice.canceled', timestamp: blockTime, data: { ...invoice, ...place } }
+  }
+  return { txHash: log.transactionHash, logIndex: log.logIndex, blockNumber: log.blockNumber, merchant, event }
 }
 
 /** One loop per instance, like the reconciler's; `stop` waits for the pass under way. */

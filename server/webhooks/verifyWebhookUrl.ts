@@ -2,9 +2,13 @@ import { lookup as dnsLookup } from 'node:dns/promises'
 import { BlockList, isIP } from 'node:net'
 import { CodedError } from '../../shared/codedError'
 
+/** Why a URL is refused: not an http(s) URL fit to call, a host that does not resolve (in time), or
+ * one that resolves (in part) off the public internet. */
+export type WebhookUrlRefusal = 'invalid' | 'unresolved' | 'not_public'
+
 /** A webhook URL the server will not call: not http(s), or its host resolves (in part) to an address
  * that is not on the public internet. Said at registration and at each delivery. */
-export class WebhookUrlRefusedError extends CodedError {
+export class WebhookUrlRefusedError extends CodedError<{ reason: WebhookUrlRefusal }> {
   override name = 'WebhookUrlRefusedError'
   readonly code = 'WEBHOOK_URL_REFUSED'
 }
@@ -62,10 +66,11 @@ export function isPublicAddress(address: string): boolean {
  * so a second resolution (DNS rebinding) cannot send the request elsewhere.
  */
 export async function verifyWebhookUrl(text: string, { allowPrivate, lookup = systemLookup, lookupTimeoutMs = 2_000 }: VerifyWebhookUrlDependencies): Promise<WebhookDestination> {
-  if (!URL.canParse(text)) throw new WebhookUrlRefusedError('the webhook URL is not a URL')
+  const invalid = { details: { reason: 'invalid' } } as const
+  if (!URL.canParse(text)) throw new WebhookUrlRefusedError('the webhook URL is not a URL', invalid)
   const url = new URL(text)
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new WebhookUrlRefusedError('the webhook URL must be http or https')
-  if (url.username || url.password) throw new WebhookUrlRefusedError('the webhook URL must not carry a user name or password: put a token in its path or query instead')
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new WebhookUrlRefusedError('the webhook URL must be http or https', invalid)
+  if (url.username || url.password) throw new WebhookUrlRefusedError('the webhook URL must not carry a user name or password: put a token in its path or query instead', invalid)
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1')
   let addresses: { address: string; family: number }[]
   if (isIP(host)) {
@@ -81,14 +86,18 @@ export async function verifyWebhookUrl(text: string, { allowPrivate, lookup = sy
     } finally {
       clearTimeout(timer)
     }
-    if (answer === 'timeout') throw new WebhookUrlRefusedError(`the webhook URL's host ${host} did not resolve within ${lookupTimeoutMs} ms`)
+    const unresolved = { details: { reason: 'unresolved' } } as const
+    if (answer === 'timeout') throw new WebhookUrlRefusedError(`the webhook URL's host ${host} did not resolve within ${lookupTimeoutMs} ms`, unresolved)
     addresses = answer
-    if (addresses.length === 0) throw new WebhookUrlRefusedError(`the webhook URL's host ${host} does not resolve`)
+    if (addresses.length === 0) throw new WebhookUrlRefusedError(`the webhook URL's host ${host} does not resolve`, unresolved)
   }
   if (!allowPrivate) {
     const hidden = addresses.filter(({ address }) => !isPublicAddress(address))
     if (hidden.length > 0) {
-      throw new WebhookUrlRefusedError(`the webhook URL's host ${host} resolves to ${hidden.map(({ address }) => address).join(', ')}, which is not a public address: use a URL reachable on the internet`)
+      throw new WebhookUrlRefusedError(
+        `the webhook URL's host ${host} resolves to ${hidden.map(({ address }) => address).join(', ')}, which is not a public address: use a URL reachable on the internet`,
+        { details: { reason: 'not_public' } },
+      )
     }
   }
   const { address, family } = addresses[0]!

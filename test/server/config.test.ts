@@ -1,5 +1,8 @@
 import { expect, test } from 'vitest'
+import { devnetEnv } from '../../devnet/devnetConfig'
+import type { ReachableDevnet } from '../../devnet/startDevnet'
 import { ConfigError, jwtAlgorithmsOf, readConfig, readStoreConfig, trustedProxiesOf } from '../../server/config'
+import devnetDeployment from '../../shared/devnet.deployment.json'
 
 const valid = {
   RPC_URL: 'http://127.0.0.1:8545',
@@ -86,11 +89,16 @@ test('parameters: the operations listener, the tighter pay limits and the upstre
   expect(() => readConfig({ ...valid, PREPARE_RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/PREPARE_RATE_LIMIT_PER_MINUTE is not valid/)
 })
 
-test('behavior: webhooks default to one confirmation, no private URLs, a 10 s timeout and a minute\'s lease; a lease no longer than the timeout is refused', () => {
-  expect(readConfig(valid)).toMatchObject({ WEBHOOK_CONFIRMATIONS: 1, WEBHOOK_ALLOW_PRIVATE_URLS: false, WEBHOOK_INTERVAL_MS: 2_000, WEBHOOK_TIMEOUT_MS: 10_000, WEBHOOK_LEASE_MS: 60_000 })
+test('behavior: webhooks default to three confirmations, no private URLs, a 10 s timeout and a minute\'s lease; a lease no longer than the timeout is refused', () => {
+  expect(readConfig(valid)).toMatchObject({ WEBHOOK_CONFIRMATIONS: 3, WEBHOOK_ALLOW_PRIVATE_URLS: false, WEBHOOK_INTERVAL_MS: 2_000, WEBHOOK_TIMEOUT_MS: 10_000, WEBHOOK_LEASE_MS: 60_000 })
   expect(readConfig({ ...valid, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_CONFIRMATIONS: '12' })).toMatchObject({ WEBHOOK_ALLOW_PRIVATE_URLS: true, WEBHOOK_CONFIRMATIONS: 12 })
   expect(() => readConfig({ ...valid, WEBHOOK_LEASE_MS: '10000' })).toThrow('WEBHOOK_LEASE_MS is not valid: it must be larger than WEBHOOK_TIMEOUT_MS (10000)')
   expect(() => readConfig({ ...valid, WEBHOOK_CONFIRMATIONS: '0' })).toThrow(/WEBHOOK_CONFIRMATIONS is not valid: blocks, 1 to 10000/)
+})
+
+test('behavior: the devnet (npm start) sends webhooks from the head block: one confirmation', () => {
+  const devnet = { anvil: { rpcUrl: 'http://127.0.0.1:8545' }, deployment: devnetDeployment } as unknown as ReachableDevnet
+  expect(readConfig(devnetEnv(devnet, { port: 0 })).WEBHOOK_CONFIRMATIONS).toBe(1)
 })
 
 test("parameters: the paymaster service's v0.6 EntryPoint and paymaster come as a pair; its rate limit is a positive integer", () => {

@@ -120,7 +120,10 @@ describe('invoice.paid', () => {
     expect(delivery!.headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/)
     expect(Math.abs(Number(delivery!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(10)
     const event = verified(endpoint.secret, delivery!)
-    expect(event).toEqual(await expectedPaid(invoice.id, payer.vault, parseUnits('25', 6), submit.body.txHash))
+    const expected = await expectedPaid(invoice.id, payer.vault, parseUnits('25', 6), submit.body.txHash)
+    expect(event).toEqual(expected)
+    // byte for byte, in the order docs/webhooks.md shows
+    expect(delivery!.body).toBe(JSON.stringify(expected))
     // the shape the OpenAPI document's webhooks describe
     expect(webhookEventSchema.parse(event)).toEqual(event)
     // the same event is not sent again, by this pass or a later one
