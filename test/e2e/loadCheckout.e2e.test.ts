@@ -1,5 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -19,6 +19,10 @@ let checkout: Server
 let shopUrl = ''
 let checkoutUrl = ''
 let checkoutDown = false
+// while set, the loader's requests wait for an answer (a checkout that is slow, or hangs)
+let checkoutHolds = false
+const heldRequests: ServerResponse[] = []
+let loader: Buffer
 const loaderRequests: string[] = []
 const packageDistDir = mkdtempSync(join(tmpdir(), 'svc-package-'))
 
@@ -26,10 +30,11 @@ beforeAll(async () => {
   await buildPackage(packageDistDir)
   const manifest = readEmbedManifest(distDir())
   if (!manifest) throw new Error('the embed loader is not built')
-  const loader = readFileSync(join(distDir(), 'embed', manifest.file))
+  loader = readFileSync(join(distDir(), 'embed', manifest.file))
   checkout = createServer((request, response) => {
     if (request.url !== '/embed.js') return void response.writeHead(404).end()
     loaderRequests.push(request.url)
+    if (checkoutHolds) return void heldRequests.push(response)
     if (checkoutDown) return void response.writeHead(503).end()
     response.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(loader)
   })
@@ -60,14 +65,27 @@ declare global {
   }
 }
 
-async function shopPage(query = ''): Promise<Page> {
+/** Answers the held requests: 503 while the checkout is down, the loader otherwise. */
+function releaseHeld() {
+  checkoutHolds = false
+  for (const response of heldRequests.splice(0)) {
+    if (checkoutDown) response.writeHead(503).end()
+    else response.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(loader)
+  }
+}
+
+/** `waitUntil: 'domcontentloaded'` for a page whose loader tag is held: its load event waits for it. */
+async function shopPage(query = '', waitUntil: 'load' | 'domcontentloaded' = 'load'): Promise<Page> {
   loaderRequests.length = 0
   const page = await browser.newPage()
-  await page.goto(`${shopUrl}/${query}`)
+  await page.goto(`${shopUrl}/${query}`, { waitUntil })
   await expect.poll(() => page.evaluate(() => document.body.dataset.ready)).toBe('1')
   return page
 }
 
+/** What every failure's message tells the merchant to check. */
+const advice = () =>
+  `Check that ${checkoutUrl} is reachable, that your page's Content-Security-Policy allows it in script-src and frame-src, and that an integrity hash matches the file; then call loadCheckout again to retry.`
 const loaderTags = (page: Page) => page.evaluate((url) => document.querySelectorAll(`script[src^="${url}/embed"]`).length, checkoutUrl)
 
 describe('loadCheckout', () => {
@@ -121,6 +139,62 @@ describe('loadCheckout', () => {
     expect(version).toBe('1')
     expect(loaderRequests).toEqual(['/embed.js', '/embed.js'])
     expect(await loaderTags(page)).toBe(1)
+    await page.close()
+  })
+
+  test('behavior: a loader tag on the page that had already failed rejects at once with what to do, and the next call loads with a tag of its own', async () => {
+    checkoutDown = true
+    // the page has loaded: its loader tag has failed before loadCheckout is called
+    const page = await shopPage('?tag=1')
+    const failure = await page.evaluate((url) => window.svc.loadCheckout(url).then(() => 'resolved', (error: Error) => `${error instanceof Error} ${error.message}`), checkoutUrl)
+    expect(failure).toBe(`true svc-checkout: the loader's script tag on the page failed to load (${checkoutUrl}/embed.js). ${advice()}`)
+    checkoutDown = false
+    const version = await page.evaluate(async (url) => (await window.svc.loadCheckout(url))?.version, checkoutUrl)
+    expect(version).toBe('1')
+    expect(loaderRequests).toEqual(['/embed.js', '/embed.js'])
+    // the merchant's failed tag stays, marked, beside the one that loaded
+    expect(await page.evaluate((url) => Array.from(document.querySelectorAll<HTMLScriptElement>(`script[src^="${url}/embed"]`), (tag) => tag.dataset.svcCheckout), checkoutUrl)).toEqual(['failed', 'loaded'])
+    await page.close()
+  })
+
+  test('behavior: a loader tag on the page that fails after the call rejects, instead of waiting for a load event that never comes', async () => {
+    checkoutHolds = true
+    const page = await shopPage('?tag=1', 'domcontentloaded')
+    await expect.poll(() => loaderRequests.length).toBe(1)
+    await page.evaluate((url) => {
+      document.body.dataset.outcome = 'pending'
+      window.svc.loadCheckout(url).then(
+        () => (document.body.dataset.outcome = 'resolved'),
+        (error: Error) => (document.body.dataset.outcome = error.message),
+      )
+    }, checkoutUrl)
+    expect(await page.evaluate(() => document.body.dataset.outcome)).toBe('pending')
+    checkoutDown = true
+    releaseHeld()
+    await expect.poll(() => page.evaluate(() => document.body.dataset.outcome)).toBe(`svc-checkout: the loader could not be loaded (${checkoutUrl}/embed.js). ${advice()}`)
+    checkoutDown = false
+    expect(await page.evaluate(async (url) => (await window.svc.loadCheckout(url))?.version, checkoutUrl)).toBe('1')
+    await page.close()
+  })
+
+  test('behavior: a loader that does not arrive within timeoutMs rejects with what to do, and the next call tries again', async () => {
+    checkoutHolds = true
+    const page = await shopPage()
+    await page.evaluate((url) => {
+      document.body.dataset.outcome = 'pending'
+      window.svc.loadCheckout(url, { timeoutMs: 500 }).then(
+        () => (document.body.dataset.outcome = 'resolved'),
+        (error: Error) => (document.body.dataset.outcome = error.message),
+      )
+    }, checkoutUrl)
+    await expect.poll(() => page.evaluate(() => document.body.dataset.outcome)).toBe(`svc-checkout: the loader did not load within 500 ms (${checkoutUrl}/embed.js). ${advice()}`)
+    expect(await loaderTags(page)).toBe(0)
+    // the held request fails; the checkout answers again
+    checkoutDown = true
+    releaseHeld()
+    checkoutDown = false
+    expect(await page.evaluate(async (url) => (await window.svc.loadCheckout(url))?.version, checkoutUrl)).toBe('1')
+    expect(loaderRequests).toEqual(['/embed.js', '/embed.js'])
     await page.close()
   })
 })

@@ -49,6 +49,9 @@ export type LoadCheckoutOptions = {
   src?: string
   /** The loader's SRI hash (`sha384-…`), with `src` naming a content-named file. */
   integrity?: string
+  /** How long to wait for the loader, in milliseconds (10 000 by default): a load not done by then
+   * rejects, as a failed one does. */
+  timeoutMs?: number
 }
 
 declare global {
@@ -59,10 +62,16 @@ declare global {
 
 const loads = new Map<string, Promise<SvcCheckout | null>>()
 
+/** `data-svc-checkout` on a loader tag: `loading` while a call waits for it, then `loaded` or
+ * `failed`. A merchant's own tag has none until a call has seen it finish. */
+type TagState = 'loading' | 'loaded' | 'failed'
+const stateOf = (script: HTMLScriptElement) => script.dataset.svcCheckout as TagState | undefined
+
 /** A `<script>` already on the page that loads this checkout's loader: the tag a merchant wrote, or
- * one an earlier call added. */
+ * one an earlier call added. A tag that failed is passed over: it never loads again. */
 function existingScript(origin: string, src: string): HTMLScriptElement | null {
   for (const script of Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]'))) {
+    if (stateOf(script) === 'failed') continue
     if (script.src === src) return script
     const url = new URL(script.src, location.href)
     if (url.origin === origin && /^\/embed(\.js|\/embed\.v\d+\.[\w-]+\.js)$/.test(url.pathname)) return script
@@ -75,7 +84,9 @@ function existingScript(origin: string, src: string): HTMLScriptElement | null {
  * `loadStripe` does: one promise per origin, whoever calls; a script tag already on the page is
  * reused, not added twice; `null` where there is no window (server-side rendering), so the call can
  * sit in shared code. A load that fails rejects with an Error that says what to check, and is
- * forgotten, so that calling again tries again.
+ * forgotten, so that calling again tries again (with a tag of its own). That covers a tag already on
+ * the page that failed before this call (the page finished loading without it defining the loader),
+ * or fails after it, and a load that takes longer than `timeoutMs`.
  */
 export function loadCheckout(baseUrl: string, options: LoadCheckoutOptions = {}): Promise<SvcCheckout | null> {
   if (typeof window === 'undefined' || typeof document === 'undefined') return Promise.resolve(null)
@@ -83,35 +94,70 @@ export function loadCheckout(baseUrl: string, options: LoadCheckoutOptions = {})
   const cached = loads.get(origin)
   if (cached) return cached
   const src = new URL(options.src ?? '/embed.js', `${origin}/`).href
-  const loading = new Promise<SvcCheckout | null>((resolve, reject) => {
-    if (window.SvcCheckout) return resolve(window.SvcCheckout)
-    let script = existingScript(origin, src)
-    const added = !script
-    if (!script) {
-      script = document.createElement('script')
-      script.src = src
-      script.async = true
-      if (options.integrity) {
-        script.integrity = options.integrity
-        script.crossOrigin = 'anonymous'
-      }
-      document.head.appendChild(script)
-    }
-    const tag = script
-    const fail = (what: string) => {
-      // a tag that failed never loads again: the next call adds a fresh one
-      if (added) tag.remove()
-      loads.delete(origin)
-      reject(
-        new Error(
-          `svc-checkout: ${what} (${tag.src}). Check that ${origin} is reachable, that your page's Content-Security-Policy allows it in script-src and frame-src, and that an integrity hash matches the file; then call loadCheckout again to retry.`,
-        ),
-      )
-    }
-    tag.addEventListener('load', () => (window.SvcCheckout ? resolve(window.SvcCheckout) : fail('the script loaded but defined no SvcCheckout: is this a svc-checkout server?')))
-    tag.addEventListener('error', () => fail('the loader could not be loaded'))
+  let resolve!: (checkout: SvcCheckout) => void
+  let reject!: (error: Error) => void
+  const loading = new Promise<SvcCheckout | null>((yes, no) => {
+    resolve = yes
+    reject = no
   })
+  // cached before anything can settle it, so that a failure always finds it to forget
   loads.set(origin, loading)
+  if (window.SvcCheckout) {
+    resolve(window.SvcCheckout)
+    return loading
+  }
+  const found = existingScript(origin, src)
+  const tag = found ?? document.createElement('script')
+  let settled = false
+  const finish = (state: Exclude<TagState, 'loading'>) => {
+    settled = true
+    clearTimeout(timer)
+    window.removeEventListener('load', pageLoaded)
+    tag.dataset.svcCheckout = state
+  }
+  const fail = (what: string) => {
+    if (settled) return
+    finish('failed')
+    // a tag that failed never loads again: ours goes, a merchant's stays marked, and the next call adds a fresh one
+    if (!found) tag.remove()
+    if (loads.get(origin) === loading) loads.delete(origin)
+    reject(
+      new Error(
+        `svc-checkout: ${what} (${tag.src}). Check that ${origin} is reachable, that your page's Content-Security-Policy allows it in script-src and frame-src, and that an integrity hash matches the file; then call loadCheckout again to retry.`,
+      ),
+    )
+  }
+  const loaded = () => {
+    if (settled) return
+    if (!window.SvcCheckout) return fail('the script loaded but defined no SvcCheckout: is this a svc-checkout server?')
+    finish('loaded')
+    resolve(window.SvcCheckout)
+  }
+  // The page's load event waits for every script on it: once it has passed, a tag that was there has
+  // loaded or failed, and its event will not come again.
+  const pageLoaded = () => (window.SvcCheckout ? loaded() : fail("the loader's script tag on the page failed to load"))
+  const timeoutMs = options.timeoutMs ?? 10_000
+  const timer = setTimeout(() => fail(`the loader did not load within ${timeoutMs} ms`), timeoutMs)
+  tag.addEventListener('load', loaded)
+  tag.addEventListener('error', () => fail('the loader could not be loaded'))
+  if (!found) {
+    tag.src = src
+    tag.async = true
+    if (options.integrity) {
+      tag.integrity = options.integrity
+      tag.crossOrigin = 'anonymous'
+    }
+    tag.dataset.svcCheckout = 'loading'
+    document.head.appendChild(tag)
+  } else if (stateOf(tag) === 'loaded') {
+    // loaded before, yet its SvcCheckout is gone
+    loaded()
+  } else if (!stateOf(tag)) {
+    // The merchant's own tag, which may have finished before this call. (One another script added
+    // after the page loaded, and still loading, is taken for failed: the next call adds its own.)
+    if (document.readyState === 'complete') pageLoaded()
+    else window.addEventListener('load', pageLoaded)
+  }
   return loading
 }
 
@@ -120,7 +166,7 @@ export function loadCheckout(baseUrl: string, options: LoadCheckoutOptions = {})
  * `null` without a window.
  */
 export async function mountCheckout(element: HTMLElement, baseUrl: string, options: MountOptions & LoadCheckoutOptions): Promise<Checkout | null> {
-  const { src, integrity, ...mount } = options
-  const checkout = await loadCheckout(baseUrl, { ...(src ? { src } : {}), ...(integrity ? { integrity } : {}) })
+  const { src, integrity, timeoutMs, ...mount } = options
+  const checkout = await loadCheckout(baseUrl, { ...(src ? { src } : {}), ...(integrity ? { integrity } : {}), ...(timeoutMs ? { timeoutMs } : {}) })
   return checkout ? checkout.mount(element, mount) : null
 }

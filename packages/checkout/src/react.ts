@@ -29,7 +29,7 @@ type Handlers = Pick<CheckoutProps, 'onReady' | 'onPaid' | 'onPending' | 'onExpi
  * functions on each render neither remounts nor loses an event.
  */
 export function Checkout(props: CheckoutProps): ReactElement {
-  const { baseUrl, src, integrity, invoiceId, token, locale, theme, mode, layout, className, style } = props
+  const { baseUrl, src, integrity, timeoutMs, invoiceId, token, locale, theme, mode, layout, className, style } = props
   const element = useRef<HTMLDivElement>(null)
   const handlers = useRef<Handlers>(props)
   handlers.current = props
@@ -44,7 +44,7 @@ export function Checkout(props: CheckoutProps): ReactElement {
     if (themeKey) options.theme = JSON.parse(themeKey) as Record<string, string>
     if (mode) options.mode = mode
     if (layout) options.layout = layout
-    loadCheckout(baseUrl, { ...(src ? { src } : {}), ...(integrity ? { integrity } : {}) }).then(
+    loadCheckout(baseUrl, { ...(src ? { src } : {}), ...(integrity ? { integrity } : {}), ...(timeoutMs ? { timeoutMs } : {}) }).then(
       (api) => {
         if (gone || !api || !element.current) return
         mounted = api.mount(element.current, options)
@@ -60,7 +60,7 @@ export function Checkout(props: CheckoutProps): ReactElement {
       gone = true
       mounted?.destroy()
     }
-  }, [baseUrl, src, integrity, invoiceId, token, locale, themeKey, mode, layout])
+  }, [baseUrl, src, integrity, timeoutMs, invoiceId, token, locale, themeKey, mode, layout])
 
   return createElement('div', { ref: element, className, style })
 }

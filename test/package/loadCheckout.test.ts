@@ -1,0 +1,169 @@
+// @vitest-environment happy-dom
+// @vitest-environment-options {"settings":{"enableJavaScriptEvaluation":true}}
+import { createServer, type ServerResponse } from 'node:http'
+import { afterEach, describe, expect, test, vi } from 'vitest'
+import { loadCheckout } from '../../packages/checkout/src/index'
+import { listenOnLoopback } from '../support/loopback'
+
+// The browser entry against a checkout served over HTTP, in happy-dom, which fetches and runs script
+// tags as a browser does. Each test has a checkout of its own (a port of its own: an origin loadCheckout
+// has not cached), which answers as the test says: the loader, a 503, or nothing until released.
+// test/e2e/loadCheckout.e2e.test.ts does the same in chromium against the real loader.
+
+const loaderJs = "window.SvcCheckout = { version: 'test', mount() { throw new Error('not in this test') } }"
+type Answer = 'loader' | 'down' | 'hold'
+
+const servers: { close(): void }[] = []
+afterEach(() => {
+  delete window.SvcCheckout
+  for (const script of Array.from(document.querySelectorAll('script'))) script.remove()
+  for (const server of servers.splice(0)) server.close()
+  Reflect.deleteProperty(document, 'readyState')
+})
+
+async function checkout(initially: Answer) {
+  let answer = initially
+  const held: ServerResponse[] = []
+  const requests: string[] = []
+  const send = (response: ServerResponse) => {
+    if (answer === 'down') return void response.writeHead(503).end()
+    response.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(loaderJs)
+  }
+  const server = createServer((request, response) => {
+    requests.push(request.url!)
+    if (answer === 'hold') held.push(response)
+    else send(response)
+  })
+  const url = `http://127.0.0.1:${await listenOnLoopback(server, 0)}`
+  servers.push({ close: () => (held.forEach((response) => response.destroy()), server.closeAllConnections(), server.close()) })
+  return {
+    url,
+    requests,
+    /** Answers from now on (and the requests held so far) with `next`. */
+    answer(next: Answer) {
+      answer = next
+      if (next !== 'hold') held.splice(0).forEach(send)
+    },
+  }
+}
+
+/** The tag a merchant writes into the page, and what became of it. */
+function merchantTag(src: string) {
+  const tag = document.createElement('script')
+  const outcome = { event: '' }
+  tag.addEventListener('load', () => (outcome.event = 'load'))
+  tag.addEventListener('error', () => (outcome.event = 'error'))
+  tag.src = src
+  tag.async = true
+  document.head.appendChild(tag)
+  return { tag, outcome }
+}
+
+/** The promise's outcome once it has one, for expect.poll: `resolved <version>` or `rejected <message>`. */
+function watch(promise: Promise<{ version: string } | null>) {
+  const seen = { outcome: 'pending' }
+  promise.then(
+    (api) => (seen.outcome = `resolved ${api?.version}`),
+    (error: Error) => (seen.outcome = `rejected ${error instanceof Error} ${error.message}`),
+  )
+  return seen
+}
+
+const loaderTags = (url: string) => Array.from(document.querySelectorAll<HTMLScriptElement>('script')).filter((script) => script.src.startsWith(url))
+const advice = (url: string) =>
+  `Check that ${url} is reachable, that your page's Content-Security-Policy allows it in script-src and frame-src, and that an integrity hash matches the file; then call loadCheckout again to retry.`
+
+describe('loadCheckout with a loader tag already on the page', () => {
+  test('behavior: a tag that failed before the call (the page loaded without it) rejects at once with what to do, and the next call loads with a fresh tag', async () => {
+    const server = await checkout('down')
+    const merchant = merchantTag(`${server.url}/embed.js`)
+    await expect.poll(() => merchant.outcome.event).toBe('error')
+    expect(document.readyState).toBe('complete')
+
+    const failed = watch(loadCheckout(server.url))
+    await expect.poll(() => failed.outcome).toBe(`rejected true svc-checkout: the loader's script tag on the page failed to load (${server.url}/embed.js). ${advice(server.url)}`)
+    // the merchant's tag stays where they wrote it, marked: it never loads again
+    expect(merchant.tag.isConnected).toBe(true)
+    expect(merchant.tag.dataset.svcCheckout).toBe('failed')
+
+    server.answer('loader')
+    const retried = watch(loadCheckout(server.url))
+    await expect.poll(() => retried.outcome).toBe('resolved test')
+    expect(server.requests).toEqual(['/embed.js', '/embed.js'])
+    expect(loaderTags(server.url).map((tag) => tag.dataset.svcCheckout)).toEqual(['failed', 'loaded'])
+  })
+
+  test('behavior: a tag that fails after the call rejects, instead of waiting for a load event that never comes', async () => {
+    const server = await checkout('hold')
+    // the page is still loading, as it is while one of its scripts is
+    Object.defineProperty(document, 'readyState', { value: 'interactive', configurable: true })
+    merchantTag(`${server.url}/embed.js`)
+    await expect.poll(() => server.requests.length).toBe(1)
+
+    const failed = watch(loadCheckout(server.url))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(failed.outcome).toBe('pending')
+    server.answer('down')
+    await expect.poll(() => failed.outcome).toBe(`rejected true svc-checkout: the loader could not be loaded (${server.url}/embed.js). ${advice(server.url)}`)
+
+    // forgotten: the next call tries again, with a tag of its own beside the failed one
+    server.answer('loader')
+    const retried = watch(loadCheckout(server.url))
+    await expect.poll(() => retried.outcome).toBe('resolved test')
+    expect(loaderTags(server.url)).toHaveLength(2)
+  })
+
+  test('behavior: a tag that failed before a call made while the page still loads rejects once the page has loaded', async () => {
+    const server = await checkout('down')
+    Object.defineProperty(document, 'readyState', { value: 'interactive', configurable: true })
+    const merchant = merchantTag(`${server.url}/embed.js`)
+    await expect.poll(() => merchant.outcome.event).toBe('error')
+
+    const failed = watch(loadCheckout(server.url))
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(failed.outcome).toBe('pending')
+    // the page's load event, which waits for every script on the page: the tag's own has passed
+    Object.defineProperty(document, 'readyState', { value: 'complete', configurable: true })
+    window.dispatchEvent(new Event('load'))
+    await expect.poll(() => failed.outcome).toBe(`rejected true svc-checkout: the loader's script tag on the page failed to load (${server.url}/embed.js). ${advice(server.url)}`)
+  })
+
+  test('behavior: a tag that loaded before the call resolves with its SvcCheckout, without a second tag', async () => {
+    const server = await checkout('loader')
+    const merchant = merchantTag(`${server.url}/embed.js`)
+    await expect.poll(() => merchant.outcome.event).toBe('load')
+    const loaded = watch(loadCheckout(server.url))
+    await expect.poll(() => loaded.outcome).toBe('resolved test')
+    expect(loaderTags(server.url)).toHaveLength(1)
+    expect(server.requests).toEqual(['/embed.js'])
+  })
+})
+
+describe('loadCheckout waiting for the loader', () => {
+  test('behavior: a loader that does not arrive within timeoutMs rejects with what to do, its tag removed, and the next call tries again', async () => {
+    const server = await checkout('hold')
+    const failed = watch(loadCheckout(server.url, { timeoutMs: 300 }))
+    await expect.poll(() => server.requests.length).toBe(1)
+    await expect.poll(() => failed.outcome).toBe(`rejected true svc-checkout: the loader did not load within 300 ms (${server.url}/embed.js). ${advice(server.url)}`)
+    expect(loaderTags(server.url)).toHaveLength(0)
+
+    server.answer('loader')
+    const retried = watch(loadCheckout(server.url))
+    await expect.poll(() => retried.outcome).toBe('resolved test')
+    expect(loaderTags(server.url)).toHaveLength(1)
+  })
+
+  test('behavior: without timeoutMs a load is given 10 seconds', async () => {
+    const server = await checkout('hold')
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const failed = watch(loadCheckout(server.url))
+      await vi.advanceTimersByTimeAsync(9_999)
+      expect(failed.outcome).toBe('pending')
+      await vi.advanceTimersByTimeAsync(1)
+      await expect.poll(() => failed.outcome).toBe(`rejected true svc-checkout: the loader did not load within 10000 ms (${server.url}/embed.js). ${advice(server.url)}`)
+    } finally {
+      vi.useRealTimers()
+    }
+  })
+})
