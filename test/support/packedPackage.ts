@@ -26,7 +26,8 @@ const repoModules = () => realpathSync(join(packageDir, '..', '..', 'node_module
 export async function installPackedPackage(): Promise<InstalledPackage> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-merchant-app-'))
   const staged = await stagePackage(join(dir, 'package-source'))
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', dir], { cwd: staged, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as [
+  // built once, just now: the package's prepack (the same build, into packages/checkout/dist) is not run
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: staged, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as [
     { filename: string; files: { path: string }[] },
   ]
   const tarball = join(dir, packed[0].filename)

@@ -57,7 +57,8 @@ export async function buildPackage(outDir = packageDistDir): Promise<Record<Pack
 
 /**
  * The package as `npm pack` sees it, in a folder of its own: its package.json, README and a fresh
- * build in dist/. Returns the folder.
+ * build in dist/. Returns the folder. Pack it with `--ignore-scripts`: it holds its build already,
+ * and its prepack names this script by a path that is packages/checkout's only.
  */
 export async function stagePackage(dir: string): Promise<string> {
   mkdirSync(dir, { recursive: true })
@@ -66,7 +67,10 @@ export async function stagePackage(dir: string): Promise<string> {
   return dir
 }
 
+// `npm run build:package`, and the package's prepack: `npm pack` and `npm publish` in packages/checkout
+// build dist/ first, so that a tarball never holds a stale or missing build. The sizes go to stderr:
+// `npm pack --json` prints its answer on stdout.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const sizes = await buildPackage()
-  console.log(`@svc-checkout/js: ${Object.entries(sizes).map(([entry, bytes]) => `${entry} ${bytes} B gzip`).join(', ')}`)
+  process.stderr.write(`@svc-checkout/js: ${Object.entries(sizes).map(([entry, bytes]) => `${entry} ${bytes} B gzip`).join(', ')}\n`)
 }
