@@ -116,7 +116,8 @@ describe('the packed package in a merchant app', () => {
 
     // the merchant's server, polling: the installed package's readInvoice reads the same from the chain
     const { readInvoice } = (await import(installedServerEntry)) as typeof import('../../packages/checkout/src/server')
-    const deployment = { chainId: devnet.file.chainId, registry: devnet.file.contracts.registry }
+    // a devnet's chain is short: its payments are searched for from block 0, as no public RPC's could be
+    const deployment = { chainId: devnet.file.chainId, registry: devnet.file.contracts.registry, registryFromBlock: '0' }
     const read = await readInvoice({ rpcUrl: devnet.file.rpcUrl, deployment, invoiceId: invoice.id })
     expect(read).toMatchObject({ invoiceId: invoice.id, status: 'paid', amount: invoice.amount, payment: { payer: devnet.file.payer.vault, txHash: onChain!.transactionHash, blockNumber: onChain!.blockNumber.toString(), net: onChain!.args.net!.toString() } })
     expect(await readInvoice({ rpcUrl: devnet.file.rpcUrl, deployment, invoiceId: 10n ** 12n })).toEqual({ invoiceId: (10n ** 12n).toString(), status: 'notFound' })

@@ -55,7 +55,7 @@ export async function receive(body: string, headers: Headers): Promise<string> {
 }
 
 export async function poll(): Promise<string> {
-  const invoice = await readInvoice({ rpcUrl: 'http://127.0.0.1:8545', deployment: { chainId: 31337, registry: '0x0000000000000000000000000000000000000001' }, invoiceId: 1n })
+  const invoice = await readInvoice({ rpcUrl: 'http://127.0.0.1:8545', deployment: { chainId: 31337, registry: '0x0000000000000000000000000000000000000001' }, invoiceId: 1n, fromBlock: 0n })
   return invoice.status === 'notFound' ? 'none' : invoice.status + invoice.amount
 }
 `

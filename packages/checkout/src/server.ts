@@ -128,6 +128,10 @@ export type ReadInvoiceParameters = {
    * only `chainId`, `registry` and, to find the payment, `registryFromBlock` are read. */
   deployment: { chainId: number; registry: string; registryFromBlock?: string }
   invoiceId: string | bigint
+  /** The first block searched for a paid invoice's `InvoicePaid` log; `deployment.registryFromBlock`
+   * (the registry's deployment block) by default. One of the two is required: a search from block 0
+   * is a range public RPCs refuse (pass 0 on a devnet only). */
+  fromBlock?: bigint | number | string
 }
 
 export type ReadInvoiceReturnType = { invoiceId: string; status: 'notFound' } | ReadInvoiceRecord
@@ -142,8 +146,9 @@ export type ReadInvoiceRecord = {
   /** ISO 8601. */
   dueAt: string
   metaHash: Hex
-  /** Set once paid: who paid, when, and in which transaction (null when the node no longer serves
-   * the log, e.g. a pruned RPC). */
+  /** Set once paid: who paid, when, and in which transaction. `txHash`, `blockNumber`, `fee` and
+   * `net` come from the `InvoicePaid` log, and are null when the search found none: a `fromBlock`
+   * after the payment, or a node that no longer serves the log. */
   payment: { payer: Address; paidAt: string; txHash: Hex | null; blockNumber: string | null; fee: string | null; net: string | null } | null
 }
 
@@ -156,32 +161,67 @@ const invoicePaidEvent = parseAbiItem('event InvoicePaid(uint256 indexed id, add
 const statuses = ['notFound', 'open', 'paid', 'canceled'] as const
 const iso = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString()
 
+/** The RPC as an error names it: by its host, never its whole URL (a provider's key may be in it). */
+function rpcName(rpcUrl: string): string {
+  try {
+    return `the RPC at ${new URL(rpcUrl).host}`
+  } catch {
+    return 'the RPC'
+  }
+}
+
+/** An RPC call that failed, as an Error saying which, in the node's own words (viem's `details`,
+ * after the HTTP status where it answered one), the whole error as its cause. */
+function rpcFailure(rpc: string, what: string, error: unknown, advice = ''): Error {
+  let reason = String(error)
+  if (error instanceof BaseError) {
+    const status = (error.walk((cause) => typeof (cause as { status?: unknown }).status === 'number') as { status?: number } | null)?.status
+    reason = `${status ? `HTTP ${status} ` : ''}${error.details || error.shortMessage}`
+  }
+  return new Error(`readInvoice: ${rpc} failed to ${what}: ${reason}${advice}`, { cause: error })
+}
+
 /**
  * Reads an invoice's status from the chain, for a merchant who polls rather than receives webhooks:
  * the registry's own record, so it holds whoever served the checkout. The node must be on
- * `deployment.chainId`; another chain is an Error, never a status.
+ * `deployment.chainId`; another chain is an Error, never a status, and so is an RPC that fails any
+ * call (a paid invoice's log search too): nothing it could not read is reported as unpaid.
  */
-export async function readInvoice({ rpcUrl, deployment, invoiceId }: ReadInvoiceParameters): Promise<ReadInvoiceReturnType> {
+export async function readInvoice({ rpcUrl, deployment, invoiceId, fromBlock = deployment.registryFromBlock }: ReadInvoiceParameters): Promise<ReadInvoiceReturnType> {
+  if (fromBlock === undefined) {
+    throw new TypeError(
+      "readInvoice: pass fromBlock, or a deployment with registryFromBlock (the deployment file `npm run deploy` writes has it): a paid invoice's InvoicePaid log is searched for from there, and public RPCs refuse a search from block 0",
+    )
+  }
+  const from = BigInt(fromBlock)
   const id = BigInt(invoiceId)
   const registry = getAddress(deployment.registry)
   const client = createPublicClient({ transport: http(rpcUrl) })
-  const chainId = await client.getChainId()
-  if (chainId !== deployment.chainId) throw new Error(`readInvoice: ${rpcUrl} serves chain ${chainId}, the deployment is on chain ${deployment.chainId}: pass an RPC of the deployment's chain`)
+  const rpc = rpcName(rpcUrl)
+  const chainId = await client.getChainId().catch((error: unknown) => {
+    throw rpcFailure(rpc, 'answer eth_chainId', error)
+  })
+  if (chainId !== deployment.chainId) throw new Error(`readInvoice: ${rpc} serves chain ${chainId}, the deployment is on chain ${deployment.chainId}: pass an RPC of the deployment's chain`)
   let invoice
   try {
     invoice = await client.readContract({ address: registry, abi: registryAbi, functionName: 'invoices', args: [id] })
   } catch (error) {
     const reverted = error instanceof BaseError ? error.walk((cause) => cause instanceof ContractFunctionRevertedError) : null
     if (reverted instanceof ContractFunctionRevertedError && reverted.data?.errorName === 'UnknownInvoice') return { invoiceId: id.toString(), status: 'notFound' }
-    throw error
+    throw rpcFailure(rpc, `read invoice ${id} from the registry ${registry}`, error)
   }
   const status = statuses[invoice.status]
   if (!status || status === 'notFound') return { invoiceId: id.toString(), status: 'notFound' }
   let payment: ReadInvoiceRecord['payment'] = null
   if (status === 'paid') {
-    const [log] = await client
-      .getLogs({ address: registry, event: invoicePaidEvent, args: { id }, fromBlock: BigInt(deployment.registryFromBlock ?? '0'), toBlock: 'latest' })
-      .catch(() => [])
+    const [log] = await client.getLogs({ address: registry, event: invoicePaidEvent, args: { id }, fromBlock: from, toBlock: 'latest' }).catch((error: unknown) => {
+      throw rpcFailure(
+        rpc,
+        `search blocks ${from} to latest for invoice ${id}'s InvoicePaid log`,
+        error,
+        ". Pass the registry's deployment block as fromBlock if it is later, or use an RPC that serves eth_getLogs over this range",
+      )
+    })
     payment = {
       payer: invoice.payer,
       paidAt: iso(invoice.paidAt),
