@@ -189,9 +189,16 @@ describe('loadCheckout', () => {
     }, checkoutUrl)
     await expect.poll(() => page.evaluate(() => document.body.dataset.outcome)).toBe(`svc-checkout: the loader did not load within 500 ms (${checkoutUrl}/embed.js). ${advice()}`)
     expect(await loaderTags(page)).toBe(0)
-    // the held request fails; the checkout answers again
+    // the held request fails (the browser has its answer before the next call: a tag added while the
+    // same URL is still being fetched may share that fetch); the checkout answers again
+    const answered = new Promise<void>((resolve) => {
+      const done = (request: { url(): string }) => request.url() === `${checkoutUrl}/embed.js` && resolve()
+      page.on('requestfinished', done)
+      page.on('requestfailed', done)
+    })
     checkoutDown = true
     releaseHeld()
+    await answered
     checkoutDown = false
     expect(await page.evaluate(async (url) => (await window.svc.loadCheckout(url))?.version, checkoutUrl)).toBe('1')
     expect(loaderRequests).toEqual(['/embed.js', '/embed.js'])
