@@ -35,7 +35,12 @@ function lazyView<Name extends keyof AfterPayViews>(name: Name, placeholder: () 
   function Lazy(props: Record<string, unknown>) {
     const [, arrived] = useState(loaded !== null)
     useEffect(() => {
-      if (loaded) return
+      // arrived between this render (the placeholder) and now, asked for by another view: without
+      // this the payer would be left at the spinner (seen under load: the unsafe state never shown)
+      if (loaded) {
+        arrived(true)
+        return
+      }
       let live = true
       let cancel = () => {}
       const load = () =>
