@@ -64,10 +64,6 @@ export default defineConfig({
     // machine takes longer than a quiet one: a poll gives up after what a payer would wait
     expect: { poll: { timeout: 10_000, interval: 100 } },
     pool: 'forks',
-    // vitest's default is one worker fewer than the cores: on a 2-core machine one file at a time.
-    // Two files side by side take the suite from about 520 s to about 380 s there; the browser files
-    // each use their worker's own devnet and page (test/support/workerCheckout.ts)
-    maxWorkers: 2,
     // Layers, cheapest first: `unit` is the widget's own code and the code it shares with the server
     // (no chain, no build); `node` starts real chains, databases and servers in-process; `built`
     // serves, drives or weighs the built page and is the only one that builds it. A test file that
