@@ -33,6 +33,9 @@ const { seed } = devnet
 const path = writeDevnetFile(dir, file)
 const readyMs = Math.round(performance.now() - started)
 
+// before 'ready' is printed, which is what a person or a script waits for: a Ctrl-C or SIGTERM right
+// after it would otherwise find no handler yet and leave the chain and the database unclosed
+stopOnSignals(() => devnet.close(), { timeoutMs: env.SHUTDOWN_TIMEOUT_MS, logger })
 const usdc = (amount: bigint) => `${Number(formatUnits(amount, 6)).toLocaleString('en-US', { minimumFractionDigits: 2 })} USDC`
 console.log(
   [
@@ -52,5 +55,3 @@ console.log(
     'Ctrl-C stops everything.',
   ].join('\n'),
 )
-
-stopOnSignals(() => devnet.close(), { timeoutMs: env.SHUTDOWN_TIMEOUT_MS, logger })

@@ -19,5 +19,7 @@ if (!config.DATABASE_URL) {
   logger.warn({ dataDir: config.DATA_DIR }, 'single-instance mode: PGlite in DATA_DIR keeps this instance\'s own database and HMAC nonces; run one instance only, or set DATABASE_URL')
 }
 const server = await createServer(config, { logger })
-logger.info({ url: server.url, ...(server.opsUrl ? { opsUrl: server.opsUrl } : {}), chainId: config.CHAIN_ID, bundler: config.BUNDLER_URL ? 'rpc' : 'local', paymaster: config.PAYMASTER_URL ? 'erc-7677' : 'local' }, 'listening')
+// before 'listening', which is what a supervisor waits for: a SIGTERM sent right after it would
+// otherwise find no handler yet and end the process at once, requests and all
 stopOnSignals(() => server.close(), { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger })
+logger.info({ url: server.url, ...(server.opsUrl ? { opsUrl: server.opsUrl } : {}), chainId: config.CHAIN_ID, bundler: config.BUNDLER_URL ? 'rpc' : 'local', paymaster: config.PAYMASTER_URL ? 'erc-7677' : 'local' }, 'listening')
