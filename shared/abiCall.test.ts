@@ -1,8 +1,10 @@
 import { decodeFunctionData, decodeFunctionResult, encodeAbiParameters, encodeFunctionData, encodeFunctionResult, toFunctionSelector, zeroAddress } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { callSelector, CallSelectorError, decodeCall, decodeResult, encodeCall } from './abiCall'
+import { CallSelectorError, decodeCall, decodeResult, encodeCall } from './abiCall'
+import { callSelector } from './staticAbiCall'
 import { decodeStaticResult, encodeStaticCall, StaticResultError } from './staticAbiCall'
-import { vaultFactoryAbi, vaultPayAbi } from './payCall'
+import { vaultPayAbi } from './payCall'
+import { vaultFactoryAbi } from './vaultFactoryAbi'
 
 const owner = '0x00000000000000000000000000000000000000A1'
 const r = `0x${'11'.repeat(32)}` as const

@@ -1,9 +1,6 @@
 import { concat, decodeAbiParameters, encodeAbiParameters, slice, type AbiFunction, type AbiParameter, type DecodeAbiParametersReturnType, type Hex } from 'viem'
 import { CodedError } from './codedError'
-import { callSelector } from './staticAbiCall'
-
-// the selector lives with the fixed-size coder, which the page loads before Pay without this file
-export { callSelector }
+import { callSelector, type Arguments } from './staticAbiCall'
 
 /*
  * Calls to one known function fragment. viem's encodeFunctionData and decodeFunctionData look the
@@ -17,8 +14,6 @@ export class CallSelectorError extends CodedError {
   override name = 'CallSelectorError'
   readonly code = 'CALL_SELECTOR_MISMATCH'
 }
-
-type Arguments<fn extends AbiFunction> = DecodeAbiParametersReturnType<fn['inputs']>
 
 export function encodeCall<const fn extends AbiFunction>(fn: fn, args: Arguments<fn>): Hex {
   return concat([callSelector(fn), encodeAbiParameters(fn.inputs, args as never)])

@@ -1,6 +1,7 @@
 import { encodeFunctionData } from 'viem'
 import { describe, expect, test } from 'vitest'
-import { decodeCreateVault, encodeCreateVault, FactoryCallError, vaultFactoryAbi } from './payCall'
+import { decodeCreateVault, encodeCreateVault, FactoryCallError } from './payCall'
+import { vaultFactoryAbi } from './vaultFactoryAbi'
 
 const owner = '0x00000000000000000000000000000000000000A1'
 

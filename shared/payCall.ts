@@ -1,5 +1,6 @@
 import { getAddress, slice, type Address, type Hex } from 'viem'
-import { callSelector, decodeCall, encodeCall } from './abiCall'
+import { decodeCall, encodeCall } from './abiCall'
+import { callSelector } from './staticAbiCall'
 import { CodedError } from './codedError'
 import { vaultFactoryAbi, vaultSalt } from './vaultFactoryAbi'
 
@@ -35,8 +36,6 @@ export const vaultPayAbi = [
   },
 ] as const
 
-// in a file of their own: the page reads the vault's address before Pay without this file's coder
-export { vaultFactoryAbi, vaultSalt }
 
 export type PermitSignature = { deadline: bigint; v: number; r: Hex; s: Hex }
 

@@ -1,7 +1,16 @@
 import { getAddress, keccak256, slice, stringToHex, type AbiFunction, type AbiParameter, type DecodeAbiParametersReturnType, type Hex } from 'viem'
 import { CodedError } from './codedError'
 
-type Arguments<fn extends AbiFunction> = DecodeAbiParametersReturnType<fn['inputs']>
+/*
+ * Calls whose parameters are all of fixed size (address, bool, uintN, bytes32 and tuples of them), as
+ * every chain read before Pay is: each value is one 32-byte word in order, so they are coded here
+ * without viem's generic coder, which then loads only with the verifiers (the pay page's size
+ * budget). The results are viem's: checksummed addresses, uintN up to 48 bits as numbers, named
+ * tuples as objects. A file apart from abiCall.ts, which the verifiers share with the page: a shared
+ * module would carry all its exports into the page's chunk. The selector lives here for the same reason.
+ */
+
+export type Arguments<fn extends AbiFunction> = DecodeAbiParametersReturnType<fn['inputs']>
 
 /** The canonical type a selector hashes: a tuple is its components' types in parentheses. */
 function canonicalType(parameter: AbiParameter): string {
@@ -12,14 +21,6 @@ export function callSelector(fn: AbiFunction): Hex {
   return slice(keccak256(stringToHex(`${fn.name}(${fn.inputs.map(canonicalType).join(',')})`)), 0, 4)
 }
 
-
-/*
- * (A file apart from abiCall: a module the verifiers share with the page would carry all its
- * exports into the page's chunk.) Calls whose parameters are all of fixed size (address, bool, uintN, bytes32 and tuples of them),
- * as every chain read before Pay is: each value is one 32-byte word in order, so they are coded here
- * without viem's generic coder, which then loads only with the verifiers (the pay page's size budget).
- * The results are viem's: checksummed addresses, uintN up to 48 bits as numbers, named tuples as objects.
- */
 
 /** A result that is not the words its fragment declares (too short, or a word out of its type's range). */
 export class StaticResultError extends CodedError {

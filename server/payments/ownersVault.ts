@@ -1,5 +1,5 @@
 import type { Address } from 'viem'
-import { vaultFactoryAbi, vaultSalt } from '../../shared/payCall'
+import { vaultFactoryAbi, vaultSalt } from '../../shared/vaultFactoryAbi'
 import type { PayDependencies } from './payDependencies'
 
 /** The owner's payer vault: the factory's address for it at salt 0, deployed or not. */

@@ -1,5 +1,6 @@
 import { getAddress, isAddressEqual, slice, type Address, type Hex, type PublicClient } from 'viem'
-import { callSelector, decodeCall } from '../../shared/abiCall'
+import { decodeCall } from '../../shared/abiCall'
+import { callSelector } from '../../shared/staticAbiCall'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import type { Deployment } from '../../shared/deployment'
 import { tokenBalanceOfAbi, tokenPermitAbi } from '../../shared/tokenAbi'

@@ -6,10 +6,10 @@ import {
   decodePayCallData,
   encodeCreateVault,
   encodePayCallData,
-  vaultFactoryAbi,
   type PayCall,
   type PermitSignature,
 } from '../../shared/payCall'
+import { vaultFactoryAbi } from '../../shared/vaultFactoryAbi'
 import { encodeFundedPayCallData } from '../../shared/fundedPayCall'
 import { paymentTypedData } from '../../shared/paymentMessage'
 import { type WireInvoice } from '../../shared/wire'
