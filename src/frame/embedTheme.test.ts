@@ -16,3 +16,9 @@ test('behavior: drops other properties, url() and anything that could end the de
   expect(embedTheme('not json')).toEqual({})
   expect(embedTheme(null)).toEqual({})
 })
+
+test('behavior: the warning, danger and success colours are not the framing page\'s to set: a refusal stays legible and red', () => {
+  expect(
+    embedTheme(JSON.stringify({ '--svc-color-warning': '#fff4e0', '--svc-color-danger-bg': '#a8071a', '--svc-color-success': '#a8071a', '--svc-color-accent': '#0a7f5a' })),
+  ).toEqual({ '--svc-color-accent': '#0a7f5a' })
+})

@@ -13,7 +13,9 @@ export function embedTheme(raw: string | null): Record<string, string> {
   if (typeof parsed !== 'object' || parsed === null) return {}
   const theme: Record<string, string> = {}
   for (const [name, value] of Object.entries(parsed)) {
-    if (/^--svc-[a-z0-9-]{1,40}$/.test(name) && typeof value === 'string' && /^[\w\s#%.,()'"-]{1,100}$/.test(value) && !/url\s*\(/i.test(value)) {
+    // the colours of warnings and of what was checked are the checkout's own: a framing page may not
+    // make a warning as pale as its background, nor restyle a refusal to look like a success
+    if (/^--svc-[a-z0-9-]{1,40}$/.test(name) && !/^--svc-color-(warning|danger|success)/.test(name) && typeof value === 'string' && /^[\w\s#%.,()'"-]{1,100}$/.test(value) && !/url\s*\(/i.test(value)) {
       theme[name] = value
     }
   }
