@@ -92,7 +92,7 @@ let emptyCluster: Promise<Blob> | undefined
 /**
  * initdb, run in WebAssembly, is most of what opening a PGlite costs (~1.3 s of CPU, against ~0.35 s to
  * unpack a cluster): the first in-memory database of a process keeps a copy of its cluster as initdb
- * left it, and every later one starts from that copy. A test run opens about a hundred.
+ * left it, and every later one starts from that copy. A test run opens about sixty.
  */
 async function createInMemory(pgliteClass: typeof PGlite, dataDir: string | undefined): Promise<PGlite> {
   if (emptyCluster) {
