@@ -1,9 +1,9 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from 'playwright-core'
 import { parseUnits } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { devnetClients } from '../../devnet/deploy'
 import { cancelInvoice, createPayer, mintTo } from '../../devnet/seed'
+import { accessibilityViolations } from './support/accessibilityViolations'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { rewrite } from './support/rewrite'
 import { injectTestWallet } from './support/testWallet'
@@ -16,7 +16,6 @@ import { injectTestWallet } from './support/testWallet'
 
 const checkout = useCheckoutInBrowser()
 const deployment = () => ({ chainId: checkout.devnet.file.chainId, ...checkout.devnet.file.contracts })
-const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
 
 /** The invoice that is never paid here (every state on it stops short of paying), with full metadata. */
 const unpaidInvoice = () => checkout.devnet.file.invoices[0]!
@@ -44,15 +43,6 @@ async function connected(page: Page, invoice = unpaidInvoice()) {
   await page.getByRole('button', { name: /^Pay / }).waitFor()
 }
 
-/** Every violation with the rule, its impact and the elements it was found on, so that a failure
- * names what to fix. */
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(wcag).analyze()
-  return results.violations.map(
-    (violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  )
-}
-
 describe('the pay page for assistive technology', () => {
   test('behavior: the invoice as the server renders it, before any script runs, has no accessibility violations', async () => {
     const { page } = await payerPage()
@@ -68,7 +58,7 @@ describe('the pay page for assistive technology', () => {
     expect(await page.getByText('Unconfirmed', { exact: true }).isVisible()).toBe(true)
     // measured against the page's own colours: its policy let the inline styles apply
     expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(244, 245, 247)')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     release()
     await page.context().close()
   })
@@ -78,7 +68,7 @@ describe('the pay page for assistive technology', () => {
     await page.goto(unpaidInvoice().shareLink)
     await expect.poll(() => heading(page)).toBe('Choose a wallet to pay with')
     await expect.poll(() => page.getByText('Checked: the amount, recipient and due date match the payment record.').isVisible()).toBe(true)
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await page.context().close()
   })
 
@@ -86,7 +76,7 @@ describe('the pay page for assistive technology', () => {
     const { page } = await payerPage()
     await connected(page)
     await expect.poll(() => heading(page)).toBe('Pay this invoice')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await page.context().close()
   })
 
@@ -97,7 +87,7 @@ describe('the pay page for assistive technology', () => {
     await page.getByRole('button', { name: /^Pay / }).click()
     const release = await held
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Authorise the payment in your wallet')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     // closed first: the signature released afterwards reaches no page, and nothing is paid
     await page.context().close()
     release()
@@ -117,7 +107,7 @@ describe('the pay page for assistive technology', () => {
     await connected(page, invoice)
     await page.getByRole('button', { name: /^Pay / }).click()
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment submitted')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await page.context().close()
   })
 
@@ -126,7 +116,7 @@ describe('the pay page for assistive technology', () => {
     await connected(page, checkout.devnet.file.invoices[1]!)
     await page.getByRole('button', { name: /^Pay / }).click()
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await page.context().close()
   })
 
@@ -140,7 +130,7 @@ describe('the pay page for assistive technology', () => {
     }
     await page.goto(invoice.shareLink)
     await expect.poll(() => heading(page)).toBe('Payment stopped for your safety')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await page.context().close()
   })
 
@@ -154,7 +144,7 @@ describe('the pay page for assistive technology', () => {
     await connected(page, invoice)
     await page.getByRole('button', { name: /^Pay / }).click()
     await expect.poll(() => page.locator('.svc-widget').textContent(), { timeout: 20_000 }).toContain('The payment service asked for a new authorisation.')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await page.context().close()
   })
 
@@ -165,7 +155,7 @@ describe('the pay page for assistive technology', () => {
     await expect.poll(() => heading(page)).toBe('Not enough funds')
     // with the funding address's QR code and copy button in it
     await page.getByRole('img', { name: /^QR code of the address 0x/ }).waitFor()
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await page.context().close()
   })
 
@@ -176,7 +166,7 @@ describe('the pay page for assistive technology', () => {
     await page.getByRole('button', { name: /^Pay / }).click()
     const prompt = page.getByRole('group', { name: 'Devnet wallet' })
     await prompt.waitFor({ timeout: 20_000 })
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     // rejected: nothing is signed, and the invoice stays unpaid for the other states here
     await prompt.getByRole('button', { name: 'Reject' }).click()
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Pay this invoice')
@@ -191,7 +181,7 @@ describe('the pay page for assistive technology', () => {
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await page.getByRole('button', { name: /^Pay / }).click()
     await page.getByRole('button', { name: /^Yes, pay / }).waitFor()
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await page.context().close()
   })
 
@@ -199,7 +189,7 @@ describe('the pay page for assistive technology', () => {
     const { page } = await payerPage()
     const response = await page.goto(`${checkout.devnet.file.serverUrl}/pay/abc`)
     expect(response?.status()).toBe(400)
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await page.context().close()
   })
 
@@ -209,12 +199,12 @@ describe('the pay page for assistive technology', () => {
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     const offer = page.getByRole('button', { name: / from your wallet$/ })
     await offer.waitFor()
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     const held = wallet.holdNext('eth_signTypedData_v4')
     await offer.click()
     const release = await held
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Allow your vault to take the missing amount')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     // closed first: the signature released afterwards reaches no page, and nothing is paid
     await page.context().close()
     release()
@@ -225,7 +215,7 @@ describe('the pay page for assistive technology', () => {
     await page.goto(unpaidInvoice().shareLink)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await expect.poll(() => heading(page)).toBe('Wrong network')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await page.context().close()
   })
 
@@ -236,7 +226,7 @@ describe('the pay page for assistive technology', () => {
     await page.goto(invoice.shareLink)
     await expect.poll(() => page.locator('.svc-badge').textContent()).toBe('Canceled')
     await expect.poll(() => page.getByRole('heading', { name: 'This invoice was canceled' }).isVisible()).toBe(true)
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await page.context().close()
   })
 
@@ -245,7 +235,7 @@ describe('the pay page for assistive technology', () => {
     const response = await page.goto(`${checkout.devnet.file.serverUrl}/pay/424242`, { waitUntil: 'networkidle' })
     expect(response?.status()).toBe(404)
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Invoice not found')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await page.context().close()
   })
 })

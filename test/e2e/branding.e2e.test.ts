@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import AxeBuilder from '@axe-core/playwright'
 import type { Frame, Page } from 'playwright-core'
 import { parseUnits } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -7,6 +6,7 @@ import { createMerchantClient } from '../../cli/merchant/createMerchantClient'
 import { demoBrandColor, demoLogo } from '../../devnet/demoLogo'
 import { devnetClients } from '../../devnet/deploy'
 import { cancelInvoice, createPayer, mintTo } from '../../devnet/seed'
+import { accessibilityViolations } from './support/accessibilityViolations'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { rewrite } from './support/rewrite'
@@ -21,7 +21,6 @@ import { injectTestWallet } from './support/testWallet'
 
 const checkout = useCheckoutInBrowser()
 const deployment = () => ({ chainId: checkout.devnet.file.chainId, ...checkout.devnet.file.contracts })
-const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
 const logo = demoLogo()
 const logoPath = `/v1/branding/logos/${createHash('sha256').update(logo).digest('hex')}.png`
 const yellow = 'rgb(255, 255, 0)'
@@ -69,14 +68,6 @@ async function connected(page: Page, invoice = unpaidInvoice()) {
   await page.getByRole('button', { name: /^Pay / }).waitFor()
 }
 
-async function violations(page: Page, within?: string): Promise<string[]> {
-  const builder = new AxeBuilder({ page }).withTags(wcag)
-  const results = await (within ? builder.include(within) : builder).analyze()
-  return results.violations.map(
-    (violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-  )
-}
-
 /** The band's colour and its logo as the browser loaded it: where from, and its natural size. */
 function band(page: Page | Frame) {
   return page.evaluate(() => {
@@ -95,7 +86,7 @@ const primaryButtons = (page: Page | Frame) =>
 
 /** Axe, and the brand colour on every primary button it finds, with black text: the state's check. */
 async function assertBrandedAndAccessible(page: Page) {
-  expect(await violations(page)).toEqual([])
+  expect(await accessibilityViolations(page)).toEqual([])
   for (const colours of await primaryButtons(page)) expect(colours).toEqual([yellow, black])
 }
 
@@ -118,7 +109,7 @@ describe('a studio brand colour on the pay page', () => {
     expect(await page.evaluate(() => document.querySelector('.svc-brand-scope')!.getAttribute('style'))).toBe('--svc-brand:#ffff00;--svc-brand-text:#000000;--svc-brand-edge:#999900')
     expect(await page.getByText('Unconfirmed', { exact: true }).isVisible()).toBe(true)
     expect(images).toEqual([`${checkout.devnet.file.serverUrl}${logoPath}`])
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await screenshot(page, 'branding-01-first-paint-ffff00')
     release()
     await page.context().close()
@@ -259,7 +250,7 @@ describe('a studio brand colour where a merchant embeds the checkout', () => {
     const frame = page.frames().find((candidate) => candidate.url().includes('/pay/'))!
     await expect.poll(() => heading(frame)).not.toBeNull()
     await expect.poll(() => band(frame)).toEqual({ background: yellow, logo: { src: `${checkout.devnet.file.serverUrl}${logoPath}`, loaded: 96, alt: '' } })
-    expect(await violations(page, 'iframe')).toEqual([])
+    expect(await accessibilityViolations(page, { within: 'iframe' })).toEqual([])
     await screenshot(page, 'branding-04-storefront-iframe')
     await page.context().close()
   })
@@ -275,7 +266,7 @@ describe('a studio brand colour where a merchant embeds the checkout', () => {
         return { background: shownBand && getComputedStyle(shownBand).backgroundColor, src: image?.currentSrc, loaded: image ? image.complete && image.naturalWidth : null }
       })
     await expect.poll(shown).toEqual({ background: yellow, src: `${checkout.devnet.file.serverUrl}${logoPath}`, loaded: 96 })
-    expect(await violations(page, '#checkout')).toEqual([])
+    expect(await accessibilityViolations(page, { within: '#checkout' })).toEqual([])
     await screenshot(page, 'branding-05-storefront-inline')
     await page.context().close()
   })

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright'
 import jsQR from 'jsqr'
 import { PNG } from 'pngjs'
 import type { BrowserContextOptions, Page } from 'playwright-core'
@@ -7,12 +6,12 @@ import { describe, expect, test } from 'vitest'
 import { devnetClients } from '../../devnet/deploy'
 import { createPayer } from '../../devnet/seed'
 import { loadLocale, type Strings } from '../../src/ui/strings'
+import { accessibilityViolations } from './support/accessibilityViolations'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { injectTestWallet } from './support/testWallet'
 
 const checkout = useCheckoutInBrowser()
-const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
 const strings = async (code: string): Promise<Strings> => (await loadLocale([code])).strings
 const heading = (page: Page) => page.locator('#svc-widget-heading').textContent()
 
@@ -37,11 +36,6 @@ async function pageIn(locale: string, device: BrowserContextOptions, wallet?: { 
     await injectTestWallet(page, { privateKey: ownerPrivateKey, rpcUrl: checkout.devnet.file.rpcUrl, chainId: checkout.devnet.file.chainId, ...(startChainId === undefined ? {} : { startChainId }) })
   }
   return page
-}
-
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(wcag).analyze()
-  return results.violations.map((violation) => `${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
 }
 
 /** The QR code in the page, read back from its pixels as a phone's camera would. */
@@ -71,7 +65,7 @@ async function payIn(code: string, device: BrowserContextOptions, shareLink: str
   await expect.poll(() => heading(page)).toBe(t.chooseWallet)
   await expect.poll(() => page.locator('h1').first().textContent()).toMatch(new RegExp(`^${t.invoiceTitle('').trim().replace(/[\u2066\u2069]/g, '')}`))
   await screenshot(page, `${name}-01-choose-wallet`)
-  expect(await violations(page)).toEqual([])
+  expect(await accessibilityViolations(page)).toEqual([])
   await page.getByRole('button', { name: 'Test Wallet' }).click()
   const pay = page.getByRole('button', { name: new RegExp(code === 'ar' ? '^ادفع' : 'を支払う$') }).first()
   await pay.waitFor()
@@ -85,7 +79,7 @@ async function payIn(code: string, device: BrowserContextOptions, shareLink: str
   }
   await expect.poll(() => heading(page), { timeout: 30_000 }).toBe(t.receiptTitle)
   await screenshot(page, `${name}-03-receipt`)
-  expect(await violations(page)).toEqual([])
+  expect(await accessibilityViolations(page)).toEqual([])
   await page.reload()
   await expect.poll(() => page.getByText(t.paidTitle).first().isVisible()).toBe(true)
   await screenshot(page, `${name}-04-paid-page`)
@@ -115,7 +109,7 @@ describe('the checkout in the payer\'s language, and from a browser with no wall
     if (width === '1280') await bare.locator('.svc-qr path').waitFor()
     else await bare.locator('.svc-wallet-apps a').first().waitFor()
     await screenshot(bare, name('05-no-wallet'))
-    expect(await violations(bare)).toEqual([])
+    expect(await accessibilityViolations(bare)).toEqual([])
     // the language switch, open
     await bare.locator('.svc-lang summary').click()
     await screenshot(bare, name('06-language-switch'))
@@ -138,7 +132,7 @@ describe('the checkout in the payer\'s language, and from a browser with no wall
     const missing = await poor.getByText(/يلزم/).textContent()
     expect(missing).toMatch(/\u2066\u2066[\d,.٬٫]+\u00a0USDC\u2069\u2069/)
     await screenshot(poor, name('08-insufficient'))
-    expect(await violations(poor)).toEqual([])
+    expect(await accessibilityViolations(poor)).toEqual([])
     await poor.context().close()
 
     // a server answer tampered in flight: stopped, explained in Arabic
@@ -155,7 +149,7 @@ describe('the checkout in the payer\'s language, and from a browser with no wall
     await expect.poll(() => heading(tampered), { timeout: 30_000 }).toBe(t.unsafeTitle)
     await expect.poll(() => tampered.getByText(t.unsafeBody).isVisible()).toBe(true)
     await screenshot(tampered, name('09-unsafe'))
-    expect(await violations(tampered)).toEqual([])
+    expect(await accessibilityViolations(tampered)).toEqual([])
     await tampered.context().close()
 
     // a link to no invoice

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright'
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -7,6 +6,7 @@ import type { Browser, Frame, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { installPackedPackage } from '../support/packedPackage'
+import { accessibilityViolations } from './support/accessibilityViolations'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser, type BrowserDevnet } from './support/checkoutInBrowser'
 import { injectTestWallet } from './support/testWallet'
@@ -199,8 +199,7 @@ describe('the packed package in a merchant app', () => {
     const page = await (await browser.newContext({ viewport: { width: 500, height: 900 } })).newPage()
     await page.goto(url)
     await expect.poll(() => page.locator('.svc-header .svc-ok:not([hidden])').isVisible(), { timeout: 15_000 }).toBe(true)
-    const violations = async () =>
-      (await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']).analyze()).violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
+    const violations = () => accessibilityViolations(page)
     expect(await violations()).toEqual([])
     await page.getByText('Show the invoice').click()
     await expect.poll(() => page.locator('.svc-document .svc-facts').isVisible()).toBe(true)

@@ -1,10 +1,10 @@
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from 'playwright-core'
 import { decodeFunctionData, parseAbi, parseUnits } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { devnetClients } from '../../devnet/deploy'
 import { cancelInvoice, mintTo } from '../../devnet/seed'
 import { generatePrivateKey } from 'viem/accounts'
+import { accessibilityViolations } from './support/accessibilityViolations'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { injectSmartTestWallet, type EntryPointVersion } from './support/smartTestWallet'
@@ -21,7 +21,6 @@ import { paymentCalls } from '../../src/flow/smartWallet/paymentCalls'
 const checkout = useCheckoutInBrowser()
 const { balanceOf, invoiceOnChain: onchain, chain, deployment } = checkout
 const usdc = (amount: string) => parseUnits(amount, 6)
-const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa']
 
 /** A fresh invoice and a page whose wallet is a smart account holding `accountFunds` (and no ETH). */
 async function scenario({
@@ -53,11 +52,6 @@ const heading = (page: Page) => page.locator('#svc-widget-heading').textContent(
 const widgetText = (page: Page) => page.locator('.svc-widget').textContent()
 const headingsSeen = (page: Page) => page.evaluate(() => (window as unknown as { __headings: string[] }).__headings)
 
-async function violations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(wcag).analyze()
-  return results.violations.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)
-}
-
 async function connect(page: Page, url: string) {
   await page.goto(url)
   await page.getByRole('button', { name: 'Smart Test Wallet' }).click()
@@ -73,15 +67,15 @@ describe('paying from a smart wallet in one prompt', () => {
     await connect(page, invoice.url)
     await expect.poll(() => heading(page)).toBe('Pay this invoice')
     expect(await widgetText(page)).toContain('One step: the invoice registry may take 248.00 USDC from this account, once, to pay this invoice.')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await screenshot(page, '60-smart-wallet-offer')
 
     const release = await Promise.all([wallet.holdNext(), page.getByRole('button', { name: 'Pay 248.00 USDC' }).click()]).then(([release]) => release)
     await expect.poll(() => heading(page)).toBe('Confirm the payment in your wallet')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     release()
     await expect.poll(() => heading(page), { timeout: 30_000 }).toBe('Payment received')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await screenshot(page, '61-smart-wallet-paid')
 
     // one prompt, built by the page: approve exactly the amount to the registry, then pay this invoice
@@ -135,10 +129,10 @@ describe('paying from a smart wallet in one prompt', () => {
     wallet.lieNext()
     await page.getByRole('button', { name: 'Pay 248.00 USDC' }).click()
     await expect.poll(() => heading(page)).toBe('Payment submitted')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await expect.poll(() => widgetText(page), { timeout: 30_000 }).toContain('Your wallet reports the payment done, but the blockchain shows the invoice open. Nothing was paid.')
     expect(await heading(page)).toBe('Pay this invoice')
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     await screenshot(page, '62-smart-wallet-lied')
     const seen = await headingsSeen(page)
     expect(seen).not.toContain('Payment received')
@@ -175,7 +169,7 @@ describe('paying from a smart wallet in one prompt', () => {
     await expect.poll(() => widgetText(page)).toContain('You declined the payment. Nothing was paid.')
     expect(await heading(page)).toBe('Pay this invoice')
     expect(await page.getByRole('button', { name: 'Pay 248.00 USDC' }).isEnabled()).toBe(true)
-    expect(await violations(page)).toEqual([])
+    expect(await accessibilityViolations(page)).toEqual([])
     expect((await onchain(invoice.id)).status).toBe(1)
     expect(wallet.sent).toHaveLength(1)
     await page.context().close()
