@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
 
 /** The one line that installs everything `npm test` needs on a Debian machine (what .ci/run does). */
-export const installLine = 'apt-get install -y chromium postgresql redis-server poppler-utils'
+export const installLine = 'apt-get install -y chromium chromium-headless-shell postgresql redis-server poppler-utils'
 
 const onPath = (program: string) => (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, program)))
 
@@ -13,7 +13,8 @@ const hasPostgres = () =>
   (existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((major) => existsSync(join('/usr/lib/postgresql', major, 'bin', 'initdb'))))
 
 const tools = {
-  chromium: () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'),
+  // the browser tests drive the headless shell when it is installed, else the full browser
+  chromium: () => [process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', '/usr/bin/chromium-headless-shell'].some((path) => existsSync(path)),
   postgresql: hasPostgres,
   'redis-server': () => onPath('redis-server'),
   'poppler-utils': () => onPath('pdftotext'),
