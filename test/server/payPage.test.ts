@@ -17,7 +17,7 @@ const style = 'body{margin:0;color:#1a1c1f}'
 writeFileSync(join(dist, 'index.html'), `<!doctype html><head><style>${style}</style></head><div id="app"></div><script type="module" src="/assets/boot-abc123.js"></script>`)
 const script = `console.log(${JSON.stringify('a payment page '.repeat(20))})`
 writeFileSync(join(dist, 'assets', 'boot-abc123.js'), script)
-compressBuild(dist)
+await compressBuild(dist)
 afterAll(() => rmSync(dist, { recursive: true, force: true }))
 
 /** The routes as the server mounts them, behind its one error handler. */
