@@ -73,6 +73,13 @@ const loaderTags = (url: string) => Array.from(document.querySelectorAll<HTMLScr
 const advice = (url: string) =>
   `Check that ${url} is reachable, that your page's Content-Security-Policy allows it in script-src and frame-src, and that an integrity hash matches the file; then call loadCheckout again to retry.`
 
+/** The checkout serves its loader again: the next call (after a failure, forgotten) loads it. */
+async function nextCallLoads(server: Awaited<ReturnType<typeof checkout>>) {
+  server.answer('loader')
+  const retried = watch(loadCheckout(server.url))
+  await expect.poll(() => retried.outcome).toBe('resolved test')
+}
+
 describe('loadCheckout with a loader tag already on the page', () => {
   test('behavior: a tag that failed before the call (the page loaded without it) rejects at once with what to do, and the next call loads with a fresh tag', async () => {
     const server = await checkout('down')
@@ -86,9 +93,7 @@ describe('loadCheckout with a loader tag already on the page', () => {
     expect(merchant.tag.isConnected).toBe(true)
     expect(merchant.tag.dataset.svcCheckout).toBe('failed')
 
-    server.answer('loader')
-    const retried = watch(loadCheckout(server.url))
-    await expect.poll(() => retried.outcome).toBe('resolved test')
+    await nextCallLoads(server)
     expect(server.requests).toEqual(['/embed.js', '/embed.js'])
     expect(loaderTags(server.url).map((tag) => tag.dataset.svcCheckout)).toEqual(['failed', 'loaded'])
   })
@@ -107,9 +112,7 @@ describe('loadCheckout with a loader tag already on the page', () => {
     await expect.poll(() => failed.outcome).toBe(`rejected true svc-checkout: the loader could not be loaded (${server.url}/embed.js). ${advice(server.url)}`)
 
     // forgotten: the next call tries again, with a tag of its own beside the failed one
-    server.answer('loader')
-    const retried = watch(loadCheckout(server.url))
-    await expect.poll(() => retried.outcome).toBe('resolved test')
+    await nextCallLoads(server)
     expect(loaderTags(server.url)).toHaveLength(2)
   })
 
@@ -147,9 +150,7 @@ describe('loadCheckout waiting for the loader', () => {
     await expect.poll(() => failed.outcome).toBe(`rejected true svc-checkout: the loader did not load within 300 ms (${server.url}/embed.js). ${advice(server.url)}`)
     expect(loaderTags(server.url)).toHaveLength(0)
 
-    server.answer('loader')
-    const retried = watch(loadCheckout(server.url))
-    await expect.poll(() => retried.outcome).toBe('resolved test')
+    await nextCallLoads(server)
     expect(loaderTags(server.url)).toHaveLength(1)
   })
 
