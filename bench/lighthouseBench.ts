@@ -1,7 +1,7 @@
 import { launch } from 'chrome-launcher'
 import lighthouse, { type Result } from 'lighthouse'
 import { computeMedianRun } from 'lighthouse/core/lib/median-run.js'
-import { chromiumPath } from '../test/e2e/support/browser'
+import { chromiumPath } from '../test/support/browserPaths'
 import { startNpmStart } from '../test/support/npmStart'
 import { recordBenchOutput } from './recordBenchOutput'
 

@@ -100,6 +100,7 @@ async function createInMemory(pgliteClass: typeof PGlite, dataDir: string | unde
     if (cluster) return pgliteClass.create(dataDir, { loadDataDir: cluster })
   }
   const pglite = await pgliteClass.create(dataDir)
+  // copied before the caller writes to it; a copy that fails leaves every later one to initdb
   emptyCluster ??= pglite.dumpDataDir('none')
   await emptyCluster.catch(() => {})
   return pglite

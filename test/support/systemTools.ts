@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
+import { testBrowserPath } from './browserPaths'
 
 /** The one line that installs everything `npm test` needs on a Debian machine (what .ci/run does). */
 export const installLine = 'apt-get install -y chromium chromium-headless-shell postgresql redis-server poppler-utils'
@@ -13,8 +14,7 @@ const hasPostgres = () =>
   (existsSync('/usr/lib/postgresql') && readdirSync('/usr/lib/postgresql').some((major) => existsSync(join('/usr/lib/postgresql', major, 'bin', 'initdb'))))
 
 const tools = {
-  // the browser tests drive the headless shell when it is installed, else the full browser
-  chromium: () => [process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', '/usr/bin/chromium-headless-shell'].some((path) => existsSync(path)),
+  chromium: () => existsSync(testBrowserPath),
   postgresql: hasPostgres,
   'redis-server': () => onPath('redis-server'),
   'poppler-utils': () => onPath('pdftotext'),
