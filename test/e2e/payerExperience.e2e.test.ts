@@ -31,9 +31,17 @@ const widths = [390, 1280] as const
 const usdc = (raw: string | bigint) => `${Number(formatUnits(BigInt(raw), 6)).toLocaleString('en-US', { minimumFractionDigits: 2 })} USDC`
 const trustLine = 'Checked: the amount, recipient and due date match the payment record.'
 
+type Screenshotting = { screenshotting: { begin(): void; end(): void } }
+
+/** A screenshot taller than the window lays the page, and a frame in it, out anew: each document
+ * notes when the test took one, so that what moved then is not counted as the payer's layout shift. */
 async function shot(target: Page | ReturnType<Page['locator']>, name: string) {
   mkdirSync(artifactsDir, { recursive: true })
+  const frames = ('goto' in target ? target : target.page()).frames()
+  const mark = (step: 'begin' | 'end') => Promise.all(frames.map((frame) => frame.evaluate((step) => (window as unknown as Partial<Screenshotting>).screenshotting?.[step](), step).catch(() => {})))
+  await mark('begin')
   await target.screenshot({ path: join(artifactsDir, `payer-${name}.png`), ...('goto' in target ? { fullPage: true } : {}) })
+  await mark('end')
 }
 
 /** A page of its own context at `width`, with a fresh payer's wallet (funded vault unless told), and
@@ -45,12 +53,19 @@ async function payerPage(browser: Browser, width: number, { funds = parseUnits('
   const page = await context.newPage()
   await page.addInitScript(() => {
     const shifts: number[] = []
+    // when the test took a screenshot, on this document's clock (an entry can arrive after its end)
+    const screenshots: [number, number][] = []
+    ;(window as unknown as Screenshotting).screenshotting = {
+      begin: () => void screenshots.push([performance.now(), Infinity]),
+      end: () => void (screenshots.at(-1)![1] = performance.now()),
+    }
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean; sources: { node?: Node; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[] })[]) {
-        if (entry.hadRecentInput) continue
+        if (entry.hadRecentInput || screenshots.some(([from, to]) => entry.startTime >= from && entry.startTime <= to)) continue
         shifts.push(entry.value)
-        // what moved, when, in which state, from where to where (y/height): a failure names it
-        moved.push(`${entry.value.toFixed(4)} t=${Math.round(entry.startTime)}ms [${document.querySelector('#svc-widget-heading')?.textContent}] ${entry.sources.map((source) => `${(source.node as Element | undefined)?.className || source.node?.nodeName} ${source.previousRect.y}/${source.previousRect.height}->${source.currentRect.y}/${source.currentRect.height}`).join(', ')}`)
+        // what moved, when, in a window of what size, in which state, from where to where
+        // (y/width x height): a failure names it
+        moved.push(`${entry.value.toFixed(4)} t=${Math.round(entry.startTime)}ms ${innerWidth}x${innerHeight} [${document.querySelector('#svc-widget-heading')?.textContent}] ${entry.sources.map((source) => `${(source.node as Element | undefined)?.className || source.node?.nodeName} ${source.previousRect.y}/${source.previousRect.width}x${source.previousRect.height}->${source.currentRect.y}/${source.currentRect.width}x${source.currentRect.height}`).join(', ')}`)
       }
     }).observe({ type: 'layout-shift', buffered: true })
     const moved: string[] = []
