@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -19,6 +19,15 @@ function run(args: string[], env: Record<string, string>): Promise<void> {
   })
 }
 
+/** Whether dist/ holds the page built for `pinned`: no page, or one being built, is not it. */
+function builtFor(pinned: PinnedDeployment): boolean {
+  try {
+    return isDeepStrictEqual(JSON.parse(readFileSync(join(distDir(), builtDeploymentFile), 'utf8')), pinned)
+  } catch {
+    return false
+  }
+}
+
 /**
  * The built page the devnet serves. The page reads the chain through the RPC pinned in its build, so
  * it must be built for this devnet's node: `npm run build` pins the default devnet (127.0.0.1:8545),
@@ -26,8 +35,7 @@ function run(args: string[], env: Record<string, string>): Promise<void> {
  * `dir/dist`, pinned to its own RPC. Returns the directory to serve.
  */
 export async function devnetPage(pinned: PinnedDeployment, dir: string): Promise<string> {
-  const built = join(distDir(), builtDeploymentFile)
-  if (existsSync(built) && isDeepStrictEqual(JSON.parse(readFileSync(built, 'utf8')), pinned)) return distDir()
+  if (builtFor(pinned)) return distDir()
   mkdirSync(dir, { recursive: true })
   const deploymentFile = join(dir, 'deployment.json')
   writeFileSync(deploymentFile, `${JSON.stringify(pinned, null, 2)}\n`)

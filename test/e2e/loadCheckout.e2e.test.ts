@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { distDir } from '../../build/distDir'
 import { readEmbedManifest } from '../../devnet/storefront'
 import { loadCheckout } from '../../packages/checkout/src/index'
 import { buildPackage } from '../../packages/checkout/scripts/buildPackage'
+import { builtPage } from '../support/builtPage'
 import { listenOnLoopback } from '../support/loopback'
 import { launchChromium } from './support/browser'
 
@@ -27,10 +27,10 @@ const loaderRequests: string[] = []
 const packageDistDir = mkdtempSync(join(tmpdir(), 'svc-package-'))
 
 beforeAll(async () => {
-  await buildPackage(packageDistDir)
-  const manifest = readEmbedManifest(distDir())
+  const [dist] = await Promise.all([builtPage(), buildPackage(packageDistDir)])
+  const manifest = readEmbedManifest(dist)
   if (!manifest) throw new Error('the embed loader is not built')
-  loader = readFileSync(join(distDir(), 'embed', manifest.file))
+  loader = readFileSync(join(dist, 'embed', manifest.file))
   checkout = createServer((request, response) => {
     if (request.url !== '/embed.js') return void response.writeHead(404).end()
     loaderRequests.push(request.url)

@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest'
+import { builtPage } from '../support/builtPage'
 import { useServer } from '../support/server'
 
+// the server serves the page from dist/, as `npm run build` built it
+await builtPage()
 const ctx = useServer()
 
 /** The share link as a browser without JavaScript would get it: the HTML alone. */

@@ -3,14 +3,14 @@ import { join } from 'node:path'
 import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import { Hono } from 'hono'
 import { describe, expect, test } from 'vitest'
-import { distDir } from '../../build/distDir'
 import { initialScripts } from '../../build/pageSize'
 import type { EmbedManifest } from '../../embed/build'
 import { embedAssets } from '../../server/routes/embedAssets'
 import { payPage } from '../../server/routes/payPage'
+import { builtPage } from '../support/builtPage'
 
-// the build `npm test` runs first (pretest), served as the server serves it
-const dist = distDir()
+// the build `npm test` runs (test/support/buildPage.ts), served as the server serves it
+const dist = await builtPage()
 const app = new Hono()
   .route('/', payPage({ distDir: dist, frameAncestors: "'self'", connectSources: [], publicOrigin: () => 'http://127.0.0.1' }))
   .route('/', embedAssets(join(dist, 'embed')))

@@ -2,11 +2,16 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { buildEmbed, embedOutDir } from '../../embed/build'
 import { initialScripts, staticClosure } from '../../build/pageSize'
+import type { EmbedManifest } from '../../embed/build'
+import { builtPage } from '../support/builtPage'
 
-test('behavior: the script-tag loader stays within 1.5 KB gzip; the wallet bridge loads apart from it, within 20 KB gzip', async () => {
-  const manifest = await buildEmbed()
+// the loader as `npm run build` built it, beside the page (test/support/buildPage.ts)
+const distDir = await builtPage()
+const embedOutDir = join(distDir, 'embed')
+const manifest = JSON.parse(readFileSync(join(embedOutDir, 'manifest.json'), 'utf8')) as EmbedManifest
+
+test('behavior: the script-tag loader stays within 1.5 KB gzip; the wallet bridge loads apart from it, within 20 KB gzip', () => {
   expect(manifest.gzipBytes).toBeLessThanOrEqual(1536)
   // the bridge verifies every signature itself (the page's own verifiers and chain reads): its budget
   expect(manifest.bridgeGzipBytes).toBeGreaterThan(0)
@@ -14,8 +19,7 @@ test('behavior: the script-tag loader stays within 1.5 KB gzip; the wallet bridg
   expect(manifest.integrity).toMatch(/^sha384-[A-Za-z0-9+/]{64}$/)
 })
 
-test('behavior: everything the loader runs is pinned: the loader holds the kit\'s hash, the kit the bridge\'s and the inline widget\'s', async () => {
-  const manifest = await buildEmbed()
+test('behavior: everything the loader runs is pinned: the loader holds the kit\'s hash, the kit the bridge\'s and the inline widget\'s', () => {
   const loader = readFileSync(join(embedOutDir, manifest.file), 'utf8')
   const kit = readFileSync(join(embedOutDir, manifest.kitFile))
   expect(loader).toContain(manifest.kitFile)
@@ -32,9 +36,7 @@ test('behavior: everything the loader runs is pinned: the loader holds the kit\'
   }
 })
 
-test('behavior: the inline widget is built with the page but loads apart from it and from the loader', async () => {
-  const manifest = await buildEmbed()
-  const distDir = join(embedOutDir, '..')
+test('behavior: the inline widget is built with the page but loads apart from it and from the loader', () => {
   const inline = staticClosure(distDir, manifest.inlineFile)
   const initialFiles = new Set(initialScripts(distDir).files.map((file) => file.file))
   expect(manifest.inlineFile).toMatch(/^assets\/inline-[\w-]+\.js$/)

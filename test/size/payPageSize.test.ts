@@ -1,10 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { build } from 'vite'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { containsAny, initialScripts, lazyBundle, renderBlockingScripts, startedBy, staticClosure, walletConnectMarkers } from '../../build/pageSize'
+import { builtPage } from '../support/builtPage'
 
 /** The budgets, gzip (level 9, in bytes): the JavaScript a payer waits for before the invoice is
  * readable (the server renders it into the HTML), and everything up to a connected wallet and the Pay
@@ -14,20 +13,8 @@ const payButtonBudget = 70_000
 /** The styles are in every page's HTML (build/inlineStylesheet.ts): a payer downloads them each time. */
 const inlineStyleBudget = 4_000
 
-const outDir = mkdtempSync(join(tmpdir(), 'svc-page-'))
-
-beforeAll(async () => {
-  // vitest runs with NODE_ENV=test, which would build the page with Preact's debug tools in it
-  const nodeEnv = process.env.NODE_ENV
-  process.env.NODE_ENV = 'production'
-  try {
-    await build({ configFile: join(import.meta.dirname, '../../vite.config.ts'), logLevel: 'silent', build: { outDir, emptyOutDir: true } })
-  } finally {
-    process.env.NODE_ENV = nodeEnv
-  }
-}, 120_000)
-
-afterAll(() => rmSync(outDir, { recursive: true, force: true }))
+// the page as `npm run build` ships it (test/support/buildPage.ts)
+const outDir = await builtPage()
 
 describe('the built pay page', () => {
   test('behavior: the invoice is readable before 15 KB gzip of JavaScript has run: no script blocks the first paint', () => {

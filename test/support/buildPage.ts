@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
@@ -7,18 +7,38 @@ import { requireSystemTools } from './systemTools'
 
 /**
  * Vitest global setup of the `built` project alone: the page, the merchant loader and their
- * compressed copies, built once before the tests that serve or weigh them. A run that selects none
- * of those (`vitest run test/auth`, `npm run test:unit`) builds nothing. The teardown stops the
- * devnets the workers shared among their browser tests (test/support/workerCheckout.ts).
+ * compressed copies (`npm run build`), built once for the tests that serve or weigh them. The build
+ * runs beside the first tests rather than before them: the browser tests serve a page their worker's
+ * devnet builds for its own chain (test/support/workerCheckout.ts), which both cores can build while
+ * this one does; the files that read dist/ wait for it (builtPage). A run that selects none of the
+ * `built` files (`vitest run test/auth`, `npm run test:unit`) builds nothing. The teardown stops the
+ * devnets the workers shared among their browser tests.
  */
 export default function buildPage(project: TestProject) {
   requireSystemTools(['chromium'])
-  // vitest sets NODE_ENV=test, which would build Preact's debug tools into the page: build it as shipped
-  execFileSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
   const slots = mkdtempSync(join(tmpdir(), 'svc-worker-checkouts-'))
+  const status = join(slots, 'build-status.json')
   project.provide('checkoutSlotsDir', slots)
-  return () => {
-    for (const name of readdirSync(slots)) {
+  project.provide('builtPageStatus', status)
+  // vitest sets NODE_ENV=test, which would build Preact's debug tools into the page: build it as shipped
+  const build = spawn('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } })
+  let output = ''
+  build.stdout.on('data', (chunk) => (output += chunk))
+  build.stderr.on('data', (chunk) => (output += chunk))
+  const built = new Promise<void>((resolve) => {
+    const done = (code: number | null, error?: Error) => {
+      // written whole, then renamed: a reader never sees half of it
+      writeFileSync(`${status}.tmp`, JSON.stringify({ code, output: error ? `${output}\n${error.message}` : output }))
+      renameSync(`${status}.tmp`, status)
+      resolve()
+    }
+    build.once('error', (error) => done(null, error))
+    build.once('close', (code) => done(code))
+  })
+  return async () => {
+    if (build.exitCode === null) build.kill('SIGTERM')
+    await built
+    for (const name of readdirSync(slots).filter((name) => name.startsWith('worker-'))) {
       const { anvilPid, dir } = JSON.parse(readFileSync(join(slots, name), 'utf8')) as { anvilPid?: number; dir: string }
       try {
         if (anvilPid) process.kill(anvilPid, 'SIGTERM')
