@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto'
 import { readdirSync } from 'node:fs'
-import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
-import { brotliCompress, constants, gzip } from 'node:zlib'
+import { brotliCompress, brotliDecompressSync, constants, gunzipSync, gzip } from 'node:zlib'
 import { distDir } from './distDir'
 
 /** The encodings the server negotiates, as file suffixes beside the built file. */
@@ -14,14 +15,24 @@ const compressible = /\.(js|css|svg|json)$/
 
 const brotli = promisify(brotliCompress)
 const gzipped = promisify(gzip)
+const decoders = [brotliDecompressSync, gunzipSync]
+
+/** Where compressed copies are kept by their content's hash, and how long an unused one stays. */
+export const defaultCompressCache = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.cache', 'svc-compressed')
+const unusedFor = 7 * 24 * 3600_000
+// in the key: a change of levels must not reuse copies made at the old ones
+const levels = 'br11-gz9'
 
 /**
  * Writes a brotli and a gzip copy beside every script, style and image in the page's `assets/` and the
  * loader's `embed/`: compressed once, at the highest levels, instead of on every request. The files are
  * compressed side by side on libuv's threads (brotli at level 11 is most of a build's time otherwise:
- * 4.2 s one after another on two cores). Resolves with how many files it compressed.
+ * 4.2 s one after another on two cores), and each copy is kept in `cache` under its content's hash:
+ * most of a page's bytes are the wallet libraries, unchanged from one build to the next (`npm start`
+ * builds every time, and a devnet on another port builds a page of its own), so only the files that
+ * changed are compressed again. Resolves with how many files it compressed and how many it reused.
  */
-export async function compressBuild(dir: string): Promise<number> {
+export async function compressBuild(dir: string, cache: string = defaultCompressCache): Promise<{ compressed: number; reused: number }> {
   const paths = ['assets', 'embed'].flatMap((folder) => {
     try {
       return readdirSync(join(dir, folder))
@@ -31,17 +42,51 @@ export async function compressBuild(dir: string): Promise<number> {
       return []
     }
   })
-  await Promise.all(
+  await mkdir(cache, { recursive: true })
+  const reusedFlags = await Promise.all(
     paths.map(async (path) => {
       const body = await readFile(path)
-      const [br, gz] = await Promise.all([
-        brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-        gzipped(body, { level: 9 }),
-      ])
+      const key = join(cache, createHash('sha256').update(levels).update(body).digest('hex'))
+      const kept = await Promise.all([readFile(key + precompressed.br), readFile(key + precompressed.gzip)])
+        // a copy is served for the file only if it decodes to it (milliseconds, against a second to make)
+        .then((copies) => (copies.every((copy, index) => decoders[index]!(copy).equals(body)) ? copies : undefined))
+        .catch(() => undefined)
+      const [br, gz] =
+        kept ??
+        (await Promise.all([
+          brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+          gzipped(body, { level: 9 }),
+        ]))
       await Promise.all([writeFile(path + precompressed.br, br), writeFile(path + precompressed.gzip, gz)])
+      if (kept) {
+        const now = new Date()
+        await Promise.all([utimes(key + precompressed.br, now, now), utimes(key + precompressed.gzip, now, now)]).catch(() => {})
+      } else {
+        await Promise.all([keep(key + precompressed.br, br), keep(key + precompressed.gzip, gz)])
+      }
+      return Boolean(kept)
     }),
   )
-  return paths.length
+  await forgetUnused(cache)
+  const reused = reusedFlags.filter(Boolean).length
+  return { compressed: paths.length - reused, reused }
+}
+
+/** Written whole under another name, then renamed: two builds side by side never read half a copy. */
+async function keep(path: string, bytes: Uint8Array) {
+  const partial = `${path}.${process.pid}.partial`
+  await writeFile(partial, bytes)
+  await rename(partial, path)
+}
+
+/** The copies of files no build has produced for a week: what the cache holds stays about one page. */
+async function forgetUnused(cache: string) {
+  const now = Date.now()
+  for (const name of await readdir(cache)) {
+    const path = join(cache, name)
+    const { mtimeMs } = await stat(path).catch(() => ({ mtimeMs: now }))
+    if (now - mtimeMs > unusedFor) await rm(path, { force: true })
+  }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await compressBuild(distDir())
