@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -72,9 +72,10 @@ export async function compressBuild(dir: string, cache: string = defaultCompress
   return { compressed: paths.length - reused, reused }
 }
 
-/** Written whole under another name, then renamed: two builds side by side never read half a copy. */
+/** Written whole under a name of its own, then renamed: two builds side by side (or two files of the
+ * same bytes in one) never read half a copy, and the last rename wins with the same bytes. */
 async function keep(path: string, bytes: Uint8Array) {
-  const partial = `${path}.${process.pid}.partial`
+  const partial = `${path}.${randomUUID()}.partial`
   await writeFile(partial, bytes)
   await rename(partial, path)
 }

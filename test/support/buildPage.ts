@@ -36,7 +36,7 @@ export default function buildPage(project: TestProject) {
     build.once('close', (code) => done(code))
   })
   return async () => {
-    if (build.exitCode === null) build.kill('SIGTERM')
+    // a run shorter than the build waits for it rather than leave dist/ half written
     await built
     for (const name of readdirSync(slots).filter((name) => name.startsWith('worker-'))) {
       const { anvilPid, dir } = JSON.parse(readFileSync(join(slots, name), 'utf8')) as { anvilPid?: number; dir: string }
