@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
+import { BuildError } from '../../build/buildError'
 import { requireSystemTools } from './systemTools'
 
 /**
@@ -38,6 +39,9 @@ export default function buildPage(project: TestProject) {
   return async () => {
     // a run shorter than the build waits for it rather than leave dist/ half written
     await built
+    const { code } = JSON.parse(readFileSync(status, 'utf8')) as { code: number | null }
+    // a failed build fails the run even when no file that reads dist/ was selected
+    const failure = code === 0 ? undefined : new BuildError('BUILD_STEP_FAILED', `\`npm run build\` failed (exit ${code}):\n${output}`)
     for (const name of readdirSync(slots).filter((name) => name.startsWith('worker-'))) {
       const { anvilPid, dir } = JSON.parse(readFileSync(join(slots, name), 'utf8')) as { anvilPid?: number; dir: string }
       try {
@@ -48,5 +52,6 @@ export default function buildPage(project: TestProject) {
       rmSync(dir, { recursive: true, force: true })
     }
     rmSync(slots, { recursive: true, force: true })
+    if (failure) throw failure
   }
 }
