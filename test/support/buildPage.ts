@@ -6,14 +6,17 @@ import type { TestProject } from 'vitest/node'
 import { BuildError } from '../../build/buildError'
 import { requireSystemTools } from './systemTools'
 
+/** What a file that reads dist/ leaves beside the build's status to have it started (builtPage). */
+export const wantedFile = 'build-wanted'
+
 /**
  * Vitest global setup of the `built` project alone: the page, the merchant loader and their
  * compressed copies (`npm run build`), built once for the tests that serve or weigh them. The build
- * runs beside the first tests rather than before them: the browser tests serve a page their worker's
- * devnet builds for its own chain (test/support/workerCheckout.ts), which both cores can build while
- * this one does; the files that read dist/ wait for it (builtPage). A run that selects none of the
- * `built` files (`vitest run test/auth`, `npm run test:unit`) builds nothing. The teardown stops the
- * devnets the workers shared among their browser tests.
+ * runs beside the tests rather than before them: the browser tests serve a page their worker's
+ * devnet builds for its own chain (test/support/workerCheckout.ts), and the files that read dist/
+ * wait for it (builtPage). A run that selects none of the `built` files (`vitest run test/auth`,
+ * `npm run test:unit`) builds nothing. The teardown stops the devnets the workers shared among their
+ * browser tests.
  */
 export default function buildPage(project: TestProject) {
   requireSystemTools(['chromium'])
@@ -21,25 +24,38 @@ export default function buildPage(project: TestProject) {
   const status = join(slots, 'build-status.json')
   project.provide('checkoutSlotsDir', slots)
   project.provide('builtPageStatus', status)
-  // vitest sets NODE_ENV=test, which would build Preact's debug tools into the page: build it as shipped
-  const build = spawn('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } })
   let output = ''
-  build.stdout.on('data', (chunk) => (output += chunk))
-  build.stderr.on('data', (chunk) => (output += chunk))
-  const built = new Promise<void>((resolve) => {
-    const done = (code: number | null, error?: Error) => {
-      // written whole, then renamed: a reader never sees half of it
-      writeFileSync(`${status}.tmp`, JSON.stringify({ code, output: error ? `${output}\n${error.message}` : output }))
-      renameSync(`${status}.tmp`, status)
-      resolve()
+  let built: Promise<void> | undefined
+  const startBuild = () => {
+    // vitest sets NODE_ENV=test, which would build Preact's debug tools into the page: build it as shipped
+    const build = spawn('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } })
+    build.stdout.on('data', (chunk) => (output += chunk))
+    build.stderr.on('data', (chunk) => (output += chunk))
+    return new Promise<void>((resolve) => {
+      const done = (code: number | null, error?: Error) => {
+        // written whole, then renamed: a reader never sees half of it
+        writeFileSync(`${status}.tmp`, JSON.stringify({ code, output: error ? `${output}\n${error.message}` : output }))
+        renameSync(`${status}.tmp`, status)
+        resolve()
+      }
+      build.once('error', (error) => done(null, error))
+      build.once('close', (code) => done(code))
+    })
+  }
+  // Started once the first worker's devnet is up (its page built: workerCheckout notes it here), or
+  // once a file asks for dist/ (builtPage): at the head of the run it would be a third build on two
+  // cores, delaying the devnets every browser test waits for; later it runs beside the tests.
+  const watch = setInterval(() => {
+    if (readdirSync(slots).some((name) => name.startsWith('worker-') || name === wantedFile)) {
+      clearInterval(watch)
+      built = startBuild()
     }
-    build.once('error', (error) => done(null, error))
-    build.once('close', (code) => done(code))
-  })
+  }, 100).unref()
   return async () => {
+    clearInterval(watch)
     // a run shorter than the build waits for it rather than leave dist/ half written
     await built
-    const { code } = JSON.parse(readFileSync(status, 'utf8')) as { code: number | null }
+    const code = built ? (JSON.parse(readFileSync(status, 'utf8')) as { code: number | null }).code : 0
     // a failed build fails the run even when no file that reads dist/ was selected
     const failure = code === 0 ? undefined : new BuildError('BUILD_STEP_FAILED', `\`npm run build\` failed (exit ${code}):\n${output}`)
     for (const name of readdirSync(slots).filter((name) => name.startsWith('worker-'))) {

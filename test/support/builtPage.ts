@@ -1,8 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { inject } from 'vitest'
 import { BuildError } from '../../build/buildError'
 import { distDir } from '../../build/distDir'
+import { wantedFile } from './buildPage'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +20,8 @@ declare module 'vitest' {
 export async function builtPage(): Promise<string> {
   const status = inject('builtPageStatus')
   if (!status) throw new BuildError('PAGE_NOT_BUILT', 'this test reads the built page, which only the `built` project builds: run it with `vitest run --project built`')
+  // the build starts now if no browser worker's devnet has started it yet
+  writeFileSync(join(dirname(status), wantedFile), '')
   // the build takes ~15 s beside the first tests; this only stops a run whose build never ends
   const deadline = Date.now() + 5 * 60_000
   while (!existsSync(status)) {
