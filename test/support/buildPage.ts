@@ -9,6 +9,8 @@ import { requireSystemTools } from './systemTools'
 /** What a file that reads dist/ leaves beside the build's status to have it started (builtPage). */
 export const wantedFile = 'build-wanted'
 
+export const buildFailed = (code: number | null, output: string) => new BuildError('BUILD_STEP_FAILED', `\`npm run build\` failed (exit ${code}):\n${output}`)
+
 /**
  * Vitest global setup of the `built` project alone: the page, the merchant loader and their
  * compressed copies (`npm run build`), built once for the tests that serve or weigh them. The build
@@ -57,7 +59,7 @@ export default function buildPage(project: TestProject) {
     await built
     const code = built ? (JSON.parse(readFileSync(status, 'utf8')) as { code: number | null }).code : 0
     // a failed build fails the run even when no file that reads dist/ was selected
-    const failure = code === 0 ? undefined : new BuildError('BUILD_STEP_FAILED', `\`npm run build\` failed (exit ${code}):\n${output}`)
+    const failure = code === 0 ? undefined : buildFailed(code, output)
     for (const name of readdirSync(slots).filter((name) => name.startsWith('worker-'))) {
       const { anvilPid, dir } = JSON.parse(readFileSync(join(slots, name), 'utf8')) as { anvilPid?: number; dir: string }
       try {

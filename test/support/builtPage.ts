@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { inject } from 'vitest'
 import { BuildError } from '../../build/buildError'
 import { distDir } from '../../build/distDir'
-import { wantedFile } from './buildPage'
+import { buildFailed, wantedFile } from './buildPage'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -29,6 +29,6 @@ export async function builtPage(): Promise<string> {
     await sleep(100)
   }
   const { code, output } = JSON.parse(readFileSync(status, 'utf8')) as { code: number | null; output: string }
-  if (code !== 0) throw new BuildError('BUILD_STEP_FAILED', `\`npm run build\` failed (exit ${code}):\n${output}`)
+  if (code !== 0) throw buildFailed(code, output)
   return distDir()
 }
