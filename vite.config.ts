@@ -4,19 +4,18 @@ import { defineConfig } from 'vitest/config'
 // the config and what it imports carry .ts extensions: Vite's native config loader resolves no others
 import { builtDeploymentFile, distDir } from './build/distDir.ts'
 import { inlineStylesheet } from './build/inlineStylesheet.ts'
+import { pageDeployment } from './build/pageDeployment.ts'
 import { scriptsAfterPaint } from './build/scriptsAfterPaint.ts'
 import { separateBundles } from './build/separateBundles.ts'
 import { readPinnedDeployment } from './build/readPinnedDeployment.ts'
 
 // the addresses the widget verifies against are fixed here, at build time, never fetched at run time
 const deployment = readPinnedDeployment(process.env.SVC_DEPLOYMENT_FILE || undefined)
-// the v0.6 EntryPoint and paymaster are the paymaster service's (a smart wallet names its own
-// EntryPoint): the page and the host-page bridge (built from dist/deployment.json) never read them,
-// so no payer downloads them
-const { entryPointV06: _entryPointV06, paymasterV06: _paymasterV06, ...pageDeployment } = deployment
+// the host-page bridge is built from what the page pins (dist/deployment.json)
+const page = pageDeployment(deployment)
 
 /** The tests that need `npm run build`'s output: the browser tests, the size budgets, the first paint. */
-const builtTests = ['test/e2e/**/*.test.ts', 'test/size/**/*.test.ts', 'test/devnet/start.test.ts', 'test/server/payPageFirstPaint.test.ts']
+const builtTests = ['test/e2e/**/*.test.ts', 'test/size/**/*.test.ts', 'test/devnet/start.test.ts', 'test/devnet/devnetPage.test.ts', 'test/server/payPageFirstPaint.test.ts']
 
 export default defineConfig({
   plugins: [
@@ -35,13 +34,13 @@ export default defineConfig({
     {
       name: 'svc-built-deployment',
       generateBundle() {
-        this.emitFile({ type: 'asset', fileName: builtDeploymentFile, source: `${JSON.stringify(pageDeployment, null, 2)}\n` })
+        this.emitFile({ type: 'asset', fileName: builtDeploymentFile, source: `${JSON.stringify(page, null, 2)}\n` })
       },
     },
   ],
   // the Intl warm-up worker (src/ui/warmIntl.ts) is a module like every other script of the page
   worker: { format: 'es' },
-  define: { __SVC_DEPLOYMENT__: JSON.stringify(pageDeployment) },
+  define: { __SVC_DEPLOYMENT__: JSON.stringify(page) },
   build: {
     outDir: distDir(),
     emptyOutDir: true,

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import { BuildError } from '../build/buildError'
 import { builtDeploymentFile, distDir } from '../build/distDir'
+import { pageDeployment } from '../build/pageDeployment'
 import type { PinnedDeployment } from '../shared/pinnedDeployment'
 
 const require = createRequire(import.meta.url)
@@ -19,10 +20,11 @@ function run(args: string[], env: Record<string, string>): Promise<void> {
   })
 }
 
-/** Whether dist/ holds the page built for `pinned`: no page, or one being built, is not it. */
-function builtFor(pinned: PinnedDeployment): boolean {
+/** Whether `dir` holds the page built for `pinned` (what the build writes beside it is what the page
+ * pins of it): no page, or one being built, is not it. */
+export function builtFor(pinned: PinnedDeployment, dir: string = distDir()): boolean {
   try {
-    return isDeepStrictEqual(JSON.parse(readFileSync(join(distDir(), builtDeploymentFile), 'utf8')), pinned)
+    return isDeepStrictEqual(JSON.parse(readFileSync(join(dir, builtDeploymentFile), 'utf8')), pageDeployment(pinned))
   } catch {
     return false
   }
