@@ -1,9 +1,9 @@
 import { EventEmitter } from 'node:events'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { askOnTerminal, deployerAccount, type TerminalInput } from '../../cli/deployerAccount'
 import { UsageError } from '../../cli/usageError'
 import { decryptKeystore, KeystoreError } from '../../deploy/keystore'
@@ -25,6 +25,7 @@ const specVector = {
 
 const key = generatePrivateKey()
 const dir = mkdtempSync(join(tmpdir(), 'svc-keystore-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
 function keystoreFile(name: string, content: unknown): string {
   const path = join(dir, name)
   writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content))

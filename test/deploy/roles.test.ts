@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseAbi, parseEther, type Address } from 'viem'
@@ -22,7 +22,9 @@ const ownerKey = generatePrivateKey()
 const owner = privateKeyToAccount(ownerKey)
 const signer = privateKeyToAccount(deployKeys.paymasterSigner).address
 const keystorePassword = 'correct horse battery staple'
-const keystore = join(mkdtempSync(join(tmpdir(), 'svc-roles-')), 'deployer.json')
+const keystoreDir = mkdtempSync(join(tmpdir(), 'svc-roles-'))
+afterAll(() => rmSync(keystoreDir, { recursive: true, force: true }))
+const keystore = join(keystoreDir, 'deployer.json')
 writeFileSync(keystore, JSON.stringify(encryptKeystore(deployKeys.deployer, keystorePassword)))
 
 let chain: FreshChain

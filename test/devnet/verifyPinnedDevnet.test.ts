@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { verifyPinnedDevnet } from '../../devnet/verifyPinnedDevnet'
 import { readPinnedDeployment } from '../../build/readPinnedDeployment'
 import { useDevnet } from '../support/devnet'
@@ -9,8 +9,13 @@ import { useDevnet } from '../support/devnet'
 const pinned = readPinnedDeployment()
 const devnet = useDevnet()
 
+const written: string[] = []
+afterAll(() => written.forEach((dir) => rmSync(dir, { recursive: true, force: true })))
+
 function pinnedFile(changes: Record<string, unknown>): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'svc-pinned-')), 'deployment.json')
+  const dir = mkdtempSync(join(tmpdir(), 'svc-pinned-'))
+  written.push(dir)
+  const path = join(dir, 'deployment.json')
   writeFileSync(path, JSON.stringify({ ...pinned, ...changes }))
   return path
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
@@ -16,12 +16,13 @@ import { clickPay } from './support/clickPay'
 import { injectTestWallet } from './support/testWallet'
 
 const context = {} as { chain: FreshChain; deployed: DeployOutcome; server: RunningServer; browser: Browser }
+const pageDir = mkdtempSync(join(tmpdir(), 'svc-deployed-page-'))
 
 beforeAll(async () => {
   // a chain that is not the devnet's, with its own chain id; the page is built from the file the command wrote
   context.chain = await freshChain(48_101)
   context.deployed = await deployTo(context.chain)
-  const [payPageDir, browser] = await Promise.all([devnetPage(readPinnedDeployment(context.chain.out), mkdtempSync(join(tmpdir(), 'svc-deployed-page-'))), launchChromium()])
+  const [payPageDir, browser] = await Promise.all([devnetPage(readPinnedDeployment(context.chain.out), pageDir), launchChromium()])
   context.browser = browser
   context.server = await createServer(deployedServerConfig(context.deployed.serverEnvironment), { logger: silentLogger, payPageDir })
 }, 180_000)
@@ -30,6 +31,7 @@ afterAll(async () => {
   await context.browser?.close()
   await context.server?.close()
   await context.chain?.anvil.stop()
+  rmSync(pageDir, { recursive: true, force: true })
 })
 
 test('behavior: a page built with the deployment file npm run deploy wrote pays on a chain that is not the devnet', async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import jsQR from 'jsqr'
@@ -155,6 +155,7 @@ describe('the pay page as a payer meets it', () => {
     expect(text.replace(/\s+/g, '')).toContain(tx)
     // the receipt alone: not the invoice's lines or the buttons
     expect(text).not.toContain('Save receipt')
+    rmSync(dir, { recursive: true, force: true })
     await page.context().close()
   })
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseEther, type Address, type Hex } from 'viem'
@@ -18,7 +18,6 @@ export const deployer = privateKeyToAccount(deployKeys.deployer)
 
 export type FreshChain = { anvil: Anvil; chainId: number; out: string }
 
-const outDir = mkdtempSync(join(tmpdir(), 'svc-deploy-'))
 
 /** An anvil with nothing of ours on it, the deployer and the bundler funded; `out` is where its deployment file goes. */
 export async function freshChain(chainId: number): Promise<FreshChain> {
@@ -27,7 +26,13 @@ export async function freshChain(chainId: number): Promise<FreshChain> {
   for (const address of [deployer.address, privateKeyToAccount(deployKeys.bundler).address]) {
     await client.request({ method: 'anvil_setBalance' as never, params: [address, `0x${parseEther('1000').toString(16)}`] as never })
   }
-  return { anvil, chainId, out: join(outDir, `deployment-${chainId}.json`) }
+  // where the deployment file goes: the chain's own, gone when it stops
+  const outDir = mkdtempSync(join(tmpdir(), 'svc-deploy-'))
+  const stop = async () => {
+    await anvil.stop()
+    rmSync(outDir, { recursive: true, force: true })
+  }
+  return { anvil: { ...anvil, stop }, chainId, out: join(outDir, `deployment-${chainId}.json`) }
 }
 
 /** `npm run deploy`'s arguments and environment for a chain. */

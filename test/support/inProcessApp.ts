@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { privateKeyToAddress } from 'viem/accounts'
@@ -53,6 +53,8 @@ export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, 
   }
   beforeAll(async () => {
     const db = await openDatabase({ dataDir: 'memory://' })
+    // a page folder with nothing built in it, removed with the app
+    const unbuilt = mkdtempSync(join(tmpdir(), 'svc-unbuilt-'))
     await migrate(db)
     const config = { CHAIN_ID: 31337, REGISTRY_ADDRESS: randomAddress(), METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') }
     const stores = openStores(config, db)
@@ -75,10 +77,13 @@ export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, 
       trustProxy: false,
       ...(trustedProxies ? { trustedProxies } : {}),
       ...(sharedRateCounter ? { sharedRateCounter } : {}),
-      payPage: { distDir: mkdtempSync(join(tmpdir(), 'svc-unbuilt-')), frameAncestors: "'self'", connectSources: [], publicOrigin: () => 'https://pay.example' },
+      payPage: { distDir: unbuilt, frameAncestors: "'self'", connectSources: [], publicOrigin: () => 'https://pay.example' },
     })
     context.fetch = async (url, init) => context.app.request(url, init)
-    context.close = () => db.close()
+    context.close = async () => {
+      await db.close()
+      rmSync(unbuilt, { recursive: true, force: true })
+    }
   })
   afterAll(async () => {
     await context.close?.()
