@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config'
 import { builtDeploymentFile, distDir } from './build/distDir.ts'
 import { inlineStylesheet } from './build/inlineStylesheet.ts'
 import { pageDeployment } from './build/pageDeployment.ts'
+import { quietLogs } from './build/quietLogs.ts'
 import { scriptsAfterPaint } from './build/scriptsAfterPaint.ts'
 import { separateBundles } from './build/separateBundles.ts'
 import { readPinnedDeployment } from './build/readPinnedDeployment.ts'
@@ -55,7 +56,10 @@ export default defineConfig({
     // the one script the HTML starts, which imports nothing statically, so that nothing else is fetched
     // before the first paint; with the error class the app and the API both import, 200 bytes that
     // would otherwise be a chunk, and a request after each, of its own
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'boot', test: /src[\\/]boot\.ts|src[\\/]api[\\/]apiError\.ts|preload-helper/ }] } } },
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: 'boot', test: /src[\\/]boot\.ts|src[\\/]api[\\/]apiError\.ts|preload-helper/ }] } },
+      onLog: quietLogs,
+    },
   },
   test: {
     testTimeout: 30_000,

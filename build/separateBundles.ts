@@ -1,5 +1,6 @@
 import { build, type Plugin, type Rolldown } from 'vite'
 import { BuildError } from './buildError.ts'
+import { quietLogs } from './quietLogs.ts'
 
 /** A module imported by URL, built on its own: `define` names the constant holding the URL when the
  * page imports it; the merchant loader finds its bundle in `separateBundlesFile`. */
@@ -53,6 +54,7 @@ export function separateBundles(bundles: SeparateBundle[]): Plugin {
             target: 'es2022',
             lib: { entry, formats: ['es'] },
             rolldownOptions: {
+              onLog: quietLogs,
               treeshake: { moduleSideEffects: 'no-external' },
               // library mode keeps whitespace for a consumer's minifier: these files are shipped as they are
               output: {
