@@ -15,7 +15,6 @@ const compressible = /\.(js|css|svg|json)$/
 
 const brotli = promisify(brotliCompress)
 const gzipped = promisify(gzip)
-const decoders = [brotliDecompressSync, gunzipSync]
 
 /** Where compressed copies are kept by their content's hash, and how long an unused one stays. */
 export const defaultCompressCache = join(dirname(fileURLToPath(import.meta.url)), '..', 'node_modules', '.cache', 'svc-compressed')
@@ -47,16 +46,8 @@ export async function compressBuild(dir: string, cache: string = defaultCompress
     paths.map(async (path) => {
       const body = await readFile(path)
       const key = join(cache, createHash('sha256').update(levels).update(body).digest('hex'))
-      const kept = await Promise.all([readFile(key + precompressed.br), readFile(key + precompressed.gzip)])
-        // a copy is served for the file only if it decodes to it (milliseconds, against a second to make)
-        .then((copies) => (copies.every((copy, index) => decoders[index]!(copy).equals(body)) ? copies : undefined))
-        .catch(() => undefined)
-      const [br, gz] =
-        kept ??
-        (await Promise.all([
-          brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-          gzipped(body, { level: 9 }),
-        ]))
+      const kept = await keptCopies(key, body)
+      const [br, gz] = kept ?? (await compressed(body))
       await Promise.all([writeFile(path + precompressed.br, br), writeFile(path + precompressed.gzip, gz)])
       if (kept) {
         const now = new Date()
@@ -70,6 +61,20 @@ export async function compressBuild(dir: string, cache: string = defaultCompress
   await forgetUnused(cache)
   const reused = reusedFlags.filter(Boolean).length
   return { compressed: paths.length - reused, reused }
+}
+
+/** The copies kept for `body`, if both are there and decode to it (milliseconds, against a second to make). */
+async function keptCopies(key: string, body: Buffer): Promise<[Buffer, Buffer] | undefined> {
+  try {
+    const [br, gz] = await Promise.all([readFile(key + precompressed.br), readFile(key + precompressed.gzip)])
+    return brotliDecompressSync(br).equals(body) && gunzipSync(gz).equals(body) ? [br, gz] : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function compressed(body: Buffer): Promise<[Buffer, Buffer]> {
+  return Promise.all([brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }), gzipped(body, { level: 9 })])
 }
 
 /** Written whole under a name of its own, then renamed: two builds side by side (or two files of the

@@ -27,18 +27,18 @@ export default function buildPage(project: TestProject) {
   project.provide('checkoutSlotsDir', slots)
   project.provide('builtPageStatus', status)
   let output = ''
-  let built: Promise<void> | undefined
+  let built: Promise<number | null> | undefined
   const startBuild = () => {
     // vitest sets NODE_ENV=test, which would build Preact's debug tools into the page: build it as shipped
     const build = spawn('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'production' } })
     build.stdout.on('data', (chunk) => (output += chunk))
     build.stderr.on('data', (chunk) => (output += chunk))
-    return new Promise<void>((resolve) => {
+    return new Promise<number | null>((resolve) => {
       const done = (code: number | null, error?: Error) => {
         // written whole, then renamed: a reader never sees half of it
         writeFileSync(`${status}.tmp`, JSON.stringify({ code, output: error ? `${output}\n${error.message}` : output }))
         renameSync(`${status}.tmp`, status)
-        resolve()
+        resolve(code)
       }
       build.once('error', (error) => done(null, error))
       build.once('close', (code) => done(code))
@@ -56,8 +56,7 @@ export default function buildPage(project: TestProject) {
   return async () => {
     clearInterval(watch)
     // a run shorter than the build waits for it rather than leave dist/ half written
-    await built
-    const code = built ? (JSON.parse(readFileSync(status, 'utf8')) as { code: number | null }).code : 0
+    const code = built ? await built : 0
     // a failed build fails the run even when no file that reads dist/ was selected
     const failure = code === 0 ? undefined : buildFailed(code, output)
     for (const name of readdirSync(slots).filter((name) => name.startsWith('worker-'))) {

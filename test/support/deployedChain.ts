@@ -18,7 +18,6 @@ export const deployer = privateKeyToAccount(deployKeys.deployer)
 
 export type FreshChain = { anvil: Anvil; chainId: number; out: string }
 
-
 /** An anvil with nothing of ours on it, the deployer and the bundler funded; `out` is where its deployment file goes. */
 export async function freshChain(chainId: number): Promise<FreshChain> {
   const anvil = await startAnvil({ chainId })
