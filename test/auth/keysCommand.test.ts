@@ -7,7 +7,8 @@ import { bytesToHex, getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ApiKeyNotFoundError, parseKeysCommand, runKeysCommand } from '../../cli/keysCommand'
 import { UsageError } from '../../cli/usageError'
-import { runCli } from '../support/runCli'
+import { bundledCli } from '../support/cliBundle'
+import { runCli, runCliWithTsx } from '../support/runCli'
 import { lendDatabase } from '../../devnet/databaseSocket'
 import { writeDevnetFile } from '../../devnet/devnetFile'
 import { createApiKeyStore } from '../../server/store/apiKeyStore'
@@ -96,7 +97,7 @@ describe('npm run keys', () => {
       const studio = await newStudio(setup)
       await setup.close()
 
-      const child = spawn(process.execPath, ['--import', 'tsx', 'cli/keys.ts', 'create', '--studio', studio, '--scopes', 'invoice:read'], {
+      const child = spawn(process.execPath, [await bundledCli('cli/keys.ts'), 'create', '--studio', studio, '--scopes', 'invoice:read'], {
         env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', METADATA_ENCRYPTION_KEY: encryptionKey },
         stdio: ['ignore', 'pipe', 'pipe'],
       })
@@ -151,7 +152,7 @@ describe('npm run keys', () => {
   })
 
   test('behavior: --help prints the usage, where a studio is defined, and exits 0 without a database', async () => {
-    const run = await runCli('cli/keys.ts', ['--help'], {})
+    const run = await runCliWithTsx('cli/keys.ts', ['--help'], {})
     expect(run).toMatchObject({ code: 0, stderr: '' })
     expect(run.stdout).toContain('npm run keys -- create-studio --vault <address> --chain-id <id>')
     // defined where the usage first names it

@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { checkRoles, parseDeployCommand } from '../../cli/deployCommand'
 import { UsageError } from '../../cli/usageError'
-import { runCli } from '../support/runCli'
+import { runCli, runCliWithTsx } from '../support/runCli'
 
 const key = generatePrivateKey()
 const deployer = privateKeyToAccount(key).address
@@ -109,7 +109,7 @@ describe('npm run deploy: the command line', () => {
   })
 
   test('behavior: --help prints the usage to stdout and exits 0, whatever else is on the line', async () => {
-    const run = await runCli('cli/deploy.ts', ['--test-token', '--help'], {})
+    const run = await runCliWithTsx('cli/deploy.ts', ['--test-token', '--help'], {})
     expect(run).toMatchObject({ code: 0, stderr: '' })
     expect(run.stdout).toMatch(/^usage:\n  npm run deploy -- --rpc-url <url> --out <file> \(--token <address> \| --test-token\)\n +--paymaster-signer <address>/)
     for (const listed of ['--owner <address>', '--keystore <file>', 'DEPLOYER_KEYSTORE_PASSWORD', 'DEPLOYER_PRIVATE_KEY', 'acceptOwnership()', '--private-key <0x…>']) expect(run.stdout).toContain(listed)
@@ -155,7 +155,7 @@ describe('npm run deploy: the roles', () => {
 
 describe('npm run share-link: the command line', () => {
   test('behavior: --help prints the usage and exits 0 without a devnet', async () => {
-    const run = await runCli('cli/shareLink.ts', ['--help'], { SVC_DEVNET_DIR: '/nonexistent' })
+    const run = await runCliWithTsx('cli/shareLink.ts', ['--help'], { SVC_DEVNET_DIR: '/nonexistent' })
     expect(run).toMatchObject({ code: 0, stderr: '' })
     expect(run.stdout).toContain('npm run share-link -- --invoice <id> [--label <label>]')
   })

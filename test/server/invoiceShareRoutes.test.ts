@@ -7,6 +7,7 @@ import { writeDevnetFile } from '../../devnet/devnetFile'
 import { issueInvoice } from '../../devnet/seed'
 import { jsonLogger } from '../../server/http/logger'
 import { createMerchantClient, type MerchantClient } from '../../cli/merchant/createMerchantClient'
+import { bundledCli } from '../support/cliBundle'
 import { useInstances } from '../support/instances'
 import { answerOf, signedRequest } from '../support/signedRequest'
 
@@ -228,7 +229,7 @@ describe('npm run share-link', () => {
       })),
       startedAt: new Date().toISOString(),
     })
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/shareLink.ts', '--invoice', String(invoice(0))], {
+    const child = spawn(process.execPath, [await bundledCli('cli/shareLink.ts'), '--invoice', String(invoice(0))], {
       env: { ...process.env, SVC_DEVNET_DIR: dir },
       stdio: ['ignore', 'pipe', 'pipe'],
     })

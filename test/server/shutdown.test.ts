@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { parseUnits } from 'viem'
 import { expect, onTestFinished, test } from 'vitest'
 import { devnetEnv } from '../../devnet/devnetConfig'
+import { bundledCli } from '../support/cliBundle'
 import { useDevnet } from '../support/devnet'
 import { api, permitAndPrepare, signUserOp } from '../support/server'
 
@@ -13,7 +14,7 @@ const devnet = useDevnet()
 /** `npm run serve` in its own process, against this file's devnet; ready once it logs where it listens. */
 async function startServe(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-serve-'))
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/serve.ts'], {
+  const child = spawn(process.execPath, [await bundledCli('server/serve.ts')], {
     env: { ...process.env, ...devnetEnv(devnet, { port: 0, dataDir }), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -9,6 +9,7 @@ import { silentLogger } from '../../server/http/logger'
 import { openDatabase, type Database } from '../../server/store/database'
 import { migrate } from '../../server/store/migrations'
 import { openStores } from '../../server/store/openStores'
+import { bundledCli } from '../support/cliBundle'
 import { useDevnet } from '../support/devnet'
 import { useDatabases } from '../support/postgres'
 import { startWebhookReceiver, verified } from '../support/webhookReceiver'
@@ -38,7 +39,7 @@ afterAll(async () => {
 
 /** `npm run serve` in a process of its own, that can be killed as a platform kills one. */
 async function startServe() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/serve.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [await bundledCli('server/serve.ts')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout.on('data', (chunk) => (output += chunk))
   child.stderr.on('data', (chunk) => (output += chunk))
