@@ -324,8 +324,8 @@ export async function createServer(
     async close() {
       await reconciler?.stop()
       await Promise.all(webhooks.map((loop) => loop.stop()))
-      stopPruning()
-      stopPreparedPruning()
+      // a pruning pass under way ends before the database closes under it
+      await Promise.all([stopPruning(), stopPreparedPruning()])
       stopWebhookPruning()
       await Promise.all([closeHttpServer(server), ...(ops ? [closeHttpServer(ops.server)] : [])])
       redis?.disconnect()

@@ -10,34 +10,39 @@ export type PreparedPruningParameters = { everyMs: number; retentionMs?: number;
 /**
  * Deletes prepared payments that expired over `retentionMs` ago and were never submitted, now and
  * then, a batch at a time until none is left. Every instance runs it; the store lets them share the
- * work. Unref'd: it never keeps the process alive. Returns the stop.
+ * work. Unref'd: it never keeps the process alive. Returns the stop, which starts no further batch
+ * and resolves once the batch under way has ended: a server closes its database after it.
  */
 export function startPreparedPruning(
   payments: Pick<PaymentStore, 'prunePrepared'> & { pruneSponsorships?: (endedBefore: Date) => Promise<number> },
   { everyMs, retentionMs = preparedRetentionMs, now, logger }: PreparedPruningParameters,
 ) {
-  let running = false
+  let stopped = false
+  let pass: Promise<void> | undefined
   const timer = setInterval(() => {
     // a pass still deleting (a backlog after a long outage) is not joined by a second one
-    if (running) return
-    running = true
-    void (async () => {
+    if (pass) return
+    pass = (async () => {
       try {
         const before = new Date(now() - retentionMs)
-        while ((await payments.prunePrepared(before)) > 0) {
+        while (!stopped && (await payments.prunePrepared(before)) > 0) {
           // another batch: most of a backlog goes in one pass, a short transaction at a time
         }
         // an ended sponsorship no longer counts against any limit: kept as long, for an operator's look
-        while (payments.pruneSponsorships && (await payments.pruneSponsorships(before)) > 0) {
+        while (!stopped && payments.pruneSponsorships && (await payments.pruneSponsorships(before)) > 0) {
           // likewise
         }
       } catch (error) {
         logger.error({ error: error instanceof Error ? error.name : 'unknown' }, 'prepared payment pruning failed')
       } finally {
-        running = false
+        pass = undefined
       }
     })()
   }, everyMs)
   timer.unref()
-  return () => clearInterval(timer)
+  return async () => {
+    stopped = true
+    clearInterval(timer)
+    await pass
+  }
 }

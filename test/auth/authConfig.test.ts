@@ -53,7 +53,7 @@ describe('startNoncePruning', () => {
     await vi.advanceTimersByTimeAsync(3_000)
     expect(calls).toEqual([1, 2, 3].map(() => new Date(1_767_225_600_000)))
     expect(errors).toEqual(['nonce pruning failed'])
-    stop()
+    await stop()
     await vi.advanceTimersByTimeAsync(5_000)
     expect(pruneNonces).toHaveBeenCalledTimes(3)
   })

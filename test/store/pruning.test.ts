@@ -62,7 +62,8 @@ describe.each(backends)('%s', (backend) => {
         await new Promise((resolve) => setTimeout(resolve, 20))
       }
     } finally {
-      for (const stop of stops) stop()
+      // a pass still under way would go on deleting the next test's rows
+      await Promise.all(stops.map((stop) => stop()))
     }
     expect({
       expiredLongAgo: await isPrepared(expiredLongAgo),
@@ -73,6 +74,32 @@ describe.each(backends)('%s', (backend) => {
       liveNonce: await hasNonce(keyId, liveNonce),
     }).toEqual({ expiredLongAgo: false, withinRetention: true, live: true, submitted: true, oldNonce: false, liveNonce: true })
     expect((await payments.getSubmission(submitted))?.state).toBe('submitting')
+  })
+
+  test('behavior: once stopped, the periodic job deletes nothing more: the pass under way ends before the stop returns', async () => {
+    let batches = 0
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    // the first batch is slow to come back, as on a loaded database; the pass would then delete the rest
+    const slowStore = {
+      async prunePrepared(before: Date) {
+        batches += 1
+        const pruned = await payments.prunePrepared(before, 1)
+        if (batches === 1) await held
+        return pruned
+      },
+    }
+    const hashes = await Promise.all(Array.from({ length: 3 }, () => prepared(hour)))
+    const stop = startPreparedPruning(slowStore, { everyMs: 10, now: () => Date.now() + 2.5 * hour, logger: silentLogger })
+    await expect.poll(() => batches).toBe(1)
+    const stopped = stop()
+    release()
+    await stopped
+    // long enough for the batches a pass that went on would start (one every few milliseconds)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(batches).toBe(1)
+    expect((await Promise.all(hashes.map(isPrepared))).filter(Boolean)).toHaveLength(2)
+    await payments.prunePrepared(new Date(Date.now() + 2 * hour))
   })
 
   test('behavior: two instances pruning at once delete each expired row once, in batches, without an error', async () => {
