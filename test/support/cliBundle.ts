@@ -7,7 +7,7 @@ import { inject } from 'vitest'
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** Where the `node` project's workers bundle the command-line tools its tests start (cliBundle). */
+    /** Where a project's workers bundle the command-line tools its tests start (test/support/cliBundlesSetup.ts). */
     cliBundlesDir: string
   }
 }
