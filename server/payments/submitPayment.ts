@@ -149,5 +149,7 @@ export async function submitPayment(
     }
     throw error
   }
-  return settle(context, prepared, await waitForReceipt(context, userOpHash, reference))
+  const receipt = await waitForReceipt(context, userOpHash, reference)
+  if (!receipt) await context.payments.handOver(userOpHash)
+  return settle(context, prepared, receipt)
 }

@@ -203,6 +203,14 @@ export function createPaymentStore(db: Database) {
       )
     },
 
+    /** Its sender has stopped waiting for the receipt and answered pending: the reconciler, which
+     * leaves a submission to its sender for the wait (SUBMIT_WAIT_MS), counts that wait from now.
+     * Counted from the send, a sender still making its last receipt check could see the reconciler's
+     * resend land. No change once the submission has moved on. */
+    async handOver(userOpHash: Hex): Promise<void> {
+      await db.query(`UPDATE payment_submissions SET updated_at = now() WHERE user_op_hash = $1 AND state = 'submitted'`, [userOpHash])
+    },
+
     /** From any state but confirmed: a receipt also settles a send that was reported failed (or an
      * operation given up as lost that a bundler included after all). */
     markConfirmed(userOpHash: Hex, txHash: Hex): Promise<void> {

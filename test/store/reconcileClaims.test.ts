@@ -83,6 +83,21 @@ describe.each(backends)('%s', (backend) => {
     expect(await payments.claimSubmission(hash)).toMatchObject({ claimed: false, submission: { state: 'submitting', attempts: 1 } })
   })
 
+  test('behavior: a submission its sender handed over (it answered pending) is left alone for the wait again, counted from the hand-over', async () => {
+    const [hash] = await submitted(1)
+    // sent a minute ago; its sender waited for the receipt until now
+    await db.query(`UPDATE payment_submissions SET updated_at = now() - interval '60 seconds' WHERE user_op_hash = $1`, [hash!.toLowerCase()])
+    await payments.handOver(hash!)
+    const claim = () => instanceA.claim({ instance: 'a', leaseMs: 60_000, submittedForMs: 30_000, limit: 100 })
+    expect(hashesOf(await claim(), [hash!])).toEqual([])
+    await db.query(`UPDATE payment_submissions SET updated_at = now() - interval '31 seconds' WHERE user_op_hash = $1`, [hash!.toLowerCase()])
+    expect(hashesOf(await claim(), [hash!])).toEqual([hash])
+    // once the reconciler has it, a late hand-over changes nothing it relies on
+    await payments.markConfirmed(hash!, bytesToHex(randomBytes(32)))
+    await payments.handOver(hash!)
+    expect(await payments.getSubmission(hash!)).toMatchObject({ state: 'confirmed' })
+  })
+
   test('behavior: a resubmission is counted and the wait for inclusion starts again', async () => {
     const [hash] = await submitted(1)
     await claimOf(instanceA, 'a')
