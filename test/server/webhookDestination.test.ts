@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import type { Address, Hex } from 'viem'
 import { jsonLogger, silentLogger } from '../../server/http/logger'
 import { createMetrics } from '../../server/ops/metrics'
-import { openDatabase, type Database } from '../../server/store/database'
-import { migrate } from '../../server/store/migrations'
+import type { Database } from '../../server/store/database'
 import { openStores, type Stores } from '../../server/store/openStores'
 import { defaultWebhookSchedule, deliverWebhooksOnce, startWebhookDelivery, type WebhookDeliveryDependencies } from '../../server/webhooks/deliverWebhooks'
 import { verifyWebhookUrl, type HostLookup } from '../../server/webhooks/verifyWebhookUrl'
+import { useDatabases } from '../support/postgres'
 import { startWebhookReceiver, verified } from '../support/webhookReceiver'
 
 const randomAddress = () => privateKeyToAddress(`0x${randomBytes(32).toString('hex')}`)
@@ -19,17 +19,18 @@ let stores: Stores
 let vault: Address
 let studioId: string
 let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>
+// the worker's PostgreSQL, as production sends from; npm start's devnet sends from PGlite (its
+// storefront's order turns paid by a delivered webhook: test/e2e/storefrontOrder.e2e.test.ts)
+const databases = useDatabases()
 beforeAll(async () => {
   receiver = await startWebhookReceiver((request) => (request.path === '/slow' || request.path === '/stalled' ? 'hang' : { status: 200 }))
-  db = await openDatabase({ dataDir: 'memory://' })
-  await migrate(db)
+  db = await databases.open('postgres')
   stores = openStores({ CHAIN_ID: 31337, REGISTRY_ADDRESS: randomAddress(), METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') }, db)
   vault = randomAddress()
   studioId = (await stores.studios.createStudio({ name: 'Shop', vaultAddress: vault, chainId: 31337 })).id
 })
 afterAll(async () => {
   await receiver?.close()
-  await db?.close()
 })
 
 /** Events of the studio's vault, as the follower would enqueue them: each its own log. */

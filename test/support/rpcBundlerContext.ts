@@ -1,17 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll } from 'vitest'
 import { startDevnetRpcBundlerServer } from './rpcBundlerServer'
 import { useServer } from './server'
 
-/** The server on a PGlite directory (it survives a restart) with the bundler and paymaster reached
- * over JSON-RPC (rpcBundlerServer.ts), which counts every call made to it, for one test file. */
+/** The server (its database survives a restart) with the bundler and paymaster reached over
+ * JSON-RPC (rpcBundlerServer.ts), which counts every call made to it, for one test file. */
 export function useServerWithRpcBundler(overrides: Record<string, string> = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-pglite-'))
   let bundler: Awaited<ReturnType<typeof startDevnetRpcBundlerServer>> | undefined
   const ctx = useServer({
-    dataDir,
     overrides: { SUBMIT_WAIT_MS: '400', ...overrides },
     async beforeServer(devnet) {
       bundler = await startDevnetRpcBundlerServer(devnet)
@@ -20,7 +15,6 @@ export function useServerWithRpcBundler(overrides: Record<string, string> = {}) 
   })
   afterAll(async () => {
     await bundler?.stop()
-    rmSync(dataDir, { recursive: true, force: true })
   })
   // a getter on the context itself: the bundler exists only once the tests' beforeAll has run
   return Object.defineProperty(ctx as typeof ctx & { readonly bundler: NonNullable<typeof bundler> }, 'bundler', {
