@@ -1,18 +1,29 @@
-import { dirname } from 'node:path'
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { createPublicClient, http } from 'viem'
 import { expect, onTestFinished, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
+import { builtPage } from '../support/builtPage'
+import { portIsFree } from '../support/loopback'
 import { startNpmStart } from '../support/npmStart'
 import { runCli } from '../support/runCli'
 
+const defaultRpcPort = 8545
+
 test('behavior: npm start brings the devnet up with no configuration, writes devnet.json, and stops cleanly on Ctrl-C', async () => {
-  const devnet = await startNpmStart()
+  // as a newcomer runs it: its node on the default port, serving the page `npm run build` made for it.
+  // Taken (a developer's own npm start), it runs on a free port and builds a page for that one.
+  await builtPage()
+  const onDefaultPort = await portIsFree(defaultRpcPort)
+  const devnet = await startNpmStart(onDefaultPort ? { DEVNET_RPC_PORT: String(defaultRpcPort) } : {})
   onTestFinished(async () => {
     await devnet.stop()
   })
   const { file } = devnet
   await expect.poll(() => devnet.output(), { timeout: 5_000 }).toMatch(/devnet ready in \d+ ms/)
+  // no second page: the one `npm run build` made pins this node
+  if (onDefaultPort) expect(existsSync(join(dirname(file.database!.socket), 'dist'))).toBe(false)
   const client = createPublicClient({ transport: http(file.rpcUrl) })
   expect(await client.getChainId()).toBe(file.chainId)
   expect(await client.getCode({ address: file.contracts.entryPoint })).toMatch(/^0x.+/)

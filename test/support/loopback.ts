@@ -38,6 +38,15 @@ export async function startRestartableLoopbackServer(create: () => Server) {
   }
 }
 
+/** Whether `port` is free on 127.0.0.1 right now. */
+export function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer()
+    probe.once('error', () => resolve(false))
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)))
+  })
+}
+
 /** A port free on 127.0.0.1 right now, for programs that must be told their port (PostgreSQL, Redis). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
