@@ -35,7 +35,8 @@ async function bundle(script: string): Promise<Bundle> {
   // the packages stay where npm put them, loaded by node as `npm run` loads them; our own code is one file
   const outfile = join(inject('cliBundlesDir'), String(process.pid), script.replace(/\.ts$/, '.mjs'))
   const { metafile } = await build({
-    entryPoints: [join(repo, script)],
+    absWorkingDir: repo,
+    entryPoints: [script],
     outfile,
     bundle: true,
     platform: 'node',
