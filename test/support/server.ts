@@ -17,7 +17,6 @@ import { useDatabases } from './postgres'
 export type UseServerParameters = {
   now?: () => number
   overrides?: Record<string, string>
-  dataDir?: string
   logger?: Logger
   /** The built page the server serves at /pay/:id (default: the build in dist/). */
   payPageDir?: string
@@ -29,14 +28,14 @@ export type UseServerParameters = {
 
 /**
  * A devnet plus the companion server on 127.0.0.1, for one test file, on a new database of the
- * worker's PostgreSQL, as production runs it (or on PGlite in `dataDir`). The embedded PGlite stays
+ * worker's PostgreSQL, as production runs it (it survives `restart()`). The embedded PGlite stays
  * proven where it is the default: the store tests run on both, `npm start` (the browser tests), the
  * command-line tools and `npm run serve`. A new PostgreSQL database costs a few milliseconds; a new
  * PGlite about half a CPU-second, and its queries run in WebAssembly.
  */
 export function useServer(options: UseServerParameters = {}) {
   // first, so that its afterAll drops the database after the server below has closed it
-  const databases = options.dataDir ? undefined : useDatabases()
+  const databases = useDatabases()
   const devnet = useDevnet()
   const context = { devnet } as {
     devnet: typeof devnet
@@ -55,11 +54,9 @@ export function useServer(options: UseServerParameters = {}) {
   }
   beforeAll(async () => {
     const extra = options.beforeServer ? await options.beforeServer(devnet) : {}
-    const database = databases ? { DATABASE_URL: await databases.postgresUrl() } : {}
     context.config = devnetConfig(devnet, {
       port: 0,
-      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-      overrides: { RATE_LIMIT_PER_MINUTE: '100000', ...database, ...options.overrides, ...extra },
+      overrides: { RATE_LIMIT_PER_MINUTE: '100000', DATABASE_URL: await databases.postgresUrl(), ...options.overrides, ...extra },
     })
     await start()
     context.shareLinks = await seedMetadata(context.server.stores, devnet, context.server.url, devnet.seed.invoices)
