@@ -325,8 +325,7 @@ export async function createServer(
       await reconciler?.stop()
       await Promise.all(webhooks.map((loop) => loop.stop()))
       // a pruning pass under way ends before the database closes under it
-      await Promise.all([stopPruning(), stopPreparedPruning()])
-      stopWebhookPruning()
+      await Promise.all([stopPruning(), stopPreparedPruning(), stopWebhookPruning()])
       await Promise.all([closeHttpServer(server), ...(ops ? [closeHttpServer(ops.server)] : [])])
       redis?.disconnect()
       await stores.close()

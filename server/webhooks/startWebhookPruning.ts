@@ -1,4 +1,5 @@
 import type { Logger } from '../http/logger'
+import { startPeriodicJob } from '../ops/periodicJob'
 import type { WebhookOutbox } from '../store/webhookOutbox'
 
 /** How long a finished delivery (and its event) is kept: for an operator or a merchant's support to
@@ -8,25 +9,15 @@ export const webhookRetentionMs = 30 * 86_400_000
 export type WebhookPruningParameters = { everyMs: number; retentionMs?: number; now: () => number; logger: Logger }
 
 /** Deletes deliveries finished over `retentionMs` ago, and their events, now and then, a batch at a
- * time. Every instance runs it; deleting the same rows twice is harmless. Unref'd. Returns the stop. */
+ * time (startPeriodicJob). Every instance runs it; deleting the same rows twice is harmless. Returns the stop. */
 export function startWebhookPruning(outbox: Pick<WebhookOutbox, 'pruneFinished'>, { everyMs, retentionMs = webhookRetentionMs, now, logger }: WebhookPruningParameters) {
-  let running = false
-  const timer = setInterval(() => {
-    if (running) return
-    running = true
-    void (async () => {
-      try {
-        const before = new Date(now() - retentionMs)
-        while ((await outbox.pruneFinished(before)) > 0) {
-          // another batch: a backlog goes in short transactions
-        }
-      } catch (error) {
-        logger.error({ error: error instanceof Error ? error.name : 'unknown' }, 'webhook pruning failed')
-      } finally {
-        running = false
+  return startPeriodicJob(
+    async (stopping) => {
+      const before = new Date(now() - retentionMs)
+      while (!stopping() && (await outbox.pruneFinished(before)) > 0) {
+        // another batch: a backlog goes in short transactions
       }
-    })()
-  }, everyMs)
-  timer.unref()
-  return () => clearInterval(timer)
+    },
+    { everyMs, logger, failure: 'webhook pruning failed' },
+  )
 }
