@@ -6,7 +6,7 @@ import jsQR from 'jsqr'
 import type { Browser, Frame, Page } from 'playwright-core'
 import { PNG } from 'pngjs'
 import { formatUnits, parseUnits } from 'viem'
-import { describe, expect, test } from 'vitest'
+import { describe, expect, onTestFinished, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients } from '../../devnet/deploy'
 import { createPayer, mintTo } from '../../devnet/seed'
@@ -146,6 +146,7 @@ describe('the pay page as a payer meets it', () => {
     const tx = await paidTransaction(invoice.id)
     await page.emulateMedia({ media: 'print' })
     const dir = mkdtempSync(join(tmpdir(), 'svc-receipt-'))
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }))
     await page.pdf({ path: join(dir, 'receipt.pdf'), format: 'A4' })
     const text = execFileSync('pdftotext', ['-layout', join(dir, 'receipt.pdf'), '-'], { encoding: 'utf8' })
     expect(text).toMatch(/receipt/i)
@@ -155,7 +156,6 @@ describe('the pay page as a payer meets it', () => {
     expect(text.replace(/\s+/g, '')).toContain(tx)
     // the receipt alone: not the invoice's lines or the buttons
     expect(text).not.toContain('Save receipt')
-    rmSync(dir, { recursive: true, force: true })
     await page.context().close()
   })
 

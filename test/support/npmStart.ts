@@ -11,8 +11,9 @@ export type RunningDevnet = {
   stop(): Promise<number | null>
 }
 
-/** What `npm start` runs (the page is built by `npm test`'s pretest, or `npm run build`), on free
- * loopback ports, in its own process; ready once devnet.json is written. */
+/** What `npm start` runs, in its own process, on free loopback ports unless `env` names one; ready
+ * once devnet.json is written. It serves the page `npm run build` made when that page pins its node,
+ * else builds its own. */
 export async function startNpmStart(env: Record<string, string> = {}): Promise<RunningDevnet> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-devnet-'))
   const child = spawn(process.execPath, ['--import', 'tsx', 'devnet/start.ts'], {
