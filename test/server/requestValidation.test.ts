@@ -43,6 +43,16 @@ describe('POST /v1/pay/:id/permit', () => {
   })
 })
 
+describe('POST /v1/pay/:id', () => {
+  test('behavior: a submission without the signed operation, or with one that is not an object, names body.userOp in the flow\'s words', async () => {
+    for (const body of [{}, { userOp: 'signed' }, { userOp: null }]) {
+      const { status, body: answer } = await post('/v1/pay/7', JSON.stringify(body))
+      expect(status, JSON.stringify(body)).toBe(400)
+      expect(answer).toEqual({ error: 'VALIDATION_ERROR', details: [{ path: 'body.userOp', message: 'the signed user operation, as an object: the one /prepare returned, with its signature' }] })
+    }
+  })
+})
+
 describe('POST /v1/invoices/:id/tokens', () => {
   test('behavior: bad input from an authenticated merchant is a 4xx in the SPEC shape, never a 500', async () => {
     const tokens = '/v1/invoices/7/tokens'
