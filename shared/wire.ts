@@ -107,27 +107,23 @@ export const prepareRequestSchema = z.object({
 
 /** SPEC 2.16: a v0.7 UserOperation with numeric fields as decimal strings: the one shape the
  * converters' type (userOpWire.ts) describes too. */
-export const wireUserOpSchema = z.object(
-  {
-    sender: addressSchema,
-    nonce: uintStringSchema,
-    factory: z.optional(addressSchema),
-    factoryData: z.optional(hexSchema),
-    callData: hexSchema,
-    callGasLimit: uintStringSchema,
-    verificationGasLimit: uintStringSchema,
-    preVerificationGas: uintStringSchema,
-    maxFeePerGas: uintStringSchema,
-    maxPriorityFeePerGas: uintStringSchema,
-    paymaster: z.optional(addressSchema),
-    paymasterVerificationGasLimit: z.optional(uintStringSchema),
-    paymasterPostOpGasLimit: z.optional(uintStringSchema),
-    paymasterData: z.optional(hexSchema),
-    signature: hexSchema,
-  },
-  // a missing operation, or one that is not an object, is named in the flow's words, not zod's
-  { error: 'the signed user operation, as an object: the one /prepare returned, with its signature' },
-) satisfies z.ZodMiniType<WireUserOp>
+export const wireUserOpSchema = z.object({
+  sender: addressSchema,
+  nonce: uintStringSchema,
+  factory: z.optional(addressSchema),
+  factoryData: z.optional(hexSchema),
+  callData: hexSchema,
+  callGasLimit: uintStringSchema,
+  verificationGasLimit: uintStringSchema,
+  preVerificationGas: uintStringSchema,
+  maxFeePerGas: uintStringSchema,
+  maxPriorityFeePerGas: uintStringSchema,
+  paymaster: z.optional(addressSchema),
+  paymasterVerificationGasLimit: z.optional(uintStringSchema),
+  paymasterPostOpGasLimit: z.optional(uintStringSchema),
+  paymasterData: z.optional(hexSchema),
+  signature: hexSchema,
+}) satisfies z.ZodMiniType<WireUserOp>
 
 export const prepareResponseSchema = z.object({
   success: z.literal(true),
@@ -140,7 +136,9 @@ export const prepareResponseSchema = z.object({
 })
 
 export const submitRequestSchema = z.object({
-  userOp: wireUserOpSchema,
+  // a missing operation, or one that is not an object, is named in the flow's words, not zod's; on
+  // the request alone, which only the server parses, so the page ships none of it
+  userOp: z.object(wireUserOpSchema.shape, { error: 'the signed user operation, as an object: the one /prepare returned, with its signature' }),
   permitSignature: z.optional(permitSignatureSchema),
 })
 
