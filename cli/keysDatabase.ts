@@ -38,6 +38,8 @@ export async function openKeysDatabase(env: Record<string, string | undefined> =
   const encryptionKeys = { keys: new Map([[0, database.metadataEncryptionKey]]), activeKeyId: 0 }
   const running = await borrowDatabase(database.socket)
   if (running) return { db: running, encryptionKeys, where: `the running devnet's database (${database.socket})` }
+  if (database.databaseUrl) return { db: await openMigratedDatabase({ DATABASE_URL: database.databaseUrl, DATA_DIR: '' }), encryptionKeys, where: "the stopped devnet's database (its DATABASE_URL)" }
+  if (!database.dataDir) throw new DevnetDatabaseUnknownError(`${join(dir, 'devnet.json')} names neither the devnet's PGlite directory nor its DATABASE_URL: restart the devnet (npm start), or set DATA_DIR and METADATA_ENCRYPTION_KEY`)
   return {
     db: await openMigratedDatabase({ DATABASE_URL: undefined, DATA_DIR: database.dataDir }),
     encryptionKeys,

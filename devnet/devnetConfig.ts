@@ -13,9 +13,8 @@ export function privateKeyOf(account: HDAccount) {
 }
 
 /** Server settings a devnet run may take from the environment; the chain, contract and key settings
- * always come from the devnet itself. */
+ * always come from the devnet itself, and DATABASE_URL is startCheckoutDevnet's `databaseUrl`. */
 const overridable = [
-  'DATABASE_URL',
   'RATE_LIMIT_PER_MINUTE',
   'PERMIT_RATE_LIMIT_PER_MINUTE',
   'PREPARE_RATE_LIMIT_PER_MINUTE',

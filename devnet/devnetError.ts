@@ -4,7 +4,7 @@ import { CodedError } from '../shared/codedError'
 export class DevnetError extends CodedError {
   override name = 'DevnetError'
   constructor(
-    readonly code: 'DEVNET_DIFFERS_FROM_PINNED' | 'DEVNET_KEY_MISSING' | 'DEVNET_SEED_FAILED' | 'STOREFRONT_WEBHOOK_NOT_REGISTERED',
+    readonly code: 'DEVNET_DATABASE_IN_USE' | 'DEVNET_DIFFERS_FROM_PINNED' | 'DEVNET_KEY_MISSING' | 'DEVNET_SEED_FAILED' | 'STOREFRONT_WEBHOOK_NOT_REGISTERED',
     message: string,
   ) {
     super(message)

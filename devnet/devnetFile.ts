@@ -25,8 +25,11 @@ const devnetFileSchema = z.object({
   ),
   startedAt: z.string(),
   /** Where `npm run keys` finds the devnet's database: the socket the running devnet answers on, the
-   * PGlite directory it leaves when stopped, and the key its secrets are sealed under. */
-  database: z.optional(z.object({ socket: z.string(), dataDir: z.string(), metadataEncryptionKey: z.string() })),
+   * PGlite directory it leaves when stopped (or the PostgreSQL it stored on, DATABASE_URL), and the
+   * key its secrets are sealed under. */
+  database: z.optional(
+    z.object({ socket: z.string(), dataDir: z.optional(z.string()), databaseUrl: z.optional(z.string()), metadataEncryptionKey: z.string() }),
+  ),
 })
 
 export type DevnetFile = z.infer<typeof devnetFileSchema>

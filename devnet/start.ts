@@ -3,6 +3,7 @@ import * as z from 'zod/mini'
 import { configSchema } from '../server/config'
 import { jsonLogger } from '../server/http/logger'
 import { stopOnSignals } from '../server/ops/shutdown'
+import { CodedError } from '../shared/codedError'
 import { devnetDir, writeDevnetFile, type DevnetFile } from './devnetFile'
 import { startCheckoutDevnet } from './startCheckoutDevnet'
 
@@ -14,6 +15,7 @@ const env = z
     STOREFRONT_PORT: z._default(port, 8788),
     LOG_REQUESTS: z._default(z.stringbool(), false),
     SHUTDOWN_TIMEOUT_MS: configSchema.shape.SHUTDOWN_TIMEOUT_MS,
+    DATABASE_URL: configSchema.shape.DATABASE_URL,
   })
   .parse(process.env)
 
@@ -25,8 +27,14 @@ const devnet = await startCheckoutDevnet({
   rpcPort: env.DEVNET_RPC_PORT,
   port: env.PORT,
   storefrontPort: env.STOREFRONT_PORT,
+  databaseUrl: env.DATABASE_URL,
   // request lines only when asked for: the devnet's own output is for people
   logger: env.LOG_REQUESTS ? logger : logger.child({}, { level: 'error' }),
+}).catch((error: unknown) => {
+  // ours say what to change; anything else keeps its trace for whoever reports it
+  if (!(error instanceof CodedError)) throw error
+  console.error(`npm start: ${error.message}`)
+  process.exit(1)
 })
 const file: DevnetFile = { ...devnet.file, startedAt: new Date().toISOString() }
 const { seed } = devnet

@@ -1,10 +1,9 @@
-import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { formatUnits } from 'viem'
 import { createServer } from '../server/createServer'
 import type { Logger } from '../server/http/logger'
-import { openMigratedDatabase } from '../server/store/openStores'
 import { lendDatabase } from './databaseSocket'
+import { openDevnetDatabase } from './devnetDatabase'
 import { devnetClients } from './deploy'
 import { devnetConfig, serverOverrides } from './devnetConfig'
 import type { DevnetFile } from './devnetFile'
@@ -21,6 +20,8 @@ export type StartCheckoutDevnetParameters = {
   rpcPort: number
   port: number
   storefrontPort: number
+  /** PostgreSQL to store on (npm start's DATABASE_URL), an empty database; else a new embedded PGlite in `dir`. */
+  databaseUrl?: string | undefined
   /** The server's request log; the devnet's own summary is for the caller to print. */
   logger: Logger
 }
@@ -45,13 +46,11 @@ export type CheckoutDevnet = {
  * merchant, payer and invoices seeded, the companion server on an embedded database, and the demo
  * storefront on an origin of its own.
  */
-export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, logger }: StartCheckoutDevnetParameters): Promise<CheckoutDevnet> {
-  // the devnet's chain is new on every start, so its database is too
+export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, databaseUrl, logger }: StartCheckoutDevnetParameters): Promise<CheckoutDevnet> {
   const dataDir = join(dir, 'pglite')
-  rmSync(dataDir, { recursive: true, force: true })
   // PGlite takes seconds to start: open it while the chain is deployed and seeded, and the page built
   // for this devnet's RPC when `npm run build` pinned another
-  const [{ devnet, payPageDir }, db] = await Promise.all([
+  const [chain, database] = await Promise.allSettled([
     startDevnet({ port: rpcPort }).then(async (devnet) => {
       try {
         return { devnet, payPageDir: await devnetPage(devnet.pinned, dir) }
@@ -60,8 +59,16 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
         throw error
       }
     }),
-    openMigratedDatabase({ DATA_DIR: dataDir }),
+    openDevnetDatabase({ dataDir, databaseUrl }),
   ])
+  // either failing leaves nothing running: a chain kept alive would hold the port the next start wants
+  if (chain.status === 'rejected' || database.status === 'rejected') {
+    if (chain.status === 'fulfilled') await chain.value.devnet.anvil.stop()
+    if (database.status === 'fulfilled') await database.value.close()
+    throw chain.status === 'rejected' ? chain.reason : (database as PromiseRejectedResult).reason
+  }
+  const { devnet, payPageDir } = chain.value
+  const db = database.value
   const { anvil, deployment, seed } = devnet
 
   // the demo storefront, on its own origin, is one the pay page may be framed by
@@ -70,8 +77,8 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
   // every payer of a devnet is its developer on 127.0.0.1: a limit per client address would count
   // them all as one; the limits per invoice and per owner still hold
   // webhooks to loopback: the demo storefront's receiver, and a merchant trying one on this machine
-  const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, SPONSORSHIP_LIMIT_PER_CLIENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...serverOverrides(process.env) }
-  const config = devnetConfig(devnet, { port, dataDir, overrides })
+  const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, SPONSORSHIP_LIMIT_PER_CLIENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...serverOverrides(process.env), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }
+  const config = devnetConfig(devnet, { port, ...(databaseUrl ? {} : { dataDir }), overrides })
   const server = await createServer(config, {
     db,
     payPageDir,
@@ -82,8 +89,8 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
   storefront.checkoutReady(server.url, anvil.rpcUrl, readEmbedManifest(payPageDir))
   // `npm run keys` reaches this database through the devnet while it runs (devnet.json says where)
   // devnetEnv always sets the single key: the devnet's records are sealed under key id 0
-  const database = { socket: join(dir, 'database.sock'), dataDir, metadataEncryptionKey: config.METADATA_ENCRYPTION_KEY! }
-  const lent = await lendDatabase(db, database.socket)
+  const toolsDatabase = { socket: join(dir, 'database.sock'), ...(databaseUrl ? { databaseUrl } : { dataDir }), metadataEncryptionKey: config.METADATA_ENCRYPTION_KEY! }
+  const lent = await lendDatabase(db, toolsDatabase.socket)
 
   /** Share links for `invoices`, and the storefront selling the first three of them. */
   async function publish(invoices: SeededInvoice[]): Promise<DevnetFile['invoices']> {
@@ -129,7 +136,7 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
       merchant: { ...seed.merchant, ...merchantAccess },
       payer: seed.payer,
       invoices,
-      database,
+      database: toolsDatabase,
     },
     seed,
     anvilPid: anvil.pid,

@@ -17,8 +17,10 @@ import { createMetadataCipher } from '../../server/store/metadataCipher'
 import { migrate } from '../../server/store/migrations'
 import { openMigratedDatabase } from '../../server/store/openStores'
 import { createStudioStore, StudioNotFoundError } from '../../server/store/studioStore'
+import { useDatabases } from '../support/postgres'
 
 const encryptionKey = randomBytes(32).toString('base64')
+const databases = useDatabases()
 const day = 86_400_000
 
 let db: Database
@@ -211,6 +213,41 @@ describe('npm run keys on the devnet', () => {
       expect(listed).toMatchObject({ code: 0 })
       expect(listed.stderr).toContain(`database: the stopped devnet's database (${database.dataDir})`)
       expect((JSON.parse(listed.stdout) as { key_id: string }[]).map((listedKey) => listedKey.key_id)).toEqual([keyId])
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+
+  test('behavior: a stopped devnet that stored on PostgreSQL (DATABASE_URL) is reached there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-keys-devnet-pg-'))
+    const databaseUrl = await databases.postgresUrl()
+    try {
+      const devnetDb = await openMigratedDatabase({ DATABASE_URL: databaseUrl, DATA_DIR: '' })
+      const studio = await newStudio(devnetDb)
+      await devnetDb.close()
+      writeDevnetFile(dir, {
+        chainId: 31337,
+        rpcUrl: 'http://127.0.0.1:8545',
+        serverUrl: 'http://127.0.0.1:8787',
+        storefrontUrl: 'http://127.0.0.1:8788',
+        contracts: { entryPoint: address(), token: address(), registry: address(), vaultFactory: address(), paymaster: address() },
+        merchant: { vault: address(), owner: address(), ownerPrivateKey: key, studioId: studio, apiKey: { keyId: 'svc_pk_devnet', secret: 'svc_sk_devnet' } },
+        payer: { owner: address(), ownerPrivateKey: key, vault: address() },
+        invoices: [],
+        startedAt: new Date().toISOString(),
+        database: { socket: join(dir, 'database.sock'), databaseUrl, metadataEncryptionKey: encryptionKey },
+      })
+
+      const created = await runCli('cli/keys.ts', ['create', '--studio', studio, '--scopes', 'invoice:read'], { SVC_DEVNET_DIR: dir })
+      expect(created).toMatchObject({ code: 0 })
+      expect(created.stderr).toContain("database: the stopped devnet's database (its DATABASE_URL)")
+      const { key_id: keyId } = JSON.parse(created.stdout) as { key_id: string }
+      const stored = await openDatabase({ url: databaseUrl })
+      try {
+        expect(await stored.query('SELECT key_id FROM api_keys')).toEqual([{ key_id: keyId }])
+      } finally {
+        await stored.close()
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
