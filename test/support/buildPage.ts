@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { BuildError } from '../../build/buildError'
+import { stopNotedClusters } from './postgresCluster'
 import { requireSystemTools } from './systemTools'
 
 /** What a file that reads dist/ leaves beside the build's status to have it started (builtPage). */
@@ -18,10 +19,10 @@ export const buildFailed = (code: number | null, output: string) => new BuildErr
  * devnet builds for its own chain (test/support/workerCheckout.ts), and the files that read dist/
  * wait for it (builtPage). A run that selects none of the `built` files (`vitest run test/auth`,
  * `npm run test:unit`) builds nothing. The teardown stops the devnets the workers shared among their
- * browser tests.
+ * browser tests and the PostgreSQL clusters those stored on.
  */
 export default function buildPage(project: TestProject) {
-  requireSystemTools(['chromium'])
+  requireSystemTools(['chromium', 'postgresql'])
   const slots = mkdtempSync(join(tmpdir(), 'svc-worker-checkouts-'))
   const status = join(slots, 'build-status.json')
   project.provide('checkoutSlotsDir', slots)
@@ -68,6 +69,7 @@ export default function buildPage(project: TestProject) {
       }
       rmSync(dir, { recursive: true, force: true })
     }
+    await stopNotedClusters(slots)
     rmSync(slots, { recursive: true, force: true })
     if (failure) throw failure
   }

@@ -30,18 +30,23 @@ async function useServer(url: string): Promise<PostgresServer> {
   }
 }
 
-let workerCluster: Promise<PostgresServer & { url: string }> | undefined
+let cluster: Promise<PostgresServer & { url: string }> | undefined
 
-/** Under the `node` project, one cluster per test worker, started by the first file that needs one
- * and noted for the project's teardown to stop (test/support/workerDevnets.ts): initdb and a start
- * cost seconds, a database a few milliseconds. Elsewhere a cluster of the file's own. */
+/** The test worker's own cluster, started on first use and noted in `slotsDir` for its project's
+ * teardown to stop (stopNotedClusters): initdb and a start cost seconds, a database a few milliseconds. */
+export function workerCluster(slotsDir: string): Promise<PostgresServer & { url: string }> {
+  cluster ??= startCluster().then((started) => {
+    writeFileSync(join(slotsDir, `postgres-${process.pid}.json`), JSON.stringify({ dir: started.dir }))
+    return started
+  })
+  return cluster
+}
+
+/** Under the `node` project, the worker's cluster (test/support/workerDevnets.ts); elsewhere a
+ * cluster of the file's own. */
 function clusterFor(slotsDir: string | undefined): Promise<PostgresServer> {
   if (!slotsDir) return startCluster()
-  workerCluster ??= startCluster().then((cluster) => {
-    writeFileSync(join(slotsDir, `postgres-${process.pid}.json`), JSON.stringify({ dir: cluster.dir }))
-    return cluster
-  })
-  return workerCluster.then((cluster) => useServer(cluster.url))
+  return workerCluster(slotsDir).then((started) => useServer(started.url))
 }
 
 export type OpenTestDatabaseParameters = { migrated?: boolean }

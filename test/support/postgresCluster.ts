@@ -22,6 +22,13 @@ export async function stopCluster(dir: string) {
   await rm(dir, { recursive: true, force: true })
 }
 
+/** Stops the clusters test workers noted in `slotsDir` (workerCluster in test/support/postgres.ts). */
+export async function stopNotedClusters(slotsDir: string) {
+  for (const file of readdirSync(slotsDir).filter((name) => name.startsWith('postgres-'))) {
+    await stopCluster((JSON.parse(await readFile(join(slotsDir, file), 'utf8')) as { dir: string }).dir)
+  }
+}
+
 export type PostgresServer = {
   /** A new, empty database on the server; its connection string. */
   createDatabase(): Promise<string>

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { inject } from 'vitest'
 import { startCheckoutDevnet, type CheckoutDevnet } from '../../devnet/startCheckoutDevnet'
 import { jsonLogger } from '../../server/http/logger'
+import { workerCluster } from './postgres'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -33,7 +34,12 @@ export function workerCheckout(): Promise<WorkerCheckout> {
 async function start(): Promise<WorkerCheckout> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-worker-checkout-'))
   let output = ''
-  const checkout = await startCheckoutDevnet({ dir, rpcPort: 0, port: 0, storefrontPort: 0, logger: jsonLogger((line) => (output += line)) })
-  writeFileSync(join(inject('checkoutSlotsDir'), `worker-${process.pid}.json`), JSON.stringify({ anvilPid: checkout.anvilPid, dir }))
+  const slots = inject('checkoutSlotsDir')
+  // on a database of the worker's PostgreSQL, as `DATABASE_URL=… npm start` stores: PGlite runs every
+  // query in WebAssembly, a sixth of these workers' CPU. PGlite, npm start's default, is proven by
+  // start.test.ts (the real `npm start`) and by the store tests, which run on both.
+  const databaseUrl = await (await workerCluster(slots)).createDatabase()
+  const checkout = await startCheckoutDevnet({ dir, rpcPort: 0, port: 0, storefrontPort: 0, databaseUrl, logger: jsonLogger((line) => (output += line)) })
+  writeFileSync(join(slots, `worker-${process.pid}.json`), JSON.stringify({ anvilPid: checkout.anvilPid, dir }))
   return Object.assign(checkout, { output: () => output })
 }

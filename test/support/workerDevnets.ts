@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
-import { stopCluster } from './postgresCluster'
+import { stopNotedClusters } from './postgresCluster'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,10 +20,7 @@ export default function workerDevnets(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'svc-worker-devnets-'))
   project.provide('devnetSlotsDir', dir)
   return async () => {
-    // the workers' PostgreSQL clusters (test/support/postgres.ts)
-    for (const file of readdirSync(dir).filter((name) => name.startsWith('postgres-'))) {
-      await stopCluster((JSON.parse(readFileSync(join(dir, file), 'utf8')) as { dir: string }).dir)
-    }
+    await stopNotedClusters(dir)
     for (const file of readdirSync(dir).filter((name) => name.startsWith('slot-') && name.endsWith('.json'))) {
       const { anvil: { pid } } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { anvil: { pid: number } }
       try {
