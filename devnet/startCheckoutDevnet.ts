@@ -43,8 +43,8 @@ export type CheckoutDevnet = {
 
 /**
  * Everything `npm start` runs, in this process: a chain with the contracts deployed and a demo
- * merchant, payer and invoices seeded, the companion server on an embedded database, and the demo
- * storefront on an origin of its own.
+ * merchant, payer and invoices seeded, the companion server on a new embedded database (or the empty
+ * PostgreSQL database `databaseUrl` names), and the demo storefront on an origin of its own.
  */
 export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, databaseUrl, logger }: StartCheckoutDevnetParameters): Promise<CheckoutDevnet> {
   const dataDir = join(dir, 'pglite')
