@@ -44,6 +44,13 @@ export async function startAnvil({ port = 0, chainId = 31337, logFile }: StartAn
   const log = logFile ? openSync(logFile, 'w') : undefined
   const child = spawn(anvilBinary(), args, log === undefined ? { stdio: ['ignore', 'pipe', 'pipe'] } : { stdio: ['ignore', log, log], detached: true })
   if (log !== undefined) closeSync(log)
+  // a node of this process alone goes with it, however it ends (an uncaught error included): left
+  // running, it would hold the port the next start asks for ("address in use" on the next npm start)
+  if (log === undefined) {
+    const stopWithUs = () => child.kill('SIGTERM')
+    process.once('exit', stopWithUs)
+    child.once('exit', () => process.off('exit', stopWithUs))
+  }
   const boundPort = await new Promise<number>((resolve, reject) => {
     let output = ''
     const timer = setTimeout(() => fail(new AnvilStartError(`anvil did not start within 15 s:\n${read()}`)), 15_000)
