@@ -79,7 +79,14 @@ export async function startAnvil({ port = 0, chainId = 31337, logFile }: StartAn
       output += chunk.toString()
       listening()
     }
-    const exited = (code: number | null) => fail(new AnvilStartError(`anvil exited with code ${code}:\n${read()}`))
+    const exited = (code: number | null) =>
+      fail(
+        new AnvilStartError(
+          /Address already in use/.test(read())
+            ? `port ${port} on 127.0.0.1 is taken: another program is listening there (an earlier npm start?): stop it, or run the devnet's node on another port with DEVNET_RPC_PORT`
+            : `anvil exited with code ${code}:\n${read()}`,
+        ),
+      )
     child.stdout?.on('data', onData)
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
     child.once('error', (error) => fail(new AnvilStartError(`anvil failed to start: ${error.message}`, { cause: error })))

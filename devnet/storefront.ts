@@ -2,13 +2,13 @@ import { createHash, createHmac, randomUUID } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { serve, type ServerType } from '@hono/node-server'
 import { build } from 'esbuild'
 import { Hono } from 'hono'
 import { distDir } from '../build/distDir'
 import type { EmbedManifest } from '../embed/build'
 // a merchant's server imports '@svc-checkout/js/server'; this repository holds the package's source
 import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '../packages/checkout/src/server'
+import { listenOn } from '../server/http/listenOn'
 import { hmacMessage } from '../shared/hmacMessage'
 import { createdWebhookEndpointResponseSchema } from '../shared/webhookWire'
 import { DevnetError } from './devnetError'
@@ -187,11 +187,11 @@ export async function startStorefront({ port, products }: { port: number; produc
   let app: Hono | null = null
   const shop: ShopBackend = { secrets: [], orders: new Map(), merchant: null }
   let checkoutUrl = ''
-  const server = await new Promise<ServerType>((resolve) => {
-    const listening = serve(
-      { fetch: (request) => (app ? app.fetch(request) : new Response('starting', { status: 503 })), hostname: '127.0.0.1', port },
-      () => resolve(listening),
-    )
+  const server = await listenOn({
+    fetch: (request) => (app ? app.fetch(request) : new Response('starting', { status: 503 })),
+    hostname: '127.0.0.1',
+    port,
+    variable: 'STOREFRONT_PORT',
   })
   const address = server.address()
   const bound = typeof address === 'object' && address ? address.port : port

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { serve, type ServerType } from '@hono/node-server'
+import type { ServerType } from '@hono/node-server'
 import { Hono } from 'hono'
 import { createWalletClient, getAddress, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
@@ -15,7 +15,8 @@ import { chainFor, createChainClient } from './chain/chainClient'
 import { createInvoiceReader } from './chain/invoiceReader'
 import { erc7677Sponsor, localVerifyingSponsor, type Sponsor } from './chain/sponsor'
 import { timedTransport, type CallTimer } from './chain/timedTransport'
-import { ConfigError, encryptionKeysOf, jwtAlgorithmsOf, trustedProxiesOf, type Config } from './config'
+import { encryptionKeysOf, jwtAlgorithmsOf, trustedProxiesOf, type Config } from './config'
+import { listenOn } from './http/listenOn'
 import type { Logger } from './http/logger'
 import { countedBundler, countedSponsor } from './ops/countedDependencies'
 import { createMetrics } from './ops/metrics'
@@ -114,13 +115,7 @@ async function listenForOperations(hostname: string, port: number, routes: Hono)
   const app = new Hono()
   app.route('/', routes)
   app.notFound((c) => c.json({ error: 'NOT_FOUND', code: 'NOT_FOUND', message: 'no such route' }, 404))
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const listening = serve({ fetch: app.fetch, hostname, port }, () => resolve(listening))
-    // a port already taken is the operator's to fix: said as such, not as a hang or a stack trace
-    listening.once('error', (error: NodeJS.ErrnoException) =>
-      reject(new ConfigError(`OPS_PORT ${port} on ${hostname} cannot be listened on (${error.code ?? error.message}): choose a free port or OPS_HOST`)),
-    )
-  })
+  const server = await listenOn({ fetch: app.fetch, hostname, port, variable: 'OPS_PORT' })
   const address = server.address()
   const bound = typeof address === 'object' && address ? address.port : port
   return { server, url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${bound}` }
@@ -258,9 +253,7 @@ export async function createServer(
     },
     ...(devnetWallet ? { devnetWallet } : {}),
   })
-  const server = await new Promise<ServerType>((resolve) => {
-    const listening = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT }, () => resolve(listening))
-  })
+  const server = await listenOn({ fetch: app.fetch, hostname: config.HOST, port: config.PORT, variable: 'PORT' })
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.PORT
   const url = `http://${config.HOST}:${port}`

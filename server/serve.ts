@@ -18,7 +18,12 @@ const logger = jsonLogger(undefined, { level: config.LOG_LEVEL })
 if (!config.DATABASE_URL) {
   logger.warn({ dataDir: config.DATA_DIR }, 'single-instance mode: PGlite in DATA_DIR keeps this instance\'s own database and HMAC nonces; run one instance only, or set DATABASE_URL')
 }
-const server = await createServer(config, { logger })
+const server = await createServer(config, { logger }).catch((error: unknown) => {
+  // a port it cannot listen on is the operator's to fix, said as the configuration errors above are
+  if (!(error instanceof ConfigError)) throw error
+  console.error(error.message)
+  process.exit(2)
+})
 // before 'listening', which is what a supervisor waits for: a SIGTERM sent right after it would
 // otherwise find no handler yet and end the process at once, requests and all
 stopOnSignals(() => server.close(), { timeoutMs: config.SHUTDOWN_TIMEOUT_MS, logger })

@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
 import { expect, test } from 'vitest'
+import { startAnvil } from '../../devnet/anvil'
+import { listenOnLoopback } from '../support/loopback'
 
 const running = (pid: number) => {
   try {
@@ -23,3 +26,15 @@ test('behavior: a devnet process that dies of an uncaught error takes its chain 
   expect(pid).toBeGreaterThan(0)
   await expect.poll(() => running(pid)).toBe(false)
 }, 30_000)
+
+test('behavior: a node port another program holds is refused naming the port and DEVNET_RPC_PORT, not in anvil\'s words', async () => {
+  const taken = createServer()
+  const port = await listenOnLoopback(taken, 0)
+  try {
+    await expect(startAnvil({ port })).rejects.toThrow(
+      `port ${port} on 127.0.0.1 is taken: another program is listening there (an earlier npm start?): stop it, or run the devnet's node on another port with DEVNET_RPC_PORT`,
+    )
+  } finally {
+    taken.close()
+  }
+})

@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
+import { listenOnLoopback } from '../support/loopback'
+import { useDatabases } from '../support/postgres'
 import { runCli } from '../support/runCli'
 
 const address = '0x5FbDB2315678afecb367f032d93F642f64180aa3'
@@ -22,6 +25,7 @@ const env = {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-serve-'))
+const databases = useDatabases()
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 describe('npm run serve', () => {
@@ -32,6 +36,18 @@ describe('npm run serve', () => {
     expect(run.stderr).toContain('a signed merchant request could be replayed once on every other instance')
     expect(run.stderr).toContain('set DATA_DIR to the PGlite directory')
     expect(run.stdout).toBe('')
+  })
+
+  test('behavior: a PORT another program holds is refused in one line naming PORT, with no stack trace', async () => {
+    const taken = createServer()
+    const port = await listenOnLoopback(taken, 0)
+    try {
+      const run = await runCli('server/serve.ts', [], { ...env, DATABASE_URL: await databases.postgresUrl(), PORT: String(port) })
+      expect(run.code).toBe(2)
+      expect(run.stderr.trim()).toBe(`PORT ${port} on 127.0.0.1 cannot be listened on (EADDRINUSE): another program is listening there: stop it, or choose a free port with PORT`)
+    } finally {
+      taken.close()
+    }
   })
 
   test('behavior: with DATA_DIR set it starts, and its log says single-instance mode', async () => {
