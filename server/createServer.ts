@@ -115,7 +115,7 @@ async function listenForOperations(hostname: string, port: number, routes: Hono)
   const app = new Hono()
   app.route('/', routes)
   app.notFound((c) => c.json({ error: 'NOT_FOUND', code: 'NOT_FOUND', message: 'no such route' }, 404))
-  const server = await listenOn({ fetch: app.fetch, hostname, port, variable: 'OPS_PORT' })
+  const server = await listenOn({ fetch: app.fetch, hostname, port, variable: 'OPS_PORT', hostVariable: 'OPS_HOST' })
   const address = server.address()
   const bound = typeof address === 'object' && address ? address.port : port
   return { server, url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${bound}` }
@@ -253,7 +253,7 @@ export async function createServer(
     },
     ...(devnetWallet ? { devnetWallet } : {}),
   })
-  const server = await listenOn({ fetch: app.fetch, hostname: config.HOST, port: config.PORT, variable: 'PORT' })
+  const server = await listenOn({ fetch: app.fetch, hostname: config.HOST, port: config.PORT, variable: 'PORT', hostVariable: 'HOST' })
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.PORT
   const url = `http://${config.HOST}:${port}`

@@ -10,7 +10,7 @@ import { UsageError } from '../../cli/usageError'
 import { bundledCli } from '../support/cliBundle'
 import { runCli, runCliWithTsx } from '../support/runCli'
 import { lendDatabase } from '../../devnet/databaseSocket'
-import { writeDevnetFile } from '../../devnet/devnetFile'
+import { writeDevnetFile, type DevnetFile } from '../../devnet/devnetFile'
 import { createApiKeyStore } from '../../server/store/apiKeyStore'
 import { openDatabase, type Database } from '../../server/store/database'
 import { createMetadataCipher } from '../../server/store/metadataCipher'
@@ -177,6 +177,20 @@ describe('npm run keys', () => {
 describe('npm run keys on the devnet', () => {
   const address = () => getAddress(bytesToHex(randomBytes(20)))
   const key = `0x${'ab'.repeat(32)}` as const
+  /** devnet.json as npm start writes it, for a devnet whose database is `database`. */
+  const writeDevnetFileFor = (dir: string, studio: string, database: DevnetFile['database']) =>
+    writeDevnetFile(dir, {
+      chainId: 31337,
+      rpcUrl: 'http://127.0.0.1:8545',
+      serverUrl: 'http://127.0.0.1:8787',
+      storefrontUrl: 'http://127.0.0.1:8788',
+      contracts: { entryPoint: address(), token: address(), registry: address(), vaultFactory: address(), paymaster: address() },
+      merchant: { vault: address(), owner: address(), ownerPrivateKey: key, studioId: studio, apiKey: { keyId: 'svc_pk_devnet', secret: 'svc_sk_devnet' } },
+      payer: { owner: address(), ownerPrivateKey: key, vault: address() },
+      invoices: [],
+      startedAt: new Date().toISOString(),
+      database,
+    })
 
   test('behavior: with no database settings it reaches the devnet\'s database, through the devnet while it runs and directly once it stopped', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-keys-devnet-'))
@@ -185,18 +199,7 @@ describe('npm run keys on the devnet', () => {
       const devnetDb = await openMigratedDatabase({ DATA_DIR: database.dataDir })
       const studio = await newStudio(devnetDb)
       const lent = await lendDatabase(devnetDb, database.socket)
-      writeDevnetFile(dir, {
-        chainId: 31337,
-        rpcUrl: 'http://127.0.0.1:8545',
-        serverUrl: 'http://127.0.0.1:8787',
-        storefrontUrl: 'http://127.0.0.1:8788',
-        contracts: { entryPoint: address(), token: address(), registry: address(), vaultFactory: address(), paymaster: address() },
-        merchant: { vault: address(), owner: address(), ownerPrivateKey: key, studioId: studio, apiKey: { keyId: 'svc_pk_devnet', secret: 'svc_sk_devnet' } },
-        payer: { owner: address(), ownerPrivateKey: key, vault: address() },
-        invoices: [],
-        startedAt: new Date().toISOString(),
-        database,
-      })
+      writeDevnetFileFor(dir, studio, database)
       const keys = (args: string[]) => runCli('cli/keys.ts', args, { SVC_DEVNET_DIR: dir })
 
       const created = await keys(['create', '--studio', studio, '--scopes', 'invoice:read'])
@@ -225,18 +228,7 @@ describe('npm run keys on the devnet', () => {
       const devnetDb = await openMigratedDatabase({ DATABASE_URL: databaseUrl, DATA_DIR: '' })
       const studio = await newStudio(devnetDb)
       await devnetDb.close()
-      writeDevnetFile(dir, {
-        chainId: 31337,
-        rpcUrl: 'http://127.0.0.1:8545',
-        serverUrl: 'http://127.0.0.1:8787',
-        storefrontUrl: 'http://127.0.0.1:8788',
-        contracts: { entryPoint: address(), token: address(), registry: address(), vaultFactory: address(), paymaster: address() },
-        merchant: { vault: address(), owner: address(), ownerPrivateKey: key, studioId: studio, apiKey: { keyId: 'svc_pk_devnet', secret: 'svc_sk_devnet' } },
-        payer: { owner: address(), ownerPrivateKey: key, vault: address() },
-        invoices: [],
-        startedAt: new Date().toISOString(),
-        database: { socket: join(dir, 'database.sock'), databaseUrl, metadataEncryptionKey: encryptionKey },
-      })
+      writeDevnetFileFor(dir, studio, { socket: join(dir, 'database.sock'), databaseUrl, metadataEncryptionKey: encryptionKey })
 
       const created = await runCli('cli/keys.ts', ['create', '--studio', studio, '--scopes', 'invoice:read'], { SVC_DEVNET_DIR: dir })
       expect(created).toMatchObject({ code: 0 })

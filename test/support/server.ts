@@ -29,7 +29,7 @@ export type UseServerParameters = {
 /**
  * A devnet plus the companion server on 127.0.0.1, for one test file, on a new database of the
  * worker's PostgreSQL, as production runs it (it survives `restart()`). The embedded PGlite stays
- * proven where it is the default: the store tests run on both, `npm start` (the browser tests), the
+ * proven where it is the default: the store tests run on both, `npm start`'s own test, the
  * command-line tools and `npm run serve`. A new PostgreSQL database costs a few milliseconds; a new
  * PGlite about half a CPU-second, and its queries run in WebAssembly.
  */
