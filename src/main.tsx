@@ -1,5 +1,4 @@
 import { hydrate, options, render } from 'preact'
-import { embedTheme } from './frame/embedTheme'
 import { allowedParentOrigins, openFrameChannel } from './frame/frameChannel'
 import { pinned } from './config/pinned'
 import { LocaleContext } from './ui/LocaleContext'
@@ -42,7 +41,8 @@ export async function startPayPage({ createPayApi, readServedPage, servedDocumen
   const channel = params.embed ? openFrameChannel(location, allowedParentOrigins(document)) : null
   if (params.embed) {
     document.documentElement.dataset.embed = '1'
-    for (const [name, value] of Object.entries(embedTheme(params.theme))) document.documentElement.style.setProperty(name, value)
+    // parsed and checked in a chunk of its own: only a themed frame loads it
+    if (params.theme) void import('./frame/applyEmbedTheme').then(({ applyEmbedTheme }) => applyEmbedTheme(document.documentElement, document.body, params.theme))
   }
 
   // the API is this page's own origin: the server that serves the page answers for it

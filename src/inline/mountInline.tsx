@@ -4,7 +4,7 @@ import { render } from 'preact'
 import { announceModule } from '../../shared/pinnedModule'
 import { createPayApi } from '../api/createPayApi'
 import { pinned } from '../config/pinned'
-import { embedTheme } from '../frame/embedTheme'
+import { applyEmbedTheme } from '../frame/applyEmbedTheme'
 import type { FrameChannel } from '../frame/frameChannel'
 import { LocaleContext } from '../ui/LocaleContext'
 import { App } from '../ui/page/App'
@@ -31,7 +31,7 @@ export function mountInline(host: HTMLElement, options: InlineOptions, base: str
     sheet.replaceSync(css + brandingCss)
   }
   shadow.adoptedStyleSheets = [sheet]
-  for (const [name, value] of Object.entries(embedTheme(options.theme ? JSON.stringify(options.theme) : null))) host.style.setProperty(name, value)
+  applyEmbedTheme(host, shadow, options.theme ? JSON.stringify(options.theme) : null)
 
   const baseUrl = new URL(base).origin
   const api = createPayApi({ baseUrl })

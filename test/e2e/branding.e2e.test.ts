@@ -271,3 +271,44 @@ describe('a studio brand colour where a merchant embeds the checkout', () => {
     await page.context().close()
   })
 })
+
+describe("a merchant's theme in the frame", () => {
+  /** The checkout's iframe on the storefront's origin, themed as `SvcCheckout.mount(…, { theme })` themes it. */
+  async function themedFrame(theme: Record<string, string>) {
+    const { page } = await payerPage()
+    const warnings: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'warning') warnings.push(message.text())
+    })
+    const host = `${checkout.devnet.file.storefrontUrl}/themed`
+    const src = `${unpaidInvoice().shareLink}&embed=1&theme=${encodeURIComponent(JSON.stringify(theme))}`
+    await page.route(host, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><title>Shop</title><iframe title="Checkout" src="${src}" style="width:100%;height:900px;border:0"></iframe>` }))
+    await page.goto(host)
+    await expect.poll(() => page.frames().some((frame) => frame.url().includes('/pay/'))).toBe(true)
+    const frame = page.frames().find((candidate) => candidate.url().includes('/pay/'))!
+    await expect.poll(() => heading(frame)).not.toBeNull()
+    const shown = () =>
+      frame.evaluate(() => {
+        const widget = document.querySelector<HTMLElement>('.svc-widget')
+        return { page: getComputedStyle(document.body).backgroundColor, text: getComputedStyle(document.body).color, corners: widget && getComputedStyle(widget).borderTopLeftRadius }
+      })
+    return { page, warnings, shown }
+  }
+
+  test("behavior: a theme that darkens the surface but keeps the dark text is not used for its colours: the payer reads the checkout's own, the merchant's developer reads why in the console, the theme's corners stay", async () => {
+    const { page, warnings, shown } = await themedFrame({ '--svc-color-bg': '#0d0e10', '--svc-color-surface': '#15171a', '--svc-radius': '2px' })
+    await expect.poll(() => warnings.find((warning) => warning.startsWith('svc-checkout:'))).toContain('--svc-color-text on --svc-color-surface is 1.05:1, under 4.5:1')
+    await expect.poll(shown).toEqual({ page: 'rgb(244, 245, 247)', text: 'rgb(26, 28, 31)', corners: '2px' })
+    expect(await accessibilityViolations(page, { within: 'iframe' })).toEqual([])
+    await page.context().close()
+  })
+
+  test('behavior: a readable theme is used as given, with no accessibility violations in the frame and nothing in the console', async () => {
+    const { page, warnings, shown } = await themedFrame({ '--svc-color-bg': '#faf3e6', '--svc-color-surface': '#fffbf2', '--svc-color-text': '#2b1d0e', '--svc-color-accent': '#0a6b46', '--svc-radius': '2px' })
+    await expect.poll(shown).toEqual({ page: 'rgb(250, 243, 230)', text: 'rgb(43, 29, 14)', corners: '2px' })
+    expect(await accessibilityViolations(page, { within: 'iframe' })).toEqual([])
+    expect(warnings.filter((warning) => warning.startsWith('svc-checkout:'))).toEqual([])
+    await screenshot(page, 'branding-06-storefront-themed')
+    await page.context().close()
+  })
+})

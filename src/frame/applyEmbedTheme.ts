@@ -1,0 +1,92 @@
+import { contrastRatio } from '../ui/contrastRatio'
+import { embedTheme } from './embedTheme'
+
+/** A colour as the browser computes it: red, green and blue from 0 to 255, and its opacity from 0 to 1. */
+export type Rgba = readonly [number, number, number, number]
+
+type Under = 'bg' | 'surface' | 'accent'
+
+/**
+ * What each colour is drawn on, and the contrast WCAG 2.2 AA asks of it there: 4.5:1 for text, 3:1
+ * for the focus ring. The success and warning colours are the checkout's own (a theme cannot set
+ * them), but they are drawn on the theme's surface: a step done, a figure not yet read from the chain.
+ */
+const drawnOn: readonly (readonly [string, Under, number])[] = [
+  ['text', 'surface', 4.5],
+  ['text', 'bg', 4.5],
+  ['muted', 'surface', 4.5],
+  ['muted', 'bg', 4.5],
+  ['accent', 'surface', 4.5],
+  ['accent', 'bg', 4.5],
+  ['accent-text', 'accent', 4.5],
+  ['success', 'surface', 4.5],
+  ['warning', 'surface', 4.5],
+  ['focus', 'surface', 3],
+  ['focus', 'bg', 3],
+]
+
+/** `rgb()`/`rgba()` and `color(srgb …)`, the forms a browser computes sRGB colours to; anything else is unread. */
+export function parseComputedColour(value: string): Rgba | null {
+  const rgb = /^rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)$/.exec(value)
+  if (rgb) return [Number(rgb[1]), Number(rgb[2]), Number(rgb[3]), rgb[4] === undefined ? 1 : Number(rgb[4])]
+  const srgb = /^color\(srgb ([\d.e-]+) ([\d.e-]+) ([\d.e-]+)(?: \/ ([\d.]+))?\)$/.exec(value)
+  if (!srgb) return null
+  const channel = (text: string) => Math.min(255, Math.max(0, Number(text) * 255))
+  return [channel(srgb[1]!), channel(srgb[2]!), channel(srgb[3]!), srgb[4] === undefined ? 1 : Number(srgb[4])]
+}
+
+/** `top` painted over the opaque `under`: what the eye meets where a colour is translucent. */
+function over(top: Rgba, under: Rgba): Rgba {
+  const mix = (at: 0 | 1 | 2) => top[at] * top[3] + under[at] * (1 - top[3])
+  return [mix(0), mix(1), mix(2), 1]
+}
+
+const hex = (colour: Rgba) => `#${colour.slice(0, 3).map((channel) => Math.round(channel).toString(16).padStart(2, '0')).join('')}`
+
+/**
+ * Where `read(name)` (the computed value of `--svc-color-<name>`) leaves a text unreadable on what it
+ * is drawn on, each in words a merchant's developer can act on; empty when every pair passes. A
+ * translucent background is judged over both white and black: what shows through it is the framing
+ * page's.
+ */
+export function unreadablePairs(read: (name: string) => Rgba | null): string[] {
+  const colours = new Map([...new Set(drawnOn.flatMap(([name, under]) => [name, under]))].map((name) => [name, read(name)]))
+  const unread = [...colours].filter(([, value]) => !value).map(([name]) => name)
+  if (unread.length > 0) return unread.map((name) => `--svc-color-${name} is a colour this check cannot read: use #rrggbb, rgb() or hsl()`)
+  const colour = (name: string) => colours.get(name)!
+  const problems = new Set<string>()
+  for (const backdrop of [[255, 255, 255, 1], [0, 0, 0, 1]] as const) {
+    const bg = over(colour('bg'), backdrop)
+    const surface = over(colour('surface'), bg)
+    const under = { bg, surface, accent: over(colour('accent'), surface) }
+    for (const [name, on, wanted] of drawnOn) {
+      const ratio = contrastRatio(hex(over(colour(name), under[on])), hex(under[on]))
+      if (ratio < wanted) problems.add(`--svc-color-${name} on --svc-color-${on} is ${ratio.toFixed(2)}:1, under ${wanted}:1`)
+    }
+  }
+  return [...problems]
+}
+
+/**
+ * Sets the theme a merchant passed to `mount` (raw JSON, taken as `embedTheme` takes it) on `target`,
+ * then reads the colours back as the browser computes them inside `scope`: a theme whose text a payer
+ * could not read (a dark surface with the default dark text, a translucent text colour) is not used
+ * for its colours, and the console says which pair failed. Its radius and fonts stay. Returns what
+ * failed.
+ */
+export function applyEmbedTheme(target: HTMLElement, scope: ParentNode, raw: string | null): string[] {
+  const theme = embedTheme(raw)
+  for (const [name, value] of Object.entries(theme)) target.style.setProperty(name, value)
+  const probe = document.createElement('i')
+  scope.append(probe)
+  const problems = unreadablePairs((name) => {
+    probe.style.color = `var(--svc-color-${name})`
+    return parseComputedColour(getComputedStyle(probe).color)
+  })
+  probe.remove()
+  if (problems.length > 0) {
+    for (const name of Object.keys(theme)) if (name.startsWith('--svc-color-')) target.style.removeProperty(name)
+    console.warn(`svc-checkout: the theme's colours are not used, a payer could not read the checkout in them: ${problems.join('; ')}`)
+  }
+  return problems
+}
