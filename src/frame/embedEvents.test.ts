@@ -32,6 +32,12 @@ describe('embedEvents', () => {
     expect(heard({ name: 'paid', invoice: { ...issued, status: 'Paid', txHash }, receipt })).toEqual([['paid', { invoiceId: '3', userOpHash: '', txHash }]])
   })
 
+  test("behavior: a smart wallet's batch out is pending, once however often the chain is read, with no operation hash (the wallet built it)", () => {
+    const payer = { owner: `0x${'a1'.repeat(20)}` as Hex, balance: 248_000_000n }
+    const following = (at: number): PaymentState => ({ name: 'followingCalls', invoice: issued, payer, callsId: '0x01', sentAt: 0, nextCheckAt: at, wallet: 'pending', finalSince: null })
+    expect(heard(following(0), following(2_000))).toEqual([['pending', { invoiceId: '3', userOpHash: '' }]])
+  })
+
   test('behavior: paid before the transaction is known is announced all the same', () => {
     const paid = { ...issued, status: 'Paid' as const, txHash: null }
     expect(heard({ name: 'paid', invoice: paid, receipt: null })).toEqual([['paid', { invoiceId: '3', userOpHash: '', txHash: '' }]])

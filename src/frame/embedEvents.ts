@@ -4,7 +4,7 @@ import { knownErrorCode } from '../flow/knownErrorCode'
 
 /**
  * Tells the host page what happened, once per change of state: `ready` when the invoice is shown,
- * `paid` whenever it is paid, `pending` with the operation hash, `expired` when the permit ran out,
+ * `paid` whenever it is paid, `pending` with the operation hash (empty for a smart wallet's batch), `expired` when the permit ran out,
  * `error` with a code. The host acts on these (e.g. `paid` → order confirmed), so `paid` and `expired`
  * come only from states the flow enters on a chain read, and the txHash is the chain's. `channel` is
  * the frame's channel to the host, or inline the loader's listeners.
@@ -25,6 +25,9 @@ export function embedEvents(channel: Pick<FrameChannel, 'emit'>, invoiceId: stri
         return channel.emit('paid', { invoiceId, userOpHash: state.receipt?.userOpHash ?? '', txHash: state.receipt?.txHash ?? state.invoice.txHash ?? '' })
       case 'pending':
         return channel.emit('pending', { invoiceId, userOpHash: state.userOpHash })
+      // a smart wallet's batch is out: its wallet built the operation, so no hash (as for its `paid`)
+      case 'followingCalls':
+        return channel.emit('pending', { invoiceId, userOpHash: '' })
       case 'permitExpired':
         return state.reason === 'expired' ? channel.emit('expired', { invoiceId }) : channel.emit('error', { invoiceId, code: 'PAYMENT_FAILED' })
       case 'unsafe':

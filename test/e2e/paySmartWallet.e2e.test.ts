@@ -217,7 +217,7 @@ describe('paying from a smart wallet in one prompt', () => {
 })
 
 describe('paying from a smart wallet through the embed\'s wallet bridge', () => {
-  test('behavior: a smart wallet only on the host page pays in one prompt through the bridge, which sent the batch it rebuilt itself; the host receives paid with the chain\'s txHash', async () => {
+  test('behavior: a smart wallet only on the host page pays in one prompt through the bridge, which sent the batch it rebuilt itself; the host hears it pending, then paid with the chain\'s txHash', async () => {
     const { storefrontUrl, serverUrl, rpcUrl, chainId, contracts, invoices } = checkout.devnet.file
     const product = invoices[0]!
     const page = await (await checkout.browser.newContext({ viewport: { width: 1100, height: 1100 } })).newPage()
@@ -233,6 +233,8 @@ describe('paying from a smart wallet through the embed\'s wallet bridge', () => 
     await frame.getByRole('button', { name: /^Pay / }).click()
     await expect.poll(() => frame.locator('#svc-widget-heading').textContent(), { timeout: 30_000 }).toBe('Payment received')
     await expect.poll(() => page.locator('[data-event="paid"]').count(), { timeout: 10_000 }).toBe(1)
+    // the host heard the batch go out before it heard it paid
+    expect(await page.locator('[data-event="pending"], [data-event="paid"]').allTextContents()).toEqual([`pending ${JSON.stringify({ invoiceId: product.id, userOpHash: '' })}`, expect.stringMatching(/^paid /)])
     const detail = JSON.parse((await page.locator('[data-event="paid"]').textContent())!.replace(/^paid /, ''))
     const [settlement] = await chain().getContractEvents({ address: contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: BigInt(product.id) }, fromBlock: 0n })
     // no operation hash: the wallet built that operation, and its hash would be only the wallet's word

@@ -9,6 +9,7 @@ export type CheckoutEvents = {
   ready: { invoiceId: string }
   /** `userOpHash` is empty when the invoice was paid elsewhere; `txHash` while the checkout does not know it. */
   paid: { invoiceId: string; userOpHash: string; txHash: string }
+  /** The payment is out, not yet on the chain; `userOpHash` is empty when the payer's own smart wallet sent it. */
   pending: { invoiceId: string; userOpHash: string }
   /** The payer's authorisation ran out; they can renew it in the checkout. */
   expired: { invoiceId: string }
