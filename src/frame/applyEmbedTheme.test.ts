@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { parseComputedColour, unreadablePairs, type Rgba } from './applyEmbedTheme'
+import { parseComputedColour, statusColoursOnDark, unreadablePairs, type Rgba } from './applyEmbedTheme'
 
 /** src/ui/theme.css's defaults, as a browser computes them. */
 const defaults: Record<string, string> = {
@@ -11,8 +11,17 @@ const defaults: Record<string, string> = {
   'accent-text': 'rgb(255, 255, 255)',
   focus: 'rgb(11, 92, 173)',
   success: 'rgb(23, 104, 58)',
+  'success-bg': 'rgb(233, 246, 238)',
   warning: 'rgb(122, 65, 0)',
+  'warning-bg': 'rgb(255, 244, 224)',
+  danger: 'rgb(168, 7, 26)',
+  'danger-bg': 'rgb(253, 236, 238)',
 }
+
+/** The checkout's light-on-dark status colours, as a browser computes them. */
+const onDark = Object.fromEntries(
+  Object.entries(statusColoursOnDark).map(([name, hex]) => [name.replace('--svc-color-', ''), `rgb(${[1, 3, 5].map((at) => Number.parseInt(hex.slice(at, at + 2), 16)).join(', ')})`]),
+)
 
 const computed = (theme: Record<string, string>) => (name: string) => parseComputedColour({ ...defaults, ...theme }[name] ?? '')
 
@@ -28,8 +37,9 @@ describe('a merchant theme, read back as the browser computes it', () => {
     expect(problems).toContain('--svc-color-text on --svc-color-bg is 1.13:1, under 4.5:1')
   })
 
-  test("behavior: a dark theme with light text is still refused: the checkout's own success and warning colours are drawn on its surface", () => {
+  test("behavior: a dark theme with light text passes with the checkout's light-on-dark status colours, and would not with its light-surface ones", () => {
     const dark = { bg: 'rgb(13, 14, 16)', surface: 'rgb(21, 23, 26)', text: 'rgb(242, 243, 245)', muted: 'rgb(169, 174, 182)', accent: 'rgb(108, 178, 255)', 'accent-text': 'rgb(13, 14, 16)', focus: 'rgb(108, 178, 255)' }
+    expect(unreadablePairs(computed({ ...dark, ...onDark }))).toEqual([])
     expect(unreadablePairs(computed(dark)).map((problem) => problem.split(' is ')[0])).toEqual(['--svc-color-success on --svc-color-surface', '--svc-color-warning on --svc-color-surface'])
   })
 

@@ -4,12 +4,12 @@ import { embedTheme } from './embedTheme'
 /** A colour as the browser computes it: red, green and blue from 0 to 255, and its opacity from 0 to 1. */
 export type Rgba = readonly [number, number, number, number]
 
-type Under = 'bg' | 'surface' | 'accent'
+type Under = 'bg' | 'surface' | 'accent' | 'success-bg' | 'warning-bg' | 'danger-bg'
 
 /**
  * What each colour is drawn on, and the contrast WCAG 2.2 AA asks of it there: 4.5:1 for text, 3:1
- * for the focus ring. The success and warning colours are the checkout's own (a theme cannot set
- * them), but they are drawn on the theme's surface: a step done, a figure not yet read from the chain.
+ * for the focus ring. The status colours are the checkout's own (a theme cannot set them), but they
+ * are drawn on the theme's surface too: a step done, a figure not yet read from the chain.
  */
 const drawnOn: readonly (readonly [string, Under, number])[] = [
   ['text', 'surface', 4.5],
@@ -20,10 +20,26 @@ const drawnOn: readonly (readonly [string, Under, number])[] = [
   ['accent', 'bg', 4.5],
   ['accent-text', 'accent', 4.5],
   ['success', 'surface', 4.5],
+  ['success', 'success-bg', 4.5],
   ['warning', 'surface', 4.5],
+  ['warning', 'warning-bg', 4.5],
+  ['danger', 'danger-bg', 4.5],
   ['focus', 'surface', 3],
   ['focus', 'bg', 3],
 ]
+
+/**
+ * The checkout's status colours where a theme's surface is dark: the same meanings (green done, amber
+ * unconfirmed, red refused), light on dark. Still the checkout's, never the theme's.
+ */
+export const statusColoursOnDark: Record<string, string> = {
+  '--svc-color-success': '#4ade80',
+  '--svc-color-success-bg': '#0d2818',
+  '--svc-color-warning': '#fbbf24',
+  '--svc-color-warning-bg': '#2b1d05',
+  '--svc-color-danger': '#f87171',
+  '--svc-color-danger-bg': '#3b0d12',
+}
 
 /** `rgb()`/`rgba()` and `color(srgb …)`, the forms a browser computes sRGB colours to; anything else is unread. */
 export function parseComputedColour(value: string): Rgba | null {
@@ -58,7 +74,8 @@ export function unreadablePairs(read: (name: string) => Rgba | null): string[] {
   for (const backdrop of [[255, 255, 255, 1], [0, 0, 0, 1]] as const) {
     const bg = over(colour('bg'), backdrop)
     const surface = over(colour('surface'), bg)
-    const under = { bg, surface, accent: over(colour('accent'), surface) }
+    const on = (name: Under) => over(colour(name), surface)
+    const under = { bg, surface, accent: on('accent'), 'success-bg': on('success-bg'), 'warning-bg': on('warning-bg'), 'danger-bg': on('danger-bg') }
     for (const [name, on, wanted] of drawnOn) {
       const ratio = contrastRatio(hex(over(colour(name), under[on])), hex(under[on]))
       if (ratio < wanted) problems.add(`--svc-color-${name} on --svc-color-${on} is ${ratio.toFixed(2)}:1, under ${wanted}:1`)
@@ -67,25 +84,35 @@ export function unreadablePairs(read: (name: string) => Rgba | null): string[] {
   return [...problems]
 }
 
+/** Whether white text reads better on `colour` than black: a dark surface. */
+function isDark(colour: Rgba): boolean {
+  const opaque = hex(over(colour, [255, 255, 255, 1]))
+  return contrastRatio(opaque, '#ffffff') > contrastRatio(opaque, '#000000')
+}
+
 /**
  * Sets the theme a merchant passed to `mount` (raw JSON, taken as `embedTheme` takes it) on `target`,
- * then reads the colours back as the browser computes them inside `scope`: a theme whose text a payer
- * could not read (a dark surface with the default dark text, a translucent text colour) is not used
- * for its colours, and the console says which pair failed. Its radius and fonts stay. Returns what
- * failed.
+ * then reads the colours back as the browser computes them inside `scope`. On a dark surface the
+ * status colours turn to the checkout's light-on-dark ones. A theme whose text a payer could not read
+ * (a dark surface with the default dark text, a translucent text colour) is not used for its colours,
+ * and the console says which pair failed; its radius and fonts stay. Returns what failed.
  */
 export function applyEmbedTheme(target: HTMLElement, scope: ParentNode, raw: string | null): string[] {
   const theme = embedTheme(raw)
   for (const [name, value] of Object.entries(theme)) target.style.setProperty(name, value)
   const probe = document.createElement('i')
   scope.append(probe)
-  const problems = unreadablePairs((name) => {
+  const read = (name: string) => {
     probe.style.color = `var(--svc-color-${name})`
     return parseComputedColour(getComputedStyle(probe).color)
-  })
+  }
+  const surface = read('surface')
+  const set = surface && isDark(surface) ? { ...theme, ...statusColoursOnDark } : theme
+  for (const [name, value] of Object.entries(set)) target.style.setProperty(name, value)
+  const problems = unreadablePairs(read)
   probe.remove()
   if (problems.length > 0) {
-    for (const name of Object.keys(theme)) if (name.startsWith('--svc-color-')) target.style.removeProperty(name)
+    for (const name of Object.keys(set)) if (name.startsWith('--svc-color-')) target.style.removeProperty(name)
     console.warn(`svc-checkout: the theme's colours are not used, a payer could not read the checkout in them: ${problems.join('; ')}`)
   }
   return problems

@@ -303,9 +303,10 @@ describe("a merchant's theme in the frame", () => {
     await page.context().close()
   })
 
-  test('behavior: a readable theme is used as given, with no accessibility violations in the frame and nothing in the console', async () => {
-    const { page, warnings, shown } = await themedFrame({ '--svc-color-bg': '#faf3e6', '--svc-color-surface': '#fffbf2', '--svc-color-text': '#2b1d0e', '--svc-color-accent': '#0a6b46', '--svc-radius': '2px' })
-    await expect.poll(shown).toEqual({ page: 'rgb(250, 243, 230)', text: 'rgb(43, 29, 14)', corners: '2px' })
+  test("behavior: a readable dark theme is used as given, the checkout's status colours turned light on dark, with no accessibility violations in the frame and nothing in the console", async () => {
+    const dark = { '--svc-color-bg': '#0d0e10', '--svc-color-surface': '#15171a', '--svc-color-text': '#f2f3f5', '--svc-color-muted': '#a9aeb6', '--svc-color-border': '#3a3f46', '--svc-color-accent': '#6cb2ff', '--svc-color-accent-text': '#0d0e10', '--svc-color-focus': '#6cb2ff', '--svc-radius': '2px' }
+    const { page, warnings, shown } = await themedFrame(dark)
+    await expect.poll(shown).toEqual({ page: 'rgb(13, 14, 16)', text: 'rgb(242, 243, 245)', corners: '2px' })
     expect(await accessibilityViolations(page, { within: 'iframe' })).toEqual([])
     expect(warnings.filter((warning) => warning.startsWith('svc-checkout:'))).toEqual([])
     await screenshot(page, 'branding-06-storefront-themed')
