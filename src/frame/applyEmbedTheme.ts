@@ -26,6 +26,9 @@ const drawnOn: readonly (readonly [string, Under, number])[] = [
   ['danger', 'danger-bg', 4.5],
   ['focus', 'surface', 3],
   ['focus', 'bg', 3],
+  ['focus', 'success-bg', 3],
+  ['focus', 'warning-bg', 3],
+  ['focus', 'danger-bg', 3],
 ]
 
 /**
@@ -61,27 +64,38 @@ const hex = (colour: Rgba) => `#${colour.slice(0, 3).map((channel) => Math.round
 
 /**
  * Where `read(name)` (the computed value of `--svc-color-<name>`) leaves a text unreadable on what it
- * is drawn on, each in words a merchant's developer can act on; empty when every pair passes. A
- * translucent background is judged over both white and black: what shows through it is the framing
- * page's.
+ * is drawn on, each in words a merchant's developer can act on; empty when every pair passes. The page
+ * and card backgrounds must be opaque: what would show through them is the framing page's to paint.
  */
 export function unreadablePairs(read: (name: string) => Rgba | null): string[] {
   const colours = new Map([...new Set(drawnOn.flatMap(([name, under]) => [name, under]))].map((name) => [name, read(name)]))
   const unread = [...colours].filter(([, value]) => !value).map(([name]) => name)
   if (unread.length > 0) return unread.map((name) => `--svc-color-${name} is a colour this check cannot read: use #rrggbb, rgb() or hsl()`)
   const colour = (name: string) => colours.get(name)!
-  const problems = new Set<string>()
-  for (const backdrop of [[255, 255, 255, 1], [0, 0, 0, 1]] as const) {
-    const bg = over(colour('bg'), backdrop)
-    const surface = over(colour('surface'), bg)
-    const on = (name: Under) => over(colour(name), surface)
-    const under = { bg, surface, accent: on('accent'), 'success-bg': on('success-bg'), 'warning-bg': on('warning-bg'), 'danger-bg': on('danger-bg') }
-    for (const [name, on, wanted] of drawnOn) {
-      const ratio = contrastRatio(hex(over(colour(name), under[on])), hex(under[on]))
-      if (ratio < wanted) problems.add(`--svc-color-${name} on --svc-color-${on} is ${ratio.toFixed(2)}:1, under ${wanted}:1`)
-    }
+  const translucent = (['bg', 'surface'] as const).filter((name) => colour(name)[3] < 1)
+  if (translucent.length > 0) return translucent.map((name) => `--svc-color-${name} is translucent: the framing page would show through it`)
+  const bg = colour('bg')
+  const surface = colour('surface')
+  const on = (name: Under) => over(colour(name), surface)
+  const under = { bg, surface, accent: on('accent'), 'success-bg': on('success-bg'), 'warning-bg': on('warning-bg'), 'danger-bg': on('danger-bg') }
+  const problems: string[] = []
+  for (const [name, on, wanted] of drawnOn) {
+    const ratio = contrastRatio(hex(over(colour(name), under[on])), hex(under[on]))
+    if (ratio < wanted) problems.push(`--svc-color-${name} on --svc-color-${on} is ${ratio.toFixed(2)}:1, under ${wanted}:1`)
   }
-  return [...problems]
+  return problems
+}
+
+/**
+ * A theme's colours that are not plain colours: a keyword that takes another property's value
+ * (`currentcolor`, `inherit`), or something that is no colour at all (a gradient). Read through the
+ * probe's `color`, such a value would borrow the text colour, while the button painted with it as a
+ * background would be transparent: the check would pass what the payer cannot read.
+ */
+function notColours(theme: Record<string, string>): string[] {
+  return Object.entries(theme)
+    .filter(([name, value]) => name.startsWith('--svc-color-') && (!CSS.supports('color', value) || /currentcolor|inherit|initial|unset|revert|light-dark/i.test(value)))
+    .map(([name, value]) => `${name} "${value}" is not a colour: use #rrggbb, rgb() or hsl()`)
 }
 
 /** Whether white text reads better on `colour` than black: a dark surface. */
@@ -109,7 +123,7 @@ export function applyEmbedTheme(target: HTMLElement, scope: ParentNode, raw: str
   const surface = read('surface')
   const set = surface && isDark(surface) ? { ...theme, ...statusColoursOnDark } : theme
   for (const [name, value] of Object.entries(set)) target.style.setProperty(name, value)
-  const problems = unreadablePairs(read)
+  const problems = [...notColours(theme), ...unreadablePairs(read)]
   probe.remove()
   if (problems.length > 0) {
     for (const name of Object.keys(set)) if (name.startsWith('--svc-color-')) target.style.removeProperty(name)

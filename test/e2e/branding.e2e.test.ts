@@ -303,6 +303,13 @@ describe("a merchant's theme in the frame", () => {
     await page.context().close()
   })
 
+  test('behavior: a theme colour that is no colour (a gradient for the button, whose white label it would hide) is refused, though as a text colour it would borrow a readable one', async () => {
+    const { page, warnings, shown } = await themedFrame({ '--svc-color-accent': 'linear-gradient(#fff, #fff)', '--svc-color-accent-text': '#ffffff', '--svc-radius': '2px' })
+    await expect.poll(() => warnings.find((warning) => warning.startsWith('svc-checkout:'))).toContain('--svc-color-accent "linear-gradient(#fff, #fff)" is not a colour')
+    await expect.poll(shown).toEqual({ page: 'rgb(244, 245, 247)', text: 'rgb(26, 28, 31)', corners: '2px' })
+    await page.context().close()
+  })
+
   test("behavior: a readable dark theme is used as given, the checkout's status colours turned light on dark, with no accessibility violations in the frame and nothing in the console", async () => {
     const dark = { '--svc-color-bg': '#0d0e10', '--svc-color-surface': '#15171a', '--svc-color-text': '#f2f3f5', '--svc-color-muted': '#a9aeb6', '--svc-color-border': '#3a3f46', '--svc-color-accent': '#6cb2ff', '--svc-color-accent-text': '#0d0e10', '--svc-color-focus': '#6cb2ff', '--svc-radius': '2px' }
     const { page, warnings, shown } = await themedFrame(dark)
