@@ -1,4 +1,4 @@
-import { contrastRatio } from '../ui/contrastRatio'
+import { contrastRatio, hexColour } from '../ui/contrastRatio'
 import { embedTheme } from './embedTheme'
 
 /** A colour as the browser computes it: red, green and blue from 0 to 255, and its opacity from 0 to 1. */
@@ -60,8 +60,6 @@ function over(top: Rgba, under: Rgba): Rgba {
   return [mix(0), mix(1), mix(2), 1]
 }
 
-const hex = (colour: Rgba) => `#${colour.slice(0, 3).map((channel) => Math.round(channel).toString(16).padStart(2, '0')).join('')}`
-
 /**
  * Where `read(name)` (the computed value of `--svc-color-<name>`) leaves a text unreadable on what it
  * is drawn on, each in words a merchant's developer can act on; empty when every pair passes. The page
@@ -80,7 +78,7 @@ export function unreadablePairs(read: (name: string) => Rgba | null): string[] {
   const under = { bg, surface, accent: on('accent'), 'success-bg': on('success-bg'), 'warning-bg': on('warning-bg'), 'danger-bg': on('danger-bg') }
   const problems: string[] = []
   for (const [name, on, wanted] of drawnOn) {
-    const ratio = contrastRatio(hex(over(colour(name), under[on])), hex(under[on]))
+    const ratio = contrastRatio(hexColour(over(colour(name), under[on])), hexColour(under[on]))
     if (ratio < wanted) problems.push(`--svc-color-${name} on --svc-color-${on} is ${ratio.toFixed(2)}:1, under ${wanted}:1`)
   }
   return problems
@@ -100,7 +98,7 @@ function notColours(theme: Record<string, string>): string[] {
 
 /** Whether white text reads better on `colour` than black: a dark surface. */
 function isDark(colour: Rgba): boolean {
-  const opaque = hex(over(colour, [255, 255, 255, 1]))
+  const opaque = hexColour(over(colour, [255, 255, 255, 1]))
   return contrastRatio(opaque, '#ffffff') > contrastRatio(opaque, '#000000')
 }
 
@@ -121,12 +119,12 @@ export function applyEmbedTheme(target: HTMLElement, scope: ParentNode, raw: str
     return parseComputedColour(getComputedStyle(probe).color)
   }
   const surface = read('surface')
-  const set = surface && isDark(surface) ? { ...theme, ...statusColoursOnDark } : theme
-  for (const [name, value] of Object.entries(set)) target.style.setProperty(name, value)
+  const statusColours = surface && isDark(surface) ? statusColoursOnDark : {}
+  for (const [name, value] of Object.entries(statusColours)) target.style.setProperty(name, value)
   const problems = [...notColours(theme), ...unreadablePairs(read)]
   probe.remove()
   if (problems.length > 0) {
-    for (const name of Object.keys(set)) if (name.startsWith('--svc-color-')) target.style.removeProperty(name)
+    for (const name of [...Object.keys(theme), ...Object.keys(statusColours)]) if (name.startsWith('--svc-color-')) target.style.removeProperty(name)
     console.warn(`svc-checkout: the theme's colours are not used, a payer could not read the checkout in them: ${problems.join('; ')}`)
   }
   return problems

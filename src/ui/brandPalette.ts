@@ -1,4 +1,4 @@
-import { contrastRatio } from './contrastRatio'
+import { contrastRatio, hexColour } from './contrastRatio'
 
 /** The colours the page draws a studio's brand colour with, each readable against what it meets. */
 export type BrandPalette = {
@@ -14,11 +14,10 @@ export type BrandPalette = {
 
 const white = '#ffffff'
 const black = '#000000'
-const hex = (channel: number) => Math.round(channel).toString(16).padStart(2, '0')
 
 /** `color` scaled toward black by `factor` (1 keeps it, 0 is black). */
 function darkened(color: string, factor: number): string {
-  return `#${[1, 3, 5].map((at) => hex(Number.parseInt(color.slice(at, at + 2), 16) * factor)).join('')}`
+  return hexColour([1, 3, 5].map((at) => Number.parseInt(color.slice(at, at + 2), 16) * factor))
 }
 
 /**

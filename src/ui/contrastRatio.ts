@@ -12,3 +12,8 @@ export function contrastRatio(a: string, b: string): number {
   const [lighter, darker] = [relativeLuminance(a), relativeLuminance(b)].sort((x, y) => y - x) as [number, number]
   return (lighter + 0.05) / (darker + 0.05)
 }
+
+/** `#rrggbb` for red, green and blue from 0 to 255 (rounded): the form the two functions above read. */
+export function hexColour(channels: readonly number[]): string {
+  return `#${channels.slice(0, 3).map((channel) => Math.round(channel).toString(16).padStart(2, '0')).join('')}`
+}
