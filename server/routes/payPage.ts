@@ -105,6 +105,17 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     })
   })
 
+  // A share link pasted with a slash after it (a chat app or a person adds one) reached no route and
+  // the payer's browser showed the API's JSON 404. The page lives at one address (its script reads the
+  // id from it), so the slash is dropped; the query is the token, kept as it came. Never cached, no
+  // referrer: the address is a credential, as on the page itself.
+  app.get('/pay/:id/', (c) => {
+    const url = new URL(c.req.url)
+    c.header('Cache-Control', 'no-store')
+    c.header('Referrer-Policy', 'no-referrer')
+    return c.redirect(`${url.pathname.slice(0, -1)}${url.search}`, 308)
+  })
+
   /** The page with the invoice rendered into it, as the client would render it from the same answer.
    * Null where that answer is not to be had now (the chain is unreachable): the client loads it. */
   async function renderedWithInvoice(built: BuiltPayPage, deployment: PinnedDeployment, id: bigint, url: string, acceptLanguageHeader: string | undefined, cookieHeader: string | undefined): Promise<FirstPaint | null> {

@@ -97,6 +97,18 @@ describe('payPage', () => {
     expect((await app.request('/pay/abc')).status).toBe(400)
   })
 
+  test('behavior: a browser at the page\'s path with a trailing slash is sent to the page, its query (the token) kept, instead of a JSON 404', async () => {
+    const res = await app.request('/pay/7/?token=svc_tk_secret&locale=de-DE', { headers: { accept: 'text/html,application/xhtml+xml' } })
+    expect(res.status).toBe(308)
+    expect(res.headers.get('location')).toBe('/pay/7?token=svc_tk_secret&locale=de-DE')
+    // the address carries the token: the redirect is kept nowhere and sends no referrer
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer')
+    const page = await app.request(res.headers.get('location')!, { headers: { accept: 'text/html' } })
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=UTF-8'])
+    expect((await app.request('/pay/7/')).headers.get('location')).toBe('/pay/7')
+  })
+
   test('behavior: the page names the parents it may post to: the public origin for self, and the allowed storefronts', async () => {
     const html = await (await app.request('/pay/7?token=svc_tk_secret')).text()
     expect(html).toContain('<meta name="svc-frame-ancestors" content="https://pay.example https://shop.example" />')
