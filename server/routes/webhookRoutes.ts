@@ -118,7 +118,7 @@ export const webhookRoutes = [
     path: '/v1/webhook-endpoints/:id/rotate-secret',
     summary: "Replace a webhook endpoint's signing secret",
     description:
-      'The new secret is in this answer, shown once. For 24 hours deliveries carry a v1 signature under each secret rotated out in that time as well as under the new one, so a receiver can switch without missing an event.',
+      'The new secret is in this answer, shown once. For 24 hours deliveries carry a v1 signature under the secret it replaces as well as under the new one, so a receiver can switch without missing an event. At most these two sign: rotating again within the 24 hours erases the older of them at once.',
     auth: 'merchant',
     scope: 'invoice:write',
     params: endpointParams,

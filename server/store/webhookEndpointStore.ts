@@ -23,6 +23,11 @@ export const webhookSecretContext = (secretId: string) => `svc-checkout/webhook-
 /** How long a rotated-out secret keeps signing beside the new one. */
 export const previousSecretLifetimeMs = 24 * 3_600_000
 
+/** Secrets that sign at once: the current one and, during its day of grace, the one it replaced.
+ * Each signs every delivery, so without a bound a merchant who rotates in a loop would make every
+ * request carry that many signatures (and cost that many HMACs to make). */
+export const maxSigningSecrets = 2
+
 /** A Standard Webhooks secret: `whsec_` and the base64 of 32 random bytes. */
 function newSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`
@@ -86,25 +91,29 @@ export function createWebhookEndpointStore(db: Database, cipher: MetadataCipher)
       return db.transaction(async (tx) => {
         const owned = await tx.query('SELECT id FROM webhook_endpoints WHERE id = $1 AND studio_id = $2 FOR UPDATE', [id, studioId])
         if (owned.length === 0) return null
+        // Only the secret being replaced keeps a grace: one rotated out earlier, still within its own
+        // day, is erased now (a receiver switching to the new secret holds the current one, not one
+        // two rotations back). Under the endpoint's row lock, so rotations never interleave.
+        await tx.query('DELETE FROM webhook_secrets WHERE endpoint_id = $1 AND expires_at IS NOT NULL', [id])
         const [expiry] = await tx.query<{ at: Date }>(
           `UPDATE webhook_secrets SET expires_at = statement_timestamp() + ${previousSecretLifetimeMs} * interval '1 millisecond'
            WHERE endpoint_id = $1 AND expires_at IS NULL RETURNING expires_at AS at`,
           [id],
         )
-        // secrets rotated out earlier and past their day sign nothing more: no need to keep them
-        await tx.query('DELETE FROM webhook_secrets WHERE endpoint_id = $1 AND expires_at <= statement_timestamp()', [id])
         const secret = await addSecret(tx, id)
         return { secret, previousExpiresAt: expiry!.at }
       })
     },
 
-    /** The endpoint with every secret that signs at this moment, opened; null once deleted. */
+    /** The endpoint with every secret that signs at this moment, opened, newest first; null once
+     * deleted. Rotation keeps at most `maxSigningSecrets`; the limit here also bounds rows written
+     * before it did. */
     async getTarget(id: string): Promise<WebhookTarget | null> {
       const [endpoint] = await db.query<{ url: string }>('SELECT url FROM webhook_endpoints WHERE id = $1', [id])
       if (!endpoint) return null
       const rows = await db.query<{ id: string; ciphertext: Uint8Array; iv: Uint8Array }>(
         `SELECT id, ciphertext, iv FROM webhook_secrets WHERE endpoint_id = $1 AND (expires_at IS NULL OR expires_at > statement_timestamp())
-         ORDER BY expires_at IS NULL DESC, created_at DESC`,
+         ORDER BY expires_at IS NULL DESC, created_at DESC LIMIT ${maxSigningSecrets}`,
         [id],
       )
       const secrets = rows.map((row) => Buffer.from(cipher.open({ ciphertext: row.ciphertext, iv: row.iv }, webhookSecretContext(row.id))).toString())

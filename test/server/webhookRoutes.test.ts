@@ -239,6 +239,19 @@ describe('POST /v1/webhook-endpoints/:id/rotate-secret', () => {
     expect((await stores.webhookEndpoints.getTarget(created.body.id))?.secrets).toEqual([rotated.body.secret])
   })
 
+  test('behavior: rotating again within the day keeps two secrets that sign, the new one and the one it replaced; older ones are erased by that rotation', async () => {
+    const created = await create('https://hooks.shop.example/rotate-often')
+    const secrets = [created.body.secret as string]
+    for (let i = 0; i < 5; i++) {
+      const rotated = await call(keys.owner, 'POST', `/v1/webhook-endpoints/${created.body.id}/rotate-secret`)
+      expect(rotated.status).toBe(200)
+      secrets.unshift(rotated.body.secret)
+    }
+    expect((await stores.webhookEndpoints.getTarget(created.body.id))?.secrets).toEqual(secrets.slice(0, 2))
+    // erased, not merely left unused: nothing else of the endpoint's is kept
+    expect(await db.query('SELECT id FROM webhook_secrets WHERE endpoint_id = $1', [created.body.id])).toHaveLength(2)
+  })
+
   test("behavior: another studio cannot rotate an endpoint's secret (404), nor a read-only key (403)", async () => {
     const created = await create('https://hooks.shop.example/rotate-guarded')
     expect((await call(keys.other, 'POST', `/v1/webhook-endpoints/${created.body.id}/rotate-secret`)).status).toBe(404)
