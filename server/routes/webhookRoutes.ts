@@ -77,11 +77,15 @@ export const webhookRoutes = [
         if (hasCode(error, 'WEBHOOK_URL_REFUSED')) throw new ValidationError([{ path: 'body.url', message: error.message }])
         throw error
       }
-      if ((await webhooks.endpoints.countEndpoints(studio.id)) >= maxEndpointsPerStudio) {
-        throw new ValidationError([{ path: 'body.url', message: `a studio has at most ${maxEndpointsPerStudio} webhook endpoints: delete one first` }])
-      }
       const events = body.events ?? [...webhookEventTypes]
-      const { endpoint, secret } = await webhooks.endpoints.createEndpoint({ studioId: studio.id, url: body.url, events })
+      let created
+      try {
+        created = await webhooks.endpoints.createEndpoint({ studioId: studio.id, url: body.url, events, limit: maxEndpointsPerStudio })
+      } catch (error) {
+        if (hasCode(error, 'WEBHOOK_ENDPOINT_LIMIT')) throw new ValidationError([{ path: 'body.url', message: error.message }])
+        throw error
+      }
+      const { endpoint, secret } = created
       return { id: endpoint.id, url: endpoint.url, events: endpoint.events, secret, createdAt: endpoint.createdAt.toISOString() }
     },
   }),

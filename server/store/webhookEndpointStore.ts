@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import type { WebhookEventType } from '../../shared/webhookWire'
-import { isUuid, type Database, type Queryable } from './database'
+import { isUuid, lockForTransaction, type Database, type Queryable } from './database'
 import type { MetadataCipher } from './metadataCipher'
+import { StoreError } from './storeError'
 
 export type WebhookEndpoint = {
   id: string
@@ -28,6 +29,12 @@ export const previousSecretLifetimeMs = 24 * 3_600_000
  * request carry that many signatures (and cost that many HMACs to make). */
 export const maxSigningSecrets = 2
 
+/** The studio has as many endpoints as it may: one must be deleted before another is made. */
+export class WebhookEndpointLimitError extends StoreError {
+  override name = 'WebhookEndpointLimitError'
+  readonly code = 'WEBHOOK_ENDPOINT_LIMIT'
+}
+
 /** A Standard Webhooks secret: `whsec_` and the base64 of 32 random bytes. */
 function newSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`
@@ -49,9 +56,19 @@ export function createWebhookEndpointStore(db: Database, cipher: MetadataCipher)
   }
 
   return {
-    /** The secret is returned here and never again. */
-    async createEndpoint({ studioId, url, events }: { studioId: string; url: string; events: readonly WebhookEventType[] }) {
+    /** The secret is returned here and never again. With `limit`, a WebhookEndpointLimitError once
+     * the studio has that many endpoints: counted under a per-studio lock held until the insert
+     * commits, so creates at once cannot each see room for one more. */
+    async createEndpoint({ studioId, url, events, limit }: { studioId: string; url: string; events: readonly WebhookEventType[]; limit?: number }) {
       return db.transaction(async (tx) => {
+        if (limit !== undefined) {
+          // an advisory lock, not a row lock: what would conflict is a row not inserted yet
+          await lockForTransaction(tx, 'webhookEndpoints', studioId)
+          const [counted] = await tx.query<{ count: number }>('SELECT count(*)::integer AS count FROM webhook_endpoints WHERE studio_id = $1', [studioId])
+          if (Number(counted?.count ?? 0) >= limit) {
+            throw new WebhookEndpointLimitError(`a studio has at most ${limit} webhook endpoints: delete one first`, { details: { limit } })
+          }
+        }
         const [row] = await tx.query<EndpointRow>('INSERT INTO webhook_endpoints (id, studio_id, url, events) VALUES ($1, $2, $3, $4) RETURNING *', [
           randomUUID(),
           studioId,

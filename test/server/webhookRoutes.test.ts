@@ -9,6 +9,7 @@ import { migrate } from '../../server/store/migrations'
 import { openStores, type Stores } from '../../server/store/openStores'
 import { maxEndpointsPerStudio } from '../../server/routes/webhookRoutes'
 import type { HostLookup } from '../../server/webhooks/verifyWebhookUrl'
+import { backends, useDatabases } from '../support/postgres'
 import { signedRequest, type Answer } from '../support/signedRequest'
 
 const randomAddress = () => privateKeyToAddress(`0x${randomBytes(32).toString('hex')}`)
@@ -27,7 +28,8 @@ let db: Database
 let stores: Stores
 const keys = {} as { owner: Key; readOnly: Key; other: Key; otherStudioId: string; ownerStudioId: string }
 
-function appWith(allowPrivateUrls: boolean, rateLimitPerMinute = 100_000) {
+function appWith(allowPrivateUrls: boolean, rateLimitPerMinute = 100_000, on = stores) {
+  const stores = on
   return createApp({
     pay: {} as never,
     metadata: stores.metadataAccess,
@@ -163,6 +165,26 @@ describe('POST /v1/webhook-endpoints', () => {
     const over = await create('https://hooks.shop.example/one-more', key)
     expect(over.status).toBe(400)
     expect(over.body.details[0].message).toBe(`a studio has at most ${maxEndpointsPerStudio} webhook endpoints: delete one first`)
+  })
+})
+
+describe.each(backends)('the endpoint cap under concurrent creates, on %s', (backend) => {
+  const databases = useDatabases()
+
+  test(`behavior: 20 creates at once from one studio make exactly ${maxEndpointsPerStudio} endpoints; the others are refused as over the cap`, async () => {
+    const on = openStores({ CHAIN_ID: 31337, REGISTRY_ADDRESS: randomAddress(), METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') }, await databases.open(backend))
+    const studio = await on.studios.createStudio({ name: 'Racing shop', vaultAddress: randomAddress(), chainId: 31337 })
+    const key = await on.apiKeys.createApiKey({ studioId: studio.id, name: 'race', scopes: ['write'] })
+    const target = appWith(false, 100_000, on)
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call(key, 'POST', '/v1/webhook-endpoints', { url: `https://hooks.shop.example/race/${i}` }, target)),
+    )
+    const statuses = answers.map((answer) => answer.status).sort()
+    expect(statuses).toEqual([...Array(maxEndpointsPerStudio).fill(201), ...Array(20 - maxEndpointsPerStudio).fill(400)])
+    for (const refused of answers.filter((answer) => answer.status === 400)) {
+      expect(refused.body.details).toEqual([{ path: 'body.url', message: `a studio has at most ${maxEndpointsPerStudio} webhook endpoints: delete one first` }])
+    }
+    expect(await on.webhookEndpoints.countEndpoints(studio.id)).toBe(maxEndpointsPerStudio)
   })
 })
 
