@@ -120,6 +120,8 @@ describe('POST /v1/webhook-endpoints', () => {
     ['an IPv4-mapped IPv6 loopback', 'http://[::ffff:127.0.0.1]/hook', '::ffff:7f00:1'],
     ['an IPv4-compatible IPv6 loopback', 'http://[::7f00:1]/hook', '::7f00:1'],
     ['an IPv4-translated (SIIT) IPv6 loopback', 'http://[::ffff:0:7f00:1]/hook', '::ffff:0:7f00:1'],
+    ['an IPv6 documentation address (3fff::/20)', 'https://[3fff:123::8]/hook', '3fff:123::8'],
+    ['an SRv6 SID (5f00::/16)', 'https://[5f00:1:2::3]/hook', '5f00:1:2::3'],
     ['a name resolving to a private address', 'https://internal.shop.example/hook', '10.1.2.3'],
     ['a name resolving to link-local', 'https://metadata.shop.example/hook', '169.254.169.254'],
     ['a name resolving to a public and a loopback address', 'https://split.shop.example/hook', '127.0.0.1'],
