@@ -8,7 +8,9 @@ import { devnetEnv } from '../devnet/devnetConfig'
 import { devnetClients } from '../devnet/deploy'
 import { createPayer, issueInvoice } from '../devnet/seed'
 import { startDevnet } from '../devnet/startDevnet'
+import { seedMerchantStudio } from '../devnet/seedMerchantAccess'
 import { openDatabase } from '../server/store/database'
+import { createStudioStore } from '../server/store/studioStore'
 import { freePort } from '../test/support/loopback'
 import { startCluster } from '../test/support/postgresCluster'
 import { startRedis } from '../test/support/redis'
@@ -177,6 +179,10 @@ try {
   })
   // one environment for all: each devnetEnv call makes a fresh metadata key
   instances.push(...(await Promise.all([1, 2, 3].map(() => startInstance(env)))))
+  // the demo merchant as a studio of the servers (their migrations made the table): only its invoices are sponsored
+  const studios = await openDatabase({ url: databaseUrl })
+  await seedMerchantStudio({ studios: createStudioStore(studios) }, devnet)
+  await studios.close()
   console.log(`devnet, PostgreSQL, Redis, bundler and 3 instances ready in ${elapsed(overall)}`)
 
   const clients = devnetClients(devnet.anvil.rpcUrl, devnet.deployment.chainId)

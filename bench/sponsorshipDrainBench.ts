@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import { devnetConfig } from '../devnet/devnetConfig'
 import { devnetClients, mined } from '../devnet/deploy'
 import { createPayer, issueInvoice } from '../devnet/seed'
+import { seedMerchantStudio } from '../devnet/seedMerchantAccess'
 import { startDevnet } from '../devnet/startDevnet'
 import { createServer } from '../server/createServer'
 import { silentLogger } from '../server/http/logger'
@@ -97,6 +98,9 @@ try {
   for (const { name, overrides } of configurations) {
     const config = devnetConfig(devnet, { port: 0, dataDir: 'memory://', overrides: { RATE_LIMIT_PER_MINUTE: '100000', RECONCILE_INTERVAL_MS: '0', ...overrides } })
     const server = await createServer(config, { logger: silentLogger })
+    // the attacker here is the demo merchant itself, a registered studio: the worst case, since an
+    // invoice of anyone else is not sponsored at all
+    await seedMerchantStudio(server.stores, devnet)
     try {
       rows.push({ name, path: 'any bundler (the attacker bundles)', outcome: await attack(server.url, asOwnBundler) })
       const throughServer = async (invoiceId: bigint, op: WireUserOp) => {

@@ -30,6 +30,7 @@ import { startPreparedPruning } from './payments/preparedPruning'
 import { createSponsorshipLimiter } from './payments/sponsorshipLimiter'
 import { createPaymasterService, type ServedEntryPoint } from './payments/paymasterService'
 import type { PayDependencies } from './payments/payDependencies'
+import { registeredMerchantOf } from './payments/registeredMerchant'
 import { startReconciler } from './payments/reconcileSubmissions'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
 import { checkSealingKeys } from './store/checkSealingKeys'
@@ -168,6 +169,7 @@ export async function createServer(
     perOwner: config.SPONSORSHIP_LIMIT_PER_OWNER,
     perClient: config.SPONSORSHIP_LIMIT_PER_CLIENT,
   })
+  const registeredMerchant = registeredMerchantOf(stores.studios, deployment.chainId)
   const pay: PayDependencies = {
     client,
     deployment,
@@ -180,6 +182,7 @@ export async function createServer(
     receiptPollMs: 100,
     sponsorshipWindowSeconds: config.SPONSORSHIP_WINDOW_SECONDS,
     sponsorships,
+    registeredMerchant,
   }
   const paymaster = createPaymasterService({
     client,
@@ -188,6 +191,7 @@ export async function createServer(
     signer: !config.PAYMASTER_URL && config.PAYMASTER_SIGNER_PRIVATE_KEY ? privateKeyToAccount(config.PAYMASTER_SIGNER_PRIVATE_KEY) : null,
     entryPoints: servedEntryPoints(deployment),
     sponsorships,
+    registeredMerchant,
     sponsorshipWindowSeconds: config.SPONSORSHIP_WINDOW_SECONDS,
     now,
   })

@@ -18,6 +18,7 @@ export const answers: Readonly<Record<string, Answer>> = {
   // the payer's request, refused as sent (server/payments)
   INVALID_STATUS: { status: 400 },
   TOKEN_NOT_SUPPORTED: { status: 409 },
+  MERCHANT_NOT_REGISTERED: { status: 409 },
   PERMIT_EXPIRED: { status: 409 },
   PERMIT_DEADLINE_TOO_FAR: { status: 400 },
   PERMIT_SIGNATURE_INVALID: { status: 400 },

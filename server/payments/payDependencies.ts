@@ -4,6 +4,7 @@ import type { Bundler } from '../chain/bundler'
 import type { InvoiceReader } from '../chain/invoiceReader'
 import type { Sponsor } from '../chain/sponsor'
 import type { PaymentStore } from '../store/paymentStore'
+import type { RegisteredMerchant } from './registeredMerchant'
 import type { SponsorshipLimiter } from './sponsorshipLimiter'
 
 /** SPONSORSHIP_WINDOW_SECONDS' default: long enough to read, approve in a wallet and be included;
@@ -27,4 +28,6 @@ export type PayDependencies = {
   sponsorshipWindowSeconds?: number
   /** Bounds live sponsored operations per invoice, owner and client; absent, nothing is counted. */
   sponsorships?: SponsorshipLimiter
+  /** Whether an invoice's merchant is a studio of this server: only their invoices are sponsored. */
+  registeredMerchant: RegisteredMerchant
 }

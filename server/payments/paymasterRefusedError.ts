@@ -34,6 +34,11 @@ export type PaymasterRefusal =
   /** The invoice's token is not the one this deployment sponsors, or the registry no longer accepts it. */
   | 'TOKEN_NOT_SUPPORTED'
   | 'INVOICE_NOT_FOUND'
+  /** The invoice pays someone who is not a merchant of this server: only its merchants' invoices are sponsored. */
+  | 'MERCHANT_NOT_REGISTERED'
+  /** The operation's nonce is not the one the EntryPoint expects of the sender now (getNonce for its key):
+   * an operation that cannot run yet is not signed for, or the sender could hold many at once. */
+  | 'NONCE_NOT_CURRENT'
   /** Paid or Canceled. */
   | 'INVALID_STATUS'
   | 'INSUFFICIENT_BALANCE'

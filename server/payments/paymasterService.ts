@@ -1,5 +1,5 @@
 import { getAddress, hexToBigInt, isAddressEqual, numberToHex, slice, type Address, type Hex, type LocalAccount, type PublicClient } from 'viem'
-import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
+import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import type { Deployment } from '../../shared/deployment'
 import { sponsorshipWindowProblems } from '../../shared/sponsorshipWindowProblems'
 import { encodeVerifyingPaymasterWindow, signVerifyingPaymasterData, type SponsorshipWindow } from '../../shared/verifyingPaymaster'
@@ -11,6 +11,7 @@ import { decodeAccountCalls, selectorOf } from './decodeAccountCalls'
 import { defaultSponsorshipWindowSeconds } from './payDependencies'
 import { PaymasterRefusedError } from './paymasterRefusedError'
 import type { PaymasterParams, PaymasterRpcResult, PaymasterUserOp } from './paymasterRequest'
+import type { RegisteredMerchant } from './registeredMerchant'
 import { unknownClient, type SponsorshipLimiter } from './sponsorshipLimiter'
 import { verifyPaymentCalls, type VerifiedPaymentCalls } from './verifyPaymentCalls'
 
@@ -55,6 +56,8 @@ export type PaymasterServiceDependencies = {
   entryPoints: readonly ServedEntryPoint[]
   /** The same limits as /prepare's, in the same table: a payer cannot double its room by asking both. */
   sponsorships?: SponsorshipLimiter | undefined
+  /** Only invoices of this server's merchants are sponsored (the registry lets anyone issue one). */
+  registeredMerchant: RegisteredMerchant
   /** SPONSORSHIP_WINDOW_SECONDS: the same window as the vault flow's. */
   sponsorshipWindowSeconds?: number | undefined
   gasCeilings?: SponsoredGasCeilings
@@ -93,7 +96,7 @@ function readUserOp(userOp: PaymasterUserOp) {
  * stub data is refused for the same reasons, so a wallet learns before it asks its user to sign.
  */
 export function createPaymasterService(dependencies: PaymasterServiceDependencies) {
-  const { client, deployment, signer, entryPoints, sponsorships, now } = dependencies
+  const { client, deployment, signer, entryPoints, sponsorships, registeredMerchant, now } = dependencies
   const ceilings = dependencies.gasCeilings ?? defaultSponsoredGasCeilings
   const windowSeconds = BigInt(dependencies.sponsorshipWindowSeconds ?? defaultSponsorshipWindowSeconds)
 
@@ -132,12 +135,18 @@ export function createPaymasterService(dependencies: PaymasterServiceDependencie
       })
     }
     const payment = await verifyPaymentCalls({ client, deployment }, { calls: decoded.calls, sender: userOp.sender, now })
+    if (!(await registeredMerchant(payment.merchant))) {
+      throw new PaymasterRefusedError('MERCHANT_NOT_REGISTERED', `invoice ${payment.invoiceId} pays ${payment.merchant}, which is not a merchant of this service: it sponsors payments to its own merchants only`)
+    }
+    await assertCurrentNonce(served, userOp.sender, op.nonce)
     const claim = {
       invoice: { chainId: deployment.chainId, registry: deployment.registry, invoiceId: payment.invoiceId },
       sender: userOp.sender,
       // whoever holds the account's keys, it is one payer as far as the chain tells: counted as itself
       owner: userOp.sender,
       clientKey: clientKey ?? unknownClient,
+      entryPoint: served.entryPoint,
+      nonce: op.nonce,
     }
     // a request the limits will refuse is refused before anything is signed
     await sponsorships?.check(claim, now())
@@ -155,6 +164,22 @@ export function createPaymasterService(dependencies: PaymasterServiceDependencie
       throw new PaymasterRefusedError('unavailable' in simulation ? 'SIMULATION_UNAVAILABLE' : 'EXECUTION_DOES_NOT_PAY', simulation.reason)
     }
     return { served, op, payment, claim, window: windowFor(payment) }
+  }
+
+  /**
+   * The nonce must be the one the EntryPoint would take from the sender now, for the key it names: a
+   * signature for a later sequence would be a second live sponsorship the limits cannot see replaced
+   * (the sender could ask for nonces 0..n and hold n+1 operations for one invoice, each valid until its
+   * window ends). Operations for one slot replace each other in the limits: at most one of them runs.
+   */
+  async function assertCurrentNonce(served: ServedEntryPoint, sender: Address, nonce: bigint): Promise<void> {
+    const key = nonce >> 64n
+    const current = await client.readContract({ address: served.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [sender, key] })
+    if (nonce !== current) {
+      throw new PaymasterRefusedError('NONCE_NOT_CURRENT', `the nonce ${numberToHex(nonce)} is not the sender's next one for its key at the EntryPoint (${numberToHex(current)}): sponsored operations are signed only for the nonce they can run with now`, {
+        expected: numberToHex(current),
+      })
+    }
   }
 
   /** The vault flow's window: SPONSORSHIP_WINDOW_SECONDS from now, never past a permit in the batch. */

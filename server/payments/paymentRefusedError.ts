@@ -4,6 +4,7 @@ import { CodedError, type ErrorDetails } from '../../shared/codedError'
 export type PaymentRefusal =
   | 'INVALID_STATUS'
   | 'TOKEN_NOT_SUPPORTED'
+  | 'MERCHANT_NOT_REGISTERED'
   | 'PERMIT_EXPIRED'
   | 'PERMIT_DEADLINE_TOO_FAR'
   | 'PERMIT_SIGNATURE_INVALID'

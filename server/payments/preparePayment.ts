@@ -66,13 +66,16 @@ export async function preparePayment(
   const invoice = await payableInvoice(context, invoiceId)
   assertPermitUsable(permit.deadline, context.now)
   const invoiceKey = { chainId: deployment.chainId, registry: deployment.registry, invoiceId }
-  const counted = { invoice: invoiceKey, sender: payerAddress, owner: ownerAddress, clientKey: clientKey ?? unknownClient }
+  // the vault's one slot (key 0) at the EntryPoint: the operation built here uses it, and replaces
+  // only an earlier operation of the vault's for the same slot
+  const nonce = await client.readContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [payerAddress, 0n] })
+  const counted = { invoice: invoiceKey, sender: payerAddress, owner: ownerAddress, clientKey: clientKey ?? unknownClient, entryPoint: deployment.entryPoint, nonce }
   // a request the limits will refuse costs no gas estimate and no paymaster call
   await context.sponsorships?.check(counted, context.now())
   const amount = BigInt(invoice.amount)
   const { deployed } = await resolveVault(context, payerAddress, ownerAddress)
 
-  const [permitValid, balance, nonce, fees] = await Promise.all([
+  const [permitValid, balance, fees] = await Promise.all([
     // resolveVault held the vault to ownerAddress (its owner, or the owner its address derives from)
     verifyVaultPermit(client, {
       token: deployment.token,
@@ -84,7 +87,6 @@ export async function preparePayment(
       permit,
     }),
     client.readContract({ address: deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [payerAddress] }),
-    client.readContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [payerAddress, 0n] }),
     client.estimateFeesPerGas(),
   ])
   if (!permitValid) {

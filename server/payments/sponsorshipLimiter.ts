@@ -6,8 +6,8 @@ import { invoiceKeyParams, invoiceKeyString, type InvoiceKey } from '../store/in
 
 /**
  * How many live sponsored operations may exist at once, by what they pay and who asked; 0 lifts a
- * bound. Live: sponsored, its window not yet ended, not replaced by a newer operation of the same
- * sender for the same invoice, and not settled (paid, or given up as impossible to include).
+ * bound. Live: sponsored, its window not yet ended, not replaced by a newer operation with the same
+ * EntryPoint, sender and nonce, and not settled (paid, or given up as impossible to include).
  */
 export type SponsorshipLimits = { perInvoice: number; perOwner: number; perClient: number }
 
@@ -25,6 +25,10 @@ export type SponsorshipClaim = {
   owner: Address
   /** The client's address as the rate limiter keys it (an IPv4 address, an IPv6 /64). */
   clientKey: string
+  /** The EntryPoint the operation is for, and its whole nonce (key and sequence): the one slot of the
+   * sender's that it uses. Only an operation for the same slot can take an older one's place. */
+  entryPoint: Address
+  nonce: bigint
   validUntil: number
 }
 
@@ -58,24 +62,28 @@ const clientHash = (clientKey: string): string => `0x${createHash('sha256').upda
 export function createSponsorshipLimiter(db: Database, limits: SponsorshipLimits) {
   type Count = { live: number; oldest: Date | null }
 
-  /** Live operations in one count, leaving out the sender's own for this invoice, which `claim` replaces. */
+  /** Live operations in one count, leaving out the one for the same nonce slot, which `claim` replaces.
+   * Another nonce (a later sequence, or another key of the same sender) is another operation that
+   * can run: it counts, whatever invoice it is for. */
   async function count(query: Queryable, bound: SponsorshipBound, claim: SponsorshipClaim, now: Date): Promise<Count> {
-    const invoiceRows = 'sp.chain_id = $3 AND sp.registry = $4 AND sp.invoice_id = $5'
     const [where, ...key] = {
-      perInvoice: [invoiceRows],
-      perOwner: ['sp.owner = $7', claim.owner.toLowerCase()],
-      perClient: ['sp.client_key = $7', clientHash(claim.clientKey)],
+      perInvoice: ['sp.chain_id = $6 AND sp.registry = $7 AND sp.invoice_id = $8', ...invoiceKeyParams(claim.invoice)],
+      perOwner: ['sp.owner = $6', claim.owner.toLowerCase()],
+      perClient: ['sp.client_key = $6', clientHash(claim.clientKey)],
     }[bound]
-    const params = [now, claim.userOpHash.toLowerCase(), ...invoiceKeyParams(claim.invoice), claim.sender.toLowerCase(), ...key]
+    const params = [now, claim.userOpHash.toLowerCase(), ...slotParams(claim), ...key]
     const [row] = await query.query<Count>(
       `SELECT count(*)::int AS live, min(sp.valid_until) AS oldest FROM sponsorships sp
        WHERE ${where} AND NOT sp.superseded AND sp.valid_until > $1 AND sp.user_op_hash <> $2
-         AND NOT (${invoiceRows} AND sp.sender = $6)
+         AND NOT (sp.sender = $3 AND sp.entry_point IS NOT DISTINCT FROM $4 AND sp.nonce IS NOT DISTINCT FROM $5)
          AND NOT EXISTS (SELECT 1 FROM payment_submissions s WHERE s.user_op_hash = sp.user_op_hash AND s.state IN ('confirmed', 'lost'))`,
       params,
     )
     return row ?? { live: 0, oldest: null }
   }
+
+  /** The sender's nonce slot, as the rows keep it: the operation replaces only one for the same slot. */
+  const slotParams = (claim: SponsorshipClaim) => [claim.sender.toLowerCase(), claim.entryPoint.toLowerCase(), claim.nonce.toString()]
 
   /** Throws SponsorshipLimitError for the first count that has no room for `claim`. */
   async function assertRoom(query: Queryable, claim: SponsorshipClaim, now: Date): Promise<void> {
@@ -102,8 +110,9 @@ export function createSponsorshipLimiter(db: Database, limits: SponsorshipLimits
 
     /**
      * Records the signed operation if every count has room, in one transaction, before it leaves the
-     * server: an operation refused here was never handed to anyone. The sender's older operations for
-     * the same invoice no longer count (its nonce is theirs: at most one of them can ever run).
+     * server: an operation refused here was never handed to anyone. An older operation with the same
+     * EntryPoint, sender and nonce no longer counts: at most one of them can ever run. One with
+     * another nonce still can, so it keeps its slot in every count.
      */
     async admit(claim: SponsorshipClaim, now: number): Promise<void> {
       const at = new Date(now)
@@ -111,18 +120,22 @@ export function createSponsorshipLimiter(db: Database, limits: SponsorshipLimits
         if (limits.perInvoice > 0) await lockForTransaction(tx, 'sponsorship', `invoice:${invoiceKeyString(claim.invoice)}`)
         if (limits.perOwner > 0) await lockForTransaction(tx, 'sponsorship', `owner:${claim.owner.toLowerCase()}`)
         if (limits.perClient > 0 && claim.clientKey !== unknownClient) await lockForTransaction(tx, 'sponsorship', `client:${claim.clientKey}`)
+        // the sender's slot too: two operations for one slot, asked through different invoices or
+        // clients, must not both find the other still live and both replace it
+        await lockForTransaction(tx, 'sponsorship', `slot:${slotParams(claim).join(':')}`)
         await assertRoom(tx, claim, at)
-        const [hash, ...rest] = [claim.userOpHash.toLowerCase(), ...invoiceKeyParams(claim.invoice), claim.sender.toLowerCase()]
+        const hash = claim.userOpHash.toLowerCase()
+        const slot = slotParams(claim)
         await tx.query(
-          `INSERT INTO sponsorships (user_op_hash, chain_id, registry, invoice_id, sender, owner, client_key, valid_until)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+          `INSERT INTO sponsorships (user_op_hash, chain_id, registry, invoice_id, sender, entry_point, nonce, owner, client_key, valid_until)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
            ON CONFLICT (user_op_hash) DO NOTHING`,
-          [hash, ...rest, claim.owner.toLowerCase(), clientHash(claim.clientKey), new Date(claim.validUntil * 1000)],
+          [hash, ...invoiceKeyParams(claim.invoice), ...slot, claim.owner.toLowerCase(), clientHash(claim.clientKey), new Date(claim.validUntil * 1000)],
         )
         await tx.query(
           `UPDATE sponsorships SET superseded = true
-           WHERE chain_id = $2 AND registry = $3 AND invoice_id = $4 AND sender = $5 AND user_op_hash <> $1 AND NOT superseded`,
-          [hash, ...rest],
+           WHERE sender = $2 AND entry_point = $3 AND nonce = $4 AND user_op_hash <> $1 AND NOT superseded`,
+          [hash, ...slot],
         )
       })
     },

@@ -39,6 +39,8 @@ const payFragment = {
 export type VerifiedPaymentCalls = {
   invoiceId: bigint
   amount: bigint
+  /** Who the invoice pays, as the registry records it. */
+  merchant: Address
   /** How the registry may take the amount: an approval, or a permit (whose deadline bounds the window). */
   allowance: { kind: 'approve' } | { kind: 'permit'; deadline: bigint }
 }
@@ -130,7 +132,7 @@ export async function verifyPaymentCalls(
       required: invoice.amount.toString(),
     })
   }
-  return { invoiceId, amount: invoice.amount, allowance }
+  return { invoiceId, amount: invoice.amount, merchant: invoice.merchant, allowance }
 }
 
 function assertAllowance({ spender, value }: { spender: Address; value: bigint }, registry: Address, amount: bigint): void {
@@ -144,7 +146,7 @@ function assertAllowance({ spender, value }: { spender: Address; value: bigint }
 async function readInvoice(client: PublicClient, deployment: Deployment, id: bigint) {
   try {
     const invoice = await client.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
-    return { status: statusNames[invoice.status] ?? 'None', token: getAddress(invoice.token), amount: invoice.amount }
+    return { status: statusNames[invoice.status] ?? 'None', token: getAddress(invoice.token), amount: invoice.amount, merchant: getAddress(invoice.merchant) }
   } catch (error) {
     if (revertOf(error)) throw new PaymasterRefusedError('INVOICE_NOT_FOUND', `no invoice ${id} in the registry`)
     throw error

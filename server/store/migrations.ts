@@ -292,6 +292,18 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX studio_branding_logo ON studio_branding (logo_sha256) WHERE logo_sha256 IS NOT NULL',
     ],
   },
+  {
+    version: 11,
+    name: 'sponsorships by nonce',
+    statements: [
+      // An operation replaces an older sponsorship only when both carry the same EntryPoint, sender
+      // and nonce (key and sequence): of those, at most one can ever run. Rows from before this step
+      // have neither and are replaced by nothing; their windows end within minutes.
+      `ALTER TABLE sponsorships ADD COLUMN entry_point text CHECK (entry_point ~ '^0x[0-9a-f]{40}$')`,
+      'ALTER TABLE sponsorships ADD COLUMN nonce numeric(78, 0) CHECK (nonce >= 0)',
+      'CREATE INDEX sponsorships_nonce ON sponsorships (sender, entry_point, nonce) WHERE NOT superseded',
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

@@ -101,6 +101,8 @@ describe('npm run deploy', () => {
     const { clients, deployment, invoice, payer, merchant } = await seedPayment(b, amount)
     const server = await createServer(deployedServerConfig(second.serverEnvironment), { logger: silentLogger })
     try {
+      // the merchant as a studio of the server, as `npm run keys -- create-studio` makes one: only its invoices are sponsored
+      await server.stores.studios.createStudio({ vaultAddress: merchant.vault, chainId: deployment.chainId })
       const permit = await api(server.url, `/v1/pay/${invoice.id}/permit`, { payerAddress: payer.vault })
       expect(permit.status).toBe(200)
       const pageCheck = verifyPermitToSign(permit.body.permitToSign, {

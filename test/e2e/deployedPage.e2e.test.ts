@@ -36,7 +36,9 @@ afterAll(async () => {
 
 test('behavior: a page built with the deployment file npm run deploy wrote pays on a chain that is not the devnet', async () => {
   const { chain, server, browser } = context
-  const { clients, deployment, invoice, payer } = await seedPayment(chain, parseUnits('120', 6))
+  const { clients, deployment, invoice, payer, merchant } = await seedPayment(chain, parseUnits('120', 6))
+  // the merchant as a studio of the server (npm run keys -- create-studio): only its invoices are sponsored
+  await server.stores.studios.createStudio({ vaultAddress: merchant.vault, chainId: deployment.chainId })
   const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } })
   await injectTestWallet(page, { privateKey: payer.ownerPrivateKey, rpcUrl: chain.anvil.rpcUrl, chainId: chain.chainId })
   await page.goto(`${server.url}/pay/${invoice.id}`)

@@ -40,6 +40,7 @@ describe('errorHandler', () => {
     const refusals: Record<PaymentRefusal, true> = {
       INVALID_STATUS: true,
       TOKEN_NOT_SUPPORTED: true,
+      MERCHANT_NOT_REGISTERED: true,
       PERMIT_EXPIRED: true,
       PERMIT_DEADLINE_TOO_FAR: true,
       PERMIT_SIGNATURE_INVALID: true,

@@ -34,6 +34,7 @@ const service = createPaymasterService({
   deployment: { chainId: 31337, entryPoint, token: entryPoint, registry: entryPoint, vaultFactory: entryPoint, paymaster: entryPoint },
   signer: privateKeyToAccount(generatePrivateKey()),
   entryPoints: [{ version: '0.7', entryPoint, paymaster: entryPoint }],
+  registeredMerchant: async () => true,
   now: () => Date.now(),
 })
 

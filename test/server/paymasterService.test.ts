@@ -1,4 +1,4 @@
-import { concat, encodeAbiParameters, encodeFunctionData, parseAbiParameters, getAddress, parseAbi, zeroHash, type Address, type Hex } from 'viem'
+import { concat, encodeAbiParameters, encodeFunctionData, parseAbiParameters, parseEventLogs, getAddress, parseAbi, zeroHash, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { entryPoint06Abi, entryPoint06Address, entryPoint07Abi, entryPoint07Address, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -213,6 +213,39 @@ describe('POST /v1/paymaster', () => {
   })
 
   describe('refusals, with nothing signed', () => {
+    test('behavior: asked for nonces 0 to 11 of one account, the service signs only the one the EntryPoint expects now; every later one is NONCE_NOT_CURRENT, so one invoice never has a series of live sponsorships from one sender', async () => {
+      const { deployment } = ctx.devnet
+      const invoice = await ctx.devnet.newInvoice(amount)
+      const account = await newAccount()
+      const op = await unsignedOp(account, batch(paymentCalls(invoice.id)))
+      const signed = await rpc('pm_getPaymasterData', [wire(op), deployment.entryPoint, chainIdHex(), {}])
+      expect(signed.body.result.paymasterData).toMatch(/^0x/)
+      for (let nonce = 1n; nonce < 12n; nonce++) await expectRefused({ ...op, nonce }, 'NONCE_NOT_CURRENT')
+      const { body } = await rpc('pm_getPaymasterData', [wire({ ...op, nonce: 5n }), deployment.entryPoint, chainIdHex(), {}])
+      expect(body.error.data).toMatchObject({ code: 'NONCE_NOT_CURRENT', expected: '0x0' })
+      // another key's first sequence can run now, so it is signed, and counted as a sponsorship of its own
+      const keyed = await rpc('pm_getPaymasterData', [wire({ ...op, nonce: 1n << 64n }), deployment.entryPoint, chainIdHex(), {}], '198.51.100.77')
+      expect(keyed.body.result.paymasterData).toMatch(/^0x/)
+    })
+
+    test("behavior: an invoice whose merchant is not a studio of this server (anyone may issue one on the registry) is MERCHANT_NOT_REGISTERED, and the vault flow's /permit refuses it with 409", async () => {
+      const { deployment } = ctx.devnet
+      const self = submitterClients(ctx.devnet.anvil.rpcUrl, deployment.chainId)
+      const { timestamp } = await self.public.getBlock()
+      const hash = await self.wallet.writeContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'issue', args: [deployment.token, 1n, timestamp + 86_400n, zeroHash, ''] })
+      const [issued] = parseEventLogs({ abi: invoiceRegistryAbi, eventName: 'InvoiceIssued', logs: (await self.public.waitForTransactionReceipt({ hash })).logs })
+      const invoiceId = issued!.args.id
+      await expectRefused(await unsignedOp(await newAccount(1n), batch(paymentCalls(invoiceId, { value: 1n }))), 'MERCHANT_NOT_REGISTERED')
+      const payer = await ctx.devnet.newPayer(1n)
+      const permit = await fetch(`${ctx.server.url}/v1/pay/${invoiceId}/permit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ payerAddress: payer.vault, ownerAddress: payer.owner }),
+      })
+      expect(permit.status).toBe(409)
+      expect(await permit.json()).toMatchObject({ error: 'MERCHANT_NOT_REGISTERED' })
+    })
+
     test('behavior: a third call in the batch is EXTRA_CALL', async () => {
       const invoice = await ctx.devnet.newInvoice(amount)
       const account = await newAccount()

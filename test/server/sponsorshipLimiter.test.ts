@@ -5,6 +5,7 @@ import { backends, useDatabases } from '../support/postgres'
 
 const databases = useDatabases()
 const registry = getAddress('0x5fbdb2315678afecb367f032d93f642f64180aa3')
+const entryPoint = getAddress('0x0000000071727de22e5e9d8baf0edac6f37da032')
 let serial = 0
 const address = (): Address => getAddress(keccak256(toHex(`address ${++serial}`)).slice(0, 42))
 const hash = (): Hex => keccak256(toHex(`operation ${++serial}`))
@@ -18,6 +19,8 @@ function claim(invoiceId: bigint, overrides: Partial<SponsorshipClaim> = {}): Sp
     sender: address(),
     owner: address(),
     clientKey: `198.51.100.${++serial % 250}`,
+    entryPoint,
+    nonce: 0n,
     validUntil: inSeconds(900),
     ...overrides,
   }
@@ -61,6 +64,22 @@ describe.each(backends)('%s', (backend) => {
     await expect(second.admit(claim(invoiceId), Date.now() + 660_000)).rejects.toMatchObject({ code: 'SPONSORSHIP_LIMIT' })
     // sixteen minutes on, every one of them has
     await second.admit(claim(invoiceId), Date.now() + 960_000)
+  })
+
+  test("behavior: a sender's operations for other nonces (a later sequence, another key) each keep their slot in every count; only one for the same EntryPoint, sender and nonce takes an older one's place, whatever invoice it is for", async () => {
+    const invoiceId = BigInt(++serial)
+    const sender = address()
+    // three live operations of one sender for one invoice, each able to run: the invoice is full
+    await first.admit(claim(invoiceId, { sender, nonce: 0n }), Date.now())
+    await first.admit(claim(invoiceId, { sender, nonce: 1n }), Date.now())
+    await second.admit(claim(invoiceId, { sender, nonce: (1n << 64n) | 0n }), Date.now())
+    await expect(second.admit(claim(invoiceId, { sender, nonce: 2n }), Date.now())).rejects.toMatchObject({ code: 'SPONSORSHIP_LIMIT', details: { limit: 'perInvoice' } })
+    // the same slot on another EntryPoint is another slot
+    await expect(second.admit(claim(invoiceId, { sender, nonce: 0n, entryPoint: address() }), Date.now())).rejects.toMatchObject({ code: 'SPONSORSHIP_LIMIT' })
+    // nonce 1 again, for another invoice: it replaces the first invoice's nonce-1 operation, which frees a place there
+    await first.admit(claim(BigInt(++serial), { sender, nonce: 1n }), Date.now())
+    await second.admit(claim(invoiceId), Date.now())
+    await expect(second.admit(claim(invoiceId), Date.now())).rejects.toMatchObject({ code: 'SPONSORSHIP_LIMIT' })
   })
 
   test('behavior: a bound of 0 counts nothing; ended sponsorships are pruned', async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from 'vitest'
 import { createServer, type RunningServer } from '../../server/createServer'
 import { devnetConfig } from '../../devnet/devnetConfig'
 import { seedMetadata, type SeededShareLink } from '../../devnet/seedMetadata'
+import { seedMerchantStudio } from '../../devnet/seedMerchantAccess'
 import { silentLogger, type Logger } from '../../server/http/logger'
 import type { Config } from '../../server/config'
 import type { WebhookSchedule } from '../../server/webhooks/deliverWebhooks'
@@ -59,6 +60,7 @@ export function useServer(options: UseServerParameters = {}) {
       overrides: { RATE_LIMIT_PER_MINUTE: '100000', DATABASE_URL: await databases.postgresUrl(), ...options.overrides, ...extra },
     })
     await start()
+    await seedMerchantStudio(context.server.stores, devnet)
     context.shareLinks = await seedMetadata(context.server.stores, devnet, context.server.url, devnet.seed.invoices)
   })
   afterAll(async () => {
