@@ -1,5 +1,6 @@
 import { CodedError } from '../shared/codedError'
 import './zodLocale'
+import ipaddr from 'ipaddr.js'
 import { entryPoint07Address } from 'viem/account-abstraction'
 import * as z from 'zod/mini'
 import { addressSchema, hexSchema } from '../shared/deployment'
@@ -301,6 +302,25 @@ export function assertDatabaseNamed(env: Record<string, string | undefined>): vo
       'HMAC nonces, so a signed merchant request could be replayed once on every other instance.',
       'For one instance only, set DATA_DIR to the PGlite directory (such as DATA_DIR=.data) to say so.',
     ].join('\n'),
+  )
+}
+
+/** Whether `host` is this machine's loopback: nothing another machine sends reaches it. */
+function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true
+  return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback'
+}
+
+/**
+ * `npm run serve`'s own rule: /metrics (what the server does, to whom, how often) and /readyz (which
+ * dependency is down) are for the platform, not the public. Without OPS_PORT they are on the public
+ * listener, so that listener must then be loopback (a proxy on this machine forwards what it chooses).
+ * The devnet and the tests start the server themselves, on loopback.
+ */
+export function assertOperationsPrivate(config: Pick<Config, 'HOST' | 'OPS_PORT'>): void {
+  if (config.OPS_PORT !== undefined || isLoopback(config.HOST)) return
+  throw new ConfigError(
+    `OPS_PORT is missing: HOST ${config.HOST} is reachable from other machines, and without OPS_PORT /metrics and /readyz are answered there to anyone; set OPS_PORT (served on OPS_HOST, 127.0.0.1 by default), or HOST=127.0.0.1 behind a proxy on this machine`,
   )
 }
 

@@ -1,4 +1,4 @@
-import { assertDatabaseNamed, ConfigError, readConfig } from './config'
+import { assertDatabaseNamed, assertOperationsPrivate, ConfigError, readConfig } from './config'
 import { createServer } from './createServer'
 import { jsonLogger } from './http/logger'
 import { stopOnSignals } from './ops/shutdown'
@@ -9,6 +9,7 @@ let config
 try {
   config = readConfig(process.env)
   assertDatabaseNamed(process.env)
+  assertOperationsPrivate(config)
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error
   console.error(error.message)

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { devnetEnv } from '../../devnet/devnetConfig'
 import type { ReachableDevnet } from '../../devnet/startDevnet'
-import { ConfigError, jwtAlgorithmsOf, readConfig, readStoreConfig, trustedProxiesOf } from '../../server/config'
+import { assertOperationsPrivate, ConfigError, jwtAlgorithmsOf, readConfig, readStoreConfig, trustedProxiesOf } from '../../server/config'
 import devnetDeployment from '../../shared/devnet.deployment.json'
 
 const valid = {
@@ -111,4 +111,15 @@ test("parameters: the paymaster service's v0.6 EntryPoint and paymaster come as 
   })
   expect(() => readConfig({ ...valid, ENTRY_POINT_V06_ADDRESS: entryPointV06 })).toThrow(/set both of ENTRY_POINT_V06_ADDRESS and PAYMASTER_V06_ADDRESS, or neither .*PAYMASTER_V06_ADDRESS is missing/)
   expect(() => readConfig({ ...valid, PAYMASTER_RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/PAYMASTER_RATE_LIMIT_PER_MINUTE is not valid/)
+})
+
+test('behavior: npm run serve keeps /metrics and /readyz off a listener other machines reach: OPS_PORT, or HOST on loopback', () => {
+  for (const host of ['127.0.0.1', '127.0.0.2', '::1', 'localhost']) expect(() => assertOperationsPrivate(readConfig({ ...valid, HOST: host }))).not.toThrow()
+  for (const host of ['0.0.0.0', '::', '10.0.0.5', 'pay.example']) {
+    expect(() => assertOperationsPrivate(readConfig({ ...valid, HOST: host }))).toThrow(ConfigError)
+    expect(() => assertOperationsPrivate(readConfig({ ...valid, HOST: host, OPS_PORT: '9090' }))).not.toThrow()
+  }
+  expect(() => assertOperationsPrivate(readConfig({ ...valid, HOST: '0.0.0.0' }))).toThrow(
+    'OPS_PORT is missing: HOST 0.0.0.0 is reachable from other machines, and without OPS_PORT /metrics and /readyz are answered there to anyone; set OPS_PORT (served on OPS_HOST, 127.0.0.1 by default), or HOST=127.0.0.1 behind a proxy on this machine',
+  )
 })

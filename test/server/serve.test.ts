@@ -50,6 +50,14 @@ describe('npm run serve', () => {
     }
   })
 
+  test('behavior: on an address other machines reach, without OPS_PORT, it refuses to start in one line naming OPS_PORT', async () => {
+    // refused before listening: nothing is bound to 0.0.0.0
+    const run = await runCli('server/serve.ts', [], { ...env, DATA_DIR: dataDir, HOST: '0.0.0.0' })
+    expect(run.code).toBe(2)
+    expect(run.stderr.trim()).toMatch(/^OPS_PORT is missing: HOST 0\.0\.0\.0 is reachable from other machines[^\n]*$/)
+    expect(run.stdout).toBe('')
+  })
+
   test('behavior: with DATA_DIR set it starts, and its log says single-instance mode', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/serve.ts'], {
       env: { PATH: process.env.PATH ?? '', ...env, DATA_DIR: dataDir },
