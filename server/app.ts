@@ -8,7 +8,7 @@ import { clientAddress, type TrustedProxies } from './http/clientAddress'
 import { publicCors } from './http/publicCors'
 import { answerHeaders } from './http/answerHeaders'
 import { accessLog, type Logger } from './http/logger'
-import { rateLimit, type RateCounter } from './http/rateLimit'
+import { memoryRateCounter, rateLimit, type RateCounter } from './http/rateLimit'
 import { requestId } from './http/requestId'
 import { countOutcomes, inFlight, requestMetrics } from './ops/requestMetrics'
 import type { Metrics } from './ops/metrics'
@@ -115,10 +115,18 @@ export function createApp(dependencies: AppDependencies) {
   // reads without a body skip it: checking one builds a full Fetch Request on the Node adapter
   app.use('/v1/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : (c.req.path === brandingPath ? limitBrandingBody : limitBody)(c, next)))
   const clientKey = clientAddress(dependencies.trustedProxies ?? { hops: dependencies.trustProxy ? 1 : 0 })
+  // One count per limit's name, wherever it is mounted: `pay` guards /v1/pay/* and /v1/paymaster
+  // both, and a client has that one limit across them, in memory as in Redis.
+  const counters = new Map<string, { limit: number; counter: RateCounter }>()
   const perClient = (name: string, limit = dependencies.rateLimitPerMinute) => {
     const window = { limit, windowMs: 60_000 }
-    const counter = dependencies.sharedRateCounter?.(name, window)
-    return rateLimit({ ...window, clientKey, ...(counter ? { counter } : {}) })
+    let counted = counters.get(name)
+    if (!counted) {
+      counted = { limit, counter: dependencies.sharedRateCounter?.(name, window) ?? memoryRateCounter(window) }
+      counters.set(name, counted)
+    }
+    if (counted.limit !== limit) throw new Error(`the rate limit ${name} is mounted with two limits, ${counted.limit} and ${limit}`)
+    return rateLimit({ ...window, clientKey, counter: counted.counter })
   }
   app.use('/v1/pay/*', perClient('pay'))
   const fraction = (part: number) => Math.max(1, Math.floor(dependencies.rateLimitPerMinute / part))

@@ -14,26 +14,39 @@ export type RateLimitParameters = {
   counter?: RateCounter
 }
 
-const maxClients = 100_000
+/** Clients one in-memory count keeps a window for at most: a bound on its memory. */
+export const memoryRateCounterCapacity = 100_000
+
+export type MemoryRateCounterParameters = { limit: number; windowMs: number; now?: () => number; capacity?: number }
 
 /**
  * Per-client fixed windows, in memory: each instance limits on its own, which bounds abuse without a
  * shared store on the hot path.
+ *
+ * At `capacity` live windows a new client is refused (until the oldest window ends) rather than
+ * making room: forgetting a live window would hand its client a fresh limit, and a client with many
+ * addresses (an IPv6 /47 holds 131,072 /64s) could so reset its own or anyone's at will.
  */
-export function memoryRateCounter({ limit, windowMs, now = Date.now }: { limit: number; windowMs: number; now?: () => number }): RateCounter {
+export function memoryRateCounter({ limit, windowMs, now = Date.now, capacity = memoryRateCounterCapacity }: MemoryRateCounterParameters): RateCounter {
+  // in the order the windows started, so the ones that ended are always first: each consume drops
+  // them from the front, a few at a time, instead of sweeping the whole table
   const windows = new Map<string, { start: number; count: number }>()
-  let lastSweep = now()
   return {
     async consume(key) {
       const at = now()
-      if (at - lastSweep > windowMs) {
-        for (const [client, window] of windows) if (at - window.start >= windowMs) windows.delete(client)
-        lastSweep = at
+      for (const [client, window] of windows) {
+        if (at - window.start < windowMs) break
+        windows.delete(client)
       }
       let window = windows.get(key)
-      // a flood of distinct clients must not grow memory without bound: the oldest windows go first
-      if (!window && windows.size >= maxClients) windows.delete(windows.keys().next().value!)
-      if (!window || at - window.start >= windowMs) {
+      // ended but kept behind a later one (the clock stepped back): a new window, at the end
+      if (window && at - window.start >= windowMs) {
+        windows.delete(key)
+        window = undefined
+      }
+      if (!window) {
+        const oldest = windows.values().next().value
+        if (oldest && windows.size >= capacity) return { retryAfterMs: Math.max(1, oldest.start + windowMs - at) }
         window = { start: at, count: 0 }
         windows.set(key, window)
       }

@@ -2,7 +2,9 @@ import { once } from 'node:events'
 import type { Redis } from 'ioredis'
 import { afterAll, describe, expect, test } from 'vitest'
 import { clientKeyOf } from '../../server/http/clientAddress'
-import { memoryRateCounter } from '../../server/http/rateLimit'
+import { Hono } from 'hono'
+import { errorHandler } from '../../server/http/errorHandler'
+import { memoryRateCounter, memoryRateCounterCapacity, rateLimit } from '../../server/http/rateLimit'
 import { sharedRateCounter } from '../../server/http/sharedRateCounter'
 import { silentLogger } from '../../server/http/logger'
 import { connectRedis } from '../../server/ops/connectRedis'
@@ -57,6 +59,62 @@ describe('POST /v1/pay/:id/permit and /prepare', () => {
     for (let n = 0; n < 21; n++) permits.push((await post('/v1/pay/1/permit', '198.51.100.7')).status)
     expect(permits).toEqual([...Array(20).fill(400), 429])
     expect((await post('/v1/pay/1/prepare', '198.51.100.8')).status).toBe(400)
+  })
+})
+
+describe('POST /v1/paymaster, without Redis', () => {
+  const ctx = useInProcessApp({ rateLimitPerMinute: 10, trustedProxies: { hops: 1 } })
+  const paymaster = (client: string) =>
+    ctx.app.request('/v1/paymaster', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client }, body: '{}' })
+
+  test('behavior: it counts in the one per-client limit of /v1/pay/*, both ways', async () => {
+    const pay = (client: string) => ctx.app.request('/v1/pay/x', { headers: { 'x-forwarded-for': client } })
+    // the pay API's whole limit spent: the paymaster service refuses this client too
+    for (let n = 0; n < 10; n++) expect((await pay('198.51.100.50')).status).toBe(400)
+    expect((await paymaster('198.51.100.50')).status).toBe(429)
+    // and the other way: a paymaster call takes from what the pay API has left
+    expect((await paymaster('198.51.100.51')).status).not.toBe(429)
+    for (let n = 0; n < 9; n++) expect((await pay('198.51.100.51')).status).toBe(400)
+    expect((await pay('198.51.100.51')).status).toBe(429)
+  })
+})
+
+describe('the in-memory count, full', () => {
+  /** The /64s of 2001:db8::/47, one after another: 131,072 clients, as one subscriber with a /47 can be. */
+  const spread = function* () {
+    for (let n = 0; n < 2 ** 17; n++) yield clientKeyOf(`2001:db8:${(n >> 16).toString(16)}:${(n & 0xffff).toString(16)}::1`)!
+  }
+
+  test('behavior: a client spread over a /47 cannot evict another\'s live window: new clients are refused until windows end', async () => {
+    let at = 1_000_000
+    const counter = memoryRateCounter({ limit: 5, windowMs: 60_000, now: () => at })
+    for (let n = 0; n < 5; n++) expect((await counter.consume('198.51.100.60')).retryAfterMs).toBeNull()
+    expect((await counter.consume('198.51.100.60')).retryAfterMs).toBe(60_000)
+    at += 1_000
+    let refused = 0
+    for (const key of spread()) if ((await counter.consume(key)).retryAfterMs !== null) refused += 1
+    // one slot was the limited client's own
+    expect(refused).toBe(2 ** 17 - (memoryRateCounterCapacity - 1))
+    // still over its limit: its window was kept, not forgotten for a fresh one
+    expect((await counter.consume('198.51.100.60')).retryAfterMs).toBe(59_000)
+    // a new client waits for the oldest window to end, and is counted once one has
+    expect((await counter.consume('198.51.100.61')).retryAfterMs).toBe(59_000)
+    at += 59_000
+    expect((await counter.consume('198.51.100.61')).retryAfterMs).toBeNull()
+  })
+
+  test('behavior: the refusal is the rate limit\'s 429, RATE_LIMITED with Retry-After', async () => {
+    const app = new Hono()
+    app.onError(errorHandler(silentLogger))
+    const counter = memoryRateCounter({ limit: 100, windowMs: 60_000, capacity: 2 })
+    app.use(rateLimit({ limit: 100, windowMs: 60_000, clientKey: (c) => c.req.header('x-client') ?? '', counter }))
+    app.get('/', (c) => c.text('ok'))
+    const from = (client: string) => app.request('/', { headers: { 'x-client': client } })
+    expect([(await from('a')).status, (await from('b')).status, (await from('a')).status]).toEqual([200, 200, 200])
+    const refused = await from('c')
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBe('60')
+    expect(await refused.json()).toMatchObject({ error: 'RATE_LIMITED', code: 'RATE_LIMITED' })
   })
 })
 
