@@ -1,8 +1,6 @@
 import type { Address } from 'viem'
-import { toWireUserOp } from '../../shared/userOpWire'
 import type { WireInvoice } from '../../shared/wire'
 import type { ChainInvoice } from '../verify/confirmInvoice'
-import { paymentInvoice } from '../verify/paymentInvoice'
 import { chainShownInvoice } from '../verify/chainShownInvoice'
 import { ChainUnreadableError } from './failure'
 import { checkInvoice } from './checkInvoice'
@@ -10,16 +8,13 @@ import type { PaymentOutcome, VaultOnChain } from './paymentEvent'
 import type { PaymentFlowDependencies } from './paymentFlowDependencies'
 import type { PaymentChain } from '../chain/createChainReader'
 import type { PaymentState } from './paymentState'
-import { splitPermitSignature } from './splitPermitSignature'
-import { permitExpiring, sponsorshipExpiring } from './permitExpiring'
-import { earliestDeadline } from '../../shared/permit'
-import type { PermitSignature } from '../../shared/payCall'
 import { resolveSmartPayer } from './smartWallet/resolveSmartPayer'
-
-/** A signed permit as the API carries it: the deadline as a decimal string. */
-function permitWire({ deadline, v, r, s }: PermitSignature) {
-  return { deadline: deadline.toString(), v, r, s }
-}
+import { toWireUserOp } from '../../shared/userOpWire'
+import { earliestDeadline } from '../../shared/permit'
+import { paymentInvoice } from '../verify/paymentInvoice'
+import { permitExpiring, sponsorshipExpiring } from './permitExpiring'
+import { splitPermitSignature } from './splitPermitSignature'
+import type { PaymentStepHelpers } from './runPaymentEffect'
 
 /** How long the first paint waits for the chain before it shows the service's figures as unconfirmed. */
 export const firstChainReadMs = 4_000
@@ -49,10 +44,23 @@ async function settle<T>(read: Promise<T>, timeoutMs?: number): Promise<T | null
   }
 }
 
+const paymentStepHelpers: PaymentStepHelpers = { toWireUserOp, earliestDeadline, paymentInvoice, permitExpiring, sponsorshipExpiring, splitPermitSignature }
+
+let paymentEffect: Promise<typeof import('./runPaymentEffect')> | null = null
+
+/** The payment's steps, loaded once (again after a failed load). */
+function loadPaymentEffect() {
+  paymentEffect ??= import('./runPaymentEffect').catch((error: unknown) => {
+    paymentEffect = null
+    throw error
+  })
+  return paymentEffect
+}
+
 /** The work a state stands for, reported as one outcome; null for states that wait for the payer.
  * Throws whatever the dependency threw: the driver turns it into a `failed` outcome. */
 export async function runEffect(state: PaymentState, dependencies: PaymentFlowDependencies): Promise<PaymentOutcome | null> {
-  const { api, wallet, chain, verifier, clock, deployment, invoiceId } = dependencies
+  const { api, wallet, chain, clock, deployment, invoiceId } = dependencies
   const id = BigInt(invoiceId)
 
   /** The invoice held to the chain's record; with `vault`, the vault's nonce and the chain's time too.
@@ -121,114 +129,29 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
       await wallet.switchChain(state.wantedChainId)
       return { type: 'networkSwitched' }
 
-    case 'requestingPermit': {
-      const { owner, vault } = state.payer
-      const invoice = paymentInvoice(state.invoice)
-      const [{ permitToSign, fundingPermitToSign }, nonce, funds] = await Promise.all([
-        api.requestPermit(invoiceId, { payerAddress: vault, ...(state.fromWallet ? { fundingFrom: owner } : {}) }),
-        chain.permitNonceOf(vault),
-        // what the vault lacks and the account's permit nonce, read now from the chain, not the service
-        state.fromWallet ? Promise.all([chain.balanceOf(vault), chain.permitNonceOf(owner)]) : null,
-      ])
-      // funded since it was read (the payer topped it up, or anyone sent it the token): nothing is
-      // short any more, so the service rightly offers no funding; start again from the chain's view
-      if (funds && funds[0] >= invoice.amount) return { type: 'vaultFunded' }
-      const now = clock.now()
-      const verdict = await verifier.verifyPermitToSign(permitToSign, { deployment, vault, invoice, nonce, now })
-      if (!funds || !fundingPermitToSign) return { type: 'permitReceived', verdict }
-      const [vaultBalance, accountNonce] = funds
-      const funding = await verifier.verifyFundingPermitToSign(fundingPermitToSign, {
-        deployment,
-        account: owner,
-        vault,
-        shortfall: invoice.amount - vaultBalance,
-        nonce: accountNonce,
-        permitDeadline: BigInt(permitToSign.message.deadline),
-        now,
-      })
-      return { type: 'permitReceived', verdict, funding }
-    }
-
+    case 'requestingPermit':
     case 'sendingToVault':
-      await wallet.sendToVault({ token: deployment.token, vault: state.payer.vault, amount: state.missing })
-      return { type: 'vaultFunded' }
-
-    case 'signingFunding': {
-      const signature = await wallet.signTypedData(state.typedData)
-      const { owner, spender, value, deadline } = state.typedData.message
-      return { type: 'fundingSigned', funding: { from: owner, to: spender, amount: value, permit: splitPermitSignature(signature, deadline) } }
-    }
-
-    case 'signingPermit': {
-      const signature = await wallet.signTypedData(state.typedData)
-      return { type: 'permitSigned', permit: splitPermitSignature(signature, state.typedData.message.deadline) }
-    }
-
-    case 'preparing': {
-      const { payer, permit, funding } = state
-      if (permitExpiring(earliestDeadline(permit, funding?.permit), clock.now())) return { type: 'permitExpiring' }
-      const prepared = await api.prepare(invoiceId, {
-        payerAddress: payer.vault,
-        ownerAddress: payer.owner,
-        permit: permitWire(permit),
-        ...(funding ? { funding: { from: funding.from, amount: funding.amount.toString(), permit: permitWire(funding.permit) } } : {}),
-      })
-      return { type: 'prepared', prepared }
-    }
-
-    case 'verifying': {
-      const { payer, permit, funding, prepared } = state
-      // read now, not at connect: an earlier operation of this vault may have deployed it since
-      const [entryPointNonce, { deployed }] = await Promise.all([chain.entryPointNonceOf(payer.vault), chain.vaultOf(payer.owner)])
-      const verdict = await verifier.verifyPreparedPayment({
-        deployment,
-        invoice: paymentInvoice(state.invoice),
-        vault: payer.vault,
-        owner: payer.owner,
-        vaultDeployed: deployed,
-        permit,
-        funding,
-        entryPointNonce,
-        now: clock.now(),
-        prepared,
-      })
-      if (!verdict.ok) return { type: 'verified', verdict }
-      // decoded and checked is not enough: the exact operation is run on the chain first, and only one
-      // that moves exactly this payment is offered for signing
-      const simulation = await verifier.simulatePayment({
-        call: chain.call,
-        deployment,
-        userOp: verdict.userOp,
-        vault: payer.vault,
-        account: funding ? payer.owner : null,
-        merchant: state.invoice.merchant,
-        amount: BigInt(state.invoice.amount),
-      })
-      if (!simulation.ok) return { type: 'verified', verdict: { ok: false, problems: simulation.problems } }
-      return { type: 'verified', verdict, simulated: simulation.effect }
-    }
-
-    case 'signingOperation': {
-      if (permitExpiring(earliestDeadline(state.permit, state.funding?.permit), clock.now())) return { type: 'permitExpiring' }
-      if (sponsorshipExpiring(state.window.validUntil, clock.now())) return { type: 'sponsorshipExpiring' }
-      const signature = await wallet.signUserOperation({ userOp: state.userOp, userOpHash: state.userOpHash, payment: state.payment })
-      return { type: 'operationSigned', signature }
-    }
-
-    case 'submitting': {
-      const { permit } = state
-      // a resend is of an operation already handed over: only the chain can say it lapsed
-      if (!state.resend && permitExpiring(earliestDeadline(permit, state.funding?.permit), clock.now())) return { type: 'permitExpiring' }
-      // signed after its sponsorship ran out (the payer took long in the wallet): it could never run
-      if (!state.resend && sponsorshipExpiring(state.window.validUntil, clock.now())) return { type: 'sponsorshipExpiring' }
-      const result = await api.submit(invoiceId, { userOp: toWireUserOp(state.userOp), permitSignature: { v: permit.v, r: permit.r, s: permit.s } })
-      return { type: 'submitted', result, at: clock.now() }
-    }
+    case 'signingFunding':
+    case 'signingPermit':
+    case 'preparing':
+    case 'verifying':
+    case 'signingOperation':
+    case 'submitting':
+      // the payment's own steps, fetched when the payer connects (see 'connected' below): a payer who
+      // only reads the invoice never loads them
+      return (await loadPaymentEffect()).runPaymentEffect(state, dependencies, paymentStepHelpers)
 
     case 'sendingCalls':
     case 'followingCalls':
       // fetched when the payer presses Pay: a payer with a vault never loads it
       return (await import('./smartWallet/runSmartWalletEffect')).runSmartWalletEffect(state, dependencies, checkInvoice)
+
+    case 'connected':
+    case 'insufficientBalance':
+    case 'permitExpired':
+      // the payer may press Pay next: its steps start loading now, so the press does not wait on them
+      void loadPaymentEffect().catch(() => {})
+      return null
 
     case 'idle':
     case 'smartWallet':
@@ -236,10 +159,7 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
     case 'paid':
     case 'canceled':
     case 'wrongNetwork':
-    case 'connected':
-    case 'insufficientBalance':
     case 'unsafe':
-    case 'permitExpired':
     case 'error':
       return null
   }
