@@ -5,6 +5,7 @@ import { entryPoint07Address } from 'viem/account-abstraction'
 import * as z from 'zod/mini'
 import { addressSchema, hexSchema } from '../shared/deployment'
 import { isCidr, type TrustedProxies } from './http/clientAddress'
+import { defaultConnectionLimits, type ConnectionLimits } from './http/connectionLimits'
 import { checkEncryptionKeyList, parseEncryptionKeyList } from './store/encryptionKeyList'
 import type { EncryptionKeys } from './store/metadataCipher'
 
@@ -121,6 +122,12 @@ export const configSchema = z.object({
   TRUSTED_PROXY_CIDRS: z.optional(listOf(isCidr, 'addresses or networks in CIDR notation')),
   /** How far an HMAC request's x-svc-ts may lie from the server's clock, either way (SPEC 8). */
   HMAC_SKEW_SECONDS: z._default(positiveInt, 300),
+  /** The listeners' timeouts and connection cap (server/http/connectionLimits.ts): Node's own
+   * defaults let slow clients hold sockets for minutes, and any number of them. */
+  HTTP_HEADERS_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.minimum(1_000), z.maximum(600_000)), defaultConnectionLimits.headersTimeoutMs),
+  HTTP_REQUEST_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.minimum(1_000), z.maximum(3_600_000)), defaultConnectionLimits.requestTimeoutMs),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z._default(z.coerce.number().check(z.int(), z.minimum(1_000), z.maximum(600_000)), defaultConnectionLimits.keepAliveTimeoutMs),
+  HTTP_MAX_CONNECTIONS: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1_000_000)), defaultConnectionLimits.maxConnections),
   /** How long SIGTERM or SIGINT waits for requests in flight before the process exits anyway. A
    * submission can wait SUBMIT_WAIT_MS for its receipt: a larger value lets it finish. */
   SHUTDOWN_TIMEOUT_MS: z._default(positiveInt, 10_000),
@@ -197,6 +204,10 @@ const wants: { [name in keyof Config]: string } = {
   TRUSTED_PROXY_HOPS: 'how many proxies of yours stand in front of the server, a whole number (1: one load balancer)',
   TRUSTED_PROXY_CIDRS: "your proxies' addresses or networks, such as 10.0.0.0/8 fd00::/8, separated by spaces or commas",
   HMAC_SKEW_SECONDS: 'seconds, a positive integer',
+  HTTP_HEADERS_TIMEOUT_MS: 'milliseconds a client has to send a request\'s headers, 1000 to 600000 (10000 when unset)',
+  HTTP_REQUEST_TIMEOUT_MS: 'milliseconds a client has to send a whole request, 1000 to 3600000, at least HTTP_HEADERS_TIMEOUT_MS (30000 when unset)',
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: 'milliseconds an idle kept-alive connection stays open, 1000 to 600000 (5000 when unset; above the load balancer\'s idle timeout)',
+  HTTP_MAX_CONNECTIONS: 'open connections per listener, 1 to 1000000 (4096 when unset; below the open-file limit, ulimit -n)',
   SHUTDOWN_TIMEOUT_MS: 'milliseconds, a positive integer',
   LOG_LEVEL: 'one of fatal, error, warn, info, debug, trace, silent',
   JWT_JWKS_URL: "the identity provider's JWKS URL",
@@ -270,6 +281,10 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     // a lease that runs out while its instance still waits on the receiver lets a second one send the same event at once
     throw new ConfigError(`WEBHOOK_LEASE_MS is not valid: it must be larger than WEBHOOK_TIMEOUT_MS (${config.WEBHOOK_TIMEOUT_MS})`)
   }
+  if (config.HTTP_HEADERS_TIMEOUT_MS > config.HTTP_REQUEST_TIMEOUT_MS) {
+    // the headers are part of the request: Node refuses a listener whose headers may take longer
+    throw new ConfigError(`HTTP_REQUEST_TIMEOUT_MS is not valid: it must be at least HTTP_HEADERS_TIMEOUT_MS (${config.HTTP_HEADERS_TIMEOUT_MS})`)
+  }
   if (config.TRUSTED_PROXY_HOPS !== undefined && config.TRUSTED_PROXY_CIDRS !== undefined) {
     throw new ConfigError('TRUSTED_PROXY_HOPS is not valid: set it or TRUSTED_PROXY_CIDRS, not both (they are two ways to say which X-Forwarded-For entry is the client)')
   }
@@ -281,6 +296,18 @@ export function readConfig(env: Record<string, string | undefined> = process.env
 export function trustedProxiesOf(config: Pick<Config, 'TRUST_PROXY' | 'TRUSTED_PROXY_HOPS' | 'TRUSTED_PROXY_CIDRS'>): TrustedProxies {
   if (config.TRUSTED_PROXY_CIDRS !== undefined) return { cidrs: items(config.TRUSTED_PROXY_CIDRS) }
   return { hops: config.TRUSTED_PROXY_HOPS ?? (config.TRUST_PROXY ? 1 : 0) }
+}
+
+/** The listeners' timeouts and connection cap, by the configuration. */
+export function connectionLimitsOf(
+  config: Pick<Config, 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS' | 'HTTP_MAX_CONNECTIONS'>,
+): ConnectionLimits {
+  return {
+    headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    maxConnections: config.HTTP_MAX_CONNECTIONS,
+  }
 }
 
 /** The JWT algorithms allowed, as a list. */

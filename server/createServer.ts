@@ -15,7 +15,8 @@ import { chainFor, createChainClient } from './chain/chainClient'
 import { createInvoiceReader } from './chain/invoiceReader'
 import { erc7677Sponsor, localVerifyingSponsor, type Sponsor } from './chain/sponsor'
 import { timedTransport, type CallTimer } from './chain/timedTransport'
-import { encryptionKeysOf, jwtAlgorithmsOf, trustedProxiesOf, type Config } from './config'
+import { connectionLimitsOf, encryptionKeysOf, jwtAlgorithmsOf, trustedProxiesOf, type Config } from './config'
+import type { ConnectionLimits } from './http/connectionLimits'
 import { listenOn } from './http/listenOn'
 import type { Logger } from './http/logger'
 import { countedBundler, countedSponsor } from './ops/countedDependencies'
@@ -112,11 +113,11 @@ function sponsorFor(config: Config, context: { client: PayDependencies['client']
 
 /** The platform's listener (OPS_PORT): readiness and metrics for the probes and the scraper, on an
  * address the public never reaches (127.0.0.1 unless OPS_HOST says otherwise). */
-async function listenForOperations(hostname: string, port: number, routes: Hono): Promise<{ server: ServerType; url: string }> {
+async function listenForOperations(hostname: string, port: number, routes: Hono, limits: ConnectionLimits): Promise<{ server: ServerType; url: string }> {
   const app = new Hono()
   app.route('/', routes)
   app.notFound((c) => c.json({ error: 'NOT_FOUND', code: 'NOT_FOUND', message: 'no such route' }, 404))
-  const server = await listenOn({ fetch: app.fetch, hostname, port, variable: 'OPS_PORT', hostVariable: 'OPS_HOST' })
+  const server = await listenOn({ fetch: app.fetch, hostname, port, variable: 'OPS_PORT', hostVariable: 'OPS_HOST', limits })
   const address = server.address()
   const bound = typeof address === 'object' && address ? address.port : port
   return { server, url: `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${bound}` }
@@ -257,12 +258,13 @@ export async function createServer(
     },
     ...(devnetWallet ? { devnetWallet } : {}),
   })
-  const server = await listenOn({ fetch: app.fetch, hostname: config.HOST, port: config.PORT, variable: 'PORT', hostVariable: 'HOST' })
+  const limits = connectionLimitsOf(config)
+  const server = await listenOn({ fetch: app.fetch, hostname: config.HOST, port: config.PORT, variable: 'PORT', hostVariable: 'HOST', limits })
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.PORT
   const url = `http://${config.HOST}:${port}`
   publicUrl ||= url
-  const ops = config.OPS_PORT === undefined ? null : await listenForOperations(config.OPS_HOST, config.OPS_PORT, operationsRoutes({ readiness: () => checkReadiness(checks, readinessTimeoutMs, advisoryChecks), registry: metrics.registry }))
+  const ops = config.OPS_PORT === undefined ? null : await listenForOperations(config.OPS_HOST, config.OPS_PORT, operationsRoutes({ readiness: () => checkReadiness(checks, readinessTimeoutMs, advisoryChecks), registry: metrics.registry }), limits)
   // every instance prunes; the stores let them share the work without stepping on each other
   const stopPruning = startNoncePruning(stores.nonces, { everyMs: 60_000, now, logger })
   const stopPreparedPruning = startPreparedPruning(

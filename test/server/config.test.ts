@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { devnetEnv } from '../../devnet/devnetConfig'
 import type { ReachableDevnet } from '../../devnet/startDevnet'
-import { assertOperationsPrivate, ConfigError, jwtAlgorithmsOf, readConfig, readStoreConfig, trustedProxiesOf } from '../../server/config'
+import { assertOperationsPrivate, ConfigError, connectionLimitsOf, jwtAlgorithmsOf, readConfig, readStoreConfig, trustedProxiesOf } from '../../server/config'
 import devnetDeployment from '../../shared/devnet.deployment.json'
 
 const valid = {
@@ -121,5 +121,20 @@ test('behavior: npm run serve keeps /metrics and /readyz off a listener other ma
   }
   expect(() => assertOperationsPrivate(readConfig({ ...valid, HOST: '0.0.0.0' }))).toThrow(
     'OPS_PORT is missing: HOST 0.0.0.0 is reachable from other machines, and without OPS_PORT /metrics and /readyz are answered there to anyone; set OPS_PORT (served on OPS_HOST, 127.0.0.1 by default), or HOST=127.0.0.1 behind a proxy on this machine',
+  )
+})
+
+test('default: the listeners\' timeouts and connection cap are bounded unless configured otherwise', () => {
+  expect(connectionLimitsOf(readConfig(valid))).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 4_096 })
+  const configured = { HTTP_HEADERS_TIMEOUT_MS: '5000', HTTP_REQUEST_TIMEOUT_MS: '20000', HTTP_KEEP_ALIVE_TIMEOUT_MS: '65000', HTTP_MAX_CONNECTIONS: '1000' }
+  expect(connectionLimitsOf(readConfig({ ...valid, ...configured }))).toEqual({ headersTimeoutMs: 5_000, requestTimeoutMs: 20_000, keepAliveTimeoutMs: 65_000, maxConnections: 1_000 })
+})
+
+test('behavior: a timeout or cap out of its range is named with what it wants, and the headers may not outlast the request', () => {
+  expect(() => readConfig({ ...valid, HTTP_HEADERS_TIMEOUT_MS: '0' })).toThrow(/HTTP_HEADERS_TIMEOUT_MS is not valid: milliseconds a client has to send a request's headers, 1000 to 600000/)
+  expect(() => readConfig({ ...valid, HTTP_MAX_CONNECTIONS: 'many' })).toThrow(/HTTP_MAX_CONNECTIONS is not valid: open connections per listener/)
+  expect(() => readConfig({ ...valid, HTTP_KEEP_ALIVE_TIMEOUT_MS: '1.5' })).toThrow(/HTTP_KEEP_ALIVE_TIMEOUT_MS is not valid/)
+  expect(() => readConfig({ ...valid, HTTP_HEADERS_TIMEOUT_MS: '40000' })).toThrow(
+    'HTTP_REQUEST_TIMEOUT_MS is not valid: it must be at least HTTP_HEADERS_TIMEOUT_MS (40000)',
   )
 })

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process'
-import { createServer } from 'node:net'
+import { once } from 'node:events'
+import { connect, createServer } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -58,9 +60,9 @@ describe('npm run serve', () => {
     expect(run.stdout).toBe('')
   })
 
-  test('behavior: with DATA_DIR set it starts, and its log says single-instance mode', async () => {
+  test('behavior: with DATA_DIR set it starts, and its log says single-instance mode; its listener holds to HTTP_HEADERS_TIMEOUT_MS', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/serve.ts'], {
-      env: { PATH: process.env.PATH ?? '', ...env, DATA_DIR: dataDir },
+      env: { PATH: process.env.PATH ?? '', ...env, DATA_DIR: dataDir, HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '1000' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let stdout = ''
@@ -72,6 +74,18 @@ describe('npm run serve', () => {
       })
       child.once('exit', (code) => reject(new Error(`npm run serve exited (${code}) before listening:\n${stdout}`)))
     })
+    // a client that never ends its headers is answered 408 and cut off after the configured second
+    const { url } = JSON.parse(stdout.split('\n').find((line) => line.includes('"msg":"listening"'))!) as { url: string }
+    const slow = connect(Number(new URL(url).port), '127.0.0.1')
+    let received = ''
+    slow.on('data', (chunk) => (received += chunk))
+    slow.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ')
+    const opened = performance.now()
+    const closedAfter = await Promise.race([once(slow, 'close').then(() => performance.now() - opened), sleep(5_000).then(() => null)])
+    slow.destroy()
+    expect(closedAfter).not.toBeNull()
+    expect(closedAfter!).toBeGreaterThanOrEqual(900)
+    expect(received).toMatch(/^HTTP\/1\.1 408 /)
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
     const lines = stdout.trim().split('\n').map((line) => JSON.parse(line) as { msg: string; dataDir?: string })
