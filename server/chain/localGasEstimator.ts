@@ -1,31 +1,15 @@
 import { pad, toHex, type Hex, type PublicClient } from 'viem'
-import { toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
+import type { UserOperation } from 'viem/account-abstraction'
 import { payerVaultFactoryAbi } from '../../contracts/artifacts/PayerVaultFactory'
 import type { Deployment } from '../../shared/deployment'
+import { referencePreVerificationGas } from './referencePreVerificationGas'
 
 export type AccountGas = { callGasLimit: bigint; verificationGasLimit: bigint; preVerificationGas: bigint }
 
 /** The vault's validation (the typed Payment digest of the decoded call, ECDSA, its window) measured
  * on anvil at ~15k for a deployed vault (~12k before the typed message): the margin stays wide. */
 const validateUserOpGas = 40_000n
-/** What the EntryPoint spends per operation outside the account's own calls. */
-const perOpOverhead = 18_300n
-const perBundleOverhead = 21_000n
-
 const withMargin = (gas: bigint) => (gas * 130n) / 100n
-
-/** Calldata cost (EIP-2028) of the packed operation as handleOps carries it. */
-function preVerificationGasFor(userOp: UserOperation<'0.7'>): bigint {
-  const packed = toPackedUserOperation(userOp)
-  const bytes = [packed.initCode, packed.callData, packed.paymasterAndData, packed.signature]
-    .map((hex) => hex.slice(2))
-    .join('')
-  let calldataGas = 0n
-  // the fixed-size fields: sender, nonce, gas words, offsets (12 words of ABI encoding, mostly zero)
-  calldataGas += 12n * 32n * 4n
-  for (let i = 0; i < bytes.length; i += 2) calldataGas += bytes.slice(i, i + 2) === '00' ? 4n : 16n
-  return perBundleOverhead + perOpOverhead + calldataGas
-}
 
 /**
  * Gas for the account's part of a payment, measured on the chain rather than guessed:
@@ -58,7 +42,8 @@ export async function estimateAccountGas(
   return {
     callGasLimit: withMargin(callGas),
     verificationGasLimit: withMargin(deployGas + validateUserOpGas),
-    preVerificationGas: preVerificationGasFor(userOp),
+    // the vault signs with one 65-byte ECDSA signature
+    preVerificationGas: referencePreVerificationGas({ version: '0.7', userOp }, 65),
   }
 }
 

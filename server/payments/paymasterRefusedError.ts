@@ -46,8 +46,11 @@ export type PaymasterRefusal =
   | 'GAS_LIMIT_TOO_HIGH'
   /** pm_getPaymasterData without the final gas fields (they are signed). */
   | 'GAS_FIELDS_MISSING'
-  /** A tip above twice what the chain asks now (at least 1 gwei): a bundler's pay, from the deposit. */
+  /** A tip above twice what the chain asks now: a bundler's pay, from the deposit. */
   | 'FEE_TOO_HIGH'
+  /** The account's validateUserOp reverts with the wallet's placeholder signature: its cost cannot be
+   * measured, and a bundler could not estimate it either. */
+  | 'VALIDATION_REVERTS'
   /** The account's code, run as the EntryPoint would run it, does not pay the invoice (it reverts, pays
    * nothing, or leaves an allowance behind), whatever its callData says. */
   | 'EXECUTION_DOES_NOT_PAY'

@@ -6,6 +6,9 @@ import { encodeVerifyingPaymasterWindow, signVerifyingPaymasterData, type Sponso
 import { stubEcdsaSignature } from '../chain/stubEcdsaSignature'
 import { signVerifyingPaymasterV06, verifyingPaymasterV06Data } from '../chain/verifyingPaymasterV06'
 import { simulateAccountPayment } from '../chain/simulateAccountPayment'
+import { validateUserOpCall, type ValidateUserOpCallParameters } from '../chain/validateUserOpCall'
+import { referencePreVerificationGas } from '../chain/referencePreVerificationGas'
+import { maxCountedSignatureBytes, measuredGasCeilings } from './measuredGasCeilings'
 import { nowSeconds } from './assertPermitUsable'
 import { decodeAccountCalls, selectorOf } from './decodeAccountCalls'
 import { defaultSponsorshipWindowSeconds } from './payDependencies'
@@ -35,12 +38,12 @@ export const defaultSponsoredGasCeilings: SponsoredGasCeilings = {
   maxPriorityFeePerGas: 100_000_000_000n,
 }
 
-/** The tip an operation may offer, at most: twice what the node suggests now, and never less than
- * 1 gwei. The tip is what a bundler earns from the paymaster's deposit, so one who bundles an account's
- * operations itself must not be able to set it. */
+/** The tip an operation may offer, at most: twice what the node suggests now. The tip is what a
+ * bundler earns from the paymaster's deposit, so one who bundles an account's operations itself must
+ * not be able to set it: a fixed floor (this service once allowed at least 1 gwei) would be a thousand
+ * times the going tip on a rollup whose nodes suggest a thousandth of a gwei. */
 export function priorityFeeCeiling(suggested: bigint): bigint {
-  const doubled = suggested * 2n
-  return doubled > 1_000_000_000n ? doubled : 1_000_000_000n
+  return suggested * 2n
 }
 
 /** VerifyingPaymaster v0.7 validation: the operation's hash and one ECDSA recovery (~20k measured).
@@ -150,7 +153,10 @@ export function createPaymasterService(dependencies: PaymasterServiceDependencie
     }
     // a request the limits will refuse is refused before anything is signed
     await sponsorships?.check(claim, now())
-    // the callData says "pay"; the account's own code, run, must do it
+    const window = windowFor(payment)
+    // the operation as it will run: our paymaster fields at their final size, the wallet's placeholder signature
+    const { sponsorable, signatureBytes } = asSponsored(userOp, op, served, window)
+    // the callData says "pay"; the account's own code, run, must do it; and what it measures bounds the gas
     const simulation = await simulateAccountPayment(client, {
       entryPoint: served.entryPoint,
       registry: deployment.registry,
@@ -158,12 +164,59 @@ export function createPaymasterService(dependencies: PaymasterServiceDependencie
       invoiceId: payment.invoiceId,
       sender: userOp.sender,
       callData: userOp.callData,
+      // with the gas fields at the absolute bounds, whatever the wallet asked: what validation measures
+      // then does not move with the bytes of the fields it is about to bound
+      validation: validateUserOpCall({ ...atAbsoluteBounds(sponsorable), chainId: deployment.chainId, entryPoint: served.entryPoint } as ValidateUserOpCallParameters),
       factory: factoryOf(userOp, served.version),
     })
     if (!simulation.paid) {
-      throw new PaymasterRefusedError('unavailable' in simulation ? 'SIMULATION_UNAVAILABLE' : 'EXECUTION_DOES_NOT_PAY', simulation.reason)
+      throw new PaymasterRefusedError('unavailable' in simulation ? 'SIMULATION_UNAVAILABLE' : simulation.refusal, simulation.reason)
     }
-    return { served, op, payment, claim, window: windowFor(payment) }
+    if (final) assertMeasuredGas(op, measuredGasCeilings(simulation.gas, referencePreVerificationGas(sponsorable, signatureBytes)))
+    return { served, op, payment, claim, window }
+  }
+
+  /** The operation with this service's paymaster fields as they will be (a placeholder where the
+   * signature goes) and the wallet's placeholder signature (ours where it sent none). */
+  function asSponsored(userOp: PaymasterUserOp, op: ReturnType<typeof readUserOp>, served: ServedEntryPoint, window: SponsorshipWindow) {
+    const given = userOp.signature && userOp.signature !== '0x' ? userOp.signature : stubEcdsaSignature
+    const signatureBytes = Math.min(Math.max((given.length - 2) / 2, 65), maxCountedSignatureBytes)
+    if (served.version === '0.6') {
+      const userOpV06: UserOperation<'0.6'> = {
+        ...op,
+        initCode: userOp.initCode ?? '0x',
+        paymasterAndData: verifyingPaymasterV06Data(served.paymaster, window, stubEcdsaSignature),
+        signature: given,
+      }
+      return { sponsorable: { version: '0.6' as const, userOp: userOpV06 }, signatureBytes }
+    }
+    const userOpV07: UserOperation<'0.7'> = {
+      ...op,
+      ...(userOp.factory ? { factory: userOp.factory, factoryData: userOp.factoryData ?? '0x' } : {}),
+      paymaster: served.paymaster,
+      ...paymasterGas(userOp),
+      paymasterData: `${encodeVerifyingPaymasterWindow(window)}${stubEcdsaSignature.slice(2)}`,
+      signature: given,
+    }
+    return { sponsorable: { version: '0.7' as const, userOp: userOpV07 }, signatureBytes }
+  }
+
+  function atAbsoluteBounds<T extends { userOp: object }>(sponsorable: T): T {
+    const { callGasLimit, verificationGasLimit, preVerificationGas, maxFeePerGas, maxPriorityFeePerGas } = ceilings
+    return { ...sponsorable, userOp: { ...sponsorable.userOp, callGasLimit, verificationGasLimit, preVerificationGas, maxFeePerGas, maxPriorityFeePerGas } }
+  }
+
+  /** Each gas field the operation asks for, held to what it measured with the stated margin. */
+  function assertMeasuredGas(op: ReturnType<typeof readUserOp>, ceilings: ReturnType<typeof measuredGasCeilings>): void {
+    for (const field of Object.keys(ceilings) as (keyof typeof ceilings)[]) {
+      if (op[field] > ceilings[field]) {
+        throw new PaymasterRefusedError(
+          'GAS_LIMIT_TOO_HIGH',
+          `${field} ${op[field]} is above the ${ceilings[field]} this operation needs: what it measured in simulation, with the margin this service allows (docs/api.md)`,
+          { field, max: ceilings[field].toString() },
+        )
+      }
+    }
   }
 
   /**

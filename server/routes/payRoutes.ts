@@ -115,7 +115,7 @@ export const payRoutes = [
     params: invoiceIdParams,
     body: permitRequestSchema,
     response: { status: 200, schema: permitResponseSchema, description: 'The typed data to sign, and the invoice.' },
-    errors: ['INVALID_STATUS', 'NOT_FOUND', 'TOKEN_NOT_SUPPORTED', 'FUNDING_OWNER_MISMATCH'],
+    errors: ['INVALID_STATUS', 'NOT_FOUND', 'TOKEN_NOT_SUPPORTED', 'MERCHANT_NOT_REGISTERED', 'FUNDING_OWNER_MISMATCH'],
     async handle({ params, body }, { pay }) {
       const permitDeadline = body.permitDeadline === undefined ? undefined : BigInt(body.permitDeadline)
       const result = await requestPermit(pay, {
@@ -140,6 +140,7 @@ export const payRoutes = [
     errors: [
       'INVALID_STATUS',
       'NOT_FOUND',
+      'MERCHANT_NOT_REGISTERED',
       'PERMIT_EXPIRED',
       'PERMIT_SIGNATURE_INVALID',
       'INSUFFICIENT_BALANCE',
@@ -181,7 +182,7 @@ export const payRoutes = [
       description: 'Confirmed, or pending (202).',
       statusFor: (result) => (result.status === 'confirmed' ? 200 : 202),
     },
-    errors: ['INVALID_STATUS', 'NOT_FOUND', 'USEROP_NOT_PREPARED', 'USEROP_PERMIT_MISMATCH', 'USEROP_SIGNATURE_INVALID', 'PERMIT_EXPIRED', 'TRANSACTION_FAILED', 'BUNDLER_UNAVAILABLE', 'UPSTREAM_BUSY'],
+    errors: ['INVALID_STATUS', 'NOT_FOUND', 'MERCHANT_NOT_REGISTERED', 'USEROP_NOT_PREPARED', 'USEROP_PERMIT_MISMATCH', 'USEROP_SIGNATURE_INVALID', 'PERMIT_EXPIRED', 'TRANSACTION_FAILED', 'BUNDLER_UNAVAILABLE', 'UPSTREAM_BUSY'],
     handle: ({ params, body: { userOp, permitSignature } }, { pay }) =>
       submitPayment(pay, { invoiceId: params.id, userOp, permitSignature: permitSignature && recoverable(permitSignature) }),
   }),

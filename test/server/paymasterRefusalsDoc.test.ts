@@ -64,7 +64,7 @@ describe('docs/api.md: the paymaster service\'s gas refusals', () => {
     expect(api.replace(/\s+/g, ' ')).toContain(`\`${field}\` ≤ ${bound}`)
   })
 
-  test('behavior: a tip within its bound but above twice what the node suggests (at least 1 gwei) is FEE_TOO_HIGH, with data.max and no data.field', async () => {
+  test('behavior: a tip within its bound but above twice what the node suggests is FEE_TOO_HIGH, with data.max and no data.field', async () => {
     const { code, data } = await refusal({ maxPriorityFeePerGas: 2n * suggestedTip + 1n })
     expect({ code, data }).toEqual({ code: 'FEE_TOO_HIGH', data: { max: (2n * suggestedTip).toString() } })
     const row = rowOf(code)

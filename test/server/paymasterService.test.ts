@@ -68,9 +68,11 @@ async function unsignedOp(account: Account, callData: Hex) {
     factory: account.factory,
     factoryData: account.factoryData,
     callData,
-    callGasLimit: 300_000n,
-    verificationGasLimit: 600_000n,
-    preVerificationGas: 60_000n,
+    // more than any payment needs, under the service's absolute bounds: sponsored() lowers each to
+    // what the service pays for this operation, as a wallet would lower it to its bundler's estimate
+    callGasLimit: 900_000n,
+    verificationGasLimit: 1_500_000n,
+    preVerificationGas: 400_000n,
     maxFeePerGas,
     maxPriorityFeePerGas,
   }
@@ -96,6 +98,25 @@ async function rpc(method: string, params: unknown[], client = '203.0.113.7') {
 }
 
 const chainIdHex = () => hex(ctx.devnet.deployment.chainId)
+
+const measuredFields = ['verificationGasLimit', 'callGasLimit', 'preVerificationGas'] as const
+
+/**
+ * pm_getPaymasterData as a wallet asks for it that wants the most the service pays: each gas field the
+ * service holds above what the operation measured (GAS_LIMIT_TOO_HIGH, naming the field and its max)
+ * is lowered to that max, and asked again. The operation as signed for, and the answer.
+ */
+async function sponsored<T extends Record<string, unknown>>(op: T, { entryPoint = ctx.devnet.deployment.entryPoint, client, fields = {} }: { entryPoint?: Address; client?: string; fields?: Record<string, unknown> } = {}) {
+  let asked = op
+  // a field lowered changes the operation's bytes, so another's measure may move a little: ask until it holds
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const answer = await rpc('pm_getPaymasterData', [{ ...wire(asked as never), ...fields }, entryPoint, chainIdHex(), {}], client)
+    const refusal = answer.body.error?.data
+    if (refusal?.code !== 'GAS_LIMIT_TOO_HIGH' || !measuredFields.includes(refusal.field)) return { op: asked, answer }
+    asked = { ...asked, [refusal.field]: BigInt(refusal.max) }
+  }
+  throw new Error('the service kept refusing the gas fields')
+}
 
 /** Both methods refuse the operation with `code`, and hand out nothing signed. */
 async function expectRefused(op: Op, code: string, { entryPoint = ctx.devnet.deployment.entryPoint, chainId = chainIdHex(), client }: { entryPoint?: Address; chainId?: Hex; client?: string } = {}) {
@@ -125,10 +146,12 @@ describe('POST /v1/paymaster', () => {
     expect(stub.body.result.paymasterData).toHaveLength(2 + 2 * (64 + 65))
 
     const askedAt = Math.floor(Date.now() / 1000)
-    const sponsored = await rpc('pm_getPaymasterData', [wire(op, { paymasterVerificationGasLimit: hex(60_000n), paymasterPostOpGasLimit: '0x0' }), deployment.entryPoint, chainIdHex(), {}])
-    expect(sponsored.body.error).toBeUndefined()
-    expect(Object.keys(sponsored.body.result).sort()).toEqual(['paymaster', 'paymasterData', 'paymasterPostOpGasLimit', 'paymasterVerificationGasLimit'])
-    const { validUntil, validAfter } = decodeVerifyingPaymasterWindow(sponsored.body.result.paymasterData)!
+    const fitted = await sponsored(op, { fields: { paymasterVerificationGasLimit: hex(60_000n), paymasterPostOpGasLimit: '0x0' } })
+    Object.assign(op, fitted.op)
+    const sponsoredAnswer = fitted.answer
+    expect(sponsoredAnswer.body.error).toBeUndefined()
+    expect(Object.keys(sponsoredAnswer.body.result).sort()).toEqual(['paymaster', 'paymasterData', 'paymasterPostOpGasLimit', 'paymasterVerificationGasLimit'])
+    const { validUntil, validAfter } = decodeVerifyingPaymasterWindow(sponsoredAnswer.body.result.paymasterData)!
     // the vault flow's window: SPONSORSHIP_WINDOW_SECONDS (900) from when it was signed
     const answeredAt = Math.floor(Date.now() / 1000)
     expect(validAfter).toBe(0)
@@ -137,8 +160,8 @@ describe('POST /v1/paymaster', () => {
 
     const userOp: UserOperation<'0.7'> = {
       ...op,
-      paymaster: getAddress(sponsored.body.result.paymaster),
-      paymasterData: sponsored.body.result.paymasterData,
+      paymaster: getAddress(sponsoredAnswer.body.result.paymaster),
+      paymasterData: sponsoredAnswer.body.result.paymasterData,
       paymasterVerificationGasLimit: 60_000n,
       paymasterPostOpGasLimit: 0n,
       signature: '0x',
@@ -179,9 +202,9 @@ describe('POST /v1/paymaster', () => {
       nonce: 0n,
       initCode: concat([account.factory, account.factoryData]),
       callData: encodeFunctionData({ abi: simpleAccountV06Abi, functionName: 'executeBatch', args: [calls.map((c) => c.to), calls.map((c) => c.data)] }),
-      callGasLimit: 300_000n,
-      verificationGasLimit: 700_000n,
-      preVerificationGas: 60_000n,
+      callGasLimit: 900_000n,
+      verificationGasLimit: 1_500_000n,
+      preVerificationGas: 400_000n,
       maxFeePerGas,
       maxPriorityFeePerGas,
     }
@@ -191,9 +214,10 @@ describe('POST /v1/paymaster', () => {
     expect(Object.keys(stub.body.result).sort()).toEqual(['isFinal', 'paymasterAndData'])
     expect(stub.body.result.isFinal).toBe(false)
     expect(stub.body.result.paymasterAndData.slice(0, 42).toLowerCase()).toBe(deployment.paymasterV06!.toLowerCase())
-    const sponsored = await rpc('pm_getPaymasterData', params())
-    expect(Object.keys(sponsored.body.result)).toEqual(['paymasterAndData'])
-    const paymasterAndData = sponsored.body.result.paymasterAndData as Hex
+    const fitted = await sponsored(op, { entryPoint: entryPoint06Address })
+    Object.assign(op, fitted.op)
+    expect(Object.keys(fitted.answer.body.result)).toEqual(['paymasterAndData'])
+    const paymasterAndData = fitted.answer.body.result.paymasterAndData as Hex
     expect(paymasterAndData).toHaveLength(2 + 2 * (20 + 64 + 65))
     expect(getAddress(paymasterAndData.slice(0, 42))).toBe(deployment.paymasterV06)
 
@@ -218,13 +242,14 @@ describe('POST /v1/paymaster', () => {
       const invoice = await ctx.devnet.newInvoice(amount)
       const account = await newAccount()
       const op = await unsignedOp(account, batch(paymentCalls(invoice.id)))
-      const signed = await rpc('pm_getPaymasterData', [wire(op), deployment.entryPoint, chainIdHex(), {}])
+      const { op: fitted, answer: signed } = await sponsored(op)
       expect(signed.body.result.paymasterData).toMatch(/^0x/)
+      Object.assign(op, fitted)
       for (let nonce = 1n; nonce < 12n; nonce++) await expectRefused({ ...op, nonce }, 'NONCE_NOT_CURRENT')
       const { body } = await rpc('pm_getPaymasterData', [wire({ ...op, nonce: 5n }), deployment.entryPoint, chainIdHex(), {}])
       expect(body.error.data).toMatchObject({ code: 'NONCE_NOT_CURRENT', expected: '0x0' })
       // another key's first sequence can run now, so it is signed, and counted as a sponsorship of its own
-      const keyed = await rpc('pm_getPaymasterData', [wire({ ...op, nonce: 1n << 64n }), deployment.entryPoint, chainIdHex(), {}], '198.51.100.77')
+      const { answer: keyed } = await sponsored({ ...op, nonce: 1n << 64n }, { client: '198.51.100.77' })
       expect(keyed.body.result.paymasterData).toMatch(/^0x/)
     })
 
@@ -307,7 +332,7 @@ describe('POST /v1/paymaster', () => {
       const { deployment } = ctx.devnet
       for (let i = 0; i < 3; i++) {
         const op = await unsignedOp(await newAccount(amount, BigInt(i)), batch(paymentCalls(invoice.id)))
-        const answer = await rpc('pm_getPaymasterData', [wire(op), deployment.entryPoint, chainIdHex(), {}], `198.51.100.${i + 1}`)
+        const { answer } = await sponsored(op, { client: `198.51.100.${i + 1}` })
         expect(answer.body.result.paymasterData).toMatch(/^0x/)
       }
       const fourth = await unsignedOp(await newAccount(amount, 9n), batch(paymentCalls(invoice.id)))
@@ -380,12 +405,55 @@ describe('POST /v1/paymaster', () => {
   })
 
   describe('the request', () => {
-    test('behavior: a tip above twice what the chain asks (at least 1 gwei) is FEE_TOO_HIGH; pm_getPaymasterData without gas fields is GAS_FIELDS_MISSING', async () => {
+    test('behavior: a tip above twice what the chain asks is FEE_TOO_HIGH; pm_getPaymasterData without gas fields is GAS_FIELDS_MISSING', async () => {
       const invoice = await ctx.devnet.newInvoice(amount)
       const op = await unsignedOp(await newAccount(), batch(paymentCalls(invoice.id)))
       await expectRefused({ ...op, maxPriorityFeePerGas: 50_000_000_000n, maxFeePerGas: 60_000_000_000n }, 'FEE_TOO_HIGH')
       const { body } = await rpc('pm_getPaymasterData', [wire({ ...op, callGasLimit: 0n }), ctx.devnet.deployment.entryPoint, chainIdHex(), {}])
       expect(body.error.data.code).toBe('GAS_FIELDS_MISSING')
+    })
+
+    test('behavior: each gas field is held to what the operation measures in simulation with the stated margin: above it, GAS_LIMIT_TOO_HIGH names the field and its max; at every max the operation is signed, and one unit over any is refused', async () => {
+      const invoice = await ctx.devnet.newInvoice(amount)
+      const op = await unsignedOp(await newAccount(), batch(paymentCalls(invoice.id)))
+      // far more than a payment needs, yet under the absolute bounds: this was signed before
+      const { body } = await rpc('pm_getPaymasterData', [wire(op), ctx.devnet.deployment.entryPoint, chainIdHex(), {}])
+      expect(body.error.data).toMatchObject({ code: 'GAS_LIMIT_TOO_HIGH', field: expect.stringMatching(/^(verificationGasLimit|callGasLimit|preVerificationGas)$/), max: expect.stringMatching(/^\d+$/) })
+      const { op: atCeilings, answer } = await sponsored(op)
+      expect(answer.body.result.paymasterData).toMatch(/^0x/)
+      for (const field of measuredFields) {
+        expect(atCeilings[field]).toBeLessThan(op[field])
+        const over = await rpc('pm_getPaymasterData', [wire({ ...atCeilings, [field]: atCeilings[field] + 1_000n }), ctx.devnet.deployment.entryPoint, chainIdHex(), {}])
+        expect(over.body.error.data).toMatchObject({ code: 'GAS_LIMIT_TOO_HIGH', field })
+      }
+    })
+
+    test('behavior: a self-bundler that takes every gas field at its max and sends the operation itself is paid for at most a fifth more gas than its bundle transaction used (docs/api.md states the margin)', async () => {
+      const { deployment, clients } = ctx.devnet
+      const invoice = await ctx.devnet.newInvoice(amount)
+      const account = await newAccount()
+      const { op } = await sponsored(await unsignedOp(account, batch(paymentCalls(invoice.id))), { fields: { paymasterVerificationGasLimit: hex(60_000n), paymasterPostOpGasLimit: '0x0' } })
+      const { answer } = await sponsored(op)
+      const userOp: UserOperation<'0.7'> = {
+        ...op,
+        paymaster: getAddress(answer.body.result.paymaster),
+        paymasterData: answer.body.result.paymasterData,
+        paymasterVerificationGasLimit: 60_000n,
+        paymasterPostOpGasLimit: 0n,
+        signature: '0x',
+      }
+      const userOpHash = getUserOperationHash({ userOperation: userOp, chainId: deployment.chainId, entryPointAddress: entryPoint07Address, entryPointVersion: '0.7' })
+      userOp.signature = await account.owner.signMessage({ message: { raw: userOpHash } })
+      const bundler = submitterClients(ctx.devnet.anvil.rpcUrl, deployment.chainId)
+      const receipt = await bundler.public.waitForTransactionReceipt({
+        hash: await bundler.wallet.writeContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'handleOps', args: [[toPackedUserOperation(userOp)], submitter.address] }),
+      })
+      const [event] = parseEventLogs({ abi: entryPoint07Abi, eventName: 'UserOperationEvent', logs: receipt.logs })
+      expect(event!.args.success).toBe(true)
+      expect((await clients.public.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [invoice.id] })).status).toBe(2)
+      // what the paymaster's deposit paid for, in gas, against what the bundler's transaction burned
+      const charged = event!.args.actualGasUsed
+      expect(charged).toBeLessThanOrEqual((receipt.gasUsed * 120n) / 100n)
     })
 
     test('behavior: a body over 64 KiB is a 413 before anything is read', async () => {
