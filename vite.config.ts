@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os'
 import preact from '@preact/preset-vite'
 import { defineConfig } from 'vitest/config'
 // the config and what it imports carry .ts extensions: Vite's native config loader resolves no others
+import { confusablesSubset } from './build/confusablesSubset.ts'
 import { builtDeploymentFile, distDir } from './build/distDir.ts'
 import { inlineStylesheet } from './build/inlineStylesheet.ts'
 import { pageDeployment } from './build/pageDeployment.ts'
@@ -21,6 +22,7 @@ const builtTests = ['test/e2e/**/*.test.ts', 'test/size/**/*.test.ts', 'test/dev
 export default defineConfig({
   plugins: [
     preact(),
+    confusablesSubset(),
     inlineStylesheet(),
     scriptsAfterPaint(),
     separateBundles([

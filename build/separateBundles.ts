@@ -1,4 +1,5 @@
 import { build, type Plugin, type Rolldown } from 'vite'
+import { confusablesSubset } from './confusablesSubset.ts'
 import { BuildError } from './buildError.ts'
 import { quietLogs } from './quietLogs.ts'
 
@@ -47,7 +48,7 @@ export function separateBundles(bundles: SeparateBundle[]): Plugin {
         const output = await build({
           configFile: false,
           logLevel: 'warn',
-          plugins: [{ name: 'svc-replaced-packages', enforce: 'pre', resolveId: resolveReplaced }],
+          plugins: [{ name: 'svc-replaced-packages', enforce: 'pre', resolveId: resolveReplaced }, confusablesSubset()],
           define: { ...config.define, ...define, 'process.env.NODE_ENV': JSON.stringify('production') },
           build: {
             write: false,
