@@ -12,6 +12,7 @@ import { silentLogger } from '../server/http/logger'
 import { fromWireUserOp, type WireUserOp } from '../shared/userOpWire'
 import { api, permitAndPrepare, signUserOp } from '../test/support/server'
 import { recordBenchOutput } from './recordBenchOutput'
+import { selfBundledSponsorships, type SelfBundled } from './selfBundledSponsorships'
 
 /**
  * The drain of issue 21, finding 1, as an attacker runs it: one 1-unit invoice of their own, N fresh
@@ -19,13 +20,17 @@ import { recordBenchOutput } from './recordBenchOutput'
  * measured two ways: the attacker as their own bundler (handleOps straight to the EntryPoint, one
  * bundle per operation: one pays, every other reverts in execution and is charged), and everything
  * submitted through the server's own executor. Once with the limits off and a sponsorship as long
- * as its permit (before), once with the defaults (after).
+ * as its permit (before), once with the defaults (after). Then, with the defaults, the smart-wallet
+ * door: a wallet that asks POST /v1/paymaster for every gas field at its ceiling and bundles its own
+ * operations, and what one client can take that way in an hour.
  *
  *   npm run bench
- *   tsx bench/sponsorshipDrainBench.ts --vaults 16
+ *   tsx bench/sponsorshipDrainBench.ts --vaults 16 --self-bundled 10
  */
-const { values: flags } = parseArgs({ options: { vaults: { type: 'string', default: '8' } } })
+const { values: flags } = parseArgs({ options: { vaults: { type: 'string', default: '8' }, 'self-bundled': { type: 'string', default: '5' } } })
 const vaultCount = Number(flags.vaults)
+const selfBundledCount = Number(flags['self-bundled'])
+const percentOver = (charged: bigint, used: bigint) => (used === 0n ? '0' : (Number(((charged - used) * 10_000n) / used) / 100).toFixed(1))
 const unit = 1n
 
 type Outcome = { sponsored: number; refused: Record<string, number>; executed: number; reverted: number; gas: bigint; spent: bigint }
@@ -87,13 +92,15 @@ try {
     return { executed: event.args.success, reverted: !event.args.success, gas: event.args.actualGasUsed }
   }
 
+  const afterOverrides = {}
   const configurations = [
     {
       name: 'before (no limits, sponsored until the permit)',
       overrides: { SPONSORSHIP_LIMIT_PER_INVOICE: '0', SPONSORSHIP_LIMIT_PER_OWNER: '0', SPONSORSHIP_LIMIT_PER_CLIENT: '0', SPONSORSHIP_WINDOW_SECONDS: '86400' },
     },
-    { name: 'after (the defaults: 3 per invoice, 10 per owner, 20 per client, 15 minutes)', overrides: {} },
+    { name: 'after (the defaults: 3 per invoice, 10 per owner, 20 per client, 15 minutes)', overrides: afterOverrides },
   ]
+  const selfBundled: SelfBundled[] = []
   const rows: { name: string; path: string; outcome: Outcome }[] = []
   for (const { name, overrides } of configurations) {
     const config = devnetConfig(devnet, { port: 0, dataDir: 'memory://', overrides: { RATE_LIMIT_PER_MINUTE: '100000', RECONCILE_INTERVAL_MS: '0', ...overrides } })
@@ -110,6 +117,7 @@ try {
         return { executed: answer.body.status === 'confirmed', reverted: answer.body.status !== 'confirmed' && charged > 0n, gas: 0n }
       }
       rows.push({ name, path: "the server's executor", outcome: await attack(server.url, throughServer) })
+      if (overrides === afterOverrides) selfBundled.push(...(await selfBundledSponsorships(devnet, { serviceUrl: `${server.url}/v1/paymaster`, count: selfBundledCount, attacker })))
     } finally {
       await server.close()
     }
@@ -127,7 +135,26 @@ try {
     const perOp = beforeAny.spent / BigInt(beforeAny.sponsored)
     console.log(`most the paymaster pays per invoice: before ${vaultCount} operations (grows with N: ${formatEther(beforeAny.spent)} ETH here), after ${afterAny.sponsored} whatever N (${formatEther(afterAny.spent)} ETH; about ${formatEther(perOp)} ETH per operation)`)
   }
+  // the smart-wallet door (POST /v1/paymaster): what a wallet that bundles its own operations keeps
+  const sent = selfBundled.filter((one) => !one.refused)
+  const sum = (pick: (one: SelfBundled) => bigint) => sent.reduce((total, one) => total + pick(one), 0n)
+  const defaults = devnetConfig(devnet, { port: 0, dataDir: 'memory://' })
+  const paymasterPerMinute = defaults.PAYMASTER_RATE_LIMIT_PER_MINUTE ?? Math.max(1, Math.floor(defaults.RATE_LIMIT_PER_MINUTE / 5))
+  // one pm_getPaymasterData a sponsorship (an attacker computes the ceilings itself); each is paid, so
+  // none holds a sponsorship slot for long: the rate limit is what bounds a client
+  const perHour = BigInt(paymasterPerMinute * 60)
+  if (sent.length > 0) {
+    const kept = sum((one) => one.charged - one.bundleCost)
+    const extraGas = sum((one) => one.chargedGas - one.bundleGas)
+    console.log(`self-bundled through the paymaster service, every gas field at its ceiling and the highest tip allowed, ${sent.length} payments:`)
+    console.log(`  the paymaster was charged for ${sum((one) => one.chargedGas)} gas, the bundles used ${sum((one) => one.bundleGas)}: ${percentOver(sum((one) => one.chargedGas), sum((one) => one.bundleGas))} % more (the stated margin: at most 25 %, the payment's own refunds included)`)
+    console.log(`  the attacker kept ${formatEther(kept / BigInt(sent.length))} ETH a payment at this chain's fees: ${extraGas / BigInt(sent.length)} gas a payment over its bundle's, and the tip (twice the node's suggestion) on all of it`)
+    console.log(`  most one client can take in an hour: ${perHour} sponsorships (the paymaster service's ${paymasterPerMinute} requests a minute): ${(extraGas / BigInt(sent.length)) * perHour} gas and the tips, ${formatEther((kept / BigInt(sent.length)) * perHour)} ETH at this chain's fees; each one a real payment of an invoice of a registered studio`)
+  }
   const check = (ok: boolean, what: string) => ok || failures.push(what)
+  check(sent.length === selfBundledCount, `a self-bundled sponsorship was refused: ${selfBundled.map((one) => one.refused).filter(Boolean).join(', ')}`)
+  for (const one of sent) console.log(`    one: charged ${one.chargedGas} gas for a bundle of ${one.bundleGas}`)
+  check(sent.every((one) => one.chargedGas * 100n <= one.bundleGas * 125n), 'a self-bundler was charged more than 25 % over its bundle')
   check(beforeAny?.sponsored === vaultCount, 'before: not every vault was sponsored')
   check(afterAny?.sponsored === Math.min(3, vaultCount) && afterServer?.sponsored === Math.min(3, vaultCount), 'after: not exactly three sponsored')
   check([beforeAny, beforeServer, afterAny, afterServer].every((o) => o?.executed === 1), 'an invoice was not paid exactly once')

@@ -6,7 +6,8 @@ import type { MeasuredAccountGas } from '../chain/simulateAccountPayment'
  * preVerificationGas, the gas the operation used, and a tenth of the call gas it left unused
  * (v0.7). Whatever the ceilings allow above the operation's real cost is the most such a bundler can
  * keep. They leave room for a bundler's own estimate (alto's: verification ×1.3, preVerificationGas
- * ×1.1, call gas as measured), and no more.
+ * ×1.1, call gas as measured), and no more. On top of them, the refunds a payment earns (the allowance
+ * it clears) go to whoever sends the bundle, as with every ERC-4337 operation.
  */
 export const sponsoredGasMargins = {
   /** The account's deployment and validation as measured, three tenths again (alto's own multiplier),
@@ -15,11 +16,11 @@ export const sponsoredGasMargins = {
   verificationGasLimit: { percent: 30n, fixed: 30_000n },
   /** The calls as measured (already their most, before refunds), a tenth again: the room a bundler's
    * estimate takes. A tenth of the unused part is what v0.7 charges for it. */
-  callGasLimit: { percent: 10n, fixed: 20_000n },
+  callGasLimit: { percent: 10n, fixed: 10_000n },
   /** The bundle transaction's own cost for this operation (ERC-4337's reference overheads: 21,000 for
-   * a bundle of one, 18,300 per operation, its calldata at 4/16 gas a byte and 4 a word), a fifth
-   * again: all of it is paid to the bundler whatever the operation uses. */
-  preVerificationGas: { percent: 20n, fixed: 5_000n },
+   * a bundle of one, 18,300 per operation, its calldata at 4/16 gas a byte and 4 a word), a tenth
+   * again (alto's own multiplier): all of it is paid to the bundler whatever the operation uses. */
+  preVerificationGas: { percent: 10n, fixed: 5_000n },
 } as const
 
 type CeilingField = keyof typeof sponsoredGasMargins

@@ -7,7 +7,7 @@ import { stablecoinAbi, stablecoinBytecode } from '../../contracts/artifacts/Sta
 import { mintTo } from '../../devnet/seed'
 import { decodeVerifyingPaymasterWindow } from '../../shared/verifyingPaymaster'
 import { tokenPermitAbi } from '../../shared/tokenAbi'
-import { accountOf, deployFactory, hex, simpleAccountFactoryV06, simpleAccountFactoryV07, submitter, submitterClients } from '../support/paymasterAccounts'
+import { accountOf, deployFactory, hex, measuredGasFields, paymasterRpc, paymasterWire, simpleAccountFactoryV06, simpleAccountFactoryV07, sponsoredAtCeilings, submitter, submitterClients } from '../support/paymasterAccounts'
 import { signPermit } from '../support/devnet'
 import { useServer } from '../support/server'
 
@@ -81,42 +81,18 @@ async function unsignedOp(account: Account, callData: Hex) {
 type Op = Awaited<ReturnType<typeof unsignedOp>>
 
 /** The operation as a wallet sends it to the service: quantities in hex. */
-const wire = (op: Op, fields: Record<string, unknown> = {}) => ({
-  ...Object.fromEntries(Object.entries(op).map(([key, value]) => [key, typeof value === 'bigint' ? hex(value) : value])),
-  ...fields,
-})
+const wire = (op: Op, fields: Record<string, unknown> = {}) => paymasterWire(op, fields)
 
-let requestId = 0
 /** One JSON-RPC call to the service, from a client address of its own. */
-async function rpc(method: string, params: unknown[], client = '203.0.113.7') {
-  const response = await fetch(`${ctx.server.url}/v1/paymaster`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++requestId, method, params }),
-  })
-  return { status: response.status, body: (await response.json()) as any, cors: response.headers.get('access-control-allow-origin') }
-}
+const rpc = (method: string, params: unknown[], client?: string) => paymasterRpc(`${ctx.server.url}/v1/paymaster`, method, params, client)
 
 const chainIdHex = () => hex(ctx.devnet.deployment.chainId)
 
-const measuredFields = ['verificationGasLimit', 'callGasLimit', 'preVerificationGas'] as const
+const measuredFields = measuredGasFields
 
-/**
- * pm_getPaymasterData as a wallet asks for it that wants the most the service pays: each gas field the
- * service holds above what the operation measured (GAS_LIMIT_TOO_HIGH, naming the field and its max)
- * is lowered to that max, and asked again. The operation as signed for, and the answer.
- */
-async function sponsored<T extends Record<string, unknown>>(op: T, { entryPoint = ctx.devnet.deployment.entryPoint, client, fields = {} }: { entryPoint?: Address; client?: string; fields?: Record<string, unknown> } = {}) {
-  let asked = op
-  // a field lowered changes the operation's bytes, so another's measure may move a little: ask until it holds
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const answer = await rpc('pm_getPaymasterData', [{ ...wire(asked as never), ...fields }, entryPoint, chainIdHex(), {}], client)
-    const refusal = answer.body.error?.data
-    if (refusal?.code !== 'GAS_LIMIT_TOO_HIGH' || !measuredFields.includes(refusal.field)) return { op: asked, answer }
-    asked = { ...asked, [refusal.field]: BigInt(refusal.max) }
-  }
-  throw new Error('the service kept refusing the gas fields')
-}
+/** pm_getPaymasterData with each measured gas field lowered to the most the service pays. */
+const sponsored = <T extends Record<string, unknown>>(op: T, { entryPoint = ctx.devnet.deployment.entryPoint, client, fields }: { entryPoint?: Address; client?: string; fields?: Record<string, unknown> } = {}) =>
+  sponsoredAtCeilings(op, { serviceUrl: `${ctx.server.url}/v1/paymaster`, entryPoint, chainId: ctx.devnet.deployment.chainId, client, ...(fields ? { fields } : {}) })
 
 /** Both methods refuse the operation with `code`, and hand out nothing signed. */
 async function expectRefused(op: Op, code: string, { entryPoint = ctx.devnet.deployment.entryPoint, chainId = chainIdHex(), client }: { entryPoint?: Address; chainId?: Hex; client?: string } = {}) {
@@ -141,7 +117,7 @@ describe('POST /v1/paymaster', () => {
     const stub = await rpc('pm_getPaymasterStubData', [wire(op, { callGasLimit: '0x0', verificationGasLimit: '0x0', preVerificationGas: '0x0' }), deployment.entryPoint, chainIdHex(), {}])
     expect(stub.status).toBe(200)
     expect(stub.cors).toBe('*')
-    expect(stub.body.id).toBe(requestId)
+    expect(stub.body.id).toBe(stub.id)
     expect(stub.body.result).toMatchObject({ paymaster: deployment.paymaster, paymasterVerificationGasLimit: hex(60_000n), paymasterPostOpGasLimit: '0x0', isFinal: false })
     expect(stub.body.result.paymasterData).toHaveLength(2 + 2 * (64 + 65))
 
@@ -428,7 +404,7 @@ describe('POST /v1/paymaster', () => {
       }
     })
 
-    test('behavior: a self-bundler that takes every gas field at its max and sends the operation itself is paid for at most a fifth more gas than its bundle transaction used (docs/api.md states the margin)', async () => {
+    test("behavior: a self-bundler that takes every gas field at its max and sends the operation itself is paid for at most a quarter more gas than its bundle transaction used, the payment's own refunds included (docs/api.md states the margin)", async () => {
       const { deployment, clients } = ctx.devnet
       const invoice = await ctx.devnet.newInvoice(amount)
       const account = await newAccount()
@@ -453,7 +429,7 @@ describe('POST /v1/paymaster', () => {
       expect((await clients.public.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [invoice.id] })).status).toBe(2)
       // what the paymaster's deposit paid for, in gas, against what the bundler's transaction burned
       const charged = event!.args.actualGasUsed
-      expect(charged).toBeLessThanOrEqual((receipt.gasUsed * 120n) / 100n)
+      expect(charged).toBeLessThanOrEqual((receipt.gasUsed * 125n) / 100n)
     })
 
     test('behavior: a body over 64 KiB is a 413 before anything is read', async () => {

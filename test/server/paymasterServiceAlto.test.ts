@@ -27,7 +27,7 @@ const payAbi = parseAbi(['function pay(uint256 id, uint256 deadline, uint8 v, by
 const simpleAccountAbi = parseAbi(['function executeBatch(address[] dest, uint256[] value, bytes[] func)'])
 
 describe('POST /v1/paymaster', () => {
-  test("behavior: viem's ERC-7677 flow against the service and alto (stub data, alto's gas estimate, signed data) sends an eth-infinitism SimpleAccount v0.7's payment: Paid, debited exactly the amount, no ether", async () => {
+  test("behavior: viem's ERC-7677 flow against the service and alto (stub data, alto's gas estimate, signed data) sends an eth-infinitism SimpleAccount v0.7's payment: Paid, debited exactly the amount, no ether; its next operation one nonce ahead is refused, at its current nonce it pays", async () => {
     const { deployment, clients } = ctx.devnet
     const factory = await deployFactory(clients, simpleAccountFactoryV07, deployment.entryPoint)
     const owner = privateKeyToAccount(generatePrivateKey())
@@ -80,5 +80,18 @@ describe('POST /v1/paymaster', () => {
     // both ERC-7677 calls were made, and counted once as a sponsorship
     const metrics = await (await fetch(`${ctx.server.url}/metrics`)).text()
     expect(metrics).toContain('svc_checkout_prepares_total{outcome="ok"} 1\n')
+
+    // the account's next operation may only be its next nonce: one ahead (which alto would queue) is
+    // refused before anything is signed; the current one is sponsored and runs
+    const next = await ctx.devnet.newInvoice(amount)
+    await mintTo(clients, deployment, sender, amount)
+    const nextCalls = [
+      { to: deployment.token, data: encodeFunctionData({ abi: erc20, functionName: 'approve', args: [deployment.registry, amount] }) },
+      { to: deployment.registry, data: encodeFunctionData({ abi: payAbi, functionName: 'pay', args: [next.id, 0n, 0, zeroHash, zeroHash] }) },
+    ]
+    await expect(bundler.sendUserOperation({ account, nonce: 2n, calls: nextCalls })).rejects.toThrow(/NONCE_NOT_CURRENT|not the sender's next one/)
+    const nextHash = await bundler.sendUserOperation({ account, calls: nextCalls })
+    expect((await bundler.waitForUserOperationReceipt({ hash: nextHash as Hex, timeout: 30_000 })).success).toBe(true)
+    expect((await clients.public.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [next.id] })).status).toBe(2)
   }, 60_000)
 })

@@ -37,3 +37,43 @@ export const submitterClients = (rpcUrl: string, chainId: number) => devnetClien
 
 /** Quantities as ERC-7677 (and every ERC-4337 RPC) writes them. */
 export const hex = (value: bigint | number) => numberToHex(value)
+
+/** The gas fields the paymaster service holds to what an operation measures in simulation. */
+export const measuredGasFields = ['verificationGasLimit', 'callGasLimit', 'preVerificationGas'] as const
+
+/** An operation's fields as ERC-7677 carries them: quantities in hex. */
+export const paymasterWire = (op: Record<string, unknown>, fields: Record<string, unknown> = {}) => ({
+  ...Object.fromEntries(Object.entries(op).map(([key, value]) => [key, typeof value === 'bigint' ? hex(value) : value])),
+  ...fields,
+})
+
+export type PaymasterAsk = { serviceUrl: string; entryPoint: Address; chainId: number; client?: string | undefined; fields?: Record<string, unknown> }
+
+let paymasterRequestId = 0
+/** One ERC-7677 call to the service at `serviceUrl`, from the client address `client` (X-Forwarded-For). */
+export async function paymasterRpc(serviceUrl: string, method: string, params: unknown[], client = '203.0.113.7') {
+  const id = ++paymasterRequestId
+  const response = await fetch(serviceUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': client },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
+  })
+  return { id, status: response.status, body: (await response.json()) as any, cors: response.headers.get('access-control-allow-origin') }
+}
+
+/**
+ * pm_getPaymasterData as a wallet asks for it that wants the most the service pays: each gas field the
+ * service holds above what the operation measured (GAS_LIMIT_TOO_HIGH, naming the field and its max)
+ * is lowered to that max, and asked again. The operation as signed for, and the answer.
+ */
+export async function sponsoredAtCeilings<T extends Record<string, unknown>>(op: T, { serviceUrl, entryPoint, chainId, client, fields = {} }: PaymasterAsk) {
+  let asked = op
+  // a field lowered changes the operation's bytes, so another's measure may move a little: ask until it holds
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const answer = await paymasterRpc(serviceUrl, 'pm_getPaymasterData', [paymasterWire(asked, fields), entryPoint, hex(chainId), {}], client)
+    const refusal = answer.body.error?.data
+    if (refusal?.code !== 'GAS_LIMIT_TOO_HIGH' || !measuredGasFields.includes(refusal.field)) return { op: asked, answer }
+    asked = { ...asked, [refusal.field]: BigInt(refusal.max) }
+  }
+  throw new Error('the service kept refusing the gas fields')
+}
