@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { readEmbedManifest } from '../../devnet/storefront'
+import type { EmbedManifest } from '../../embed/build'
 import { loadCheckout } from '../../packages/checkout/src/index'
 import { buildPackage } from '../../packages/checkout/scripts/buildPackage'
 import { builtPage } from '../support/builtPage'
@@ -23,22 +24,33 @@ let checkoutDown = false
 let checkoutHolds = false
 const heldRequests: ServerResponse[] = []
 let loader: Buffer
+let manifest: EmbedManifest
+// a second checkout, on an origin of its own: a page runs one loader
+let otherCheckout: Server
+let otherCheckoutUrl = ''
 const loaderRequests: string[] = []
 const packageDistDir = mkdtempSync(join(tmpdir(), 'svc-package-'))
 
 beforeAll(async () => {
   const [dist] = await Promise.all([builtPage(), buildPackage(packageDistDir)])
-  const manifest = readEmbedManifest(dist)
-  if (!manifest) throw new Error('the embed loader is not built')
+  const built = readEmbedManifest(dist)
+  if (!built) throw new Error('the embed loader is not built')
+  manifest = built
   loader = readFileSync(join(dist, 'embed', manifest.file))
   checkout = createServer((request, response) => {
-    if (request.url !== '/embed.js') return void response.writeHead(404).end()
+    // the current loader, and the same bytes under their content-named file (pinned with integrity)
+    if (request.url !== '/embed.js' && request.url !== `/embed/${manifest.file}`) return void response.writeHead(404).end()
     loaderRequests.push(request.url)
     if (checkoutHolds) return void heldRequests.push(response)
     if (checkoutDown) return void response.writeHead(503).end()
     response.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(loader)
   })
   checkoutUrl = `http://127.0.0.1:${await listenOnLoopback(checkout, 0)}`
+  otherCheckout = createServer((request, response) => {
+    loaderRequests.push(`other ${request.url}`)
+    response.writeHead(200, { 'content-type': 'text/javascript', 'access-control-allow-origin': '*' }).end(loader)
+  })
+  otherCheckoutUrl = `http://127.0.0.1:${await listenOnLoopback(otherCheckout, 0)}`
   shop = createServer((request, response) => {
     const url = new URL(request.url!, 'http://shop')
     if (url.pathname === '/index.js') return void response.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(join(packageDistDir, 'index.js')))
@@ -54,7 +66,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close()
-  await Promise.all([shop, checkout].map((server) => new Promise((resolve) => server?.close(resolve))))
+  await Promise.all([shop, checkout, otherCheckout].map((server) => new Promise((resolve) => server?.close(resolve))))
   rmSync(packageDistDir, { recursive: true, force: true })
 })
 
@@ -203,5 +215,65 @@ describe('loadCheckout', () => {
     expect(await page.evaluate(async (url) => (await window.svc.loadCheckout(url))?.version, checkoutUrl)).toBe('1')
     expect(loaderRequests).toEqual(['/embed.js', '/embed.js'])
     await page.close()
+  })
+
+  describe('with integrity', () => {
+    const pinned = () => ({ src: `${checkoutUrl}/embed/${manifest.file}`, integrity: manifest.integrity })
+    /** The call's outcome, in the page: `resolved <version>` or the rejection's message. */
+    const outcome = (page: Page, url: string, options: object) =>
+      page.evaluate(({ url, options }) => window.svc.loadCheckout(url, options).then((api) => `resolved ${api?.version}`, (error: Error) => error.message), { url, options })
+    const refusal = (other: string) =>
+      `svc-checkout: the page already has another loader (${other}), and a page runs one (one window.SvcCheckout): remove it, so that ${pinned().src} with integrity ${pinned().integrity} is the one that loads.`
+
+    test('behavior: the pinned loader loads under its integrity; a wrong hash is refused by the browser and rejects', async () => {
+      const page = await shopPage()
+      expect(await outcome(page, checkoutUrl, pinned())).toBe('resolved 1')
+      expect(await page.evaluate((src) => document.querySelector<HTMLScriptElement>(`script[src="${src}"]`)?.integrity, pinned().src)).toBe(manifest.integrity)
+      await page.close()
+      const tampered = await shopPage()
+      const failed = await outcome(tampered, checkoutUrl, { ...pinned(), integrity: `sha384-${'A'.repeat(64)}` })
+      expect(failed).toBe(`svc-checkout: the loader could not be loaded (${pinned().src}). ${advice()}`)
+      expect(await tampered.evaluate(() => window.SvcCheckout)).toBeUndefined()
+      await tampered.close()
+    })
+
+    test('behavior: a window.SvcCheckout some other script defined is refused, never resolved, and the pinned loader is not fetched in its stead', async () => {
+      const page = await shopPage()
+      await page.evaluate(() => {
+        window.SvcCheckout = { version: 'forged', mount: () => ({ on: () => () => {}, destroy() {} }) }
+      })
+      expect(await outcome(page, checkoutUrl, pinned())).toBe(refusal('window.SvcCheckout, defined by a script'))
+      expect(loaderRequests).toEqual([])
+      await page.close()
+    })
+
+    test('behavior: the checkout\'s loader tag without the pin, already on the page, is refused rather than reused', async () => {
+      const page = await shopPage('?tag=1')
+      expect(await outcome(page, checkoutUrl, pinned())).toBe(refusal(`${checkoutUrl}/embed.js`))
+      expect(loaderRequests).toEqual(['/embed.js'])
+      expect(await loaderTags(page)).toBe(1)
+      await page.close()
+    })
+  })
+
+  test('behavior: a second checkout is refused, not answered with the first one\'s loader', async () => {
+    const page = await shopPage()
+    const answers = await page.evaluate(async ({ a, b }) => {
+      const first = await window.svc.loadCheckout(a)
+      const second = await window.svc.loadCheckout(b).then(() => 'resolved', (error: Error) => error.message)
+      return [first?.version, second]
+    }, { a: checkoutUrl, b: otherCheckoutUrl })
+    expect(answers).toEqual([
+      '1',
+      `svc-checkout: the page already has another loader (${checkoutUrl}/embed.js), and a page runs one (one window.SvcCheckout): pass the same baseUrl, src and integrity to every loadCheckout call on the page.`,
+    ])
+    expect(loaderRequests).toEqual(['/embed.js'])
+    // a page whose own tag loaded the first checkout's loader: the second is refused too
+    const tagged = await shopPage('?tag=1')
+    expect(await tagged.evaluate((b) => window.svc.loadCheckout(b).then(() => 'resolved', (error: Error) => error.message), otherCheckoutUrl)).toBe(
+      `svc-checkout: the page already has another loader (${checkoutUrl}/embed.js), and a page runs one (one window.SvcCheckout): remove it, so that ${otherCheckoutUrl}/embed.js is the one that loads.`,
+    )
+    expect(loaderRequests).toEqual(['/embed.js'])
+    await Promise.all([page.close(), tagged.close()])
   })
 })

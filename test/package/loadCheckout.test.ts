@@ -1,8 +1,7 @@
 // @vitest-environment happy-dom
 // @vitest-environment-options {"settings":{"enableJavaScriptEvaluation":true}}
 import { createServer, type ServerResponse } from 'node:http'
-import { afterEach, describe, expect, test, vi } from 'vitest'
-import { loadCheckout } from '../../packages/checkout/src/index'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import { listenOnLoopback } from '../support/loopback'
 
 // The browser entry against a checkout served over HTTP, in happy-dom, which fetches and runs script
@@ -12,6 +11,13 @@ import { listenOnLoopback } from '../support/loopback'
 
 const loaderJs = "window.SvcCheckout = { version: 'test', mount() { throw new Error('not in this test') } }"
 type Answer = 'loader' | 'down' | 'hold'
+
+// a page runs one loader, which loadCheckout remembers for the page: each test is a page of its own
+let loadCheckout: typeof import('../../packages/checkout/src/index').loadCheckout
+beforeEach(async () => {
+  vi.resetModules()
+  ;({ loadCheckout } = await import('../../packages/checkout/src/index'))
+})
 
 const servers: { close(): void }[] = []
 afterEach(() => {
@@ -166,5 +172,91 @@ describe('loadCheckout waiting for the loader', () => {
     } finally {
       vi.useRealTimers()
     }
+  })
+})
+
+describe('loadCheckout keeps its integrity pin and its checkout', () => {
+  const integrity = `sha384-${'A'.repeat(64)}`
+  const pinnedSrc = (url: string) => `${url}/embed/embed.v1.0123456789ab.js`
+  const refusal = (other: string, fix: string) => `rejected true svc-checkout: the page already has another loader (${other}), and a page runs one (one window.SvcCheckout): ${fix}.`
+
+  test('behavior: with integrity, a window.SvcCheckout already on the page is not taken: refused, with what to do, and nothing added', async () => {
+    const server = await checkout('loader')
+    const bare = { version: 'not pinned', mount: () => ({}) as never }
+    window.SvcCheckout = bare
+    const src = pinnedSrc(server.url)
+    const refused = watch(loadCheckout(server.url, { src, integrity }))
+    await expect.poll(() => refused.outcome).toBe(refusal('window.SvcCheckout, defined by a script', `remove it, so that ${src} with integrity ${integrity} is the one that loads`))
+    expect(loaderTags(server.url)).toHaveLength(0)
+    expect(server.requests).toEqual([])
+    expect(window.SvcCheckout).toBe(bare)
+  })
+
+  test('behavior: with integrity, the checkout\'s loader tag without it is not reused, loaded or still loading: refused, with what to do', async () => {
+    const server = await checkout('loader')
+    const merchant = merchantTag(`${server.url}/embed.js`)
+    await expect.poll(() => merchant.outcome.event).toBe('load')
+    const src = pinnedSrc(server.url)
+    const fix = `remove it, so that ${src} with integrity ${integrity} is the one that loads`
+    const loaded = watch(loadCheckout(server.url, { src, integrity }))
+    await expect.poll(() => loaded.outcome).toBe(refusal(`${server.url}/embed.js`, fix))
+
+    // still loading: whichever runs first would define the global the pinned one reuses
+    delete window.SvcCheckout
+    merchant.tag.remove()
+    server.answer('hold')
+    Object.defineProperty(document, 'readyState', { value: 'interactive', configurable: true })
+    merchantTag(`${server.url}/embed.js`)
+    await expect.poll(() => server.requests.length).toBe(2)
+    const loading = watch(loadCheckout(server.url, { src, integrity }))
+    await expect.poll(() => loading.outcome).toBe(refusal(`${server.url}/embed.js`, fix))
+    expect(loaderTags(server.url)).toHaveLength(1)
+  })
+
+  test('behavior: with integrity, the merchant\'s tag with exactly that src and integrity is reused; without one on the page, the tag added carries it', async () => {
+    const server = await checkout('loader')
+    const src = pinnedSrc(server.url)
+    const merchant = merchantTag(src)
+    merchant.tag.integrity = integrity
+    await expect.poll(() => merchant.outcome.event).toBe('load')
+    const loaded = watch(loadCheckout(server.url, { src, integrity }))
+    await expect.poll(() => loaded.outcome).toBe('resolved test')
+    expect(loaderTags(server.url)).toEqual([merchant.tag])
+
+    vi.resetModules()
+    ;({ loadCheckout } = await import('../../packages/checkout/src/index'))
+    merchant.tag.remove()
+    delete window.SvcCheckout
+    const added = watch(loadCheckout(server.url, { src, integrity }))
+    await expect.poll(() => added.outcome).toBe('resolved test')
+    const [tag] = loaderTags(server.url)
+    expect([tag?.src, tag?.integrity, tag?.crossOrigin]).toEqual([src, integrity, 'anonymous'])
+  })
+
+  test('behavior: one promise per loader and integrity; another checkout, or the same one with another integrity, is refused rather than answered with the page\'s loader', async () => {
+    const [a, b] = await Promise.all([checkout('loader'), checkout('loader')])
+    const first = loadCheckout(a.url)
+    expect(loadCheckout(`${a.url}/any/path`)).toBe(first)
+    const loaded = watch(first)
+    await expect.poll(() => loaded.outcome).toBe('resolved test')
+    const fix = 'pass the same baseUrl, src and integrity to every loadCheckout call on the page'
+    const otherCheckout = watch(loadCheckout(b.url))
+    await expect.poll(() => otherCheckout.outcome).toBe(refusal(`${a.url}/embed.js`, fix))
+    const pinned = watch(loadCheckout(a.url, { src: `${a.url}/embed.js`, integrity }))
+    await expect.poll(() => pinned.outcome).toBe(refusal(`${a.url}/embed.js`, fix))
+    expect(b.requests).toEqual([])
+    expect(a.requests).toEqual(['/embed.js'])
+  })
+
+  test('behavior: a loader another checkout\'s tag defined does not answer for this checkout', async () => {
+    const [a, b] = await Promise.all([checkout('loader'), checkout('loader')])
+    const merchant = merchantTag(`${a.url}/embed.js`)
+    await expect.poll(() => merchant.outcome.event).toBe('load')
+    const refused = watch(loadCheckout(b.url))
+    await expect.poll(() => refused.outcome).toBe(refusal(`${a.url}/embed.js`, `remove it, so that ${b.url}/embed.js is the one that loads`))
+    expect(b.requests).toEqual([])
+    // this checkout's own call still gets it
+    const own = watch(loadCheckout(a.url))
+    await expect.poll(() => own.outcome).toBe('resolved test')
   })
 })

@@ -48,7 +48,9 @@ export type LoadCheckoutOptions = {
   /** The loader's URL; `{baseUrl}/embed.js` (always the current loader) by default. Pin a release
    * with the content-named file from `{baseUrl}/embed/manifest.json` and its `integrity`. */
   src?: string
-  /** The loader's SRI hash (`sha384-…`), with `src` naming a content-named file. */
+  /** The loader's SRI hash (`sha384-…`), with `src` naming a content-named file. Only a loader tag
+   * with exactly this `src` and `integrity` answers then: a `window.SvcCheckout` another script
+   * defined, or the checkout's tag without it, is refused. */
   integrity?: string
   /** How long to wait for the loader, in milliseconds (10 000 by default): a load not done by then
    * rejects, as a failed one does. */
@@ -61,40 +63,58 @@ declare global {
   }
 }
 
-const loads = new Map<string, Promise<SvcCheckout | null>>()
+/** A page runs one loader: it defines one `window.SvcCheckout`, whose frames show the checkout it was
+ * loaded from. So the first call's loader (its URL and integrity) is the page's, and a call that asks
+ * for another is refused rather than answered with it. Forgotten when the load fails. */
+let current: { key: string; loading: Promise<SvcCheckout | null> } | undefined
 
 /** `data-svc-checkout` on a loader tag: `loading` while a call waits for it, then `loaded` or
  * `failed`. A merchant's own tag has none until a call has seen it finish. */
 type TagState = 'loading' | 'loaded' | 'failed'
 const stateOf = (script: HTMLScriptElement) => script.dataset.svcCheckout as TagState | undefined
 
-/** A `<script>` already on the page that loads this checkout's loader: the tag a merchant wrote, or
- * one an earlier call added. A tag that failed is passed over: it never loads again. */
-function existingScript(origin: string, src: string): HTMLScriptElement | null {
-  for (const script of Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]'))) {
-    if (stateOf(script) === 'failed') continue
-    if (script.src === src) return script
-    const url = new URL(script.src, location.href)
-    if (url.origin === origin && /^\/embed(\.js|\/embed\.v\d+\.[\w-]+\.js)$/.test(url.pathname)) return script
-  }
-  return null
-}
-
 /**
  * Loads the checkout's loader from `baseUrl` (the checkout's origin) and resolves with its API, as
- * `loadStripe` does: one promise per origin, whoever calls; a script tag already on the page is
- * reused, not added twice; `null` where there is no window (server-side rendering), so the call can
- * sit in shared code. A load that fails rejects with an Error that says what to check, and is
- * forgotten, so that calling again tries again (with a tag of its own). That covers a tag already on
- * the page that failed before this call (the page finished loading without it defining the loader),
- * or fails after it, and a load that takes longer than `timeoutMs`.
+ * `loadStripe` does: one promise per loader (its URL and integrity), whoever calls; a script tag
+ * already on the page is reused, not added twice; `null` where there is no window (server-side
+ * rendering), so the call can sit in shared code. A load that fails rejects with an Error that says
+ * what to check, and is forgotten, so that calling again tries again (with a tag of its own). That
+ * covers a tag already on the page that failed before this call (the page finished loading without
+ * it defining the loader), or fails after it, and a load that takes longer than `timeoutMs`.
+ *
+ * With `integrity`, only a tag with exactly that `src` and `integrity` (one this call adds, or the
+ * merchant's own) may answer: never a `window.SvcCheckout` some other script defined, nor a loader
+ * tag without the pin (whichever loader runs first defines the global the others reuse). A call for
+ * another checkout, `src` or `integrity` than the page's loader is refused with what to do.
  */
 export function loadCheckout(baseUrl: string, options: LoadCheckoutOptions = {}): Promise<SvcCheckout | null> {
   if (typeof window === 'undefined' || typeof document === 'undefined') return Promise.resolve(null)
   const origin = new URL(baseUrl, location.href).origin
-  const cached = loads.get(origin)
-  if (cached) return cached
   const src = new URL(options.src ?? '/embed.js', `${origin}/`).href
+  const { integrity } = options
+  const key = integrity ? `${src} with integrity ${integrity}` : src
+  if (current?.key === key) return current.loading
+  // the loader tags on the page: `src`, one an earlier call added, or a merchant's `/embed.js` or
+  // content-named `/embed/embed.v1.<hash>.js` of any checkout; one that failed never loads again
+  const tags = Array.from(document.querySelectorAll<HTMLScriptElement>('script[src]')).filter((script) =>
+    stateOf(script) ? stateOf(script) !== 'failed' : script.src === src || /^\/embed(\.js|\/embed\.v\d+\.[\w-]+\.js)$/.test(new URL(script.src).pathname),
+  )
+  const ours = tags.filter((script) => script.src === src || new URL(script.src).origin === origin)
+  // with integrity, only the tag that pins exactly this loader may answer
+  const found = ours.find((script) => !integrity || (script.src === src && script.integrity === integrity))
+  const foreign = tags.find((script) => !ours.includes(script))
+  // Whichever loader runs first defines the page's window.SvcCheckout, and the others reuse it: this
+  // call is refused (not cached) where that could be another loader than the one it asks for: another
+  // call's, a tag of this checkout without the pin, or a global some other script defined (answered
+  // without integrity where no other checkout's tag is on the page).
+  const other = current?.key || (integrity && ours.find((script) => script !== found)?.src) || (window.SvcCheckout && !found && (integrity || foreign) && (foreign?.src || 'window.SvcCheckout, defined by a script'))
+  if (other) {
+    return Promise.reject(
+      new Error(
+        `svc-checkout: the page already has another loader (${other}), and a page runs one (one window.SvcCheckout): ${current ? 'pass the same baseUrl, src and integrity to every loadCheckout call on the page' : `remove it, so that ${key} is the one that loads`}.`,
+      ),
+    )
+  }
   let resolve!: (checkout: SvcCheckout) => void
   let reject!: (error: Error) => void
   const loading = new Promise<SvcCheckout | null>((yes, no) => {
@@ -102,12 +122,11 @@ export function loadCheckout(baseUrl: string, options: LoadCheckoutOptions = {})
     reject = no
   })
   // cached before anything can settle it, so that a failure always finds it to forget
-  loads.set(origin, loading)
-  if (window.SvcCheckout) {
+  current = { key, loading }
+  if (window.SvcCheckout && !integrity) {
     resolve(window.SvcCheckout)
     return loading
   }
-  const found = existingScript(origin, src)
   const tag = found ?? document.createElement('script')
   let settled = false
   const finish = (state: Exclude<TagState, 'loading'>) => {
@@ -121,7 +140,7 @@ export function loadCheckout(baseUrl: string, options: LoadCheckoutOptions = {})
     finish('failed')
     // a tag that failed never loads again: ours goes, a merchant's stays marked, and the next call adds a fresh one
     if (!found) tag.remove()
-    if (loads.get(origin) === loading) loads.delete(origin)
+    if (current?.loading === loading) current = undefined
     reject(
       new Error(
         `svc-checkout: ${what} (${tag.src}). Check that ${origin} is reachable, that your page's Content-Security-Policy allows it in script-src and frame-src, and that an integrity hash matches the file; then call loadCheckout again to retry.`,
