@@ -451,18 +451,32 @@ describe('createPaymentFlow', () => {
     expect(t.count('submit')).toBe(0)
   })
 
-  test('behavior: a service\'s PERMIT_EXPIRED at prepare, with the permit an hour from its deadline, asks for a new permit (never "expired"), and a new permit pays', async () => {
+  test('behavior: a service\'s PERMIT_EXPIRED at prepare, with the permit an hour from its deadline on the chain\'s clock, asks for a new permit (never "expired", and the claim is not passed on), and a new permit pays', async () => {
     const t = setup()
     t.dependencies.api.prepare = failOnce(t.dependencies.api.prepare, new ApiError({ status: 409, code: 'PERMIT_EXPIRED', message: 'permit expired' }))
     await connected(t)
     t.flow.pay()
-    expect(await until(t.flow, 'error')).toMatchObject({ code: 'PERMIT_EXPIRED', resume: { name: 'requestingPermit' } })
+    expect(await until(t.flow, 'error')).toMatchObject({ code: 'PERMIT_REFUSED', resume: { name: 'requestingPermit' } })
     t.flow.retry()
     await until(t.flow, 'paid')
     expect(t.seen.slice(t.seen.indexOf('preparing'))).toEqual(['preparing', 'refreshing', 'error', ...paying])
     expect(t.seen).not.toContain('permitExpired')
     expect(t.count('requestPermit')).toBe(2)
     expect(t.count('signTypedData')).toBe(2)
+  })
+
+  test('behavior: a service\'s PERMIT_EXPIRED at prepare is "expired" when the chain\'s clock has the signed deadline passed, even with the page\'s clock an hour behind it', async () => {
+    const t = setup()
+    const blockTime = t.dependencies.chain.blockTime
+    t.dependencies.api.prepare = async () => {
+      // the chain's clock is past the permit the payer signed; the page's is not
+      t.dependencies.chain.blockTime = async () => (await blockTime()) + 3_600
+      throw new ApiError({ status: 409, code: 'PERMIT_EXPIRED', message: 'permit expired' })
+    }
+    await connected(t)
+    t.flow.pay()
+    expect(await until(t.flow, 'permitExpired')).toMatchObject({ reason: 'expired' })
+    expect(t.seen.slice(t.seen.indexOf('preparing'))).toEqual(['preparing', 'refreshing', 'permitExpired'])
   })
 
   test('behavior: a permit down to its last two minutes before prepare is renewed, not sent', async () => {
@@ -690,6 +704,39 @@ describe('createPaymentFlow: nothing is signed that the verifiers refuse', () =>
     expect(signing.simulated).toEqual({ paid: 248_000_000n, merchantReceives: 245_520_000n, fee: 2_480_000n })
   })
 
+  test.each<[string, number, 'canceled' | 'paid']>([
+    ['canceled', 3, 'canceled'],
+    ['paid by someone else', 2, 'paid'],
+  ])('behavior: an invoice %s between prepare and signing is what the payer is told, as the chain shows it, not a service that answered wrongly', async (_, status, shown) => {
+    const t = setup()
+    const prepare = t.dependencies.api.prepare
+    t.dependencies.api.prepare = async (id, request) => {
+      const prepared = await prepare(id, request)
+      // the merchant cancels (or another payer pays) just after the service prepared the payment
+      t.world.onchain = { ...t.world.onchain!, status, ...(status === 2 ? { payer: someAddress() } : {}) }
+      return prepared
+    }
+    // run on the chain as it now is, the operation reverts
+    t.world.simulation = { ok: false, problems: [{ code: 'SIMULATION_REVERTED', message: 'reverts' }] }
+    await connected(t)
+    t.flow.pay()
+    await until(t.flow, shown)
+    expect(t.seen.slice(t.seen.indexOf('verifying'))).toEqual(['verifying', 'refreshing', shown])
+    expect(t.seen).not.toContain('unsafe')
+    expect(t.count('signUserOperation')).toBe(0)
+  })
+
+  test('behavior: an answer that fails verification after the chain\'s clock passed the signed permit is "expired", not unsafe', async () => {
+    const t = setup()
+    t.world.simulation = { ok: false, problems: [{ code: 'SIMULATION_REVERTED', message: 'reverts' }] }
+    const blockTime = t.dependencies.chain.blockTime
+    t.dependencies.chain.blockTime = async () => (await blockTime()) + 3_600
+    await connected(t)
+    t.flow.pay()
+    expect(await until(t.flow, 'permitExpired')).toMatchObject({ reason: 'expired' })
+    expect(t.count('signUserOperation')).toBe(0)
+  })
+
   test('behavior: an unsafe prepared operation is refused and never signed; the permit handed over is named', async () => {
     const t = setup()
     t.world.tamper = (userOp) => ({ ...userOp, paymaster: someAddress() })
@@ -743,8 +790,8 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
     }
     await connected(t)
     t.flow.pay()
-    // the chain never ran it: the operation is followed until its window closes
-    expect(await until(t.flow, 'permitExpired')).toMatchObject({ reason: 'expired' })
+    // the chain never ran it: the operation is followed until its window closes, and was not sent
+    expect(await until(t.flow, 'permitExpired')).toMatchObject({ reason: 'notSent' })
     expect(t.seen).not.toContain('paid')
     expect(Math.floor(t.world.time / 1000)).toBeGreaterThan(Number(t.world.prepared[0]!.permitDeadline))
   })

@@ -13,6 +13,8 @@ export const knownErrorCodes = new Set([
   'CONNECT_FAILED',
   'CHAIN_UNREADABLE',
   'VERIFICATION_FAILED',
+  // the service asked for a new permit (its PERMIT_EXPIRED) while the chain's clock has the signed one good
+  'PERMIT_REFUSED',
   'UNKNOWN_ERROR',
   // the pay API's
   'VALIDATION_ERROR',

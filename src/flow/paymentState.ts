@@ -38,8 +38,10 @@ export type HandedOverFunding = { amount: bigint; deadline: bigint }
 export type FlowNote = 'connectRejected' | 'switchRejected' | 'switchFailed' | 'permitRejected' | 'operationRejected' | 'transferRejected'
 
 /** What the service answered to the signed operation. Only the chain decides what happened; this only
- * changes what the payer is told meanwhile. `refused`: a plain 4xx with its code. */
-export type SubmissionAnswer = { kind: 'accepted' } | { kind: 'unknown' } | { kind: 'refused'; code: string }
+ * changes what the payer is told meanwhile. `accepted`: it says it sent it (200 or 202); `unknown`: no
+ * answer, a server fault, or (`unreadable`) an answer not in the documented shape; `refused`: a plain
+ * 4xx with its code. */
+export type SubmissionAnswer = { kind: 'accepted' } | { kind: 'unknown'; unreadable?: true } | { kind: 'refused'; code: string }
 
 type WithInvoice = { invoice: ShownInvoice }
 type WithPayer = WithInvoice & { payer: Payer }
@@ -98,14 +100,18 @@ export type PaymentState =
    * invoice settled, or the operation spent or out of its window. */
   | ({ name: 'pending'; nextCheckAt: number; submission: SubmissionAnswer } & WithOperation)
   /** The chain is read before `next`: the invoice may have been paid or canceled meanwhile, and
-   * nothing is reported that the chain has not shown. */
-  | ({ name: 'refreshing'; next: PaymentState } & WithInvoice)
-  /** Nothing was paid, as read from the chain: the signed permit lapsed (`expired`), or the operation
-   * ran without paying (`failed`). */
-  | ({ name: 'permitExpired'; reason: 'expired' | 'failed' } & WithPayer)
+   * nothing is reported that the chain has not shown. `lapse`: the payer's signed permit (its earliest
+   * deadline), read against the chain's clock with the invoice: "expired" follows only if the chain's
+   * time has it (nearly) passed, never on the service's word. */
+  | ({ name: 'refreshing'; next: PaymentState; lapse?: { deadline: bigint; payer: Payer } } & WithInvoice)
+  /** Nothing was paid, as read from the chain: the signed permit lapsed (`expired`), the operation
+   * ran without paying (`failed`), or the service said it had sent the operation and the chain never
+   * showed it before its window closed (`notSent`). */
+  | ({ name: 'permitExpired'; reason: 'expired' | 'failed' | 'notSent' } & WithPayer)
   /** `code` is the API's code, or NETWORK_ERROR (the API did not answer), WALLET_ERROR, CONNECT_FAILED,
    * CHAIN_UNREADABLE (neither the pinned RPC nor the wallet answered), VERIFICATION_FAILED (the
-   * verifier threw); `retry` is refused before retryAt (ms since the epoch, from Retry-After) and then
+   * verifier threw), PERMIT_REFUSED (the service asked for a new permit, saying PERMIT_EXPIRED, while
+   * the chain's clock has the signed one still good: its claim is not passed on); `retry` is refused before retryAt (ms since the epoch, from Retry-After) and then
    * resumes `resume`. */
   | { name: 'error'; code: string; status: number | null; retryAt: number | null; resume: PaymentState }
   /** Paying from a smart wallet in one prompt (src/flow/smartWallet/). */

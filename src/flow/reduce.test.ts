@@ -130,7 +130,21 @@ describe('reduce: before the operation is handed over', () => {
       resume: { name: 'requestingPermit' },
     })
     const refused = reduce(verifying, { type: 'verified', verdict: { ok: false, problems: [differs] } })
-    expect(refused).toEqual({ name: 'unsafe', invoice, problems: [differs], handedOver: { amount: 248_000_000n, deadline: permit.deadline } })
+    const unsafeState = { name: 'unsafe', invoice, problems: [differs], handedOver: { amount: 248_000_000n, deadline: permit.deadline } }
+    expect(refused).toEqual({ name: 'refreshing', invoice, next: unsafeState, lapse: { deadline: permit.deadline, payer } })
+    // the chain shows the invoice open and the permit good, or cannot say: the refusal stands
+    expect(reduce(refused, chainRead(confirmed(), { nonce: 0n, blockTime: at / 1000 }))).toEqual(unsafeState)
+    expect(reduce(refused, chainRead(unreadable))).toEqual(unsafeState)
+    expect(reduce(refused, chainRead(unsafe))).toEqual(unsafeState)
+  })
+
+  test('behavior: an answer that fails verification is told as the chain shows it: canceled, paid or the permit lapsed on the chain\'s clock, not blamed on the service', () => {
+    const verifying: PaymentState = { name: 'verifying', invoice, payer, permit, prepared: {} as Extract<PaymentState, { name: 'verifying' }>['prepared'] }
+    const refused = reduce(verifying, { type: 'verified', verdict: { ok: false, problems: [{ code: 'SIMULATION_REVERTED', message: 'reverts' }] } })
+    expect(reduce(refused, chainRead(confirmed({ ...invoice, status: 'Canceled' })))).toEqual({ name: 'canceled', invoice: { ...invoice, status: 'Canceled' } })
+    expect(reduce(refused, chainRead(confirmed({ ...invoice, status: 'Paid' })))).toMatchObject({ name: 'paid', receipt: null })
+    const lapsedOnChain = { nonce: 0n, blockTime: Number(permit.deadline) - 60 }
+    expect(reduce(refused, chainRead(confirmed(), lapsedOnChain))).toEqual({ name: 'permitExpired', invoice, payer, reason: 'expired' })
   })
 
   test('behavior: a sponsorship that runs out before the operation is signed or sent is prepared again with the same permit', () => {
@@ -145,20 +159,26 @@ describe('reduce: before the operation is handed over', () => {
     expect(reduce(refreshing, chainRead(confirmed({ ...invoice, status: 'Paid' })))).toMatchObject({ name: 'paid', receipt: null })
   })
 
-  test('behavior: a service\'s PERMIT_EXPIRED while the signed permit has an hour left asks for a new permit, after a chain read; it never says expired', () => {
+  test('behavior: a service\'s PERMIT_EXPIRED while the chain\'s clock has the signed permit an hour from its deadline asks for a new permit; the service\'s claim is not passed on (PERMIT_REFUSED)', () => {
+    const stillGood = { nonce: 0n, blockTime: at / 1000 }
     for (const state of [{ name: 'preparing', invoice, payer, permit }, { name: 'requestingPermit', invoice, payer }] satisfies PaymentState[]) {
       const refreshing = reduce(state, { type: 'failed', failure: api(409, 'PERMIT_EXPIRED'), at })
-      expect(refreshing).toMatchObject({ name: 'refreshing', next: { name: 'error', code: 'PERMIT_EXPIRED', resume: { name: 'requestingPermit' } } })
-      expect(reduce(refreshing, chainRead(confirmed()))).toMatchObject({ name: 'error', code: 'PERMIT_EXPIRED', resume: { name: 'requestingPermit', payer } })
+      expect(refreshing).toMatchObject({ name: 'refreshing', next: { name: 'error', code: 'PERMIT_REFUSED', status: 409, resume: { name: 'requestingPermit' } } })
+      expect(reduce(refreshing, chainRead(confirmed(), stillGood))).toMatchObject({ name: 'error', code: 'PERMIT_REFUSED', resume: { name: 'requestingPermit', payer } })
+      // no clock read from the chain: not a verdict either
+      expect(reduce(refreshing, chainRead(confirmed()))).toMatchObject({ name: 'error', code: 'PERMIT_REFUSED' })
     }
   })
 
-  test('behavior: PERMIT_EXPIRED is "nothing was paid" only when the page\'s clock has the deadline passed, and after the chain is read; unreadable is an error, not a verdict', () => {
-    const lateAt = Number(permit.deadline) * 1000 - 60_000
-    const refreshing = reduce({ name: 'preparing', invoice, payer, permit }, { type: 'failed', failure: api(409, 'PERMIT_EXPIRED'), at: lateAt })
-    expect(refreshing).toMatchObject({ name: 'refreshing', next: { name: 'permitExpired', reason: 'expired' } })
-    expect(reduce(refreshing, chainRead(confirmed()))).toEqual({ name: 'permitExpired', invoice, payer, reason: 'expired' })
-    expect(reduce(refreshing, chainRead(unreadable))).toMatchObject({ name: 'error', code: 'CHAIN_UNREADABLE' })
+  test('behavior: PERMIT_EXPIRED is "nothing was paid" only when the chain\'s clock has the signed deadline (nearly) passed, whatever the page\'s clock says; unreadable is an error, not a verdict', () => {
+    const refreshing = reduce({ name: 'preparing', invoice, payer, permit }, { type: 'failed', failure: api(409, 'PERMIT_EXPIRED'), at })
+    expect(refreshing).toMatchObject({ name: 'refreshing', lapse: { deadline: permit.deadline, payer } })
+    const lapsedOnChain = { nonce: 0n, blockTime: Number(permit.deadline) - 60 }
+    expect(reduce(refreshing, chainRead(confirmed(), lapsedOnChain))).toEqual({ name: 'permitExpired', invoice, payer, reason: 'expired' })
+    // the page's clock past the deadline is not the chain's
+    const pageLate = reduce({ name: 'preparing', invoice, payer, permit }, { type: 'failed', failure: api(409, 'PERMIT_EXPIRED'), at: Number(permit.deadline) * 1000 + 60_000 })
+    expect(reduce(pageLate, chainRead(confirmed(), { nonce: 0n, blockTime: at / 1000 }))).toMatchObject({ name: 'error', code: 'PERMIT_REFUSED' })
+    expect(reduce(refreshing, chainRead(unreadable))).toMatchObject({ name: 'error', code: 'CHAIN_UNREADABLE', resume: refreshing })
   })
 })
 
@@ -186,6 +206,8 @@ describe('reduce: after the operation is handed over, only the chain settles it'
     })
     expect(reduce(submitting, { type: 'failed', failure: { kind: 'unknown' }, at })).toEqual({ ...pending, submission: { kind: 'unknown' } })
     expect(reduce(submitting, { type: 'failed', failure: api(502, 'BUNDLER_ERROR'), at })).toEqual({ ...pending, submission: { kind: 'unknown' } })
+    // it answered, in a shape that is not the documented one: not "no answer"
+    expect(reduce(submitting, { type: 'failed', failure: api(0, 'INVALID_RESPONSE'), at })).toEqual({ ...pending, submission: { kind: 'unknown', unreadable: true } })
   })
 
   test('behavior: a rate-limited submission waits and sends again; it has not left the page', () => {
@@ -208,12 +230,21 @@ describe('reduce: after the operation is handed over, only the chain settles it'
     const stillValid = { nonce: userOp.nonce, blockTime: window.validUntil }
     expect(reduce(pending, chainRead(confirmed(), stillValid))).toEqual({ ...pending, nextCheckAt: at + pendingPollMs })
     expect(reduce(pending, chainRead(confirmed(), { ...stillValid, nonce: userOp.nonce + 1n }))).toEqual({ name: 'permitExpired', invoice, payer, reason: 'failed' })
-    expect(reduce(pending, chainRead(confirmed(), { ...stillValid, blockTime: window.validUntil + 1 }))).toEqual({
+    const unanswered: PaymentState = { ...pending, submission: { kind: 'unknown' } }
+    expect(reduce(unanswered, chainRead(confirmed(), { ...stillValid, blockTime: window.validUntil + 1 }))).toEqual({
       name: 'permitExpired',
       invoice,
       payer,
       reason: 'expired',
     })
+  })
+
+  test('behavior: a service that said it sent the operation (200 or 202) while the chain never showed it: followed until its window closes, then "not sent"', () => {
+    const stillValid = { nonce: userOp.nonce, blockTime: window.validUntil }
+    expect(reduce(pending, chainRead(confirmed(), stillValid))).toEqual({ ...pending, nextCheckAt: at + pendingPollMs })
+    expect(reduce(pending, chainRead(confirmed(), { ...stillValid, blockTime: window.validUntil + 1 }))).toEqual({ name: 'permitExpired', invoice, payer, reason: 'notSent' })
+    // another try is a new permit and operation: the old one can no longer run
+    expect(reduce({ name: 'permitExpired', invoice, payer, reason: 'notSent' }, { type: 'renewPermit' })).toEqual({ name: 'requestingPermit', invoice, payer })
   })
 
   test('behavior: an unreadable chain keeps the operation pending, never declared lost', () => {

@@ -3,7 +3,7 @@ import { sameAddress } from '../verify/sameAddress'
 import type { Failure } from './failure'
 import type { CheckInvoiceReturnType } from './checkInvoice'
 import type { PaymentEvent, VaultOnChain } from './paymentEvent'
-import type { HandedOverPermit, Payer, PaymentState, Receipt } from './paymentState'
+import type { HandedOverPermit, Payer, PaymentState, Receipt, SubmissionAnswer } from './paymentState'
 import type { Funding } from '../../shared/fundedPayCall'
 import type { PermitSignature } from '../../shared/payCall'
 import type { PermitTypedData } from '../verify/verifyPermitToSign'
@@ -128,8 +128,11 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
     failed: ({ invoice, payer }, { failure, at }) => errorState(failure, at, requestingPermit(invoice, payer), 'VERIFICATION_FAILED'),
     verified: ({ invoice, payer, permit, funding }, { verdict, simulated }) => {
       if (!verdict.ok) {
-        // the permit went to the service with /prepare: the payer is told what it allows, and until when
-        return { name: 'unsafe', invoice, problems: verdict.problems, handedOver: handedOverOf(invoice, permit, funding) }
+        // the permit went to the service with /prepare: the payer is told what it allows, and until when.
+        // First the chain: an invoice canceled or paid meanwhile, or a permit its clock has lapsed, is
+        // what the payer is told, not a service that answered wrongly
+        const refused: PaymentState = { name: 'unsafe', invoice, problems: verdict.problems, handedOver: handedOverOf(invoice, permit, funding) }
+        return { name: 'refreshing', invoice, next: refused, lapse: { deadline: earliestDeadline(permit, funding?.permit), payer } }
       }
       const { userOp, userOpHash, window, payment } = verdict
       return { name: 'signingOperation', invoice, payer, permit, ...(funding ? { funding } : {}), userOp, userOpHash, window, payment, ...(simulated ? { simulated } : {}) }
@@ -157,8 +160,15 @@ const transitions: { [N in PaymentState['name']]: Transitions<N> } = {
     renewPermit: (state) => (state.submission.kind === 'refused' ? requestingPermit(state.invoice, state.payer) : state),
   },
   refreshing: {
-    chainRead: (state, { check, at }) =>
-      check.kind === 'unreadable' ? errorState({ kind: 'chainUnreadable' }, at, state, 'CHAIN_UNREADABLE') : checked(check, () => state.next),
+    chainRead: (state, { check, vault, at }) => {
+      const { next, lapse } = state
+      // a refusal stands whatever else the chain says, unless it shows the invoice settled or the permit lapsed
+      if (next.name === 'unsafe' && check.kind !== 'confirmed') return next
+      if (check.kind === 'unreadable') return errorState({ kind: 'chainUnreadable' }, at, state, 'CHAIN_UNREADABLE')
+      return checked(check, (invoice) =>
+        lapse && vault && permitExpiring(lapse.deadline, vault.blockTime * 1000) ? { name: 'permitExpired', invoice, payer: lapse.payer, reason: 'expired' } : next,
+      )
+    },
   },
   permitExpired: {
     renewPermit: ({ invoice, payer }) => requestingPermit(invoice, payer),
@@ -277,7 +287,8 @@ function followed(state: StateNamed<'pending'>, check: CheckInvoiceReturnType, v
     check,
     (invoice) => {
       if (vault && vault.nonce > state.userOp.nonce) return { name: 'permitExpired', invoice, payer: state.payer, reason: 'failed' }
-      if (vault && vault.blockTime > state.window.validUntil) return { name: 'permitExpired', invoice, payer: state.payer, reason: 'expired' }
+      // the service said it sent the operation (200 or 202) and the chain never showed it: it was not sent
+      if (vault && vault.blockTime > state.window.validUntil) return { name: 'permitExpired', invoice, payer: state.payer, reason: state.submission.kind === 'accepted' ? 'notSent' : 'expired' }
       return { ...again, invoice }
     },
     state,
@@ -312,7 +323,7 @@ function operationOf({ invoice, payer, permit, funding, userOp, userOpHash, wind
 
 /** Codes after which the permit itself is the problem: a new one is needed, which the payer chooses. */
 function permitRefused(failure: Failure): boolean {
-  return failure.kind === 'api' && (failure.code === 'PERMIT_SIGNATURE_INVALID' || failure.code === 'USEROP_PERMIT_MISMATCH' || failure.code === 'PERMIT_EXPIRED')
+  return failure.kind === 'api' && (failure.code === 'PERMIT_SIGNATURE_INVALID' || failure.code === 'USEROP_PERMIT_MISMATCH')
 }
 
 /** No answer, or a server fault: the request may have taken effect (SPEC 7.2, 502/503). */
@@ -320,15 +331,15 @@ function uncertain(failure: Failure): boolean {
   return failure.kind !== 'api' || failure.status === 0 || failure.status >= 500
 }
 
-/** The service's PERMIT_EXPIRED is its word, not the clock's: "expired" is said only when the page's
- * own clock has the signed deadline (nearly) passed; otherwise it only means "ask for a new permit". */
-function permitLapsed(state: StateNamed<'requestingPermit' | 'preparing'>, at: number): boolean {
-  return state.name === 'preparing' && permitExpiring(earliestDeadline(state.permit, state.funding?.permit), at)
-}
-
 function beforeSubmissionFailed(state: StateNamed<'requestingPermit' | 'preparing'>, failure: Failure, at: number): PaymentState {
   const { invoice, payer } = state
-  if (failure.kind === 'api' && failure.code === 'PERMIT_EXPIRED' && permitLapsed(state, at)) return lapsed(state)
+  // The service's PERMIT_EXPIRED is its word, not the chain's: "expired" is said only when the chain's
+  // clock has the signed deadline (nearly) passed; otherwise it means "ask for a new permit", and the
+  // payer and the host are told that (PERMIT_REFUSED), never that it expired
+  if (failure.kind === 'api' && failure.code === 'PERMIT_EXPIRED') {
+    const next = errorState({ ...failure, code: 'PERMIT_REFUSED' }, at, requestingPermit(invoice, payer), 'NETWORK_ERROR')
+    return { name: 'refreshing', invoice, next, ...(state.name === 'preparing' ? { lapse: { deadline: earliestDeadline(state.permit, state.funding?.permit), payer } } : {}) }
+  }
   if (permitRefused(failure)) return { name: 'refreshing', invoice, next: errorState(failure, at, requestingPermit(invoice, payer), 'NETWORK_ERROR') }
   if (uncertain(failure) || (failure.kind === 'api' && failure.status === 429)) return errorState(failure, at, state, 'NETWORK_ERROR')
   // a refusal may mean the invoice was paid or canceled meanwhile: the chain says which
@@ -340,7 +351,12 @@ function beforeSubmissionFailed(state: StateNamed<'requestingPermit' | 'preparin
  * on-chain, never to preparing another behind the payer's back. */
 function submissionFailed(state: StateNamed<'submitting'>, failure: Failure, at: number): PaymentState {
   if (failure.kind === 'api' && failure.status === 429) return errorState(failure, at, state, 'NETWORK_ERROR')
-  const submission = failure.kind === 'api' && !uncertain(failure) ? { kind: 'refused' as const, code: failure.code } : { kind: 'unknown' as const }
+  const submission: SubmissionAnswer =
+    failure.kind === 'api' && !uncertain(failure)
+      ? { kind: 'refused', code: failure.code }
+      : failure.kind === 'api' && failure.code === 'INVALID_RESPONSE'
+        ? { kind: 'unknown', unreadable: true }
+        : { kind: 'unknown' }
   return { name: 'pending', ...operationOf(state), submission, nextCheckAt: at }
 }
 

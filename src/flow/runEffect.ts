@@ -98,7 +98,8 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
       return readChain(state.invoice)
 
     case 'refreshing':
-      return readChain(state.invoice)
+      // with the chain's clock (read with the vault's nonce) when a signed permit's lapse is in question
+      return readChain(state.invoice, state.lapse?.payer.vault)
 
     case 'pending':
       await clock.sleep(Math.max(0, state.nextCheckAt - clock.now()))

@@ -47,6 +47,15 @@ describe('embedEvents', () => {
     const resume: PaymentState = { name: 'loading' }
     expect(heard({ name: 'error', code: 'X'.repeat(20_000), status: 400, retryAt: null, resume })).toEqual([['error', { invoiceId: '3', code: 'UNKNOWN_ERROR' }]])
     expect(heard({ name: 'error', code: 'PERMIT_EXPIRED', status: 409, retryAt: null, resume })).toEqual([['error', { invoiceId: '3', code: 'PERMIT_EXPIRED' }]])
+    // the flow's own word for a service's PERMIT_EXPIRED the chain's clock does not bear out
+    expect(heard({ name: 'error', code: 'PERMIT_REFUSED', status: 409, retryAt: null, resume })).toEqual([['error', { invoiceId: '3', code: 'PERMIT_REFUSED' }]])
+  })
+
+  test('behavior: an operation the service said it sent that never reached the chain is expired to the host, as a lapsed permit is; one that ran without paying is PAYMENT_FAILED', () => {
+    const payer = { owner: `0x${'a1'.repeat(20)}` as Hex, vault: `0x${'b2'.repeat(20)}` as Hex, deployed: true, balance: 0n }
+    expect(heard({ name: 'permitExpired', invoice: issued, payer, reason: 'notSent' })).toEqual([['expired', { invoiceId: '3' }]])
+    expect(heard({ name: 'permitExpired', invoice: issued, payer, reason: 'expired' })).toEqual([['expired', { invoiceId: '3' }]])
+    expect(heard({ name: 'permitExpired', invoice: issued, payer, reason: 'failed' })).toEqual([['error', { invoiceId: '3', code: 'PAYMENT_FAILED' }]])
   })
 
   test('behavior: NOT_FOUND reaches the host only when the chain has no such invoice; a service that cannot find one the chain holds is UNAVAILABLE', () => {

@@ -28,8 +28,10 @@ export function embedEvents(channel: Pick<FrameChannel, 'emit'>, invoiceId: stri
       // a smart wallet's batch is out: its wallet built the operation, so no hash (as for its `paid`)
       case 'followingCalls':
         return channel.emit('pending', { invoiceId, userOpHash: '' })
+      // ran out unpaid (the permit lapsed, or an operation the service said it sent never reached the
+      // chain): renewable in the widget; ran without paying: failed
       case 'permitExpired':
-        return state.reason === 'expired' ? channel.emit('expired', { invoiceId }) : channel.emit('error', { invoiceId, code: 'PAYMENT_FAILED' })
+        return state.reason === 'failed' ? channel.emit('error', { invoiceId, code: 'PAYMENT_FAILED' }) : channel.emit('expired', { invoiceId })
       case 'unsafe':
         return channel.emit('error', { invoiceId, code: 'UNSAFE_OPERATION' })
       // only codes of ours: never text a service chose. The flow's NOT_FOUND error is a service that

@@ -49,7 +49,7 @@ export function stateHeadline(state: PaymentState, t: Strings): string {
     case 'refreshing':
       return t.refreshing
     case 'permitExpired':
-      return state.reason === 'failed' ? t.failedOnChainTitle : t.permitExpiredTitle
+      return state.reason === 'expired' ? t.permitExpiredTitle : t.failedOnChainTitle
     case 'error':
       // nothing was attempted when the chain cannot be read, or the service cannot find an invoice the chain holds
       if (state.code === 'CHAIN_UNREADABLE') return t.cannotCheckTitle

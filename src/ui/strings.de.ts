@@ -138,7 +138,6 @@ export const de: Strings = {
   stepSign: 'In der Wallet unterschreiben',
   stepNetwork: 'Das Netzwerk bestätigt sie',
   stepDone: '(erledigt)',
-  networkConfirming: 'Die Zahlung ist unterwegs: Das Netzwerk bestätigt sie meist innerhalb einer Minute.',
   copy: 'Kopieren',
   copied: 'Kopiert',
   copyValue: (label, value) => `${label} ${value} kopieren`,
@@ -269,5 +268,11 @@ export const de: Strings = {
     FUNDING_NONCE_MISMATCH: 'Die Aufladungsfreigabe ist nicht die, die Ihr Token als nächste erwartet.',
     FUNDING_OUTLIVES_PERMIT: 'Die Aufladungsfreigabe bliebe länger gültig als die Zahlung.',
     FUNDING_PERMIT_MISMATCH: 'Die Zahlung enthält eine andere Aufladungsfreigabe als die, die Sie signiert haben.',
+  },
+  afterPay: {
+    errorInvalidAnswer: 'Der Zahlungsdienst hat geantwortet, aber nicht in einer Form, die diese Seite verwenden kann. Es wurde nichts bezahlt. Versuchen Sie es erneut und informieren Sie den Absender, falls es wieder passiert.',
+    pendingServiceSays: 'Der Zahlungsdienst sagt, er habe Ihre Zahlung gesendet; auf der Blockchain ist noch nichts zu sehen. Diese Seite liest weiter die Blockchain und zeigt die Zahlung, sobald sie dort ist.',
+    pendingUnreadable: 'Der Zahlungsdienst hat in einer Form geantwortet, die diese Seite nicht lesen kann. Ihre unterschriebene Zahlung kann trotzdem durchgehen: Diese Seite liest die Blockchain, bis es feststeht.',
+    notSentBody: 'Der Zahlungsdienst sagte, er habe Ihre Zahlung gesendet, aber die Blockchain hat sie nie gezeigt, und jetzt kann sie nicht mehr durchgehen: Sie wurde nicht gesendet. Es wurde nichts bezahlt. Sie können es erneut versuchen.',
   },
 }

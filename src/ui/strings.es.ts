@@ -137,7 +137,6 @@ export const es: Strings = {
   stepSign: 'Firmar en su billetera',
   stepNetwork: 'La red lo confirma',
   stepDone: '(completado)',
-  networkConfirming: 'El pago está en camino: la red suele confirmarlo en menos de un minuto.',
   copy: 'Copiar',
   copied: 'Copiado',
   copyValue: (label, value) => `Copiar ${label} ${value}`,
@@ -268,5 +267,11 @@ export const es: Strings = {
     FUNDING_NONCE_MISMATCH: 'La autorización de financiación no es la que su token espera a continuación.',
     FUNDING_OUTLIVES_PERMIT: 'La autorización de financiación seguiría siendo válida más tiempo que el pago.',
     FUNDING_PERMIT_MISMATCH: 'El pago lleva una autorización de financiación distinta de la que usted firmó.',
+  },
+  afterPay: {
+    errorInvalidAnswer: 'El servicio de pago respondió, pero no de una forma que esta página pueda usar. No se pagó nada. Vuelva a intentarlo y, si ocurre de nuevo, avise a quien le envió la factura.',
+    pendingServiceSays: 'El servicio de pago dice que envió su pago; en la blockchain todavía no hay nada. Esta página sigue leyendo la blockchain y mostrará el pago en cuanto aparezca.',
+    pendingUnreadable: 'El servicio de pago respondió de una forma que esta página no puede leer. Su pago firmado aún puede realizarse: esta página lee la blockchain hasta saberlo.',
+    notSentBody: 'El servicio de pago dijo que había enviado su pago, pero la blockchain nunca lo mostró y ya no puede realizarse: no se envió. No se pagó nada. Puede volver a intentarlo.',
   },
 }

@@ -137,7 +137,6 @@ export const fr: Strings = {
   stepSign: 'Signer dans votre portefeuille',
   stepNetwork: 'Le réseau le confirme',
   stepDone: '(terminé)',
-  networkConfirming: 'Le paiement est en route : le réseau le confirme généralement en moins d’une minute.',
   copy: 'Copier',
   copied: 'Copié',
   copyValue: (label, value) => `Copier ${label} ${value}`,
@@ -268,5 +267,11 @@ export const fr: Strings = {
     FUNDING_NONCE_MISMATCH: 'L’autorisation d’approvisionnement n’est pas celle que votre jeton attend ensuite.',
     FUNDING_OUTLIVES_PERMIT: 'L’autorisation d’approvisionnement resterait valable plus longtemps que le paiement.',
     FUNDING_PERMIT_MISMATCH: 'Le paiement contient une autre autorisation d’approvisionnement que celle que vous avez signée.',
+  },
+  afterPay: {
+    errorInvalidAnswer: 'Le service de paiement a répondu, mais pas sous une forme que cette page peut utiliser. Rien n’a été payé. Réessayez, et prévenez l’expéditeur si le problème se reproduit.',
+    pendingServiceSays: 'Le service de paiement dit avoir envoyé votre paiement ; rien sur la blockchain pour l’instant. Cette page continue de lire la blockchain et affichera le paiement dès qu’il y figurera.',
+    pendingUnreadable: 'Le service de paiement a répondu sous une forme que cette page ne peut pas lire. Votre paiement signé peut encore aboutir : cette page lit la blockchain jusqu’à en avoir le cœur net.',
+    notSentBody: 'Le service de paiement a dit avoir envoyé votre paiement, mais la blockchain ne l’a jamais montré, et il ne peut plus aboutir : il n’a pas été envoyé. Rien n’a été payé. Vous pouvez réessayer.',
   },
 }

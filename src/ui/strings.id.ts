@@ -137,7 +137,6 @@ export const id: Strings = {
   stepSign: 'Tanda tangani di dompet Anda',
   stepNetwork: 'Jaringan mengonfirmasinya',
   stepDone: '(selesai)',
-  networkConfirming: 'Pembayaran sedang diproses: jaringan biasanya mengonfirmasinya dalam satu menit.',
   copy: 'Salin',
   copied: 'Disalin',
   copyValue: (label, value) => `Salin ${label} ${value}`,
@@ -268,5 +267,11 @@ export const id: Strings = {
     FUNDING_NONCE_MISMATCH: 'Otorisasi pengisian dana bukan yang berikutnya diharapkan token Anda.',
     FUNDING_OUTLIVES_PERMIT: 'Otorisasi pengisian dana akan berlaku lebih lama daripada pembayaran.',
     FUNDING_PERMIT_MISMATCH: 'Pembayaran membawa otorisasi pengisian dana yang berbeda dari yang Anda tandatangani.',
+  },
+  afterPay: {
+    errorInvalidAnswer: 'Layanan pembayaran merespons, tetapi tidak dalam bentuk yang dapat digunakan halaman ini. Tidak ada yang dibayar. Coba lagi, dan beri tahu pengirim jika hal ini terjadi lagi.',
+    pendingServiceSays: 'Layanan pembayaran mengatakan telah mengirim pembayaran Anda; belum ada apa pun di blockchain. Halaman ini terus membaca blockchain dan menampilkan pembayaran begitu muncul di sana.',
+    pendingUnreadable: 'Layanan pembayaran merespons dalam bentuk yang tidak dapat dibaca halaman ini. Pembayaran yang Anda tandatangani mungkin tetap berhasil: halaman ini membaca blockchain sampai hasilnya pasti.',
+    notSentBody: 'Layanan pembayaran mengatakan telah mengirim pembayaran Anda, tetapi blockchain tidak pernah menunjukkannya, dan kini pembayaran itu tidak dapat lagi berhasil: pembayaran tidak dikirim. Tidak ada yang dibayar. Anda dapat mencoba lagi.',
   },
 }

@@ -137,7 +137,6 @@ export const it: Strings = {
   stepSign: 'Firmare nel wallet',
   stepNetwork: 'La rete lo conferma',
   stepDone: '(completato)',
-  networkConfirming: 'Il pagamento è in corso: di solito la rete lo conferma entro un minuto.',
   copy: 'Copia',
   copied: 'Copiato',
   copyValue: (label, value) => `Copia ${label} ${value}`,
@@ -268,5 +267,11 @@ export const it: Strings = {
     FUNDING_NONCE_MISMATCH: 'L’autorizzazione al rifornimento non è quella che il suo token si aspetta come prossima.',
     FUNDING_OUTLIVES_PERMIT: 'L’autorizzazione al rifornimento resterebbe valida più a lungo del pagamento.',
     FUNDING_PERMIT_MISMATCH: 'Il pagamento contiene un’autorizzazione al rifornimento diversa da quella che ha firmato.',
+  },
+  afterPay: {
+    errorInvalidAnswer: 'Il servizio di pagamento ha risposto, ma non in una forma che questa pagina possa usare. Non è stato pagato nulla. Riprovi e, se succede di nuovo, avvisi il mittente.',
+    pendingServiceSays: 'Il servizio di pagamento dice di aver inviato il suo pagamento; sulla blockchain non c’è ancora nulla. Questa pagina continua a leggere la blockchain e mostrerà il pagamento appena ci sarà.',
+    pendingUnreadable: 'Il servizio di pagamento ha risposto in una forma che questa pagina non sa leggere. Il pagamento che ha firmato può ancora andare a buon fine: questa pagina legge la blockchain finché non lo sa.',
+    notSentBody: 'Il servizio di pagamento ha detto di aver inviato il suo pagamento, ma la blockchain non lo ha mai mostrato e ora non può più andare a buon fine: non è stato inviato. Non è stato pagato nulla. Può riprovare.',
   },
 }

@@ -137,7 +137,6 @@ export const ko: Strings = {
   stepSign: '지갑에서 서명',
   stepNetwork: '네트워크 확인',
   stepDone: '(완료)',
-  networkConfirming: '결제가 처리 중입니다. 네트워크 확인은 보통 1분 안에 끝납니다.',
   copy: '복사',
   copied: '복사됨',
   copyValue: (label, value) => `${label} 복사: ${value}`,
@@ -268,5 +267,11 @@ export const ko: Strings = {
     FUNDING_NONCE_MISMATCH: '충전 승인이 토큰이 다음으로 기대하는 승인이 아닙니다.',
     FUNDING_OUTLIVES_PERMIT: '충전 승인이 결제보다 더 오래 유효하게 됩니다.',
     FUNDING_PERMIT_MISMATCH: '결제에 서명하신 것과 다른 충전 승인이 들어 있습니다.',
+  },
+  afterPay: {
+    errorInvalidAnswer: '결제 서비스가 응답했지만, 이 페이지에서 사용할 수 있는 형식이 아니었습니다. 결제된 금액은 없습니다. 다시 시도하시고, 같은 문제가 반복되면 보낸 분에게 알려 주세요.',
+    pendingServiceSays: '결제 서비스는 결제를 보냈다고 하지만, 블록체인에는 아직 아무것도 없습니다. 이 페이지는 블록체인을 계속 읽고, 결제가 나타나는 즉시 보여 드립니다.',
+    pendingUnreadable: '결제 서비스가 이 페이지에서 읽을 수 없는 형식으로 응답했습니다. 서명하신 결제는 그래도 처리될 수 있으며, 결과가 확실해질 때까지 이 페이지가 블록체인을 계속 읽습니다.',
+    notSentBody: '결제 서비스는 결제를 보냈다고 했지만, 블록체인에는 한 번도 나타나지 않았고 이제는 처리될 수 없습니다. 결제는 전송되지 않았습니다. 결제된 금액은 없습니다. 다시 시도할 수 있습니다.',
   },
 }

@@ -137,7 +137,6 @@ export const nl: Strings = {
   stepSign: 'Ondertekenen in uw wallet',
   stepNetwork: 'Het netwerk bevestigt de betaling',
   stepDone: '(voltooid)',
-  networkConfirming: 'De betaling is onderweg: het netwerk bevestigt deze meestal binnen een minuut.',
   copy: 'Kopiëren',
   copied: 'Gekopieerd',
   copyValue: (label, value) => `${label} ${value} kopiëren`,
@@ -268,5 +267,11 @@ export const nl: Strings = {
     FUNDING_NONCE_MISMATCH: 'De aanvullingsmachtiging is niet de volgende die uw token verwacht.',
     FUNDING_OUTLIVES_PERMIT: 'De aanvullingsmachtiging zou langer geldig blijven dan de betaling.',
     FUNDING_PERMIT_MISMATCH: 'De betaling bevat een andere aanvullingsmachtiging dan die u hebt ondertekend.',
+  },
+  afterPay: {
+    errorInvalidAnswer: 'De betaaldienst gaf antwoord, maar niet in een vorm die deze pagina kan gebruiken. Er is niets betaald. Probeer het opnieuw en laat het de afzender weten als het weer gebeurt.',
+    pendingServiceSays: 'De betaaldienst zegt dat hij uw betaling heeft verstuurd; op de blockchain staat nog niets. Deze pagina blijft de blockchain lezen en toont de betaling zodra die er staat.',
+    pendingUnreadable: 'De betaaldienst antwoordde in een vorm die deze pagina niet kan lezen. Uw ondertekende betaling kan nog steeds doorgaan: deze pagina leest de blockchain tot dat vaststaat.',
+    notSentBody: 'De betaaldienst zei dat hij uw betaling had verstuurd, maar de blockchain heeft haar nooit getoond en nu kan ze niet meer doorgaan: ze is niet verstuurd. Er is niets betaald. U kunt het opnieuw proberen.',
   },
 }

@@ -137,7 +137,6 @@ export const pl: Strings = {
   stepSign: 'Podpisz w portfelu',
   stepNetwork: 'Potwierdzenie przez sieć',
   stepDone: '(ukończono)',
-  networkConfirming: 'Płatność jest w drodze: sieć zwykle potwierdza ją w ciągu minuty.',
   copy: 'Kopiuj',
   copied: 'Skopiowano',
   copyValue: (label, value) => `Kopiuj ${label} ${value}`,
@@ -268,5 +267,11 @@ export const pl: Strings = {
     FUNDING_NONCE_MISMATCH: 'Autoryzacja zasilenia nie jest tą, której Twój token oczekuje jako następnej.',
     FUNDING_OUTLIVES_PERMIT: 'Autoryzacja zasilenia byłaby ważna dłużej niż płatność.',
     FUNDING_PERMIT_MISMATCH: 'Płatność zawiera inną autoryzację zasilenia niż ta, którą podpisano.',
+  },
+  afterPay: {
+    errorInvalidAnswer: 'Serwis płatności odpowiedział, ale nie w formie, której ta strona może użyć. Nic nie zostało zapłacone. Spróbuj ponownie, a jeśli sytuacja się powtórzy, poinformuj nadawcę.',
+    pendingServiceSays: 'Serwis płatności twierdzi, że wysłał Twoją płatność; w blockchainie jeszcze nic nie ma. Ta strona nadal odczytuje blockchain i pokaże płatność, gdy tylko się tam pojawi.',
+    pendingUnreadable: 'Serwis płatności odpowiedział w formie, której ta strona nie potrafi odczytać. Podpisana płatność może nadal dojść do skutku: ta strona odczytuje blockchain, dopóki nie będzie to pewne.',
+    notSentBody: 'Serwis płatności twierdził, że wysłał Twoją płatność, ale blockchain nigdy jej nie pokazał, a teraz nie może już ona dojść do skutku: nie została wysłana. Nic nie zostało zapłacone. Możesz spróbować ponownie.',
   },
 }

@@ -137,7 +137,6 @@ export const ptBR: Strings = {
   stepSign: 'Assinar na sua carteira',
   stepNetwork: 'A rede confirma o pagamento',
   stepDone: '(concluído)',
-  networkConfirming: 'O pagamento está a caminho: a rede costuma confirmá-lo em até um minuto.',
   copy: 'Copiar',
   copied: 'Copiado',
   copyValue: (label, value) => `Copiar ${label} ${value}`,
@@ -268,5 +267,11 @@ export const ptBR: Strings = {
     FUNDING_NONCE_MISMATCH: 'A autorização de aporte não é a que o seu token espera em seguida.',
     FUNDING_OUTLIVES_PERMIT: 'A autorização de aporte continuaria válida por mais tempo que o pagamento.',
     FUNDING_PERMIT_MISMATCH: 'O pagamento traz uma autorização de aporte diferente da que você assinou.',
+  },
+  afterPay: {
+    errorInvalidAnswer: 'O serviço de pagamento respondeu, mas não de uma forma que esta página possa usar. Nada foi pago. Tente novamente e, se acontecer de novo, avise quem enviou a fatura.',
+    pendingServiceSays: 'O serviço de pagamento diz que enviou seu pagamento; ainda não há nada na blockchain. Esta página continua lendo a blockchain e mostra o pagamento assim que ele aparecer.',
+    pendingUnreadable: 'O serviço de pagamento respondeu de uma forma que esta página não consegue ler. Seu pagamento assinado ainda pode ser concluído: esta página lê a blockchain até saber.',
+    notSentBody: 'O serviço de pagamento disse que tinha enviado seu pagamento, mas a blockchain nunca o mostrou, e agora ele não pode mais ser concluído: não foi enviado. Nada foi pago. Você pode tentar novamente.',
   },
 }

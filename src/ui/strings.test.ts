@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { english, loadLocale } from './strings'
+import { afterPayEn } from './strings.afterPay'
 import { de } from './strings.de'
 import { fr } from './strings.fr'
 import { ptBR } from './strings.pt-BR'
@@ -36,7 +37,8 @@ describe('loadLocale', () => {
   })
 
   test('behavior: German says everything English says', () => {
-    expect(Object.keys(de).sort()).toEqual(Object.keys(english.strings).sort())
+    expect(Object.keys(de).sort()).toEqual(Object.keys({ ...english.strings, afterPay: afterPayEn }).sort())
+    expect(Object.keys(de.afterPay ?? {})).toEqual(Object.keys(afterPayEn))
     expect(Object.keys(de.unsafe).sort()).toEqual(Object.keys(english.strings.unsafe).sort())
   })
 })

@@ -138,7 +138,6 @@ export const tr: Strings = {
   stepSign: 'Cüzdanınızda imzalayın',
   stepNetwork: 'Ağ onayı',
   stepDone: '(tamamlandı)',
-  networkConfirming: 'Ödeme yolda: ağ genellikle bir dakika içinde onaylar.',
   copy: 'Kopyala',
   copied: 'Kopyalandı',
   copyValue: (label, value) => `Kopyala: ${label} ${value}`,
@@ -269,5 +268,11 @@ export const tr: Strings = {
     FUNDING_NONCE_MISMATCH: 'Fonlama yetkilendirmesi, token’ınızın sıradaki beklediği yetkilendirme değil.',
     FUNDING_OUTLIVES_PERMIT: 'Fonlama yetkilendirmesi, ödemeden daha uzun süre geçerli kalır.',
     FUNDING_PERMIT_MISMATCH: 'Ödeme, imzaladığınızdan farklı bir fonlama yetkilendirmesi taşıyor.',
+  },
+  afterPay: {
+    errorInvalidAnswer: 'Ödeme hizmeti yanıt verdi, ancak bu sayfanın kullanabileceği bir biçimde değil. Hiçbir ödeme yapılmadı. Tekrar deneyin; sorun yinelenirse durumu faturayı gönderene bildirin.',
+    pendingServiceSays: 'Ödeme hizmeti ödemenizi gönderdiğini söylüyor; blokzincirde henüz hiçbir şey yok. Bu sayfa blokzinciri okumaya devam eder ve ödeme orada görünür görünmez gösterir.',
+    pendingUnreadable: 'Ödeme hizmeti bu sayfanın okuyamadığı bir biçimde yanıt verdi. İmzaladığınız ödeme yine de gerçekleşebilir: bu sayfa sonuç belli olana kadar blokzinciri okur.',
+    notSentBody: 'Ödeme hizmeti ödemenizi gönderdiğini söyledi, ancak blokzincir bunu hiç göstermedi ve artık gerçekleşemez: gönderilmedi. Hiçbir ödeme yapılmadı. Tekrar deneyebilirsiniz.',
   },
 }

@@ -1,5 +1,6 @@
 import type { UnsafeProblemCode } from '../verify/unsafeProblem'
 import { languageCodes, negotiateLanguage } from './languages'
+import type { AfterPayStrings } from './strings.afterPay'
 
 /** Every word the payer reads: English here, German in strings.de.ts, with the same keys. Values are
  * text or functions of already formatted values; the views never build sentences themselves. */
@@ -140,7 +141,6 @@ const en = {
   stepSign: 'Sign in your wallet',
   stepNetwork: 'The network confirms it',
   stepDone: '(done)',
-  networkConfirming: 'The payment is on its way: the network usually confirms it within a minute.',
   copy: 'Copy',
   copied: 'Copied',
   copyValue: (label: string, value: string) => `Copy ${label} ${value}`,
@@ -274,7 +274,9 @@ const en = {
   } satisfies Record<UnsafeProblemCode, string>,
 }
 
-export type Strings = typeof en
+/** `afterPay`: the words only the views after Pay read, English's in strings.afterPay.ts (loaded with
+ * those views, not with the page); every other catalog has them here, in its own chunk. */
+export type Strings = typeof en & { afterPay?: AfterPayStrings }
 
 export type Locale = { strings: Strings; /** A BCP 47 tag for Intl formatting, as the browser gave it. */ tag: string }
 

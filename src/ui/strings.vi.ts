@@ -137,7 +137,6 @@ export const vi: Strings = {
   stepSign: 'Ký trong ví của bạn',
   stepNetwork: 'Mạng xác nhận giao dịch',
   stepDone: '(đã xong)',
-  networkConfirming: 'Khoản thanh toán đang được xử lý: mạng thường xác nhận trong vòng một phút.',
   copy: 'Sao chép',
   copied: 'Đã sao chép',
   copyValue: (label, value) => `Sao chép ${label} ${value}`,
@@ -268,5 +267,11 @@ export const vi: Strings = {
     FUNDING_NONCE_MISMATCH: 'Ủy quyền nạp tiền không phải ủy quyền tiếp theo mà token của bạn chờ đợi.',
     FUNDING_OUTLIVES_PERMIT: 'Ủy quyền nạp tiền sẽ có hiệu lực lâu hơn khoản thanh toán.',
     FUNDING_PERMIT_MISMATCH: 'Khoản thanh toán mang một ủy quyền nạp tiền khác với ủy quyền bạn đã ký.',
+  },
+  afterPay: {
+    errorInvalidAnswer: 'Dịch vụ thanh toán đã phản hồi, nhưng không ở dạng mà trang này dùng được. Chưa có khoản nào được thanh toán. Hãy thử lại, và báo cho người gửi nếu lỗi lặp lại.',
+    pendingServiceSays: 'Dịch vụ thanh toán nói đã gửi khoản thanh toán của bạn; trên blockchain chưa có gì. Trang này tiếp tục đọc blockchain và sẽ hiển thị khoản thanh toán ngay khi nó xuất hiện.',
+    pendingUnreadable: 'Dịch vụ thanh toán đã phản hồi ở dạng mà trang này không đọc được. Khoản thanh toán bạn đã ký vẫn có thể thành công: trang này sẽ đọc blockchain cho đến khi biết chắc.',
+    notSentBody: 'Dịch vụ thanh toán nói đã gửi khoản thanh toán của bạn, nhưng blockchain chưa từng cho thấy nó, và giờ nó không thể thực hiện được nữa: nó đã không được gửi. Chưa có khoản nào được thanh toán. Bạn có thể thử lại.',
   },
 }

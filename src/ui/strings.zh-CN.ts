@@ -137,7 +137,6 @@ export const zhCN: Strings = {
   stepSign: '在钱包中签名',
   stepNetwork: '网络确认',
   stepDone: '（已完成）',
-  networkConfirming: '付款正在处理中：网络通常会在一分钟内确认。',
   copy: '复制',
   copied: '已复制',
   copyValue: (label, value) => `复制${label} ${value}`,
@@ -268,5 +267,11 @@ export const zhCN: Strings = {
     FUNDING_NONCE_MISMATCH: '此注资授权不是您的代币预期的下一项授权。',
     FUNDING_OUTLIVES_PERMIT: '此注资授权的有效期将长于此付款。',
     FUNDING_PERMIT_MISMATCH: '此付款携带的注资授权不是您签署的那一项。',
+  },
+  afterPay: {
+    errorInvalidAnswer: '支付服务作出了响应，但其格式无法被此页面使用。未支付任何款项。请重试；如果再次发生，请告知发送方。',
+    pendingServiceSays: '支付服务称已发送您的付款；但区块链上尚无任何记录。此页面会继续读取区块链，付款一旦出现即会显示。',
+    pendingUnreadable: '支付服务的响应格式无法被此页面读取。您已签名的付款仍可能成功：在得到确定结果之前，此页面会持续读取区块链。',
+    notSentBody: '支付服务称已发送您的付款，但区块链上从未出现，现在它已无法完成：付款并未发送。未支付任何款项。您可以重试。',
   },
 }

@@ -284,7 +284,8 @@ describe('the states a payment can stop in, as a payer sees them', () => {
     await pending.page.getByRole('button', { name: /^Pay / }).click()
     await expect.poll(() => heading(pending.page), { timeout: 20_000 }).toBe('Payment submitted')
     expect(await pending.page.locator('.svc-steps [aria-current="step"]').textContent()).toBe('3The network confirms it')
-    expect(await pending.page.getByText(/^The payment is on its way/).isVisible()).toBe(true)
+    // the service's 202 is its word, not the chain's: never "on its way"
+    expect(await pending.page.getByText(/^The payment service says it sent your payment; nothing on the blockchain yet\./).isVisible()).toBe(true)
     await shot(pending.page, `page-${width}-12-pending`)
     await pending.page.context().close()
 

@@ -19,13 +19,27 @@ function show(code: string, status: number | null, locale: Locale = english) {
 }
 
 describe('ErrorView', () => {
-  test('behavior: the service\'s PERMIT_EXPIRED asks for a new authorisation and never says "expired"', () => {
-    const onRetry = show('PERMIT_EXPIRED', 409)
+  test.each(['PERMIT_REFUSED', 'PERMIT_EXPIRED'])('behavior: %s (the service\'s PERMIT_EXPIRED, which the chain\'s clock did not bear out) asks for a new authorisation and never says "expired"', (code) => {
+    const onRetry = show(code, 409)
     const text = screen.getByRole('alert').textContent
     expect(text).toBe(english.strings.errorPermitRenew + 'Sign a new authorisation')
     expect(text).not.toMatch(/expired/i)
     fireEvent.click(screen.getByRole('button', { name: 'Sign a new authorisation' }))
     expect(onRetry).toHaveBeenCalledOnce()
+  })
+
+  test('behavior: a service that answered in a shape the page cannot use was reached: the payer is never told it could not be reached, in German either', () => {
+    show('INVALID_RESPONSE', 0)
+    const text = screen.getByRole('alert').textContent
+    expect(text).toBe('The payment service answered, but not in a form this page can use. Nothing was paid. Try again, and tell the sender if it happens again.Try again')
+    expect(text).not.toContain(english.strings.errorNetwork)
+    cleanup()
+    show('INVALID_RESPONSE', 0, { strings: de, tag: 'de' })
+    expect(screen.getByRole('alert').textContent).toContain(de.afterPay!.errorInvalidAnswer)
+    // no answer at all still reads as such
+    cleanup()
+    show('NETWORK_ERROR', 0)
+    expect(screen.getByRole('alert').textContent).toContain(english.strings.errorNetwork)
   })
 
   test('behavior: an unknown code or a known one without words of its own reads as the generic message, never the code', () => {

@@ -228,6 +228,24 @@ describe('PaymentWidget', () => {
     expect(paymentActions()).toEqual([])
   })
 
+  test('pending: what the service says of the submission is its word, never "on its way"; an answer it could not read is not "did not answer"', () => {
+    show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, window, payment: paymentOf(), submission: { kind: 'accepted' }, nextCheckAt: Date.now() })
+    expect(shown('The payment service says it sent your payment; nothing on the blockchain yet. This page keeps reading the blockchain and shows the payment once it is there.')).toBe(true)
+    expect(shown(/on its way/)).toBe(false)
+    cleanup()
+    show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, window, payment: paymentOf(), submission: { kind: 'unknown', unreadable: true }, nextCheckAt: Date.now() })
+    expect(shown(/^The payment service answered in a form this page cannot read\./)).toBe(true)
+    expect(shown(/did not answer/)).toBe(false)
+  })
+
+  test('permitExpired: a payment the service said it sent that never reached the chain was not sent, and can be tried again', () => {
+    const act = show({ name: 'permitExpired', invoice, payer, reason: 'notSent' })
+    expect(screen.queryByRole('heading', { name: 'The payment did not go through' })).not.toBeNull()
+    expect(shown(/but the blockchain never showed it, and now it can no longer go through: it was not sent\. Nothing was paid\./)).toBe(true)
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
+    expect(act.renewPermit).toHaveBeenCalledOnce()
+  })
+
   test('pending: an unanswered submission may still pay, and can be sent again as it is', () => {
     const act = show({ name: 'pending', invoice, payer, permit, userOp: {} as never, userOpHash, window, payment: paymentOf(), submission: { kind: 'unknown' }, nextCheckAt: Date.now() })
     expect(shown(/Your signed payment may still go through/)).toBe(true)

@@ -3,6 +3,7 @@ import type { SubmissionAnswer } from '../../flow/paymentState'
 import type { SponsorshipWindow } from '../../../shared/verifyingPaymaster'
 import { formatCountdown, formatMoment } from '../format'
 import { useLocale } from '../LocaleContext'
+import { afterPayStrings } from '../strings.afterPay'
 import { useNow } from '../useNow'
 import { Detail } from './Detail'
 import { ProgressView } from './ProgressView'
@@ -18,20 +19,23 @@ type PendingProps = {
 }
 
 /** Signed and handed over, not yet settled on-chain: the flow keeps reading the chain, and the payer
- * sees what the service said meanwhile, with what they can do about it. */
+ * sees what the service said meanwhile, as its word (never "on its way": only the chain can say so),
+ * with what they can do about it. */
 export function PendingView({ userOpHash, nextCheckAt, submission, window, onSendAgain, onSignNew }: PendingProps) {
   const { strings: t, tag } = useLocale()
+  const a = afterPayStrings(t)
   const now = useNow()
   const body =
     submission.kind === 'refused'
       ? t.pendingRefused(submission.code, formatMoment(window.validUntil * 1000, tag))
       : submission.kind === 'unknown'
-        ? t.pendingUnknown
-        : t.pendingAccepted
+        ? submission.unreadable
+          ? a.pendingUnreadable
+          : t.pendingUnknown
+        : a.pendingServiceSays
   return (
     <>
       <p class={submission.kind === 'refused' ? 'svc-warning' : undefined}>{body}</p>
-      {submission.kind === 'accepted' ? <p class="svc-hint">{t.networkConfirming}</p> : null}
       <dl class="svc-details">
         <Detail label={t.userOpHash}>
           <ShortHex value={userOpHash} label={t.labelOperation} />

@@ -1,13 +1,15 @@
 import { useLocale } from '../LocaleContext'
+import { afterPayStrings } from '../strings.afterPay'
 
-/** Nothing was paid, as the chain shows: the permit lapsed, or the operation ran without paying. */
-export function PermitExpiredView({ reason, onRenew }: { reason: 'expired' | 'failed'; onRenew(): void }) {
+/** Nothing was paid, as the chain shows: the permit lapsed, the operation ran without paying, or the
+ * service said it sent the operation and the chain never showed it before its window closed. */
+export function PermitExpiredView({ reason, onRenew }: { reason: 'expired' | 'failed' | 'notSent'; onRenew(): void }) {
   const { strings: t } = useLocale()
   return (
     <>
-      <p>{reason === 'failed' ? t.failedOnChainBody : t.permitExpiredBody}</p>
+      <p>{reason === 'notSent' ? afterPayStrings(t).notSentBody : reason === 'failed' ? t.failedOnChainBody : t.permitExpiredBody}</p>
       <button type="button" class="svc-primary" onClick={onRenew}>
-        {t.getNewPermit}
+        {reason === 'notSent' ? t.retry : t.getNewPermit}
       </button>
     </>
   )
