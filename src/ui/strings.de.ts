@@ -131,7 +131,7 @@ export const de: Strings = {
   trustCheckedNoDocument: 'Geprüft: Betrag, Empfänger und Fälligkeit stammen aus dem Zahlungseintrag.',
   trustDetails: 'Was geprüft wurde',
   trustDetailsChain: 'Betrag, Empfänger, Status und Fälligkeit: über die eigene Verbindung dieses Checkouts aus der Blockchain gelesen, nicht vom Zahlungsdienst übernommen.',
-  trustDetailsDocument: 'Rechnungsdetails (Namen, Positionen, Hinweise): ihr Fingerabdruck stimmt mit dem in der Blockchain eingetragenen überein, und sie nennen denselben Betrag, Token, dasselbe Netzwerk und denselben Empfänger.',
+  trustDetailsDocument: 'Rechnungsdetails (Namen und Positionen): ihr Fingerabdruck stimmt mit dem in der Blockchain eingetragenen überein, und sie nennen denselben Betrag, Token, dasselbe Netzwerk und denselben Empfänger.',
   trustDetailsNoDocument: 'Rechnungsdetails: nicht angezeigt oder noch nicht mit dem Eintrag abgeglichen.',
   stepsLabel: 'Zahlungsschritte',
   stepReview: 'Zahlung prüfen',
@@ -210,6 +210,9 @@ export const de: Strings = {
   errorServiceNotFound: 'Der Zahlungsdienst findet diese Rechnung gerade nicht, auf der Blockchain ist sie aber als offen erfasst. Es wurde nichts bezahlt. Versuchen Sie es später erneut oder fragen Sie den Absender.',
   documentWithdrawn: 'Die Fassung dieser Rechnung vom Zahlungsdienst wurde zurückgezogen: Sie widerspricht der auf der Blockchain erfassten Rechnung. Die angezeigten Angaben sind die der Blockchain.',
   mixedScript: (name) => `„${name}“ mischt ähnlich aussehende Buchstaben verschiedener Alphabete und könnte daher einen anderen Namen nachahmen. Der Name ist nicht bestätigt.`,
+  nameLookalike: (name) => `„${name}“ verwendet Buchstaben, die wie lateinische aussehen, es aber nicht sind, und könnte daher einen anderen Namen nachahmen. Der Name ist nicht bestätigt.`,
+  nameHidden: (name) => `„${name}“ enthält unsichtbare oder Formatierungszeichen, hier als [U+…] angezeigt, und könnte daher einen anderen Namen nachahmen. Der Name ist nicht bestätigt.`,
+  merchantWords: 'Angaben des Absenders (nicht geprüft)',
 
   language: 'Sprache',
   payOnPhoneTitle: 'Mit dem Smartphone bezahlen',

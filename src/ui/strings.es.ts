@@ -130,7 +130,7 @@ export const es: Strings = {
   trustCheckedNoDocument: 'Comprobado: el importe, el destinatario y el vencimiento son los registrados.',
   trustDetails: 'Qué se comprobó',
   trustDetailsChain: 'Importe, destinatario, estado y vencimiento: leídos de la blockchain mediante la conexión propia de este checkout, no tomados del servicio de pago.',
-  trustDetailsDocument: 'Detalles de la factura (nombres, conceptos, notas): su huella digital coincide con la registrada en la blockchain, y facturan el mismo importe, token, red y destinatario.',
+  trustDetailsDocument: 'Detalles de la factura (nombres y conceptos): su huella digital coincide con la registrada en la blockchain, y facturan el mismo importe, token, red y destinatario.',
   trustDetailsNoDocument: 'Detalles de la factura: no se muestran o aún no se han cotejado con el registro.',
   stepsLabel: 'Pasos del pago',
   stepReview: 'Revisar el pago',
@@ -209,6 +209,9 @@ export const es: Strings = {
   errorServiceNotFound: 'El servicio de pago no encuentra esta factura en este momento, pero la blockchain la registra como pendiente. No se pagó nada. Vuelva a intentarlo más tarde o consulte a quien se la envió.',
   documentWithdrawn: 'Se descartó la copia de esta factura del servicio de pago: contradice la factura registrada en la blockchain. Las cifras que se muestran son las de la blockchain.',
   mixedScript: (name) => `«${name}» mezcla letras parecidas de distintos alfabetos, así que podría imitar otro nombre. No está confirmado.`,
+  nameLookalike: (name) => `«${name}» usa letras que parecen latinas pero no lo son, así que podría imitar otro nombre. No está confirmado.`,
+  nameHidden: (name) => `«${name}» contiene caracteres invisibles o de formato, mostrados como [U+…], así que podría imitar otro nombre. No está confirmado.`,
+  merchantWords: 'Texto del propio emisor (sin comprobar)',
 
   language: 'Idioma',
   payOnPhoneTitle: 'Pague desde su teléfono',

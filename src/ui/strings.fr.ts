@@ -130,7 +130,7 @@ export const fr: Strings = {
   trustCheckedNoDocument: 'Vérifié : le montant, le destinataire et l’échéance sont bien ceux enregistrés.',
   trustDetails: 'Ce qui a été vérifié',
   trustDetailsChain: 'Montant, destinataire, statut et échéance : lus sur la blockchain par la connexion propre à cette page de paiement, et non repris du service de paiement.',
-  trustDetailsDocument: 'Détails de la facture (noms, lignes, notes) : leur empreinte correspond à celle enregistrée sur la blockchain, et ils facturent le même montant, dans le même jeton, sur le même réseau, au même destinataire.',
+  trustDetailsDocument: 'Détails de la facture (noms et lignes) : leur empreinte correspond à celle enregistrée sur la blockchain, et ils facturent le même montant, dans le même jeton, sur le même réseau, au même destinataire.',
   trustDetailsNoDocument: 'Détails de la facture : non affichés, ou pas encore rapprochés de l’enregistrement.',
   stepsLabel: 'Étapes du paiement',
   stepReview: 'Vérifier le paiement',
@@ -209,6 +209,9 @@ export const fr: Strings = {
   errorServiceNotFound: 'Le service de paiement ne trouve pas cette facture pour le moment, mais selon la blockchain, elle est toujours à payer. Rien n’a été payé. Réessayez plus tard ou contactez l’expéditeur.',
   documentWithdrawn: 'La version de cette facture fournie par le service de paiement a été écartée : elle contredit la facture enregistrée sur la blockchain. Les montants affichés sont ceux de la blockchain.',
   mixedScript: (name) => `« ${name} » mélange des lettres semblables issues d’alphabets différents : il pourrait imiter un autre nom. Il n’est pas confirmé.`,
+  nameLookalike: (name) => `« ${name} » utilise des lettres qui ressemblent à des lettres latines sans en être : il pourrait imiter un autre nom. Il n’est pas confirmé.`,
+  nameHidden: (name) => `« ${name} » contient des caractères invisibles ou de mise en forme, affichés sous la forme [U+…] : il pourrait imiter un autre nom. Il n’est pas confirmé.`,
+  merchantWords: 'Texte de l’expéditeur (non vérifié)',
 
   language: 'Langue',
   payOnPhoneTitle: 'Payer sur votre téléphone',

@@ -130,7 +130,7 @@ export const id: Strings = {
   trustCheckedNoDocument: 'Sudah diperiksa: jumlah, penerima, dan tanggal jatuh tempo sesuai dengan yang tercatat.',
   trustDetails: 'Apa saja yang diperiksa',
   trustDetailsChain: 'Jumlah, penerima, status, dan tanggal jatuh tempo: dibaca dari blockchain melalui koneksi checkout ini sendiri, bukan diambil dari layanan pembayaran.',
-  trustDetailsDocument: 'Detail faktur (nama, rincian, catatan): sidik jarinya cocok dengan yang tercatat di blockchain, dan faktur menagih jumlah, token, jaringan, serta penerima yang sama.',
+  trustDetailsDocument: 'Detail faktur (nama dan rincian): sidik jarinya cocok dengan yang tercatat di blockchain, dan faktur menagih jumlah, token, jaringan, serta penerima yang sama.',
   trustDetailsNoDocument: 'Detail faktur: tidak ditampilkan, atau belum dicocokkan dengan catatan.',
   stepsLabel: 'Langkah pembayaran',
   stepReview: 'Periksa pembayaran',
@@ -209,6 +209,9 @@ export const id: Strings = {
   errorServiceNotFound: 'Layanan pembayaran saat ini tidak menemukan faktur ini, tetapi blockchain mencatatnya sebagai belum dibayar. Tidak ada yang dibayar. Coba lagi nanti, atau tanyakan kepada pengirim.',
   documentWithdrawn: 'Salinan faktur ini dari layanan pembayaran telah ditarik: isinya bertentangan dengan faktur yang tercatat di blockchain. Angka yang ditampilkan berasal dari blockchain.',
   mixedScript: (name) => `"${name}" mencampur huruf yang tampak mirip dari alfabet yang berbeda, sehingga mungkin meniru nama lain. Nama ini belum dikonfirmasi.`,
+  nameLookalike: (name) => `"${name}" memakai huruf yang tampak seperti huruf Latin padahal bukan, sehingga mungkin meniru nama lain. Nama ini belum dikonfirmasi.`,
+  nameHidden: (name) => `"${name}" berisi karakter tak terlihat atau karakter format, yang ditampilkan sebagai [U+…], sehingga mungkin meniru nama lain. Nama ini belum dikonfirmasi.`,
+  merchantWords: 'Kata-kata pengirim sendiri (belum diperiksa)',
 
   language: 'Bahasa',
   payOnPhoneTitle: 'Bayar dengan ponsel Anda',

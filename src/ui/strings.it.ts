@@ -130,7 +130,7 @@ export const it: Strings = {
   trustCheckedNoDocument: 'Verificato: importo, destinatario e scadenza sono quelli registrati.',
   trustDetails: 'Che cosa è stato verificato',
   trustDetailsChain: 'Importo, destinatario, stato e scadenza: letti dalla blockchain tramite la connessione propria di questo checkout, non presi dal servizio di pagamento.',
-  trustDetailsDocument: 'Dettagli della fattura (nomi, voci, note): la loro impronta corrisponde a quella registrata sulla blockchain e indicano lo stesso importo, token, rete e destinatario.',
+  trustDetailsDocument: 'Dettagli della fattura (nomi e voci): la loro impronta corrisponde a quella registrata sulla blockchain e indicano lo stesso importo, token, rete e destinatario.',
   trustDetailsNoDocument: 'Dettagli della fattura: non mostrati o non ancora confrontati con la registrazione.',
   stepsLabel: 'Passaggi del pagamento',
   stepReview: 'Controllare il pagamento',
@@ -209,6 +209,9 @@ export const it: Strings = {
   errorServiceNotFound: 'Al momento il servizio di pagamento non trova questa fattura, ma sulla blockchain risulta da pagare. Non è stato pagato nulla. Riprovi più tardi o si rivolga al mittente.',
   documentWithdrawn: 'La copia di questa fattura fornita dal servizio di pagamento è stata scartata: contraddice la fattura registrata sulla blockchain. I dati mostrati sono quelli della blockchain.',
   mixedScript: (name) => `«${name}» mescola lettere simili di alfabeti diversi, quindi potrebbe imitare un altro nome. Non è confermato.`,
+  nameLookalike: (name) => `«${name}» usa lettere che sembrano latine ma non lo sono, quindi potrebbe imitare un altro nome. Non è confermato.`,
+  nameHidden: (name) => `«${name}» contiene caratteri invisibili o di formattazione, mostrati come [U+…], quindi potrebbe imitare un altro nome. Non è confermato.`,
+  merchantWords: 'Testo del mittente (non verificato)',
 
   language: 'Lingua',
   payOnPhoneTitle: 'Paghi dal telefono',

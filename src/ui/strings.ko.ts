@@ -130,7 +130,7 @@ export const ko: Strings = {
   trustCheckedNoDocument: '확인 완료: 금액, 수취인, 결제 기한이 기록된 내용과 같습니다.',
   trustDetails: '확인한 항목',
   trustDetailsChain: '금액, 수취인, 상태, 결제 기한: 결제 서비스에서 받은 것이 아니라 이 결제 페이지의 자체 연결을 통해 블록체인에서 읽었습니다.',
-  trustDetailsDocument: '청구서 세부 정보(이름, 항목, 메모): 지문이 블록체인에 기록된 지문과 일치하며, 금액, 토큰, 네트워크, 수취인도 같습니다.',
+  trustDetailsDocument: '청구서 세부 정보(이름과 항목): 지문이 블록체인에 기록된 지문과 일치하며, 금액, 토큰, 네트워크, 수취인도 같습니다.',
   trustDetailsNoDocument: '청구서 세부 정보: 표시되지 않았거나 아직 기록과 대조하지 않았습니다.',
   stepsLabel: '결제 단계',
   stepReview: '결제 내용 확인',
@@ -209,6 +209,9 @@ export const ko: Strings = {
   errorServiceNotFound: '지금은 결제 서비스에서 이 청구서를 찾을 수 없지만, 블록체인에는 미결제 상태로 기록되어 있습니다. 결제된 금액은 없습니다. 나중에 다시 시도하거나 보낸 분에게 문의하세요.',
   documentWithdrawn: '결제 서비스가 보관한 이 청구서 사본은 블록체인에 기록된 청구서와 맞지 않아 철회되었습니다. 표시된 수치는 블록체인의 수치입니다.',
   mixedScript: (name) => `"${name}": 서로 다른 문자 체계에서 온 비슷하게 생긴 글자가 섞여 있어 다른 이름을 흉내 낸 것일 수 있습니다. 확인되지 않은 이름입니다.`,
+  nameLookalike: (name) => `"${name}": 라틴 문자처럼 보이지만 실제로는 다른 글자가 쓰여 있어 다른 이름을 흉내 낸 것일 수 있습니다. 확인되지 않은 이름입니다.`,
+  nameHidden: (name) => `"${name}": 보이지 않는 문자나 서식 문자가 들어 있어([U+…]로 표시) 다른 이름을 흉내 낸 것일 수 있습니다. 확인되지 않은 이름입니다.`,
+  merchantWords: '보낸 분이 작성한 내용(확인되지 않음)',
 
   language: '언어',
   payOnPhoneTitle: '휴대폰으로 결제하기',

@@ -130,7 +130,7 @@ export const nl: Strings = {
   trustCheckedNoDocument: 'Gecontroleerd: bedrag, ontvanger en vervaldatum zijn zoals geregistreerd.',
   trustDetails: 'Wat is gecontroleerd',
   trustDetailsChain: 'Bedrag, ontvanger, status en vervaldatum: via de eigen verbinding van deze checkout van de blockchain gelezen, niet overgenomen van de betaaldienst.',
-  trustDetailsDocument: 'Factuurgegevens (namen, regels, opmerkingen): hun vingerafdruk komt overeen met de vingerafdruk die op de blockchain is vastgelegd, en ze vermelden hetzelfde bedrag, token en netwerk en dezelfde ontvanger.',
+  trustDetailsDocument: 'Factuurgegevens (namen en regels): hun vingerafdruk komt overeen met de vingerafdruk die op de blockchain is vastgelegd, en ze vermelden hetzelfde bedrag, token en netwerk en dezelfde ontvanger.',
   trustDetailsNoDocument: 'Factuurgegevens: niet getoond of nog niet met de registratie vergeleken.',
   stepsLabel: 'Betaalstappen',
   stepReview: 'Betaling controleren',
@@ -209,6 +209,9 @@ export const nl: Strings = {
   errorServiceNotFound: 'De betaaldienst kan deze factuur nu niet vinden, maar op de blockchain staat ze als openstaand geregistreerd. Er is niets betaald. Probeer het later opnieuw of neem contact op met de afzender.',
   documentWithdrawn: 'De versie van deze factuur die de betaaldienst leverde, is ingetrokken: ze is in strijd met de factuur die op de blockchain is vastgelegd. De getoonde gegevens zijn die van de blockchain.',
   mixedScript: (name) => `‘${name}’ mengt op elkaar lijkende letters uit verschillende alfabetten en kan dus een andere naam nabootsen. De naam is niet bevestigd.`,
+  nameLookalike: (name) => `‘${name}’ gebruikt letters die op Latijnse letters lijken maar het niet zijn, en kan dus een andere naam nabootsen. De naam is niet bevestigd.`,
+  nameHidden: (name) => `‘${name}’ bevat onzichtbare tekens of opmaaktekens, hier getoond als [U+…], en kan dus een andere naam nabootsen. De naam is niet bevestigd.`,
+  merchantWords: 'Tekst van de afzender (niet gecontroleerd)',
 
   language: 'Taal',
   payOnPhoneTitle: 'Betalen met uw telefoon',

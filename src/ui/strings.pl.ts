@@ -130,7 +130,7 @@ export const pl: Strings = {
   trustCheckedNoDocument: 'Sprawdzono: kwota, odbiorca i termin płatności są zgodne z zapisem.',
   trustDetails: 'Co zostało sprawdzone',
   trustDetailsChain: 'Kwota, odbiorca, status i termin płatności: odczytane z blockchaina przez własne połączenie tej kasy, a nie przejęte od serwisu płatności.',
-  trustDetailsDocument: 'Szczegóły faktury (nazwy, pozycje, uwagi): ich odcisk cyfrowy zgadza się z odciskiem zapisanym w blockchainie, a kwota, token, sieć i odbiorca są te same.',
+  trustDetailsDocument: 'Szczegóły faktury (nazwy i pozycje): ich odcisk cyfrowy zgadza się z odciskiem zapisanym w blockchainie, a kwota, token, sieć i odbiorca są te same.',
   trustDetailsNoDocument: 'Szczegóły faktury: niewyświetlone lub jeszcze nieporównane z zapisem.',
   stepsLabel: 'Etapy płatności',
   stepReview: 'Sprawdź płatność',
@@ -209,6 +209,9 @@ export const pl: Strings = {
   errorServiceNotFound: 'Serwis płatności nie może teraz znaleźć tej faktury, ale w blockchainie jest ona zapisana jako nieopłacona. Nic nie zostało zapłacone. Spróbuj ponownie później lub zapytaj nadawcę.',
   documentWithdrawn: 'Wersja tej faktury z serwisu płatności została wycofana: jest sprzeczna z fakturą zapisaną w blockchainie. Wyświetlone dane pochodzą z blockchaina.',
   mixedScript: (name) => `„${name}” łączy podobnie wyglądające litery z różnych alfabetów, więc może podszywać się pod inną nazwę. Ta nazwa nie jest potwierdzona.`,
+  nameLookalike: (name) => `„${name}” zawiera litery, które wyglądają jak łacińskie, ale nimi nie są, więc może podszywać się pod inną nazwę. Ta nazwa nie jest potwierdzona.`,
+  nameHidden: (name) => `„${name}” zawiera niewidoczne znaki lub znaki formatujące, pokazane jako [U+…], więc może podszywać się pod inną nazwę. Ta nazwa nie jest potwierdzona.`,
+  merchantWords: 'Tekst od nadawcy (niesprawdzony)',
 
   language: 'Język',
   payOnPhoneTitle: 'Zapłać telefonem',

@@ -130,7 +130,7 @@ export const ptBR: Strings = {
   trustCheckedNoDocument: 'Verificado: o valor, o destinatário e o vencimento são os registrados.',
   trustDetails: 'O que foi verificado',
   trustDetailsChain: 'Valor, destinatário, status e vencimento: lidos da blockchain pela conexão própria deste checkout, e não obtidos do serviço de pagamento.',
-  trustDetailsDocument: 'Detalhes da fatura (nomes, itens, observações): a impressão digital deles corresponde à registrada na blockchain, e eles cobram o mesmo valor, token, rede e destinatário.',
+  trustDetailsDocument: 'Detalhes da fatura (nomes e itens): a impressão digital deles corresponde à registrada na blockchain, e eles cobram o mesmo valor, token, rede e destinatário.',
   trustDetailsNoDocument: 'Detalhes da fatura: não exibidos ou ainda não comparados com o registro.',
   stepsLabel: 'Etapas do pagamento',
   stepReview: 'Conferir o pagamento',
@@ -209,6 +209,9 @@ export const ptBR: Strings = {
   errorServiceNotFound: 'O serviço de pagamento não encontra esta fatura no momento, mas a blockchain a registra como em aberto. Nada foi pago. Tente novamente mais tarde ou fale com quem enviou a fatura.',
   documentWithdrawn: 'A cópia desta fatura vinda do serviço de pagamento foi descartada: ela contradiz a fatura registrada na blockchain. Os valores exibidos são os da blockchain.',
   mixedScript: (name) => `“${name}” mistura letras parecidas de alfabetos diferentes, por isso pode estar imitando outro nome. Ele não está confirmado.`,
+  nameLookalike: (name) => `“${name}” usa letras que parecem latinas, mas não são, por isso pode estar imitando outro nome. Ele não está confirmado.`,
+  nameHidden: (name) => `“${name}” contém caracteres invisíveis ou de formatação, mostrados como [U+…], por isso pode estar imitando outro nome. Ele não está confirmado.`,
+  merchantWords: 'Texto do próprio emissor (não verificado)',
 
   language: 'Idioma',
   payOnPhoneTitle: 'Pague pelo celular',

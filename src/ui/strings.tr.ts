@@ -131,7 +131,7 @@ export const tr: Strings = {
   trustCheckedNoDocument: 'Kontrol edildi: tutar, alacaklı ve son ödeme tarihi kayıttakilerle aynı.',
   trustDetails: 'Neler kontrol edildi',
   trustDetailsChain: 'Tutar, alacaklı, durum ve son ödeme tarihi: ödeme hizmetinden alınmadı, bu ödeme sayfasının kendi bağlantısıyla blokzincirden okundu.',
-  trustDetailsDocument: 'Fatura ayrıntıları (adlar, kalemler, notlar): parmak izleri blokzincirde kayıtlı olanla eşleşiyor ve aynı tutarı, token’ı, ağı ve alacaklıyı belirtiyor.',
+  trustDetailsDocument: 'Fatura ayrıntıları (adlar ve kalemler): parmak izleri blokzincirde kayıtlı olanla eşleşiyor ve aynı tutarı, token’ı, ağı ve alacaklıyı belirtiyor.',
   trustDetailsNoDocument: 'Fatura ayrıntıları: gösterilmiyor veya henüz kayıtla karşılaştırılmadı.',
   stepsLabel: 'Ödeme adımları',
   stepReview: 'Ödemeyi kontrol edin',
@@ -210,6 +210,9 @@ export const tr: Strings = {
   errorServiceNotFound: 'Ödeme hizmeti bu faturayı şu anda bulamıyor, ancak fatura blokzincirde açık olarak kayıtlı. Hiçbir ödeme yapılmadı. Daha sonra tekrar deneyin veya faturayı gönderene sorun.',
   documentWithdrawn: 'Bu faturanın ödeme hizmetindeki kopyası geri çekildi: blokzincirde kayıtlı faturayla çelişiyor. Gösterilen bilgiler blokzincirdeki bilgilerdir.',
   mixedScript: (name) => `“${name}” adı, farklı alfabelerden birbirine benzeyen harfleri karıştırıyor; bu yüzden başka bir adı taklit ediyor olabilir. Bu ad doğrulanmadı.`,
+  nameLookalike: (name) => `“${name}” adı, Latin harflerine benzeyen ama Latin olmayan harfler kullanıyor; bu yüzden başka bir adı taklit ediyor olabilir. Bu ad doğrulanmadı.`,
+  nameHidden: (name) => `“${name}” adı, [U+…] olarak gösterilen görünmez veya biçimlendirme karakterleri içeriyor; bu yüzden başka bir adı taklit ediyor olabilir. Bu ad doğrulanmadı.`,
+  merchantWords: 'Gönderenin kendi ifadeleri (kontrol edilmedi)',
 
   language: 'Dil',
   payOnPhoneTitle: 'Telefonunuzla ödeyin',

@@ -134,7 +134,7 @@ const en = {
   trustCheckedNoDocument: 'Checked: the amount, recipient and due date are as recorded.',
   trustDetails: 'What was checked',
   trustDetailsChain: 'Amount, recipient, status and due date: read from the blockchain through this checkout\'s own connection, not taken from the payment service.',
-  trustDetailsDocument: 'Invoice details (names, lines, notes): their fingerprint matches the one recorded on the blockchain, and they bill the same amount, token, network and recipient.',
+  trustDetailsDocument: 'Invoice details (names and lines): their fingerprint matches the one recorded on the blockchain, and they bill the same amount, token, network and recipient.',
   trustDetailsNoDocument: 'Invoice details: not shown, or not yet matched with the record.',
   stepsLabel: 'Payment steps',
   stepReview: 'Check the payment',
@@ -213,6 +213,9 @@ const en = {
   errorServiceNotFound: 'The payment service cannot find this invoice right now, but the blockchain records it as open. Nothing was paid. Try again later, or ask the sender.',
   documentWithdrawn: 'The payment service\'s copy of this invoice was withdrawn: it contradicts the invoice recorded on the blockchain. The figures shown are the blockchain\'s.',
   mixedScript: (name: string) => `"${name}" mixes letters of different alphabets that look alike, so it may imitate another name. It is not confirmed.`,
+  nameLookalike: (name: string) => `"${name}" uses letters that look like Latin ones but are not, so it may imitate another name. It is not confirmed.`,
+  nameHidden: (name: string) => `"${name}" contains invisible or formatting characters, shown as [U+…], so it may imitate another name. It is not confirmed.`,
+  merchantWords: 'The sender\'s own words (not checked)',
 
   language: 'Language',
   payOnPhoneTitle: 'Pay on your phone',

@@ -130,7 +130,7 @@ export const vi: Strings = {
   trustCheckedNoDocument: 'Đã kiểm tra: số tiền, người nhận và hạn thanh toán đúng như đã ghi nhận.',
   trustDetails: 'Những gì đã được kiểm tra',
   trustDetailsChain: 'Số tiền, người nhận, trạng thái và hạn thanh toán: được đọc từ blockchain qua kết nối riêng của trang thanh toán này, không lấy từ dịch vụ thanh toán.',
-  trustDetailsDocument: 'Chi tiết hóa đơn (tên, các dòng, ghi chú): dấu vân tay của chúng khớp với dấu vân tay được ghi trên blockchain, và chúng ghi cùng số tiền, token, mạng và người nhận.',
+  trustDetailsDocument: 'Chi tiết hóa đơn (tên và các dòng): dấu vân tay của chúng khớp với dấu vân tay được ghi trên blockchain, và chúng ghi cùng số tiền, token, mạng và người nhận.',
   trustDetailsNoDocument: 'Chi tiết hóa đơn: không được hiển thị, hoặc chưa được đối chiếu với hồ sơ.',
   stepsLabel: 'Các bước thanh toán',
   stepReview: 'Kiểm tra khoản thanh toán',
@@ -209,6 +209,9 @@ export const vi: Strings = {
   errorServiceNotFound: 'Hiện dịch vụ thanh toán không tìm thấy hóa đơn này, nhưng blockchain ghi nhận hóa đơn vẫn chưa thanh toán. Chưa có khoản nào được thanh toán. Hãy thử lại sau, hoặc hỏi người gửi.',
   documentWithdrawn: 'Bản hóa đơn này của dịch vụ thanh toán đã bị rút lại: nó mâu thuẫn với hóa đơn được ghi trên blockchain. Các số liệu hiển thị là số liệu trên blockchain.',
   mixedScript: (name) => `"${name}" trộn lẫn các chữ cái trông giống nhau từ những bảng chữ cái khác nhau, nên có thể đang giả mạo một tên khác. Tên này chưa được xác nhận.`,
+  nameLookalike: (name) => `"${name}" dùng những chữ cái trông giống chữ Latinh nhưng không phải, nên có thể đang giả mạo một tên khác. Tên này chưa được xác nhận.`,
+  nameHidden: (name) => `"${name}" chứa ký tự vô hình hoặc ký tự định dạng, được hiển thị dưới dạng [U+…], nên có thể đang giả mạo một tên khác. Tên này chưa được xác nhận.`,
+  merchantWords: 'Lời của chính người gửi (chưa kiểm tra)',
 
   language: 'Ngôn ngữ',
   payOnPhoneTitle: 'Thanh toán bằng điện thoại',

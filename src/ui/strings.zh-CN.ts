@@ -130,7 +130,7 @@ export const zhCN: Strings = {
   trustCheckedNoDocument: '已核对：金额、收款方和截止日期与记录相符。',
   trustDetails: '核对了哪些内容',
   trustDetailsChain: '金额、收款方、状态和截止日期：通过此结账页面自己的连接从区块链读取，而非取自支付服务。',
-  trustDetailsDocument: '发票详情（名称、明细行、备注）：其指纹与区块链上记录的指纹一致，且所列金额、代币、网络和收款方均相同。',
+  trustDetailsDocument: '发票详情（名称和明细行）：其指纹与区块链上记录的指纹一致，且所列金额、代币、网络和收款方均相同。',
   trustDetailsNoDocument: '发票详情：未显示，或尚未与记录核对。',
   stepsLabel: '付款步骤',
   stepReview: '核对付款',
@@ -209,6 +209,9 @@ export const zhCN: Strings = {
   errorServiceNotFound: '支付服务暂时找不到此发票，但区块链记录显示它仍待支付。未支付任何款项。请稍后重试，或询问发送方。',
   documentWithdrawn: '支付服务提供的此发票副本已被撤回：它与区块链上记录的发票相矛盾。显示的数据以区块链为准。',
   mixedScript: (name) => `“${name}”混用了来自不同字母体系、外形相似的字母，可能是在冒充其他名称。该名称未经确认。`,
+  nameLookalike: (name) => `“${name}”使用了看起来像拉丁字母、实则并非拉丁字母的字符，可能是在冒充其他名称。该名称未经确认。`,
+  nameHidden: (name) => `“${name}”包含不可见字符或格式字符（显示为 [U+…]），可能是在冒充其他名称。该名称未经确认。`,
+  merchantWords: '发送方自述（未核对）',
 
   language: '语言',
   payOnPhoneTitle: '用手机支付',

@@ -32,12 +32,3 @@ export function hasHiddenCharacters(text: string): boolean {
   // search starts at 0 and leaves the global pattern's lastIndex as it was
   return text.search(hidden) >= 0
 }
-
-const latin = /\p{Script=Latin}/u
-const lookalike = /[\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}\p{Script=Cherokee}]/u
-
-/** Whether a name mixes Latin letters with letters of an alphabet whose letters can pass for Latin
- * ones (Greek, Cyrillic, Armenian, Cherokee): a name written in one alphabet alone is not flagged. */
-export function mixesScripts(name: string): boolean {
-  return latin.test(name) && lookalike.test(name)
-}

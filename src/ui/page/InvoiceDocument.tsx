@@ -5,8 +5,10 @@ import { formatDay } from '../format'
 import { useLocale } from '../LocaleContext'
 import type { DocumentLoad } from './documentLoad'
 import { LineItems } from './LineItems'
-import { metadataVerdict } from './metadataVerdict'
+import type { NameNotConfirmed } from './metadataVerdict'
 import { PartyCard } from './PartyCard'
+import { readableMetadata } from './readableMetadata'
+import { useMetadataVerdict } from './useMetadataVerdict'
 
 type InvoiceDocumentProps = { load: DocumentLoad; invoice: ShownInvoice; deployment: PinnedDeployment; pdfUrl: string | null; onReload(): void }
 
@@ -42,15 +44,18 @@ export function InvoiceDocument({ load, invoice, deployment, pdfUrl, onReload }:
       </section>
     )
   }
-  return <FullDocument invoice={invoice} deployment={deployment} metadata={metadata} pdfUrl={pdfUrl} />
+  return <FullDocument invoice={invoice} deployment={deployment} metadata={readableMetadata(metadata)} pdfUrl={pdfUrl} />
 }
 
 type FullDocumentProps = { invoice: ShownInvoice; deployment: PinnedDeployment; metadata: InvoiceMetadata; pdfUrl: string | null }
 
 function FullDocument({ invoice, deployment, metadata, pdfUrl }: FullDocumentProps) {
   const { strings: t, tag } = useLocale()
-  const verdict = metadataVerdict(metadata, invoice, deployment)
+  const verdict = useMetadataVerdict(metadata, invoice, deployment)!
   const day = (iso: string) => formatDay(new Date(iso), tag)
+  const notConfirmed = ({ name, finding }: NameNotConfirmed) => ({ hidden: t.nameHidden, lookalike: t.nameLookalike, mixed: t.mixedScript })[finding](name)
+  // what the merchant wrote in words: the chain binds the record, but not the truth of what it says
+  const words = [[t.paymentTerms, metadata.paymentTerms], [t.notes, metadata.notes]].filter(([, text]) => text)
   if (verdict.kind === 'withdrawn') return <p class="svc-document svc-warning" role="alert">{t.documentWithdrawn}</p>
   return (
     <section class="svc-document" aria-label={t.invoiceTitle(metadata.invoiceNumber)}>
@@ -62,8 +67,7 @@ function FullDocument({ invoice, deployment, metadata, pdfUrl }: FullDocumentPro
           {t.notVerifiedFields(verdict.fields.join(', '))}
         </p>
       )}
-      {verdict.kind === 'differs' ? verdict.names.map((name) => <p class="svc-warning svc-mixed-script">{t.mixedScript(name)}</p>) : null}
-      {metadata.description ? <p class="svc-description">{metadata.description}</p> : null}
+      {verdict.kind === 'differs' ? verdict.names.map((name) => <p class="svc-warning svc-name-warning">{notConfirmed(name)}</p>) : null}
       <div class="svc-parties">
         <PartyCard title={t.from} party={metadata.merchant} />
         <PartyCard title={t.billedTo} party={metadata.payer} />
@@ -77,12 +81,6 @@ function FullDocument({ invoice, deployment, metadata, pdfUrl }: FullDocumentPro
           <dt>{t.due}</dt>
           <dd>{day(metadata.dueAt)}</dd>
         </div>
-        {metadata.paymentTerms ? (
-          <div>
-            <dt>{t.paymentTerms}</dt>
-            <dd>{metadata.paymentTerms}</dd>
-          </div>
-        ) : null}
         {metadata.purchaseOrder ? (
           <div>
             <dt>{t.purchaseOrder}</dt>
@@ -91,11 +89,23 @@ function FullDocument({ invoice, deployment, metadata, pdfUrl }: FullDocumentPro
         ) : null}
       </dl>
       <LineItems metadata={metadata} />
-      {metadata.notes ? (
-        <div class="svc-notes">
-          <h3>{t.notes}</h3>
-          <p>{metadata.notes}</p>
-        </div>
+      {/* apart from what was checked, under no ✓, and said to be the sender's: "pay to another
+          account", "verified by your bank" would otherwise read as checked facts */}
+      {metadata.description || words.length > 0 ? (
+        <section class="svc-notes">
+          <h3>{t.merchantWords}</h3>
+          {metadata.description ? <p>{metadata.description}</p> : null}
+          {words.length > 0 ? (
+            <dl class="svc-details">
+              {words.map(([label, text]) => (
+                <div class="svc-detail">
+                  <dt>{label}</dt>
+                  <dd>{text}</dd>
+                </div>
+              ))}
+            </dl>
+          ) : null}
+        </section>
       ) : null}
       {pdfUrl ? (
         <p>

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from '@testing-library/preact'
+import { renderToString } from 'preact-render-to-string'
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import type { PaymentState } from '../../flow/paymentState'
 import type { ShownInvoice } from '../../verify/confirmInvoice'
@@ -8,8 +9,10 @@ import { english } from '../strings'
 import { shown } from '../shown.fixture'
 import { LocaleContext } from '../LocaleContext'
 import type { DocumentLoad } from './documentLoad'
+import { hashMetadata } from '../../../shared/metadataHash'
 import { testDocument } from './invoiceDocument.fixture'
 import { PayPage } from './PayPage'
+import { loadMetadataVerdict } from './useMetadataVerdict'
 import { loadAfterPayViews } from '../widget/lazyViews'
 
 const deployment = testDeployment()
@@ -37,8 +40,9 @@ function show(state: PaymentState, document: DocumentLoad, at = now, pdfUrl: str
 const loaded = (data: ShownInvoice = invoice, meta = metadata): DocumentLoad => ({ status: 'loaded', document: { accessLevel: 'full', invoice: data, metadata: meta } })
 
 afterEach(cleanup)
-// the states after Pay are a chunk of their own (lazyViews.tsx): as on the page, there before Pay
-beforeAll(() => loadAfterPayViews())
+// the states after Pay are a chunk of their own (lazyViews.tsx), and so is the record's check
+// (useMetadataVerdict.ts): as on the page, there before Pay and once the chain is read
+beforeAll(() => Promise.all([loadAfterPayViews(), loadMetadataVerdict()]))
 
 describe('PayPage', () => {
   test('default: shows the parties, line items, totals, due date, notes and a PDF link, marked verified', () => {
@@ -152,6 +156,44 @@ describe('PayPage', () => {
     expect(screen.queryByRole('heading', { name: 'This invoice is paid' })).not.toBeNull()
     // nothing to pay: the receipt to keep, and its addresses to copy
     expect(screen.queryAllByRole('button').filter((button) => !button.classList.contains('svc-copy')).map((button) => button.textContent)).toEqual(['Save receipt'])
+  })
+
+  test('behavior: the sender\'s own words (description, payment terms, notes) are shown apart from what was checked, said to be unchecked', () => {
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded())
+    expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(true)
+    const words = screen.getByRole('heading', { name: 'The sender\'s own words (not checked)' }).closest('section')!
+    expect(words.textContent).toBe('The sender\'s own words (not checked)Website redesign, phase 1Payment termsNet 14NotesThank you for your business. Phase 2 starts on receipt of payment.')
+    expect(words.textContent).not.toContain('✓')
+    // the checked facts hold none of them
+    expect(document.querySelector('.svc-facts')!.textContent).not.toMatch(/Net 14|Thank you|Website redesign/)
+    expect(screen.getByText('What was checked').closest('details')?.textContent).toContain('Invoice details (names and lines)')
+  })
+
+  test.each([
+    ['\u0430\u0440\u0440\u04CF\u0435', '"\u0430\u0440\u0440\u04CF\u0435" uses letters that look like Latin ones but are not, so it may imitate another name. It is not confirmed.'],
+    ['\uFF2Eorthwind Studio Ltd', '"\uFF2Eorthwind Studio Ltd" uses letters that look like Latin ones but are not, so it may imitate another name. It is not confirmed.'],
+    ['North\u200Bwind Studio Ltd', '"North[U+200B]wind Studio Ltd" contains invisible or formatting characters, shown as [U+…], so it may imitate another name. It is not confirmed.'],
+  ])('behavior: a committed merchant name that may pass for another (%s) is not confirmed: the reason is said, and nothing names the payee', (name, reason) => {
+    const record = { ...metadata, merchant: { ...metadata.merchant, name } }
+    const committed = { ...invoice, metaHash: hashMetadata(record) }
+    show({ name: 'ready', invoice: committed, note: null, rechecks: 0 }, loaded(committed, record))
+    expect(shown(reason)).toBe(true)
+    expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(false)
+    expect(shown('Checked: the amount, recipient and due date are as recorded.')).toBe(true)
+    expect(document.querySelector('.svc-header')!.textContent).not.toContain('orthwind')
+    expect(screen.getByText(/^You pay/).textContent).toBe(`You pay 4,540.00 USDC to ${invoice.merchant} · network fee: none (sponsored)`)
+  })
+
+  test('behavior: as the server renders it, before the chain is read, the record\'s hidden characters are already shown as code points', () => {
+    const record = { ...metadata, notes: 'you pay \u202E10.00 USDC only\u2028' }
+    const unconfirmed = { ...invoice, confirmed: false }
+    const html = renderToString(
+      <LocaleContext.Provider value={english}>
+        <PayPage state={{ name: 'checking', invoice: unconfirmed }} actions={{ choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), sendToVault: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }} wallets={[]} deployment={deployment} document={loaded(unconfirmed, record)} pdfUrl={null} onReloadDocument={vi.fn()} now={now} />
+      </LocaleContext.Provider>,
+    )
+    expect(html).toContain('you pay [U+202E]10.00 USDC only[U+2028]')
+    expect(html).not.toMatch(/[\u202E\u2028]/)
   })
 
   test('behavior: an unknown invoice gets the not-found page', () => {

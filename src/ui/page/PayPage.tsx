@@ -6,8 +6,9 @@ import { PaymentWidget, type PaymentWidgetProps } from '../widget/PaymentWidget'
 import type { DocumentLoad } from './documentLoad'
 import { InvoiceDocument } from './InvoiceDocument'
 import { InvoiceHeader, type InvoiceStanding } from './InvoiceHeader'
-import { metadataVerdict } from './metadataVerdict'
 import type { PageLayout } from './pageParams'
+import { readableMetadata } from './readableMetadata'
+import { useMetadataVerdict } from './useMetadataVerdict'
 
 export type PayPageProps = Omit<PaymentWidgetProps, 'merchantName' | 'invoiceNumber'> & {
   document: DocumentLoad
@@ -30,6 +31,9 @@ export function PayPage(p: PayPageProps) {
   const { strings: t, tag } = useLocale()
   const { state, document } = p
   const invoice = invoiceOf(state)
+  const received = document.status === 'loaded' ? document.document.metadata : null
+  const metadata = received ? readableMetadata(received) : null
+  const verdict = useMetadataVerdict(metadata, invoice, p.deployment)?.kind ?? null
   // only from the flow, which says it once the chain has no such invoice either (a service's 404 is not enough)
   if (state.name === 'notFound') {
     return <NotFoundPage />
@@ -42,8 +46,6 @@ export function PayPage(p: PayPageProps) {
       </main>
     )
   }
-  const metadata = document.status === 'loaded' ? document.document.metadata : null
-  const verdict = metadata ? metadataVerdict(metadata, invoice, p.deployment).kind : null
   const verified = verdict === 'verified' ? metadata : null
   // the name may still come while the chain or the record is being read: no finding about it yet
   const namePending = document.status === 'loading' || verdict === 'unconfirmed'
