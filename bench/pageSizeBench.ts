@@ -28,5 +28,6 @@ console.log(row('verifiers, at the first pay step', lazyBundle(dist, 'verifiers'
 const embed = JSON.parse(readFileSync(join(dist, 'embed', 'manifest.json'), 'utf8')) as EmbedManifest
 console.log(`${'embed loader (budget 1.5 KB)'.padEnd(38)}${''.padStart(9)}${kb(embed.gzipBytes)}  (${embed.file}, ${embed.integrity})`)
 console.log(`${'embed wallet bridge (budget 20 KB)'.padEnd(38)}${''.padStart(9)}${kb(embed.bridgeGzipBytes)}  (pinned by the kit ${embed.kitFile}, ${embed.kitIntegrity})`)
+console.log(`${'embed check of paid (budget 10 KB)'.padEnd(38)}${''.padStart(9)}${kb(embed.paidGzipBytes)}  (${embed.paidFile}, pinned by the kit)`)
 // a run that crashed above leaves the last result file as it was
 recording.save()

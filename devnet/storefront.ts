@@ -84,7 +84,8 @@ function storefrontApp({
 }: {
   checkoutUrl: string
   manifest: EmbedManifest | null
-  /** The devnet wallet, offered inline on this page too, reads the chain from here. */
+  /** The devnet's node, the pinned RPC: this page reads a frame's `paid` there before it hears it,
+   * and the devnet wallet, offered inline on this page too, reads the chain from here. */
   devnetRpcUrl?: string
   /** Read per request: the products' share tokens exist only once the checkout has seeded them. */
   products: () => StorefrontProduct[]

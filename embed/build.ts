@@ -22,13 +22,17 @@ export type EmbedManifest = {
   gzipBytes: number
   bridgeFile: string
   bridgeGzipBytes: number
+  /** The host's check of a frame's `paid` against the pinned chain (embed/hostPaid.ts), loaded at the first `paid`. */
+  paidFile: string
+  paidGzipBytes: number
   /** The inline widget, built with the page (`dist/assets/inline-<hash>.js`). */
   inlineFile: string
-  /** The loader pins the kit by integrity; the kit pins the bridge and the inline widget. */
+  /** The loader pins the kit by integrity; the kit pins the bridge, the inline widget and the check of `paid`. */
   kitFile: string
   kitIntegrity: string
   bridgeIntegrity: string
   inlineIntegrity: string
+  paidIntegrity: string
 }
 
 /** The inline widget's bundle, as the page's build (vite) named it. */
@@ -71,18 +75,23 @@ async function bundle(entry: string, format: 'iife' | 'esm', define: Record<stri
  * inline widget's; writes both and a manifest with the loader's SRI hash for merchants' `integrity`
  * attributes. */
 export async function buildEmbed(): Promise<EmbedManifest> {
-  // the bridge verifies against the deployment the page was built with
+  // the bridge and the check of `paid` verify against the deployment the page was built with
   const deployment = readFileSync(join(distDir, builtDeploymentFile), 'utf8')
   const bridge = await bundle('hostBridge.ts', 'esm', { __SVC_DEPLOYMENT__: deployment })
   const bridgeFile = `bridge.${bridge.digest.toString('hex').slice(0, 12)}.js`
+  const paid = await bundle('hostPaid.ts', 'esm', { __SVC_DEPLOYMENT__: deployment })
+  const paidFile = `paid.${paid.digest.toString('hex').slice(0, 12)}.js`
   const inline = inlineFile()
   const bridgeIntegrity = sri(bridge.code)
+  const paidIntegrity = sri(paid.code)
   const inlineIntegrity = sri(inlineModule(inline))
   const kit = await bundle('hostKit.ts', 'esm', {
     __BRIDGE_FILE__: JSON.stringify(bridgeFile),
     __INLINE_FILE__: JSON.stringify(inline),
+    __PAID_FILE__: JSON.stringify(paidFile),
     __BRIDGE_INTEGRITY__: JSON.stringify(bridgeIntegrity),
     __INLINE_INTEGRITY__: JSON.stringify(inlineIntegrity),
+    __PAID_INTEGRITY__: JSON.stringify(paidIntegrity),
   })
   const kitFile = `kit.${kit.digest.toString('hex').slice(0, 12)}.js`
   const kitIntegrity = sri(kit.code)
@@ -94,6 +103,7 @@ export async function buildEmbed(): Promise<EmbedManifest> {
   const file = `embed.v${embedVersion}.${loader.digest.toString('hex').slice(0, 12)}.js`
   mkdirSync(embedOutDir, { recursive: true })
   writeFileSync(join(embedOutDir, bridgeFile), bridge.code)
+  writeFileSync(join(embedOutDir, paidFile), paid.code)
   writeFileSync(join(embedOutDir, kitFile), kit.code)
   writeFileSync(join(embedOutDir, file), loader.code)
   const manifest: EmbedManifest = {
@@ -103,17 +113,20 @@ export async function buildEmbed(): Promise<EmbedManifest> {
     gzipBytes: loader.gzipBytes,
     bridgeFile,
     bridgeGzipBytes: bridge.gzipBytes,
+    paidFile,
+    paidGzipBytes: paid.gzipBytes,
     inlineFile: inline,
     kitFile,
     kitIntegrity,
     bridgeIntegrity,
     inlineIntegrity,
+    paidIntegrity,
   }
   writeFileSync(join(embedOutDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`)
   return manifest
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { file, gzipBytes, bridgeGzipBytes } = await buildEmbed()
-  console.log(`embed: ${file} ${gzipBytes} B gzip (wallet bridge ${bridgeGzipBytes} B, loaded when needed)`)
+  const { file, gzipBytes, bridgeGzipBytes, paidGzipBytes } = await buildEmbed()
+  console.log(`embed: ${file} ${gzipBytes} B gzip (wallet bridge ${bridgeGzipBytes} B, paid check ${paidGzipBytes} B, loaded when needed)`)
 }

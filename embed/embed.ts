@@ -26,12 +26,10 @@ function install(script: HTMLScriptElement | null): void {
   const api: SvcCheckout = window.SvcCheckout ?? {
     version: __EMBED_VERSION__,
     mount(element, options) {
-      // a wrong argument is a TypeError, as the platform's own APIs throw; the message says what to pass
-      if (!(element instanceof HTMLElement)) throw new TypeError('SvcCheckout.mount: pass a DOM element')
-      if (!/^\d+$/.test(String(options?.invoiceId))) throw new TypeError('SvcCheckout.mount: pass a numeric { invoiceId }')
-      return options.mode === 'inline'
-        ? mountInline(element, options, base, () => kit().then((loaded) => loaded.inline(base)))
-        : mountFrame(element, options, base, () => kit().then((loaded) => loaded.bridge(base)))
+      // a wrong argument is a TypeError, as the platform's own APIs throw; the message says what to
+      // pass (one message for both: the loader's budget)
+      if (!(element instanceof HTMLElement) || !/^\d+$/.test(String(options?.invoiceId))) throw new TypeError('SvcCheckout.mount: pass a DOM element and a numeric { invoiceId }')
+      return (options.mode === 'inline' ? mountInline : mountFrame)(element, options, base, kit)
     },
   }
   window.SvcCheckout = api

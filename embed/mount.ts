@@ -1,5 +1,5 @@
-import type { InlineWidgetModule } from '../src/inline/mountInline'
-import type { HostBridge, HostBridgeModule } from './hostBridge'
+import type { HostBridge } from './hostBridge'
+import type { HostKit } from './hostKit'
 import { hostEvents } from './hostEvents'
 import { maxFrameHeight, readFrameMessage, protocolVersion, type CheckoutEventName, type CheckoutEvents, type FrameMessage, type HostMessage } from '../shared/embedProtocol'
 
@@ -35,10 +35,11 @@ function frameUrl(base: string, id: string, options: MountOptions): string {
 }
 
 /**
- * Mounts the pay page in an iframe inside `element`. `base` is where the loader came from;
- * `loadBridge` fetches the wallet bridge the first time the page asks for the host's wallets.
+ * Mounts the pay page in an iframe inside `element`. `base` is where the loader came from; `kit`
+ * loads the pinned kit, for the wallet bridge the first time the page asks for the host's wallets and
+ * for the chain's word on a `paid`.
  */
-export function mountFrame(element: HTMLElement, options: MountOptions, base: string, loadBridge: () => Promise<HostBridgeModule>): Checkout {
+export function mountFrame(element: HTMLElement, options: MountOptions, base: string, kit: () => Promise<HostKit>): Checkout {
   // unique on the page (one loader per page); messages are told apart by origin and source window first
   const id = `svc${++instances}`
   const origin = new URL(base).origin
@@ -58,13 +59,18 @@ export function mountFrame(element: HTMLElement, options: MountOptions, base: st
     if (!message) return
     if (message.type === 'resize') frame.style.height = `${Math.min(Math.ceil(message.height), maxFrameHeight)}px`
     else if (isWalletMessage(message)) {
-      ;(bridge ??= loadBridge().then((module) => module.startHostBridge(post, { invoiceId: options.invoiceId }))).then(
+      ;(bridge ??= kit().then((loaded) => loaded.bridge(post, { invoiceId: options.invoiceId }))).then(
         (started) => destroyed || started.handle(message),
         // a bridge that could not load (offline, say) is fetched again at the frame's next ask
         () => (bridge = undefined),
       )
       // only this mount's invoice: a frame naming another (a forged `paid`, say) is not heard
-    } else if (message.detail.invoiceId === options.invoiceId) events.emit(message.type, message.detail)
+    } else if (message.detail.invoiceId === options.invoiceId) {
+      // The frame is the checkout server's page, not code this loader pins: `paid`, the one event a
+      // host acts on (an order shipped), is heard only once the pinned chain shows it (embed/hostPaid.ts)
+      if (message.type === 'paid') kit().then((loaded) => loaded.paid(message.detail, events.emit))
+      else events.emit(message.type, message.detail)
+    }
   }
   addEventListener('message', onMessage)
   element.appendChild(frame)
@@ -83,15 +89,18 @@ export function mountFrame(element: HTMLElement, options: MountOptions, base: st
 
 /**
  * Mounts the widget itself on this page, in a shadow root inside `element` (`mode: 'inline'`), so that
- * the page's wallets are the widget's. `loadWidget` imports it from the checkout's origin: the
- * loader never carries it.
+ * the page's wallets are the widget's. The pinned `kit` imports it from the checkout's origin: the
+ * loader never carries it. The widget is pinned code that reads the chain itself: its events are
+ * passed on as it emits them.
  */
-export function mountInline(element: HTMLElement, options: MountOptions, base: string, loadWidget: () => Promise<InlineWidgetModule>): Checkout {
+export function mountInline(element: HTMLElement, options: MountOptions, base: string, kit: () => Promise<HostKit>): Checkout {
   const events = hostEvents(element)
   const box = element.appendChild(document.createElement('div'))
   // a widget that cannot load (a CSP without the checkout in script-src, say) fails in the console,
   // with its URL, as a blocked iframe does
-  const widget = loadWidget().then((module) => module.mountInline(box, options, base, events.emit))
+  const widget = kit()
+    .then((loaded) => loaded.inline())
+    .then((module) => module.mountInline(box, options, base, events.emit))
   return {
     on: events.on,
     destroy() {

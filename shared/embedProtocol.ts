@@ -76,8 +76,9 @@ const checkoutEvents = ['ready', 'paid', 'pending', 'expired', 'error']
 // (marks an order paid, shows a code), so a frame cannot hand it markup, long text or a hash that is
 // not one. Matched on the detail's JSON, which spells a quote inside a string as \", so no field can
 // close its quotes early. A hash may be empty (paid by someone else: no operation of this checkout's);
-// a code is an upper-case word. The loader holds the invoice id to the one it mounted. One pattern for
-// every event: the loader's budget has no room for one each.
+// a code is an upper-case word. The loader holds the invoice id to the one it mounted, and a well-formed
+// `paid` is still only the frame's word: the host passes it on once the pinned chain shows it
+// (embed/hostPaid.ts). One pattern for every event: the loader's budget has no room for one each.
 const eventDetail = /^\{("(invoiceId":"\d{1,78}|(userOpHash|txHash)":"(0x[\da-fA-F]{64})?|code":"[A-Z_]{1,40})",?)+\}$/
 
 /** The tallest the frame may make itself: a checkout is never taller than this, and a frame that asks

@@ -5,7 +5,7 @@
  * import() has no integrity option.) Such a module has no static imports to escape the check; it
  * hands its API to the loader under a name on `window`, read once the script has run.
  */
-export type PinnedModuleName = '__svcKit' | '__svcBridge' | '__svcInline'
+export type PinnedModuleName = '__svcKit' | '__svcBridge' | '__svcInline' | '__svcPaid'
 
 /** Resolves with the module's API; rejects when it does not load or fails its integrity check (the
  * browser's console says which, with both hashes). */

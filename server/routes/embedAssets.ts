@@ -8,8 +8,8 @@ import { immutable } from './payPage'
 /**
  * The merchant loader: `/embed.js` always answers the current build (cached briefly, so a release
  * reaches every storefront within minutes), `/embed/<content-named file>` is cached for a year, and
- * `/embed/manifest.json` publishes the file name and its SRI hash. Host pages load the kit and the
- * wallet bridge as cross-origin module scripts with integrity, hence CORS on the files.
+ * `/embed/manifest.json` publishes the file name and its SRI hash. Host pages load the kit, the
+ * wallet bridge and the check of `paid` as cross-origin module scripts with integrity, hence CORS on the files.
  */
 export function embedAssets(dir: string) {
   const app = new Hono()
@@ -17,7 +17,7 @@ export function embedAssets(dir: string) {
   if (!existsSync(manifestPath)) return app
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as EmbedManifest
   // read once: a later build in the same folder cannot change what this server announced
-  const files = new Map([manifest.file, manifest.kitFile, manifest.bridgeFile].map((file) => [file, readEncodedFile(join(dir, file))]))
+  const files = new Map([manifest.file, manifest.kitFile, manifest.bridgeFile, manifest.paidFile].map((file) => [file, readEncodedFile(join(dir, file))]))
   const script = (file: EncodedFile, acceptEncoding: string | undefined, cacheControl: string) => {
     const { body, headers } = encodedBody(file, acceptEncoding)
     return new Response(body, {

@@ -162,6 +162,47 @@ describe('embedding on a storefront origin', () => {
     await page.close()
   })
 
+  // after the payment above: the invoice is Paid, so the checkout's own paid is true, and forged ones
+  // must be told from it by what the chain shows
+  test('behavior: a compromised checkout frame\'s forged paid does not reach the host page; the paid the chain shows does', async () => {
+    const product = devnet.file.invoices[0]!
+    const onChain = await paidEvent(product.id)
+    const page = await storefrontPage({ topOnly: true })
+    const warnings: string[] = []
+    page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()))
+    await page.goto(`${devnet.file.storefrontUrl}/script-tag`)
+    const frame = await payFrame(page)
+    // the checkout's own paid, for an invoice paid before it was mounted, is the chain's
+    await expect.poll(() => page.locator('[data-event="paid"]').count(), { timeout: 20_000 }).toBe(1)
+    const heard = () => page.locator('[data-event="paid"]').allTextContents()
+    expect((await heard()).map((line) => JSON.parse(line.replace(/^paid /, '')))).toEqual([{ invoiceId: product.id, userOpHash: '', txHash: onChain!.transactionHash }])
+
+    // code at the frame's origin, in the frame's own window, posting as the checkout would: every
+    // check of the message itself passes (origin, window, instance, invoice, formats)
+    const instance = new URL(frame.url()).searchParams.get('instance')!
+    const [issued] = await chain().getContractEvents({ address: devnet.file.contracts.registry, abi: invoiceRegistryAbi, eventName: 'InvoiceIssued', args: { id: BigInt(product.id) }, fromBlock: 0n })
+    const forged = [
+      // an invented transaction
+      { invoiceId: product.id, userOpHash: '', txHash: `0x${'ee'.repeat(32)}` },
+      // a real transaction of the registry's for this invoice, not its payment: its issue
+      { invoiceId: product.id, userOpHash: '', txHash: issued!.transactionHash },
+      // the real transaction, an invented operation
+      { invoiceId: product.id, userOpHash: `0x${'0a'.repeat(32)}`, txHash: onChain!.transactionHash },
+    ]
+    await frame.evaluate(
+      ({ id, parentOrigin, forged }) => {
+        for (const detail of forged) parent.postMessage({ svc: 1, id, type: 'paid', detail }, parentOrigin)
+      },
+      { id: instance, parentOrigin: devnet.file.storefrontUrl, forged },
+    )
+    // each is refused, and the console says why (the invented transaction after looking again for a while)
+    await expect.poll(() => warnings.filter((text) => text.startsWith(`svc-checkout: the checkout said invoice ${product.id} is paid; not passed on`)).length, { timeout: 30_000 }).toBe(3)
+    expect(warnings.join('\n')).toContain("the transaction named does not carry the registry's payment of this invoice")
+    expect(warnings.join('\n')).toContain('the transaction named does not carry the operation named')
+    expect(await heard()).toHaveLength(1)
+    await page.close()
+  }, 60_000)
+
   test.each([
     ['the wallet bridge', '**/embed/bridge.*.js'],
     ['the kit that pins it', '**/embed/kit.*.js'],

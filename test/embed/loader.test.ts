@@ -3,6 +3,8 @@ import { beforeAll, describe, expect, test, vi } from 'vitest'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { buildEmbed, embedOutDir } from '../../embed/build'
+import type { HostBridge } from '../../embed/hostBridge'
+import type { HostKit } from '../../embed/hostKit'
 import { mountFrame } from '../../embed/mount'
 
 const base = 'http://127.0.0.1:8787/'
@@ -52,37 +54,61 @@ describe('the script-tag loader', () => {
 
   test('behavior: a bad mount call fails with a message that says what to do', () => {
     include({})
-    expect(() => window.SvcCheckout!.mount(document.body, { invoiceId: 'abc' })).toThrow(/pass a numeric \{ invoiceId \}/)
-    expect(() => window.SvcCheckout!.mount(null as never, { invoiceId: '1' })).toThrow(/pass a DOM element/)
+    // one message for either mistake: the loader's size budget
+    const advice = 'SvcCheckout.mount: pass a DOM element and a numeric { invoiceId }'
+    expect(() => window.SvcCheckout!.mount(document.body, { invoiceId: 'abc' })).toThrow(new TypeError(advice))
+    expect(() => window.SvcCheckout!.mount(null as never, { invoiceId: '1' })).toThrow(new TypeError(advice))
   })
 })
 
+/** The kit as mountFrame uses it; `paid` stands for the chain's word (embed/hostPaid.ts): it passes on
+ * only a `paid` naming `chainTx`, and records every one it was asked about. */
+function fakeKit(chainTx: string, bridge: HostKit['bridge'] = () => Promise.reject(new Error('unused'))) {
+  const asked: unknown[] = []
+  const kit: HostKit = {
+    bridge,
+    inline: () => Promise.reject(new Error('unused')),
+    async paid(claimed, emit) {
+      asked.push(claimed)
+      if (claimed.txHash === chainTx) emit('paid', claimed)
+    },
+  }
+  return { asked, load: async () => kit }
+}
+
 describe('mountFrame', () => {
-  test('behavior: events from the frame reach on() and DOM CustomEvents; forged ones do not', () => {
+  const chainTx = `0x${'02'.repeat(32)}`
+
+  test('behavior: events from the frame reach on() and DOM CustomEvents; forged ones do not', async () => {
     const host = document.createElement('div')
     document.body.appendChild(host)
-    const checkout = mountFrame(host, { invoiceId: '9' }, base, () => Promise.reject(new Error('unused')))
+    const kit = fakeKit(chainTx)
+    const checkout = mountFrame(host, { invoiceId: '9' }, base, kit.load)
     const frame = host.querySelector('iframe')!
     const id = new URL(frame.src).searchParams.get('instance')!
     const paid = vi.fn()
     const dom = vi.fn()
+    const ready = vi.fn()
     checkout.on('paid', paid)
+    checkout.on('ready', ready)
     host.addEventListener('svc-checkout:paid', (event) => dom((event as CustomEvent).detail))
-    const detail = { invoiceId: '9', userOpHash: `0x${'01'.repeat(32)}`, txHash: `0x${'02'.repeat(32)}` }
+    const detail = { invoiceId: '9', userOpHash: `0x${'01'.repeat(32)}`, txHash: chainTx }
     const send = (origin: string, source: unknown, data: unknown) =>
       window.dispatchEvent(new MessageEvent('message', { origin, source: source as Window, data }))
 
     send('https://evil.example', frame.contentWindow, { svc: 1, id, type: 'paid', detail })
     send('http://127.0.0.1:8787', window, { svc: 1, id, type: 'paid', detail })
     send('http://127.0.0.1:8787', frame.contentWindow, { svc: 1, id: 'other', type: 'paid', detail })
-    expect(paid).not.toHaveBeenCalled()
-
     // the right frame, but another invoice than the one mounted
     send('http://127.0.0.1:8787', frame.contentWindow, { svc: 1, id, type: 'paid', detail: { ...detail, invoiceId: '10' } })
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(kit.asked).toEqual([])
     expect(paid).not.toHaveBeenCalled()
 
+    send('http://127.0.0.1:8787', frame.contentWindow, { svc: 1, id, type: 'ready', detail: { invoiceId: '9' } })
+    expect(ready).toHaveBeenCalledWith({ invoiceId: '9' })
     send('http://127.0.0.1:8787', frame.contentWindow, { svc: 1, id, type: 'paid', detail })
-    expect(paid).toHaveBeenCalledWith(detail)
+    await vi.waitFor(() => expect(paid).toHaveBeenCalledWith(detail))
     expect(dom).toHaveBeenCalledWith(detail)
 
     send('http://127.0.0.1:8787', frame.contentWindow, { svc: 1, id, type: 'resize', height: 733.2 })
@@ -91,15 +117,58 @@ describe('mountFrame', () => {
     expect(frame.style.height).toBe('4000px')
   })
 
+  test('behavior: the frame\'s own paid, well-formed and for the mounted invoice, reaches the page only through the chain\'s check: one the chain does not show is never heard', async () => {
+    const host = document.body.appendChild(document.createElement('div'))
+    const kit = fakeKit(chainTx)
+    const checkout = mountFrame(host, { invoiceId: '9' }, base, kit.load)
+    const frame = host.querySelector('iframe')!
+    const id = new URL(frame.src).searchParams.get('instance')!
+    const paid = vi.fn()
+    const dom = vi.fn()
+    checkout.on('paid', paid)
+    host.addEventListener('svc-checkout:paid', (event) => dom((event as CustomEvent).detail))
+    // a compromised checkout's page: the right origin, window and instance, an invented transaction
+    const invented = { invoiceId: '9', userOpHash: '', txHash: `0x${'ee'.repeat(32)}` }
+    window.dispatchEvent(new MessageEvent('message', { origin: 'http://127.0.0.1:8787', source: frame.contentWindow, data: { svc: 1, id, type: 'paid', detail: invented } }))
+    await vi.waitFor(() => expect(kit.asked).toEqual([invented]))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(paid).not.toHaveBeenCalled()
+    expect(dom).not.toHaveBeenCalled()
+  })
+
+  test('behavior: a paid the chain confirms after the checkout was destroyed is not heard', async () => {
+    const host = document.body.appendChild(document.createElement('div'))
+    let confirm!: () => void
+    const kit: HostKit = {
+      bridge: () => Promise.reject(new Error('unused')),
+      inline: () => Promise.reject(new Error('unused')),
+      paid: (claimed, emit) => new Promise<void>((resolve) => (confirm = () => resolve(emit('paid', claimed)))),
+    }
+    const checkout = mountFrame(host, { invoiceId: '9' }, base, async () => kit)
+    const frame = host.querySelector('iframe')!
+    const id = new URL(frame.src).searchParams.get('instance')!
+    const paid = vi.fn()
+    const dom = vi.fn()
+    checkout.on('paid', paid)
+    host.addEventListener('svc-checkout:paid', dom)
+    window.dispatchEvent(new MessageEvent('message', { origin: 'http://127.0.0.1:8787', source: frame.contentWindow, data: { svc: 1, id, type: 'paid', detail: { invoiceId: '9', userOpHash: '', txHash: chainTx } } }))
+    await vi.waitFor(() => expect(confirm).toBeDefined())
+    checkout.destroy()
+    confirm()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(paid).not.toHaveBeenCalled()
+    expect(dom).not.toHaveBeenCalled()
+  })
+
   test('behavior: a wallet bridge that failed to load is loaded again when the frame asks again', async () => {
     const host = document.body.appendChild(document.createElement('div'))
     const handled: string[] = []
     let loads = 0
     const loadBridge = async () => {
       if (++loads === 1) throw new TypeError('Failed to fetch dynamically imported module')
-      return { startHostBridge: () => ({ handle: (message: { type: string }) => void handled.push(message.type), destroy() {} }) }
+      return { handle: (message: { type: string }) => void handled.push(message.type), destroy() {} } as unknown as HostBridge
     }
-    mountFrame(host, { invoiceId: '9' }, base, loadBridge)
+    mountFrame(host, { invoiceId: '9' }, base, fakeKit(chainTx, loadBridge).load)
     const frame = host.querySelector('iframe')!
     const id = new URL(frame.src).searchParams.get('instance')!
     const ask = () =>
@@ -117,7 +186,7 @@ describe('mountFrame', () => {
     const added = vi.spyOn(window, 'addEventListener')
     const removed = vi.spyOn(window, 'removeEventListener')
     const host = document.createElement('div')
-    const checkout = mountFrame(host, { invoiceId: '9' }, base, () => Promise.reject(new Error('unused')))
+    const checkout = mountFrame(host, { invoiceId: '9' }, base, fakeKit(chainTx).load)
     const paid = vi.fn()
     checkout.on('paid', paid)
     const listener = added.mock.calls.find(([type]) => type === 'message')![1]

@@ -6,14 +6,19 @@ import { mountInline } from '../../embed/mount'
 
 const base = 'http://127.0.0.1:8787/'
 
-/** The inline widget as the loader sees it: what it was mounted with, and its `emit`. */
+/** The inline widget as the loader sees it, through the kit: what it was mounted with, and its `emit`. */
 function fakeWidget() {
   const mounted: { box?: HTMLElement; options?: InlineOptions; base?: string; emit?: FrameChannel['emit']; destroy: () => void } = { destroy: vi.fn() }
+  const unused = () => Promise.reject(new Error('not in this test'))
   const load: Parameters<typeof mountInline>[3] = async () => ({
-    mountInline(box, options, widgetBase, emit) {
-      Object.assign(mounted, { box, options, base: widgetBase, emit })
-      return { destroy: mounted.destroy }
-    },
+    bridge: unused,
+    paid: unused,
+    inline: async () => ({
+      mountInline(box, options, widgetBase, emit) {
+        Object.assign(mounted, { box, options, base: widgetBase, emit })
+        return { destroy: mounted.destroy }
+      },
+    }),
   })
   return { mounted, load }
 }
@@ -28,6 +33,7 @@ test('default: the widget gets a box of its own inside the element, the options 
   expect(mounted.base).toBe(base)
 })
 
+// the widget is pinned code reading the chain itself, on this page: its `paid` needs no second look
 test('behavior: its events reach on() and DOM CustomEvents on the element, as in iframe mode', async () => {
   const host = document.body.appendChild(document.createElement('div'))
   const { mounted, load } = fakeWidget()

@@ -20,7 +20,7 @@ const decoders = { br: brotliDecompressSync, gzip: gunzipSync }
 
 describe('the built page and loader, compressed', () => {
   test.each(['br', 'gzip'] as const)('behavior: every script and style served as %s decodes to the built file byte for byte', async (encoding) => {
-    const paths = [...scripts.map((name) => [`/assets/${name}`, join(dist, 'assets', name)]), ...[manifest.file, manifest.kitFile, manifest.bridgeFile].map((name) => [`/embed/${name}`, join(dist, 'embed', name)])]
+    const paths = [...scripts.map((name) => [`/assets/${name}`, join(dist, 'assets', name)]), ...[manifest.file, manifest.kitFile, manifest.bridgeFile, manifest.paidFile].map((name) => [`/embed/${name}`, join(dist, 'embed', name)])]
     expect(paths.length).toBeGreaterThan(5)
     for (const [path, file] of paths) {
       const res = await app.request(path!, { headers: { 'accept-encoding': encoding } })

@@ -7,7 +7,9 @@
  * it, confirm on your server (`verifyWebhook`, or `readInvoice` from `@svc-checkout/js/server`). */
 export type CheckoutEvents = {
   ready: { invoiceId: string }
-  /** `userOpHash` is empty when the invoice was paid elsewhere; `txHash` while the checkout does not know it. */
+  /** Heard once the page has read it on the checkout's pinned chain (iframe mode: the frame's word is
+   * not taken); `txHash` is the registry's payment transaction (inline, empty while the widget does not
+   * know it yet); `userOpHash` is empty when the invoice was paid elsewhere or by a smart wallet. */
   paid: { invoiceId: string; userOpHash: string; txHash: string }
   /** The payment is out, not yet on the chain; `userOpHash` is empty when the payer's own smart wallet sent it. */
   pending: { invoiceId: string; userOpHash: string }
