@@ -1,4 +1,4 @@
-import confusables from 'unhomoglyph/data.json'
+import confusables from 'unhomoglyph/data.json' with { type: 'json' }
 import { hasHiddenCharacters } from './plainText'
 
 /**

@@ -41,7 +41,8 @@ async function bundle(script: string): Promise<Bundle> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    target: 'node20',
+    // the engines' floor (package.json): import attributes (a package's JSON, with { type: 'json' }) are kept
+    target: 'node20.19',
     packages: 'external',
     metafile: true,
     logLevel: 'warning',
