@@ -16,7 +16,7 @@ import type { WidgetActions } from '../../src/ui/widget/PaymentWidget'
 import { unconfirmedInvoice } from '../../src/verify/confirmInvoice'
 
 // nothing on the server page can be acted on before the client takes over
-const inert: WidgetActions = { choose() {}, switchNetwork() {}, pay() {}, payFromWallet() {}, sendToVault() {}, renewPermit() {}, retry() {} }
+const inert: WidgetActions = { choose() {}, switchNetwork() {}, pay() {}, payFromWallet() {}, sendToVault() {}, moveBack() {}, renewPermit() {}, retry() {} }
 const noop = () => {}
 const pdfUrls = createPayApi({ baseUrl: '' })
 

@@ -21,6 +21,8 @@ export type PaymentChain = {
   vaultOf(owner: Address): Promise<{ vault: Address; deployed: boolean }>
   /** The token balance of a vault, or of the payer's own account. */
   balanceOf(holder: Address): Promise<bigint>
+  /** eth_getCode: '0x' for an account without code (an EOA). */
+  codeOf(account: Address): Promise<Hex>
   /** The token's EIP-2612 nonces(owner): of the vault, or of the account that funds it. */
   permitNonceOf(owner: Address): Promise<bigint>
   /** EntryPoint.getNonce(vault, 0). */
@@ -57,6 +59,7 @@ export function createChainReader(deployment: PinnedDeployment, sources: () => E
     settlementOf: (id) => read((provider) => readSettlement(provider, deployment, id), true),
     vaultOf: (owner: Address) => read((provider) => readVault(provider, deployment, owner)),
     balanceOf: (vault) => read((provider) => readBalance(provider, deployment, vault)),
+    codeOf: (account) => read((provider) => provider.request({ method: 'eth_getCode', params: [account, 'latest'] }) as Promise<Hex>),
     permitNonceOf: (vault) => read((provider) => readPermitNonce(provider, deployment, vault)),
     entryPointNonceOf: (vault) => read((provider) => readEntryPointNonce(provider, deployment, vault)),
     blockTime: () => read(readBlockTime),

@@ -206,6 +206,10 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
       async balanceOf(holder) {
         return holder === owner.address ? world.accountBalance : world.balance
       },
+      // the payer's account is an EOA
+      async codeOf() {
+        return '0x'
+      },
       async permitNonceOf(holder) {
         return holder === owner.address ? world.accountNonce : world.permitNonce
       },
@@ -1013,6 +1017,28 @@ describe('createPaymentFlow: failures the payer recovers from', () => {
     expect(failed.resume.name).toBe('preparing')
     t.flow.retry()
     await until(t.flow, 'paid')
+  })
+})
+
+describe('createPaymentFlow: a smart account is never sent to a vault', () => {
+  test('behavior: a smart account (code at its address) short of funds is told to top up itself, never its vault, and sees what its vault already holds', async () => {
+    // the vault derived from the account holds 200 USDC it was sent before; the account holds 48
+    const t = setup({ balance: 200_000_000n, accountBalance: 48_000_000n })
+    t.dependencies.chain.codeOf = async () => '0x363d3d373d3d3d363d73bebebebebebebebebebebebebebebebebebebebe5af43d82803e903d91602b57fd5bf3'
+    t.dependencies.wallet.capabilities = async () => ({ atomic: 'supported', paymasterService: true })
+    t.dependencies.wallet.sendCalls = async () => '0x1'
+    t.flow.start()
+    await until(t.flow, 'ready')
+    t.flow.connect()
+    const state = await until(t.flow, 'smartWallet')
+    expect(state.payer).toEqual({ owner: t.owner.address, balance: 48_000_000n, stranded: { vault: t.vault, deployed: false, balance: 200_000_000n }, movesBack: true })
+    expect(t.seen).not.toContain('insufficientBalance')
+    // nothing is offered that the account cannot do: no Pay for what it does not hold, no permit for the vault
+    t.flow.pay()
+    t.flow.payFromWallet()
+    await settle()
+    expect(t.flow.state.name).toBe('smartWallet')
+    expect(t.count('requestPermit')).toBe(0)
   })
 })
 

@@ -20,6 +20,8 @@ export type PaymentFlow = {
   payFromWallet(): void
   /** Send what the vault lacks from the connected account as the wallet's own transaction, then pay. */
   sendToVault(): void
+  /** A smart account takes back the funds its vault holds, which it can never pay from. */
+  moveBack(): void
   renewPermit(): void
   retry(): void
   /** The wallet's account or chain as it reports them now; null once disconnected. */
@@ -72,6 +74,7 @@ export function createPaymentFlow(dependencies: PaymentFlowDependencies): Paymen
     pay: () => dispatch({ type: 'pay' }),
     payFromWallet: () => dispatch({ type: 'payFromWallet' }),
     sendToVault: () => dispatch({ type: 'sendToVault' }),
+    moveBack: () => dispatch({ type: 'moveBack' }),
     renewPermit: () => dispatch({ type: 'renewPermit' }),
     retry: () => dispatch({ type: 'retry', at: dependencies.clock.now() }),
     walletChanged: (connection) => dispatch({ type: 'walletChanged', connection, wantedChainId: dependencies.deployment.chainId }),

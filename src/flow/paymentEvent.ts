@@ -23,6 +23,8 @@ export type PaymentAction =
   | { type: 'payFromWallet' }
   /** Send what the vault lacks from the connected account first, as the wallet's own transaction. */
   | { type: 'sendToVault' }
+  /** A smart account takes back what its vault holds, which it can never pay from. */
+  | { type: 'moveBack' }
   | { type: 'renewPermit' }
   | { type: 'retry'; at: number }
   /** The wallet reported another account or chain (or none: disconnected). `wantedChainId`: the pinned chain. */

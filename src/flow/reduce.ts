@@ -205,9 +205,11 @@ const beforeHandover = new Set<PaymentState['name']>([
   'verifying',
   'signingOperation',
   'permitExpired',
-  // a smart wallet's payment, until the wallet has taken the batch
+  // a smart wallet's payment, until the wallet has taken the batch, and taking a stranded vault's funds back
   'smartWallet',
   'sendingCalls',
+  'movingBack',
+  'followingMoveBack',
 ])
 
 /**

@@ -144,6 +144,8 @@ export async function runEffect(state: PaymentState, dependencies: PaymentFlowDe
 
     case 'sendingCalls':
     case 'followingCalls':
+    case 'movingBack':
+    case 'followingMoveBack':
       // fetched when the payer presses Pay: a payer with a vault never loads it
       return (await import('./smartWallet/runSmartWalletEffect')).runSmartWalletEffect(state, dependencies, checkInvoice)
 

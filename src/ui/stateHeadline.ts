@@ -54,8 +54,12 @@ export function stateHeadline(state: PaymentState, t: Strings): string {
       // nothing was attempted when the chain cannot be read, or the service cannot find an invoice the chain holds
       if (state.code === 'CHAIN_UNREADABLE') return t.cannotCheckTitle
       return state.code === 'NOT_FOUND' ? t.serviceNotFoundTitle : t.errorTitle
+    // a smart account short of the amount (and taking its vault's funds back meanwhile) is short of funds
     case 'smartWallet':
-      return t.payTitle
+    case 'followingMoveBack':
+      return !state.payer.cannotPay && state.payer.balance < BigInt(state.invoice.amount) ? t.insufficientTitle : t.payTitle
+    case 'movingBack':
+      return t.connecting
     case 'sendingCalls':
       return t.signingTitle
     case 'followingCalls':

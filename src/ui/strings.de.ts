@@ -277,5 +277,13 @@ export const de: Strings = {
     pendingServiceSays: 'Der Zahlungsdienst sagt, er habe Ihre Zahlung gesendet; auf der Blockchain ist noch nichts zu sehen. Diese Seite liest weiter die Blockchain und zeigt die Zahlung, sobald sie dort ist.',
     pendingUnreadable: 'Der Zahlungsdienst hat in einer Form geantwortet, die diese Seite nicht lesen kann. Ihre unterschriebene Zahlung kann trotzdem durchgehen: Diese Seite liest die Blockchain, bis es feststeht.',
     notSentBody: 'Der Zahlungsdienst sagte, er habe Ihre Zahlung gesendet, aber die Blockchain hat sie nie gezeigt, und jetzt kann sie nicht mehr durchgehen: Sie wurde nicht gesendet. Es wurde nichts bezahlt. Sie können es erneut versuchen.',
+    smartShort: (missing, balance) => `Dieses Konto enthält ${balance}; es fehlen ${missing}, um diese Rechnung zu bezahlen. Senden Sie den Betrag an dieses Konto selbst, an die Adresse unten, und prüfen Sie dann erneut. Senden Sie ihn nicht an einen Vault: Ein Smart Account kann nicht aus einem Vault bezahlen.`,
+    smartCannotPay: 'Dieses Konto ist ein Smart-Contract-Konto. Dieser Checkout nimmt seine Zahlung nur als einen einzigen Schritt an, den Ihre Wallet sendet und dessen Netzwerkgebühr der Checkout bezahlt, und Ihre Wallet bietet das hier nicht an. Es wurde nichts bezahlt. Bezahlen Sie mit einer anderen Wallet.',
+    strandedBody: (amount) => `Ihr Vault enthält ${amount}, mit denen dieses Konto nicht bezahlen kann: Ein Smart Account kann nicht für einen Vault unterschreiben. Nur dieses Konto kann den Betrag herausholen.`,
+    moveBack: (amount) => `${amount} auf dieses Konto zurückholen (Sie zahlen die Netzwerkgebühr)`,
+    strandedHow: (token) => `Um ihn herauszuholen, senden Sie von diesem Konto einen Aufruf der Funktion execute des Vaults, der sein gesamtes ${token} an dieses Konto überweist. Diese Seite kann ihn mit dieser Wallet nicht senden. Bis dahin bleibt der Betrag im Vault, und niemand sonst kann ihn herausholen.`,
+    movingBack: (amount) => `Ihre Wallet zeigt eine Anfrage: ${amount} aus Ihrem Vault auf dieses Konto zurückholen. Sie zahlen die Netzwerkgebühr.`,
+    followingMoveBack: 'Warte darauf, dass die Blockchain die Überweisung aus Ihrem Vault zeigt. Diese Seite liest sie, bis es so weit ist.',
+    noteMoveNotOnChain: 'Die Blockchain zeigt keine Überweisung aus Ihrem Vault. Es wurde nichts bewegt; Sie können es erneut versuchen.',
   },
 }

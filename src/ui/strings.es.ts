@@ -276,5 +276,13 @@ export const es: Strings = {
     pendingServiceSays: 'El servicio de pago dice que envió su pago; en la blockchain todavía no hay nada. Esta página sigue leyendo la blockchain y mostrará el pago en cuanto aparezca.',
     pendingUnreadable: 'El servicio de pago respondió de una forma que esta página no puede leer. Su pago firmado aún puede realizarse: esta página lee la blockchain hasta saberlo.',
     notSentBody: 'El servicio de pago dijo que había enviado su pago, pero la blockchain nunca lo mostró y ya no puede realizarse: no se envió. No se pagó nada. Puede volver a intentarlo.',
+    smartShort: (missing, balance) => `Esta cuenta tiene ${balance}; faltan ${missing} para pagar esta factura. Envíelos a esta misma cuenta, a la dirección de abajo, y luego vuelva a comprobar. No los envíe a una bóveda: una cuenta inteligente no puede pagar desde ella.`,
+    smartCannotPay: 'Esta cuenta es una cuenta de contrato inteligente. Este checkout solo acepta su pago como un único paso enviado por su billetera, con la comisión de red pagada por el checkout, y su billetera no lo ofrece aquí. No se pagó nada. Pague desde otra billetera.',
+    strandedBody: (amount) => `Su bóveda tiene ${amount} con los que esta cuenta no puede pagar: una cuenta inteligente no puede firmar por una bóveda. Solo esta cuenta puede sacarlos.`,
+    moveBack: (amount) => `Devolver ${amount} a esta cuenta (usted paga la comisión de red)`,
+    strandedHow: (token) => `Para sacarlos, envíe desde esta cuenta una llamada a la función execute de la bóveda que transfiera todos sus ${token} a esta cuenta. Esta página no puede enviarla con esta billetera. Hasta entonces permanecen en la bóveda y nadie más puede sacarlos.`,
+    movingBack: (amount) => `Su billetera muestra una sola solicitud: devolver ${amount} de su bóveda a esta cuenta. Usted paga su comisión de red.`,
+    followingMoveBack: 'Esperando a que la blockchain muestre la transferencia desde su bóveda. Esta página la lee hasta que aparezca.',
+    noteMoveNotOnChain: 'La blockchain no muestra la transferencia desde su bóveda. No se movió nada; puede volver a intentarlo.',
   },
 }

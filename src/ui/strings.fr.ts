@@ -276,5 +276,13 @@ export const fr: Strings = {
     pendingServiceSays: 'Le service de paiement dit avoir envoyé votre paiement ; rien sur la blockchain pour l’instant. Cette page continue de lire la blockchain et affichera le paiement dès qu’il y figurera.',
     pendingUnreadable: 'Le service de paiement a répondu sous une forme que cette page ne peut pas lire. Votre paiement signé peut encore aboutir : cette page lit la blockchain jusqu’à en avoir le cœur net.',
     notSentBody: 'Le service de paiement a dit avoir envoyé votre paiement, mais la blockchain ne l’a jamais montré, et il ne peut plus aboutir : il n’a pas été envoyé. Rien n’a été payé. Vous pouvez réessayer.',
+    smartShort: (missing, balance) => `Ce compte contient ${balance} ; il manque ${missing} pour payer cette facture. Envoyez-les sur ce compte lui-même, à l’adresse ci-dessous, puis vérifiez à nouveau. Ne les envoyez pas vers un coffre : un compte intelligent ne peut pas payer depuis un coffre.`,
+    smartCannotPay: 'Ce compte est un compte à contrat intelligent. Cette page de paiement n’accepte son paiement qu’en une seule étape envoyée par votre portefeuille, avec les frais de réseau payés par la page de paiement, et votre portefeuille ne le propose pas ici. Rien n’a été payé. Payez depuis un autre portefeuille.',
+    strandedBody: (amount) => `Votre coffre contient ${amount} avec lesquels ce compte ne peut pas payer : un compte intelligent ne peut pas signer pour un coffre. Seul ce compte peut les en retirer.`,
+    moveBack: (amount) => `Rapatrier ${amount} sur ce compte (vous payez les frais de réseau)`,
+    strandedHow: (token) => `Pour les retirer, envoyez depuis ce compte un appel à la fonction execute du coffre qui transfère tous ses ${token} vers ce compte. Cette page ne peut pas l’envoyer avec ce portefeuille. D’ici là, ils restent dans le coffre, et personne d’autre ne peut les retirer.`,
+    movingBack: (amount) => `Votre portefeuille affiche une seule demande : rapatrier ${amount} de votre coffre vers ce compte. Vous payez ses frais de réseau.`,
+    followingMoveBack: 'En attente du virement depuis votre coffre sur la blockchain. Cette page la lit jusqu’à ce qu’il y figure.',
+    noteMoveNotOnChain: 'La blockchain ne montre pas le virement depuis votre coffre. Rien n’a été déplacé ; vous pouvez réessayer.',
   },
 }

@@ -276,5 +276,13 @@ export const id: Strings = {
     pendingServiceSays: 'Layanan pembayaran mengatakan telah mengirim pembayaran Anda; belum ada apa pun di blockchain. Halaman ini terus membaca blockchain dan menampilkan pembayaran begitu muncul di sana.',
     pendingUnreadable: 'Layanan pembayaran merespons dalam bentuk yang tidak dapat dibaca halaman ini. Pembayaran yang Anda tandatangani mungkin tetap berhasil: halaman ini membaca blockchain sampai hasilnya pasti.',
     notSentBody: 'Layanan pembayaran mengatakan telah mengirim pembayaran Anda, tetapi blockchain tidak pernah menunjukkannya, dan kini pembayaran itu tidak dapat lagi berhasil: pembayaran tidak dikirim. Tidak ada yang dibayar. Anda dapat mencoba lagi.',
+    smartShort: (missing, balance) => `Akun ini berisi ${balance}; masih diperlukan ${missing} untuk membayar faktur ini. Kirim kekurangannya ke akun ini sendiri, ke alamat di bawah, lalu periksa lagi. Jangan kirim ke brankas: akun pintar tidak dapat membayar dari brankas.`,
+    smartCannotPay: 'Akun ini adalah akun kontrak pintar. Checkout ini hanya menerima pembayarannya sebagai satu langkah yang dikirim dompet Anda, dengan biaya jaringan dibayar oleh checkout, dan dompet Anda tidak menawarkannya di sini. Tidak ada yang dibayar. Bayar dengan dompet lain.',
+    strandedBody: (amount) => `Brankas Anda berisi ${amount} yang tidak dapat dipakai akun ini untuk membayar: akun pintar tidak dapat menandatangani untuk brankas. Hanya akun ini yang dapat mengeluarkannya.`,
+    moveBack: (amount) => `Pindahkan ${amount} kembali ke akun ini (Anda membayar biaya jaringan)`,
+    strandedHow: (token) => `Untuk mengeluarkannya, kirim dari akun ini panggilan ke fungsi execute milik brankas yang mentransfer seluruh ${token} di dalamnya ke akun ini. Halaman ini tidak dapat mengirimnya dengan dompet ini. Sampai saat itu dana tetap di brankas, dan tidak ada orang lain yang dapat mengeluarkannya.`,
+    movingBack: (amount) => `Dompet Anda menampilkan satu permintaan: memindahkan ${amount} dari brankas Anda kembali ke akun ini. Anda membayar biaya jaringannya.`,
+    followingMoveBack: 'Menunggu blockchain menampilkan transfer dari brankas Anda. Halaman ini membacanya sampai transfer itu muncul.',
+    noteMoveNotOnChain: 'Blockchain tidak menampilkan transfer dari brankas Anda. Tidak ada yang dipindahkan; Anda dapat mencoba lagi.',
   },
 }

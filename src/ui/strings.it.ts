@@ -276,5 +276,13 @@ export const it: Strings = {
     pendingServiceSays: 'Il servizio di pagamento dice di aver inviato il suo pagamento; sulla blockchain non c’è ancora nulla. Questa pagina continua a leggere la blockchain e mostrerà il pagamento appena ci sarà.',
     pendingUnreadable: 'Il servizio di pagamento ha risposto in una forma che questa pagina non sa leggere. Il pagamento che ha firmato può ancora andare a buon fine: questa pagina legge la blockchain finché non lo sa.',
     notSentBody: 'Il servizio di pagamento ha detto di aver inviato il suo pagamento, ma la blockchain non lo ha mai mostrato e ora non può più andare a buon fine: non è stato inviato. Non è stato pagato nulla. Può riprovare.',
+    smartShort: (missing, balance) => `Questo conto contiene ${balance}; per pagare questa fattura mancano ${missing}. Li invii a questo stesso conto, all’indirizzo qui sotto, poi controlli di nuovo. Non li invii a un vault: un conto smart non può pagare da un vault.`,
+    smartCannotPay: 'Questo conto è un conto a smart contract. Questo checkout accetta il suo pagamento solo come un unico passaggio inviato dal suo wallet, con la commissione di rete pagata dal checkout, e il suo wallet qui non lo offre. Non è stato pagato nulla. Paghi da un altro wallet.',
+    strandedBody: (amount) => `Il suo vault contiene ${amount} con cui questo conto non può pagare: un conto smart non può firmare per un vault. Solo questo conto può prelevarli.`,
+    moveBack: (amount) => `Riporta ${amount} su questo conto (la commissione di rete è a suo carico)`,
+    strandedHow: (token) => `Per prelevarli, invii da questo conto una chiamata alla funzione execute del vault che trasferisca tutti i suoi ${token} a questo conto. Questa pagina non può inviarla con questo wallet. Fino ad allora restano nel vault, e nessun altro può prelevarli.`,
+    movingBack: (amount) => `Il suo wallet mostra una sola richiesta: riportare ${amount} dal suo vault a questo conto. La commissione di rete è a suo carico.`,
+    followingMoveBack: 'In attesa che la blockchain mostri il trasferimento dal suo vault. Questa pagina la legge finché non compare.',
+    noteMoveNotOnChain: 'La blockchain non mostra il trasferimento dal suo vault. Non è stato spostato nulla; può riprovare.',
   },
 }

@@ -276,5 +276,13 @@ export const nl: Strings = {
     pendingServiceSays: 'De betaaldienst zegt dat hij uw betaling heeft verstuurd; op de blockchain staat nog niets. Deze pagina blijft de blockchain lezen en toont de betaling zodra die er staat.',
     pendingUnreadable: 'De betaaldienst antwoordde in een vorm die deze pagina niet kan lezen. Uw ondertekende betaling kan nog steeds doorgaan: deze pagina leest de blockchain tot dat vaststaat.',
     notSentBody: 'De betaaldienst zei dat hij uw betaling had verstuurd, maar de blockchain heeft haar nooit getoond en nu kan ze niet meer doorgaan: ze is niet verstuurd. Er is niets betaald. U kunt het opnieuw proberen.',
+    smartShort: (missing, balance) => `Dit account bevat ${balance}; er is nog ${missing} nodig om deze factuur te betalen. Stuur het naar dit account zelf, naar het adres hieronder, en controleer daarna opnieuw. Stuur het niet naar een kluis: een smart account kan niet vanuit een kluis betalen.`,
+    smartCannotPay: 'Dit account is een smart-contractaccount. Deze checkout neemt de betaling ervan alleen aan als één stap die uw wallet verstuurt, met de netwerkkosten betaald door de checkout, en uw wallet biedt dat hier niet aan. Er is niets betaald. Betaal met een andere wallet.',
+    strandedBody: (amount) => `Uw kluis bevat ${amount} waarmee dit account niet kan betalen: een smart account kan niet voor een kluis ondertekenen. Alleen dit account kan het eruit halen.`,
+    moveBack: (amount) => `${amount} terugzetten naar dit account (u betaalt de netwerkkosten)`,
+    strandedHow: (token) => `Om het eruit te halen, stuurt u vanaf dit account een aanroep van de functie execute van de kluis die al haar ${token} naar dit account overmaakt. Deze pagina kan die met deze wallet niet versturen. Tot dan blijft het in de kluis, en niemand anders kan het eruit halen.`,
+    movingBack: (amount) => `Uw wallet toont één verzoek: ${amount} uit uw kluis terugzetten naar dit account. U betaalt de netwerkkosten.`,
+    followingMoveBack: 'Wachten tot de blockchain de overboeking uit uw kluis toont. Deze pagina leest de blockchain tot het zover is.',
+    noteMoveNotOnChain: 'De blockchain toont geen overboeking uit uw kluis. Er is niets verplaatst; u kunt het opnieuw proberen.',
   },
 }

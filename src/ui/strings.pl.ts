@@ -276,5 +276,13 @@ export const pl: Strings = {
     pendingServiceSays: 'Serwis płatności twierdzi, że wysłał Twoją płatność; w blockchainie jeszcze nic nie ma. Ta strona nadal odczytuje blockchain i pokaże płatność, gdy tylko się tam pojawi.',
     pendingUnreadable: 'Serwis płatności odpowiedział w formie, której ta strona nie potrafi odczytać. Podpisana płatność może nadal dojść do skutku: ta strona odczytuje blockchain, dopóki nie będzie to pewne.',
     notSentBody: 'Serwis płatności twierdził, że wysłał Twoją płatność, ale blockchain nigdy jej nie pokazał, a teraz nie może już ona dojść do skutku: nie została wysłana. Nic nie zostało zapłacone. Możesz spróbować ponownie.',
+    smartShort: (missing, balance) => `Saldo tego konta: ${balance}. Do zapłaty tej faktury brakuje: ${missing}. Wyślij brakującą kwotę na to samo konto, na adres poniżej, a potem sprawdź ponownie. Nie wysyłaj jej do sejfu: konto inteligentne nie może z niego płacić.`,
+    smartCannotPay: 'To konto jest kontem inteligentnego kontraktu. Ta kasa przyjmuje płatność z takiego konta tylko jako jeden krok wysłany przez Twój portfel, z opłatą sieciową płaconą przez kasę, a Twój portfel tego tu nie oferuje. Nic nie zostało zapłacone. Zapłać z innego portfela.',
+    strandedBody: (amount) => `W Twoim sejfie jest kwota, którą to konto nie może zapłacić: ${amount}. Konto inteligentne nie może podpisywać w imieniu sejfu. Tylko to konto może ją wypłacić.`,
+    moveBack: (amount) => `Przenieś z powrotem na to konto: ${amount} (opłatę sieciową płacisz Ty)`,
+    strandedHow: (token) => `Aby ją wypłacić, wyślij z tego konta wywołanie funkcji execute sejfu, które przeleje na to konto cały jego token: ${token}. Ta strona nie może wysłać go tym portfelem. Do tego czasu środki pozostają w sejfie i nikt inny nie może ich wypłacić.`,
+    movingBack: (amount) => `Twój portfel pokazuje jedno żądanie: przeniesienie z sejfu z powrotem na to konto kwoty: ${amount}. Opłatę sieciową płacisz Ty.`,
+    followingMoveBack: 'Oczekiwanie, aż blockchain pokaże przelew z Twojego sejfu. Ta strona odczytuje go, dopóki się nie pojawi.',
+    noteMoveNotOnChain: 'Blockchain nie pokazuje przelewu z Twojego sejfu. Nic nie zostało przeniesione; możesz spróbować ponownie.',
   },
 }

@@ -276,5 +276,13 @@ export const ptBR: Strings = {
     pendingServiceSays: 'O serviço de pagamento diz que enviou seu pagamento; ainda não há nada na blockchain. Esta página continua lendo a blockchain e mostra o pagamento assim que ele aparecer.',
     pendingUnreadable: 'O serviço de pagamento respondeu de uma forma que esta página não consegue ler. Seu pagamento assinado ainda pode ser concluído: esta página lê a blockchain até saber.',
     notSentBody: 'O serviço de pagamento disse que tinha enviado seu pagamento, mas a blockchain nunca o mostrou, e agora ele não pode mais ser concluído: não foi enviado. Nada foi pago. Você pode tentar novamente.',
+    smartShort: (missing, balance) => `Esta conta tem ${balance}; faltam ${missing} para pagar esta fatura. Envie o valor para esta própria conta, no endereço abaixo, e depois verifique de novo. Não o envie para um cofre: uma conta inteligente não pode pagar a partir dele.`,
+    smartCannotPay: 'Esta conta é uma conta de contrato inteligente. Este checkout só aceita o pagamento dela como uma única etapa enviada pela sua carteira, com a taxa de rede paga pelo checkout, e sua carteira não oferece isso aqui. Nada foi pago. Pague com outra carteira.',
+    strandedBody: (amount) => `Seu cofre tem ${amount} que esta conta não pode usar para pagar: uma conta inteligente não pode assinar por um cofre. Só esta conta pode retirar esse valor.`,
+    moveBack: (amount) => `Devolver ${amount} para esta conta (você paga a taxa de rede)`,
+    strandedHow: (token) => `Para retirar, envie a partir desta conta uma chamada à função execute do cofre que transfira todo o ${token} dele para esta conta. Esta página não consegue enviá-la com esta carteira. Até lá, o valor fica no cofre, e ninguém mais pode retirá-lo.`,
+    movingBack: (amount) => `Sua carteira mostra uma única solicitação: devolver ${amount} do seu cofre para esta conta. Você paga a taxa de rede.`,
+    followingMoveBack: 'Aguardando a blockchain mostrar a transferência do seu cofre. Esta página a lê até que apareça.',
+    noteMoveNotOnChain: 'A blockchain não mostra a transferência do seu cofre. Nada foi movido; você pode tentar novamente.',
   },
 }

@@ -277,5 +277,13 @@ export const tr: Strings = {
     pendingServiceSays: 'Ödeme hizmeti ödemenizi gönderdiğini söylüyor; blokzincirde henüz hiçbir şey yok. Bu sayfa blokzinciri okumaya devam eder ve ödeme orada görünür görünmez gösterir.',
     pendingUnreadable: 'Ödeme hizmeti bu sayfanın okuyamadığı bir biçimde yanıt verdi. İmzaladığınız ödeme yine de gerçekleşebilir: bu sayfa sonuç belli olana kadar blokzinciri okur.',
     notSentBody: 'Ödeme hizmeti ödemenizi gönderdiğini söyledi, ancak blokzincir bunu hiç göstermedi ve artık gerçekleşemez: gönderilmedi. Hiçbir ödeme yapılmadı. Tekrar deneyebilirsiniz.',
+    smartShort: (missing, balance) => `Bu hesaptaki bakiye: ${balance}. Bu faturayı ödemek için gereken ek tutar: ${missing}. Bu tutarı aşağıdaki adrese, yani bu hesabın kendisine gönderin, ardından tekrar kontrol edin. Bir kasaya göndermeyin: akıllı hesap bir kasadan ödeme yapamaz.`,
+    smartCannotPay: 'Bu hesap bir akıllı sözleşme hesabıdır. Bu ödeme sayfası, bu hesabın ödemesini yalnızca cüzdanınızın gönderdiği ve ağ ücretini ödeme sayfasının ödediği tek bir adım olarak kabul eder; cüzdanınız bunu burada sunmuyor. Hiçbir ödeme yapılmadı. Başka bir cüzdanla ödeyin.',
+    strandedBody: (amount) => `Kasanızda bu hesabın ödeme için kullanamayacağı bir tutar var: ${amount}. Akıllı hesap bir kasa adına imza atamaz. Bu tutarı yalnızca bu hesap çekebilir.`,
+    moveBack: (amount) => `Bu hesaba geri taşı: ${amount} (ağ ücretini siz ödersiniz)`,
+    strandedHow: (token) => `Çekmek için bu hesaptan, kasanın execute işlevine kasadaki tüm tokeni bu hesaba aktaran bir çağrı gönderin. Token: ${token}. Bu sayfa bu çağrıyı bu cüzdanla gönderemez. O zamana kadar tutar kasada kalır ve başka kimse onu çekemez.`,
+    movingBack: (amount) => `Cüzdanınız tek bir istek gösteriyor: kasanızdan bu hesaba geri taşınacak tutar: ${amount}. Ağ ücretini siz ödersiniz.`,
+    followingMoveBack: 'Blokzincirin kasanızdan yapılan aktarımı göstermesi bekleniyor. Bu sayfa, aktarım görünene kadar blokzinciri okur.',
+    noteMoveNotOnChain: 'Blokzincir kasanızdan yapılan aktarımı göstermiyor. Hiçbir şey taşınmadı; tekrar deneyebilirsiniz.',
   },
 }

@@ -276,5 +276,13 @@ export const vi: Strings = {
     pendingServiceSays: 'Dịch vụ thanh toán nói đã gửi khoản thanh toán của bạn; trên blockchain chưa có gì. Trang này tiếp tục đọc blockchain và sẽ hiển thị khoản thanh toán ngay khi nó xuất hiện.',
     pendingUnreadable: 'Dịch vụ thanh toán đã phản hồi ở dạng mà trang này không đọc được. Khoản thanh toán bạn đã ký vẫn có thể thành công: trang này sẽ đọc blockchain cho đến khi biết chắc.',
     notSentBody: 'Dịch vụ thanh toán nói đã gửi khoản thanh toán của bạn, nhưng blockchain chưa từng cho thấy nó, và giờ nó không thể thực hiện được nữa: nó đã không được gửi. Chưa có khoản nào được thanh toán. Bạn có thể thử lại.',
+    smartShort: (missing, balance) => `Tài khoản này có ${balance}; cần thêm ${missing} để thanh toán hóa đơn này. Hãy gửi khoản còn thiếu vào chính tài khoản này, theo địa chỉ bên dưới, rồi kiểm tra lại. Đừng gửi vào kho: tài khoản thông minh không thể thanh toán từ kho.`,
+    smartCannotPay: 'Tài khoản này là tài khoản hợp đồng thông minh. Trang thanh toán này chỉ nhận thanh toán từ tài khoản đó dưới dạng một bước duy nhất do ví của bạn gửi, với phí mạng do trang thanh toán trả, và ví của bạn không hỗ trợ việc đó ở đây. Chưa có khoản nào được thanh toán. Hãy thanh toán bằng ví khác.',
+    strandedBody: (amount) => `Kho của bạn đang giữ ${amount} mà tài khoản này không thể dùng để thanh toán: tài khoản thông minh không thể ký thay cho kho. Chỉ tài khoản này mới rút được khoản đó.`,
+    moveBack: (amount) => `Chuyển ${amount} về lại tài khoản này (bạn trả phí mạng)`,
+    strandedHow: (token) => `Để rút ra, hãy gửi từ tài khoản này một lệnh gọi hàm execute của kho để chuyển toàn bộ ${token} trong kho về tài khoản này. Trang này không thể gửi lệnh đó bằng ví này. Cho đến lúc đó, khoản tiền vẫn nằm trong kho và không ai khác rút được.`,
+    movingBack: (amount) => `Ví của bạn hiển thị một yêu cầu: chuyển ${amount} từ kho của bạn về lại tài khoản này. Bạn trả phí mạng.`,
+    followingMoveBack: 'Đang chờ blockchain cho thấy khoản chuyển từ kho của bạn. Trang này đọc blockchain cho đến khi thấy.',
+    noteMoveNotOnChain: 'Blockchain không cho thấy khoản chuyển từ kho của bạn. Chưa có gì được chuyển; bạn có thể thử lại.',
   },
 }

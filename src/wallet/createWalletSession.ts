@@ -116,9 +116,9 @@ export function createWalletSession(deployment: PinnedDeployment, baseUrl = ''):
       async capabilities(account) {
         return readWalletCapabilities((await signer()).provider, account, deployment.chainId)
       },
-      async sendCalls({ from, calls }) {
+      async sendCalls({ from, calls, sponsored }) {
         // the companion server's paymaster service, as an absolute URL: the wallet fetches it, not this page
-        const paymasterServiceUrl = new URL(`${baseUrl}/v1/paymaster`, location.href).href
+        const paymasterServiceUrl = sponsored === false ? null : new URL(`${baseUrl}/v1/paymaster`, location.href).href
         // fetched when the payer presses Pay, as the flow's part of it is
         const { sendPaymentCalls } = await import('./sendPaymentCalls')
         // a wallet that names no batch is followed on the chain alone, as every batch is in the end

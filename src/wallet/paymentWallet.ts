@@ -29,6 +29,7 @@ export type PaymentWallet = {
    * chain, the payment's calls as one sponsored batch (resolves with the batch id, empty when the wallet named none), and the wallet's
    * word on that batch. Absent where the page has no way to ask (tests' fakes). */
   capabilities?(account: Address): Promise<WalletCapabilities>
-  sendCalls?(batch: { from: Address; calls: PaymentCall[] }): Promise<string>
+  /** `sponsored: false`: without the checkout's paymaster service, the account paying its own fee. */
+  sendCalls?(batch: { from: Address; calls: PaymentCall[]; sponsored?: false }): Promise<string>
   callsStatus?(id: string): Promise<CallsStatus>
 }

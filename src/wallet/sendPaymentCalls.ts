@@ -8,8 +8,10 @@ export type SendPaymentCallsParameters = {
   from: Address
   chainId: number
   calls: PaymentCall[]
-  /** The checkout's ERC-7677 paymaster service, which the wallet asks to sponsor the batch. */
-  paymasterServiceUrl: string
+  /** The checkout's ERC-7677 paymaster service, which the wallet asks to sponsor the batch; null for a
+   * batch the account pays for itself (taking a stranded vault's funds back, which the service does
+   * not sponsor). */
+  paymasterServiceUrl: string | null
 }
 
 /** The `wallet_sendCalls` request (EIP-5792 2.0.0) for a payment: atomic or not at all, and sponsored
@@ -22,7 +24,7 @@ export function sendCallsRequest({ from, chainId, calls, paymasterServiceUrl }: 
     chainId: `0x${chainId.toString(16)}`,
     atomicRequired: true,
     calls,
-    capabilities: { paymasterService: { url: paymasterServiceUrl, optional: false } },
+    capabilities: paymasterServiceUrl === null ? {} : { paymasterService: { url: paymasterServiceUrl, optional: false } },
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Page } from 'playwright-core'
-import { decodeFunctionData, parseAbi, parseUnits } from 'viem'
+import { createTestClient, decodeFunctionData, http, parseAbi, parseEther, parseUnits } from 'viem'
 import { describe, expect, test } from 'vitest'
 import { devnetClients } from '../../devnet/deploy'
 import { cancelInvoice, mintTo } from '../../devnet/seed'
@@ -10,6 +10,9 @@ import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { injectSmartTestWallet, type EntryPointVersion } from './support/smartTestWallet'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { paymentCalls } from '../../src/flow/smartWallet/paymentCalls'
+import { vaultFactoryAbi, vaultSalt } from '../../shared/vaultFactoryAbi'
+import { english } from '../../src/ui/strings'
+import { afterPayEn } from '../../src/ui/strings.afterPay'
 
 /**
  * A payer whose wallet is itself a smart account (eth-infinitism's SimpleAccount v0.7 behind an
@@ -28,14 +31,15 @@ async function scenario({
   accountFunds = usdc('500'),
   capabilities,
   entryPointVersion = '0.7',
-}: { amount?: bigint; accountFunds?: bigint; capabilities?: Record<string, unknown>; entryPointVersion?: EntryPointVersion } = {}) {
+  paysOwnFees = false,
+}: { amount?: bigint; accountFunds?: bigint; capabilities?: Record<string, unknown>; entryPointVersion?: EntryPointVersion; paysOwnFees?: boolean } = {}) {
   const invoice = await checkout.freshInvoice(amount)
   // a context of its own: axe finishes its run in a second page of the same context
   const page = await (await checkout.browser.newContext({ viewport: { width: 1100, height: 1000 } })).newPage()
   const { rpcUrl, chainId } = checkout.devnet.file
   const entryPoint = entryPointVersion === '0.6' ? checkout.devnet.file.contracts.entryPointV06 : undefined
   if (entryPointVersion === '0.6' && !entryPoint) throw new Error('the devnet serves no EntryPoint v0.6')
-  const wallet = await injectSmartTestWallet(page, { ownerKey: generatePrivateKey(), rpcUrl, chainId, entryPointVersion, ...(entryPoint ? { entryPoint } : {}), ...(capabilities ? { capabilities } : {}) })
+  const wallet = await injectSmartTestWallet(page, { ownerKey: generatePrivateKey(), rpcUrl, chainId, entryPointVersion, paysOwnFees, ...(entryPoint ? { entryPoint } : {}), ...(capabilities ? { capabilities } : {}) })
   if (accountFunds > 0n) await mintTo(devnetClients(rpcUrl, chainId), deployment(), wallet.account, accountFunds)
   // every heading the payer was shown, in order: "never Paid" is about all of them, not the last
   await page.addInitScript(() => {
@@ -51,6 +55,13 @@ async function scenario({
 const heading = (page: Page) => page.locator('#svc-widget-heading').textContent()
 const widgetText = (page: Page) => page.locator('.svc-widget').textContent()
 const headingsSeen = (page: Page) => page.evaluate(() => (window as unknown as { __headings: string[] }).__headings)
+
+const t = english.strings
+
+/** The payer vault the pinned factory derives from `owner`: where the vault flow would have had a smart
+ * account send its funds. */
+const vaultOf = (owner: `0x${string}`) =>
+  chain().readContract({ address: checkout.devnet.file.contracts.vaultFactory, abi: vaultFactoryAbi, functionName: 'getAddress', args: [owner, vaultSalt] })
 
 async function connect(page: Page, url: string) {
   await page.goto(url)
@@ -204,19 +215,99 @@ describe('paying from a smart wallet in one prompt', () => {
     await page.context().close()
   }, 60_000)
 
-  test('behavior: a smart wallet without a paymaster service, holding the token, is offered the vault flow, never a gas prompt', async () => {
+  test('behavior: a smart account whose wallet offers no paymaster service is told plainly it cannot pay here: never the vault flow it could not sign for, never a gas prompt', async () => {
     const { invoice, page, wallet } = await scenario({ capabilities: { atomic: { status: 'supported' } } })
     await connect(page, invoice.url)
-    await expect.poll(() => heading(page)).toBe('Not enough funds')
-    expect(await widgetText(page)).toContain('Pay 248.00 USDC from your wallet')
+    await expect.poll(() => widgetText(page)).toContain(afterPayEn.smartCannotPay)
+    expect(await widgetText(page)).not.toContain('Pay 248.00 USDC from your wallet')
+    expect(await widgetText(page)).not.toContain(t.insufficientHint)
+    expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0)
+    expect(await accessibilityViolations(page)).toEqual([])
     expect(wallet.requests).toContain('wallet_getCapabilities')
     expect(wallet.requests).not.toContain('wallet_sendCalls')
     expect(wallet.requests).not.toContain('eth_sendTransaction')
+    expect(wallet.requests).not.toContain('eth_signTypedData_v4')
+    await page.context().close()
+  }, 60_000)
+
+  test('behavior: a smart account short of funds is told to top up itself, never its vault; the 200 USDC its vault already holds is taken back in one request it pays the fee of, and then it is offered the payment', async () => {
+    const amount = usdc('248')
+    const { invoice, page, wallet } = await scenario({ amount, accountFunds: usdc('48'), paysOwnFees: true })
+    const { rpcUrl, chainId } = checkout.devnet.file
+    // the vault derived from the account as its owner, funded as the page used to tell it to
+    const vault = await vaultOf(wallet.account)
+    await mintTo(devnetClients(rpcUrl, chainId), deployment(), vault, usdc('200'))
+    // the account pays the network fee of taking it back: the checkout's paymaster sponsors payments only
+    await createTestClient({ mode: 'anvil', transport: http(rpcUrl) }).setBalance({ address: wallet.account, value: parseEther('1') })
+    await connect(page, invoice.url)
+    await expect.poll(() => heading(page)).toBe(t.insufficientTitle)
+    await expect.poll(() => widgetText(page)).toContain(afterPayEn.smartShort('200.00 USDC', '48.00 USDC'))
+    // the address to send to is the account's own; the vault's is named only as holding what is stranded
+    expect(await page.locator('.svc-fund .svc-hex').getAttribute('title')).toBe(wallet.account)
+    expect(await page.locator('.svc-stranded .svc-hex').getAttribute('title')).toBe(vault)
+    expect(await widgetText(page)).not.toContain(t.insufficientHint)
+    expect(await widgetText(page)).toContain(afterPayEn.strandedBody('200.00 USDC'))
+    expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0)
+    expect(await accessibilityViolations(page)).toEqual([])
+    await screenshot(page, '64-smart-account-short-vault-stranded')
+
+    await page.getByRole('button', { name: afterPayEn.moveBack('200.00 USDC') }).click()
+    // once the chain shows the vault emptied, the account holds the amount: the one-prompt payment
+    await expect.poll(() => heading(page), { timeout: 30_000 }).toBe(t.payTitle)
+    expect(await balanceOf(vault)).toBe(0n)
+    expect(await balanceOf(wallet.account)).toBe(usdc('248'))
+    // the way back was the account's own request: the vault deployed and its execute called, no paymaster
+    expect(wallet.sent).toHaveLength(1)
+    expect(wallet.sent[0]!.capabilities).toEqual({})
+    expect(wallet.sent[0]!.calls.map((call) => call.to.toLowerCase())).toEqual([checkout.devnet.file.contracts.vaultFactory.toLowerCase(), vault.toLowerCase()])
+    expect(wallet.paymasterRequests).toEqual([])
+    // the one-prompt payment from the account itself, as for any smart account holding the amount
+    expect(await widgetText(page)).toContain(t.smartWalletBody('248.00 USDC'))
+    expect(await page.getByRole('button', { name: 'Pay 248.00 USDC' }).isEnabled()).toBe(true)
+    expect((await onchain(invoice.id)).status).toBe(1)
+    await page.context().close()
+  }, 90_000)
+
+  test('behavior: declining the way back in the wallet leaves the vault\'s funds where they are and says so; the address to top up stays the account\'s own', async () => {
+    const { invoice, page, wallet } = await scenario({ accountFunds: 0n })
+    const vault = await vaultOf(wallet.account)
+    await mintTo(devnetClients(checkout.devnet.file.rpcUrl, checkout.devnet.file.chainId), deployment(), vault, usdc('200'))
+    await connect(page, invoice.url)
+    await expect.poll(() => widgetText(page)).toContain(afterPayEn.smartShort('248.00 USDC', '0.00 USDC'))
+    wallet.rejectNext()
+    await page.getByRole('button', { name: afterPayEn.moveBack('200.00 USDC') }).click()
+    await expect.poll(() => widgetText(page)).toContain(t.noteTransferRejected)
+    expect(await balanceOf(vault)).toBe(usdc('200'))
+    expect(await page.locator('.svc-fund .svc-hex').getAttribute('title')).toBe(wallet.account)
     await page.context().close()
   }, 60_000)
 })
 
 describe('paying from a smart wallet through the embed\'s wallet bridge', () => {
+  // before the payment below, which pays the storefront's invoice
+  test('behavior: a smart account short of funds on a host page, whose relayed wallet sends no calls of the page\'s own, is told to top up itself and, plainly, how to take its vault\'s funds back', async () => {
+    const { storefrontUrl, rpcUrl, chainId } = checkout.devnet.file
+    const page = await (await checkout.browser.newContext({ viewport: { width: 1100, height: 1100 } })).newPage()
+    const wallet = await injectSmartTestWallet(page, { ownerKey: generatePrivateKey(), rpcUrl, chainId, topOnly: true })
+    const vault = await vaultOf(wallet.account)
+    await mintTo(devnetClients(rpcUrl, chainId), deployment(), vault, usdc('200'))
+    await page.goto(`${storefrontUrl}/script-tag`)
+    await expect.poll(() => page.frames().some((frame) => frame.url().includes('/pay/')), { timeout: 15_000 }).toBe(true)
+    const frame = page.frames().find((candidate) => candidate.url().includes('/pay/'))!
+    const bridged = frame.getByRole('button', { name: /Smart Test Wallet · via 127\.0\.0\.1/ })
+    await expect.poll(() => bridged.count(), { timeout: 15_000 }).toBe(1)
+    await bridged.click()
+    await expect.poll(() => frame.locator('.svc-widget').textContent(), { timeout: 15_000 }).toContain(afterPayEn.strandedHow('USDC'))
+    expect(await frame.locator('.svc-widget').textContent()).toContain(afterPayEn.strandedBody('200.00 USDC'))
+    expect(await frame.locator('.svc-fund .svc-hex').getAttribute('title')).toBe(wallet.account)
+    expect(await frame.locator('.svc-stranded .svc-hex').getAttribute('title')).toBe(vault)
+    expect(await frame.getByRole('button', { name: afterPayEn.moveBack('200.00 USDC') }).count()).toBe(0)
+    expect(await frame.getByRole('button', { name: /^Pay / }).count()).toBe(0)
+    expect(wallet.sent).toEqual([])
+    await screenshot(page, '65-smart-account-stranded-through-the-bridge')
+    await page.context().close()
+  }, 60_000)
+
   test('behavior: a smart wallet only on the host page pays in one prompt through the bridge, which sent the batch it rebuilt itself; the host hears it pending, then paid with the chain\'s txHash', async () => {
     const { storefrontUrl, serverUrl, rpcUrl, chainId, contracts, invoices } = checkout.devnet.file
     const product = invoices[0]!

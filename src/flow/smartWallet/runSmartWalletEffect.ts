@@ -1,6 +1,7 @@
 import type { ChainInvoice } from '../../verify/confirmInvoice'
 import type { checkInvoice } from '../checkInvoice'
 import type { PaymentFlowDependencies } from '../paymentFlowDependencies'
+import { moveBackCalls } from './moveBackCalls'
 import { paymentCalls } from './paymentCalls'
 import type { SmartWalletOutcome } from './smartWalletEvent'
 import type { SmartWalletState } from './smartWalletState'
@@ -46,6 +47,18 @@ export async function runSmartWalletEffect(
       }
       const [status, read] = await Promise.all([wallet.callsStatus ? settle(wallet.callsStatus(state.callsId), callsStatusTimeoutMs) : null, settle(readChain(), 10_000)])
       return { type: 'callsRead', wallet: status ?? 'unknown', check: check(invoiceId, state.invoice, read ? [read] : [], deployment), at: clock.now() }
+    }
+    case 'movingBack': {
+      // built from the pinned deployment and the chain's reads; the account pays its fee (the
+      // checkout's paymaster sponsors payments only)
+      const calls = moveBackCalls({ deployment, account: state.payer.owner, stranded: state.stranded })
+      await wallet.sendCalls!({ from: state.payer.owner, calls, sponsored: false })
+      return { type: 'callsSent', callsId: '', at: clock.now() }
+    }
+    case 'followingMoveBack': {
+      await clock.sleep(Math.max(0, state.nextCheckAt - clock.now()))
+      // the chain says whether it moved; the wallet's word is not asked
+      return { type: 'vaultRead', balance: await settle(chain.balanceOf(state.stranded.vault), 10_000), at: clock.now() }
     }
   }
 }

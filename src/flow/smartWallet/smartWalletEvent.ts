@@ -10,3 +10,5 @@ export type SmartWalletOutcome =
   | { type: 'callsSent'; callsId: string; at: number }
   /** One look at the batch: the wallet's word on it and the invoice as the chain has it. */
   | { type: 'callsRead'; wallet: CallsStatus; check: CheckInvoiceReturnType; at: number }
+  /** The stranded vault's token balance as the chain has it now; null when the read failed. */
+  | { type: 'vaultRead'; balance: bigint | null; at: number }

@@ -83,3 +83,44 @@ describe('reduce: paying from a smart wallet in one prompt', () => {
     expect(reduce(following, changed('0x6666666666666666666666666666666666666666', 1))).toBe(following)
   })
 })
+
+describe('reduce: a smart account short of funds, or with funds stranded in a vault', () => {
+  const stranded = { vault: '0x6666666666666666666666666666666666666666', deployed: true, balance: 200_000_000n } as const
+  const short = { owner: account, balance: 48_000_000n, stranded, movesBack: true } as const
+  const shortReady: PaymentState = { name: 'smartWallet', invoice, payer: short, note: null }
+  const moving: PaymentState = { name: 'movingBack', invoice, payer: short, stranded }
+  const followingBack: PaymentState = { name: 'followingMoveBack', invoice, payer: short, stranded, sentAt: at, nextCheckAt: at }
+
+  test('behavior: an account short of the amount, or one that cannot pay here, is never sent a batch; "check again" reads the chain again', () => {
+    expect(reduce(shortReady, { type: 'pay' })).toBe(shortReady)
+    const cannotPay: PaymentState = { name: 'smartWallet', invoice, payer: { ...payer, cannotPay: true }, note: null }
+    expect(reduce(cannotPay, { type: 'pay' })).toBe(cannotPay)
+    expect(reduce(shortReady, { type: 'retry', at })).toEqual({ name: 'connecting', invoice })
+  })
+
+  test('behavior: taking the vault\'s funds back is offered only where the wallet can send the batch; once sent, the vault is followed on the chain', () => {
+    expect(reduce(shortReady, { type: 'moveBack' })).toEqual(moving)
+    const relayed: PaymentState = { name: 'smartWallet', invoice, payer: { owner: account, balance: 0n, stranded }, note: null }
+    expect(reduce(relayed, { type: 'moveBack' })).toBe(relayed)
+    expect(reduce(ready, { type: 'moveBack' })).toBe(ready)
+    expect(reduce(moving, { type: 'callsSent', callsId: '', at })).toEqual(followingBack)
+  })
+
+  test('behavior: declined is a note, nothing moved; any other wallet failure reads the account and the vault again before anything else', () => {
+    expect(reduce(moving, { type: 'failed', failure: { kind: 'rejected' }, at })).toEqual({ ...shortReady, note: 'transferRejected' })
+    expect(reduce(moving, { type: 'failed', failure: { kind: 'unknown' }, at })).toEqual({ name: 'error', code: 'WALLET_ERROR', status: null, retryAt: null, resume: { name: 'connecting', invoice } })
+  })
+
+  test('behavior: moved only once the chain shows the vault holding less; no answer is no verdict; after the wait, the payer is told the chain does not show it', () => {
+    expect(reduce(followingBack, { type: 'vaultRead', balance: stranded.balance, at: at + 1_000 })).toEqual({ ...followingBack, nextCheckAt: at + 1_000 + callsPollMs })
+    expect(reduce(followingBack, { type: 'vaultRead', balance: null, at: at + 1_000 })).toEqual({ ...followingBack, nextCheckAt: at + 1_000 + callsPollMs })
+    expect(reduce(followingBack, { type: 'vaultRead', balance: 0n, at: at + 1_000 })).toEqual({ name: 'connecting', invoice })
+    expect(reduce(followingBack, { type: 'vaultRead', balance: stranded.balance, at: at + followCallsMs })).toEqual({ ...shortReady, note: 'moveNotOnChain' })
+  })
+
+  test('behavior: another account before or while the funds move back starts again for that account', () => {
+    const other = { type: 'walletChanged' as const, connection: { owner: '0x7777777777777777777777777777777777777777' as const, chainId: deployment.chainId }, wantedChainId: deployment.chainId }
+    expect(reduce(moving, other)).toEqual({ name: 'connecting', invoice })
+    expect(reduce(followingBack, other)).toEqual({ name: 'connecting', invoice })
+  })
+})

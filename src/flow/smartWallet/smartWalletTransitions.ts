@@ -60,7 +60,37 @@ function followCalls(state: StateNamed<'followingCalls'>, { wallet, check, at }:
 /** What each state of the one-prompt payment does with the events it expects (reduce.ts's table). */
 export const smartWalletTransitions = {
   smartWallet: {
-    pay: ({ invoice, payer }: StateNamed<'smartWallet'>): PaymentState => ({ name: 'sendingCalls', invoice, payer }),
+    // only an account that can pay here and holds the amount is offered Pay
+    pay: (state: StateNamed<'smartWallet'>): PaymentState =>
+      state.payer.cannotPay || state.payer.balance < BigInt(state.invoice.amount) ? state : { name: 'sendingCalls', invoice: state.invoice, payer: state.payer },
+    // "check again": the payer may have topped up the account
+    retry: ({ invoice }: StateNamed<'smartWallet'>): PaymentState => ({ name: 'connecting', invoice }),
+    moveBack: (state: StateNamed<'smartWallet'>): PaymentState => {
+      const { invoice, payer } = state
+      return payer.stranded && payer.movesBack ? { name: 'movingBack', invoice, payer, stranded: payer.stranded } : state
+    },
+  },
+  movingBack: {
+    callsSent: ({ invoice, payer, stranded }: StateNamed<'movingBack'>, { at }: EventNamed<'callsSent'>): PaymentState => ({
+      name: 'followingMoveBack',
+      invoice,
+      payer,
+      stranded,
+      sentAt: at,
+      nextCheckAt: at,
+    }),
+    // any other failure may have sent it: connecting reads the account and the vault again
+    failed: ({ invoice, payer }: StateNamed<'movingBack'>, { failure }: EventNamed<'failed'>): PaymentState =>
+      failure.kind === 'rejected' ? smartWallet(invoice, payer, 'transferRejected') : walletFailed(failure, { name: 'connecting', invoice }),
+  },
+  followingMoveBack: {
+    // moved once the chain shows the vault holding less: connecting reads both balances again
+    vaultRead: (state: StateNamed<'followingMoveBack'>, { balance, at }: EventNamed<'vaultRead'>): PaymentState => {
+      if (balance !== null && balance < state.stranded.balance) return { name: 'connecting', invoice: state.invoice }
+      if (at - state.sentAt >= followCallsMs) return smartWallet(state.invoice, state.payer, 'moveNotOnChain')
+      return { ...state, nextCheckAt: at + callsPollMs }
+    },
+    failed: (state: StateNamed<'followingMoveBack'>, { at }: EventNamed<'failed'>): PaymentState => ({ ...state, nextCheckAt: at + callsPollMs }),
   },
   sendingCalls: {
     callsSent: ({ invoice, payer }: StateNamed<'sendingCalls'>, { callsId, at }: EventNamed<'callsSent'>): PaymentState => ({

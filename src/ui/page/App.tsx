@@ -88,6 +88,7 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
       pay: flow.pay,
       payFromWallet: flow.payFromWallet,
       sendToVault: flow.sendToVault,
+      moveBack: flow.moveBack,
       renewPermit: flow.renewPermit,
       retry: flow.retry,
     }),

@@ -24,7 +24,7 @@ function show(state: PaymentState, document: DocumentLoad, at = now, pdfUrl: str
     <LocaleContext.Provider value={english}>
       <PayPage
         state={state}
-        actions={{ choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), sendToVault: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }}
+        actions={{ choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), sendToVault: vi.fn(), moveBack: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }}
         wallets={[]}
         deployment={deployment}
         document={document}
@@ -189,7 +189,7 @@ describe('PayPage', () => {
     const unconfirmed = { ...invoice, confirmed: false }
     const html = renderToString(
       <LocaleContext.Provider value={english}>
-        <PayPage state={{ name: 'checking', invoice: unconfirmed }} actions={{ choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), sendToVault: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }} wallets={[]} deployment={deployment} document={loaded(unconfirmed, record)} pdfUrl={null} onReloadDocument={vi.fn()} now={now} />
+        <PayPage state={{ name: 'checking', invoice: unconfirmed }} actions={{ choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), sendToVault: vi.fn(), moveBack: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }} wallets={[]} deployment={deployment} document={loaded(unconfirmed, record)} pdfUrl={null} onReloadDocument={vi.fn()} now={now} />
       </LocaleContext.Provider>,
     )
     expect(html).toContain('you pay [U+202E]10.00 USDC only[U+2028]')

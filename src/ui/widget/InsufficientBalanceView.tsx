@@ -54,7 +54,7 @@ export function InsufficientBalanceView(p: InsufficientBalanceProps) {
 /** Where to send the missing amount: the payment account's address, to copy or to scan with the phone
  * that holds the funds. The QR code's encoder loads only here, where it is needed; its square is
  * reserved meanwhile, so nothing moves when it arrives. */
-function FundAddress({ address }: { address: string }) {
+export function FundAddress({ address }: { address: string }) {
   const { strings: t } = useLocale()
   return (
     <div class="svc-fund">

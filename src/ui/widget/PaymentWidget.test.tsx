@@ -36,7 +36,7 @@ const paymentOf = (fromWallet = 0n) => ({
 })
 
 function actions(): WidgetActions {
-  return { choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), sendToVault: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }
+  return { choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), sendToVault: vi.fn(), moveBack: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }
 }
 
 function show(state: PaymentState, options: { wallets?: WalletChoice[]; locale?: Locale; deployment?: PinnedDeployment; merchantName?: string | null } = {}) {
@@ -244,6 +244,33 @@ describe('PaymentWidget', () => {
     expect(shown(/but the blockchain never showed it, and now it can no longer go through: it was not sent\. Nothing was paid\./)).toBe(true)
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
     expect(act.renewPermit).toHaveBeenCalledOnce()
+  })
+
+  test('smartWallet: a smart account short of funds is told to top up itself, at its own address, never its vault\'s; what the vault holds is offered back', () => {
+    const stranded = { vault, deployed: true, balance: 200_000_000n }
+    const act = show({ name: 'smartWallet', invoice, payer: { owner, balance: 48_000_000n, stranded, movesBack: true }, note: null })
+    expect(screen.queryByRole('heading', { name: 'Not enough funds' })).not.toBeNull()
+    expect(shown(/^This account holds 48\.00 USDC; 200\.00 USDC more is needed to pay this invoice\. Send it to this account itself/)).toBe(true)
+    // the address to fund is the account's; the vault's is shown only as what holds the stranded funds
+    expect(screen.getByText(/send the missing amount here/).closest('.svc-fund')?.textContent).toContain(owner)
+    expect(screen.getByText(/send the missing amount here/).closest('.svc-fund')?.textContent).not.toContain(vault)
+    expect(screen.queryByRole('button', { name: /^Pay / })).toBeNull()
+    expect(shown(/^Your vault holds 200\.00 USDC that this account cannot pay with/)).toBe(true)
+    fireEvent.click(screen.getByRole('button', { name: 'Move 200.00 USDC back to this account (you pay the network fee)' }))
+    expect(act.moveBack).toHaveBeenCalledOnce()
+    fireEvent.click(screen.getByRole('button', { name: 'Check again' }))
+    expect(act.retry).toHaveBeenCalledOnce()
+  })
+
+  test('smartWallet: where its wallet cannot send the way back from here, the payer is told plainly what to do; an account that cannot pay here is told so, in German too', () => {
+    const stranded = { vault, deployed: true, balance: 200_000_000n }
+    show({ name: 'smartWallet', invoice, payer: { owner, balance: 0n, cannotPay: true, stranded }, note: null })
+    expect(shown(/^This account is a smart contract account\./)).toBe(true)
+    expect(shown(/^To take it out, send from this account a call to the vault's execute function that transfers all its USDC to this account\./)).toBe(true)
+    expect(paymentActions()).toEqual([])
+    cleanup()
+    show({ name: 'smartWallet', invoice, payer: { owner, balance: 0n, cannotPay: true, stranded }, note: null }, { locale: { strings: de, tag: 'de' } })
+    expect(shown(de.afterPay!.smartCannotPay)).toBe(true)
   })
 
   test('pending: an unanswered submission may still pay, and can be sent again as it is', () => {

@@ -34,6 +34,8 @@ export type WidgetActions = {
   pay(): void
   payFromWallet(): void
   sendToVault(): void
+  /** A smart account takes back what its vault holds. */
+  moveBack(): void
   renewPermit(): void
   retry(): void
 }
@@ -149,7 +151,9 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'smartWallet':
     case 'sendingCalls':
     case 'followingCalls':
-      return <SmartWalletView state={state} onPay={actions.pay} />
+    case 'movingBack':
+    case 'followingMoveBack':
+      return <SmartWalletView state={state} onPay={actions.pay} onCheckAgain={actions.retry} onMoveBack={actions.moveBack} />
     case 'error':
       return <ErrorView code={state.code} status={state.status} retryAt={state.retryAt} onRetry={actions.retry} />
     case 'idle':

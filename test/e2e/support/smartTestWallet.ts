@@ -79,6 +79,9 @@ export type InjectSmartTestWalletParameters = {
   name?: string
   /** Announce only in the top window, as the many extensions that do not inject into iframes. */
   topOnly?: boolean
+  /** A batch that names no paymaster service runs with the account paying its own fee (it needs ETH),
+   * as a wallet does for calls no paymaster sponsors; without this it is refused (5700). */
+  paysOwnFees?: boolean
 }
 
 /**
@@ -139,7 +142,7 @@ export async function injectSmartTestWallet(page: Page, options: InjectSmartTest
   /** The batch as one sponsored user operation of the account's EntryPoint version, handled on-chain
    * by the wallet's own executor; resolves with its EIP-5792 status and receipts. */
   async function execute(request: SentCalls): Promise<Batch> {
-    const paymasterService = request.capabilities.paymasterService as { url: string; context?: unknown }
+    const paymasterService = request.capabilities.paymasterService as { url: string; context?: unknown } | undefined
     const to = request.calls.map((call) => call.to)
     const data = request.calls.map((call) => call.data)
     const callData =
@@ -166,6 +169,7 @@ export async function injectSmartTestWallet(page: Page, options: InjectSmartTest
     }
     let userOp: UserOperation<'0.7'> | UserOperation<'0.6'> = version === '0.7' ? common : { ...common, initCode: '0x', paymasterAndData: '0x' }
     const ask = async (method: 'pm_getPaymasterStubData' | 'pm_getPaymasterData') => {
+      if (!paymasterService) return
       paymasterRequests.push({ url: paymasterService.url, method })
       const result = await paymasterRpc(paymasterService.url, method, [formatUserOperationRequest(userOp), entryPoint, chainHex, paymasterService.context ?? {}])
       if (version === '0.6') {
@@ -236,7 +240,7 @@ export async function injectSmartTestWallet(page: Page, options: InjectSmartTest
         if (request.version !== '2.0.0' || request.from?.toLowerCase() !== account.toLowerCase() || request.chainId !== chainHex) {
           return { error: { code: -32602, message: 'invalid wallet_sendCalls request' } }
         }
-        if (!(request.capabilities?.paymasterService as { url?: unknown } | undefined)?.url) return { error: { code: 5700, message: 'a paymaster service is required' } }
+        if (!(request.capabilities?.paymasterService as { url?: unknown } | undefined)?.url && !options.paysOwnFees) return { error: { code: 5700, message: 'a paymaster service is required' } }
         const id = `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}`
         if (lie) {
           lie = false
