@@ -3,7 +3,9 @@ import { createTestClient, getAddress, http, parseUnits } from 'viem'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients, devnetRoles } from '../../devnet/deploy'
-import { createPayer } from '../../devnet/seed'
+import { cancelInvoice, createPayer } from '../../devnet/seed'
+import { english } from '../../src/ui/strings'
+import { afterPayEn } from '../../src/ui/strings.afterPay'
 import { screenshot } from './support/browser'
 import { clickPay } from './support/clickPay'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
@@ -35,6 +37,19 @@ async function scenario(amount = parseUnits('5000', 6)) {
 }
 
 const heading = (page: Page) => page.locator('#svc-widget-heading').textContent()
+const t = english.strings
+
+/** Every heading the payer was shown, in order, from the page's first paint on. */
+async function recordHeadings(page: Page) {
+  await page.addInitScript(() => {
+    const seen: string[] = ((window as unknown as { __headings: string[] }).__headings = [])
+    new MutationObserver(() => {
+      const text = document.getElementById('svc-widget-heading')?.textContent ?? ''
+      if (text && seen.at(-1) !== text) seen.push(text)
+    }).observe(document, { subtree: true, childList: true, characterData: true })
+  })
+  return () => page.evaluate(() => (window as unknown as { __headings: string[] }).__headings)
+}
 
 const widgetText = (page: Page) => page.locator('.svc-widget').textContent()
 
@@ -232,8 +247,124 @@ describe('the pay page against a lying payment service', () => {
     await page.close()
   })
 
+  test('behavior: a merchant\'s cancel between prepare and signing is told as the chain shows it, "canceled", not blamed on the payment service', async () => {
+    const { invoice, page, url, wallet } = await scenario()
+    const headings = await recordHeadings(page)
+    await page.route(
+      (u) => u.pathname === `/v1/pay/${invoice.id}/prepare`,
+      async (route) => {
+        const response = await route.fetch()
+        // the service prepared the payment honestly; the merchant cancels before the payer signs it
+        await cancelInvoice(checkout.devnet.file.rpcUrl, deployment(), checkout.devnet.file.merchant, invoice.id)
+        await route.fulfill({ response })
+      },
+    )
+    await page.goto(url)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await clickPay(page)
+    // a canceled invoice is a page of its own, with nothing to pay
+    await expect.poll(() => page.getByRole('heading', { name: t.canceledTitle }).isVisible(), { timeout: 20_000 }).toBe(true)
+    expect(await headings()).not.toContain(t.unsafeTitle)
+    expect(await page.locator('#app').textContent()).not.toContain('The payment service answered with something other than')
+    expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0)
+    await screenshot(page, '26-canceled-between-prepare-and-signing')
+    // the permit was signed; the payment never was
+    expect(wallet.typed.map((request) => request.primaryType)).toEqual(['Permit'])
+    expect((await onchain(invoice.id)).status).toBe(3)
+    await page.close()
+  }, 60_000)
+
+  test('behavior: a permit answer in a shape the page cannot use says the service answered wrongly, never that it could not be reached', async () => {
+    const { invoice, page, url, signatures } = await scenario()
+    await rewrite(
+      page,
+      `/v1/pay/${invoice.id}/permit`,
+      (body) => {
+        body.permitToSign = { sign: 'this' }
+      },
+      'POST',
+    )
+    await page.goto(url)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await clickPay(page)
+    await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toContain(afterPayEn.errorInvalidAnswer)
+    expect(await widgetText(page)).not.toContain(t.errorNetwork)
+    expect(await widgetText(page)).not.toMatch(/could not be reached/)
+    expect(signatures()).toEqual([])
+    await page.close()
+  })
+
+  test('behavior: the host hears the page\'s own PERMIT_REFUSED, never the service\'s PERMIT_EXPIRED, while the chain\'s clock has the signed permit an hour from its deadline', async () => {
+    const { storefrontUrl, invoices, rpcUrl, chainId } = checkout.devnet.file
+    const product = invoices[0]!
+    const payer = await createPayer(clients(), deployment(), parseUnits('10000', 6))
+    const page = await checkout.browser.newPage({ viewport: { width: 1100, height: 1100 } })
+    const wallet = await injectTestWallet(page, { privateKey: payer.ownerPrivateKey, rpcUrl, chainId, topOnly: true })
+    await page.route(
+      (u) => u.pathname === `/v1/pay/${product.id}/prepare`,
+      (route) => route.fulfill({ status: 409, json: { error: 'PERMIT_EXPIRED', code: 'PERMIT_EXPIRED', message: 'The permit expired' } }),
+    )
+    await page.goto(`${storefrontUrl}/script-tag`)
+    await expect.poll(() => page.frames().some((frame) => frame.url().includes('/pay/')), { timeout: 15_000 }).toBe(true)
+    const frame = page.frames().find((candidate) => candidate.url().includes('/pay/'))!
+    const bridged = frame.getByRole('button', { name: /Test Wallet · via 127\.0\.0\.1/ })
+    await expect.poll(() => bridged.count(), { timeout: 15_000 }).toBe(1)
+    await bridged.click()
+    await frame.getByRole('button', { name: /^Pay / }).click()
+    await expect.poll(() => frame.locator('.svc-widget').textContent(), { timeout: 20_000 }).toContain(t.errorPermitRenew)
+    const heard = async () => (await page.locator('[data-event="error"]').allTextContents()).map((line) => JSON.parse(line.replace(/^error /, '')))
+    await expect.poll(heard).toEqual([{ invoiceId: product.id, code: 'PERMIT_REFUSED' }])
+    expect(await page.locator('[data-event="expired"]').count()).toBe(0)
+    expect(await frame.locator('#svc-widget-heading').textContent()).not.toBe(t.permitExpiredTitle)
+    expect(wallet.typed.map((request) => request.primaryType)).toEqual(['Permit'])
+    await page.close()
+  })
+
+  // it moves the chain's clock past the operation's window, and puts it back after
+  test('behavior: after a 202 for an operation never sent, the page says only what the chain shows: the service\'s word while it waits, "not sent" once the window has closed, and a new try', async () => {
+    const { invoice, page, url, wallet } = await scenario()
+    let lies = 1
+    await page.route(
+      (u) => u.pathname === `/v1/pay/${invoice.id}`,
+      async (route) => {
+        if (route.request().method() !== 'POST' || lies === 0) return route.fallback()
+        lies--
+        // pending, says the service; nothing was sent
+        await route.fulfill({ status: 202, json: { status: 'pending', userOpHash: `0x${'ab'.repeat(32)}`, message: 'submitted, not yet included' } })
+      },
+    )
+    const checks = chainChecks(page)
+    await page.goto(url)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    await clickPay(page)
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe(t.pendingTitle)
+    await expect.poll(() => widgetText(page)).toContain(afterPayEn.pendingServiceSays)
+    expect(await widgetText(page)).not.toMatch(/on its way/)
+    // and it keeps following the chain
+    const seen = checks()
+    await expect.poll(() => checks(), { timeout: 20_000 }).toBeGreaterThanOrEqual(seen + 2)
+    await screenshot(page, '27-pending-by-the-service-word')
+
+    const test = createTestClient({ mode: 'anvil', transport: http(checkout.devnet.file.rpcUrl) })
+    const beforeTheClockMoved = await test.snapshot()
+    onTestFinished(() => test.revert({ id: beforeTheClockMoved }))
+    await test.increaseTime({ seconds: 2 * 3600 })
+    await test.mine({ blocks: 1 })
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe(t.failedOnChainTitle)
+    await expect.poll(() => widgetText(page)).toContain(afterPayEn.notSentBody)
+    expect(await widgetText(page)).not.toContain(t.permitExpiredTitle)
+    await screenshot(page, '28-not-sent-after-the-window')
+    expect((await onchain(invoice.id)).status).toBe(1)
+    // another try is a new authorisation, asked of the payer
+    const permits = () => wallet.typed.filter((request) => request.primaryType === 'Permit').length
+    expect(permits()).toBe(1)
+    await page.getByRole('button', { name: t.retry }).click()
+    await expect.poll(() => permits(), { timeout: 20_000 }).toBe(2)
+    await page.close()
+  })
+
   // last: it moves the chain's clock past every permit the service has handed out
-  test('behavior: a fake "confirmed" is not a payment: the page follows the chain, and says nothing was paid only once the chain\'s clock ends the operation\'s window', async () => {
+  test('behavior: a fake "confirmed" is not a payment: the page follows the chain, and says it was not sent, nothing paid, only once the chain\'s clock ends the operation\'s window', async () => {
     const { invoice, page, url } = await scenario()
     await rewrite(page, `/v1/pay/${invoice.id}`, (body) => {
       // and every read of the service says Paid
@@ -266,8 +397,8 @@ describe('the pay page against a lying payment service', () => {
     onTestFinished(() => test.revert({ id: beforeTheClockMoved }))
     await test.increaseTime({ seconds: 2 * 3600 })
     await test.mine({ blocks: 1 })
-    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('The authorisation expired')
-    await expect.poll(() => widgetText(page)).toContain('Nothing was paid.')
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe(t.failedOnChainTitle)
+    await expect.poll(() => widgetText(page)).toContain(afterPayEn.notSentBody)
     expect((await onchain(invoice.id)).status).toBe(1)
     await page.close()
   })
