@@ -11,9 +11,10 @@ import type { MeasuredAccountGas } from '../chain/simulateAccountPayment'
  */
 export const sponsoredGasMargins = {
   /** The account's deployment and validation as measured, three tenths again (alto's own multiplier),
-   * and the EntryPoint's own work inside that budget (the nonce, the deposit accounting). v0.7
+   * and the EntryPoint's own work inside that budget (hashing and copying the operation, and the
+   * nonce's first write, 22,100 gas, for a key not used before). v0.7
    * charges verification as used, so the room only bounds what an account could burn there. */
-  verificationGasLimit: { percent: 30n, fixed: 30_000n },
+  verificationGasLimit: { percent: 30n, fixed: 40_000n },
   /** The calls as measured (already their most, before refunds), a tenth again: the room a bundler's
    * estimate takes. A tenth of the unused part is what v0.7 charges for it. */
   callGasLimit: { percent: 10n, fixed: 10_000n },
@@ -32,10 +33,12 @@ export const maxCountedSignatureBytes = 1_024
 
 const withMargin = (measured: bigint, { percent, fixed }: { percent: bigint; fixed: bigint }) => measured + (measured * percent) / 100n + fixed
 
-/** The most of each measured gas field the paymaster pays for this operation. */
-export function measuredGasCeilings(measured: MeasuredAccountGas, preVerificationGas: bigint): Record<CeilingField, bigint> {
+/** The most of each measured gas field the paymaster pays for this operation. `paymasterValidation`:
+ * on EntryPoint v0.6 the paymaster's validation runs within verificationGasLimit too (v0.7 gives it a
+ * limit of its own), so its allowance is added there. */
+export function measuredGasCeilings(measured: MeasuredAccountGas, preVerificationGas: bigint, { paymasterValidation = 0n }: { paymasterValidation?: bigint } = {}): Record<CeilingField, bigint> {
   return {
-    verificationGasLimit: withMargin(measured.deployment + measured.validation, sponsoredGasMargins.verificationGasLimit),
+    verificationGasLimit: withMargin(measured.deployment + measured.validation, sponsoredGasMargins.verificationGasLimit) + paymasterValidation,
     callGasLimit: withMargin(measured.execution, sponsoredGasMargins.callGasLimit),
     preVerificationGas: withMargin(preVerificationGas, sponsoredGasMargins.preVerificationGas),
   }

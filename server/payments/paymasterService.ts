@@ -46,8 +46,8 @@ export function priorityFeeCeiling(suggested: bigint): bigint {
   return suggested * 2n
 }
 
-/** VerifyingPaymaster v0.7 validation: the operation's hash and one ECDSA recovery (~20k measured).
- * It has no postOp. */
+/** VerifyingPaymaster validation: the operation's hash and one ECDSA recovery (~20k measured; v0.6's
+ * also writes the sender's paymaster nonce, 22,100 gas the first time). It has no postOp. */
 const paymasterVerificationGas = 60_000n
 const paymasterPostOpGas = 0n
 
@@ -157,22 +157,32 @@ export function createPaymasterService(dependencies: PaymasterServiceDependencie
     // the operation as it will run: our paymaster fields at their final size, the wallet's placeholder signature
     const { sponsorable, signatureBytes } = asSponsored(userOp, op, served, window)
     // the callData says "pay"; the account's own code, run, must do it; and what it measures bounds the gas
-    const simulation = await simulateAccountPayment(client, {
-      entryPoint: served.entryPoint,
-      registry: deployment.registry,
-      token: deployment.token,
-      invoiceId: payment.invoiceId,
-      sender: userOp.sender,
-      callData: userOp.callData,
-      // with the gas fields at the absolute bounds, whatever the wallet asked: what validation measures
-      // then does not move with the bytes of the fields it is about to bound
-      validation: validateUserOpCall({ ...atAbsoluteBounds(sponsorable), chainId: deployment.chainId, entryPoint: served.entryPoint } as ValidateUserOpCallParameters),
-      factory: factoryOf(userOp, served.version),
-    })
+    const simulate = (measured: typeof sponsorable) =>
+      simulateAccountPayment(client, {
+        entryPoint: served.entryPoint,
+        registry: deployment.registry,
+        token: deployment.token,
+        invoiceId: payment.invoiceId,
+        sender: userOp.sender,
+        callData: userOp.callData,
+        // with the gas fields at the absolute bounds, whatever the wallet asked: what validation measures
+        // then does not move with the bytes of the fields it is about to bound
+        validation: validateUserOpCall({ ...atAbsoluteBounds(measured), chainId: deployment.chainId, entryPoint: served.entryPoint } as ValidateUserOpCallParameters),
+        factory: factoryOf(userOp, served.version),
+      })
+    let simulation = await simulate(sponsorable)
+    if (!simulation.paid && 'refusal' in simulation && simulation.refusal === 'VALIDATION_REVERTS' && sponsorable.userOp.signature !== stubEcdsaSignature) {
+      // a wallet's placeholder that is no signature at all (a high s, say) makes an ECDSA account
+      // revert where its real signature would not: measured again with a well-formed 65-byte one
+      simulation = await simulate({ ...sponsorable, userOp: { ...sponsorable.userOp, signature: stubEcdsaSignature } } as typeof sponsorable)
+    }
     if (!simulation.paid) {
       throw new PaymasterRefusedError('unavailable' in simulation ? 'SIMULATION_UNAVAILABLE' : simulation.refusal, simulation.reason)
     }
-    if (final) assertMeasuredGas(op, measuredGasCeilings(simulation.gas, referencePreVerificationGas(sponsorable, signatureBytes)))
+    if (final) {
+      const paymasterValidation = served.version === '0.6' ? paymasterVerificationGas : 0n
+      assertMeasuredGas(op, measuredGasCeilings(simulation.gas, referencePreVerificationGas(sponsorable, signatureBytes), { paymasterValidation }))
+    }
     return { served, op, payment, claim, window }
   }
 

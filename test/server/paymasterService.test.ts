@@ -432,6 +432,14 @@ describe('POST /v1/paymaster', () => {
       expect(charged).toBeLessThanOrEqual((receipt.gasUsed * 125n) / 100n)
     })
 
+    test("behavior: a wallet's placeholder signature that is no signature at all (s above half the curve's order, which SimpleAccount's ECDSA check reverts on) is measured with a well-formed 65-byte placeholder instead, and signed", async () => {
+      const invoice = await ctx.devnet.newInvoice(amount)
+      const op = { ...(await unsignedOp(await newAccount(), batch(paymentCalls(invoice.id)))), signature: `0x${'ff'.repeat(64)}1c` as Hex }
+      const { answer } = await sponsored(op)
+      expect(answer.body.error).toBeUndefined()
+      expect(answer.body.result.paymasterData).toMatch(/^0x/)
+    })
+
     test('behavior: a body over 64 KiB is a 413 before anything is read', async () => {
       const response = await fetch(`${ctx.server.url}/v1/paymaster`, {
         method: 'POST',

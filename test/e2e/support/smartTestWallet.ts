@@ -16,6 +16,7 @@ import {
   type Hex,
 } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { selfBundlerGas } from '../../support/selfBundlerGas'
 import {
   entryPoint06Abi,
   entryPoint07Abi,
@@ -165,7 +166,9 @@ export async function injectSmartTestWallet(page: Page, options: InjectSmartTest
       preVerificationGas: 60_000n,
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      signature: `0x${'ff'.repeat(64)}1c` as Hex,
+      // a placeholder of an ECDSA signature's form (viem's, for SimpleAccount-like accounts): the
+      // account checks it, fails it softly, and its cost is measured
+      signature: '0xfffffffffffffffffffffffffffffff0000000000000000000000000000000007aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1c' as Hex,
     }
     let userOp: UserOperation<'0.7'> | UserOperation<'0.6'> = version === '0.7' ? common : { ...common, initCode: '0x', paymasterAndData: '0x' }
     const ask = async (method: 'pm_getPaymasterStubData' | 'pm_getPaymasterData') => {
@@ -186,6 +189,15 @@ export async function injectSmartTestWallet(page: Page, options: InjectSmartTest
       }
     }
     await ask('pm_getPaymasterStubData')
+    // estimated with the stub's paymaster fields in place, as a wallet asks its bundler; the service
+    // signs only gas the operation measures, with a margin
+    if (paymasterService) {
+      const gas =
+        version === '0.7'
+          ? await selfBundlerGas(chain, { version, entryPoint, chainId: options.chainId, userOp: userOp as UserOperation<'0.7'> })
+          : await selfBundlerGas(chain, { version, entryPoint, chainId: options.chainId, userOp: userOp as UserOperation<'0.6'> })
+      userOp = { ...userOp, ...gas }
+    }
     await ask('pm_getPaymasterData')
     const hash =
       version === '0.7'
