@@ -9,6 +9,8 @@ import { vaultFactoryAbi } from './vaultFactoryAbi'
 const owner = '0x00000000000000000000000000000000000000A1'
 const r = `0x${'11'.repeat(32)}` as const
 const s = `0x${'22'.repeat(32)}` as const
+// the vault's terms: the invoice, the merchant's number for it, merchant, token, amount and fee rate
+const terms = { invoice: 7n, invoiceNumber: 1042n, merchant: owner, token: owner, amount: 248n, feeBps: 100 } as const
 
 // the viem functions these replace in the wallet bridge are the reference they must agree with
 describe('abiCall', () => {
@@ -19,16 +21,16 @@ describe('abiCall', () => {
 
   test('behavior: encodes as encodeFunctionData and decodes as decodeFunctionData', () => {
     const permit = { deadline: 99n, v: 27, r, s }
-    const args = [owner, 7n, owner, owner, 248n, permit] as const
+    const args = [owner, terms, permit] as const
     const pay = encodeCall(vaultPayAbi[0], args)
     expect(pay).toBe(encodeFunctionData({ abi: vaultPayAbi, functionName: 'payInvoice', args }))
     const funded = encodeCall(vaultPayAbi[1], [...args, 201n, permit])
     expect(decodeCall(vaultPayAbi[1], funded)).toEqual(decodeFunctionData({ abi: vaultPayAbi, data: funded }).args)
-    expect(decodeCall(vaultPayAbi[0], pay)).toEqual([owner, 7n, owner, owner, 248n, permit])
+    expect(decodeCall(vaultPayAbi[0], pay)).toEqual([owner, terms, permit])
   })
 
   test('behavior: calldata for another function is a CallSelectorError', () => {
-    const pay = encodeCall(vaultPayAbi[0], [owner, 7n, owner, owner, 248n, { deadline: 99n, v: 27, r, s }])
+    const pay = encodeCall(vaultPayAbi[0], [owner, terms, { deadline: 99n, v: 27, r, s }])
     expect(() => decodeCall(vaultPayAbi[1], pay)).toThrow(CallSelectorError)
     expect(() => decodeCall(vaultPayAbi[1], pay)).toThrow(expect.objectContaining({ code: 'CALL_SELECTOR_MISMATCH' }))
   })

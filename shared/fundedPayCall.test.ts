@@ -11,9 +11,11 @@ function fundedCall(): FundedPayCall {
   return {
     registry: address(),
     invoiceId: 7n,
+    invoiceNumber: 1042n,
     merchant: address(),
     token: address(),
     amount: 248_000_000n,
+    feeBps: 100,
     permit: { deadline: 1_800_000_000n, v: 27, r: word('11'), s: word('22') },
     funding: { amount: 201_000_000n, permit: { deadline: 1_799_999_000n, v: 28, r: word('33'), s: word('44') } },
   }
@@ -53,7 +55,10 @@ describe('the funded pay call', () => {
     const dirtyV = honest.replace(`${'00'.repeat(31)}1c`, `${'00'.repeat(30)}011c`) as Hex
     const merchant = call.merchant.slice(2).toLowerCase()
     const dirtyMerchant = honest.replace(`${'00'.repeat(12)}${merchant}`, `${'00'.repeat(11)}ff${merchant}`) as Hex
-    for (const dirty of [dirtyV, dirtyMerchant]) {
+    // the terms' invoiceNumber (1042, a uint64) and feeBps (100, a uint16) with a bit set above their types
+    const dirtyNumber = honest.replace(`${'00'.repeat(30)}0412`, `${'00'.repeat(23)}01${'00'.repeat(6)}0412`) as Hex
+    const dirtyFee = honest.replace(`${'00'.repeat(31)}64`, `${'00'.repeat(29)}010064`) as Hex
+    for (const dirty of [dirtyV, dirtyMerchant, dirtyNumber, dirtyFee]) {
       expect(dirty).not.toBe(honest)
       expect(() => decodeFundedPayCallData(dirty)).toThrow(refusedWith('CALLDATA_NOT_CANONICAL'))
     }
@@ -69,13 +74,15 @@ describe('the funded pay call', () => {
   test('behavior: the call carries nothing beyond the payment and the amount with its permit', () => {
     const call = fundedCall()
     const data = encodeFundedPayCallData(call)
-    // selector, registry, invoice, merchant, token, amount, permit (4 words), fromWallet, funding permit (4 words)
-    expect((data.length - 10) / 64).toBe(14)
+    // selector, registry, terms (invoice, invoiceNumber, merchant, token, amount, feeBps), permit (4 words),
+    // fromWallet, funding permit (4 words)
+    expect((data.length - 10) / 64).toBe(16)
+    const terms = { invoice: call.invoiceId, invoiceNumber: call.invoiceNumber, merchant: call.merchant, token: call.token, amount: call.amount, feeBps: call.feeBps }
     expect(data).toBe(
       encodeFunctionData({
         abi: vaultPayAbi,
         functionName: 'payInvoiceFromWallet',
-        args: [call.registry, call.invoiceId, call.merchant, call.token, call.amount, call.permit, call.funding.amount, call.funding.permit],
+        args: [call.registry, terms, call.permit, call.funding.amount, call.funding.permit],
       }),
     )
   })

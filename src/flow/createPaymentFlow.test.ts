@@ -9,7 +9,7 @@ import { permitTypes } from '../../shared/permit'
 import { type PermitToSign, type WireInvoice } from '../../shared/wire'
 import { fromWireUserOp } from '../../shared/userOpWire'
 import type { OnchainInvoice } from '../chain/readInvoice'
-import { prepareTestPayment, testDeployment, testInvoice, testOnchainInvoice } from '../verify/preparedPayment.fixture'
+import { prepareTestPayment, testDeployment, testFeeBps, testInvoice, testOnchainInvoice } from '../verify/preparedPayment.fixture'
 import { verifyPermitToSign } from '../verify/verifyPermitToSign'
 import { verifyFundingPermitToSign } from '../verify/verifyFundingPermitToSign'
 import { verifyPreparedPayment } from '../verify/verifyPreparedPayment'
@@ -44,6 +44,10 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
     invoice,
     /** What the registry holds, read through the pinned RPC: the same invoice, unless a test makes the server lie. */
     onchain: testOnchainInvoice(invoice) as OnchainInvoice | null,
+    /** The rate the registry charges the merchant now (its feeBpsFor), read through the pinned RPC. */
+    feeBps: testFeeBps,
+    /** The rate the server prepares at: the chain's, unless a test makes it stale. */
+    serverFeeBps: undefined as number | undefined,
     /** What the wallet's own node reads of the registry. */
     walletView: (onchain: OnchainInvoice | null) => onchain,
     /** The pinned RPC does not answer. */
@@ -134,6 +138,7 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
         const prepared = await prepareTestPayment({
           deployment,
           invoice: world.invoice,
+          feeBps: world.serverFeeBps ?? world.feeBps,
           vault,
           owner: owner.address,
           vaultDeployed: world.deployed,
@@ -215,6 +220,11 @@ function setup({ balance = 10_000_000_000n, walletChainId = 31337, deployed = fa
       },
       async entryPointNonceOf() {
         return world.entryPointNonce
+      },
+      async feeBpsOf(merchant) {
+        call('feeBpsOf')
+        if (merchant !== world.onchain?.merchant) throw new Error('not the invoice\'s merchant')
+        return world.feeBps
       },
       async blockTime() {
         return Math.floor(world.time / 1000)
@@ -334,10 +344,13 @@ describe('createPaymentFlow', () => {
     // the message signed names the chain's invoice, the vault and that hash: rebuilt here from them alone
     const onchain = t.world.onchain!
     const message = {
+      registry: getAddress(t.deployment.registry),
       invoice: 3n,
+      invoiceNumber: onchain.invoiceNumber,
       merchant: getAddress(onchain.merchant),
       token: getAddress(onchain.token),
       amount: onchain.amount,
+      feeBps: testFeeBps,
       fromWallet: 0n,
       vault: getAddress(t.vault),
       validUntil: BigInt(prepared!.permitDeadline),
@@ -767,6 +780,31 @@ describe('createPaymentFlow: nothing is signed that the verifiers refuse', () =>
     t.flow.pay()
     expect((await until(t.flow, 'unsafe')).problems.map((problem) => problem.code)).toEqual([code])
     expect(t.count('signUserOperation')).toBe(0)
+  })
+
+  test('behavior: an operation prepared at another fee rate than the registry charges now is refused and never signed', async () => {
+    const t = setup()
+    // the server read the merchant's fee before the registry changed it
+    t.world.serverFeeBps = 250
+    await connected(t)
+    t.flow.pay()
+    const unsafe = await until(t.flow, 'unsafe')
+    expect(unsafe.problems.map((problem) => problem.code)).toEqual(['FEE_MISMATCH'])
+    expect(t.count('signUserOperation')).toBe(0)
+    expect(t.count('submit')).toBe(0)
+  })
+
+  test('behavior: the fee rate is read from the chain when the operation is verified, and the payer signs that rate', async () => {
+    const t = setup()
+    await connected(t)
+    expect(t.count('feeBpsOf')).toBe(0)
+    // the registry changes the merchant's fee after connect: the server and the chain agree on the new rate
+    t.world.feeBps = 250
+    t.flow.pay()
+    await until(t.flow, 'paid')
+    expect(t.count('feeBpsOf')).toBe(1)
+    const call = decodePayCallData(fromWireUserOp(t.world.submitted[0]!.userOp).callData)
+    expect(call).toMatchObject({ feeBps: 250, invoiceNumber: 1042n })
   })
 
   test('behavior: an unsafe permit is refused and never signed', async () => {

@@ -27,10 +27,13 @@ const userOp: UserOperation<'0.7'> = {
 }
 const window = { validAfter: 0, validUntil: Number(permit.deadline) }
 const payment = {
+  registry: '0x00000000000000000000000000000000000000Dd',
   invoice: 7n,
+  invoiceNumber: 1042n,
   merchant: '0x00000000000000000000000000000000000000Bb',
   token: '0x00000000000000000000000000000000000000Cc',
   amount: 1n,
+  feeBps: 100,
   fromWallet: 0n,
   vault: payer.vault,
   validUntil: permit.deadline,

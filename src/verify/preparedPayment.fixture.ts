@@ -99,9 +99,15 @@ export async function signTestPermit(
   return { deadline, v: yParity + 27, r, s }
 }
 
+/** The rate the test registry charges the fixture's merchant (its feeBpsFor): what an honest server's
+ * operation names, and what a test's chain answers for feeBpsOf. */
+export const testFeeBps = 100
+
 export type PrepareTestPaymentParameters = {
   deployment: PinnedDeployment
   invoice: WireInvoice
+  /** The registry's fee rate for the merchant now; testFeeBps unless given. */
+  feeBps?: number
   vault: Address
   owner: Address
   vaultDeployed: boolean
@@ -122,8 +128,10 @@ export async function prepareTestPayment(p: PrepareTestPaymentParameters): Promi
   const unsponsored = payUserOperation({
     deployment: p.deployment,
     invoiceId: BigInt(p.invoice.id),
+    invoiceNumber: BigInt(p.invoice.invoiceNumber),
     merchant: p.invoice.merchant,
     amount: BigInt(p.invoice.amount),
+    feeBps: p.feeBps ?? testFeeBps,
     vault: p.vault,
     owner: p.owner,
     vaultDeployed: p.vaultDeployed,

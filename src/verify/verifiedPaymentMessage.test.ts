@@ -11,9 +11,11 @@ const word = (byte: string): Hex => `0x${byte.repeat(32)}`
 const call: PayCall = {
   registry: address(),
   invoiceId: 2n,
+  invoiceNumber: 1042n,
   merchant: address(),
   token: address(),
   amount: 248_000_000n,
+  feeBps: 100,
   permit: { deadline: 1_800_000_000n, v: 27, r: word('11'), s: word('22') },
 }
 const vault = address()
@@ -22,13 +24,16 @@ const userOpHash = word('3f')
 describe('verifiedPaymentMessage', () => {
   test('default: the vault\'s Payment typed data over the verified call', () => {
     expect(verifiedPaymentMessage({ call, vault, chainId: 31337, userOpHash })).toEqual({
-      domain: { name: 'svc-checkout vault', version: '2', chainId: 31337, verifyingContract: vault },
+      domain: { name: 'svc-checkout vault', version: '3', chainId: 31337, verifyingContract: vault },
       types: {
         Payment: [
+          { name: 'registry', type: 'address' },
           { name: 'invoice', type: 'uint256' },
+          { name: 'invoiceNumber', type: 'uint64' },
           { name: 'merchant', type: 'address' },
           { name: 'token', type: 'address' },
           { name: 'amount', type: 'uint256' },
+          { name: 'feeBps', type: 'uint16' },
           { name: 'fromWallet', type: 'uint256' },
           { name: 'vault', type: 'address' },
           { name: 'validUntil', type: 'uint256' },
@@ -37,10 +42,13 @@ describe('verifiedPaymentMessage', () => {
       },
       primaryType: 'Payment',
       message: {
+        registry: call.registry,
         invoice: 2n,
+        invoiceNumber: 1042n,
         merchant: call.merchant,
         token: call.token,
         amount: 248_000_000n,
+        feeBps: 100,
         fromWallet: 0n,
         vault,
         validUntil: 1_800_000_000n,
@@ -66,5 +74,11 @@ describe('verifiedPaymentMessage', () => {
     const digest = (overrides: Partial<Parameters<typeof verifiedPaymentMessage>[0]>) => hashTypedData(verifiedPaymentMessage({ call, vault, chainId: 31337, userOpHash, ...overrides }))
     const base = digest({})
     expect(new Set([base, digest({ chainId: 1 }), digest({ vault: address() }), digest({ userOpHash: word('40') })]).size).toBe(4)
+  })
+
+  test('behavior: another registry, invoice number or fee rate in the call is another message', () => {
+    const digest = (changes: Partial<PayCall>) => hashTypedData(verifiedPaymentMessage({ call: { ...call, ...changes }, vault, chainId: 31337, userOpHash }))
+    const base = digest({})
+    expect(new Set([base, digest({ registry: address() }), digest({ invoiceNumber: 1043n }), digest({ feeBps: 101 })]).size).toBe(4)
   })
 })

@@ -6,7 +6,7 @@ import { decodeFundedPayCallData, encodeFundedPayCallData, type FundedPayCall } 
 import { encodePayCallData } from '../../shared/payCall'
 import { fromWireUserOp } from '../../shared/userOpWire'
 import { paymentInvoice } from './paymentInvoice'
-import { prepareTestPayment, signTestFunding, signTestPermit, testDeployment, testInvoice, testOnchainInvoice, type PrepareTestPaymentParameters } from './preparedPayment.fixture'
+import { prepareTestPayment, signTestFunding, signTestPermit, testDeployment, testFeeBps, testInvoice, testOnchainInvoice, type PrepareTestPaymentParameters } from './preparedPayment.fixture'
 import { verifyPreparedPayment, type VerifyPreparedPaymentReturnType } from './verifyPreparedPayment'
 
 const now = Date.UTC(2026, 0, 15, 12)
@@ -22,7 +22,7 @@ async function scenario() {
   const permit = await signTestPermit(owner, { deployment, vault, value: BigInt(invoice.amount), deadline })
   const funding = await signTestFunding(owner, { deployment, vault, value: 201_000_000n, deadline: deadline - 600n })
   const server: PrepareTestPaymentParameters = { deployment, invoice, vault, owner: owner.address, vaultDeployed: true, permit, funding, paymasterSigner: privateKeyToAccount(generatePrivateKey()) }
-  const expected = { deployment, invoice: paymentInvoice(invoice), vault, owner: owner.address, vaultDeployed: true, permit, funding, entryPointNonce: 0n, now }
+  const expected = { deployment, invoice: paymentInvoice(invoice, testFeeBps), vault, owner: owner.address, vaultDeployed: true, permit, funding, entryPointNonce: 0n, now }
   /** What a server answers, honest or, with `tamper`, dishonest but consistent in its hash. */
   async function verify(tamper?: PrepareTestPaymentParameters['tamper'], changes: Partial<PrepareTestPaymentParameters> = {}) {
     const prepared = await prepareTestPayment({ ...server, ...changes, ...(tamper ? { tamper } : {}) })
@@ -78,9 +78,17 @@ describe('verifyPreparedPayment of a payment funded from the payer\'s account', 
     expect(await verifyCodes(rewriting((call) => ({ ...call, invoiceId: 4n })))).toEqual(['INVOICE_ID_MISMATCH'])
   })
 
+  test('behavior: a funded payment naming another invoice number or another fee rate than the chain\'s is unsafe', async () => {
+    const { verifyCodes } = await scenario()
+    expect(await verifyCodes(rewriting((call) => ({ ...call, invoiceNumber: call.invoiceNumber + 1n })))).toEqual(['INVOICE_NUMBER_MISMATCH'])
+    expect(await verifyCodes(rewriting((call) => ({ ...call, feeBps: 0 })))).toEqual(['FEE_MISMATCH'])
+    // an honest server that read another fee than the chain's now: the call is refused all the same
+    expect(await verifyCodes(undefined, { feeBps: testFeeBps + 50 })).toEqual(['FEE_MISMATCH'])
+  })
+
   test('behavior: anything after the funded call (a second payment, a transfer) is unsafe', async () => {
     const { verifyCodes, deployment, invoice, permit } = await scenario()
-    const plain = encodePayCallData({ registry: deployment.registry, invoiceId: BigInt(invoice.id), merchant: invoice.merchant, token: deployment.token, amount: 1n, permit })
+    const plain = encodePayCallData({ registry: deployment.registry, invoiceId: BigInt(invoice.id), invoiceNumber: BigInt(invoice.invoiceNumber), merchant: invoice.merchant, token: deployment.token, amount: 1n, feeBps: testFeeBps, permit })
     expect(await verifyCodes((userOp) => ({ ...userOp, callData: concat([userOp.callData, plain]) }))).toEqual(['CALLDATA_NOT_CANONICAL'])
     expect(await verifyCodes((userOp) => ({ ...userOp, callData: concat([userOp.callData, '0x00']) }))).toEqual(['CALLDATA_NOT_CANONICAL'])
   })
@@ -89,7 +97,16 @@ describe('verifyPreparedPayment of a payment funded from the payer\'s account', 
     const { verify, deployment, invoice, permit } = await scenario()
     const plain = (userOp: UserOperation<'0.7'>) => ({
       ...userOp,
-      callData: encodePayCallData({ registry: deployment.registry, invoiceId: BigInt(invoice.id), merchant: invoice.merchant, token: deployment.token, amount: BigInt(invoice.amount), permit }),
+      callData: encodePayCallData({
+        registry: deployment.registry,
+        invoiceId: BigInt(invoice.id),
+        invoiceNumber: BigInt(invoice.invoiceNumber),
+        merchant: invoice.merchant,
+        token: deployment.token,
+        amount: BigInt(invoice.amount),
+        feeBps: testFeeBps,
+        permit,
+      }),
     })
     const { result } = await verify(plain)
     expect(codes(result)).toEqual(['CALLDATA_UNDECODABLE'])
@@ -107,10 +124,13 @@ describe('verifyPreparedPayment of a payment funded from the payer\'s account', 
     if (!result.ok) throw new Error(codes(result).join())
     const onchain = testOnchainInvoice(invoice)
     expect(result.payment).toEqual({
+      registry: getAddress(deployment.registry),
       invoice: 3n,
+      invoiceNumber: onchain.invoiceNumber,
       merchant: getAddress(onchain.merchant),
       token: getAddress(onchain.token),
       amount: onchain.amount,
+      feeBps: testFeeBps,
       fromWallet: funding.amount,
       vault: getAddress(vault),
       validUntil: permit.deadline,

@@ -24,7 +24,8 @@ function scenario() {
     primaryType: 'Permit',
     message: { owner: vault, spender: deployment.registry, value: invoice.amount, nonce: '4', deadline: String(nowSeconds + 3600) },
   }
-  const expected = { deployment, vault, invoice: paymentInvoice(invoice), nonce: 4n, now }
+  // the permit names no fee (only the operation's payment does): the flow asks with none, as here
+  const expected = { deployment, vault, invoice: paymentInvoice(invoice, 0), nonce: 4n, now }
   return { deployment, vault, invoice, permitToSign, expected }
 }
 

@@ -15,7 +15,7 @@ import { paymentTypedData } from '../../shared/paymentMessage'
 import { type WireInvoice } from '../../shared/wire'
 import { fromWireUserOp } from '../../shared/userOpWire'
 import { onchainPaymentInvoice, paymentInvoice } from './paymentInvoice'
-import { prepareTestPayment, signTestPermit, testDeployment, testInvoice, testOnchainInvoice, type PrepareTestPaymentParameters } from './preparedPayment.fixture'
+import { prepareTestPayment, signTestPermit, testDeployment, testFeeBps, testInvoice, testOnchainInvoice, type PrepareTestPaymentParameters } from './preparedPayment.fixture'
 import { verifyPreparedPayment, type VerifyPreparedPaymentReturnType } from './verifyPreparedPayment'
 import type { PrepareResponse } from '../api/createPayApi'
 
@@ -41,7 +41,7 @@ async function scenario({ vaultDeployed = false, invoice: invoiceOverrides = {} 
     permit,
     paymasterSigner: privateKeyToAccount(generatePrivateKey()),
   }
-  const expected = { deployment, invoice: paymentInvoice(invoice), vault, owner: owner.address, vaultDeployed, permit, entryPointNonce: 0n, now }
+  const expected = { deployment, invoice: paymentInvoice(invoice, testFeeBps), vault, owner: owner.address, vaultDeployed, permit, entryPointNonce: 0n, now }
   /** Verifies what a server answers; `tamper` makes it a dishonest server that keeps its hash consistent. */
   async function verify(
     tamper?: PrepareTestPaymentParameters['tamper'],
@@ -135,6 +135,32 @@ describe('verifyPreparedPayment', () => {
     const { result } = await verify(rewriting((call) => ({ ...call, invoiceId: 7n })))
     expect(codes(result)).toEqual(['INVOICE_ID_MISMATCH'])
     expect(!result.ok && result.problems[0]?.message).toBe('The operation pays invoice 7, not invoice 3.')
+  })
+
+  test('behavior: refuses an operation that names another invoice number than the one the registry holds', async () => {
+    const { verify } = await scenario()
+    const { result } = await verify(rewriting((call) => ({ ...call, invoiceNumber: 1043n })))
+    expect(codes(result)).toEqual(['INVOICE_NUMBER_MISMATCH'])
+    expect(!result.ok && result.problems[0]?.message).toBe(`The operation names the merchant's invoice number 1043, not 1042.`)
+  })
+
+  test.each([
+    ['a higher', 150],
+    ['a lower', 50],
+    ['no', 0],
+  ])('behavior: refuses an operation that names %s fee rate than the one the registry charges now', async (_, feeBps) => {
+    const { verify } = await scenario()
+    const { result } = await verify(rewriting((call) => ({ ...call, feeBps })))
+    expect(codes(result)).toEqual(['FEE_MISMATCH'])
+    expect(!result.ok && result.problems[0]?.message).toBe(`The operation names a fee of ${feeBps / 100} % to the merchant, not the 1 % the registry charges now.`)
+  })
+
+  test('behavior: refuses an operation prepared at another fee rate than the chain\'s now, though the server meant no harm', async () => {
+    const { verifyServer, invoice } = await scenario()
+    // the server read the fee before the registry changed it: the chain's rate now is what is held to
+    expect(codes(await verifyServer({ feeBps: 250 }))).toEqual(['FEE_MISMATCH'])
+    // the same operation, once the chain reads that rate too, is accepted
+    expect(codes(await verifyServer({ feeBps: 250 }, { invoice: paymentInvoice(invoice, 250) }))).toEqual([])
   })
 
   test('behavior: refuses an operation that pays through a contract other than the registry', async () => {
@@ -455,7 +481,7 @@ describe('verifyPreparedPayment', () => {
     const { verify } = await scenario()
     const { result } = await verify(
       (userOp) => ({
-        ...rewriting((call) => ({ ...call, registry: someAddress(), invoiceId: 7n, amount: 1n }))(userOp),
+        ...rewriting((call) => ({ ...call, registry: someAddress(), invoiceId: 7n, invoiceNumber: 7n, feeBps: 0, amount: 1n }))(userOp),
         sender: someAddress(),
         paymaster: someAddress(),
       }),
@@ -466,6 +492,8 @@ describe('verifyPreparedPayment', () => {
       'SENDER_MISMATCH',
       'CALL_TARGET_MISMATCH',
       'INVOICE_ID_MISMATCH',
+      'INVOICE_NUMBER_MISMATCH',
+      'FEE_MISMATCH',
       'AMOUNT_MISMATCH',
       'PAYMASTER_MISMATCH',
     ])
@@ -494,10 +522,13 @@ describe('the Payment message of a verified payment', () => {
       userOperation: { ...fromWireUserOp(prepared.userOp), signature: '0x' },
     })
     expect(result.payment).toEqual({
+      registry: getAddress(deployment.registry),
       invoice: 3n,
+      invoiceNumber: onchain.invoiceNumber,
       merchant: getAddress(onchain.merchant),
       token: getAddress(onchain.token),
       amount: onchain.amount,
+      feeBps: testFeeBps,
       fromWallet: 0n,
       vault: getAddress(vault),
       validUntil: permit.deadline,
@@ -507,7 +538,7 @@ describe('the Payment message of a verified payment', () => {
     expect(result.call).toEqual(decodePayCallData(fromWireUserOp(prepared.userOp).callData))
     // what the wallet is asked to sign recovers to the owner over the vault's own domain
     const typedData = paymentTypedData(deployment.chainId, result.payment)
-    expect(typedData.domain).toEqual({ name: 'svc-checkout vault', version: '2', chainId: deployment.chainId, verifyingContract: getAddress(vault) })
+    expect(typedData.domain).toEqual({ name: 'svc-checkout vault', version: '3', chainId: deployment.chainId, verifyingContract: getAddress(vault) })
     const signature = await owner.signTypedData(typedData)
     expect(await recoverTypedDataAddress({ ...typedData, signature })).toBe(owner.address)
   })
@@ -531,7 +562,7 @@ describe('the Payment message of a verified payment', () => {
     const { deployment, invoice, verify } = await scenario()
     const { prepared, result } = await verify()
     const onchain = testOnchainInvoice(invoice)
-    expect(onchainPaymentInvoice(3n, onchain)).toEqual(paymentInvoice(invoice))
+    expect(onchainPaymentInvoice(3n, onchain, testFeeBps)).toEqual(paymentInvoice(invoice, testFeeBps))
     expect(result.ok && result.payment.operation).toBe(prepared.userOpHash)
     expect(result.ok && result.payment.token).toBe(deployment.token)
   })

@@ -4,7 +4,7 @@ import type { Address, Hex } from 'viem'
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
 import type { Payer, PaymentState } from '../../flow/paymentState'
-import { confirmedTestInvoice, testDeployment, testInvoice } from '../../verify/preparedPayment.fixture'
+import { confirmedTestInvoice, testDeployment, testFeeBps, testInvoice } from '../../verify/preparedPayment.fixture'
 import type { WalletChoice } from '../../wallet/walletChoice'
 import { shown } from '../shown.fixture'
 import { LocaleContext } from '../LocaleContext'
@@ -25,10 +25,13 @@ const permit = { deadline: inAnHour, v: 27, r: userOpHash, s: userOpHash }
 const window = { validAfter: 0, validUntil: Number(inAnHour) }
 /** The message the wallet signs for this invoice's payment, as the verifier builds it. */
 const paymentOf = (fromWallet = 0n) => ({
+  registry: deployment.registry,
   invoice: BigInt(invoice.id),
+  invoiceNumber: BigInt(invoice.invoiceNumber),
   merchant: invoice.merchant,
   token: invoice.token.address,
   amount: BigInt(invoice.amount),
+  feeBps: testFeeBps,
   fromWallet,
   vault,
   validUntil: inAnHour,
