@@ -22,17 +22,19 @@ struct PermitSignature {
 }
 
 /// A payer's vault: SimpleAccount v0.7 whose only operations are invoice payments, each authorised by
-/// a typed message its owner's wallet can show in full ("Pay invoice 2: 248.00 USDC to 0x… until
-/// 14:05"), never a bare hash. The message names the invoice, the merchant, the token, the amount,
-/// what is taken from the owner's own account, this vault, the last second it is good for and the
-/// operation itself (its userOpHash, so it authorises nothing else); at execution the vault holds the
-/// registry to it: an invoice that is not Issued with exactly that merchant, token and amount
-/// reverts the payment. The owner still drives the vault directly (execute) for anything else.
+/// a typed message its owner's wallet can show in full ("Pay invoice no. 2: 248.00 USDC to 0x… until
+/// 14:05"), never a bare hash. The message names the registry, the invoice and the merchant's own
+/// number for it, the merchant, the token, the amount, the merchant's fee rate, what is taken from
+/// the owner's own account, this vault, the last second it is good for and the operation itself (its
+/// userOpHash, so it authorises nothing else); at execution the vault holds the registry to it: an
+/// invoice that is not Issued with exactly that number, merchant, token and amount, or a fee rate
+/// other than the one signed, reverts the payment. The owner still drives the vault directly
+/// (execute) for anything else.
 contract PayerVault is SimpleAccount, IERC1271, EIP712 {
     using SafeERC20 for IERC20;
 
     bytes32 public constant PAYMENT_TYPEHASH = keccak256(
-        "Payment(uint256 invoice,address merchant,address token,uint256 amount,uint256 fromWallet,address vault,uint256 validUntil,bytes32 operation)"
+        "Payment(address registry,uint256 invoice,uint64 invoiceNumber,address merchant,address token,uint256 amount,uint16 feeBps,uint256 fromWallet,address vault,uint256 validUntil,bytes32 operation)"
     );
     bytes32 private constant PERMIT_TYPEHASH =
         keccak256("Permit(address owner,address spender,uint256 value,uint256 nonce,uint256 deadline)");
@@ -42,40 +44,31 @@ contract PayerVault is SimpleAccount, IERC1271, EIP712 {
     bytes32 private transient expectedPermit;
 
     error InvoiceDiffers(uint256 invoice);
+    error FeeDiffers(uint256 invoice, uint16 feeBps);
     error NotFromEntryPointOrOwner();
 
-    constructor(IEntryPoint entryPoint_) SimpleAccount(entryPoint_) EIP712("svc-checkout vault", "2") {}
+    constructor(IEntryPoint entryPoint_) SimpleAccount(entryPoint_) EIP712("svc-checkout vault", "3") {}
 
-    /// Pays `invoice` from this vault; reverts unless the registry holds it Issued with exactly this
-    /// merchant, token and amount.
-    function payInvoice(
-        InvoiceRegistry registry,
-        uint256 invoice,
-        address merchant,
-        address token,
-        uint256 amount,
-        PermitSignature calldata permit
-    ) external {
+    /// Pays the invoice `terms` names from this vault; reverts unless the registry holds it Issued with
+    /// exactly that number, merchant, token and amount, and charges the merchant exactly its fee rate.
+    function payInvoice(InvoiceRegistry registry, Terms calldata terms, PermitSignature calldata permit) external {
         _requireFromEntryPointOrOwnerStrict();
-        _pay(registry, invoice, merchant, token, amount, permit);
+        _pay(registry, terms, permit);
     }
 
     /// Takes `fromWallet` of the token from the owner's own account first (through the owner's permit,
     /// or an allowance someone already set by submitting that permit first), then pays as payInvoice.
     function payInvoiceFromWallet(
         InvoiceRegistry registry,
-        uint256 invoice,
-        address merchant,
-        address token,
-        uint256 amount,
+        Terms calldata terms,
         PermitSignature calldata permit,
         uint256 fromWallet,
         PermitSignature calldata funding
     ) external {
         _requireFromEntryPointOrOwnerStrict();
-        try IERC20Permit(token).permit(owner, address(this), fromWallet, funding.deadline, funding.v, funding.r, funding.s) {} catch {}
-        IERC20(token).safeTransferFrom(owner, address(this), fromWallet);
-        _pay(registry, invoice, merchant, token, amount, permit);
+        try IERC20Permit(terms.token).permit(owner, address(this), fromWallet, funding.deadline, funding.v, funding.r, funding.s) {} catch {}
+        IERC20(terms.token).safeTransferFrom(owner, address(this), fromWallet);
+        _pay(registry, terms, permit);
     }
 
     /// Accepts only its owner's signature of the token permit a running payment expects: a signature
@@ -87,37 +80,41 @@ contract PayerVault is SimpleAccount, IERC1271, EIP712 {
         return 0xffffffff;
     }
 
-    /// What a payment operation's typed message says, less the vault and the operation.
-    struct Payment {
+    /// What the registry must hold for a payment, as its call names it.
+    struct Terms {
         uint256 invoice;
+        uint64 invoiceNumber;
         address merchant;
         address token;
         uint256 amount;
+        uint16 feeBps;
+    }
+
+    /// What a payment operation's typed message says, less the vault and the operation.
+    struct Payment {
+        address registry;
+        Terms terms;
         uint256 fromWallet;
         uint256 validUntil;
     }
 
     /// The EIP-712 digest the owner signs for a payment operation.
     function paymentDigest(Payment memory payment, bytes32 operation) public view returns (bytes32) {
+        Terms memory t = payment.terms;
         return _hashTypedDataV4(
             keccak256(
-                abi.encode(
-                    PAYMENT_TYPEHASH,
-                    payment.invoice,
-                    payment.merchant,
-                    payment.token,
-                    payment.amount,
-                    payment.fromWallet,
-                    address(this),
-                    payment.validUntil,
-                    operation
+                bytes.concat(
+                    abi.encode(PAYMENT_TYPEHASH, payment.registry, t.invoice, t.invoiceNumber, t.merchant, t.token, t.amount),
+                    abi.encode(t.feeBps, payment.fromWallet, address(this), payment.validUntil, operation)
                 )
             )
         );
     }
 
     /// A UserOperation is valid only as one of the two payments, signed as their typed message; its
-    /// window ends with the payment's permit. Reads nothing but this account's own storage (ERC-7562).
+    /// window ends with the payment's permit, and a permit with no end (deadline 0, which the
+    /// EntryPoint reads as "valid forever") is no payment. Reads nothing but this account's own
+    /// storage (ERC-7562).
     function _validateSignature(PackedUserOperation calldata userOp, bytes32 userOpHash)
         internal
         view
@@ -125,7 +122,7 @@ contract PayerVault is SimpleAccount, IERC1271, EIP712 {
         returns (uint256 validationData)
     {
         (bool isPayment, Payment memory payment) = _paymentOf(userOp.callData);
-        if (!isPayment || payment.validUntil > type(uint48).max) return SIG_VALIDATION_FAILED;
+        if (!isPayment || payment.validUntil == 0 || payment.validUntil > type(uint48).max) return SIG_VALIDATION_FAILED;
         (address signer, ECDSA.RecoverError err,) = ECDSA.tryRecover(paymentDigest(payment, userOpHash), userOp.signature);
         if (err != ECDSA.RecoverError.NoError || signer != owner) return SIG_VALIDATION_FAILED;
         return _packValidationData(false, uint48(payment.validUntil), 0);
@@ -136,12 +133,10 @@ contract PayerVault is SimpleAccount, IERC1271, EIP712 {
         bytes4 selector = bytes4(callData[:4]);
         PermitSignature memory permit;
         if (selector == this.payInvoice.selector) {
-            (, payment.invoice, payment.merchant, payment.token, payment.amount, permit) =
-                abi.decode(callData[4:], (address, uint256, address, address, uint256, PermitSignature));
+            (payment.registry, payment.terms, permit) = abi.decode(callData[4:], (address, Terms, PermitSignature));
         } else if (selector == this.payInvoiceFromWallet.selector) {
-            (, payment.invoice, payment.merchant, payment.token, payment.amount, permit, payment.fromWallet,) = abi.decode(
-                callData[4:], (address, uint256, address, address, uint256, PermitSignature, uint256, PermitSignature)
-            );
+            (payment.registry, payment.terms, permit, payment.fromWallet,) =
+                abi.decode(callData[4:], (address, Terms, PermitSignature, uint256, PermitSignature));
         } else {
             return (false, payment);
         }
@@ -149,21 +144,16 @@ contract PayerVault is SimpleAccount, IERC1271, EIP712 {
         return (true, payment);
     }
 
-    function _pay(
-        InvoiceRegistry registry,
-        uint256 invoice,
-        address merchant,
-        address token,
-        uint256 amount,
-        PermitSignature calldata permit
-    ) private {
-        InvoiceRegistry.Invoice memory held = registry.invoices(invoice);
+    function _pay(InvoiceRegistry registry, Terms calldata t, PermitSignature calldata permit) private {
+        InvoiceRegistry.Invoice memory held = registry.invoices(t.invoice);
         if (
-            held.status != InvoiceRegistry.Status.Issued || held.merchant != merchant || held.token != token
-                || held.amount != amount
-        ) revert InvoiceDiffers(invoice);
-        expectedPermit = _permitDigest(token, address(registry), amount, permit.deadline);
-        registry.pay(invoice, permit.deadline, permit.v, permit.r, permit.s);
+            held.status != InvoiceRegistry.Status.Issued || held.invoiceNumber != t.invoiceNumber
+                || held.merchant != t.merchant || held.token != t.token || held.amount != t.amount
+        ) revert InvoiceDiffers(t.invoice);
+        // the fee the payer's message named: a rate changed since would take a different share
+        if (registry.feeBpsFor(t.merchant) != t.feeBps) revert FeeDiffers(t.invoice, t.feeBps);
+        expectedPermit = _permitDigest(t.token, address(registry), t.amount, permit.deadline);
+        registry.pay(t.invoice, permit.deadline, permit.v, permit.r, permit.s);
         expectedPermit = bytes32(0);
     }
 

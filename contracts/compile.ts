@@ -9,7 +9,18 @@ export const contractsDir = dirname(fileURLToPath(import.meta.url))
 export const artifactsDir = join(contractsDir, 'artifacts')
 
 /** Contracts we write and compile ourselves. */
-const ours = ['Stablecoin', 'InvoiceRegistry', 'PayerVault', 'PayerVaultFactory', 'PermitProbe', 'OwnedVerifyingPaymaster', 'OwnedDeployment'] as const
+const ours = [
+  'Stablecoin',
+  'InvoiceRegistry',
+  'PayerVault',
+  'PayerVaultFactory',
+  'MerchantVault',
+  'MerchantVaultFactory',
+  'SessionSignerValidator',
+  'PermitProbe',
+  'OwnedVerifyingPaymaster',
+  'OwnedDeployment',
+] as const
 /** Contracts taken as built by their authors: the canonical bytecode is what makes the addresses
  * canonical. Module name → the release's package and artifact. */
 const packaged: Record<string, { from: string; artifact: string }> = {

@@ -12,5 +12,7 @@ export function chainEnvironment(deployment: Deployment, rpcUrl: string): Record
     PAYMASTER_ADDRESS: deployment.paymaster,
     ...(deployment.entryPointV06 ? { ENTRY_POINT_V06_ADDRESS: deployment.entryPointV06 } : {}),
     ...(deployment.paymasterV06 ? { PAYMASTER_V06_ADDRESS: deployment.paymasterV06 } : {}),
+    ...(deployment.merchantVaultFactory ? { MERCHANT_VAULT_FACTORY_ADDRESS: deployment.merchantVaultFactory } : {}),
+    ...(deployment.sessionValidator ? { SESSION_VALIDATOR_ADDRESS: deployment.sessionValidator } : {}),
   }
 }

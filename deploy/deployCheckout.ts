@@ -1,7 +1,9 @@
 import { encodeDeployData, keccak256, stringToHex, type Address, type Hex } from 'viem'
 import { invoiceRegistryAbi, invoiceRegistryBytecode } from '../contracts/artifacts/InvoiceRegistry'
 import { ownedVerifyingPaymasterAbi, ownedVerifyingPaymasterBytecode } from '../contracts/artifacts/OwnedVerifyingPaymaster'
+import { merchantVaultFactoryAbi, merchantVaultFactoryBytecode } from '../contracts/artifacts/MerchantVaultFactory'
 import { payerVaultFactoryAbi, payerVaultFactoryBytecode } from '../contracts/artifacts/PayerVaultFactory'
+import { sessionSignerValidatorAbi, sessionSignerValidatorBytecode } from '../contracts/artifacts/SessionSignerValidator'
 import { stablecoinAbi, stablecoinBytecode } from '../contracts/artifacts/Stablecoin'
 import { CodedError } from '../shared/codedError'
 import type { Deployment } from '../shared/deployment'
@@ -81,6 +83,13 @@ export async function deployCheckout(clients: DeployerClients, parameters: Deplo
     await deploy(encodeDeployData({ abi: invoiceRegistryAbi, bytecode: invoiceRegistryBytecode, args: [owner, parameters.treasury, parameters.retailFeeBps] })),
   )
   const vaultFactory = placed('PayerVaultFactory', await deploy(encodeDeployData({ abi: payerVaultFactoryAbi, bytecode: payerVaultFactoryBytecode, args: [entryPoint] })))
+  // the merchant's side: the session module holds a vault's server signer to issuing and canceling;
+  // merchant vaults are clones of one implementation the factory makes (for EntryPoint v0.7)
+  const sessionValidator = placed('SessionSignerValidator', await deploy(encodeDeployData({ abi: sessionSignerValidatorAbi, bytecode: sessionSignerValidatorBytecode })))
+  const merchantVaultFactory = placed(
+    'MerchantVaultFactory',
+    await deploy(encodeDeployData({ abi: merchantVaultFactoryAbi, bytecode: merchantVaultFactoryBytecode, args: [sessionValidator] })),
+  )
   const paymaster = placed(
     'OwnedVerifyingPaymaster',
     await deploy(encodeDeployData({ abi: ownedVerifyingPaymasterAbi, bytecode: ownedVerifyingPaymasterBytecode, args: [entryPoint, parameters.paymasterSigner, owner] })),
@@ -131,5 +140,5 @@ export async function deployCheckout(clients: DeployerClients, parameters: Deplo
         : `paymaster v0.6 owner: ${handed.value.owner}${handed.sent > 0 ? ' (handed over)' : ', already'}`,
     )
   }
-  return { deployment: { chainId, entryPoint, token, registry, vaultFactory, paymaster, entryPointV06, paymasterV06 }, sent, ownership }
+  return { deployment: { chainId, entryPoint, token, registry, vaultFactory, paymaster, entryPointV06, paymasterV06, merchantVaultFactory, sessionValidator }, sent, ownership }
 }

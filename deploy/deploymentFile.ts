@@ -42,6 +42,8 @@ export function pinnedDeploymentOf({ deployment, facts, rpcUrls, registryFromBlo
     paymaster: deployment.paymaster,
     ...(deployment.entryPointV06 ? { entryPointV06: deployment.entryPointV06 } : {}),
     ...(deployment.paymasterV06 ? { paymasterV06: deployment.paymasterV06 } : {}),
+    ...(deployment.merchantVaultFactory ? { merchantVaultFactory: deployment.merchantVaultFactory } : {}),
+    ...(deployment.sessionValidator ? { sessionValidator: deployment.sessionValidator } : {}),
     userOpLimits: defaultUserOpLimits,
   }
   // checked as the build will check it; written in the field order of the devnet's file

@@ -1,7 +1,8 @@
-import { encodeFunctionData, parseEther, parseEventLogs, parseUnits, type Address, type Hex } from 'viem'
+import { parseEther, parseEventLogs, parseUnits, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { entryPoint07Abi } from 'viem/account-abstraction'
 import { invoiceRegistryAbi } from '../contracts/artifacts/InvoiceRegistry'
-import { payerVaultAbi } from '../contracts/artifacts/PayerVault'
+import { merchantVaultFactoryAbi } from '../contracts/artifacts/MerchantVaultFactory'
 import { payerVaultFactoryAbi } from '../contracts/artifacts/PayerVaultFactory'
 import { stablecoinAbi } from '../contracts/artifacts/Stablecoin'
 import type { Deployment } from '../shared/deployment'
@@ -10,7 +11,9 @@ import { hashMetadata } from '../shared/metadataHash'
 import { vaultSalt } from '../shared/vaultFactoryAbi'
 import { demoInvoiceNumber, demoInvoices, demoMetadata } from './demoInvoices'
 import { DevnetError } from './devnetError'
-import { devnetClients, mined, type DevnetClients } from './deploy'
+import type { MerchantVaultCall } from '../shared/merchantVaultCall'
+import { mined, type DevnetClients } from './deploy'
+import { sendMerchantOperation } from './merchantOperation'
 
 export const demoPayerFunds = parseUnits('10000', 6)
 
@@ -22,28 +25,19 @@ export type Seed = {
   invoices: SeededInvoice[]
 }
 
-/** A deployed merchant vault, with an owner key that can drive it directly (SimpleAccount lets its
- * owner call execute without a UserOperation). */
+/** A deployed merchant vault (MerchantVault: ERC-4337 + ERC-7579), with an EntryPoint deposit to pay
+ * for its operations and an owner key with ether to send them: on the devnet the owner is its own
+ * bundler. */
 export async function createMerchant(clients: DevnetClients, deployment: Deployment) {
+  const factory = deployment.merchantVaultFactory
+  if (!factory) throw new DevnetError('DEVNET_SEED_FAILED', 'this deployment has no merchant vault factory: deploy it again with this version')
   const ownerPrivateKey = generatePrivateKey()
   const owner = privateKeyToAccount(ownerPrivateKey)
   const { public: client, wallet } = clients
   await mined(client, await wallet.sendTransaction({ to: owner.address, value: parseEther('10') }))
-  await mined(
-    client,
-    await wallet.writeContract({
-      address: deployment.vaultFactory,
-      abi: payerVaultFactoryAbi,
-      functionName: 'createAccount',
-      args: [owner.address, vaultSalt],
-    }),
-  )
-  const vault = await client.readContract({
-    address: deployment.vaultFactory,
-    abi: payerVaultFactoryAbi,
-    functionName: 'getAddress',
-    args: [owner.address, vaultSalt],
-  })
+  await mined(client, await wallet.writeContract({ address: factory, abi: merchantVaultFactoryAbi, functionName: 'createAccount', args: [owner.address, vaultSalt] }))
+  const vault = await client.readContract({ address: factory, abi: merchantVaultFactoryAbi, functionName: 'getAddress', args: [owner.address, vaultSalt] })
+  await mined(client, await wallet.writeContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'depositTo', args: [vault], value: parseEther('1') }))
   return { vault, owner: owner.address, ownerPrivateKey }
 }
 
@@ -51,29 +45,23 @@ export type IssueInvoiceParameters = { amount: bigint; dueAt: bigint; metaHash: 
 
 type MerchantKey = { vault: Address; ownerPrivateKey: Hex }
 
-/** Calls the registry as the merchant: the owner calls its vault, the vault calls the registry. */
-async function asMerchant(rpcUrl: string, deployment: Deployment, merchant: MerchantKey, data: Hex) {
-  const { public: client, wallet } = devnetClients(rpcUrl, deployment.chainId, privateKeyToAccount(merchant.ownerPrivateKey))
-  return mined(
-    client,
-    await wallet.writeContract({ address: merchant.vault, abi: payerVaultAbi, functionName: 'execute', args: [deployment.registry, 0n, data] }),
-  )
+/** One of the merchant vault's operations, signed by its owner as the typed message its wallet shows. */
+async function asMerchant(rpcUrl: string, deployment: Deployment, merchant: MerchantKey, call: MerchantVaultCall) {
+  const owner = privateKeyToAccount(merchant.ownerPrivateKey)
+  const { receipt, success } = await sendMerchantOperation(rpcUrl, deployment, { vault: merchant.vault, call, signer: { kind: 'owner', privateKey: merchant.ownerPrivateKey }, bundler: owner })
+  if (!success) throw new DevnetError('DEVNET_SEED_FAILED', `the merchant vault's ${call.kind} operation reverted`)
+  return receipt
 }
 
 export async function issueInvoice(rpcUrl: string, deployment: Deployment, merchant: MerchantKey, { amount, dueAt, metaHash, tokenURI = '' }: IssueInvoiceParameters) {
-  const issue = encodeFunctionData({
-    abi: invoiceRegistryAbi,
-    functionName: 'issue',
-    args: [deployment.token, amount, dueAt, metaHash, tokenURI],
-  })
-  const receipt = await asMerchant(rpcUrl, deployment, merchant, issue)
+  const receipt = await asMerchant(rpcUrl, deployment, merchant, { kind: 'Issue', registry: deployment.registry, token: deployment.token, amount, dueAt, metaHash, tokenURI })
   const [event] = parseEventLogs({ abi: invoiceRegistryAbi, eventName: 'InvoiceIssued', logs: receipt.logs })
   if (!event) throw new DevnetError('DEVNET_SEED_FAILED', 'the registry issued no invoice (no InvoiceIssued event): is the registry at this address the one this devnet deployed?')
   return { id: event.args.id, invoiceNumber: event.args.invoiceNumber, amount, dueAt }
 }
 
 export async function cancelInvoice(rpcUrl: string, deployment: Deployment, merchant: MerchantKey, id: bigint) {
-  await asMerchant(rpcUrl, deployment, merchant, encodeFunctionData({ abi: invoiceRegistryAbi, functionName: 'cancel', args: [id] }))
+  await asMerchant(rpcUrl, deployment, merchant, { kind: 'Cancel', registry: deployment.registry, invoice: id })
 }
 
 export async function mintTo(clients: DevnetClients, deployment: Deployment, to: Address, amount: bigint) {

@@ -21,9 +21,10 @@ export async function verifyPinnedDevnet(
   { path = devnetDeploymentFile, compareChainId = true }: VerifyPinnedDevnetParameters = {},
 ): Promise<PinnedDeployment> {
   const pinned = readPinnedDeployment(path)
-  // the v0.6 pair is compared where the file pins it: a file written before it was served still builds
-  const pinnedV06 = (['entryPointV06', 'paymasterV06'] as const).filter((name) => pinned[name] !== undefined)
-  const differences = [...contracts, ...pinnedV06]
+  // the v0.6 pair and the merchant's contracts are compared where the file pins them: a file written
+  // before they were deployed still builds
+  const pinnedOptional = (['entryPointV06', 'paymasterV06', 'merchantVaultFactory', 'sessionValidator'] as const).filter((name) => pinned[name] !== undefined)
+  const differences = [...contracts, ...pinnedOptional]
     .filter((name) => !deployment[name] || getAddress(deployment[name]) !== getAddress(pinned[name]!))
     .map((name) => `  ${name}: deployed at ${deployment[name]}, pinned ${pinned[name]}`)
   if (compareChainId && deployment.chainId !== pinned.chainId) differences.unshift(`  chainId: ${deployment.chainId}, pinned ${pinned.chainId}`)

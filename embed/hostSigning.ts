@@ -1,4 +1,5 @@
 import { getAddress, hexToNumber, isAddress, type Address, type Hex } from 'viem'
+import { readFeeBps } from '../src/chain/readFeeBps'
 import { readInvoice } from '../src/chain/readInvoice'
 import { readEntryPointNonce, readPermitNonce } from '../src/chain/readNonces'
 import { readBalance, readVault } from '../src/chain/readVault'
@@ -65,7 +66,7 @@ export function createHostSigning({ deployment, invoiceId, now = Date.now }: Cre
     const id = BigInt(invoiceId)
     const [record, { vault, deployed }] = await Promise.all([readInvoice(provider, deployment, id), readVault(provider, deployment, owner)])
     if (!record || record.status !== 1) throw refused(`invoice ${invoiceId} is not open on-chain`)
-    const invoice = onchainPaymentInvoice(id, record)
+    const invoice = onchainPaymentInvoice(id, record, await readFeeBps(provider, deployment, record.merchant))
     return { owner, vault, deployed, invoice }
   }
 

@@ -43,6 +43,9 @@ export const configSchema = z.object({
    * ERC-7677 service (POST /v1/paymaster) also sponsors v0.6 smart wallets (Coinbase Smart Wallet). */
   ENTRY_POINT_V06_ADDRESS: z.optional(addressSchema),
   PAYMASTER_V06_ADDRESS: z.optional(addressSchema),
+  /** The merchant's side: the merchant vault factory and the session module (`npm run deploy` prints them). */
+  MERCHANT_VAULT_FACTORY_ADDRESS: z.optional(addressSchema),
+  SESSION_VALIDATOR_ADDRESS: z.optional(addressSchema),
   /** The block the registry was deployed in: where settlement-event searches start. */
   REGISTRY_FROM_BLOCK: z._default(z.coerce.bigint(), 0n),
   /** An ERC-4337 bundler (JSON-RPC); without it the server bundles itself with BUNDLER_PRIVATE_KEY. */
@@ -170,6 +173,8 @@ const wants: { [name in keyof Config]: string } = {
   PAYMASTER_ADDRESS: 'the VerifyingPaymaster, a 0x address (`npm run deploy` prints it)',
   ENTRY_POINT_V06_ADDRESS: 'the ERC-4337 EntryPoint v0.6, a 0x address (`npm run deploy` prints it)',
   PAYMASTER_V06_ADDRESS: 'the VerifyingPaymaster on EntryPoint v0.6, a 0x address (`npm run deploy` prints it)',
+  MERCHANT_VAULT_FACTORY_ADDRESS: 'the merchant vault factory, a 0x address (`npm run deploy` prints it)',
+  SESSION_VALIDATOR_ADDRESS: "the merchant vaults' session module, a 0x address (`npm run deploy` prints it)",
   REGISTRY_FROM_BLOCK: "the registry's deployment block, a whole number (`npm run deploy` prints it)",
   BUNDLER_URL: "an ERC-4337 bundler's JSON-RPC URL",
   BUNDLER_PRIVATE_KEY: 'the key of an account with gas money that bundles itself, 0x and 64 hex digits',

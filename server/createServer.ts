@@ -74,6 +74,8 @@ export function deploymentOf(config: Config): Deployment {
     ...(config.ENTRY_POINT_V06_ADDRESS && config.PAYMASTER_V06_ADDRESS
       ? { entryPointV06: getAddress(config.ENTRY_POINT_V06_ADDRESS), paymasterV06: getAddress(config.PAYMASTER_V06_ADDRESS) }
       : {}),
+    ...(config.MERCHANT_VAULT_FACTORY_ADDRESS ? { merchantVaultFactory: getAddress(config.MERCHANT_VAULT_FACTORY_ADDRESS) } : {}),
+    ...(config.SESSION_VALIDATOR_ADDRESS ? { sessionValidator: getAddress(config.SESSION_VALIDATOR_ADDRESS) } : {}),
   }
 }
 

@@ -19,6 +19,10 @@ export const deploymentSchema = z.object({
    * Wallet, Base Account): the ERC-7677 service signs for these. Absent where they are not served. */
   entryPointV06: z.optional(addressSchema),
   paymasterV06: z.optional(addressSchema),
+  /** The merchant's side: the factory of merchant vaults (ERC-4337 + ERC-7579) and the module that
+   * holds a vault's server signer to issuing and canceling. The payer's page never needs them. */
+  merchantVaultFactory: z.optional(addressSchema),
+  sessionValidator: z.optional(addressSchema),
 })
 
 export type Deployment = z.infer<typeof deploymentSchema>

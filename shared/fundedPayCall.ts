@@ -1,6 +1,6 @@
 import { getAddress, type Address, type Hex } from 'viem'
 import { decodeCall, encodeCall } from './abiCall'
-import { asTuple, PayCallError, reencodes, vaultPayAbi, type PayCall, type PermitSignature } from './payCall'
+import { asTerms, asTuple, fromTerms, PayCallError, reencodes, vaultPayAbi, type PayCall, type PermitSignature } from './payCall'
 
 /** The payer's own account lets its vault take `amount` once (the permit), and the vault takes it. */
 export type Funding = { from: Address; to: Address; amount: bigint; permit: PermitSignature }
@@ -10,12 +10,12 @@ export type Funding = { from: Address; to: Address; amount: bigint; permit: Perm
 export type FundedPayCall = PayCall & { funding: { amount: bigint; permit: PermitSignature } }
 
 /**
- * vault.payInvoiceFromWallet(registry, invoice, merchant, token, amount, permit, fromWallet, funding):
+ * vault.payInvoiceFromWallet(registry, terms, permit, fromWallet, funding):
  * one call, all or nothing. The vault takes `fromWallet` from its owner through the funding permit
  * (or an allowance someone set by submitting that permit first), then pays as payInvoice does.
  */
-export function encodeFundedPayCallData({ registry, invoiceId, merchant, token, amount, permit, funding }: FundedPayCall): Hex {
-  return encodeCall(vaultPayAbi[1], [registry, invoiceId, merchant, token, amount, asTuple(permit), funding.amount, asTuple(funding.permit)])
+export function encodeFundedPayCallData(call: FundedPayCall): Hex {
+  return encodeCall(vaultPayAbi[1], [call.registry, asTerms(call), asTuple(call.permit), call.funding.amount, asTuple(call.funding.permit)])
 }
 
 /** The one reading of a funded payment, for the server and the widget alike: exactly
@@ -23,16 +23,8 @@ export function encodeFundedPayCallData({ registry, invoiceId, merchant, token, 
 export function decodeFundedPayCallData(callData: Hex): FundedPayCall {
   let call: FundedPayCall
   try {
-    const [registry, invoiceId, merchant, token, amount, permit, fromWallet, funding] = decodeCall(vaultPayAbi[1], callData)
-    call = {
-      registry: getAddress(registry),
-      invoiceId,
-      merchant: getAddress(merchant),
-      token: getAddress(token),
-      amount,
-      permit: { ...permit },
-      funding: { amount: fromWallet, permit: { ...funding } },
-    }
+    const [registry, terms, permit, fromWallet, funding] = decodeCall(vaultPayAbi[1], callData)
+    call = { registry: getAddress(registry), ...fromTerms(terms), permit: { ...permit }, funding: { amount: fromWallet, permit: { ...funding } } }
   } catch {
     throw new PayCallError('CALLDATA_UNDECODABLE')
   }

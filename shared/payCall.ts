@@ -14,14 +14,21 @@ const permitSignatureTuple = {
   ],
 } as const
 
-const paymentInputs = [
-  { name: 'registry', type: 'address' },
-  { name: 'invoice', type: 'uint256' },
-  { name: 'merchant', type: 'address' },
-  { name: 'token', type: 'address' },
-  { name: 'amount', type: 'uint256' },
-  { name: 'permit', ...permitSignatureTuple },
-] as const
+/** What the registry must hold for the invoice (contracts/PayerVault.sol's Terms): the vault pays
+ * only an Issued invoice with exactly this number, merchant, token and amount, at exactly this fee. */
+const termsTuple = {
+  type: 'tuple',
+  components: [
+    { name: 'invoice', type: 'uint256' },
+    { name: 'invoiceNumber', type: 'uint64' },
+    { name: 'merchant', type: 'address' },
+    { name: 'token', type: 'address' },
+    { name: 'amount', type: 'uint256' },
+    { name: 'feeBps', type: 'uint16' },
+  ],
+} as const
+
+const paymentInputs = [{ name: 'registry', type: 'address' }, { name: 'terms', ...termsTuple }, { name: 'permit', ...permitSignatureTuple }] as const
 
 /** Only the fragments a payment uses: the widget bundles these, not the full contract ABIs. The
  * vault's two payments (contracts/PayerVault.sol): the only calls its operations may make. */
@@ -39,14 +46,17 @@ export const vaultPayAbi = [
 
 export type PermitSignature = { deadline: bigint; v: number; r: Hex; s: Hex }
 
-/** A payment from the vault: the invoice and what the registry must hold for it (merchant, token,
- * amount: the vault reverts on any other), with the vault's permit to the registry. */
+/** A payment from the vault: the invoice and what the registry must hold for it (the merchant's
+ * number for it, merchant, token, amount, and the fee rate the merchant is charged: the vault reverts
+ * on any other), with the vault's permit to the registry. */
 export type PayCall = {
   registry: Address
   invoiceId: bigint
+  invoiceNumber: bigint
   merchant: Address
   token: Address
   amount: bigint
+  feeBps: number
   permit: PermitSignature
 }
 
@@ -64,9 +74,17 @@ export class PayCallError extends CodedError {
 /** A permit signature as the vault's functions take it: the tuple's fields and nothing more. */
 export const asTuple = ({ deadline, v, r, s }: PermitSignature) => ({ deadline, v, r, s })
 
-/** vault.payInvoice(registry, invoice, merchant, token, amount, permit): the only call a payment makes. */
-export function encodePayCallData({ registry, invoiceId, merchant, token, amount, permit }: PayCall): Hex {
-  return encodeCall(vaultPayAbi[0], [registry, invoiceId, merchant, token, amount, asTuple(permit)])
+/** The call's terms as the vault's functions take them. */
+export const asTerms = ({ invoiceId, invoiceNumber, merchant, token, amount, feeBps }: PayCall) => ({ invoice: invoiceId, invoiceNumber, merchant, token, amount, feeBps })
+
+/** The call's fields from decoded terms. */
+export function fromTerms(terms: { invoice: bigint; invoiceNumber: bigint; merchant: Address; token: Address; amount: bigint; feeBps: number }) {
+  return { invoiceId: terms.invoice, invoiceNumber: terms.invoiceNumber, merchant: getAddress(terms.merchant), token: getAddress(terms.token), amount: terms.amount, feeBps: terms.feeBps }
+}
+
+/** vault.payInvoice(registry, terms, permit): the only call a payment makes. */
+export function encodePayCallData(call: PayCall): Hex {
+  return encodeCall(vaultPayAbi[0], [call.registry, asTerms(call), asTuple(call.permit)])
 }
 
 /** The one reading of a payment call, for the server and the widget alike: exactly payInvoice, in
@@ -76,8 +94,8 @@ export function encodePayCallData({ registry, invoiceId, merchant, token, amount
 export function decodePayCallData(callData: Hex): PayCall {
   let call: PayCall
   try {
-    const [registry, invoiceId, merchant, token, amount, permit] = decodeCall(vaultPayAbi[0], callData)
-    call = { registry: getAddress(registry), invoiceId, merchant: getAddress(merchant), token: getAddress(token), amount, permit: { ...permit } }
+    const [registry, terms, permit] = decodeCall(vaultPayAbi[0], callData)
+    call = { registry: getAddress(registry), ...fromTerms(terms), permit: { ...permit } }
   } catch {
     throw new PayCallError('CALLDATA_UNDECODABLE')
   }

@@ -18,8 +18,11 @@ export type PayUserOperationParameters = {
   deployment: Deployment
   invoiceId: bigint
   /** What the registry holds for the invoice: the vault pays only an Issued invoice with exactly these. */
+  invoiceNumber: bigint
   merchant: Address
   amount: bigint
+  /** The rate the registry charges the merchant now (feeBpsFor): the vault pays only at this rate. */
+  feeBps: number
   vault: Address
   owner: Address
   /** False until the vault's first operation: then the factory fields deploy it. */
@@ -38,7 +41,16 @@ export type PayUserOperationParameters = {
  * owner's permit (after taking what it lacks from the owner's account, when funded), sponsored by the
  * paymaster. */
 export function payUserOperation(p: PayUserOperationParameters): UserOperation<'0.7'> {
-  const call = { registry: p.deployment.registry, invoiceId: p.invoiceId, merchant: p.merchant, token: p.deployment.token, amount: p.amount, permit: p.permit }
+  const call = {
+    registry: p.deployment.registry,
+    invoiceId: p.invoiceId,
+    invoiceNumber: p.invoiceNumber,
+    merchant: p.merchant,
+    token: p.deployment.token,
+    amount: p.amount,
+    feeBps: p.feeBps,
+    permit: p.permit,
+  }
   return {
     sender: p.vault,
     nonce: p.nonce,

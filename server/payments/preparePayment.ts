@@ -1,5 +1,6 @@
 import { getAddress, type Address } from 'viem'
 import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import type { PermitSignature } from '../../shared/payCall'
@@ -75,7 +76,7 @@ export async function preparePayment(
   const amount = BigInt(invoice.amount)
   const { deployed } = await resolveVault(context, payerAddress, ownerAddress)
 
-  const [permitValid, balance, fees] = await Promise.all([
+  const [permitValid, balance, fees, feeBps] = await Promise.all([
     // resolveVault held the vault to ownerAddress (its owner, or the owner its address derives from)
     verifyVaultPermit(client, {
       token: deployment.token,
@@ -88,6 +89,8 @@ export async function preparePayment(
     }),
     client.readContract({ address: deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [payerAddress] }),
     client.estimateFeesPerGas(),
+    // the rate the merchant is charged now: the payer's message names it, and the vault pays only at it
+    client.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'feeBpsFor', args: [getAddress(invoice.merchant)] }),
   ])
   if (!permitValid) {
     throw new PaymentRefusedError('PERMIT_SIGNATURE_INVALID', 'the permit does not verify for payerAddress: sign the permit returned by /permit with the vault owner')
@@ -112,8 +115,10 @@ export async function preparePayment(
   const unsponsored = payUserOperation({
     deployment,
     invoiceId,
+    invoiceNumber: BigInt(invoice.invoiceNumber),
     merchant: getAddress(invoice.merchant),
     amount,
+    feeBps,
     vault: payerAddress,
     owner: ownerAddress,
     vaultDeployed: deployed,

@@ -6,6 +6,7 @@ import { readBlockTime } from './readBlockTime'
 import { ChainReadError } from './chainReadError'
 import { readInvoice } from './readInvoice'
 import { readEntryPointNonce, readPermitNonce } from './readNonces'
+import { readFeeBps } from './readFeeBps'
 import { readSettlement } from './readSettlement'
 import { readBalance, readVault } from './readVault'
 import type { SimulationCall } from './simulatePayment'
@@ -27,6 +28,8 @@ export type PaymentChain = {
   permitNonceOf(owner: Address): Promise<bigint>
   /** EntryPoint.getNonce(vault, 0). */
   entryPointNonceOf(vault: Address): Promise<bigint>
+  /** The registry's feeBpsFor(merchant): the rate a payment made now is charged. */
+  feeBpsOf(merchant: Address): Promise<number>
   /** The latest block's timestamp, in seconds. */
   blockTime(): Promise<number>
   /** An eth_call through the pinned RPC alone, with a state override when given: the simulation of an
@@ -62,6 +65,7 @@ export function createChainReader(deployment: PinnedDeployment, sources: () => E
     codeOf: (account) => read((provider) => provider.request({ method: 'eth_getCode', params: [account, 'latest'] }) as Promise<Hex>),
     permitNonceOf: (vault) => read((provider) => readPermitNonce(provider, deployment, vault)),
     entryPointNonceOf: (vault) => read((provider) => readEntryPointNonce(provider, deployment, vault)),
+    feeBpsOf: (merchant) => read((provider) => readFeeBps(provider, deployment, merchant), true),
     blockTime: () => read(readBlockTime),
     call: (call, overrides) => read((provider) => provider.request({ method: 'eth_call', params: overrides ? [call, 'latest', overrides] : [call, 'latest'] }) as Promise<Hex>, true),
   }

@@ -3,7 +3,6 @@ import type { WireInvoice } from '../../shared/wire'
 import { confirmInvoice, unconfirmedInvoice, type ChainInvoice, type ShownInvoice } from '../verify/confirmInvoice'
 import { checkAcceptedToken } from '../verify/checkAcceptedToken'
 import { chainShownInvoice } from '../verify/chainShownInvoice'
-import { paymentInvoice } from '../verify/paymentInvoice'
 import type { UnsafeProblem } from '../verify/unsafeProblem'
 
 /** The service's invoice held to the chain: `confirmed` (the invoice carries the chain's figures),
@@ -20,7 +19,7 @@ export type CheckInvoiceReturnType =
  */
 export function checkInvoice(id: string, server: WireInvoice, reads: ChainInvoice[], deployment: PinnedDeployment): CheckInvoiceReturnType {
   const unconfirmed = unconfirmedInvoice(server, deployment)
-  const tokenProblems = checkAcceptedToken(paymentInvoice(server), deployment)
+  const tokenProblems = checkAcceptedToken({ token: server.token.address }, deployment)
   if (tokenProblems.length > 0) return { kind: 'unsafe', invoice: unconfirmed, problems: tokenProblems }
   let confirmed: ShownInvoice | null = null
   for (const read of reads) {

@@ -38,7 +38,8 @@ export async function runPaymentEffect(
   switch (state.name) {
     case 'requestingPermit': {
       const { owner, vault } = state.payer
-      const invoice = paymentInvoice(state.invoice)
+      // the permit names no fee: only the operation's payment does, read from the chain when it is verified
+      const invoice = paymentInvoice(state.invoice, 0)
       const [{ permitToSign, fundingPermitToSign }, nonce, funds] = await Promise.all([
         api.requestPermit(invoiceId, { payerAddress: vault, ...(state.fromWallet ? { fundingFrom: owner } : {}) }),
         chain.permitNonceOf(vault),
@@ -93,11 +94,16 @@ export async function runPaymentEffect(
 
     case 'verifying': {
       const { payer, permit, funding, prepared } = state
-      // read now, not at connect: an earlier operation of this vault may have deployed it since
-      const [entryPointNonce, { deployed }] = await Promise.all([chain.entryPointNonceOf(payer.vault), chain.vaultOf(payer.owner)])
+      // read now, not at connect: an earlier operation of this vault may have deployed it since, and
+      // the fee the operation names must be the rate the registry charges the merchant now
+      const [entryPointNonce, { deployed }, feeBps] = await Promise.all([
+        chain.entryPointNonceOf(payer.vault),
+        chain.vaultOf(payer.owner),
+        chain.feeBpsOf(state.invoice.merchant),
+      ])
       const verdict = await verifier.verifyPreparedPayment({
         deployment,
-        invoice: paymentInvoice(state.invoice),
+        invoice: paymentInvoice(state.invoice, feeBps),
         vault: payer.vault,
         owner: payer.owner,
         vaultDeployed: deployed,

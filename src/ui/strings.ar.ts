@@ -250,6 +250,8 @@ export const ar: Strings = {
     CALL_TARGET_MISMATCH: 'يستدعي الدفع عقدًا غير سجل الفواتير.',
     MERCHANT_MISMATCH: 'يذهب الدفع إلى جهة غير التاجر صاحب الفاتورة.',
     INVOICE_ID_MISMATCH: 'الدفع مخصّص لفاتورة أخرى.',
+    INVOICE_NUMBER_MISMATCH: 'يذكر الدفع رقم فاتورة آخر لدى التاجر.',
+    FEE_MISMATCH: 'يذكر الدفع رسومًا على التاجر غير السارية حاليًا.',
     PERMIT_MISMATCH: 'يستخدم الدفع تفويضًا غير الذي وقّعته.',
     PERMIT_DEADLINE_MISMATCH: 'يذكر الدفع موعد انتهاء مختلفًا للتفويض.',
     EXPIRY_AFTER_PERMIT: 'يبقى الدفع صالحًا مدة أطول من تفويضك.',

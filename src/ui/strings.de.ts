@@ -243,6 +243,8 @@ export const de: Strings = {
     CALL_TARGET_MISMATCH: 'Die Zahlung ruft einen anderen Vertrag als das Rechnungsregister auf.',
     MERCHANT_MISMATCH: 'Die Zahlung geht an jemand anderen als den Händler der Rechnung.',
     INVOICE_ID_MISMATCH: 'Die Zahlung gilt einer anderen Rechnung.',
+    INVOICE_NUMBER_MISMATCH: 'Die Zahlung nennt eine andere Rechnungsnummer des Händlers.',
+    FEE_MISMATCH: 'Die Zahlung nennt eine andere Händlergebühr als die geltende.',
     PERMIT_MISMATCH: 'Die Zahlung nutzt eine andere Freigabe als die, die Sie unterschrieben haben.',
     PERMIT_DEADLINE_MISMATCH: 'Die Zahlung nennt eine andere Frist der Freigabe.',
     EXPIRY_AFTER_PERMIT: 'Die Zahlung bliebe länger gültig als Ihre Freigabe.',

@@ -242,6 +242,8 @@ export const es: Strings = {
     CALL_TARGET_MISMATCH: 'El pago llama a un contrato distinto del registro de facturas.',
     MERCHANT_MISMATCH: 'El pago va a alguien distinto del comercio de la factura.',
     INVOICE_ID_MISMATCH: 'El pago es para otra factura.',
+    INVOICE_NUMBER_MISMATCH: 'El pago indica otro número de factura del comercio.',
+    FEE_MISMATCH: 'El pago indica una comisión del comercio distinta de la vigente.',
     PERMIT_MISMATCH: 'El pago usa una autorización distinta de la que usted firmó.',
     PERMIT_DEADLINE_MISMATCH: 'El pago indica otro plazo para la autorización.',
     EXPIRY_AFTER_PERMIT: 'El pago sigue siendo válido más tiempo que su autorización.',

@@ -242,6 +242,8 @@ export const fr: Strings = {
     CALL_TARGET_MISMATCH: 'Le paiement appelle un autre contrat que le registre des factures.',
     MERCHANT_MISMATCH: 'Le paiement va à quelqu’un d’autre que le marchand de la facture.',
     INVOICE_ID_MISMATCH: 'Le paiement concerne une autre facture.',
+    INVOICE_NUMBER_MISMATCH: 'Le paiement indique un autre numéro de facture du marchand.',
+    FEE_MISMATCH: 'Le paiement indique des frais du marchand autres que ceux en vigueur.',
     PERMIT_MISMATCH: 'Le paiement utilise une autre autorisation que celle que vous avez signée.',
     PERMIT_DEADLINE_MISMATCH: 'Le paiement indique une autre échéance pour l’autorisation.',
     EXPIRY_AFTER_PERMIT: 'Le paiement reste valable plus longtemps que votre autorisation.',

@@ -242,6 +242,8 @@ export const id: Strings = {
     CALL_TARGET_MISMATCH: 'Pembayaran memanggil kontrak selain registri faktur.',
     MERCHANT_MISMATCH: 'Pembayaran ditujukan kepada pihak selain penjual pada faktur.',
     INVOICE_ID_MISMATCH: 'Pembayaran ini untuk faktur lain.',
+    INVOICE_NUMBER_MISMATCH: 'Pembayaran ini menyebut nomor faktur pedagang yang lain.',
+    FEE_MISMATCH: 'Pembayaran ini menyebut biaya pedagang yang berbeda dari yang berlaku.',
     PERMIT_MISMATCH: 'Pembayaran menggunakan otorisasi yang berbeda dari yang Anda tandatangani.',
     PERMIT_DEADLINE_MISMATCH: 'Pembayaran menyebut batas waktu otorisasi yang berbeda.',
     EXPIRY_AFTER_PERMIT: 'Pembayaran berlaku lebih lama daripada otorisasi Anda.',

@@ -242,6 +242,8 @@ export const it: Strings = {
     CALL_TARGET_MISMATCH: 'Il pagamento chiama un contratto diverso dal registro delle fatture.',
     MERCHANT_MISMATCH: 'Il pagamento va a qualcuno diverso dal venditore della fattura.',
     INVOICE_ID_MISMATCH: 'Il pagamento riguarda un’altra fattura.',
+    INVOICE_NUMBER_MISMATCH: 'Il pagamento indica un altro numero di fattura del venditore.',
+    FEE_MISMATCH: 'Il pagamento indica una commissione del venditore diversa da quella in vigore.',
     PERMIT_MISMATCH: 'Il pagamento usa un’autorizzazione diversa da quella che ha firmato.',
     PERMIT_DEADLINE_MISMATCH: 'Il pagamento indica un’altra scadenza dell’autorizzazione.',
     EXPIRY_AFTER_PERMIT: 'Il pagamento resta valido più a lungo della sua autorizzazione.',

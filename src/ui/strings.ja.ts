@@ -242,6 +242,8 @@ export const ja: Strings = {
     CALL_TARGET_MISMATCH: '支払いが、請求書レジストリ以外のコントラクトを呼び出します。',
     MERCHANT_MISMATCH: '支払いが、請求書の販売者以外に送られます。',
     INVOICE_ID_MISMATCH: 'この支払いは別の請求書に対するものです。',
+    INVOICE_NUMBER_MISMATCH: 'この支払いは加盟店の別の請求書番号を示しています。',
+    FEE_MISMATCH: 'この支払いは現在の手数料と異なる加盟店手数料を示しています。',
     PERMIT_MISMATCH: '支払いが、お客様の署名したものとは別の承認を使っています。',
     PERMIT_DEADLINE_MISMATCH: '支払いに記載された承認の期限が異なります。',
     EXPIRY_AFTER_PERMIT: '支払いが、お客様の承認より長く有効です。',

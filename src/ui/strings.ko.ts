@@ -242,6 +242,8 @@ export const ko: Strings = {
     CALL_TARGET_MISMATCH: '결제가 청구서 레지스트리가 아닌 다른 컨트랙트를 호출합니다.',
     MERCHANT_MISMATCH: '결제가 청구서의 판매자가 아닌 다른 사람에게 갑니다.',
     INVOICE_ID_MISMATCH: '다른 청구서에 대한 결제입니다.',
+    INVOICE_NUMBER_MISMATCH: '결제에 가맹점의 다른 청구서 번호가 적혀 있습니다.',
+    FEE_MISMATCH: '결제에 현재와 다른 가맹점 수수료가 적혀 있습니다.',
     PERMIT_MISMATCH: '결제가 서명하신 것과 다른 승인을 사용합니다.',
     PERMIT_DEADLINE_MISMATCH: '결제에 적힌 승인 기한이 다릅니다.',
     EXPIRY_AFTER_PERMIT: '결제가 승인보다 더 오래 유효합니다.',

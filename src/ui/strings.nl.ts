@@ -242,6 +242,8 @@ export const nl: Strings = {
     CALL_TARGET_MISMATCH: 'De betaling roept een ander contract aan dan het factuurregister.',
     MERCHANT_MISMATCH: 'De betaling gaat naar iemand anders dan de verkoper van de factuur.',
     INVOICE_ID_MISMATCH: 'De betaling is voor een andere factuur.',
+    INVOICE_NUMBER_MISMATCH: 'De betaling noemt een ander factuurnummer van de verkoper.',
+    FEE_MISMATCH: 'De betaling noemt een andere verkoperskost dan die nu geldt.',
     PERMIT_MISMATCH: 'De betaling gebruikt een andere machtiging dan die u hebt ondertekend.',
     PERMIT_DEADLINE_MISMATCH: 'De betaling noemt een andere termijn voor de machtiging.',
     EXPIRY_AFTER_PERMIT: 'De betaling blijft langer geldig dan uw machtiging.',

@@ -242,6 +242,8 @@ export const pl: Strings = {
     CALL_TARGET_MISMATCH: 'Płatność wywołuje inny kontrakt niż rejestr faktur.',
     MERCHANT_MISMATCH: 'Płatność trafia do kogoś innego niż sprzedawca z faktury.',
     INVOICE_ID_MISMATCH: 'Płatność dotyczy innej faktury.',
+    INVOICE_NUMBER_MISMATCH: 'Płatność podaje inny numer faktury sprzedawcy.',
+    FEE_MISMATCH: 'Płatność podaje inną opłatę sprzedawcy niż obowiązująca.',
     PERMIT_MISMATCH: 'Płatność używa innej autoryzacji niż ta, którą podpisano.',
     PERMIT_DEADLINE_MISMATCH: 'Płatność podaje inny termin ważności autoryzacji.',
     EXPIRY_AFTER_PERMIT: 'Płatność pozostaje ważna dłużej niż Twoja autoryzacja.',

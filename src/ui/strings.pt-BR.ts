@@ -242,6 +242,8 @@ export const ptBR: Strings = {
     CALL_TARGET_MISMATCH: 'O pagamento chama um contrato diferente do registro de faturas.',
     MERCHANT_MISMATCH: 'O pagamento vai para alguém que não é o comerciante da fatura.',
     INVOICE_ID_MISMATCH: 'O pagamento é de outra fatura.',
+    INVOICE_NUMBER_MISMATCH: 'O pagamento indica outro número de fatura do lojista.',
+    FEE_MISMATCH: 'O pagamento indica uma taxa do lojista diferente da vigente.',
     PERMIT_MISMATCH: 'O pagamento usa uma autorização diferente da que você assinou.',
     PERMIT_DEADLINE_MISMATCH: 'O pagamento informa outro prazo para a autorização.',
     EXPIRY_AFTER_PERMIT: 'O pagamento continua válido por mais tempo que a sua autorização.',

@@ -243,6 +243,8 @@ export const tr: Strings = {
     CALL_TARGET_MISMATCH: 'Ödeme, fatura kaydı dışında bir sözleşmeyi çağırıyor.',
     MERCHANT_MISMATCH: 'Ödeme, faturadaki satıcıdan başka birine gidiyor.',
     INVOICE_ID_MISMATCH: 'Ödeme başka bir fatura için.',
+    INVOICE_NUMBER_MISMATCH: 'Ödeme, satıcının başka bir fatura numarasını gösteriyor.',
+    FEE_MISMATCH: 'Ödeme, satıcı için geçerli olandan farklı bir ücret gösteriyor.',
     PERMIT_MISMATCH: 'Ödeme, imzaladığınızdan farklı bir yetkilendirme kullanıyor.',
     PERMIT_DEADLINE_MISMATCH: 'Ödeme, yetkilendirme için farklı bir son tarih bildiriyor.',
     EXPIRY_AFTER_PERMIT: 'Ödeme, yetkilendirmenizden daha uzun süre geçerli kalıyor.',

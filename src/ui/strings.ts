@@ -246,6 +246,8 @@ const en = {
     CALL_TARGET_MISMATCH: 'The payment calls a contract other than the invoice registry.',
     MERCHANT_MISMATCH: 'The payment goes to someone other than the invoice\'s merchant.',
     INVOICE_ID_MISMATCH: 'The payment is for a different invoice.',
+    INVOICE_NUMBER_MISMATCH: 'The payment names another of the merchant\'s invoice numbers.',
+    FEE_MISMATCH: 'The payment names a different fee for the merchant than the one in force.',
     PERMIT_MISMATCH: 'The payment uses an authorisation other than the one you signed.',
     PERMIT_DEADLINE_MISMATCH: 'The payment reports a different authorisation deadline.',
     EXPIRY_AFTER_PERMIT: 'The payment stays valid longer than your authorisation.',

@@ -242,6 +242,8 @@ export const vi: Strings = {
     CALL_TARGET_MISMATCH: 'Khoản thanh toán gọi một hợp đồng khác với sổ đăng ký hóa đơn.',
     MERCHANT_MISMATCH: 'Khoản thanh toán được chuyển cho người khác, không phải người bán trên hóa đơn.',
     INVOICE_ID_MISMATCH: 'Khoản thanh toán dành cho một hóa đơn khác.',
+    INVOICE_NUMBER_MISMATCH: 'Khoản thanh toán ghi một số hóa đơn khác của người bán.',
+    FEE_MISMATCH: 'Khoản thanh toán ghi một mức phí người bán khác với mức đang áp dụng.',
     PERMIT_MISMATCH: 'Khoản thanh toán dùng một ủy quyền khác với ủy quyền bạn đã ký.',
     PERMIT_DEADLINE_MISMATCH: 'Khoản thanh toán ghi thời hạn ủy quyền khác.',
     EXPIRY_AFTER_PERMIT: 'Khoản thanh toán có hiệu lực lâu hơn ủy quyền của bạn.',

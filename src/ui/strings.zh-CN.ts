@@ -242,6 +242,8 @@ export const zhCN: Strings = {
     CALL_TARGET_MISMATCH: '此付款调用的不是发票登记合约，而是其他合约。',
     MERCHANT_MISMATCH: '此付款的收款人不是发票上的商户。',
     INVOICE_ID_MISMATCH: '此付款针对的是另一张发票。',
+    INVOICE_NUMBER_MISMATCH: '此付款写的是商户的另一个发票编号。',
+    FEE_MISMATCH: '此付款写的商户费率与当前生效的不同。',
     PERMIT_MISMATCH: '此付款使用的授权不是您签署的那一项。',
     PERMIT_DEADLINE_MISMATCH: '此付款声明的授权截止时间不同。',
     EXPIRY_AFTER_PERMIT: '此付款的有效期长于您的授权。',

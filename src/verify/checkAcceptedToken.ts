@@ -4,7 +4,7 @@ import { sameAddress } from './sameAddress'
 import type { UnsafeProblem } from './unsafeProblem'
 
 /** An invoice in another token would have the payer authorise a contract the build never vetted. */
-export function checkAcceptedToken(invoice: PaymentInvoice, deployment: Deployment): UnsafeProblem[] {
+export function checkAcceptedToken(invoice: Pick<PaymentInvoice, 'token'>, deployment: Deployment): UnsafeProblem[] {
   if (sameAddress(invoice.token, deployment.token)) return []
   return [
     {

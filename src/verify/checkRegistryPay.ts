@@ -5,8 +5,8 @@ import type { UnsafeProblem } from './unsafeProblem'
 
 /**
  * What every payment call names, held to the pinned deployment and to the invoice as the chain holds
- * it: the registry the vault pays through, this invoice, its merchant, token and amount, and the
- * permit the payer signed. The vault reverts unless the registry holds exactly these figures, but the
+ * it: the registry the vault pays through, this invoice and the merchant's number for it, its
+ * merchant, token and amount, the fee rate the registry charges now, and the permit the payer signed. The vault reverts unless the registry holds exactly these figures, but the
  * payer signs a message naming them: they must be this invoice's before the wallet shows them.
  */
 export function checkRegistryPay(call: PayCall, { deployment, invoice, permit }: CheckPayCallParameters): UnsafeProblem[] {
@@ -19,6 +19,12 @@ export function checkRegistryPay(call: PayCall, { deployment, invoice, permit }:
   }
   if (call.invoiceId !== invoice.id) {
     problems.push({ code: 'INVOICE_ID_MISMATCH', message: `The operation pays invoice ${call.invoiceId}, not invoice ${invoice.id}.` })
+  }
+  if (call.invoiceNumber !== invoice.invoiceNumber) {
+    problems.push({ code: 'INVOICE_NUMBER_MISMATCH', message: `The operation names the merchant's invoice number ${call.invoiceNumber}, not ${invoice.invoiceNumber}.` })
+  }
+  if (call.feeBps !== invoice.feeBps) {
+    problems.push({ code: 'FEE_MISMATCH', message: `The operation names a fee of ${call.feeBps / 100} % to the merchant, not the ${invoice.feeBps / 100} % the registry charges now.` })
   }
   if (!sameAddress(call.merchant, invoice.merchant)) {
     problems.push({ code: 'MERCHANT_MISMATCH', message: `The operation pays ${call.merchant}, not the invoice's merchant ${invoice.merchant}.` })

@@ -12,6 +12,8 @@ export type UnsafeProblemCode =
   // the payment the call makes: the registry it pays through, the invoice, whom, in what, how much
   | 'CALL_TARGET_MISMATCH'
   | 'INVOICE_ID_MISMATCH'
+  | 'INVOICE_NUMBER_MISMATCH'
+  | 'FEE_MISMATCH'
   | 'MERCHANT_MISMATCH'
   | 'PERMIT_MISMATCH'
   | 'PERMIT_DEADLINE_MISMATCH'

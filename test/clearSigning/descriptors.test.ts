@@ -1,8 +1,5 @@
 import { readFileSync } from 'node:fs'
-import Ajv2019 from 'ajv/dist/2019'
-import draft07MetaSchema from 'ajv/dist/refs/json-schema-draft-07.json'
-import addFormats from 'ajv-formats'
-import { getAddress, getContractAddress, isAddress, type Address, type Hex } from 'viem'
+import { getAddress, getContractAddress, type Address, type Hex } from 'viem'
 import { describe, expect, test } from 'vitest'
 import devnet from '../../shared/devnet.deployment.json'
 import type { FundedPayCall } from '../../shared/fundedPayCall'
@@ -21,6 +18,7 @@ import {
   type TypedDataRequest,
   type WalletKnowledge,
 } from './renderDescriptor'
+import { schemaValidator } from './schemaValidator'
 
 const root = new URL('../../clear-signing/', import.meta.url)
 const readJson = (name: string): unknown => JSON.parse(readFileSync(new URL(name, root), 'utf8'))
@@ -46,7 +44,7 @@ const validUntil = 1_795_529_100n // 2026-11-24T14:05:00Z
 const userOpHash: Hex = '0xbbc7d8a698cb7db9ab61929cf861a6b6f16958389efe0a2c8276eb5d21ebdb99'
 const signature = { v: 27, r: `0x${'11'.repeat(32)}` as Hex, s: `0x${'22'.repeat(32)}` as Hex }
 
-const payCall: PayCall = { registry, invoiceId: 2n, merchant, token, amount: 248_000_000n, permit: { deadline: validUntil, ...signature } }
+const payCall: PayCall = { registry, invoiceId: 2n, invoiceNumber: 2n, merchant, token, amount: 248_000_000n, feeBps: 100, permit: { deadline: validUntil, ...signature } }
 const fundedPayCall: FundedPayCall = { ...payCall, funding: { amount: 201_000_000n, permit: { deadline: validUntil, ...signature } } }
 
 /** A wallet that knows the devnet token, no names, and reads the deployed vault's ERC-1967 slot. */
@@ -57,19 +55,6 @@ const wallet: WalletKnowledge = {
 }
 
 const permitDomain = { ...devnet.permitDomain, chainId, verifyingContract: token }
-
-/** The v2 schema declares draft-07 yet relies on unevaluatedProperties (2019-09), which a draft-07
- * validator silently ignores: validate with 2019-09 semantics. Not strict: the published schema keeps its
- * definitions under keys of its own ($context, $display, ...), which strict mode refuses. */
-function schemaValidator() {
-  const ajv = new Ajv2019({ strict: false, allErrors: true })
-  ajv.addMetaSchema(draft07MetaSchema)
-  addFormats(ajv)
-  // the two formats ERC-7730 defines for itself
-  ajv.addFormat('eip55', (address: string) => isAddress(address, { strict: true }) && address !== address.toLowerCase())
-  ajv.addFormat('eip155', { type: 'number', validate: (id: number) => Number.isSafeInteger(id) && id > 0 })
-  return ajv
-}
 
 describe('schema', () => {
   const ajv = schemaValidator()
@@ -141,7 +126,7 @@ describe('binding', () => {
 
   test('behavior: the deployment listed is the vault implementation the devnet factory creates', () => {
     expect(payment.context.eip712!.deployments).toEqual([{ chainId, address: vaultImplementation }])
-    expect(vaultImplementation).toBe('0xfeF25D61D2887BE414F4F3fB0DA3773fc35621eC')
+    expect(vaultImplementation).toBe('0x25BF66Bc2F93031EbA418e5A394c737D1e7CE2FC')
     expect(permit.context.eip712!.deployments).toEqual([{ chainId, address: token }])
   })
 
@@ -169,13 +154,15 @@ describe('render', () => {
     const screen = renderDescriptor(payment, request, wallet)
     expect([screen.intent, ...screen.lines]).toEqual([
       'Pay invoice',
-      'Invoice: 2',
+      'Invoice no.: 2',
       'Amount: 248 USDC',
       'To: 0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      "Merchant's fee: 1%",
+      `Invoice registry: ${registry}`,
       'Paying vault: 0x7a417e5e1F0e6F3B2c1D0a9B8C7D6e5F4A3B2c1d',
       'Valid until: 2026-11-24T14:05:00Z',
     ])
-    expect(screen.interpolatedIntent).toBe('Pay invoice 2: 248 USDC to 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 until 2026-11-24T14:05:00Z')
+    expect(screen.interpolatedIntent).toBe('Pay invoice no. 2: 248 USDC to 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 until 2026-11-24T14:05:00Z')
   })
 
   test('behavior: a funded payment also shows what comes from the wallet', () => {
@@ -183,10 +170,12 @@ describe('render', () => {
     const screen = renderDescriptor(payment, request, wallet)
     expect([screen.intent, ...screen.lines]).toEqual([
       'Pay invoice',
-      'Invoice: 2',
+      'Invoice no.: 2',
       'Amount: 248 USDC',
       'From your wallet: 201 USDC',
       'To: 0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+      "Merchant's fee: 1%",
+      `Invoice registry: ${registry}`,
       'Paying vault: 0x7a417e5e1F0e6F3B2c1D0a9B8C7D6e5F4A3B2c1d',
       'Valid until: 2026-11-24T14:05:00Z',
     ])
@@ -197,7 +186,7 @@ describe('render', () => {
     const screen = renderDescriptor(payment, request, { ...wallet, names: { [merchant]: 'Northwind', [vault]: 'My svc-checkout vault' } })
     expect(screen.lines).toContain('To: Northwind')
     expect(screen.lines).toContain('Paying vault: My svc-checkout vault')
-    expect(screen.interpolatedIntent).toBe('Pay invoice 2: 248 USDC to Northwind until 2026-11-24T14:05:00Z')
+    expect(screen.interpolatedIntent).toBe('Pay invoice no. 2: 248 USDC to Northwind until 2026-11-24T14:05:00Z')
   })
 
   test('behavior: a token the wallet does not know is shown raw with a warning', () => {
@@ -210,7 +199,7 @@ describe('render', () => {
     const screen = renderDescriptor(permit, request, wallet)
     expect([screen.intent, ...screen.lines]).toEqual([
       'Authorize spending of tokens',
-      'Spender: 0xF0AC495057537B0A4284DEC1666faF5a6e628700',
+      'Spender: 0xF79F208233f2A182aDcef8415AF21E65aE888181',
       'Amount: 248 USDC',
       'Valid until: 2026-11-24T14:05:00Z',
     ])

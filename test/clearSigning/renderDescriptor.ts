@@ -12,6 +12,7 @@ import { getAddress, isAddress, keccak256, toHex, type Address } from 'viem'
  *   6 decimals), a space, the token's ticker; an unknown token shows the raw value and "(Unknown token)".
  * - `date` with timestamp encoding: RFC 3339 (the spec's recommendation) in UTC, to the second, `Z`.
  * - `addressName`: the trusted name when the wallet has one, else the full EIP-55 address.
+ * - `unit`: value / 10^decimals in the shortest exact decimal, then its base with no space (100 at 2 decimals with base % is 1%).
  * - `visible: "optional"` fields are shown (this wallet can show them).
  */
 
@@ -183,6 +184,8 @@ function formatField(field: FieldFormat, request: TypedDataRequest, wallet: Wall
     case 'tokenAmount': {
       const tokenAddress = params.tokenPath !== undefined ? resolvePath(params.tokenPath as string, request, wallet).value : params.token
       const amount = BigInt(value as string)
+      const native = ([] as unknown[]).concat(params.nativeCurrencyAddress ?? []).some((address) => sameValue(address, tokenAddress))
+      if (native) return `${decimalString(amount, 18)} ETH`
       const token = wallet.tokens.find((t) => t.chainId === chainId && sameValue(t.address, tokenAddress))
       if (!token) return `${amount} (Unknown token)`
       // the spec's own example shows a value equal to the threshold as the message, so: at or above
@@ -196,6 +199,11 @@ function formatField(field: FieldFormat, request: TypedDataRequest, wallet: Wall
     case 'addressName': {
       const address = getAddress(value as string)
       return wallet.names?.[address] ?? address
+    }
+    case 'unit': {
+      // ERC-7730's unit: the value scaled down by `decimals`, followed by its base (100 with 2 decimals and % is 1%)
+      const decimals = Number(params.decimals ?? 0)
+      return `${decimalString(BigInt(value as string), decimals)}${(params.base as string | undefined) ?? ''}`
     }
     default:
       throw new Error(`Format ${field.format} is not implemented here`)

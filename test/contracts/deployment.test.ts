@@ -5,6 +5,8 @@ import { invoiceRegistryAbi, invoiceRegistryBytecode } from '../../contracts/art
 import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { payerVaultFactoryAbi, payerVaultFactoryBytecode } from '../../contracts/artifacts/PayerVaultFactory'
 import { stablecoinAbi, stablecoinBytecode } from '../../contracts/artifacts/Stablecoin'
+import { merchantVaultFactoryAbi, merchantVaultFactoryBytecode } from '../../contracts/artifacts/MerchantVaultFactory'
+import { sessionSignerValidatorAbi, sessionSignerValidatorBytecode } from '../../contracts/artifacts/SessionSignerValidator'
 import { ownedVerifyingPaymasterAbi, ownedVerifyingPaymasterBytecode } from '../../contracts/artifacts/OwnedVerifyingPaymaster'
 import { ownedDeploymentAbi, ownedDeploymentBytecode } from '../../contracts/artifacts/OwnedDeployment'
 import { verifyingPaymasterV06Abi, verifyingPaymasterV06Bytecode } from '../../contracts/artifacts/VerifyingPaymasterV06'
@@ -20,6 +22,7 @@ describe('devnet deployment', () => {
     const owner = devnetRoles.deployer.address
     // through the deterministic-deployment proxy: the address follows from code and arguments, not from a nonce
     const create2 = (bytecode: Hex) => getContractAddress({ opcode: 'CREATE2', from: '0x4e59b44847b379578588920ca78fbf26c0b4956c', salt: checkoutSalt, bytecode })
+    const sessionValidator = create2(encodeDeployData({ abi: sessionSignerValidatorAbi, bytecode: sessionSignerValidatorBytecode }))
     expect(devnet.deployment).toEqual({
       chainId: 31337,
       entryPoint: entryPoint07Address,
@@ -48,6 +51,8 @@ describe('devnet deployment', () => {
           }),
         ),
       }),
+      sessionValidator,
+      merchantVaultFactory: create2(encodeDeployData({ abi: merchantVaultFactoryAbi, bytecode: merchantVaultFactoryBytecode, args: [sessionValidator] })),
     })
     expect(entryPoint07Address).toBe('0x0000000071727De22E5E9d8BAf0edAc6f37da032')
   })

@@ -49,7 +49,7 @@ type Signing = { kind: 'typed'; changed?: Partial<PaymentMessage> } | { kind: 'p
  * `pays` changes what the call says the invoice holds (merchant, amount), `callData` replaces the call. */
 async function signedPayOperation(
   payer: Payer,
-  invoice: { id: bigint; amount: bigint },
+  invoice: { id: bigint; amount: bigint; invoiceNumber: bigint },
   {
     deadline,
     permit,
@@ -60,7 +60,7 @@ async function signedPayOperation(
   }: {
     deadline?: bigint
     permit?: Awaited<ReturnType<typeof signPermit>>
-    pays?: { merchant?: Address; amount?: bigint }
+    pays?: { merchant?: Address; amount?: bigint; invoiceNumber?: bigint; feeBps?: number }
     funding?: Funding
     callData?: Hex
     signing?: Signing
@@ -69,6 +69,8 @@ async function signedPayOperation(
   const { deployment, clients, seed } = devnet
   const merchant = pays.merchant ?? seed.merchant.vault
   const amount = pays.amount ?? invoice.amount
+  const invoiceNumber = pays.invoiceNumber ?? invoice.invoiceNumber
+  const feeBps = pays.feeBps ?? (await clients.public.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'feeBpsFor', args: [merchant] }))
   const permitDeadline = deadline ?? (await now()) + 3600n
   const signedPermit = permit ?? (await signPermit(clients.public, deployment, { ...payer, value: amount, deadline: permitDeadline }))
   const code = await clients.public.getCode({ address: payer.vault })
@@ -81,8 +83,10 @@ async function signedPayOperation(
   const built = payUserOperation({
     deployment,
     invoiceId: invoice.id,
+    invoiceNumber,
     merchant,
     amount,
+    feeBps,
     vault: payer.vault,
     owner: payer.owner,
     vaultDeployed: !!code && code !== '0x',
@@ -108,10 +112,13 @@ async function signedPayOperation(
     userOperation,
   })
   const message: PaymentMessage = {
+    registry: deployment.registry,
     invoice: invoice.id,
+    invoiceNumber,
     merchant,
     token: deployment.token,
     amount,
+    feeBps,
     fromWallet: funding?.amount ?? 0n,
     vault: payer.vault,
     validUntil: signedPermit.deadline,
@@ -308,11 +315,12 @@ describe('the payment is exactly what the owner signed', () => {
     expect((await readInvoice(b.id)).status).toBe(status.Issued)
   })
 
-  test('behavior: an amount or merchant other than the invoice\'s, signed as such by the owner, reverts with InvoiceDiffers and moves nothing', async () => {
+  test('behavior: an amount, merchant or invoice number other than the invoice\'s, signed as such by the owner, reverts with InvoiceDiffers and moves nothing', async () => {
     const invoice = await freshInvoice(parseUnits('20', 6))
     const cases = {
       amount: { amount: parseUnits('19', 6) },
       merchant: { merchant: privateKeyToAccount(generatePrivateKey()).address },
+      invoiceNumber: { invoiceNumber: invoice.invoiceNumber + 1n },
     }
     for (const [name, pays] of Object.entries(cases)) {
       const payer = await freshPayer()
@@ -325,6 +333,46 @@ describe('the payment is exactly what the owner signed', () => {
       expect(await holdings(payer), name).toEqual(before)
       expect((await readInvoice(invoice.id)).status, name).toBe(status.Issued)
     }
+  })
+
+  test('behavior: the message names the registry: one signed for another registry fails validation (AA24) and moves nothing', async () => {
+    const payer = await freshPayer()
+    const invoice = await freshInvoice(parseUnits('9', 6))
+    const before = await holdings(payer)
+    const { userOperation } = await signedPayOperation(payer, invoice, { signing: { kind: 'typed', changed: { registry: privateKeyToAccount(generatePrivateKey()).address } } })
+    await expect(handleOps(userOperation)).rejects.toThrow(/AA24 signature error/)
+    expect(await holdings(payer)).toEqual(before)
+  })
+
+  test('behavior: a permit deadline of 0 (which the EntryPoint would read as valid forever) makes no valid payment: validation fails (AA24)', async () => {
+    const payer = await freshPayer()
+    const invoice = await freshInvoice(parseUnits('9', 6))
+    const permit = await signPermit(devnet.clients.public, devnet.deployment, { ...payer, value: invoice.amount, deadline: 0n })
+    const { userOperation } = await signedPayOperation(payer, invoice, { permit })
+    await expect(handleOps(userOperation)).rejects.toThrow(/AA24 signature error/)
+    expect((await readInvoice(invoice.id)).status).toBe(status.Issued)
+  })
+
+  test('behavior: a payment pays the fee its payer saw: a rate that took effect after signing (announced three days before) reverts it with FeeDiffers, and nothing moves', async () => {
+    const payer = await freshPayer()
+    const invoice = await freshInvoice(parseUnits('30', 6))
+    const before = await holdings(payer)
+    // signed at today's rate, held back while a new one is announced and comes into force
+    const permit = await signPermit(devnet.clients.public, devnet.deployment, { ...payer, value: invoice.amount, deadline: (await now()) + 4n * 86_400n })
+    const { userOperation } = await signedPayOperation(payer, invoice, { permit })
+    await mined(devnet.clients.public, await devnet.clients.wallet.writeContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'setFeeOverride', args: [devnet.seed.merchant.vault, 500] }))
+    await devnet.test.increaseTime({ seconds: 3 * 86_400 + 1 })
+    await devnet.test.mine({ blocks: 1 })
+    const receipt = await mined(devnet.clients.public, await handleOps(userOperation))
+    expect(userOperationEvent(receipt).success).toBe(false)
+    const [reverted] = parseEventLogs({ abi: entryPoint07Abi, eventName: 'UserOperationRevertReason', logs: receipt.logs })
+    expect(reverted?.args.revertReason).toBe(encodeErrorResult({ abi: payerVaultAbi, errorName: 'FeeDiffers', args: [invoice.id, 100] }))
+    expect(await holdings(payer)).toEqual(before)
+    expect((await readInvoice(invoice.id)).status).toBe(status.Issued)
+    // back to retail for the tests after this one
+    await mined(devnet.clients.public, await devnet.clients.wallet.writeContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'setFeeOverride', args: [devnet.seed.merchant.vault, 0] }))
+    await devnet.test.increaseTime({ seconds: 3 * 86_400 + 1 })
+    await devnet.test.mine({ blocks: 1 })
   })
 
   test('behavior: a funding permit someone submitted to the token first still pays', async () => {

@@ -1,27 +1,31 @@
-import { encodeFunctionData, parseEventLogs, parseUnits, type Address, type Hex } from 'viem'
+import { decodeErrorResult, parseEventLogs, parseUnits, type Address, type Hex } from 'viem'
+import { entryPoint07Abi } from 'viem/account-abstraction'
 import { privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
-import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { devnetClients, devnetRoles, mined } from '../../devnet/deploy'
-import { createMerchant, createPayer, issueInvoice, mintTo } from '../../devnet/seed'
+import { sendMerchantOperation } from '../../devnet/merchantOperation'
+import { createMerchant, issueInvoice, mintTo } from '../../devnet/seed'
+import type { MerchantVaultCall } from '../../shared/merchantVaultCall'
+import { payDirectly as payDirectlyOn } from '../support/payDirectly'
 import { useDevnet } from '../support/devnet'
 
 const devnet = useDevnet()
 const status = { Issued: 1, Paid: 2, Canceled: 3 } as const
-/** The vault bubbles the registry's revert data up, so decode with both. */
-const vaultCallAbi = [...payerVaultAbi, ...invoiceRegistryAbi.filter((item) => item.type === 'error')]
 
-function registryCall(functionName: 'cancel', args: [bigint]): Hex {
-  return encodeFunctionData({ abi: invoiceRegistryAbi, functionName, args })
+/** One of the merchant vault's operations, its owner signing: what the registry refuses throws its error's name. */
+async function asMerchant(merchant: { vault: Address; ownerPrivateKey: Hex }, call: MerchantVaultCall) {
+  const owner = privateKeyToAccount(merchant.ownerPrivateKey)
+  const outcome = await sendMerchantOperation(devnet.anvil.rpcUrl, devnet.deployment, { vault: merchant.vault, call, signer: { kind: 'owner', privateKey: merchant.ownerPrivateKey }, bundler: owner })
+  if (!outcome.success) {
+    const [reverted] = parseEventLogs({ abi: entryPoint07Abi, eventName: 'UserOperationRevertReason', logs: outcome.receipt.logs })
+    throw new Error(reverted ? decodeErrorResult({ abi: invoiceRegistryAbi, data: reverted.args.revertReason }).errorName : 'reverted')
+  }
+  return outcome.receipt
 }
 
-/** The merchant's owner drives its vault directly, as the merchant dashboard would through a UserOperation. */
-async function asMerchant(merchant: { vault: Address; ownerPrivateKey: Hex }, data: Hex) {
-  const { public: client, wallet } = devnetClients(devnet.anvil.rpcUrl, devnet.deployment.chainId, privateKeyToAccount(merchant.ownerPrivateKey))
-  return mined(client, await wallet.writeContract({ address: merchant.vault, abi: vaultCallAbi, functionName: 'execute', args: [devnet.deployment.registry, 0n, data] }))
-}
+const cancel = (invoice: bigint): MerchantVaultCall => ({ kind: 'Cancel', registry: devnet.deployment.registry, invoice })
 
 function readInvoice(id: bigint) {
   return devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
@@ -32,19 +36,7 @@ async function newInvoice(amount = parseUnits('100', 6), merchant = devnet.seed.
   return issueInvoice(devnet.anvil.rpcUrl, devnet.deployment, merchant, { amount, dueAt: timestamp + 86_400n, metaHash: `0x${'11'.repeat(32)}`, tokenURI: 'ipfs://invoice' })
 }
 
-/** A payer vault that is deployed and pays with a plain allowance, to test the registry alone. */
-async function payDirectly(id: bigint, amount: bigint) {
-  const payer = await createPayer(devnet.clients, devnet.deployment, amount)
-  const owner = privateKeyToAccount(payer.ownerPrivateKey)
-  await devnet.test.setBalance({ address: owner.address, value: parseUnits('1', 18) })
-  const { public: client, wallet } = devnetClients(devnet.anvil.rpcUrl, devnet.deployment.chainId, owner)
-  await mined(client, await devnet.clients.wallet.writeContract({ address: devnet.deployment.vaultFactory, abi: [{ type: 'function', name: 'createAccount', stateMutability: 'nonpayable', inputs: [{ name: 'owner', type: 'address' }, { name: 'salt', type: 'uint256' }], outputs: [{ type: 'address' }] }] as const, functionName: 'createAccount', args: [owner.address, 0n] }))
-  const approve = encodeFunctionData({ abi: stablecoinAbi, functionName: 'approve', args: [devnet.deployment.registry, amount] })
-  await mined(client, await wallet.writeContract({ address: payer.vault, abi: payerVaultAbi, functionName: 'execute', args: [devnet.deployment.token, 0n, approve] }))
-  const pay = encodeFunctionData({ abi: invoiceRegistryAbi, functionName: 'pay', args: [id, 0n, 0, `0x${'00'.repeat(32)}`, `0x${'00'.repeat(32)}`] })
-  const hash = await wallet.writeContract({ address: payer.vault, abi: vaultCallAbi, functionName: 'execute', args: [devnet.deployment.registry, 0n, pay] })
-  return { payer, receipt: await mined(client, hash) }
-}
+const payDirectly = (id: bigint, amount: bigint) => payDirectlyOn(devnet, id, amount)
 
 describe('InvoiceRegistry', () => {
   test('default: an issued invoice is an ERC-721 owned by the merchant vault with every field stored', async () => {
@@ -66,21 +58,21 @@ describe('InvoiceRegistry', () => {
 
   test('behavior: the merchant cancels an Issued invoice', async () => {
     const { id } = await newInvoice()
-    await asMerchant(devnet.seed.merchant, registryCall('cancel', [id]))
+    await asMerchant(devnet.seed.merchant, cancel(id))
     expect((await readInvoice(id)).status).toBe(status.Canceled)
   })
 
   test('behavior: only the merchant may cancel', async () => {
     const { id } = await newInvoice()
     const stranger = await createMerchant(devnet.clients, devnet.deployment)
-    await expect(asMerchant(stranger, registryCall('cancel', [id]))).rejects.toThrow(/NotMerchant/)
+    await expect(asMerchant(stranger, cancel(id))).rejects.toThrow(/NotMerchant/)
     expect((await readInvoice(id)).status).toBe(status.Issued)
   })
 
   test('behavior: a Canceled invoice can neither be canceled again nor paid', async () => {
     const { id, amount } = await newInvoice()
-    await asMerchant(devnet.seed.merchant, registryCall('cancel', [id]))
-    await expect(asMerchant(devnet.seed.merchant, registryCall('cancel', [id]))).rejects.toThrow(/NotIssued/)
+    await asMerchant(devnet.seed.merchant, cancel(id))
+    await expect(asMerchant(devnet.seed.merchant, cancel(id))).rejects.toThrow(/NotIssued/)
     await expect(payDirectly(id, amount)).rejects.toThrow(/NotIssued/)
   })
 
@@ -88,26 +80,40 @@ describe('InvoiceRegistry', () => {
     const { id, amount } = await newInvoice()
     await payDirectly(id, amount)
     expect((await readInvoice(id)).status).toBe(status.Paid)
-    await expect(asMerchant(devnet.seed.merchant, registryCall('cancel', [id]))).rejects.toThrow(/NotIssued/)
+    await expect(asMerchant(devnet.seed.merchant, cancel(id))).rejects.toThrow(/NotIssued/)
     await expect(payDirectly(id, amount)).rejects.toThrow(/NotIssued/)
   })
 
   test('behavior: unknown invoices and unaccepted tokens are refused', async () => {
     await expect(readInvoice(999_999n)).rejects.toThrow(/UnknownInvoice/)
-    const issue = encodeFunctionData({ abi: invoiceRegistryAbi, functionName: 'issue', args: [devnetRoles.treasury.address, 1n, 2_000_000_000n, `0x${'00'.repeat(32)}`, ''] })
+    const issue: MerchantVaultCall = { kind: 'Issue', registry: devnet.deployment.registry, token: devnetRoles.treasury.address, amount: 1n, dueAt: 2_000_000_000n, metaHash: `0x${'00'.repeat(32)}`, tokenURI: '' }
     await expect(asMerchant(devnet.seed.merchant, issue)).rejects.toThrow(/TokenNotAccepted/)
   })
 
-  test('behavior: the retail fee applies until an override is set; the override then applies and reads back', async () => {
+  test('behavior: an announced override waits three days (the registry says which rate and when), then applies and reads back; going back to retail waits too', async () => {
     const { clients, deployment, seed } = devnet
     const read = (functionName: 'feeOverrideBps' | 'feeBpsFor') =>
       clients.public.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: functionName as 'feeBpsFor', args: [seed.merchant.vault] })
+    const change = () => clients.public.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'feeChangeFor', args: [seed.merchant.vault] })
+    const threeDays = async () => {
+      await devnet.test.increaseTime({ seconds: 3 * 86_400 })
+      await devnet.test.mine({ blocks: 1 })
+    }
     expect(await read('feeOverrideBps')).toBe(0)
     expect(await read('feeBpsFor')).toBe(100)
+    expect(await change()).toEqual([0, 0n])
 
-    await mined(clients.public, await clients.wallet.writeContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'setFeeOverride', args: [seed.merchant.vault, 25] }))
+    const announced = await mined(clients.public, await clients.wallet.writeContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'setFeeOverride', args: [seed.merchant.vault, 25] }))
+    const { timestamp } = await clients.public.getBlock({ blockNumber: announced.blockNumber })
+    const [scheduled] = parseEventLogs({ abi: invoiceRegistryAbi, eventName: 'FeeOverrideScheduled', logs: announced.logs })
+    expect(scheduled?.args).toMatchObject({ merchant: seed.merchant.vault, feeBps: 25, effectiveAt: timestamp + 259_200n })
+    // a payment in flight when it was announced still pays the rate it was shown
+    expect(await read('feeBpsFor')).toBe(100)
+    expect(await change()).toEqual([25, timestamp + 259_200n])
+    await threeDays()
     expect(await read('feeOverrideBps')).toBe(25)
     expect(await read('feeBpsFor')).toBe(25)
+    expect(await change()).toEqual([0, 0n])
 
     const { id, amount } = await newInvoice(parseUnits('400', 6))
     const merchantBefore = await clients.public.readContract({ address: deployment.token, abi: stablecoinAbi, functionName: 'balanceOf', args: [seed.merchant.vault] })
@@ -118,6 +124,8 @@ describe('InvoiceRegistry', () => {
     expect(merchantAfter - merchantBefore).toBe(parseUnits('399', 6))
 
     await mined(clients.public, await clients.wallet.writeContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'setFeeOverride', args: [seed.merchant.vault, 0] }))
+    expect(await read('feeBpsFor')).toBe(25)
+    await threeDays()
     expect(await read('feeBpsFor')).toBe(100)
     await expect(
       clients.wallet.writeContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'setFeeOverride', args: [seed.merchant.vault, 1_001] }),

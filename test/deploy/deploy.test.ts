@@ -78,6 +78,8 @@ describe('npm run deploy', () => {
       PAYMASTER_ADDRESS: first.pinned.paymaster,
       ENTRY_POINT_V06_ADDRESS: '0x5FF137D4b0FDCD49DcA30c7CF57E578a026d2789',
       PAYMASTER_V06_ADDRESS: first.pinned.paymasterV06,
+      MERCHANT_VAULT_FACTORY_ADDRESS: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+      SESSION_VALIDATOR_ADDRESS: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
       REGISTRY_FROM_BLOCK: first.pinned.registryFromBlock,
     })
   })
@@ -108,7 +110,7 @@ describe('npm run deploy', () => {
       const pageCheck = verifyPermitToSign(permit.body.permitToSign, {
         deployment,
         vault: payer.vault,
-        invoice: { id: invoice.id, merchant: merchant.vault, amount, token: deployment.token },
+        invoice: { id: invoice.id, invoiceNumber: invoice.invoiceNumber, merchant: merchant.vault, amount, token: deployment.token, feeBps: 100 },
         nonce: 0n,
         now: Date.now(),
       })

@@ -34,7 +34,7 @@ describe('verifyPinnedDevnet', () => {
 
   test('behavior: any difference in the addresses fails loudly, naming each field', async () => {
     const moved = { ...devnet.deployment, chainId: 1, paymaster: devnet.deployment.token }
-    await expect(verifyPinnedDevnet(moved, devnet.clients.public)).rejects.toThrow(/chainId: 1, pinned 31337[\s\S]*paymaster: deployed at 0xC78b/)
+    await expect(verifyPinnedDevnet(moved, devnet.clients.public)).rejects.toThrow(/chainId: 1, pinned 31337[\s\S]*paymaster: deployed at 0x435b/)
     await expect(verifyPinnedDevnet(moved, devnet.clients.public, { compareChainId: false })).rejects.toThrow(/paymaster/)
   })
 

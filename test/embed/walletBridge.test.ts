@@ -71,9 +71,15 @@ function permitJson(message: { owner: Address; spender: Address; value: bigint; 
   )
 }
 
+/** The invoice as the registry holds it (its number too), in the wire form a server answers. */
+async function chainInvoice(id: bigint, amount: bigint) {
+  const record = await devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
+  return testInvoice(devnet.pinned, { id: id.toString(), invoiceNumber: record.invoiceNumber.toString(), amount: amount.toString(), merchant: devnet.seed.merchant.vault })
+}
+
 /** An honest server's funded operation for a payer whose vault is not deployed yet. */
-function preparedFunded({ id, amount, vault, owner, permit, funding }: { id: bigint; amount: bigint; vault: Address; owner: Address; permit: PermitSignature; funding: Funding }) {
-  const invoice = testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString(), merchant: devnet.seed.merchant.vault })
+async function preparedFunded({ id, amount, vault, owner, permit, funding }: { id: bigint; amount: bigint; vault: Address; owner: Address; permit: PermitSignature; funding: Funding }) {
+  const invoice = await chainInvoice(id, amount)
   return prepareTestPayment({ deployment: devnet.pinned, invoice, vault, owner, vaultDeployed: false, permit, funding, paymasterSigner: devnetRoles.paymasterSigner })
 }
 
@@ -115,7 +121,7 @@ describe('the wallet bridge, host side', () => {
 
     const prepared = await prepareTestPayment({
       deployment: devnet.pinned,
-      invoice: testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString(), merchant: devnet.seed.merchant.vault }),
+      invoice: await chainInvoice(id, amount),
       vault: payer.vault,
       owner: account.address,
       vaultDeployed: false,
@@ -190,7 +196,7 @@ describe('the wallet bridge, host side', () => {
     const permitDeadline = await deadline()
     const honest = {
       deployment: devnet.pinned,
-      invoice: testInvoice(devnet.pinned, { id: id.toString(), amount: amount.toString(), merchant: devnet.seed.merchant.vault }),
+      invoice: await chainInvoice(id, amount),
       vault: payer.vault,
       owner: account.address,
       vaultDeployed: false,
@@ -207,7 +213,7 @@ describe('the wallet bridge, host side', () => {
     const permit = split(permitSignature, permitDeadline)
     const attacks = [
       // another invoice of the same amount, with the permit just signed
-      await prepareTestPayment({ ...honest, permit, tamper: (op) => ({ ...op, callData: encodePayCallData({ registry: devnet.deployment.registry, invoiceId: other.id, merchant: devnet.seed.merchant.vault, token: devnet.deployment.token, amount, permit }) }) }),
+      await prepareTestPayment({ ...honest, permit, tamper: (op) => ({ ...op, callData: encodePayCallData({ registry: devnet.deployment.registry, invoiceId: other.id, invoiceNumber: other.invoiceNumber, merchant: devnet.seed.merchant.vault, token: devnet.deployment.token, amount, feeBps: 100, permit }) }) }),
       // a sponsorship that never ends: a held operation could pay long after the payer was told it lapsed
       await prepareTestPayment({ ...honest, permit, sponsorship: { validUntil: 0, validAfter: 0 } }),
       // a second nonce key: several operations valid at once

@@ -14,7 +14,7 @@ const invoice: WireInvoice = {
   merchant: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
   agent: null,
   payer: null,
-  token: { address: '0xC78bf691a0E62dFE255DC429da4caD641E800927', symbol: 'USDC', decimals: 6 },
+  token: { address: '0x435b47c72448745A552d9698d3c0C8b2b2DDF001', symbol: 'USDC', decimals: 6 },
   amount: '1360000000',
   status: 'Issued',
   metaHash: `0x${'ab'.repeat(32)}`,

@@ -21,7 +21,8 @@ let studioId: string
 
 beforeAll(async () => {
   const { stores } = ctx.server
-  const studio = await stores.studios.createStudio({ vaultAddress: ctx.devnet.seed.merchant.vault, chainId: ctx.devnet.deployment.chainId })
+  // the demo merchant's studio, which the test server registered
+  const studio = (await stores.studios.findStudioByVault(ctx.devnet.deployment.chainId, ctx.devnet.seed.merchant.vault))!
   studioId = studio.id
   await stores.branding.setBranding(studioId, { brandColor: '#ffff00', logo })
 })

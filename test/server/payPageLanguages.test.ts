@@ -24,7 +24,7 @@ const invoice: WireInvoice = {
   merchant: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
   agent: null,
   payer: null,
-  token: { address: '0xC78bf691a0E62dFE255DC429da4caD641E800927', symbol: 'USDC', decimals: 6 },
+  token: { address: '0x435b47c72448745A552d9698d3c0C8b2b2DDF001', symbol: 'USDC', decimals: 6 },
   amount: '1360000000',
   status: 'Issued',
   metaHash: `0x${'ab'.repeat(32)}`,

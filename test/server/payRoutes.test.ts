@@ -324,7 +324,7 @@ describe('POST /v1/pay/:id', () => {
     const callDatas = {
       empty: '0x',
       anotherCall: encodeFunctionData({ abi: payerVaultAbi, functionName: 'execute', args: [token, 0n, transfer] }),
-      unsignedPermit: encodePayCallData({ registry, invoiceId: invoice.id, merchant: ctx.devnet.seed.merchant.vault, token, amount: invoice.amount, permit: unsigned }),
+      unsignedPermit: encodePayCallData({ registry, invoiceId: invoice.id, invoiceNumber: invoice.invoiceNumber, merchant: ctx.devnet.seed.merchant.vault, token, amount: invoice.amount, feeBps: 100, permit: unsigned }),
     }
     for (const [name, callData] of Object.entries(callDatas)) {
       const userOp = await signUserOp(payer, { ...prepared.body.userOp, callData }, prepared.body.userOpHash)

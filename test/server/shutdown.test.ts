@@ -7,6 +7,7 @@ import { expect, onTestFinished, test } from 'vitest'
 import { devnetEnv } from '../../devnet/devnetConfig'
 import { bundledCli } from '../support/cliBundle'
 import { useDevnet } from '../support/devnet'
+import { runCli } from '../support/runCli'
 import { api, permitAndPrepare, signUserOp } from '../support/server'
 
 const devnet = useDevnet()
@@ -14,8 +15,12 @@ const devnet = useDevnet()
 /** `npm run serve` in its own process, against this file's devnet; ready once it logs where it listens. */
 async function startServe(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-serve-'))
+  const environment = { ...devnetEnv(devnet, { port: 0, dataDir }), ...env }
+  // the demo merchant as a studio of this server, as an operator makes one: only its invoices are sponsored
+  const studio = await runCli('cli/keys.ts', ['create-studio', '--vault', devnet.seed.merchant.vault, '--chain-id', String(devnet.deployment.chainId)], environment)
+  expect(studio.code, studio.stderr).toBe(0)
   const child = spawn(process.execPath, [await bundledCli('server/serve.ts')], {
-    env: { ...process.env, ...devnetEnv(devnet, { port: 0, dataDir }), ...env },
+    env: { ...process.env, ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

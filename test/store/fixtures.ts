@@ -23,7 +23,7 @@ export function sampleMetadata(overrides: Partial<InvoiceMetadata> = {}): Invoic
     dueAt: '2026-11-15',
     merchant: { name: 'Northwind Studio Ltd', email: 'billing@northwind.example' },
     payer: { name: 'Acme Robotics GmbH', address: { street: 'Lindenstraße 4', city: 'Berlin', postal: '10969', country: 'DE' } },
-    token: { address: '0xC78bf691a0E62dFE255DC429da4caD641E800927', symbol: 'USDC', decimals: 6, chainId: 31337 },
+    token: { address: '0x435b47c72448745A552d9698d3c0C8b2b2DDF001', symbol: 'USDC', decimals: 6, chainId: 31337 },
     amount: '1360.00',
     amountRaw: '1360000000',
     lineItems: [{ description: 'UX research and wireframes', quantity: 16, unitPrice: '85.00', amount: '1360.00' }],

@@ -1,13 +1,11 @@
-import { createTestClient, encodeFunctionData, http, parseSignature, type Address, type Hex } from 'viem'
+import { createTestClient, http, parseSignature, type Address, type Hex } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, inject } from 'vitest'
-import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
-import { payerVaultAbi } from '../../contracts/artifacts/PayerVault'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import { devnetClients, mined } from '../../devnet/deploy'
-import { createPayer, issueInvoice, mintTo } from '../../devnet/seed'
+import { devnetClients } from '../../devnet/deploy'
+import { cancelInvoice, createPayer, issueInvoice, mintTo } from '../../devnet/seed'
 import { startDevnet, type Devnet, type ReachableDevnet } from '../../devnet/startDevnet'
 import { permitTypedData } from '../../shared/permit'
 import type { Deployment } from '../../shared/deployment'
@@ -26,10 +24,7 @@ function devnetActions(context: DevnetActionsDependencies) {
     },
     /** The demo merchant cancels an Issued invoice through its vault, as its dashboard would. */
     async cancelInvoice(id: bigint) {
-      const { merchant } = context.seed
-      const { public: client, wallet } = devnetClients(context.anvil.rpcUrl, context.deployment.chainId, privateKeyToAccount(merchant.ownerPrivateKey))
-      const cancel = encodeFunctionData({ abi: invoiceRegistryAbi, functionName: 'cancel', args: [id] })
-      await mined(client, await wallet.writeContract({ address: merchant.vault, abi: payerVaultAbi, functionName: 'execute', args: [context.deployment.registry, 0n, cancel] }))
+      await cancelInvoice(context.anvil.rpcUrl, context.deployment, context.seed.merchant, id)
     },
     /** A payer whose vault holds `funds` and is not deployed yet; its own account holds `accountFunds`
      * of the token and no ETH. */

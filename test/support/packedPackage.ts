@@ -17,11 +17,11 @@ const repoModules = () => realpathSync(join(packageDir, '..', '..', 'node_module
 
 /**
  * Builds @svc-checkout/js, packs it with `npm pack` and installs the tarball into a new project as a
- * merchant would, but offline: the tarball from its file, its dependencies (viem, standardwebhooks)
- * from npm's cache (`--offline`: a package missing there fails the install rather than reaching the
- * registry), and what a merchant's app brings itself (react, react-dom, their types, typescript)
- * linked from this repository's install, since npm's cache holds their tarballs but not every
- * registry document their own dependencies need.
+ * merchant would: the tarball from its file, its dependencies (viem, standardwebhooks) from npm's
+ * cache where it has them (`--prefer-offline`: `npm ci` caches tarballs but not the registry's
+ * documents an install resolves versions from, so a fresh machine asks the registry for those), and
+ * what a merchant's app brings itself (react, react-dom, their types, typescript) linked from this
+ * repository's install.
  */
 export async function installPackedPackage(): Promise<InstalledPackage> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-merchant-app-'))
@@ -49,7 +49,7 @@ export async function installPackedPackage(): Promise<InstalledPackage> {
       },
     }),
   )
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] })
+  execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] })
   return { dir, tarball, files: packed[0].files.map((file) => file.path).sort() }
 }
 

@@ -129,7 +129,7 @@ export async function signUserOp(payer: Payer, userOp: WireUserOp, userOpHash: H
   // its signature is read, so any well-formed signature will do
   const message: PaymentMessage = call
     ? paymentMessage(call, vault, userOpHash)
-    : { invoice: 0n, merchant: zeroAddress, token: zeroAddress, amount: 0n, fromWallet: 0n, vault, validUntil: 0n, operation: zeroHash }
+    : { registry: zeroAddress, invoice: 0n, invoiceNumber: 0n, merchant: zeroAddress, token: zeroAddress, amount: 0n, feeBps: 0, fromWallet: 0n, vault, validUntil: 0n, operation: zeroHash }
   const signature = await privateKeyToAccount(payer.ownerPrivateKey).signTypedData(paymentTypedData(chainId, message))
   return { ...userOp, signature }
 }
