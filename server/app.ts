@@ -1,16 +1,16 @@
 import { Hono, type MiddlewareHandler } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { authenticate, type AuthDependencies } from './auth/authenticate'
-import { HttpError } from './http/httpError'
 import { errorHandler } from './http/errorHandler'
 import { allowedMethods, MethodNotAllowedError } from './http/methodNotAllowed'
 import { clientAddress, type TrustedProxies } from './http/clientAddress'
 import { publicCors } from './http/publicCors'
 import { answerHeaders } from './http/answerHeaders'
 import { accessLog, type Logger } from './http/logger'
-import { memoryRateCounter, rateLimit, type RateCounter } from './http/rateLimit'
+import { apiBodyLimit, limitBody } from './http/limitBody'
+import { perClientLimits } from './http/perClientLimit'
+import type { RateCounter } from './http/rateLimit'
 import { requestId } from './http/requestId'
-import { countOutcomes, inFlight, requestMetrics } from './ops/requestMetrics'
+import { requestMetrics } from './ops/requestMetrics'
 import type { Metrics } from './ops/metrics'
 import type { Readiness } from './ops/readiness'
 import type { PayDependencies } from './payments/payDependencies'
@@ -20,7 +20,7 @@ import { requireScope } from './auth/requireScope'
 import { mountApiRoutes } from './routes/apiRoute'
 import type { InvoiceShareDependencies } from './routes/invoiceShareRoutes'
 import type { WebhookEndpointsDependencies } from './routes/webhookRoutes'
-import { brandingPath, publicBranding, type BrandingDependencies } from './routes/brandingRoutes'
+import { publicBranding, type BrandingDependencies } from './routes/brandingRoutes'
 import { apiRoutes } from './routes/apiRoutes'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
 import { devnetWalletRoute } from './routes/devnetWalletRoute'
@@ -30,6 +30,8 @@ import { payPage, type PayPageParameters } from './routes/payPage'
 import { invoiceDocument } from './routes/payRoutes'
 import type { MetadataAccess } from './store/openStores'
 import { openApiDocument } from './openapi/openApiDocument'
+import { openApiRoute } from './routes/openApiRoute'
+import type { PolicyMiddleware } from './routes/routePolicy'
 
 export type AppDependencies = {
   pay: PayDependencies
@@ -86,64 +88,25 @@ export function createApp(dependencies: AppDependencies) {
   })
   // the platform's probes and scrapes: outside /v1, so no rate limit ever makes an instance look down
   app.route('/', operationsRoutes({ readiness: dependencies.readiness, registry: dependencies.metrics.registry, ...(dependencies.operationsElsewhere ? { only: 'liveness' as const } : {}) }))
-  // Inline, the widget runs on the merchant's page and calls these from its origin. None takes
-  // credentials (the pay routes' token is in the query), so any origin may read the answers; before
-  // the limits, so that a preflight is answered at once and a 413 or 429 is readable too.
+  // Inline, the widget runs on the merchant's page and calls the pay routes from its origin. None
+  // takes credentials (the pay routes' token is in the query), so any origin may read the answers of
+  // a route that declares `cors: 'anyOrigin'`; before the limits, so that a preflight is answered at
+  // once and a 413 or 429 is readable too.
   const anyOrigin = publicCors()
-  app.use('/v1/pay/*', anyOrigin)
-  // a wallet calls the paymaster service from its own origin (an extension, a wallet's pop-up)
-  app.use('/v1/paymaster', anyOrigin)
-  app.use('/assets/*', anyOrigin)
-  app.use('/openapi.json', anyOrigin)
-  if (dependencies.devnetWallet) app.use('/devnet/wallet', anyOrigin)
-  const limitBody = bodyLimit({
-    maxSize: 64 * 1024,
-    // Refused by its Content-Length, the body is left unread, and the Node adapter's drain of it stalls
-    // (the Fetch Request built to read the length holds the stream paused): it resets the connection,
-    // under the client's next request on it. Closing it is the clean end (RFC 9110 15.5.14).
-    onError: () => {
-      throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than 64 KiB', {}, { Connection: 'close' })
-    },
-  })
-  // a logo of 64 KiB is 87,384 characters of base64 (server/routes/brandingRoutes.ts)
-  const limitBrandingBody = bodyLimit({
-    maxSize: 96 * 1024,
-    onError: () => {
-      throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'the body is larger than 96 KiB: a logo is at most 64 KiB', {}, { Connection: 'close' })
-    },
-  })
-  // reads without a body skip it: checking one builds a full Fetch Request on the Node adapter
-  app.use('/v1/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : (c.req.path === brandingPath ? limitBrandingBody : limitBody)(c, next)))
   const clientKey = clientAddress(dependencies.trustedProxies ?? { hops: dependencies.trustProxy ? 1 : 0 })
-  // One count per limit's name, wherever it is mounted: `pay` guards /v1/pay/* and /v1/paymaster
-  // both, and a client has that one limit across them, in memory as in Redis.
-  const counters = new Map<string, { limit: number; counter: RateCounter }>()
-  const perClient = (name: string, limit = dependencies.rateLimitPerMinute) => {
-    const window = { limit, windowMs: 60_000 }
-    let counted = counters.get(name)
-    if (!counted) {
-      counted = { limit, counter: dependencies.sharedRateCounter?.(name, window) ?? memoryRateCounter(window) }
-      counters.set(name, counted)
-    }
-    if (counted.limit !== limit) throw new Error(`the rate limit ${name} is mounted with two limits, ${counted.limit} and ${limit}`)
-    return rateLimit({ ...window, clientKey, counter: counted.counter })
-  }
-  app.use('/v1/pay/*', perClient('pay'))
-  const fraction = (part: number) => Math.max(1, Math.floor(dependencies.rateLimitPerMinute / part))
-  app.post('/v1/pay/:id/permit', perClient('permit', dependencies.permitRateLimitPerMinute ?? fraction(5)))
-  app.post('/v1/pay/:id/prepare', perClient('prepare', dependencies.prepareRateLimitPerMinute ?? fraction(10)))
-  app.use('/v1/paymaster', perClient('pay'))
-  app.post('/v1/paymaster', perClient('paymaster', dependencies.paymasterRateLimitPerMinute ?? fraction(5)))
+  const limited = perClientLimits({
+    settings: {
+      perMinute: dependencies.rateLimitPerMinute,
+      permitPerMinute: dependencies.permitRateLimitPerMinute,
+      preparePerMinute: dependencies.prepareRateLimitPerMinute,
+      paymasterPerMinute: dependencies.paymasterRateLimitPerMinute,
+    },
+    clientKey,
+    sharedRateCounter: dependencies.sharedRateCounter,
+  })
   const { metrics } = dependencies
-  app.post('/v1/pay/:id/permit', countOutcomes(metrics.permits))
-  app.post('/v1/pay/:id/prepare', countOutcomes(metrics.prepares))
-  app.post('/v1/pay/:id', inFlight(metrics.pendingOperations), countOutcomes(metrics.submissions, { 200: 'confirmed', 202: 'pending' }))
-  // Limited before authentication: a flood of forged signatures must not reach the database unchecked.
-  app.use('/v1/invoices/*', perClient('invoices'))
-  // the pattern matches /v1/webhook-endpoints itself too
-  app.use('/v1/webhook-endpoints/*', perClient('webhooks'))
-  app.use('/v1/studios/*', perClient('studios'))
-  app.use('/v1/branding/*', perClient('logos'))
+  // each route's CORS, body limit, rate limits and outcome metric are declared with it (routes/routePolicy.ts)
+  const policy: PolicyMiddleware = { anyOrigin, limited, bodyLimited: (limit) => limitBody(limit ?? apiBodyLimit), metrics }
   const authenticated = authenticate(dependencies.merchant.auth)
   const routeDependencies = {
     pay: dependencies.pay,
@@ -155,25 +118,24 @@ export function createApp(dependencies: AppDependencies) {
     paymaster: dependencies.paymaster,
     countSponsorship: (outcome: string) => metrics.prepares.inc({ outcome }),
   }
-  mountApiRoutes(app, apiRoutes, routeDependencies, (route): MiddlewareHandler<AuthEnv>[] =>
-    route.auth === 'none' ? [] : [authenticated, ...(route.scope ? [requireScope(route.scope)] : [])],
-  )
+  mountApiRoutes(app, apiRoutes, routeDependencies, {
+    policy,
+    guard: (route): MiddlewareHandler<AuthEnv>[] => (route.auth === 'none' ? [] : [authenticated, ...(route.scope ? [requireScope(route.scope)] : [])]),
+  })
   // for merchants to generate clients from: the same schemas the routes validate with
-  const api = openApiDocument(apiRoutes, { version: '1' })
-  app.get('/openapi.json', (c) => c.json(api))
+  app.route('/', openApiRoute(openApiDocument(apiRoutes, { version: '1' }), policy))
   if (dependencies.payPage) {
-    // each view reads the chain and the database, decrypts and renders: counted like the API
-    app.use('/pay/*', perClient('page'))
     app.route(
       '/',
       payPage({
         ...dependencies.payPage,
         document: invoiceDocument(routeDependencies),
         branding: async (merchant) => publicBranding(await dependencies.merchant.branding.store.findBrandingByVault(dependencies.merchant.branding.chainId, merchant)),
+        policy,
       }),
     )
   }
   if (dependencies.embedDir) app.route('/', embedAssets(dependencies.embedDir))
-  if (dependencies.devnetWallet) app.route('/', devnetWalletRoute(dependencies.devnetWallet))
+  if (dependencies.devnetWallet) app.route('/', devnetWalletRoute(dependencies.devnetWallet, policy))
   return app
 }

@@ -4,6 +4,7 @@ import type * as z from 'zod/mini'
 import type { AuthEnv } from '../auth/principal'
 import type { Scope } from '../auth/scopes'
 import { validJsonBody, validParams, validQuery } from '../http/validate'
+import { answeredBy, pathPolicyOf, policyOf, type PolicyMiddleware, type RoutePolicy } from './routePolicy'
 
 type Schema = z.ZodMiniType
 type Parsed<S> = S extends Schema ? z.output<S> : undefined
@@ -21,10 +22,11 @@ type FileResponse = { status: ContentfulStatusCode; contentType: string; descrip
 
 /**
  * One route of the JSON API, declared where it is handled: its full path (Hono syntax), what it
- * reads and answers (the wire schemas both sides speak) and its error codes. The server mounts the
- * declaration and the OpenAPI document describes it, so neither can drift from the other.
+ * reads and answers (the wire schemas both sides speak), its error codes, and its policy: who may
+ * call it, its CORS, rate limits, body limit and outcome metric (server/routes/routePolicy.ts). The
+ * server mounts the declaration and the OpenAPI document describes it, so neither can drift from the other.
  */
-type RouteDeclaration<Dependencies, E extends Env, P, Q, B, R> = {
+type RouteDeclaration<Dependencies, E extends Env, P, Q, B, R> = RoutePolicy & {
   method: 'get' | 'post' | 'put' | 'delete'
   path: `/v1/${string}`
   summary: string
@@ -73,15 +75,37 @@ function validators<E extends Env>(route: ApiRoute<never, E>): MiddlewareHandler
   ] as MiddlewareHandler[]
 }
 
-/** Mounts each route on `app` at its full path, behind what `guard` puts in front (authentication, a scope). */
+/** What the app puts in front of every route: its declared policy made into middleware, and `guard`'s
+ * (authentication, a scope). */
+export type MountedPolicy<Dependencies, E extends Env> = {
+  policy: PolicyMiddleware
+  guard: (route: ApiRoute<Dependencies, E>) => MiddlewareHandler<E>[]
+}
+
+/**
+ * Mounts each route on `app` at its full path: its declared policy, then `guard`, the validators
+ * and the handler. A request to one of the paths by a method none of its routes answers (a preflight,
+ * a 405) passes the path's own policy (routePolicy.ts, pathPolicyOf).
+ */
 export function mountApiRoutes<Dependencies, E extends Env>(
   app: Hono<E>,
   routes: readonly ApiRoute<Dependencies, E>[],
   dependencies: Dependencies,
-  guard: (route: ApiRoute<Dependencies, E>) => MiddlewareHandler<E>[],
+  { policy, guard }: MountedPolicy<Dependencies, E>,
 ) {
+  const paths = new Map<string, ApiRoute<Dependencies, E>[]>()
+  for (const route of routes) paths.set(route.path, [...(paths.get(route.path) ?? []), route])
+  for (const [path, atPath] of paths) {
+    const methods = new Set<string>(atPath.map((route) => route.method))
+    for (const handler of pathPolicyOf(atPath, policy)) {
+      ;(app as unknown as Hono).use(path, function unlessRouted(c, next) {
+        return answeredBy(methods, c) ? next() : handler(c, next)
+      })
+    }
+  }
   for (const route of routes) {
     const handlers: MiddlewareHandler<E>[] = [
+      ...(policyOf(route, policy) as MiddlewareHandler<E>[]),
       ...guard(route),
       ...(validators(route as ApiRoute<never, E>) as MiddlewareHandler<E>[]),
       async (c) => {

@@ -10,6 +10,9 @@ import {
 } from '../../shared/brandingWire'
 import type { InvoiceReader } from '../chain/invoiceReader'
 import { verifyLogo } from '../branding/verifyLogo'
+import type { BodyLimit } from '../http/limitBody'
+import { perClientLimit } from '../http/perClientLimit'
+import { payLimit } from './payRoutes'
 import { HttpError } from '../http/httpError'
 import { invoiceIdParams } from '../http/validate'
 import type { BrandingStore, StudioBranding, StoredLogo } from '../store/brandingStore'
@@ -61,6 +64,13 @@ export const logoHeaders = {
 const merchantErrors = ['UNAUTHORIZED', 'FORBIDDEN'] as const
 const brandingRoute = apiRoute<BrandingRoutesDependencies>()
 
+/** The studio routes', one count per client across them. */
+const studiosLimit = perClientLimit('studios', (settings) => settings.perMinute)
+/** The logos' own count, apart from the studio routes'. */
+const logosLimit = perClientLimit('logos', (settings) => settings.perMinute)
+/** Every route at `brandingPath`: a logo of 64 KiB is 87,384 characters of base64. */
+const brandingBodyLimit: BodyLimit = { maxBytes: 96 * 1024, refusal: 'the body is larger than 96 KiB: a logo is at most 64 KiB' }
+
 /**
  * A studio's brand colour and logo: set by its merchant (an API key with HMAC, SPEC 5.2, or the
  * owner's JWT), on its own studio only, beside SPEC 4.1's `/v1/studios/me` routes, which are the
@@ -74,6 +84,9 @@ export const brandingRoutes = [
     summary: "The caller's studio's brand colour and logo",
     auth: 'merchant',
     scope: 'invoice:read',
+    cors: 'none',
+    rateLimits: [studiosLimit],
+    bodyLimit: brandingBodyLimit,
     response: { status: 200, schema: brandingResponseSchema, description: 'The branding, or null where none is set.' },
     errors: merchantErrors,
     async handle(_, { branding }, c) {
@@ -88,6 +101,9 @@ export const brandingRoutes = [
       'Replaces the whole branding: without `logo` the studio has none. `brandColor` is `#RRGGBB`; the pay page picks black or white text for it and keeps its own colours for everything it verifies. `logo` is a PNG, JPEG or WebP image in standard base64, at most 64 KiB and 1024 px each side; SVG is refused. Needs `invoice:write`: it changes what payers see.',
     auth: 'merchant',
     scope: 'invoice:write',
+    cors: 'none',
+    rateLimits: [studiosLimit],
+    bodyLimit: brandingBodyLimit,
     body: putBrandingRequestSchema,
     response: { status: 200, schema: brandingResponseSchema, description: 'The branding as stored, with the URL its logo is served at.' },
     errors: [...merchantErrors, 'LOGO_TOO_LARGE', 'LOGO_TYPE_NOT_ACCEPTED', 'LOGO_INVALID', 'PAYLOAD_TOO_LARGE'],
@@ -102,6 +118,9 @@ export const brandingRoutes = [
     summary: "Removes the caller's studio's brand colour and logo",
     auth: 'merchant',
     scope: 'invoice:write',
+    cors: 'none',
+    rateLimits: [studiosLimit],
+    bodyLimit: brandingBodyLimit,
     response: { status: 200, schema: deletedBrandingResponseSchema, description: 'Removed: payers see the house colours again.' },
     errors: [...merchantErrors, 'NOT_FOUND'],
     async handle(_, { branding }, c) {
@@ -116,6 +135,8 @@ export const brandingRoutes = [
     description:
       "Presentation only: the payee is the studio whose vault the chain names as the invoice's merchant, and the page shows its branding outside everything it verifies. `logo.file` is a file name under `/v1/branding/logos/` on this origin.",
     auth: 'none',
+    cors: 'anyOrigin',
+    rateLimits: [payLimit],
     params: invoiceIdParams,
     response: { status: 200, schema: payBrandingResponseSchema, description: 'The branding, or null where the payee has none.' },
     errors: ['NOT_FOUND'],
@@ -130,6 +151,8 @@ export const brandingRoutes = [
     summary: "A studio's logo, by the hash of its bytes",
     description: 'Served with its own fixed type, `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src \'none\'; sandbox`, cacheable for good.',
     auth: 'none',
+    cors: 'none',
+    rateLimits: [logosLimit],
     params: z.object({ file: z.string().check(z.regex(logoFilePattern, 'a logo file is <sha256>.png, .jpg or .webp')) }),
     response: { status: 200, contentType: 'image/*', description: 'The logo: image/png, image/jpeg or image/webp.' },
     errors: ['NOT_FOUND'],

@@ -12,6 +12,7 @@ import { shareLinkFor } from '../../shared/shareLink'
 import { readOwnedInvoice } from '../auth/readOwnedInvoice'
 import type { AuthEnv } from '../auth/principal'
 import type { InvoiceReader } from '../chain/invoiceReader'
+import { perClientLimit } from '../http/perClientLimit'
 import { apiRoute } from './apiRoute'
 import { HttpError, ValidationError } from '../http/httpError'
 import { invoiceIdParams } from '../http/validate'
@@ -63,6 +64,9 @@ const linkFor = (share: InvoiceShareDependencies, id: bigint, token: string) => 
 
 const shareRoute = apiRoute<InvoiceShareRoutesDependencies>()
 
+/** The merchant's invoice routes', one count per client across them. */
+export const invoicesLimit = perClientLimit('invoices', (settings) => settings.perMinute)
+
 /**
  * SPEC 4.12: share links and metadata access tokens, for the caller's own invoices. No scope guard
  * but on GET share (SPEC 5.6). Authentication runs first on each: it claims the request's nonce.
@@ -73,6 +77,8 @@ export const invoiceShareRoutes = [
     path: '/v1/invoices/:id/share',
     summary: "The invoice's share link",
     auth: 'merchant',
+    cors: 'none',
+    rateLimits: [invoicesLimit],
     scope: 'invoice:read',
     params: invoiceIdParams,
     response: { status: 200, schema: shareLinkResponseSchema, description: 'The current share link.', headers: noStore },
@@ -94,6 +100,8 @@ export const invoiceShareRoutes = [
     path: '/v1/invoices/:id/share/regenerate',
     summary: 'Revoke every token of the invoice and issue a new share link',
     auth: 'merchant',
+    cors: 'none',
+    rateLimits: [invoicesLimit],
     params: invoiceIdParams,
     response: { status: 200, schema: regeneratedShareLinkResponseSchema, description: 'The new share link.', headers: noStore },
     errors: merchantErrors,
@@ -107,6 +115,8 @@ export const invoiceShareRoutes = [
     path: '/v1/invoices/:id/tokens',
     summary: "The invoice's access tokens, without their secrets",
     auth: 'merchant',
+    cors: 'none',
+    rateLimits: [invoicesLimit],
     params: invoiceIdParams,
     response: { status: 200, schema: tokenListResponseSchema, description: 'Every token with its status.' },
     errors: merchantErrors,
@@ -133,6 +143,8 @@ export const invoiceShareRoutes = [
     path: '/v1/invoices/:id/tokens',
     summary: 'A new access token for the invoice',
     auth: 'merchant',
+    cors: 'none',
+    rateLimits: [invoicesLimit],
     params: invoiceIdParams,
     body: createTokenRequestSchema,
     bodyOptional: true,
@@ -157,6 +169,8 @@ export const invoiceShareRoutes = [
     path: '/v1/invoices/:id/tokens/:tokenId',
     summary: 'Revoke an access token',
     auth: 'merchant',
+    cors: 'none',
+    rateLimits: [invoicesLimit],
     params: tokenParams,
     response: { status: 200, schema: revokedTokenResponseSchema, description: 'Revoked.' },
     errors: merchantErrors,

@@ -18,6 +18,8 @@ import { allowStyleAttribute } from './allowStyleAttribute'
 import { brandPalette, brandStyle } from '../../src/ui/brandPalette'
 import type { PublicBranding } from '../../shared/brandingWire'
 import type { PayErrorKind } from '../../src/ui/page/PayErrorPage'
+import { perClientLimit } from '../http/perClientLimit'
+import type { PolicyMiddleware } from './routePolicy'
 
 export type PayPageParameters = {
   /** Vite's output: index.html and assets/. */
@@ -69,11 +71,19 @@ export function allowedParents(frameAncestors: string, ownOrigin: string): strin
     .filter((source) => /^https?:\/\/[\w.-]+(:\d+)?$/.test(source))
 }
 
+/** Each view reads the chain and the database, decrypts and renders: counted like the API, apart from it. */
+export const pageLimit = perClientLimit('page', (settings) => settings.perMinute)
+
 /** The built pay page at the share-link path, and its assets. The page's URL carries a bearer token:
  * it is never cached, and its policy keeps the token from leaving (no referrer) and the page from
- * running anything but its own files. */
-export function payPage({ distDir, frameAncestors, connectSources, publicOrigin, document, branding }: PayPageParameters) {
+ * running anything but its own files. `policy` (the app's, server/app.ts): every path under /pay/ is
+ * counted in `pageLimit`, and any origin may read the assets; absent, the page alone, as tests mount it. */
+export function payPage({ distDir, frameAncestors, connectSources, publicOrigin, document, branding, policy }: PayPageParameters & { policy?: Pick<PolicyMiddleware, 'anyOrigin' | 'limited'> }) {
   const app = new Hono()
+  if (policy) {
+    app.use('/pay/*', policy.limited(pageLimit))
+    app.use('/assets/*', policy.anyOrigin)
+  }
   const built = builtPayPage({ distDir, frameAncestors, connectSources })
   const renders = keptRenders<FirstPaint>()
   app.get('/pay/:id', async (c) => {

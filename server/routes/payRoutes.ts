@@ -13,6 +13,7 @@ import {
   submitResponseSchema,
 } from '../../shared/wire'
 import { apiRoute } from './apiRoute'
+import { partOf, perClientLimit } from '../http/perClientLimit'
 import { HttpError } from '../http/httpError'
 import { invoiceIdParams } from '../http/validate'
 import type { PayDependencies } from '../payments/payDependencies'
@@ -53,6 +54,15 @@ function recoverable<S extends { v: number }>(signature: S): S {
 
 const payRoute = apiRoute<PayRoutesDependencies>()
 
+/** Every public pay route's and the paymaster service's (server/routes/paymasterRoutes.ts): one
+ * count per client across them all, the PDF included. */
+export const payLimit = perClientLimit('pay', (settings) => settings.perMinute)
+/** On top of `pay`: a permit reads the chain (PERMIT_RATE_LIMIT_PER_MINUTE, else a fifth of it). */
+const permitLimit = perClientLimit('permit', (settings) => settings.permitPerMinute ?? partOf(settings, 5))
+/** On top of `pay`: a prepare estimates gas and asks for a sponsorship (PREPARE_RATE_LIMIT_PER_MINUTE,
+ * else a tenth of it). */
+const prepareLimit = perClientLimit('prepare', (settings) => settings.preparePerMinute ?? partOf(settings, 10))
+
 /** SPEC 4.14: the public pay routes. No credentials: a payment is authorised by the payer's signatures. */
 export const payRoutes = [
   payRoute({
@@ -60,6 +70,8 @@ export const payRoutes = [
     path: '/v1/pay/:id',
     summary: 'The invoice as the registry records it',
     auth: 'none',
+    cors: 'anyOrigin',
+    rateLimits: [payLimit],
     params: invoiceIdParams,
     response: { status: 200, schema: invoiceResponseSchema, description: 'The invoice, read from the chain at `metadata.blockNumber`.' },
     errors: ['NOT_FOUND'],
@@ -75,6 +87,8 @@ export const payRoutes = [
     description:
       'With a valid token the decrypted metadata (`accessLevel: full`); without one, or with a wrong, expired or revoked one, the on-chain record alone (`onchain_only`). The metadata hashes to the on-chain `metaHash`: a client should check it.',
     auth: 'none',
+    cors: 'anyOrigin',
+    rateLimits: [payLimit],
     params: invoiceIdParams,
     query: tokenQuery,
     response: { status: 200, schema: metadataResponseSchema, description: 'The invoice and, with a valid token, its metadata.', headers: { 'Cache-Control': 'no-store' } },
@@ -86,6 +100,8 @@ export const payRoutes = [
     path: '/v1/pay/:id/pdf',
     summary: 'The invoice as a PDF',
     auth: 'none',
+    cors: 'anyOrigin',
+    rateLimits: [payLimit],
     params: invoiceIdParams,
     query: z.object({ token: z.optional(z.string()).register(z.globalRegistry, { description: `${tokenDescription} Required.` }) }),
     response: { status: 200, contentType: 'application/pdf', description: 'The PDF, as an attachment.' },
@@ -112,6 +128,9 @@ export const payRoutes = [
     description:
       "`payerAddress` is the payer vault: the vault factory's `getAddress(owner, 0)`. The vault's owner signs the returned typed data with `eth_signTypedData_v4`; a `v` of 0 or 1 is accepted wherever the signature is sent back. With `fundingFrom` (an extension of SPEC 4.14: the vault's owner) and while the vault lacks part of the amount, also `fundingPermitToSign`: the owner's account lets the vault take exactly that part, until the same deadline, for `/prepare`'s `funding`.",
     auth: 'none',
+    cors: 'anyOrigin',
+    rateLimits: [payLimit, permitLimit],
+    outcomes: { metric: 'permits' },
     params: invoiceIdParams,
     body: permitRequestSchema,
     response: { status: 200, schema: permitResponseSchema, description: 'The typed data to sign, and the invoice.' },
@@ -134,6 +153,9 @@ export const payRoutes = [
     description:
       "The server verifies the signed permit as the chain will, builds the vault's operation (EntryPoint v0.7) and has the paymaster sponsor it. The owner signs the operation with `eth_signTypedData_v4` as the typed message `Payment(uint256 invoice,address merchant,address token,uint256 amount,uint256 fromWallet,address vault,uint256 validUntil,bytes32 operation)` in the domain { name `svc-checkout vault`, version `2`, chainId, verifyingContract: the vault }, after checking the operation: `invoice`, `merchant`, `token` and `amount` are the callData's (the vault reverts unless the registry holds exactly them, Issued), `fromWallet` the funding amount (0 without funding), `validUntil` the permit's deadline and `operation` the recomputed `userOpHash`; `personal_sign` and `eth_sign` signatures are refused. Optional `funding` (an extension of SPEC 4.14) pays from the owner's own account when the vault lacks part of the amount: `from` is `ownerAddress`, `amount` exactly what the vault lacks, and `permit` the owner's EIP-2612 permit letting `payerAddress` take that amount; the operation is then the vault's `payInvoiceFromWallet`, which takes that amount from `from` and pays, all or nothing, sponsored until the earlier of the two permit deadlines.",
     auth: 'none',
+    cors: 'anyOrigin',
+    rateLimits: [payLimit, prepareLimit],
+    outcomes: { metric: 'prepares' },
     params: invoiceIdParams,
     body: prepareRequestSchema,
     response: { status: 200, schema: prepareResponseSchema, description: 'The operation, its hash and the permit deadline.' },
@@ -174,6 +196,9 @@ export const payRoutes = [
     summary: 'Submit the signed operation',
     description: 'Answers `confirmed` with the transaction once the bundler has a receipt, else `pending` (202): the chain then says what happened.',
     auth: 'none',
+    cors: 'anyOrigin',
+    rateLimits: [payLimit],
+    outcomes: { metric: 'submissions', successes: { 200: 'confirmed', 202: 'pending' }, inFlight: 'pendingOperations' },
     params: invoiceIdParams,
     body: submitRequestSchema,
     response: {

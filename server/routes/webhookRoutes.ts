@@ -11,6 +11,7 @@ import { hasCode } from '../../shared/codedError'
 import { HttpError, ValidationError } from '../http/httpError'
 import type { WebhookEndpoint, WebhookEndpointStore } from '../store/webhookEndpointStore'
 import { verifyWebhookUrl, type HostLookup } from '../webhooks/verifyWebhookUrl'
+import { perClientLimit } from '../http/perClientLimit'
 import { apiRoute } from './apiRoute'
 
 export type WebhookEndpointsDependencies = {
@@ -51,6 +52,9 @@ const notFound = () => new HttpError(404, 'NOT_FOUND', 'no webhook endpoint with
 
 const webhookRoute = apiRoute<WebhookRoutesDependencies>()
 
+/** The webhook endpoints' routes', one count per client across them. */
+const webhooksLimit = perClientLimit('webhooks', (settings) => settings.perMinute)
+
 /**
  * Webhook endpoints, an extension of SPEC 4.12 beside it: the caller's studio's receivers of the
  * registry's events for its vault (docs/webhooks.md). Another studio's endpoint is a 404 like a
@@ -64,6 +68,8 @@ export const webhookRoutes = [
     description:
       "Events from the chain (invoice.paid, invoice.canceled) for invoices whose merchant is the studio's vault, signed as Standard Webhooks specifies with the secret in this answer, which is shown once. The URL must be http(s) and resolve to public addresses only.",
     auth: 'merchant',
+    cors: 'none',
+    rateLimits: [webhooksLimit],
     scope: 'invoice:write',
     body: createWebhookEndpointRequestSchema,
     response: { status: 201, schema: createdWebhookEndpointResponseSchema, description: 'The endpoint and its signing secret, shown once.', headers: noStore },
@@ -94,6 +100,8 @@ export const webhookRoutes = [
     path: '/v1/webhook-endpoints',
     summary: "The studio's webhook endpoints, without their secrets",
     auth: 'merchant',
+    cors: 'none',
+    rateLimits: [webhooksLimit],
     scope: 'invoice:read',
     response: { status: 200, schema: webhookEndpointListResponseSchema, description: 'Every endpoint, oldest first, with whether it is failing.' },
     errors: merchantErrors,
@@ -108,6 +116,8 @@ export const webhookRoutes = [
     summary: 'Delete a webhook endpoint',
     description: 'Its secrets are erased and what it had still to receive is not sent.',
     auth: 'merchant',
+    cors: 'none',
+    rateLimits: [webhooksLimit],
     scope: 'invoice:write',
     params: endpointParams,
     response: { status: 200, schema: deletedWebhookEndpointResponseSchema, description: 'Deleted.' },
@@ -124,6 +134,8 @@ export const webhookRoutes = [
     description:
       'The new secret is in this answer, shown once. For 24 hours deliveries carry a v1 signature under the secret it replaces as well as under the new one, so a receiver can switch without missing an event. At most these two sign: rotating again within the 24 hours erases the older of them at once.',
     auth: 'merchant',
+    cors: 'none',
+    rateLimits: [webhooksLimit],
     scope: 'invoice:write',
     params: endpointParams,
     response: { status: 200, schema: rotatedWebhookSecretResponseSchema, description: 'The new secret, shown once.', headers: noStore },
