@@ -23,6 +23,10 @@ export const afterPayEn = {
   movingBack: (amount: string) => `Your wallet shows one request: move ${amount} from your vault back to this account. You pay its network fee.`,
   followingMoveBack: 'Waiting for the blockchain to show the transfer from your vault. This page reads it until it does.',
   noteMoveNotOnChain: 'The blockchain does not show the transfer from your vault. Nothing was moved; you can try again.',
+  // who pays which fee, from the chain's own run of the operation: the payer the amount and nothing
+  // more, the merchant the service fee out of its share (src/ui/feeShares.ts rounds the share and fee)
+  simulatedShares: (paid: string, payee: string, receives: string, fee: string) =>
+    `you pay exactly ${paid}, with no network fee (it is sponsored); ${payee} receives ${receives}, as its service fee of ${fee} comes out of its share, not out of what you pay.`,
 }
 
 export type AfterPayStrings = typeof afterPayEn

@@ -201,10 +201,7 @@ export const de: Strings = {
   errorRefused: 'Der Zahlungsdienst konnte das nicht ausführen. Es wurde nichts bezahlt. Versuchen Sie es erneut und informieren Sie den Absender, falls es wieder passiert.',
   errorCannotCheck: 'Diese Seite kann die Rechnung gerade nicht auf der Blockchain prüfen und bittet Sie daher um keine Unterschrift. Es wurde nichts bezahlt. Versuchen Sie es gleich noch einmal.',
   simulatedEffect: 'Soeben auf der Blockchain durchgespielt, bevor Sie unterschreiben:',
-  simulatedYourAccount: (amount) => `Ihr Konto −${amount}`,
-  simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: 'der Empfänger',
-  simulatedFee: (amount) => `Gebühr ${amount}`,
   cannotCheckTitle: 'Diese Rechnung lässt sich gerade nicht prüfen',
   serviceNotFoundTitle: 'Der Zahlungsdienst findet diese Rechnung nicht',
   errorServiceNotFound: 'Der Zahlungsdienst findet diese Rechnung gerade nicht, auf der Blockchain ist sie aber als offen erfasst. Es wurde nichts bezahlt. Versuchen Sie es später erneut oder fragen Sie den Absender.',
@@ -287,5 +284,6 @@ export const de: Strings = {
     movingBack: (amount) => `Ihre Wallet zeigt eine Anfrage: ${amount} aus Ihrem Vault auf dieses Konto zurückholen. Sie zahlen die Netzwerkgebühr.`,
     followingMoveBack: 'Warte darauf, dass die Blockchain die Überweisung aus Ihrem Vault zeigt. Diese Seite liest sie, bis es so weit ist.',
     noteMoveNotOnChain: 'Die Blockchain zeigt keine Überweisung aus Ihrem Vault. Es wurde nichts bewegt; Sie können es erneut versuchen.',
+    simulatedShares: (paid, payee, receives, fee) => `Sie zahlen genau ${paid}, ohne Netzwerkgebühr (sie wird übernommen); ${payee} erhält ${receives}, denn die Servicegebühr von ${fee} geht vom Anteil des Empfängers ab, nicht zu Ihren Lasten.`,
   },
 }

@@ -200,10 +200,7 @@ export const es: Strings = {
   errorRefused: 'El servicio de pago no pudo realizar esta operación. No se pagó nada. Vuelva a intentarlo y, si ocurre de nuevo, avise a quien le envió la factura.',
   errorCannotCheck: 'Esta página no puede comprobar la factura en la blockchain en este momento, así que no le pedirá que firme nada. No se pagó nada. Vuelva a intentarlo en un momento.',
   simulatedEffect: 'Probado en la blockchain hace un momento, antes de que firme:',
-  simulatedYourAccount: (amount) => `su cuenta −${amount}`,
-  simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: 'el beneficiario',
-  simulatedFee: (amount) => `comisión ${amount}`,
   cannotCheckTitle: 'No se puede comprobar esta factura en este momento',
   serviceNotFoundTitle: 'El servicio de pago no encuentra esta factura',
   errorServiceNotFound: 'El servicio de pago no encuentra esta factura en este momento, pero la blockchain la registra como pendiente. No se pagó nada. Vuelva a intentarlo más tarde o consulte a quien se la envió.',
@@ -286,5 +283,6 @@ export const es: Strings = {
     movingBack: (amount) => `Su billetera muestra una sola solicitud: devolver ${amount} de su bóveda a esta cuenta. Usted paga su comisión de red.`,
     followingMoveBack: 'Esperando a que la blockchain muestre la transferencia desde su bóveda. Esta página la lee hasta que aparezca.',
     noteMoveNotOnChain: 'La blockchain no muestra la transferencia desde su bóveda. No se movió nada; puede volver a intentarlo.',
+    simulatedShares: (paid, payee, receives, fee) => `usted paga exactamente ${paid}, sin comisión de red (está patrocinada); ${payee} recibe ${receives}, porque la comisión de servicio de ${fee} se descuenta de lo que recibe, no de lo que usted paga.`,
   },
 }

@@ -200,10 +200,7 @@ export const fr: Strings = {
   errorRefused: 'Le service de paiement n’a pas pu effectuer cette opération. Rien n’a été payé. Réessayez, et prévenez l’expéditeur si le problème se reproduit.',
   errorCannotCheck: 'Cette page ne peut pas vérifier la facture sur la blockchain pour le moment : elle ne vous demandera donc rien à signer. Rien n’a été payé. Réessayez dans un instant.',
   simulatedEffect: 'Simulé sur la blockchain à l’instant, avant votre signature :',
-  simulatedYourAccount: (amount) => `votre compte −${amount}`,
-  simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: 'le bénéficiaire',
-  simulatedFee: (amount) => `frais ${amount}`,
   cannotCheckTitle: 'Cette facture ne peut pas être vérifiée pour le moment',
   serviceNotFoundTitle: 'Le service de paiement ne trouve pas cette facture',
   errorServiceNotFound: 'Le service de paiement ne trouve pas cette facture pour le moment, mais selon la blockchain, elle est toujours à payer. Rien n’a été payé. Réessayez plus tard ou contactez l’expéditeur.',
@@ -286,5 +283,6 @@ export const fr: Strings = {
     movingBack: (amount) => `Votre portefeuille affiche une seule demande : rapatrier ${amount} de votre coffre vers ce compte. Vous payez ses frais de réseau.`,
     followingMoveBack: 'En attente du virement depuis votre coffre sur la blockchain. Cette page la lit jusqu’à ce qu’il y figure.',
     noteMoveNotOnChain: 'La blockchain ne montre pas le virement depuis votre coffre. Rien n’a été déplacé ; vous pouvez réessayer.',
+    simulatedShares: (paid, payee, receives, fee) => `vous payez exactement ${paid}, sans frais de réseau (ils sont pris en charge) ; ${payee} reçoit ${receives}, car les frais de service de ${fee} sont déduits de ce que reçoit le bénéficiaire, pas de ce que vous payez.`,
   },
 }

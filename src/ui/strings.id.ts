@@ -200,10 +200,7 @@ export const id: Strings = {
   errorRefused: 'Layanan pembayaran tidak dapat melakukan ini. Tidak ada yang dibayar. Coba lagi, dan beri tahu pengirim jika hal ini terjadi lagi.',
   errorCannotCheck: 'Halaman ini tidak dapat memeriksa faktur di blockchain saat ini, jadi tidak akan meminta Anda menandatangani apa pun. Tidak ada yang dibayar. Coba lagi sebentar lagi.',
   simulatedEffect: 'Baru saja diuji di blockchain, sebelum Anda menandatangani:',
-  simulatedYourAccount: (amount) => `akun Anda −${amount}`,
-  simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: 'penerima',
-  simulatedFee: (amount) => `biaya ${amount}`,
   cannotCheckTitle: 'Faktur ini tidak dapat diperiksa saat ini',
   serviceNotFoundTitle: 'Layanan pembayaran tidak menemukan faktur ini',
   errorServiceNotFound: 'Layanan pembayaran saat ini tidak menemukan faktur ini, tetapi blockchain mencatatnya sebagai belum dibayar. Tidak ada yang dibayar. Coba lagi nanti, atau tanyakan kepada pengirim.',
@@ -286,5 +283,6 @@ export const id: Strings = {
     movingBack: (amount) => `Dompet Anda menampilkan satu permintaan: memindahkan ${amount} dari brankas Anda kembali ke akun ini. Anda membayar biaya jaringannya.`,
     followingMoveBack: 'Menunggu blockchain menampilkan transfer dari brankas Anda. Halaman ini membacanya sampai transfer itu muncul.',
     noteMoveNotOnChain: 'Blockchain tidak menampilkan transfer dari brankas Anda. Tidak ada yang dipindahkan; Anda dapat mencoba lagi.',
+    simulatedShares: (paid, payee, receives, fee) => `Anda membayar tepat ${paid}, tanpa biaya jaringan (disponsori); ${payee} menerima ${receives}, karena biaya layanan ${fee} dipotong dari bagian penerima, bukan dari pembayaran Anda.`,
   },
 }

@@ -200,10 +200,7 @@ export const it: Strings = {
   errorRefused: 'Il servizio di pagamento non ha potuto eseguire l’operazione. Non è stato pagato nulla. Riprovi e, se succede di nuovo, avvisi il mittente.',
   errorCannotCheck: 'Al momento questa pagina non può verificare la fattura sulla blockchain, quindi non le chiederà di firmare nulla. Non è stato pagato nulla. Riprovi tra poco.',
   simulatedEffect: 'Simulato poco fa sulla blockchain, prima della sua firma:',
-  simulatedYourAccount: (amount) => `il suo conto −${amount}`,
-  simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: 'il beneficiario',
-  simulatedFee: (amount) => `commissione ${amount}`,
   cannotCheckTitle: 'Al momento non è possibile verificare questa fattura',
   serviceNotFoundTitle: 'Il servizio di pagamento non trova questa fattura',
   errorServiceNotFound: 'Al momento il servizio di pagamento non trova questa fattura, ma sulla blockchain risulta da pagare. Non è stato pagato nulla. Riprovi più tardi o si rivolga al mittente.',
@@ -286,5 +283,6 @@ export const it: Strings = {
     movingBack: (amount) => `Il suo wallet mostra una sola richiesta: riportare ${amount} dal suo vault a questo conto. La commissione di rete è a suo carico.`,
     followingMoveBack: 'In attesa che la blockchain mostri il trasferimento dal suo vault. Questa pagina la legge finché non compare.',
     noteMoveNotOnChain: 'La blockchain non mostra il trasferimento dal suo vault. Non è stato spostato nulla; può riprovare.',
+    simulatedShares: (paid, payee, receives, fee) => `lei paga esattamente ${paid}, senza commissione di rete (è sponsorizzata); ${payee} riceve ${receives}, perché la commissione di servizio di ${fee} è detratta da quanto riceve il beneficiario, non da quanto paga lei.`,
   },
 }

@@ -200,10 +200,7 @@ export const ja: Strings = {
   errorRefused: '決済サービスはこの処理を実行できませんでした。支払いは行われていません。もう一度お試しいただき、再び起きる場合は送信者にお知らせください。',
   errorCannotCheck: '現在このページはブロックチェーン上で請求書を確認できないため、署名は求めません。支払いは行われていません。しばらくしてからもう一度お試しください。',
   simulatedEffect: '署名の前に、ブロックチェーン上で試行した結果：',
-  simulatedYourAccount: (amount) => `お客様のアカウント −${amount}`,
-  simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: '受取人',
-  simulatedFee: (amount) => `手数料 ${amount}`,
   cannotCheckTitle: '現在、この請求書を確認できません',
   serviceNotFoundTitle: '決済サービスでこの請求書が見つかりません',
   errorServiceNotFound: '現在、決済サービスでこの請求書が見つかりませんが、ブロックチェーン上では未払いとして記録されています。支払いは行われていません。後でもう一度お試しいただくか、送信者にお問い合わせください。',
@@ -286,5 +283,6 @@ export const ja: Strings = {
     movingBack: (amount) => `ウォレットにリクエストが 1 件表示されます：ボールトからこのアカウントに ${amount} を戻します。ネットワーク手数料はご負担になります。`,
     followingMoveBack: 'ボールトからの送金がブロックチェーンに記録されるのを待っています。記録されるまで、このページはブロックチェーンを読み続けます。',
     noteMoveNotOnChain: 'ボールトからの送金はブロックチェーンに記録されていません。何も移動していません。もう一度お試しいただけます。',
+    simulatedShares: (paid, payee, receives, fee) => `お支払いはちょうど ${paid}（ネットワーク手数料はスポンサー負担でかかりません）、${payee} の受取額は ${receives} で、サービス手数料 ${fee} は受取額から差し引かれ、お客様のお支払いには加算されません。`,
   },
 }

@@ -200,10 +200,7 @@ export const ko: Strings = {
   errorRefused: '결제 서비스에서 이 작업을 처리하지 못했습니다. 결제된 금액은 없습니다. 다시 시도하시고, 같은 문제가 반복되면 보낸 분에게 알려 주세요.',
   errorCannotCheck: '지금은 이 페이지에서 블록체인의 청구서를 확인할 수 없으므로 서명을 요청하지 않습니다. 결제된 금액은 없습니다. 잠시 후 다시 시도하세요.',
   simulatedEffect: '서명하기 전에 방금 블록체인에서 시험 실행한 결과:',
-  simulatedYourAccount: (amount) => `내 계정 −${amount}`,
-  simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: '수취인',
-  simulatedFee: (amount) => `수수료 ${amount}`,
   cannotCheckTitle: '지금은 이 청구서를 확인할 수 없습니다',
   serviceNotFoundTitle: '결제 서비스에서 이 청구서를 찾을 수 없습니다',
   errorServiceNotFound: '지금은 결제 서비스에서 이 청구서를 찾을 수 없지만, 블록체인에는 미결제 상태로 기록되어 있습니다. 결제된 금액은 없습니다. 나중에 다시 시도하거나 보낸 분에게 문의하세요.',
@@ -286,5 +283,6 @@ export const ko: Strings = {
     movingBack: (amount) => `지갑에 요청이 하나 표시됩니다. 볼트에서 이 계정으로 되돌릴 금액: ${amount}. 네트워크 수수료는 본인 부담입니다.`,
     followingMoveBack: '볼트에서의 이체가 블록체인에 나타나기를 기다리고 있습니다. 나타날 때까지 이 페이지가 블록체인을 계속 읽습니다.',
     noteMoveNotOnChain: '블록체인에 볼트에서의 이체가 보이지 않습니다. 옮겨진 것은 없습니다. 다시 시도할 수 있습니다.',
+    simulatedShares: (paid, payee, receives, fee) => `결제 금액: 정확히 ${paid}, 네트워크 수수료 없음(후원); ${payee} 수령액: ${receives}, 서비스 수수료(${fee})는 수령액에서 차감되며 결제 금액에 더해지지 않습니다.`,
   },
 }

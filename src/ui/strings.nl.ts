@@ -200,10 +200,7 @@ export const nl: Strings = {
   errorRefused: 'De betaaldienst kon dit niet uitvoeren. Er is niets betaald. Probeer het opnieuw en laat het de afzender weten als het weer gebeurt.',
   errorCannotCheck: 'Deze pagina kan de factuur nu niet op de blockchain controleren en vraagt u daarom niets te ondertekenen. Er is niets betaald. Probeer het zo opnieuw.',
   simulatedEffect: 'Zojuist op de blockchain uitgeprobeerd, voordat u ondertekent:',
-  simulatedYourAccount: (amount) => `uw account −${amount}`,
-  simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: 'de ontvanger',
-  simulatedFee: (amount) => `kosten ${amount}`,
   cannotCheckTitle: 'Deze factuur kan nu niet worden gecontroleerd',
   serviceNotFoundTitle: 'De betaaldienst kan deze factuur niet vinden',
   errorServiceNotFound: 'De betaaldienst kan deze factuur nu niet vinden, maar op de blockchain staat ze als openstaand geregistreerd. Er is niets betaald. Probeer het later opnieuw of neem contact op met de afzender.',
@@ -286,5 +283,6 @@ export const nl: Strings = {
     movingBack: (amount) => `Uw wallet toont één verzoek: ${amount} uit uw kluis terugzetten naar dit account. U betaalt de netwerkkosten.`,
     followingMoveBack: 'Wachten tot de blockchain de overboeking uit uw kluis toont. Deze pagina leest de blockchain tot het zover is.',
     noteMoveNotOnChain: 'De blockchain toont geen overboeking uit uw kluis. Er is niets verplaatst; u kunt het opnieuw proberen.',
+    simulatedShares: (paid, payee, receives, fee) => `u betaalt precies ${paid}, zonder netwerkkosten (die worden gesponsord); ${payee} ontvangt ${receives}, want de servicekosten van ${fee} gaan af van wat de ontvanger krijgt, niet van wat u betaalt.`,
   },
 }

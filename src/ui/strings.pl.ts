@@ -200,10 +200,7 @@ export const pl: Strings = {
   errorRefused: 'Serwis płatności nie mógł tego wykonać. Nic nie zostało zapłacone. Spróbuj ponownie, a jeśli sytuacja się powtórzy, poinformuj nadawcę.',
   errorCannotCheck: 'Ta strona nie może teraz sprawdzić faktury w blockchainie, więc nie poprosi Cię o żaden podpis. Nic nie zostało zapłacone. Spróbuj ponownie za chwilę.',
   simulatedEffect: 'Wynik próby wykonanej przed chwilą w blockchainie, przed Twoim podpisem:',
-  simulatedYourAccount: (amount) => `Twoje konto −${amount}`,
-  simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: 'odbiorca',
-  simulatedFee: (amount) => `opłata ${amount}`,
   cannotCheckTitle: 'Nie można teraz sprawdzić tej faktury',
   serviceNotFoundTitle: 'Serwis płatności nie może znaleźć tej faktury',
   errorServiceNotFound: 'Serwis płatności nie może teraz znaleźć tej faktury, ale w blockchainie jest ona zapisana jako nieopłacona. Nic nie zostało zapłacone. Spróbuj ponownie później lub zapytaj nadawcę.',
@@ -286,5 +283,6 @@ export const pl: Strings = {
     movingBack: (amount) => `Twój portfel pokazuje jedno żądanie: przeniesienie z sejfu z powrotem na to konto kwoty: ${amount}. Opłatę sieciową płacisz Ty.`,
     followingMoveBack: 'Oczekiwanie, aż blockchain pokaże przelew z Twojego sejfu. Ta strona odczytuje go, dopóki się nie pojawi.',
     noteMoveNotOnChain: 'Blockchain nie pokazuje przelewu z Twojego sejfu. Nic nie zostało przeniesione; możesz spróbować ponownie.',
+    simulatedShares: (paid, payee, receives, fee) => `płacisz dokładnie ${paid}, bez opłaty sieciowej (jest sponsorowana); ${payee} otrzymuje ${receives}, bo opłata serwisowa w wysokości ${fee} jest potrącana z kwoty odbiorcy, nie z Twojej płatności.`,
   },
 }

@@ -200,10 +200,7 @@ export const ptBR: Strings = {
   errorRefused: 'O serviço de pagamento não conseguiu fazer isso. Nada foi pago. Tente novamente e, se acontecer de novo, avise quem enviou a fatura.',
   errorCannotCheck: 'Esta página não consegue verificar a fatura na blockchain agora, por isso não vai pedir que você assine nada. Nada foi pago. Tente novamente daqui a pouco.',
   simulatedEffect: 'Testado na blockchain agora mesmo, antes de você assinar:',
-  simulatedYourAccount: (amount) => `sua conta −${amount}`,
-  simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: 'o beneficiário',
-  simulatedFee: (amount) => `taxa ${amount}`,
   cannotCheckTitle: 'Não é possível verificar esta fatura agora',
   serviceNotFoundTitle: 'O serviço de pagamento não encontra esta fatura',
   errorServiceNotFound: 'O serviço de pagamento não encontra esta fatura no momento, mas a blockchain a registra como em aberto. Nada foi pago. Tente novamente mais tarde ou fale com quem enviou a fatura.',
@@ -286,5 +283,6 @@ export const ptBR: Strings = {
     movingBack: (amount) => `Sua carteira mostra uma única solicitação: devolver ${amount} do seu cofre para esta conta. Você paga a taxa de rede.`,
     followingMoveBack: 'Aguardando a blockchain mostrar a transferência do seu cofre. Esta página a lê até que apareça.',
     noteMoveNotOnChain: 'A blockchain não mostra a transferência do seu cofre. Nada foi movido; você pode tentar novamente.',
+    simulatedShares: (paid, payee, receives, fee) => `você paga exatamente ${paid}, sem taxa de rede (ela é patrocinada); ${payee} recebe ${receives}, pois a taxa de serviço de ${fee} é descontada do que recebe, não do que você paga.`,
   },
 }

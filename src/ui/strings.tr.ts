@@ -201,10 +201,7 @@ export const tr: Strings = {
   errorRefused: 'Ödeme hizmeti bu işlemi gerçekleştiremedi. Hiçbir ödeme yapılmadı. Tekrar deneyin; sorun yinelenirse durumu faturayı gönderene bildirin.',
   errorCannotCheck: 'Bu sayfa faturayı şu anda blokzincirde kontrol edemiyor; bu yüzden sizden hiçbir şey imzalamanızı istemeyecek. Hiçbir ödeme yapılmadı. Biraz sonra tekrar deneyin.',
   simulatedEffect: 'Siz imzalamadan hemen önce blokzincirde denendi:',
-  simulatedYourAccount: (amount) => `hesabınız −${amount}`,
-  simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: 'alacaklı',
-  simulatedFee: (amount) => `ücret ${amount}`,
   cannotCheckTitle: 'Bu fatura şu anda kontrol edilemiyor',
   serviceNotFoundTitle: 'Ödeme hizmeti bu faturayı bulamıyor',
   errorServiceNotFound: 'Ödeme hizmeti bu faturayı şu anda bulamıyor, ancak fatura blokzincirde açık olarak kayıtlı. Hiçbir ödeme yapılmadı. Daha sonra tekrar deneyin veya faturayı gönderene sorun.',
@@ -287,5 +284,6 @@ export const tr: Strings = {
     movingBack: (amount) => `Cüzdanınız tek bir istek gösteriyor: kasanızdan bu hesaba geri taşınacak tutar: ${amount}. Ağ ücretini siz ödersiniz.`,
     followingMoveBack: 'Blokzincirin kasanızdan yapılan aktarımı göstermesi bekleniyor. Bu sayfa, aktarım görünene kadar blokzinciri okur.',
     noteMoveNotOnChain: 'Blokzincir kasanızdan yapılan aktarımı göstermiyor. Hiçbir şey taşınmadı; tekrar deneyebilirsiniz.',
+    simulatedShares: (paid, payee, receives, fee) => `tam olarak ödediğiniz tutar: ${paid}, ağ ücreti yok (sponsorlu); alıcının (${payee}) alacağı tutar: ${receives}, çünkü hizmet ücreti (${fee}) sizin ödemenizden değil, alıcının payından düşülür.`,
   },
 }

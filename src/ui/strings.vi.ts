@@ -200,10 +200,7 @@ export const vi: Strings = {
   errorRefused: 'Dịch vụ thanh toán không thể thực hiện việc này. Chưa có khoản nào được thanh toán. Hãy thử lại, và báo cho người gửi nếu lỗi lặp lại.',
   errorCannotCheck: 'Hiện trang này không thể kiểm tra hóa đơn trên blockchain, nên sẽ không yêu cầu bạn ký bất cứ thứ gì. Chưa có khoản nào được thanh toán. Hãy thử lại sau giây lát.',
   simulatedEffect: 'Vừa chạy thử trên blockchain, trước khi bạn ký:',
-  simulatedYourAccount: (amount) => `tài khoản của bạn −${amount}`,
-  simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: 'người nhận',
-  simulatedFee: (amount) => `phí ${amount}`,
   cannotCheckTitle: 'Hiện không thể kiểm tra hóa đơn này',
   serviceNotFoundTitle: 'Dịch vụ thanh toán không tìm thấy hóa đơn này',
   errorServiceNotFound: 'Hiện dịch vụ thanh toán không tìm thấy hóa đơn này, nhưng blockchain ghi nhận hóa đơn vẫn chưa thanh toán. Chưa có khoản nào được thanh toán. Hãy thử lại sau, hoặc hỏi người gửi.',
@@ -286,5 +283,6 @@ export const vi: Strings = {
     movingBack: (amount) => `Ví của bạn hiển thị một yêu cầu: chuyển ${amount} từ kho của bạn về lại tài khoản này. Bạn trả phí mạng.`,
     followingMoveBack: 'Đang chờ blockchain cho thấy khoản chuyển từ kho của bạn. Trang này đọc blockchain cho đến khi thấy.',
     noteMoveNotOnChain: 'Blockchain không cho thấy khoản chuyển từ kho của bạn. Chưa có gì được chuyển; bạn có thể thử lại.',
+    simulatedShares: (paid, payee, receives, fee) => `bạn trả đúng ${paid}, không mất phí mạng (được tài trợ); ${payee} nhận ${receives}, vì phí dịch vụ ${fee} được trừ vào phần của bên nhận, không phải vào khoản bạn trả.`,
   },
 }

@@ -200,10 +200,7 @@ export const zhCN: Strings = {
   errorRefused: '支付服务无法完成此操作。未支付任何款项。请重试；如果再次发生，请告知发送方。',
   errorCannotCheck: '此页面暂时无法在区块链上核对发票，因此不会请您签署任何内容。未支付任何款项。请稍后重试。',
   simulatedEffect: '在您签名之前，刚刚在区块链上试运行的结果：',
-  simulatedYourAccount: (amount) => `您的账户 −${amount}`,
-  simulatedReceives: (payee, amount) => `${payee} +${amount}`,
   simulatedPayee: '收款方',
-  simulatedFee: (amount) => `费用 ${amount}`,
   cannotCheckTitle: '暂时无法核对此发票',
   serviceNotFoundTitle: '支付服务找不到此发票',
   errorServiceNotFound: '支付服务暂时找不到此发票，但区块链记录显示它仍待支付。未支付任何款项。请稍后重试，或询问发送方。',
@@ -286,5 +283,6 @@ export const zhCN: Strings = {
     movingBack: (amount) => `您的钱包显示一个请求：将 ${amount} 从您的金库转回此账户。网络费用由您支付。`,
     followingMoveBack: '正在等待区块链显示从您的金库转出的记录。在出现之前，此页面会持续读取区块链。',
     noteMoveNotOnChain: '区块链上没有显示从您的金库转出的记录。未转移任何款项；您可以重试。',
+    simulatedShares: (paid, payee, receives, fee) => `您恰好支付 ${paid}，无网络费用（已赞助）；${payee} 收到 ${receives}，因为 ${fee} 的服务费从收款方所得中扣除，而非由您支付。`,
   },
 }
