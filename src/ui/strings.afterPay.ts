@@ -27,6 +27,10 @@ export const afterPayEn = {
   // more, the merchant the service fee out of its share (src/ui/feeShares.ts rounds the share and fee)
   simulatedShares: (paid: string, payee: string, receives: string, fee: string) =>
     `you pay exactly ${paid}, with no network fee (it is sponsored); ${payee} receives ${receives}, as its service fee of ${fee} comes out of its share, not out of what you pay.`,
+  // beside every address the payer is asked to send to: where and what, from the pinned deployment
+  fundNetwork: 'Network',
+  labelTokenContract: 'token contract',
+  smartFundAddress: 'This account\'s address (send the missing amount here)',
 }
 
 export type AfterPayStrings = typeof afterPayEn

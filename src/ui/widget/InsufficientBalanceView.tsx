@@ -1,7 +1,10 @@
 import type { FlowNote as Note, Payer } from '../../flow/paymentState'
+import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
 import type { WireInvoice } from '../../../shared/wire'
 import { formatTokenAmount, formatTokenNumber } from '../format'
 import { useLocale } from '../LocaleContext'
+import { afterPayStrings } from '../strings.afterPay'
+import { Detail } from './Detail'
 import { FlowNote } from './FlowNote'
 import { PayerSummary } from './PayerSummary'
 import { ShortHex } from './ShortHex'
@@ -11,6 +14,8 @@ type InsufficientBalanceProps = {
   invoice: WireInvoice
   payer: Payer
   missing: bigint
+  /** Where the missing amount is sent: the chain and token the build pins, never the service's word. */
+  deployment: Pick<PinnedDeployment, 'chainId' | 'chainName' | 'token' | 'tokenSymbol'>
   /** The connected account holds the missing amount: one action pays it from there. */
   fromWallet?: boolean
   note?: Note | null
@@ -43,7 +48,7 @@ export function InsufficientBalanceView(p: InsufficientBalanceProps) {
         </>
       ) : null}
       <p>{t.insufficientHint}</p>
-      <FundAddress address={p.payer.vault} />
+      <FundAddress address={p.payer.vault} label={t.fundAddress} deployment={p.deployment} />
       <button type="button" class={p.fromWallet ? 'svc-secondary' : 'svc-primary'} onClick={p.onCheckAgain}>
         {t.checkAgain}
       </button>
@@ -51,16 +56,31 @@ export function InsufficientBalanceView(p: InsufficientBalanceProps) {
   )
 }
 
-/** Where to send the missing amount: the payment account's address, to copy or to scan with the phone
- * that holds the funds. The QR code's encoder loads only here, where it is needed; its square is
- * reserved meanwhile, so nothing moves when it arrives. */
-export function FundAddress({ address }: { address: string }) {
+/** Phones and other small touch screens: the device that would have to scan a QR code, not show it. A
+ * payer there holds the funds in a wallet on the same device (or copies the address into it): a code
+ * of its own screen's address cannot be scanned, and only pushes the address and its network below the
+ * fold. The shorter side tells a phone (either way up) from a tablet, which a phone can scan. */
+const scanningDevice = '(pointer: coarse) and (max-width: 500px), (pointer: coarse) and (max-height: 500px)'
+
+/** Where to send the missing amount: the address, with the network and the token (its symbol and
+ * contract) a wallet must send on, to copy, or to scan with the phone that holds the funds. The QR
+ * code's encoder loads only here, where it is needed; its square is reserved meanwhile, so nothing
+ * moves when it arrives. */
+export function FundAddress({ address, label, deployment }: { address: string; label: string; deployment: InsufficientBalanceProps['deployment'] }) {
   const { strings: t } = useLocale()
+  const a = afterPayStrings(t)
+  const showQr = !globalThis.matchMedia?.(scanningDevice).matches
   return (
     <div class="svc-fund">
-      <p class="svc-fund-label">{t.fundAddress}</p>
+      <p class="svc-fund-label">{label}</p>
       <ShortHex value={address} label={t.labelAddress} />
-      <div class="svc-qr-box"><QrCode value={address} label={t.fundQr(address)} /></div>
+      <dl class="svc-details">
+        <Detail label={a.fundNetwork}>{deployment.chainName ?? t.chainLabel(deployment.chainId)}</Detail>
+        <Detail label={t.permitToken}>
+          {deployment.tokenSymbol} <ShortHex value={deployment.token} label={a.labelTokenContract} />
+        </Detail>
+      </dl>
+      {showQr ? <div class="svc-qr-box"><QrCode value={address} label={t.fundQr(address)} /></div> : null}
     </div>
   )
 }

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { cleanup, fireEvent, render, screen } from '@testing-library/preact'
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/preact'
 import type { Address, Hex } from 'viem'
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
@@ -118,6 +118,41 @@ describe('PaymentWidget', () => {
     expect(screen.queryByRole('button', { name: /^Pay/ })).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'Check again' }))
     expect(act.retry).toHaveBeenCalledOnce()
+  })
+
+  test('insufficientBalance: beside the address to send to, the pinned network and token (its contract to copy), and the vault called one name throughout', () => {
+    show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 200_000_000n }, missing: 48_000_000n })
+    const fund = screen.getByText("Your vault's address (send the missing amount here)").closest('.svc-fund')!
+    const details = [...fund.querySelectorAll('.svc-detail')].map((detail) => [detail.querySelector('dt')!.textContent, detail.querySelector('dd')!.textContent])
+    expect(details).toEqual([
+      ['Network', 'Devnet'],
+      ['Token', expect.stringMatching(new RegExp(`^USDC ${deployment.token.slice(0, 6)}…${deployment.token.slice(-4)}`))],
+    ])
+    expect(screen.queryByRole('button', { name: `Copy token contract ${deployment.token}` })).not.toBeNull()
+    expect(within(fund as HTMLElement).queryByRole('button', { name: `Copy address ${vault}` })).not.toBeNull()
+    // the vault is "your vault" in every line that names it, never a "payment account"
+    expect(shown('Your vault')).toBe(true)
+    expect(document.body.textContent).not.toMatch(/payment account/i)
+  })
+
+  test('insufficientBalance: a deployment without a chain name names the chain by its id', () => {
+    const { chainName: _, ...unnamed } = deployment
+    show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 0n }, missing: 248_000_000n }, { deployment: unnamed })
+    expect(screen.getByText('Network').nextElementSibling?.textContent).toBe(`chain ${deployment.chainId}`)
+  })
+
+  test('insufficientBalance: a QR code of the address where another device can scan it, none on a phone, which would have to scan its own screen', () => {
+    show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 0n }, missing: 248_000_000n })
+    expect(screen.queryByRole('img', { name: `QR code of the address ${vault}` })).not.toBeNull()
+    cleanup()
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: /pointer: coarse/.test(query), media: query }))
+    try {
+      show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 0n }, missing: 248_000_000n })
+      expect(screen.queryByRole('img', { name: /^QR code/ })).toBeNull()
+      expect(screen.getByText(/send the missing amount here/).closest('.svc-fund')?.textContent).toContain(vault)
+    } finally {
+      vi.unstubAllGlobals()
+    }
   })
 
   test('insufficientBalance: with the rest in the wallet, offers one action that pays from the wallet, and shows the split', () => {
@@ -257,6 +292,8 @@ describe('PaymentWidget', () => {
     // the address to fund is the account's; the vault's is shown only as what holds the stranded funds
     expect(screen.getByText(/send the missing amount here/).closest('.svc-fund')?.textContent).toContain(owner)
     expect(screen.getByText(/send the missing amount here/).closest('.svc-fund')?.textContent).not.toContain(vault)
+    expect(screen.getByText(/send the missing amount here/).textContent).toBe("This account's address (send the missing amount here)")
+    expect(screen.getByText(/send the missing amount here/).closest('.svc-fund')?.textContent).toContain('Devnet')
     expect(screen.queryByRole('button', { name: /^Pay / })).toBeNull()
     expect(shown(/^Your vault holds 200\.00 USDC that this account cannot pay with/)).toBe(true)
     fireEvent.click(screen.getByRole('button', { name: 'Move 200.00 USDC back to this account (you pay the network fee)' }))

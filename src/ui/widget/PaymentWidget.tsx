@@ -116,7 +116,7 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'connected':
       return <ConnectedView {...state} unnamed={!merchantName} onPay={actions.pay} />
     case 'insufficientBalance':
-      return <InsufficientBalanceView {...state} onCheckAgain={actions.retry} onPayFromWallet={actions.payFromWallet} onSendToVault={actions.sendToVault} />
+      return <InsufficientBalanceView {...state} deployment={deployment} onCheckAgain={actions.retry} onPayFromWallet={actions.payFromWallet} onSendToVault={actions.sendToVault} />
     case 'sendingToVault':
       return <ProgressView>{t.sendingToVault(formatTokenAmount(state.missing, state.invoice.token, tag))}</ProgressView>
     case 'signingFunding':
@@ -153,7 +153,7 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'followingCalls':
     case 'movingBack':
     case 'followingMoveBack':
-      return <SmartWalletView state={state} onPay={actions.pay} onCheckAgain={actions.retry} onMoveBack={actions.moveBack} />
+      return <SmartWalletView state={state} deployment={deployment} onPay={actions.pay} onCheckAgain={actions.retry} onMoveBack={actions.moveBack} />
     case 'error':
       return <ErrorView code={state.code} status={state.status} retryAt={state.retryAt} onRetry={actions.retry} />
     case 'idle':

@@ -8,13 +8,13 @@ import { FundAddress } from './InsufficientBalanceView'
 import { ProgressView } from './ProgressView'
 import { ShortHex } from './ShortHex'
 
-type SmartWalletProps = { state: SmartWalletState; onPay(): void; onCheckAgain(): void; onMoveBack(): void }
+type SmartWalletProps = { state: SmartWalletState; deployment: Parameters<typeof FundAddress>[0]['deployment']; onPay(): void; onCheckAgain(): void; onMoveBack(): void }
 
 /** Paying from a smart wallet in one prompt: what the one request does before it is sent, the wallet's
  * prompt while it is open, and the wait for the chain once the wallet has taken it. A smart account
  * short of the amount is told to top up itself (its own address, never a vault), and what a vault
  * derived from it holds is shown with the way to take it back. */
-export function SmartWalletView({ state, onPay, onCheckAgain, onMoveBack }: SmartWalletProps) {
+export function SmartWalletView({ state, deployment, onPay, onCheckAgain, onMoveBack }: SmartWalletProps) {
   const { strings: t, tag } = useLocale()
   const a = afterPayStrings(t)
   const { invoice, payer } = state
@@ -49,7 +49,7 @@ export function SmartWalletView({ state, onPay, onCheckAgain, onMoveBack }: Smar
       ) : short ? (
         <>
           <p class="svc-warning">{a.smartShort(money(missing), money(payer.balance))}</p>
-          <FundAddress address={payer.owner} />
+          <FundAddress address={payer.owner} label={a.smartFundAddress} deployment={deployment} />
         </>
       ) : (
         <>
