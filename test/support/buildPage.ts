@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { BuildError } from '../../build/buildError'
 import { stopNotedClusters } from './postgresCluster'
-import { requireSystemTools } from './systemTools'
+import { stopUnlessSystemTools } from './systemTools'
 
 /** What a file that reads dist/ leaves beside the build's status to have it started (builtPage). */
 export const wantedFile = 'build-wanted'
@@ -21,8 +21,8 @@ export const buildFailed = (code: number | null, output: string) => new BuildErr
  * `npm run test:unit`) builds nothing. The teardown stops the devnets the workers shared among their
  * browser tests and the PostgreSQL clusters those stored on.
  */
-export default function buildPage(project: TestProject) {
-  requireSystemTools(['chromium', 'postgresql'])
+export default async function buildPage(project: TestProject) {
+  if (!(await stopUnlessSystemTools(project, ['browser', 'postgresql']))) return
   const slots = mkdtempSync(join(tmpdir(), 'svc-worker-checkouts-'))
   const status = join(slots, 'build-status.json')
   project.provide('checkoutSlotsDir', slots)

@@ -1,9 +1,9 @@
 import type { TestProject } from 'vitest/node'
-import { requireSystemTools } from './systemTools'
+import { stopUnlessSystemTools } from './systemTools'
 import workerDevnets from './workerDevnets'
 
 /** Global setup of the `node` project: PostgreSQL, Redis and pdftotext first, then the workers' devnets. */
-export default function nodeProjectSetup(project: TestProject) {
-  requireSystemTools(['postgresql', 'redis-server', 'poppler-utils'])
+export default async function nodeProjectSetup(project: TestProject) {
+  if (!(await stopUnlessSystemTools(project, ['postgresql', 'redis-server', 'poppler-utils']))) return
   return workerDevnets(project)
 }
