@@ -1,0 +1,248 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Redis } from 'ioredis'
+import { createWalletClient, getAddress, http } from 'viem'
+import { privateKeyToAccount } from 'viem/accounts'
+import { readPinnedDeployment } from '../build/readPinnedDeployment'
+import { builtDeploymentFile } from '../build/distDir'
+import type { Deployment } from '../shared/deployment'
+import type { DevnetWalletKey } from '../shared/devnetWalletKey'
+import { createApp } from './app'
+import { createJwtVerifier } from './auth/jwtVerifier'
+import { localBundler, rpcBundler, type Bundler } from './chain/bundler'
+import { chainFor, createChainClient } from './chain/chainClient'
+import { createInvoiceReader } from './chain/invoiceReader'
+import { erc7677Sponsor, localVerifyingSponsor, type Sponsor } from './chain/sponsor'
+import { timedTransport, type CallTimer } from './chain/timedTransport'
+import { jwtAlgorithmsOf, trustedProxiesOf, type Config } from './config'
+import type { Logger } from './http/logger'
+import { memoryRateCounter } from './http/rateLimit'
+import { sharedRateCounter } from './http/sharedRateCounter'
+import { connectRedis } from './ops/connectRedis'
+import { countedBundler, countedSponsor } from './ops/countedDependencies'
+import { createMetrics, type Metrics } from './ops/metrics'
+import { advisoryChecks, checkReadiness, serverChecks, type Readiness } from './ops/readiness'
+import type { PayDependencies } from './payments/payDependencies'
+import { createPaymasterService, type ServedEntryPoint } from './payments/paymasterService'
+import { registeredMerchantOf } from './payments/registeredMerchant'
+import { createSponsorshipLimiter, type SponsorshipLimiter } from './payments/sponsorshipLimiter'
+import type { Database } from './store/database'
+import { openMigratedDatabase, openStores, type Stores } from './store/openStores'
+import type { HostLookup } from './webhooks/verifyWebhookUrl'
+
+/** The origins of the RPCs the built page reads the chain through (its pinned deployment's): the
+ * page's CSP must let it reach them, and nothing else of the chain. */
+function pinnedRpcOrigins(dir: string): string[] {
+  const path = join(dir, builtDeploymentFile)
+  if (!existsSync(path)) return []
+  const { rpcUrls } = readPinnedDeployment(path)
+  return rpcUrls.map((url) => new URL(url).origin)
+}
+
+/** Checksummed once here: every comparison and every recorded operation then agrees on the spelling. */
+export function deploymentOf(config: Config): Deployment {
+  return {
+    chainId: config.CHAIN_ID,
+    entryPoint: getAddress(config.ENTRY_POINT_ADDRESS),
+    token: getAddress(config.TOKEN_ADDRESS),
+    registry: getAddress(config.REGISTRY_ADDRESS),
+    vaultFactory: getAddress(config.VAULT_FACTORY_ADDRESS),
+    paymaster: getAddress(config.PAYMASTER_ADDRESS),
+    ...(config.ENTRY_POINT_V06_ADDRESS && config.PAYMASTER_V06_ADDRESS
+      ? { entryPointV06: getAddress(config.ENTRY_POINT_V06_ADDRESS), paymasterV06: getAddress(config.PAYMASTER_V06_ADDRESS) }
+      : {}),
+    ...(config.MERCHANT_VAULT_FACTORY_ADDRESS ? { merchantVaultFactory: getAddress(config.MERCHANT_VAULT_FACTORY_ADDRESS) } : {}),
+    ...(config.SESSION_VALIDATOR_ADDRESS ? { sessionValidator: getAddress(config.SESSION_VALIDATOR_ADDRESS) } : {}),
+  }
+}
+
+/** The EntryPoints our ERC-7677 service signs for: v0.7 (the vault flow's), and v0.6 where configured. */
+function servedEntryPoints(deployment: Deployment): ServedEntryPoint[] {
+  const { entryPointV06, paymasterV06 } = deployment
+  return [
+    { version: '0.7', entryPoint: deployment.entryPoint, paymaster: deployment.paymaster },
+    ...(entryPointV06 && paymasterV06 ? [{ version: '0.6' as const, entryPoint: entryPointV06, paymaster: paymasterV06 }] : []),
+  ]
+}
+
+/** Long enough for a database or node across a network, short enough for a platform's probe. */
+const readinessTimeoutMs = 2_000
+
+function bundlerFor(config: Config, context: { client: PayDependencies['client']; deployment: Deployment; timeRpc: CallTimer }): Bundler {
+  if (config.BUNDLER_URL) return rpcBundler({ url: config.BUNDLER_URL, deployment: context.deployment, queueLimit: config.UPSTREAM_QUEUE_LIMIT })
+  const wallet = createWalletClient({
+    chain: chainFor(config.CHAIN_ID, config.RPC_URL),
+    transport: timedTransport(http(config.RPC_URL, { retryCount: 0, timeout: 10_000 }), context.timeRpc),
+    account: privateKeyToAccount(config.BUNDLER_PRIVATE_KEY!),
+  })
+  return localBundler({ ...context, wallet, fromBlock: config.REGISTRY_FROM_BLOCK, queueLimit: config.UPSTREAM_QUEUE_LIMIT })
+}
+
+function jwtVerifierFor(config: Config, now: () => number) {
+  const { JWT_JWKS_URL: jwksUrl, JWT_ISSUER: issuer, JWT_AUDIENCE: audience } = config
+  const settings = { studioClaim: config.JWT_STUDIO_CLAIM, algorithms: jwtAlgorithmsOf(config), clockToleranceSeconds: config.JWT_CLOCK_TOLERANCE_SECONDS }
+  return jwksUrl && issuer && audience ? createJwtVerifier({ jwksUrl, issuer, audience, ...settings }, now) : null
+}
+
+function sponsorFor(config: Config, context: { client: PayDependencies['client']; deployment: Deployment; now: () => number }): Sponsor {
+  const { deployment } = context
+  if (config.PAYMASTER_URL) return erc7677Sponsor({ ...context, url: config.PAYMASTER_URL, queueLimit: config.UPSTREAM_QUEUE_LIMIT })
+  return localVerifyingSponsor({ deployment, signer: privateKeyToAccount(config.PAYMASTER_SIGNER_PRIVATE_KEY!) })
+}
+
+/** What the services are built with besides the configuration (createServer's options, less the jobs' own). */
+export type WireServicesParameters = {
+  logger: Logger
+  now: () => number
+  /** Already open and migrated; absent, the configuration's database is opened and migrated. */
+  db?: Database | undefined
+  devnetWallet?: DevnetWalletKey | undefined
+  /** The built pay page (dist/ unless given). */
+  payPageDir: string
+  webhookLookup?: HostLookup | undefined
+}
+
+/** The server's parts, built and connected, with nothing scheduled: no timer runs and no port is
+ * open until the background jobs (startBackgroundJobs.ts) and the listener (listenServer.ts) start. */
+export type WiredServices = {
+  deployment: Deployment
+  metrics: Metrics
+  stores: Stores
+  pay: PayDependencies
+  sponsorships: SponsorshipLimiter
+  readiness: () => Promise<Readiness>
+  /** The public app: every route, its policy and its dependencies. */
+  app: ReturnType<typeof createApp>
+  /** Where share links point: PUBLIC_URL, else the listener's URL, told once it is known (port 0
+   * picks a free port). */
+  publicUrl: { current(): string; listeningAt(url: string): void }
+  /** Disconnects Redis and closes the database: after the jobs and the listener have stopped. */
+  close(): Promise<void>
+}
+
+/** Opens the database (unless given one already open) and builds the stores, the chain clients, the
+ * pay dependencies, the paymaster service and the app over them. Starts nothing. */
+export async function wireServices(config: Config, { logger, now, db, devnetWallet, payPageDir, webhookLookup }: WireServicesParameters): Promise<WiredServices> {
+  const deployment = deploymentOf(config)
+  const metrics = createMetrics()
+  const timeRpc: CallTimer = (method) => {
+    const end = metrics.rpcDuration.startTimer({ method })
+    return (outcome) => end({ outcome })
+  }
+  const client = createChainClient(config.CHAIN_ID, config.RPC_URL, timeRpc)
+  const stores = openStores(config, db ?? (await openMigratedDatabase(config)))
+  const bundler = bundlerFor(config, { client, deployment, timeRpc })
+  const sponsorships = createSponsorshipLimiter(stores.db, {
+    perInvoice: config.SPONSORSHIP_LIMIT_PER_INVOICE,
+    perOwner: config.SPONSORSHIP_LIMIT_PER_OWNER,
+    perClient: config.SPONSORSHIP_LIMIT_PER_CLIENT,
+  })
+  const registeredMerchant = registeredMerchantOf(stores.studios, deployment.chainId)
+  const pay: PayDependencies = {
+    client,
+    deployment,
+    invoices: createInvoiceReader({ client, deployment, fromBlock: config.REGISTRY_FROM_BLOCK }),
+    sponsor: countedSponsor(sponsorFor(config, { client, deployment, now }), metrics.sponsorshipErrors),
+    bundler: countedBundler(bundler, metrics.bundlerErrors),
+    payments: stores.payments,
+    now,
+    submitWaitMs: config.SUBMIT_WAIT_MS,
+    receiptPollMs: 100,
+    sponsorshipWindowSeconds: config.SPONSORSHIP_WINDOW_SECONDS,
+    sponsorships,
+    registeredMerchant,
+  }
+  const paymaster = createPaymasterService({
+    client,
+    deployment,
+    // with PAYMASTER_URL the deployment's paymaster is another service's: our signature would not verify there
+    signer: !config.PAYMASTER_URL && config.PAYMASTER_SIGNER_PRIVATE_KEY ? privateKeyToAccount(config.PAYMASTER_SIGNER_PRIVATE_KEY) : null,
+    entryPoints: servedEntryPoints(deployment),
+    sponsorships,
+    registeredMerchant,
+    sponsorshipWindowSeconds: config.SPONSORSHIP_WINDOW_SECONDS,
+    now,
+  })
+  const redis = config.REDIS_URL ? connectRedis(config.REDIS_URL) : null
+  const checks = serverChecks({ db: stores.db, rpcUrl: config.RPC_URL, chainId: config.CHAIN_ID, bundler, redis, timeoutMs: readinessTimeoutMs })
+  const readiness = () => checkReadiness(checks, readinessTimeoutMs, advisoryChecks)
+  const skewMs = config.HMAC_SKEW_SECONDS * 1000
+  let publicUrl = config.PUBLIC_URL ?? ''
+  const app = createApp({
+    pay,
+    metadata: stores.metadataAccess,
+    merchant: {
+      auth: { apiKeys: stores.apiKeys, nonces: stores.nonces, studios: stores.studios, jwt: jwtVerifierFor(config, now), skewMs, now },
+      share: {
+        invoices: pay.invoices,
+        chainId: config.CHAIN_ID,
+        tokens: stores.tokens,
+        metadata: stores.metadata,
+        invoiceKey: stores.invoiceKey,
+        publicUrl: () => publicUrl,
+        now,
+      },
+      webhooks: { endpoints: stores.webhookEndpoints, allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS, ...(webhookLookup ? { lookup: webhookLookup } : {}) },
+      branding: { store: stores.branding, invoices: pay.invoices, chainId: config.CHAIN_ID },
+    },
+    logger,
+    metrics,
+    readiness,
+    rateLimitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+    ...(config.PERMIT_RATE_LIMIT_PER_MINUTE ? { permitRateLimitPerMinute: config.PERMIT_RATE_LIMIT_PER_MINUTE } : {}),
+    ...(config.PREPARE_RATE_LIMIT_PER_MINUTE ? { prepareRateLimitPerMinute: config.PREPARE_RATE_LIMIT_PER_MINUTE } : {}),
+    ...(config.PAYMASTER_RATE_LIMIT_PER_MINUTE ? { paymasterRateLimitPerMinute: config.PAYMASTER_RATE_LIMIT_PER_MINUTE } : {}),
+    ...(redis ? { sharedRateCounter: redisRateCounters(redis, { logger, metrics }) } : {}),
+    paymaster,
+    trustProxy: config.TRUST_PROXY,
+    trustedProxies: trustedProxiesOf(config),
+    operationsElsewhere: config.OPS_PORT !== undefined,
+    embedDir: join(payPageDir, 'embed'),
+    payPage: {
+      publicOrigin: () => new URL(publicUrl).origin,
+      distDir: payPageDir,
+      frameAncestors: config.ALLOWED_FRAME_ANCESTORS,
+      // the page reads the chain through its pinned RPCs; the devnet wallet signs against the devnet's node
+      connectSources: [
+        ...new Set([
+          ...pinnedRpcOrigins(payPageDir),
+          ...(devnetWallet ? [new URL(devnetWallet.rpcUrl).origin] : []),
+          ...config.PAY_PAGE_CONNECT_SRC.split(/\s+/).filter(Boolean),
+        ]),
+      ],
+    },
+    ...(devnetWallet ? { devnetWallet } : {}),
+  })
+  return {
+    deployment,
+    metrics,
+    stores,
+    pay,
+    sponsorships,
+    readiness,
+    app,
+    publicUrl: {
+      current: () => publicUrl,
+      listeningAt(url) {
+        publicUrl ||= url
+      },
+    },
+    async close() {
+      redis?.disconnect()
+      await stores.close()
+    },
+  }
+}
+
+/** Each limit counted in Redis, so every instance shares one count; in memory while Redis is down. */
+function redisRateCounters(redis: Redis, { logger, metrics }: { logger: Logger; metrics: Metrics }) {
+  return (name: string, window: { limit: number; windowMs: number }) =>
+    sharedRateCounter({
+      redis,
+      ...window,
+      prefix: `svc_checkout:rate:${name}`,
+      fallback: memoryRateCounter(window),
+      logger,
+      onStoreError: () => metrics.rateLimitStoreErrors.inc(),
+    })
+}
