@@ -10,8 +10,9 @@ export type MountOptions = {
   /** CSS custom properties for the pay page, e.g. `{ '--svc-accent': '#0a7' }`. */
   theme?: Record<string, string>
   mode?: 'iframe' | 'inline'
-  /** `compact`: the payee, the amount, its on-chain confirmation and the payment, the invoice document
-   * behind a disclosure, for a storefront that shows its own order. `full` (default): the document. */
+  /** `compact` (default, set by the pay page for any embed that names no layout): the payee, the
+   * amount, its on-chain confirmation and the payment, the invoice document behind a disclosure, for a
+   * storefront that shows its own order. `full`: the whole document, as the share link shows it. */
   layout?: 'full' | 'compact'
 }
 

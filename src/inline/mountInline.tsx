@@ -42,7 +42,7 @@ export function mountInline(host: HTMLElement, options: InlineOptions, base: str
     host.lang = locale.strings.lang
     render(
       <LocaleContext.Provider value={locale}>
-        <App invoiceId={options.invoiceId} token={options.token ?? null} deployment={pinned} api={api} baseUrl={baseUrl} inlineHost={inlineHost} layout={options.layout === 'compact' ? 'compact' : 'full'} />
+        <App invoiceId={options.invoiceId} token={options.token ?? null} deployment={pinned} api={api} baseUrl={baseUrl} inlineHost={inlineHost} layout={options.layout === 'full' ? 'full' : 'compact'} />
       </LocaleContext.Provider>,
       shadow,
     )

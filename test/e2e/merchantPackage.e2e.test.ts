@@ -159,8 +159,10 @@ describe('the packed package in a merchant app', () => {
     expect(await disclosure.evaluate((element: HTMLDetailsElement) => element.open)).toBe(false)
     expect(await frame.locator('.svc-document').isVisible()).toBe(false)
     await expect.poll(() => frameHeight(page)).toBeGreaterThan(200)
-    // the frame follows its content (the resize messages), settled before it is measured
-    await expect.poll(async () => Math.abs((await frameHeight(page)) - (await frame.evaluate(() => document.getElementById('app')!.getBoundingClientRect().height))), { timeout: 10_000 }).toBeLessThan(2)
+    // the frame follows its content (the resize messages), the language switch above the app
+    // included, settled before it is measured
+    await expect.poll(async () => Math.abs((await frameHeight(page)) - (await frame.evaluate(() => document.body.getBoundingClientRect().height))), { timeout: 10_000 }).toBeLessThan(2)
+    expect(await frame.evaluate(() => document.documentElement.scrollHeight <= document.documentElement.clientHeight)).toBe(true)
     const compactHeight = await frameHeight(page)
     expect(compactHeight).toBeLessThan(fullHeight - 200)
     await screenshot(page, '31-compact-layout')
@@ -207,24 +209,27 @@ describe('the packed package in a merchant app', () => {
     await page.context().close()
   })
 
-  test('behavior: data-layout="compact" on the script tag mounts the compact layout; without it the full document', async () => {
+  test('behavior: a script tag without data-layout mounts the compact layout, as data-layout="compact" does; data-layout="full" the full document', async () => {
     const invoice = devnet.file.invoices[2]!
     const token = new URL(invoice.shareLink).searchParams.get('token')!
     const tag = (layout: string) =>
       `<!doctype html><html><body><h1>Order #1002</h1><script src="${devnet.file.serverUrl}/embed.js" data-invoice-id="${invoice.id}" data-token="${token}"${layout} async></script></body></html>`
-    const page = await merchantPage('/tag-shop', tag(' data-layout="compact"'), { wallet: false })
-    await page.goto(`${devnet.file.storefrontUrl}/tag-shop?compact`)
-    const frame = await payFrame(page)
-    expect(new URL(frame.url()).searchParams.get('layout')).toBe('compact')
-    await expect.poll(() => frame.locator('details.svc-disclosure summary').textContent(), { timeout: 15_000 }).toBe('Show the invoice')
-    await page.close()
+    for (const [attribute, query] of [[' data-layout="compact"', 'compact'], ['', 'none']] as const) {
+      const page = await merchantPage('/tag-shop', tag(attribute), { wallet: false })
+      await page.goto(`${devnet.file.storefrontUrl}/tag-shop?${query}`)
+      const frame = await payFrame(page)
+      expect(new URL(frame.url()).searchParams.get('layout')).toBe(attribute ? 'compact' : null)
+      await expect.poll(() => frame.locator('details.svc-disclosure summary').textContent(), { timeout: 15_000 }).toBe('Show the invoice')
+      expect(await frame.locator('.svc-document').isVisible()).toBe(false)
+      await page.close()
+    }
 
-    const plain = await merchantPage('/tag-shop', tag(''), { wallet: false })
-    await plain.goto(`${devnet.file.storefrontUrl}/tag-shop?full`)
-    const fullFrame = await payFrame(plain)
-    expect(new URL(fullFrame.url()).searchParams.has('layout')).toBe(false)
+    const full = await merchantPage('/tag-shop', tag(' data-layout="full"'), { wallet: false })
+    await full.goto(`${devnet.file.storefrontUrl}/tag-shop?full`)
+    const fullFrame = await payFrame(full)
+    expect(new URL(fullFrame.url()).searchParams.get('layout')).toBe('full')
     await expect.poll(() => fullFrame.locator('.svc-document').isVisible(), { timeout: 15_000 }).toBe(true)
     expect(await fullFrame.locator('details.svc-disclosure').count()).toBe(0)
-    await plain.close()
+    await full.close()
   })
 })

@@ -31,8 +31,8 @@ export type MountOptions = {
   theme?: Record<string, string>
   /** `iframe` (default): the pay page in a frame; `inline`: the same widget in a shadow root on your page. */
   mode?: 'iframe' | 'inline'
-  /** `full` (default): the whole invoice document; `compact`: the payee, the amount, its on-chain
-   * confirmation and the payment steps, the document behind a disclosure. */
+  /** `compact` (default): the payee, the amount, its on-chain confirmation and the payment steps, the
+   * document behind a disclosure; `full`: the whole invoice document. */
   layout?: 'full' | 'compact'
 }
 

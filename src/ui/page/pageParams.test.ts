@@ -16,9 +16,22 @@ describe('pageParams', () => {
     expect(pageParams({ pathname: '/pay/7', search: '?locale=%3Cscript%3E' }).locale).toBeNull()
   })
 
-  test('behavior: layout=compact is the compact layout; anything else is the full document', () => {
+  test('behavior: an embed is compact unless it asks for layout=full; a share link is full unless it asks for layout=compact', () => {
+    expect(pageParams({ pathname: '/pay/7', search: '?embed=1' }).layout).toBe('compact')
     expect(pageParams({ pathname: '/pay/7', search: '?embed=1&layout=compact' }).layout).toBe('compact')
-    expect(pageParams({ pathname: '/pay/7', search: '?embed=1&layout=tiny' }).layout).toBe('full')
+    expect(pageParams({ pathname: '/pay/7', search: '?embed=1&layout=tiny' }).layout).toBe('compact')
+    expect(pageParams({ pathname: '/pay/7', search: '?embed=1&layout=full' }).layout).toBe('full')
+    expect(pageParams({ pathname: '/pay/7', search: '' }).layout).toBe('full')
+    expect(pageParams({ pathname: '/pay/7', search: '?layout=tiny' }).layout).toBe('full')
+    expect(pageParams({ pathname: '/pay/7', search: '?layout=compact' }).layout).toBe('compact')
+  })
+
+  test('behavior: the language switch keeps a layout other than the link\'s default, and only that', () => {
+    const link = { token: 'svc_tk_a', theme: null, locale: null }
+    expect(queryWithLanguage({ ...link, embed: true, layout: 'full' }, 'de')).toBe('?token=svc_tk_a&embed=1&layout=full&lang=de')
+    expect(queryWithLanguage({ ...link, embed: true, layout: 'compact' }, 'de')).toBe('?token=svc_tk_a&embed=1&lang=de')
+    expect(queryWithLanguage({ ...link, embed: false, layout: 'compact' }, 'de')).toBe('?token=svc_tk_a&layout=compact&lang=de')
+    expect(queryWithLanguage({ ...link, embed: false, layout: 'full' }, 'de')).toBe('?token=svc_tk_a&lang=de')
   })
 
   test('behavior: anything that is not a pay link or a token is ignored', () => {

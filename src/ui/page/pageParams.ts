@@ -11,8 +11,9 @@ export type PageParams = {
   lang: string | null
 }
 
-/** How much of the invoice the page shows: `full` (the share link's page), or `compact`, which a
- * merchant's mount option asks for where its storefront already shows the order. */
+/** How much of the invoice the page shows: `full` (the share link's page, and a merchant's mount that
+ * asks for it with `layout: 'full'`), or `compact`, a merchant's embed by default (`embed=1`): its
+ * storefront already shows the order, so the payment comes first and the document one tap away. */
 export type PageLayout = 'full' | 'compact'
 
 /** The languages to show the page in, best first (docs/languages.md): the payer's pick in the
@@ -39,7 +40,8 @@ export function queryWithLanguage(params: Pick<PageParams, 'token' | 'embed' | '
   if (params.embed) query.set('embed', '1')
   if (params.locale) query.set('locale', params.locale)
   if (params.theme) query.set('theme', params.theme)
-  if (params.layout === 'compact') query.set('layout', 'compact')
+  // only a layout other than the one the link would get without it: an embed's full, a share link's compact
+  if (params.layout && params.layout !== (params.embed ? 'compact' : 'full')) query.set('layout', params.layout)
   query.set('lang', lang)
   return `?${query}`
 }
@@ -57,7 +59,8 @@ export function pageParams(location: { pathname: string; search: string }): Page
     // a merchant's mount options: the language it shows in, and its theme
     locale: locale && languageTag.test(locale) ? locale : null,
     theme: query.get('theme'),
-    layout: query.get('layout') === 'compact' ? 'compact' : 'full',
+    // an embed is compact unless its merchant asked for the full document; a share link full unless asked
+    layout: query.get('layout') === 'compact' || (query.get('embed') === '1' && query.get('layout') !== 'full') ? 'compact' : 'full',
     lang: lang && languageTag.test(lang) ? lang : null,
   }
 }
