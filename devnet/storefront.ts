@@ -55,6 +55,8 @@ function page(title: string, body: string, csp: string): Response {
   })
 }
 
+// On a phone (600 px or less) the shop's header is one line and its product tight, as a shop's own
+// phone layout would be; a paid order's transaction hash (#order) and the code samples wrap.
 const css = `body{font:16px/1.5 system-ui,sans-serif;margin:0;color:#1b1f24;background:#f6f7f9}
 header{display:flex;gap:1rem;align-items:baseline;flex-wrap:wrap;padding:1rem 1.5rem;background:#12343b;color:#fff}
 header a{color:#fff;font-weight:700;text-decoration:none}header span{opacity:.8;font-size:.9rem}
@@ -64,7 +66,9 @@ main{max-width:960px;margin:0 auto;padding:1.5rem;display:grid;gap:1.5rem}
 #events{font:13px/1.4 ui-monospace,monospace;background:#111;color:#b5f5c8;padding:1rem;border-radius:8px;min-height:3rem;white-space:pre-wrap;overflow-wrap:anywhere}
 ul.pages li{margin:.5rem 0}
 #order-state{font-weight:700}#order-state[data-state=paid]{color:#0a6b3d}#order-note{color:#555}
-.checkout-frame{display:block;border:0;width:100%;height:900px}`
+.checkout-frame{display:block;border:0;width:100%;height:900px}
+code,#order{overflow-wrap:anywhere}
+@media (max-width:600px){header{padding:.75rem 1rem}header span{display:none}main{padding:1rem .5rem;gap:1rem}.product{padding:1rem .75rem}.product h1{font-size:1.5rem}.product p{margin:.5rem 0}}`
 
 /** Logs every checkout event the host page receives, so the demo shows what a merchant gets. */
 const js = `document.addEventListener('DOMContentLoaded',function(){var log=document.getElementById('events');if(!log)return;

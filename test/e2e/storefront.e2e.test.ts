@@ -5,6 +5,7 @@ import { createPublicClient, http } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { permitTypedData, permitTypedDataJson } from '../../shared/permit'
+import { accessibilityViolations } from './support/accessibilityViolations'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser, type BrowserDevnet } from './support/checkoutInBrowser'
 import { injectTestWallet } from './support/testWallet'
@@ -41,8 +42,9 @@ async function storefrontPage(options: { topOnly: boolean }) {
   return (await storefrontWithWallet(options)).page
 }
 
-async function storefrontWithWallet(options: { topOnly: boolean }) {
-  const page = await browser.newPage({ viewport: { width: 1100, height: 1100 } })
+async function storefrontWithWallet(options: { topOnly: boolean; viewport?: { width: number; height: number } }) {
+  // a context of its own: axe finishes its run in a second page of the same context
+  const page = await (await browser.newContext({ viewport: options.viewport ?? { width: 1100, height: 1100 } })).newPage()
   page.on('request', (request) => {
     const referer = request.headers()['referer']
     if (referer) referers.push(referer)
@@ -127,20 +129,52 @@ describe('embedding on a storefront origin', () => {
     await page.close()
   })
 
-  test('behavior: one script tag pays through the host wallet bridge and the host receives paid with the txHash', async () => {
+  test('behavior: one script tag pays through the host wallet bridge and the host receives paid with the txHash; on a phone, compact by default, Pay 1,300 px nearer the top, the frame as tall as its content and nothing wider than the screen', async () => {
     const product = devnet.file.invoices[0]!
-    const { page, wallet } = await storefrontWithWallet({ topOnly: true })
+    const screen = { width: 390, height: 844 }
+    const { page, wallet } = await storefrontWithWallet({ topOnly: true, viewport: screen })
     await page.goto(`${devnet.file.storefrontUrl}/script-tag`)
     const frame = await payFrame(page)
+    // the tag names no layout: the embed's default is the compact one, the document one tap away
+    expect(new URL(frame.url()).searchParams.has('layout')).toBe(false)
+    await expect.poll(() => frame.locator('main').getAttribute('class'), { timeout: 15_000 }).toMatch(/\bsvc-page-compact\b/)
+    expect(await frame.locator('details.svc-disclosure summary').textContent()).toBe('Show the invoice')
     const bridged = frame.getByRole('button', { name: /Test Wallet · via 127\.0\.0\.1/ })
     await expect.poll(() => bridged.count(), { timeout: 15_000 }).toBe(1)
     // the wallet lives only in the host page: inside the frame it is reached through the bridge
     expect(await frame.getByRole('button', { name: /^Test Wallet$/ }).count()).toBe(0)
     await expect.poll(() => page.locator('[data-event="ready"]').count()).toBe(1)
     await screenshot(page, '10-storefront-script-tag')
+    /** The frame is as tall as the page in it: nothing scrolls inside it, nothing of it is cut off. */
+    const frameFitsContent = async () => {
+      const box = (await page.locator('iframe').first().boundingBox())!
+      const inner = await frame.evaluate(() => ({ content: document.body.getBoundingClientRect().height, scroll: document.documentElement.scrollHeight, view: document.documentElement.clientHeight }))
+      return Math.abs(box.height - inner.content) < 2 && inner.scroll <= inner.view
+    }
+    await expect.poll(frameFitsContent, { timeout: 10_000 }).toBe(true)
+    expect(await accessibilityViolations(page, { within: 'iframe' })).toEqual([])
     await bridged.click()
-    await frame.getByRole('button', { name: /^Pay / }).click()
+    const pay = frame.getByRole('button', { name: /^Pay / })
+    await pay.waitFor({ timeout: 20_000 })
+    // on the page as it opens, unscrolled (the click above scrolls to the wallet if it has to): Pay
+    // starts about 1,280 px down, where the full layout put it about 2,800 px down. Not yet on the
+    // first screen (844 px): the compact header, the brand band and the language switch above the
+    // payment still take about 490 px of the frame
+    await page.evaluate(() => scrollTo(0, 0))
+    const payTop = (await pay.boundingBox())!.y
+    expect(payTop, `Pay starts ${Math.round(payTop)} px down a ${screen.height} px screen`).toBeLessThan(1_400)
+    await screenshot(page, '10b-storefront-script-tag-ready-390')
+    await pay.click()
     await expect.poll(() => heading(frame), { timeout: 20_000 }).toBe('Payment received')
+    await expect.poll(frameFitsContent, { timeout: 10_000 }).toBe(true)
+    const saveReceipt = frame.getByRole('button', { name: 'Save receipt' })
+    expect(await saveReceipt.isVisible()).toBe(true)
+    const [saveBox, frameBox] = await Promise.all([saveReceipt.boundingBox(), page.locator('iframe').first().boundingBox()])
+    expect(saveBox!.y + saveBox!.height).toBeLessThanOrEqual(frameBox!.y + frameBox!.height)
+    // every hash wraps: neither the shop's page nor the frame is wider than the screen
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(screen.width)
+    expect(await frame.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
+    expect(await accessibilityViolations(page, { within: 'iframe' })).toEqual([])
     await expect.poll(() => page.locator('[data-event="paid"]').count(), { timeout: 10_000 }).toBe(1)
     const detail = JSON.parse((await page.locator('[data-event="paid"]').textContent())!.replace(/^paid /, ''))
     const onChain = await paidEvent(product.id)
@@ -159,7 +193,7 @@ describe('embedding on a storefront origin', () => {
       operation: detail.userOpHash,
     })
     await screenshot(page, '11-storefront-paid')
-    await page.close()
+    await page.context().close()
   })
 
   // after the payment above: the invoice is Paid, so the checkout's own paid is true, and forged ones

@@ -58,6 +58,18 @@ describe('the demo storefront\'s order page', () => {
     const order = await fetch(`${devnet.file.storefrontUrl}/api/orders/${invoice.id}`)
     expect(await order.json()).toEqual({ state: 'paid', txHash: paid!.transactionHash })
     await screenshot(page, '33-storefront-order-paid')
+    // on a phone the paid order's transaction hash wraps, in the shop's page and in the frame, and
+    // the frame is as tall as what it shows: 'Save receipt' is not cut off
+    await page.setViewportSize({ width: 390, height: 844 })
+    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    expect(await frame.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
+    await expect
+      .poll(async () => Math.abs((await page.locator('iframe').first().boundingBox())!.height - (await frame.evaluate(() => document.body.getBoundingClientRect().height))), { timeout: 10_000 })
+      .toBeLessThan(2)
+    expect(await frame.evaluate(() => document.documentElement.scrollHeight <= document.documentElement.clientHeight)).toBe(true)
+    const [saveBox, frameBox] = await Promise.all([frame.getByRole('button', { name: 'Save receipt' }).boundingBox(), page.locator('iframe').first().boundingBox()])
+    expect(saveBox!.y + saveBox!.height).toBeLessThanOrEqual(frameBox!.y + frameBox!.height)
+    await screenshot(page, '33b-storefront-order-paid-390')
     await page.close()
   })
 })

@@ -44,7 +44,7 @@ export type AppProps = {
   inlineHost?: Pick<FrameChannel, 'emit'> | null
   /** What the server rendered the page with: shown at once (unconfirmed), not fetched again. */
   served?: InvoiceDocument | null
-  /** The merchant's mount option: the full invoice document (default) or the compact layout. */
+  /** The layout the link asks for (pageParams: an embed's default is compact), or the inline mount's (compact unless `full`). */
   layout?: PageLayout
   /** The payee's branding the server rendered the page with (null: none); undefined where it rendered
    * none, and the page asks the service for it. Presentation only. */
@@ -74,7 +74,9 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
   const host = channel ?? inlineHost
   const notifyHost = useMemo(() => (host ? embedEvents(host, invoiceId) : null), [host, invoiceId])
   useEffect(() => notifyHost?.(state), [notifyHost, state])
-  useEffect(() => channel?.watchHeight(globalThis.document.getElementById('app') ?? globalThis.document.body), [channel])
+  // the whole document, not only the app: the language switch the server renders above it is in the
+  // frame too (an #app-high frame cut its last 40 px, 'Save receipt' among them)
+  useEffect(() => channel?.watchHeight(globalThis.document.body), [channel])
   const [document, reloadDocument] = useInvoiceDocument(api, invoiceId, token, served)
   const branding = useBranding(baseUrl, invoiceId, servedBranding)
   const now = useNow(false)
