@@ -91,8 +91,10 @@ export function payPage({ distDir, frameAncestors, connectSources, publicOrigin,
     // a payer's browser asked for a page: whatever goes wrong, it gets one in the payer's language,
     // with the status an API client would get, never the API's JSON
     const errorPage = async (status: 400 | 503, kind: PayErrorKind) => {
-      const locale = await loadLocale(preferredLanguages(pageParams(new URL(c.req.url)), acceptLanguage(c.req.header('accept-language')), rememberedLanguage(c.req.header('cookie'))))
-      return c.html(payPageError(page?.shell.text ?? null, locale, kind), status, {
+      const params = pageParams(new URL(c.req.url))
+      const locale = await loadLocale(preferredLanguages(params, acceptLanguage(c.req.header('accept-language')), rememberedLanguage(c.req.header('cookie'))))
+      return c.html(payPageError(page?.shell.text ?? null, locale, kind, params), status, {
+        ...languageCookie(params.lang, publicOrigin()),
         ...(page ? { 'Content-Security-Policy': page.policy } : { 'Content-Security-Policy': "default-src 'none'; frame-ancestors " + frameAncestors }),
         'Cache-Control': 'no-store',
         'Referrer-Policy': 'no-referrer',

@@ -92,7 +92,10 @@ export function payPageMarkup(template: PageTemplate, { page, locale, deployment
           />
         </BrandScope>
       ) : (
-        <NotFoundPage />
+        // the frame the client renders it in (App): no payee, so the house colours
+        <BrandScope branding={null}>
+          <NotFoundPage />
+        </BrandScope>
       )}
     </LocaleContext.Provider>,
   )

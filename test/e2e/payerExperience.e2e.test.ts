@@ -241,7 +241,7 @@ describe('the pay page as a payer meets it', () => {
     link.searchParams.set('token', `svc_tk_${'x'.repeat(43)}`)
     const withdrawn = await page.goto(link.toString())
     expect(withdrawn?.status()).toBe(200)
-    await expect.poll(() => page.getByRole('heading', { name: 'This link no longer works' }).isVisible()).toBe(true)
+    await expect.poll(() => page.getByRole('heading', { name: 'This link does not open this invoice\'s details' }).isVisible()).toBe(true)
     // no name the record could confirm: the whole address stands in, with the notice
     await expect.poll(() => page.getByText(/^The recipient's name could not be confirmed/).isVisible(), { timeout: 15_000 }).toBe(true)
     // the whole address, on one line of its own even on a phone: never broken inside

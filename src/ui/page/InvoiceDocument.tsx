@@ -29,18 +29,10 @@ export function InvoiceDocument({ load, invoice, deployment, pdfUrl, onReload }:
   }
   const { metadata } = load.document
   if (!metadata) {
-    // a link with a token the service no longer opens (revoked, expired, mistyped): said as such, with
-    // what to do, while the invoice stays payable from its on-chain record
-    return (
+    // a link with a token the service does not open says so above the payment (PayPage): nothing here
+    return pdfUrl ? null : (
       <section class="svc-document">
-        {pdfUrl ? (
-          <div class="svc-note">
-            <h2>{t.errorPageRevokedTitle}</h2>
-            <p>{t.errorPageRevokedBody}</p>
-          </div>
-        ) : (
-          <p class="svc-note">{t.onchainOnly}</p>
-        )}
+        <p class="svc-note">{t.onchainOnly}</p>
       </section>
     )
   }
@@ -84,7 +76,9 @@ function FullDocument({ invoice, deployment, metadata, pdfUrl }: FullDocumentPro
         {metadata.purchaseOrder ? (
           <div>
             <dt>{t.purchaseOrder}</dt>
-            <dd>{metadata.purchaseOrder}</dd>
+            <dd>
+              <bdi>{metadata.purchaseOrder}</bdi>
+            </dd>
           </div>
         ) : null}
       </dl>

@@ -35,8 +35,9 @@ export function InvoiceHeader(p: { invoice: ShownInvoice; invoiceNumber: string;
           <span aria-hidden="true">✓ </span>
           {t.trustChecked}
         </p>
-        <p class="svc-ok" hidden={!invoice.confirmed || documentChecked}>
-          <span aria-hidden="true">✓ </span>
+        {/* no checked record names the payee: the chain's facts, said to be the chain's, under no ✓
+            (it would stand beside "The recipient's name could not be confirmed") */}
+        <p class="svc-note" hidden={!invoice.confirmed || documentChecked}>
           {t.trustCheckedNoDocument}
         </p>
       </div>

@@ -1,7 +1,7 @@
 import { useLocale } from '../LocaleContext'
 
 /** Why the server could not show an invoice at this address; `notFound` is the NotFoundPage's. */
-export type PayErrorKind = 'badLink' | 'revoked' | 'unavailable'
+export type PayErrorKind = 'badLink' | 'unavailable'
 
 /** A page, never an API error, for a payer who followed a link that cannot show an invoice: what
  * happened in their words, and what to do next. Rendered by the server alone: it runs no script. */
@@ -9,7 +9,6 @@ export function PayErrorPage({ kind }: { kind: PayErrorKind }) {
   const { strings: t } = useLocale()
   const [title, body] = {
     badLink: [t.errorPageBadLinkTitle, t.errorPageBadLinkBody],
-    revoked: [t.errorPageRevokedTitle, t.errorPageRevokedBody],
     unavailable: [t.errorPageUnavailableTitle, t.errorPageUnavailableBody],
   }[kind]
   return (

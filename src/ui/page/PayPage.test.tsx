@@ -105,7 +105,7 @@ describe('PayPage', () => {
     expect(shown('Unconfirmed', { selector: '.svc-badge' })).toBe(true)
     expect(shown('Checking this invoice with the payment record…')).toBe(true)
     expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(false)
-    expect(shown('Checked: the amount, recipient and due date are as recorded.')).toBe(false)
+    expect(shown("From the blockchain: the amount, recipient and due date. The recipient\'s name is not confirmed.")).toBe(false)
     expect(screen.getByText('What was checked').closest('details')?.textContent).toContain('Not yet confirmed on-chain: the amount, payee, status and due date above come from the payment service')
   })
 
@@ -115,10 +115,13 @@ describe('PayPage', () => {
     expect(screen.queryByRole('heading', { name: 'Choose a wallet to pay with' })).not.toBeNull()
   })
 
-  test('behavior: with a token the service no longer opens, the page says the link no longer works, and the invoice stays payable', () => {
+  test('behavior: with a token the service does not open, the page says the link does not open the details, names no cause it cannot know, and the on-chain invoice stays payable', () => {
     show({ name: 'ready', invoice, note: null, rechecks: 0 }, { status: 'loaded', document: { accessLevel: 'onchain_only', invoice, metadata: null } })
-    expect(screen.queryByRole('heading', { name: 'This link no longer works' })).not.toBeNull()
-    expect(shown('The sender withdrew this link. Ask them for a new one; nothing was paid through it.')).toBe(true)
+    expect(screen.queryByRole('heading', { name: 'This link does not open this invoice\'s details' })).not.toBeNull()
+    expect(shown('It may have expired or been mistyped. Only the on-chain record is shown: ask the sender for a new one.')).toBe(true)
+    expect(shown(/withdrew/)).toBe(false)
+    expect(shown("From the blockchain: the amount, recipient and due date. The recipient\'s name is not confirmed.")).toBe(true)
+    expect(document.querySelector('.svc-chain-status > :not([hidden])')!.textContent).not.toContain('✓')
     // no record names the payee: the whole address, with the notice
     expect(screen.getByText(/^You pay/).textContent).toBe(`You pay 4,540.00 USDC to ${invoice.merchant} · network fee: none (sponsored)`)
     expect(shown(/^The recipient's name could not be confirmed/)).toBe(true)
@@ -179,7 +182,9 @@ describe('PayPage', () => {
     show({ name: 'ready', invoice: committed, note: null, rechecks: 0 }, loaded(committed, record))
     expect(shown(reason)).toBe(true)
     expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(false)
-    expect(shown('Checked: the amount, recipient and due date are as recorded.')).toBe(true)
+    // the chain's facts, said to be the chain's, and under no ✓ beside a name not confirmed
+    expect(shown("From the blockchain: the amount, recipient and due date. The recipient\'s name is not confirmed.")).toBe(true)
+    expect(document.querySelector('.svc-chain-status > :not([hidden])')!.textContent).not.toContain('✓')
     expect(document.querySelector('.svc-header')!.textContent).not.toContain('orthwind')
     expect(screen.getByText(/^You pay/).textContent).toBe(`You pay 4,540.00 USDC to ${invoice.merchant} · network fee: none (sponsored)`)
   })

@@ -1,3 +1,4 @@
+import { useContext } from 'preact/hooks'
 import type { PaymentState } from '../../flow/paymentState'
 import type { ShownInvoice } from '../../verify/confirmInvoice'
 import { formatDay } from '../format'
@@ -6,6 +7,7 @@ import { PaymentWidget, type PaymentWidgetProps } from '../widget/PaymentWidget'
 import type { DocumentLoad } from './documentLoad'
 import { InvoiceDocument } from './InvoiceDocument'
 import { InvoiceHeader, type InvoiceStanding } from './InvoiceHeader'
+import { PageLinkContext } from './PageLinkContext'
 import type { PageLayout } from './pageParams'
 import { readableMetadata } from './readableMetadata'
 import { useMetadataVerdict } from './useMetadataVerdict'
@@ -34,6 +36,9 @@ export function PayPage(p: PayPageProps) {
   const received = document.status === 'loaded' ? document.document.metadata : null
   const metadata = received ? readableMetadata(received) : null
   const verdict = useMetadataVerdict(metadata, invoice, p.deployment)?.kind ?? null
+  const link = useContext(PageLinkContext)
+  // a token came with the link (there is a PDF to ask for) but the service opened no record with it
+  const deadLink = document.status === 'loaded' && !received && p.pdfUrl
   // only from the flow, which says it once the chain has no such invoice either (a service's 404 is not enough)
   if (state.name === 'notFound') {
     return <NotFoundPage />
@@ -57,6 +62,14 @@ export function PayPage(p: PayPageProps) {
   return (
     <main class={compact ? `svc-page svc-page-narrow svc-page-compact svc-page-${standing}` : `svc-page${p.embedded ? ' svc-page-embedded' : ''} svc-page-${standing}`}>
       <InvoiceHeader invoice={invoice} invoiceNumber={invoiceNumber} merchantName={merchantName} standing={standing} documentChecked={verified !== null} />
+      {/* which of revoked, expired, mistyped or another invoice's is not known here, so none is named;
+          what to do, and that what the page shows is the on-chain record alone, which stays payable */}
+      {deadLink ? (
+        <div class="svc-banner svc-note">
+          <h2>{t.deadLinkTitle}</h2>
+          <p>{t.deadLinkBody}</p>
+        </div>
+      ) : null}
       {standing === 'overdue' ? (
         <p class="svc-banner svc-warning">
           <strong>{t.overdueTitle}.</strong> {t.overdueBody(formatDay(new Date(Number(invoice.dueAt) * 1000), tag))}
@@ -77,13 +90,17 @@ export function PayPage(p: PayPageProps) {
         </div>
       ) : (
         <div class="svc-pay-column">
-          <PaymentWidget
-            {...p}
-            merchantName={merchantName}
-            merchantNamePending={namePending}
-            merchantNameToCome={namePending ? (metadata?.merchant.name ?? null) : null}
-            invoiceNumber={verified ? invoiceNumber : null}
-          />
+          {/* a link whose token opens nothing is not carried to a phone (a QR code, a wallet app's
+              browser): it would open the same dead end there */}
+          <PageLinkContext.Provider value={deadLink ? null : link}>
+            <PaymentWidget
+              {...p}
+              merchantName={merchantName}
+              merchantNamePending={namePending}
+              merchantNameToCome={namePending ? (metadata?.merchant.name ?? null) : null}
+              invoiceNumber={verified ? invoiceNumber : null}
+            />
+          </PageLinkContext.Provider>
         </div>
       )}
       {compact ? null : invoiceDocument}
@@ -95,8 +112,10 @@ export function NotFoundPage() {
   const { strings: t } = useLocale()
   return (
     <main class="svc-page svc-page-narrow">
-      <h1>{t.notFoundTitle}</h1>
-      <p>{t.notFoundBody}</p>
+      <section class="svc-banner">
+        <h1>{t.notFoundTitle}</h1>
+        <p>{t.notFoundBody}</p>
+      </section>
     </main>
   )
 }
