@@ -73,14 +73,25 @@ export function PaymentWidget(p: PaymentWidgetProps) {
     const active = document.activeElement
     if (!active || active === document.body || !active.isConnected || section.current?.contains(active)) heading.current?.focus()
   }, [p.state.name])
-  // The card never shrinks while it is on screen: a shorter state (a spinner between two steps) would
-  // pull the invoice below it up, and the next state push it down again. Set through the CSSOM, which
-  // the page's CSP allows (a style attribute it would refuse).
+  // The card does not shrink while the payment moves on: a shorter state (a spinner between two steps)
+  // would pull the invoice below it up, and the next state push it down again. Once it is done (paid)
+  // or back at an earlier step (a decline, a failure), the card fits what it shows, and the room the
+  // tallest state took (a wallet's request, the devnet wallet's prompt) stays below it as margin: the
+  // invoice under it does not move, and the card is not an empty box. Moving on again, the card takes
+  // that room back. Set through the CSSOM, which the page's CSP allows (a style attribute it would refuse).
+  const room = useRef<[step: number, held: number, fit: boolean]>([-1, 0, false])
   useLayoutEffect(() => {
-    const card = section.current
-    if (!card) return
-    const height = card.getBoundingClientRect().height
-    if (height > parseFloat(card.style.minHeight || '0')) card.style.minHeight = `${height}px`
+    const r = room.current
+    const step = paymentStep(p.state.name) ?? -1
+    // paid or back a step: fit; onward: hold; within a step: as it was
+    if (step !== r[0]) r[2] = step < r[0] || p.state.name === 'paid'
+    r[0] = step
+    const style = section.current!.style
+    style.minHeight = style.marginBottom = ''
+    const height = section.current!.getBoundingClientRect().height
+    r[1] = Math.max(r[1], height)
+    if (r[2]) style.marginBottom = `${r[1] - height}px`
+    else style.minHeight = `${r[1]}px`
   })
   const invoice = 'invoice' in p.state ? p.state.invoice : null
   const step = paymentStep(p.state.name)
