@@ -4,7 +4,7 @@ import { entryPoint07Abi, getUserOperationHash, toPackedUserOperation, type User
 import type { Deployment } from '../shared/deployment'
 import { encodeMerchantVaultCall, type MerchantVaultCall } from '../shared/merchantVaultCall'
 import { merchantVaultTypedData, ownerOperationSignature } from '../shared/merchantVaultMessage'
-import { devnetClients, mined } from './deploy'
+import { devnetClients, mined, type DevnetClients } from './deploy'
 import { DevnetError } from './devnetError'
 
 /** Who signs a merchant vault's operation: its owner (a typed message) or its session signer. */
@@ -34,26 +34,10 @@ export const sessionNonceKey = (sessionValidator: Address): bigint => BigInt(ses
  */
 export async function sendMerchantOperation(rpcUrl: string, deployment: Deployment, parameters: SendMerchantOperationParameters): Promise<MerchantOperationOutcome> {
   const { vault, call, signer, bundler } = parameters
-  const { public: client, wallet } = devnetClients(rpcUrl, deployment.chainId, bundler)
+  const { public: client } = devnetClients(rpcUrl, deployment.chainId, bundler)
   if (signer.kind === 'session' && !deployment.sessionValidator) throw new DevnetError('DEVNET_SEED_FAILED', 'this deployment has no session validator')
   const key = signer.kind === 'session' ? sessionNonceKey(deployment.sessionValidator!) : 0n
-  const [nonce, fees, block] = await Promise.all([
-    client.readContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [vault, key] }),
-    client.estimateFeesPerGas(),
-    client.getBlock(),
-  ])
-  const userOp: UserOperation<'0.7'> = {
-    sender: vault,
-    nonce,
-    callData: encodeMerchantVaultCall(call),
-    callGasLimit: 600_000n,
-    verificationGasLimit: 600_000n,
-    preVerificationGas: 100_000n,
-    maxFeePerGas: fees.maxFeePerGas,
-    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    signature: '0x',
-  }
-  const userOpHash = getUserOperationHash({ userOperation: userOp, chainId: deployment.chainId, entryPointAddress: deployment.entryPoint, entryPointVersion: '0.7' })
+  const [{ userOp, userOpHash }, block] = await Promise.all([unsignedMerchantOperation(client, deployment, { vault, callData: encodeMerchantVaultCall(call), key }), client.getBlock()])
   const key65 = privateKeyToAccount(signer.privateKey)
   if (signer.kind === 'owner') {
     const validUntil = parameters.validUntil ?? block.timestamp + 3_600n
@@ -62,10 +46,38 @@ export async function sendMerchantOperation(rpcUrl: string, deployment: Deployme
   } else {
     userOp.signature = await key65.signMessage({ message: { raw: userOpHash } })
   }
-  const receipt = await mined(
+  const receipt = await handleOwnOperation(rpcUrl, deployment, bundler, userOp)
+  const [event] = parseEventLogs({ abi: entryPoint07Abi, eventName: 'UserOperationEvent', logs: receipt.logs })
+  return { receipt, userOpHash, success: event?.args.success === true }
+}
+
+/** A merchant vault's operation with `callData` under nonce key `key`, unsigned, with its hash: gas
+ * limits wide enough for any of the vault's operations, no paymaster (the vault's deposit pays). */
+export async function unsignedMerchantOperation(client: DevnetClients['public'], deployment: Deployment, { vault, callData, key }: { vault: Address; callData: Hex; key: bigint }) {
+  const [nonce, fees] = await Promise.all([
+    client.readContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [vault, key] }),
+    client.estimateFeesPerGas(),
+  ])
+  const userOp: UserOperation<'0.7'> = {
+    sender: vault,
+    nonce,
+    callData,
+    callGasLimit: 600_000n,
+    verificationGasLimit: 600_000n,
+    preVerificationGas: 100_000n,
+    maxFeePerGas: fees.maxFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    signature: '0x',
+  }
+  const userOpHash = getUserOperationHash({ userOperation: userOp, chainId: deployment.chainId, entryPointAddress: deployment.entryPoint, entryPointVersion: '0.7' })
+  return { userOp, userOpHash }
+}
+
+/** handleOps with one signed operation, sent and paid for by `bundler`; a refused validation throws. */
+export async function handleOwnOperation(rpcUrl: string, deployment: Deployment, bundler: LocalAccount, userOp: UserOperation<'0.7'>) {
+  const { public: client, wallet } = devnetClients(rpcUrl, deployment.chainId, bundler)
+  return mined(
     client,
     await wallet.writeContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'handleOps', args: [[toPackedUserOperation(userOp)], bundler.address], chain: null }),
   )
-  const [event] = parseEventLogs({ abi: entryPoint07Abi, eventName: 'UserOperationEvent', logs: receipt.logs })
-  return { receipt, userOpHash, success: event?.args.success === true }
 }

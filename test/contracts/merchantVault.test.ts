@@ -1,13 +1,11 @@
 import { encodeFunctionData, parseEther, parseEventLogs, parseUnits, zeroAddress, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { entryPoint07Abi, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
 import { describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { merchantVaultAbi } from '../../contracts/artifacts/MerchantVault'
 import { sessionSignerValidatorAbi } from '../../contracts/artifacts/SessionSignerValidator'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
-import { devnetClients, mined } from '../../devnet/deploy'
-import { sendMerchantOperation, sessionNonceKey, type MerchantOperationSigner } from '../../devnet/merchantOperation'
+import { handleOwnOperation, sendMerchantOperation, sessionNonceKey, unsignedMerchantOperation, type MerchantOperationSigner } from '../../devnet/merchantOperation'
 import { createMerchant, mintTo } from '../../devnet/seed'
 import { encodeMerchantVaultCall, type MerchantVaultCall } from '../../shared/merchantVaultCall'
 import { merchantVaultTypedData, ownerOperationSignature } from '../../shared/merchantVaultMessage'
@@ -56,25 +54,10 @@ describe('MerchantVault', () => {
   test("behavior: the owner's bare signature of the operation's hash (what a wallet would show as a hash) is refused, and so is a typed message whose end is 0", async () => {
     const merchant = await newMerchant()
     const call = await issueCall()
-    const { public: client, wallet } = devnetClients(devnet.anvil.rpcUrl, devnet.deployment.chainId, merchant.bundler)
-    const fees = await client.estimateFeesPerGas()
-    const nonce = await client.readContract({ address: devnet.deployment.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [merchant.vault, 0n] })
-    const userOp: UserOperation<'0.7'> = {
-      sender: merchant.vault,
-      nonce,
-      callData: encodeMerchantVaultCall(call),
-      callGasLimit: 600_000n,
-      verificationGasLimit: 600_000n,
-      preVerificationGas: 100_000n,
-      maxFeePerGas: fees.maxFeePerGas,
-      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-      signature: '0x',
-    }
-    const hash = getUserOperationHash({ userOperation: userOp, chainId: devnet.deployment.chainId, entryPointAddress: devnet.deployment.entryPoint, entryPointVersion: '0.7' })
+    const { userOp, userOpHash: hash } = await unsignedMerchantOperation(devnet.clients.public, devnet.deployment, { vault: merchant.vault, callData: encodeMerchantVaultCall(call), key: 0n })
     const owner = privateKeyToAccount(merchant.ownerPrivateKey)
-    const send = (signature: Hex) =>
-      wallet.writeContract({ address: devnet.deployment.entryPoint, abi: entryPoint07Abi, functionName: 'handleOps', args: [[toPackedUserOperation({ ...userOp, signature })], merchant.bundler.address], chain: null })
-    const { timestamp } = await client.getBlock()
+    const send = (signature: Hex) => handleOwnOperation(devnet.anvil.rpcUrl, devnet.deployment, merchant.bundler, { ...userOp, signature })
+    const { timestamp } = await devnet.clients.public.getBlock()
     await expect(send(ownerOperationSignature(timestamp + 600n, await owner.signMessage({ message: { raw: hash } })))).rejects.toThrow(/AA24 signature error/)
     const typed = await owner.signTypedData(merchantVaultTypedData({ chainId: devnet.deployment.chainId, vault: merchant.vault, call, validUntil: 0n, operation: hash }) as never)
     await expect(send(`0x000000000000${typed.slice(2)}`)).rejects.toThrow(/AA24 signature error/)
@@ -198,21 +181,6 @@ async function withSessionKey(merchant: Awaited<ReturnType<typeof newMerchant>>,
 
 /** An operation with any callData, signed by `key` over its hash, under nonce key `key192`. */
 async function sendRaw(merchant: Awaited<ReturnType<typeof newMerchant>>, callData: Hex, key192: bigint, key: ReturnType<typeof privateKeyToAccount>) {
-  const { public: client, wallet } = devnetClients(devnet.anvil.rpcUrl, devnet.deployment.chainId, merchant.bundler)
-  const fees = await client.estimateFeesPerGas()
-  const nonce = await client.readContract({ address: devnet.deployment.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [merchant.vault, key192] })
-  const userOp: UserOperation<'0.7'> = {
-    sender: merchant.vault,
-    nonce,
-    callData,
-    callGasLimit: 600_000n,
-    verificationGasLimit: 600_000n,
-    preVerificationGas: 100_000n,
-    maxFeePerGas: fees.maxFeePerGas,
-    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    signature: '0x',
-  }
-  const hash = getUserOperationHash({ userOperation: userOp, chainId: devnet.deployment.chainId, entryPointAddress: devnet.deployment.entryPoint, entryPointVersion: '0.7' })
-  userOp.signature = await key.signMessage({ message: { raw: hash } })
-  return mined(client, await wallet.writeContract({ address: devnet.deployment.entryPoint, abi: entryPoint07Abi, functionName: 'handleOps', args: [[toPackedUserOperation(userOp)], merchant.bundler.address], chain: null }))
+  const { userOp, userOpHash } = await unsignedMerchantOperation(devnet.clients.public, devnet.deployment, { vault: merchant.vault, callData, key: key192 })
+  return handleOwnOperation(devnet.anvil.rpcUrl, devnet.deployment, merchant.bundler, { ...userOp, signature: await key.signMessage({ message: { raw: userOpHash } }) })
 }
