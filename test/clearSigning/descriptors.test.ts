@@ -17,7 +17,7 @@ import {
   type FieldFormat,
   type TypedDataRequest,
   type WalletKnowledge,
-} from './renderDescriptor'
+} from '../../shared/clearSigning/renderDescriptor'
 import { schemaValidator } from './schemaValidator'
 
 const root = new URL('../../clear-signing/', import.meta.url)

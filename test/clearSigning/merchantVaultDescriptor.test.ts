@@ -5,7 +5,7 @@ import devnet from '../../shared/devnet.deployment.json'
 import type { MerchantVaultCall } from '../../shared/merchantVaultCall'
 import { merchantVaultTypedData, merchantVaultTypes } from '../../shared/merchantVaultMessage'
 import { typedDataJson } from '../../shared/typedDataJson'
-import { bindDescriptor, encodeType, parseEncodeType, renderDescriptor, resolvePath, type Descriptor, type FieldFormat, type TypedDataRequest, type WalletKnowledge } from './renderDescriptor'
+import { bindDescriptor, encodeType, parseEncodeType, renderDescriptor, resolvePath, type Descriptor, type FieldFormat, type TypedDataRequest, type WalletKnowledge } from '../../shared/clearSigning/renderDescriptor'
 import { schemaValidator } from './schemaValidator'
 
 const root = new URL('../../clear-signing/', import.meta.url)

@@ -1,7 +1,8 @@
 import { getAddress, isAddress, keccak256, toHex, type Address } from 'viem'
 
 /**
- * A small ERC-7730 (v2 schema) wallet for the tests: it checks a descriptor's binding context against
+ * A small ERC-7730 (v2 schema) wallet, shared by the descriptors' tests and the devnet wallet's prompt
+ * (src/wallet/devnetWallet.ts): it checks a descriptor's binding context against
  * an eth_signTypedData_v4 request and renders the screen a clear-signing wallet would show, following
  * the specification's formats. Only what our descriptors use is implemented; anything else throws, so a
  * descriptor that grows a feature this file does not know fails loudly instead of rendering wrong.
