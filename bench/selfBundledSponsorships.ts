@@ -1,10 +1,10 @@
 import { encodeFunctionData, parseAbi, parseEventLogs, zeroHash, type Address } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type LocalAccount } from 'viem/accounts'
-import { entryPoint07Abi, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
+import { entryPoint07Abi, toPackedUserOperation } from 'viem/account-abstraction'
 import { devnetClients, mined } from '../devnet/deploy'
 import { issueInvoice, mintTo } from '../devnet/seed'
 import type { ReachableDevnet } from '../devnet/startDevnet'
-import { accountOf, deployFactory, hex, simpleAccountFactoryV07, sponsoredAtCeilings } from '../test/support/paymasterAccounts'
+import { accountOf, deployFactory, hex, signedSponsoredOp, simpleAccountFactoryV07, sponsoredAtCeilings } from '../test/support/paymasterAccounts'
 
 const erc20 = parseAbi(['function approve(address spender, uint256 value) returns (bool)'])
 const payAbi = parseAbi(['function pay(uint256 id, uint256 deadline, uint8 v, bytes32 r, bytes32 s)'])
@@ -58,16 +58,7 @@ export async function selfBundledSponsorships(devnet: ReachableDevnet, { service
       outcomes.push({ chargedGas: 0n, bundleGas: 0n, charged: 0n, bundleCost: 0n, refused: answer.body.error?.data?.code ?? 'refused' })
       continue
     }
-    const userOp: UserOperation<'0.7'> = {
-      ...op,
-      paymaster: answer.body.result.paymaster,
-      paymasterData: answer.body.result.paymasterData,
-      paymasterVerificationGasLimit: 60_000n,
-      paymasterPostOpGasLimit: 0n,
-      signature: '0x',
-    }
-    const hash = getUserOperationHash({ userOperation: userOp, chainId: deployment.chainId, entryPointAddress: deployment.entryPoint, entryPointVersion: '0.7' })
-    userOp.signature = await owner.signMessage({ message: { raw: hash } })
+    const { userOp } = await signedSponsoredOp(op, answer.body.result, owner, { chainId: deployment.chainId, entryPoint: deployment.entryPoint })
     const receipt = await mined(
       own.public,
       await own.wallet.writeContract({

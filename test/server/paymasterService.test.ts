@@ -1,13 +1,13 @@
 import { concat, encodeAbiParameters, encodeFunctionData, parseAbiParameters, parseEventLogs, getAddress, parseAbi, zeroHash, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { entryPoint06Abi, entryPoint06Address, entryPoint07Abi, entryPoint07Address, getUserOperationHash, toPackedUserOperation, type UserOperation } from 'viem/account-abstraction'
+import { entryPoint06Abi, entryPoint06Address, entryPoint07Abi, entryPoint07Address, getUserOperationHash, toPackedUserOperation } from 'viem/account-abstraction'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi, stablecoinBytecode } from '../../contracts/artifacts/Stablecoin'
 import { mintTo } from '../../devnet/seed'
 import { decodeVerifyingPaymasterWindow } from '../../shared/verifyingPaymaster'
 import { tokenPermitAbi } from '../../shared/tokenAbi'
-import { accountOf, deployFactory, hex, measuredGasFields, paymasterRpc, paymasterWire, simpleAccountFactoryV06, simpleAccountFactoryV07, sponsoredAtCeilings, submitter, submitterClients } from '../support/paymasterAccounts'
+import { accountOf, deployFactory, hex, measuredGasFields, paymasterRpc, paymasterWire, simpleAccountFactoryV06, simpleAccountFactoryV07, signedSponsoredOp, sponsoredAtCeilings, submitter, submitterClients } from '../support/paymasterAccounts'
 import { signPermit } from '../support/devnet'
 import { useServer } from '../support/server'
 
@@ -134,17 +134,7 @@ describe('POST /v1/paymaster', () => {
     expect(validUntil).toBeGreaterThanOrEqual(askedAt + 900)
     expect(validUntil).toBeLessThanOrEqual(answeredAt + 900)
 
-    const userOp: UserOperation<'0.7'> = {
-      ...op,
-      paymaster: getAddress(sponsoredAnswer.body.result.paymaster),
-      paymasterData: sponsoredAnswer.body.result.paymasterData,
-      paymasterVerificationGasLimit: 60_000n,
-      paymasterPostOpGasLimit: 0n,
-      signature: '0x',
-    }
-    const userOpHash = getUserOperationHash({ userOperation: userOp, chainId: deployment.chainId, entryPointAddress: entryPoint07Address, entryPointVersion: '0.7' })
-    // SimpleAccount 0.7.0 checks the owner's EIP-191 signature of the operation's hash
-    userOp.signature = await account.owner.signMessage({ message: { raw: userOpHash } })
+    const { userOp } = await signedSponsoredOp(op, sponsoredAnswer.body.result, account.owner, { chainId: deployment.chainId, entryPoint: entryPoint07Address })
 
     const before = { tokens: await ctx.devnet.balanceOf(account.sender), ether: await clients.public.getBalance({ address: account.sender }) }
     const depositBefore = await clients.public.readContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'balanceOf', args: [deployment.paymaster] })
@@ -408,18 +398,8 @@ describe('POST /v1/paymaster', () => {
       const { deployment, clients } = ctx.devnet
       const invoice = await ctx.devnet.newInvoice(amount)
       const account = await newAccount()
-      const { op } = await sponsored(await unsignedOp(account, batch(paymentCalls(invoice.id))), { fields: { paymasterVerificationGasLimit: hex(60_000n), paymasterPostOpGasLimit: '0x0' } })
-      const { answer } = await sponsored(op)
-      const userOp: UserOperation<'0.7'> = {
-        ...op,
-        paymaster: getAddress(answer.body.result.paymaster),
-        paymasterData: answer.body.result.paymasterData,
-        paymasterVerificationGasLimit: 60_000n,
-        paymasterPostOpGasLimit: 0n,
-        signature: '0x',
-      }
-      const userOpHash = getUserOperationHash({ userOperation: userOp, chainId: deployment.chainId, entryPointAddress: entryPoint07Address, entryPointVersion: '0.7' })
-      userOp.signature = await account.owner.signMessage({ message: { raw: userOpHash } })
+      const { op, answer } = await sponsored(await unsignedOp(account, batch(paymentCalls(invoice.id))), { fields: { paymasterVerificationGasLimit: hex(60_000n), paymasterPostOpGasLimit: '0x0' } })
+      const { userOp } = await signedSponsoredOp(op, answer.body.result, account.owner, { chainId: deployment.chainId, entryPoint: entryPoint07Address })
       const bundler = submitterClients(ctx.devnet.anvil.rpcUrl, deployment.chainId)
       const receipt = await bundler.public.waitForTransactionReceipt({
         hash: await bundler.wallet.writeContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'handleOps', args: [[toPackedUserOperation(userOp)], submitter.address] }),

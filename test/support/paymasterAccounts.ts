@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
-import { encodeFunctionData, numberToHex, parseAbi, type Abi, type Address, type Hex, type LocalAccount } from 'viem'
+import { encodeFunctionData, getAddress, hexToBigInt, numberToHex, parseAbi, type Abi, type Address, type Hex, type LocalAccount } from 'viem'
+import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import { mnemonicToAccount } from 'viem/accounts'
 import { devnetClients, mined, type DevnetClients } from '../../devnet/deploy'
 
@@ -76,4 +77,24 @@ export async function sponsoredAtCeilings<T extends Record<string, unknown>>(op:
     asked = { ...asked, [refusal.field]: BigInt(refusal.max) }
   }
   throw new Error('the service kept refusing the gas fields')
+}
+
+/** The paymaster fields pm_getPaymasterData answered for EntryPoint v0.7 (quantities in hex). */
+export type SponsoredFields = { paymaster: Address; paymasterData: Hex; paymasterVerificationGasLimit: Hex; paymasterPostOpGasLimit: Hex }
+
+/**
+ * `op` with the service's paymaster fields, signed as SimpleAccount 0.7.0 checks it: its owner's
+ * EIP-191 signature of the operation's hash. What a wallet sends once it is sponsored.
+ */
+export async function signedSponsoredOp(op: Omit<UserOperation<'0.7'>, 'signature'>, sponsored: SponsoredFields, owner: LocalAccount, { chainId, entryPoint }: { chainId: number; entryPoint: Address }) {
+  const userOp: UserOperation<'0.7'> = {
+    ...op,
+    paymaster: getAddress(sponsored.paymaster),
+    paymasterData: sponsored.paymasterData,
+    paymasterVerificationGasLimit: hexToBigInt(sponsored.paymasterVerificationGasLimit),
+    paymasterPostOpGasLimit: hexToBigInt(sponsored.paymasterPostOpGasLimit),
+    signature: '0x',
+  }
+  const userOpHash = getUserOperationHash({ userOperation: userOp, chainId, entryPointAddress: entryPoint, entryPointVersion: '0.7' })
+  return { userOp: { ...userOp, signature: await owner.signMessage({ message: { raw: userOpHash } }) }, userOpHash }
 }
