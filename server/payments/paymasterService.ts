@@ -76,6 +76,15 @@ function factoryOf(userOp: PaymasterUserOp, version: ServedEntryPoint['version']
   return initCode.length >= 42 ? { address: getAddress(slice(initCode, 0, 20)), data: slice(initCode, 20) } : undefined
 }
 
+/** Our paymaster fields at their final size, with a signature that recovers to nobody where ours will
+ * go: v0.6's whole paymasterAndData, v0.7's paymasterData. What stub data answers, and what the
+ * operation is measured with before it is signed. */
+function stubPaymasterData(served: ServedEntryPoint, window: SponsorshipWindow): Hex {
+  return served.version === '0.6'
+    ? verifyingPaymasterV06Data(served.paymaster, window, stubEcdsaSignature)
+    : `${encodeVerifyingPaymasterWindow(window)}${stubEcdsaSignature.slice(2)}`
+}
+
 /** The operation's numeric fields read, with the gas fields a stub request may still lack as 0. */
 function readUserOp(userOp: PaymasterUserOp) {
   const big = (value: string | null | undefined) => (value ? hexToBigInt(value as Hex) : 0n)
@@ -195,7 +204,7 @@ export function createPaymasterService(dependencies: PaymasterServiceDependencie
       const userOpV06: UserOperation<'0.6'> = {
         ...op,
         initCode: userOp.initCode ?? '0x',
-        paymasterAndData: verifyingPaymasterV06Data(served.paymaster, window, stubEcdsaSignature),
+        paymasterAndData: stubPaymasterData(served, window),
         signature: given,
       }
       return { sponsorable: { version: '0.6' as const, userOp: userOpV06 }, signatureBytes }
@@ -205,7 +214,7 @@ export function createPaymasterService(dependencies: PaymasterServiceDependencie
       ...(userOp.factory ? { factory: userOp.factory, factoryData: userOp.factoryData ?? '0x' } : {}),
       paymaster: served.paymaster,
       ...paymasterGas(userOp),
-      paymasterData: `${encodeVerifyingPaymasterWindow(window)}${stubEcdsaSignature.slice(2)}`,
+      paymasterData: stubPaymasterData(served, window),
       signature: given,
     }
     return { sponsorable: { version: '0.7' as const, userOp: userOpV07 }, signatureBytes }
@@ -267,10 +276,10 @@ export function createPaymasterService(dependencies: PaymasterServiceDependencie
      * recovers to nobody, for gas estimation. Never final: the signed data is asked for after. */
     async stubData(call: PaymasterCall): Promise<PaymasterRpcResult> {
       const { served, window } = await admissible(call, { final: false })
-      if (served.version === '0.6') return { paymasterAndData: verifyingPaymasterV06Data(served.paymaster, window, stubEcdsaSignature), isFinal: false }
+      if (served.version === '0.6') return { paymasterAndData: stubPaymasterData(served, window), isFinal: false }
       return {
         paymaster: served.paymaster,
-        paymasterData: `${encodeVerifyingPaymasterWindow(window)}${stubEcdsaSignature.slice(2)}`,
+        paymasterData: stubPaymasterData(served, window),
         paymasterVerificationGasLimit: numberToHex(paymasterVerificationGas),
         paymasterPostOpGasLimit: numberToHex(paymasterPostOpGas),
         isFinal: false,
