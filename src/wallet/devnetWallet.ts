@@ -5,7 +5,7 @@ import type { Eip1193Provider } from '../../shared/eip1193'
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import { pinned } from '../config/pinned'
 import { devnetWalletRequestEvent, type DevnetWalletRequest, type DevnetWalletRequestDetail } from './devnetWalletRequest'
-import { describeSignature, describeTransaction, implementationResolver, readOwnVault } from './devnetWalletScreen'
+import { describeSignature, describeTransaction } from './devnetWalletScreen'
 import { WalletError } from './walletError'
 
 /** Asks the payer about one request; false is a rejection. */
@@ -55,8 +55,6 @@ export function devnetWalletProvider(
     if (error) throw Object.assign(new Error(error.message), { code: error.code })
     return result
   }
-  // only a wallet that asks needs the implementations its prompts are described through
-  const implementationOf = approve ? implementationResolver(node, deployment, account.address, readOwnVault(node, deployment, account.address)) : async () => undefined
   return {
     async request({ method, params = [] }) {
       switch (method) {
@@ -70,7 +68,7 @@ export function devnetWalletProvider(
         }
         case 'eth_signTypedData_v4': {
           const typedData = typedDataOf(params[1] as string)
-          if (approve && !(await approve(await describeSignature(params[1] as string, deployment, account.address, implementationOf)))) throw rejected()
+          if (approve && !(await approve(await describeSignature(params[1] as string, deployment, account.address, node)))) throw rejected()
           return account.signTypedData(typedData)
         }
         case 'eth_sendTransaction':

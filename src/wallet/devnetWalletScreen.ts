@@ -25,7 +25,9 @@ export async function readImplementation(node: Node, deployment: Pick<PinnedDepl
   try {
     const slot = (await node('eth_getStorageAt', [address, implementationSlot, 'latest'])) as Hex
     if (BigInt(slot) !== 0n) return getAddress(`0x${slot.slice(-40)}`)
-    if ((await readOwnVault(node, deployment, from)) !== address) return undefined
+    const data = encodeFunctionData({ abi: vaultFactoryAbi, functionName: 'getAddress', args: [from, vaultSalt] })
+    const answer = (await node('eth_call', [{ to: deployment.vaultFactory, data }, 'latest'])) as Hex
+    if (decodeFunctionResult({ abi: vaultFactoryAbi, functionName: 'getAddress', data: answer }) !== address) return undefined
     return getContractAddress({ from: getAddress(deployment.vaultFactory), nonce: 1n })
   } catch {
     return undefined
@@ -39,7 +41,7 @@ export async function describeSignature(
   typedData: string,
   deployment: Pick<PinnedDeployment, 'chainId' | 'token' | 'tokenSymbol' | 'tokenDecimals' | 'vaultFactory'>,
   from: Address,
-  implementationOf: (address: Address) => Promise<Address | undefined>,
+  node: Node,
 ): Promise<DevnetWalletRequest> {
   const request = JSON.parse(typedData) as TypedDataRequest
   const knowledge: WalletKnowledge = { tokens: [{ chainId: deployment.chainId, address: getAddress(deployment.token), ticker: deployment.tokenSymbol, decimals: deployment.tokenDecimals }], from }
@@ -47,7 +49,7 @@ export async function describeSignature(
   const contract = request.domain.verifyingContract
   if (!applies && typeof contract === 'string' && isAddress(contract, { strict: false })) {
     // a vault is bound through the implementation it proxies to: read only when nothing bound directly
-    const implementation = await implementationOf(getAddress(contract))
+    const implementation = await readImplementation(node, deployment, from, getAddress(contract))
     if (implementation) {
       knowledge.implementationOf = (chainId, address) => (chainId === deployment.chainId && address === getAddress(contract) ? implementation : undefined)
       applies = devnetDescriptors.find((descriptor) => 'key' in bindDescriptor(descriptor, request, knowledge))
@@ -76,31 +78,4 @@ const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stri
 function labelAndValue(line: string): [string, string] {
   const at = line.indexOf(': ')
   return [line.slice(0, at), line.slice(at + 2)]
-}
-
-/**
- * The implementations the wallet has read, by address, for describeSignature: each is read once. The
- * payer's own vault is read as soon as the wallet opens, so that its Payment prompt shows in the same
- * moment as the page's "confirm in your wallet" (a prompt that waited on the node appeared after the
- * page had laid out that step, and moved what lies below it).
- */
-export function implementationResolver(node: Node, deployment: Pick<PinnedDeployment, 'vaultFactory'>, from: Address, ownVault: Promise<Address | undefined>) {
-  const read = new Map<Address, Promise<Address | undefined>>()
-  const resolve = (address: Address) => {
-    let implementation = read.get(address)
-    if (!implementation) read.set(address, (implementation = readImplementation(node, deployment, from, address)))
-    return implementation
-  }
-  void ownVault.then((vault) => vault && resolve(vault))
-  return resolve
-}
-
-/** The payer's own vault, as the pinned factory derives it from the wallet's account; undefined when the node does not answer. */
-export async function readOwnVault(node: Node, deployment: Pick<PinnedDeployment, 'vaultFactory'>, from: Address): Promise<Address | undefined> {
-  try {
-    const data = encodeFunctionData({ abi: vaultFactoryAbi, functionName: 'getAddress', args: [from, vaultSalt] })
-    return decodeFunctionResult({ abi: vaultFactoryAbi, functionName: 'getAddress', data: (await node('eth_call', [{ to: deployment.vaultFactory, data }, 'latest'])) as Hex })
-  } catch {
-    return undefined
-  }
 }
