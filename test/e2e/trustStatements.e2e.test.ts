@@ -250,11 +250,17 @@ describe('the loader against a hostile frame', () => {
         send({ type: 'paid', detail: { invoiceId: String(BigInt(mounted) + 1n), userOpHash: hash, txHash: hash } })
         send({ type: 'paid', detail: { invoiceId: mounted, userOpHash: '<img src=x onerror=alert(1)>', txHash: hash } })
         send({ type: 'error', detail: { invoiceId: mounted, code: 'PAID ✓ Payment received' } })
-        send({ type: 'resize', height: 19_999 })
       },
       { instance, mounted, hash },
     )
-    await expect.poll(() => page.locator('iframe').evaluate((element) => element.getBoundingClientRect().height)).toBe(4000)
+    // the widget in the frame still reports its own height as it settles: the hostile frame insists
+    // until its size is the last the host heard, and the host holds it at its ceiling
+    await expect
+      .poll(async () => {
+        await frame.evaluate((instance) => parent.postMessage({ svc: 1, id: instance, type: 'resize', height: 19_999 }, '*'), instance)
+        return page.locator('iframe').evaluate((element) => element.getBoundingClientRect().height)
+      })
+      .toBe(4000)
     expect(await page.locator('[data-event="paid"]').count()).toBe(0)
     expect(await page.locator('[data-event="error"]').count()).toBe(0)
     // the right invoice, well formed, but an invented transaction for an invoice the chain holds open:

@@ -1,6 +1,7 @@
 import type { Authorisation } from '../../flow/paymentState'
 import { useLocale } from '../LocaleContext'
 import { AuthorisationView } from './AuthorisationView'
+import { PaymentStepRoom } from './PaymentStepRoom'
 import { ShortHex } from './ShortHex'
 
 /** The vault's permit to the invoice registry; `step` says which of several signatures it is, when
@@ -14,12 +15,14 @@ export function PermitView({ authorisation: a, merchantName, step = null }: { au
     </>
   )
   return (
-    <AuthorisationView
-      authorisation={a}
-      step={step}
-      summary={(amount) => t.permitSummary(amount, merchantName ?? a.merchant)}
-      party={{ label: t.permitMerchant, children: merchant }}
-      spenderLabel={t.permitSpender}
-    />
+    <PaymentStepRoom authorisation={a} merchantName={merchantName} funded={step !== null}>
+      <AuthorisationView
+        authorisation={a}
+        step={step}
+        summary={(amount) => t.permitSummary(amount, merchantName ?? a.merchant)}
+        party={{ label: t.permitMerchant, children: merchant }}
+        spenderLabel={t.permitSpender}
+      />
+    </PaymentStepRoom>
   )
 }

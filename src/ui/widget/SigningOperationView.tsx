@@ -10,7 +10,7 @@ import type { SimulatedEffect as SimulatedEffectOf } from '../../chain/simulateP
 type SigningOperationProps = {
   /** The message the wallet is asked to sign, built from the verified operation alone: these lines
    * are what a clear-signing wallet shows too, so the payer can compare them. */
-  payment: PaymentMessage
+  payment: Pick<PaymentMessage, 'invoice' | 'amount' | 'merchant' | 'fromWallet' | 'validUntil'>
   token: Token
   /** From the verified metadata; null when no record named the payee. */
   merchantName: string | null
