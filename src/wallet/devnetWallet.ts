@@ -2,7 +2,10 @@ import { hexToNumber, type Hex, type TypedDataDefinition } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import type { DevnetWalletKey } from '../../shared/devnetWalletKey'
 import type { Eip1193Provider } from '../../shared/eip1193'
+import type { PinnedDeployment } from '../../shared/pinnedDeployment'
+import { pinned } from '../config/pinned'
 import { devnetWalletRequestEvent, type DevnetWalletRequest, type DevnetWalletRequestDetail } from './devnetWalletRequest'
+import { describeSignature, describeTransaction } from './devnetWalletScreen'
 import { WalletError } from './walletError'
 
 /** Asks the payer about one request; false is a rejection. */
@@ -26,11 +29,20 @@ const rejected = () => Object.assign(new Error('the payer rejected the request i
 export async function openDevnetWallet(baseUrl: string, fetch: typeof globalThis.fetch = globalThis.fetch.bind(globalThis)): Promise<Eip1193Provider> {
   const answer = await fetch(`${baseUrl}/devnet/wallet`, { headers: { accept: 'application/json' } })
   if (!answer.ok) throw new WalletError('DEVNET_WALLET_UNAVAILABLE', `the devnet wallet is not available here (HTTP ${answer.status}): it exists only on a page npm start serves; choose another wallet`)
-  return devnetWalletProvider((await answer.json()) as DevnetWalletKey, fetch, approveOnPage)
+  return devnetWalletProvider((await answer.json()) as DevnetWalletKey, fetch, approveOnPage, pinned)
 }
 
-/** `approve`: asked before each signature and transaction; without it (a test's wallet) it signs unasked. */
-export function devnetWalletProvider({ privateKey, rpcUrl }: DevnetWalletKey, fetch: typeof globalThis.fetch, approve?: DevnetWalletApproval): Eip1193Provider {
+/** What the wallet knows to render a request: the pinned token and vault factory. */
+export type DevnetWalletKnowledge = Pick<PinnedDeployment, 'chainId' | 'token' | 'tokenSymbol' | 'tokenDecimals' | 'vaultFactory'>
+
+/** `approve`: asked before each signature and transaction, shown as `deployment`'s descriptors render
+ * it; without it (a test's wallet) it signs unasked. */
+export function devnetWalletProvider(
+  { privateKey, rpcUrl }: DevnetWalletKey,
+  fetch: typeof globalThis.fetch,
+  approve?: DevnetWalletApproval,
+  deployment: DevnetWalletKnowledge = pinned,
+): Eip1193Provider {
   const account = privateKeyToAccount(privateKey)
   let id = 0
   async function node(method: string, params: readonly unknown[] = []) {
@@ -56,14 +68,11 @@ export function devnetWalletProvider({ privateKey, rpcUrl }: DevnetWalletKey, fe
         }
         case 'eth_signTypedData_v4': {
           const typedData = typedDataOf(params[1] as string)
-          if (approve) {
-            const { primaryType, domain, message } = JSON.parse(params[1] as string) as { primaryType: string; domain: Record<string, unknown>; message: Record<string, unknown> }
-            if (!(await approve({ kind: 'sign', primaryType, domain, message }))) throw rejected()
-          }
+          if (approve && !(await approve(await describeSignature(params[1] as string, deployment, account.address, node)))) throw rejected()
           return account.signTypedData(typedData)
         }
         case 'eth_sendTransaction':
-          if (approve && !(await approve({ kind: 'send', transaction: params[0] as Record<string, unknown> }))) throw rejected()
+          if (approve && !(await approve(describeTransaction(params[0] as Record<string, unknown>)))) throw rejected()
           return node(method, params)
         default:
           return node(method, params)

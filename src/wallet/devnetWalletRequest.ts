@@ -1,8 +1,17 @@
-/** What the devnet wallet asks the payer before it signs or sends: the typed data in the readable form
- * a wallet shows (domain, kind of message, its fields), or the transaction's fields. */
-export type DevnetWalletRequest =
-  | { kind: 'sign'; primaryType: string; domain: Record<string, unknown>; message: Record<string, unknown> }
-  | { kind: 'send'; transaction: Record<string, unknown> }
+/** What the devnet wallet asks the payer before it signs or sends, as the wallet renders it (the page
+ * only shows it): for typed data its ERC-7730 descriptor's intent and lines ("Amount" / "248 USDC"),
+ * or, where no descriptor applies, every raw field under a warning; a transaction's fields. */
+export type DevnetWalletRequest = {
+  kind: 'sign' | 'send'
+  /** The descriptor's intent ("Pay invoice"); null without one. */
+  intent: string | null
+  /** Said above the fields when no descriptor describes the request. */
+  warning: string | null
+  /** Label and value, in the order shown. */
+  rows: [string, string][]
+  /** eth_signTypedData_v4's JSON as the wallet was asked it: what a check of the rendering renders. */
+  typedData: string | null
+}
 
 /** The event the devnet wallet dispatches on the page's window for each request; the page's prompt
  * (src/ui/widget/DevnetWalletPrompt.tsx) shows it and answers through `respond`. An event, not a

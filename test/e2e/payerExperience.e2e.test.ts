@@ -5,10 +5,14 @@ import { join } from 'node:path'
 import jsQR from 'jsqr'
 import type { Browser, Frame, Page } from 'playwright-core'
 import { PNG } from 'pngjs'
-import { formatUnits, parseUnits } from 'viem'
+import { formatUnits, getAddress, getContractAddress, parseUnits } from 'viem'
 import { describe, expect, onTestFinished, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients } from '../../devnet/deploy'
+import payment from '../../clear-signing/eip712-svc-checkout-Payment.json'
+import permit from '../../clear-signing/eip712-svc-checkout-devnet-usdc-Permit.json'
+import { renderDescriptor, type Descriptor, type TypedDataRequest, type WalletKnowledge } from '../../shared/clearSigning/renderDescriptor'
+import pinnedDevnet from '../../shared/devnet.deployment.json'
 import { createPayer, mintTo } from '../../devnet/seed'
 import { artifactsDir } from './support/browser'
 import { useCheckoutInBrowser, type BrowserDevnet } from './support/checkoutInBrowser'
@@ -164,6 +168,11 @@ describe('the pay page as a payer meets it', () => {
     // the devnet wallet pays from the devnet's demo payer: enough in its vault for any demo invoice
     await mintTo(clients(), deployment(), (await workerCheckout()).seed.payer.vault, BigInt(invoice.amount))
     const context = await checkout.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
+    // what the page asked the devnet wallet to sign, as eth_signTypedData_v4's JSON, in order
+    await context.addInitScript(() => {
+      const asked: (string | null)[] = ((window as unknown as { svcAsked: (string | null)[] }).svcAsked = [])
+      addEventListener('svc-devnet-wallet-request', (event) => asked.push((event as CustomEvent<{ request: { typedData: string | null } }>).detail.request.typedData))
+    })
     const page = await context.newPage()
     await page.goto(invoice.shareLink)
     // the devnet wallet's own icon, sized to the button's line, not an empty square
@@ -178,21 +187,35 @@ describe('the pay page as a payer meets it', () => {
     await page.setViewportSize({ width: 390, height: 844 })
     await shot(page, 'page-390-05-devnet-wallet-request')
     await page.setViewportSize({ width: 1280, height: 900 })
+    // a clear-signing wallet's rendering of the same request: the pinned token, the demo payer, and its
+    // vault a proxy of the implementation the devnet's factory creates
+    const { payer } = (await workerCheckout()).seed
+    const vaultImplementation = getContractAddress({ from: getAddress(pinnedDevnet.vaultFactory), nonce: 1n })
+    const knowledge: WalletKnowledge = {
+      tokens: [{ chainId: pinnedDevnet.chainId, address: getAddress(pinnedDevnet.token), ticker: pinnedDevnet.tokenSymbol, decimals: pinnedDevnet.tokenDecimals }],
+      from: payer.owner,
+      implementationOf: (chain, address) => (chain === pinnedDevnet.chainId && address === getAddress(payer.vault) ? vaultImplementation : undefined),
+    }
+    const rendered = async (index: number, descriptor: unknown) => {
+      const typedData = (await page.evaluate(() => (window as unknown as { svcAsked: (string | null)[] }).svcAsked))[index]
+      const screen = renderDescriptor(descriptor as Descriptor, JSON.parse(typedData!) as TypedDataRequest, knowledge)
+      return [screen.intent, ...screen.lines]
+    }
     const refused = await answerDevnetWallet(page, 'Reject')
-    expect(refused).toContain('type=Permit')
-    expect(refused).toContain(`value=${invoice.amount}`)
+    // the payer reads what the descriptor renders: no raw field, no warning
+    expect(refused).toEqual(await rendered(0, permit))
+    expect(refused).toContain(`Amount: ${formatUnits(BigInt(invoice.amount), 6)} USDC`)
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Pay this invoice')
     expect(await page.getByText('You declined the authorisation. Nothing was paid.').isVisible()).toBe(true)
     expect(await checkout.invoiceOnChain(BigInt(invoice.id)).then((onChain) => onChain.status)).toBe(1)
     await shot(page, 'page-1280-06-devnet-wallet-rejected')
 
     await pay.click()
-    const permit = await answerDevnetWallet(page, 'Approve')
-    expect(permit).toContain('type=Permit')
-    const payment = await answerDevnetWallet(page, 'Approve')
-    expect(payment).toContain('type=Payment')
-    expect(payment).toContain(`amount=${invoice.amount}`)
-    expect(payment).toContain(`invoice=${invoice.id}`)
+    const approvedPermit = await answerDevnetWallet(page, 'Approve')
+    expect(approvedPermit).toEqual(await rendered(1, permit))
+    const approvedPayment = await answerDevnetWallet(page, 'Approve')
+    expect(approvedPayment).toEqual(await rendered(2, payment))
+    expect(approvedPayment.slice(0, 3)).toEqual(['Pay invoice', expect.stringMatching(/^Invoice no\.: \d+$/), `Amount: ${formatUnits(BigInt(invoice.amount), 6)} USDC`])
     await expect.poll(() => heading(page), { timeout: 30_000 }).toBe('Payment received')
     expect(await page.getByText('Local test network: no explorer to link to.').isVisible()).toBe(true)
     expect(await checkout.invoiceOnChain(BigInt(invoice.id)).then((onChain) => onChain.status)).toBe(2)

@@ -3,8 +3,9 @@ import { devnetWalletRequestEvent, type DevnetWalletRequestDetail } from '../../
 import { useLocale } from '../LocaleContext'
 import { WalletIcon } from './WalletIcon'
 
-/** The devnet wallet's window: the request it was asked to sign or send, field by field as a wallet
- * shows typed data, with Approve and Reject. Shown only while the devnet wallet asks. */
+/** The devnet wallet's window: the request it was asked to sign or send, in the lines the wallet
+ * rendered (a descriptor's, or raw fields under a warning), with Approve and Reject. Shown only while
+ * the devnet wallet asks. */
 export function DevnetWalletPrompt() {
   const { strings: t } = useLocale()
   const [asked, setAsked] = useState<DevnetWalletRequestDetail | null>(null)
@@ -27,18 +28,19 @@ export function DevnetWalletPrompt() {
     setAsked(null)
     asked.respond(approved)
   }
-  const rows = request.kind === 'sign' ? [...Object.entries(request.domain).map(([k, v]) => [`domain.${k}`, v] as const), ['type', request.primaryType] as const, ...Object.entries(request.message)] : Object.entries(request.transaction)
   return (
     <div class="svc-devnet-wallet" role="group" aria-labelledby="svc-devnet-wallet-title">
       <h3 id="svc-devnet-wallet-title" tabIndex={-1} ref={heading}>
         <WalletIcon kind="devnet" icon="" /> {t.devnetWalletTitle}
       </h3>
       <p>{request.kind === 'sign' ? t.devnetWalletSignRequest : t.devnetWalletSendRequest}</p>
+      {request.intent ? <p><strong>{request.intent}</strong></p> : null}
+      {request.warning ? <p class="svc-warning">{request.warning}</p> : null}
       <dl class="svc-devnet-request">
-        {rows.map(([name, value]) => (
+        {request.rows.map(([name, value]) => (
           <div key={name}>
             <dt>{name}</dt>
-            <dd class="svc-address">{typeof value === 'string' ? value : JSON.stringify(value)}</dd>
+            <dd class="svc-address">{value}</dd>
           </div>
         ))}
       </dl>

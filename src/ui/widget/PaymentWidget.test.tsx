@@ -12,6 +12,7 @@ import { english, type Locale } from '../strings'
 import { de } from '../strings.de'
 import { PaymentWidget, type WidgetActions } from './PaymentWidget'
 import { loadAfterPayViews } from './lazyViews'
+import type { DevnetWalletRequest } from '../../wallet/devnetWalletRequest'
 
 const deployment: PinnedDeployment = { ...testDeployment(), chainName: 'Devnet' }
 const invoice = confirmedTestInvoice(testInvoice(deployment))
@@ -457,11 +458,13 @@ describe('PaymentWidget, as a payer reads it', () => {
   test('behavior: the devnet wallet shows what it is asked to sign, and Reject answers no', async () => {
     show({ name: 'connected', invoice, payer, note: null })
     const answers: boolean[] = []
-    const detail = { request: { kind: 'sign' as const, primaryType: 'Permit', domain: { name: 'USD Coin' }, message: { value: '248000000', spender: deployment.registry } }, respond: (approved: boolean) => answers.push(approved) }
+    const request: DevnetWalletRequest = { kind: 'sign', intent: 'Authorize spending of tokens', warning: null, rows: [['Spender', deployment.registry], ['Amount', '248 USDC']], typedData: null }
+    const detail = { request, respond: (approved: boolean) => answers.push(approved) }
     const shownByPage = !globalThis.dispatchEvent(new CustomEvent('svc-devnet-wallet-request', { detail, cancelable: true }))
     expect(shownByPage).toBe(true)
     const prompt = await screen.findByRole('group', { name: 'Devnet wallet' })
-    expect([...prompt.querySelectorAll('dt')].map((dt) => `${dt.textContent}=${dt.nextElementSibling?.textContent}`)).toEqual(['domain.name=USD Coin', 'type=Permit', 'value=248000000', `spender=${deployment.registry}`])
+    expect([...prompt.querySelectorAll('dt')].map((dt) => `${dt.textContent}=${dt.nextElementSibling?.textContent}`)).toEqual([`Spender=${deployment.registry}`, 'Amount=248 USDC'])
+    expect(prompt.textContent).toContain('Authorize spending of tokens')
     fireEvent.click(screen.getByRole('button', { name: 'Reject' }))
     expect(answers).toEqual([false])
     expect(screen.queryByRole('group', { name: 'Devnet wallet' })).toBeNull()

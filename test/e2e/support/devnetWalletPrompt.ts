@@ -1,6 +1,7 @@
 import type { Frame, Page } from 'playwright-core'
 
-/** The devnet wallet's request as the payer sees it: each field's name and value, in order. */
+/** The devnet wallet's request as the payer reads it: its intent or warning, then each line as
+ * "Label: value" (the ERC-7730 renderer's lines), in order. */
 export type ShownRequest = string[]
 
 /** Waits for the devnet wallet's next request in the page (or frame), as a payer looks at it, and
@@ -8,7 +9,9 @@ export type ShownRequest = string[]
 export async function answerDevnetWallet(where: Page | Frame, answer: 'Approve' | 'Reject'): Promise<ShownRequest> {
   const prompt = where.getByRole('group', { name: 'Devnet wallet' })
   await prompt.waitFor({ timeout: 20_000 })
-  const shown = await prompt.locator('.svc-devnet-request > div').evaluateAll((rows) => rows.map((row) => `${row.querySelector('dt')?.textContent}=${row.querySelector('dd')?.textContent}`))
+  const said = await prompt.locator(':scope > p:not(:first-of-type)').allTextContents()
+  const rows = await prompt.locator('.svc-devnet-request > div').evaluateAll((rows) => rows.map((row) => `${row.querySelector('dt')?.textContent}: ${row.querySelector('dd')?.textContent}`))
+  const shown = [...said, ...rows]
   await prompt.getByRole('button', { name: answer }).click()
   await prompt.waitFor({ state: 'detached' })
   return shown
