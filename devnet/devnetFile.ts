@@ -24,6 +24,9 @@ const devnetFileSchema = z.object({
     z.object({ id: uintStringSchema, amount: uintStringSchema, invoiceNumber: z.string(), dueAt: uintStringSchema, shareLink: z.url() }),
   ),
   startedAt: z.string(),
+  /** The folder the devnet's loopback SMTP server keeps each mail it receives in, one .eml file per
+   * mail: the invoice mail a customer would get (devnet/mailbox.ts). */
+  mailbox: z.optional(z.string()),
   /** Where `npm run keys` finds the devnet's database: the socket the running devnet answers on, the
    * PGlite directory it leaves when stopped (or the PostgreSQL it stored on, DATABASE_URL), and the
    * key its secrets are sealed under. */

@@ -59,6 +59,7 @@ console.log(
     `  storefront ${file.storefrontUrl} (script tag, plain iframe and inline embeds on another origin; /order: built with @svc-checkout/js, paid on a verified webhook)`,
     '  webhooks   signed events from the chain to your backend (docs/webhooks.md); register a receiver with',
     `             ${process.env.SVC_DEVNET_DIR ? `SVC_DEVNET_DIR=${dir} ` : ''}npx tsx cli/webhookEndpoint.ts --url http://127.0.0.1:4000/webhooks`,
+    ...(file.mailbox ? [`  mailbox    the mail your customers get (send-email, sendEmail: true), one .eml file each, in ${file.mailbox}`] : []),
     `  details    ${path}`,
     'Ctrl-C stops everything.',
   ].join('\n'),

@@ -3,6 +3,7 @@ import { formatUnits } from 'viem'
 import { createServer } from '../server/createServer'
 import type { Logger } from '../server/http/logger'
 import { lendDatabase } from './databaseSocket'
+import { startMailbox } from './mailbox'
 import { openDevnetDatabase } from './devnetDatabase'
 import { devnetClients } from './deploy'
 import { devnetConfig, serverOverrides } from './devnetConfig'
@@ -74,10 +75,12 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
   // the demo storefront, on its own origin, is one the pay page may be framed by
   let products: StorefrontProduct[] = []
   const storefront = await startStorefront({ port: storefrontPort, products: () => products })
+  // the customers' mail goes to a real SMTP server on loopback, which keeps it for the developer to read
+  const mailbox = await startMailbox({ dir: join(dir, 'mailbox') })
   // every payer of a devnet is its developer on 127.0.0.1: a limit per client address would count
   // them all as one; the limits per invoice and per owner still hold
   // webhooks to loopback: the demo storefront's receiver, and a merchant trying one on this machine
-  const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, SPONSORSHIP_LIMIT_PER_CLIENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', ...serverOverrides(process.env), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }
+  const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, SPONSORSHIP_LIMIT_PER_CLIENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SMTP_URL: mailbox.url, ...serverOverrides(process.env), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }
   const config = devnetConfig(devnet, { port, ...(databaseUrl ? {} : { dataDir }), overrides })
   const server = await createServer(config, {
     db,
@@ -137,6 +140,7 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
       payer: seed.payer,
       invoices,
       database: toolsDatabase,
+      mailbox: mailbox.dir,
     },
     seed,
     anvilPid: anvil.pid,
@@ -148,6 +152,7 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
     async close() {
       await lent.close()
       await Promise.all([server.close(), storefront.close()])
+      await mailbox.close()
       await anvil.stop()
     },
   }

@@ -20,6 +20,10 @@ import { requireScope } from './auth/requireScope'
 import { mountApiRoutes } from './routes/apiRoute'
 import type { InvoiceShareDependencies } from './routes/invoiceShareRoutes'
 import type { WebhookEndpointsDependencies } from './routes/webhookRoutes'
+import type { SendEmailDependencies } from './merchant/email/sendEmailRoutes'
+import type { CustomerStore } from './merchant/customers/customerStore'
+import type { IssueRouteDependencies } from './merchant/invoices/issueRoute'
+import type { InvoiceReadDependencies } from './merchant/invoices/invoiceReadRoutes'
 import { publicBranding, type BrandingDependencies } from './routes/brandingRoutes'
 import { apiRoutes } from './routes/apiRoutes'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
@@ -36,9 +40,9 @@ import type { PolicyMiddleware } from './routes/routePolicy'
 export type AppDependencies = {
   pay: PayDependencies
   metadata: MetadataAccess
-  /** The merchant routes: who may call them, and what they work on. `webhooks` absent: only where
+  /** The merchant routes: who may call them, and what they work on. `webhooks` and `customers` absent: only where
    * no request reaches them (a document of the routes). */
-  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies; webhooks?: WebhookEndpointsDependencies }
+  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies; webhooks?: WebhookEndpointsDependencies; customers?: CustomerStore; email?: SendEmailDependencies; invoiceReads?: InvoiceReadDependencies; issue?: IssueRouteDependencies }
   logger: Logger
   metrics: Metrics
   /** GET /readyz: whether the server's dependencies answer. */
@@ -114,6 +118,10 @@ export function createApp(dependencies: AppDependencies) {
     share: dependencies.merchant.share,
     branding: dependencies.merchant.branding,
     ...(dependencies.merchant.webhooks ? { webhooks: dependencies.merchant.webhooks } : {}),
+    ...(dependencies.merchant.email ? { email: dependencies.merchant.email } : {}),
+    ...(dependencies.merchant.customers ? { customers: dependencies.merchant.customers } : {}),
+    ...(dependencies.merchant.invoiceReads ? { invoiceReads: dependencies.merchant.invoiceReads } : {}),
+    ...(dependencies.merchant.issue ? { issue: dependencies.merchant.issue } : {}),
     clientKey,
     paymaster: dependencies.paymaster,
     countSponsorship: (outcome: string) => metrics.prepares.inc({ outcome }),

@@ -54,6 +54,11 @@ export const configSchema = z.object({
   /** An ERC-7677 paymaster service; without it the server signs for the VerifyingPaymaster itself. */
   PAYMASTER_URL: optionalUrl,
   PAYMASTER_SIGNER_PRIVATE_KEY: z.optional(hexSchema),
+  /** The server signer (SPEC 2.9): the session key a studio's vault lets issue and cancel invoices on
+   * the registry, and nothing else. Unset, server-signed issuance answers no_active_signer. */
+  SERVER_SIGNER_PRIVATE_KEY: z.optional(z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/, 'a 32-byte private key'))) as unknown as z.ZodMiniOptional<z.ZodMiniType<`0x${string}`>>,
+  /** Vault operations (issue, cancel) our paymaster sponsors per studio per UTC day. */
+  MERCHANT_DAILY_OPERATION_QUOTA: z._default(z.coerce.number().check(z.int(), z.minimum(0)), 500),
   DATABASE_URL: z.optional(z.string()),
   /** PGlite's data directory when DATABASE_URL is not set. */
   DATA_DIR: z._default(z.string(), '.data'),
@@ -148,6 +153,16 @@ export const configSchema = z.object({
   ),
   /** How far a JWT's exp, nbf and iat may be off from the server's clock. */
   JWT_CLOCK_TOLERANCE_SECONDS: z._default(wholeNumber, 30),
+  /** The SMTP server invoice mail goes through (smtp://host:port, smtps://; user and password in the
+   * URL if it wants them). Unset, no mail is sent and every delivery answers not_configured. */
+  SMTP_URL: z.optional(z.url({ protocol: /^smtps?$/, error: 'an smtp:// or smtps:// URL' })),
+  /** The From of invoice mail: an address the SMTP server may send as. */
+  MAIL_FROM: z._default(z.string().check(z.minLength(3), z.maxLength(254)), 'svc-checkout <invoices@localhost>'),
+  /** Whether invoice creation refuses a request without an Idempotency-Key (SPEC 7.4.1); unset, it
+   * does everywhere but in production (NODE_ENV=production): idempotencyKeyRequiredOf. */
+  IDEMPOTENCY_KEY_REQUIRED: z.optional(z.stringbool()),
+  /** `production` marks a production deployment; only IDEMPOTENCY_KEY_REQUIRED's default reads it. */
+  NODE_ENV: z.optional(z.string()),
 })
 
 export type Config = z.infer<typeof configSchema>
@@ -180,6 +195,8 @@ const wants: { [name in keyof Config]: string } = {
   BUNDLER_PRIVATE_KEY: 'the key of an account with gas money that bundles itself, 0x and 64 hex digits',
   PAYMASTER_URL: "an ERC-7677 paymaster service's URL",
   PAYMASTER_SIGNER_PRIVATE_KEY: "the key of the VerifyingPaymaster's signer, 0x and 64 hex digits",
+  SERVER_SIGNER_PRIVATE_KEY: "the server signer's session key, 0x and 64 hex digits (each studio's vault owner starts a session for its address)",
+  MERCHANT_DAILY_OPERATION_QUOTA: 'sponsored vault operations per studio per day, a whole number',
   DATABASE_URL: 'a PostgreSQL connection string, postgres://…',
   DATA_DIR: "PGlite's data directory",
   METADATA_ENCRYPTION_KEY: '32 random bytes, base64 (openssl rand -base64 32); keep it: the stored metadata and API keys are sealed under it (or set METADATA_ENCRYPTION_KEYS)',
@@ -221,6 +238,10 @@ const wants: { [name in keyof Config]: string } = {
   JWT_STUDIO_CLAIM: "the JWT claim that holds the user's studio id",
   JWT_ALGORITHMS: `signature algorithms separated by commas, among ${asymmetricJwtAlgorithms.join(', ')} (never HS* or none)`,
   JWT_CLOCK_TOLERANCE_SECONDS: 'seconds, a whole number',
+  SMTP_URL: 'an SMTP server, smtp://host:port or smtps://user:password@host:port',
+  MAIL_FROM: 'the sender of invoice mail, such as Acme invoices <invoices@acme.example>',
+  IDEMPOTENCY_KEY_REQUIRED: 'true or false (unset: true unless NODE_ENV is production)',
+  NODE_ENV: 'production for a production deployment, anything else otherwise',
 }
 
 /** One line per variable: named, missing or not, and what it wants. The value is never echoed: it may be a key. */
@@ -313,6 +334,12 @@ export function connectionLimitsOf(
     keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: config.HTTP_MAX_CONNECTIONS,
   }
+}
+
+/** Whether invoice creation requires an Idempotency-Key: as set, else everywhere but production, so
+ * that integrations built against a devnet or staging send one from their first request (SPEC 7.4.1). */
+export function idempotencyKeyRequiredOf(config: Pick<Config, 'IDEMPOTENCY_KEY_REQUIRED' | 'NODE_ENV'>): boolean {
+  return config.IDEMPOTENCY_KEY_REQUIRED ?? config.NODE_ENV !== 'production'
 }
 
 /** The JWT algorithms allowed, as a list. */

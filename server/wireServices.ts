@@ -14,7 +14,7 @@ import { chainFor, createChainClient } from './chain/chainClient'
 import { createInvoiceReader } from './chain/invoiceReader'
 import { erc7677Sponsor, localVerifyingSponsor, type Sponsor } from './chain/sponsor'
 import { timedTransport, type CallTimer } from './chain/timedTransport'
-import { jwtAlgorithmsOf, trustedProxiesOf, type Config } from './config'
+import { encryptionKeysOf, idempotencyKeyRequiredOf, jwtAlgorithmsOf, trustedProxiesOf, type Config } from './config'
 import type { Logger } from './http/logger'
 import { memoryRateCounter } from './http/rateLimit'
 import { sharedRateCounter } from './http/sharedRateCounter'
@@ -28,7 +28,11 @@ import { registeredMerchantOf } from './payments/registeredMerchant'
 import { createSponsorshipLimiter, type SponsorshipLimiter } from './payments/sponsorshipLimiter'
 import type { Database } from './store/database'
 import { openMigratedDatabase, openStores, type Stores } from './store/openStores'
+import { smtpMailer } from './merchant/email/smtpMailer'
+import { sessionSignerDependencies } from './merchant/signer/sessionSignerDependencies'
 import type { HostLookup } from './webhooks/verifyWebhookUrl'
+import { invoiceListCursors } from './merchant/invoices/invoiceListCursor'
+import { tokenDetailsReader } from './merchant/invoices/tokenDetails'
 
 /** The origins of the RPCs the built page reads the chain through (its pinned deployment's): the
  * page's CSP must let it reach them, and nothing else of the chain. */
@@ -167,7 +171,11 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
   const checks = serverChecks({ db: stores.db, rpcUrl: config.RPC_URL, chainId: config.CHAIN_ID, bundler, redis, timeoutMs: readinessTimeoutMs })
   const readiness = () => checkReadiness(checks, readinessTimeoutMs, advisoryChecks)
   const skewMs = config.HMAC_SKEW_SECONDS * 1000
+  // no SMTP_URL: no mail goes out, and every delivery answers not_configured
+  const mailer = config.SMTP_URL ? smtpMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) : null
   let publicUrl = config.PUBLIC_URL ?? ''
+  const sessionSigner = sessionSignerDependencies(config, { pay, db: stores.db })
+  const emailDependencies = { mailer, deliveries: stores.emailDeliveries, logger }
   const app = createApp({
     pay,
     metadata: stores.metadataAccess,
@@ -184,6 +192,46 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
       },
       webhooks: { endpoints: stores.webhookEndpoints, allowPrivateUrls: config.WEBHOOK_ALLOW_PRIVATE_URLS, ...(webhookLookup ? { lookup: webhookLookup } : {}) },
       branding: { store: stores.branding, invoices: pay.invoices, chainId: config.CHAIN_ID },
+      email: {
+        mailer,
+        deliveries: stores.emailDeliveries,
+        logger,
+        invoices: pay.invoices,
+        chainId: config.CHAIN_ID,
+        metadata: stores.metadata,
+        tokens: stores.tokens,
+        invoiceKey: stores.invoiceKey,
+        publicUrl: () => publicUrl,
+        // the customer a server-signed issuance recorded for the invoice
+        issuedCustomer: async (key) => (await stores.issuedInvoices.findByInvoice(key.chainId, key.registry, key.invoiceId))?.customerId ?? null,
+      },
+      customers: stores.customers,
+      issue: {
+        signer: sessionSigner,
+        customers: stores.customers,
+        profiles: stores.businessProfiles,
+        issued: stores.issuedInvoices,
+        metadata: stores.metadata,
+        tokens: stores.tokens,
+        invoiceKey: stores.invoiceKey,
+        invoices: pay.invoices,
+        publicUrl: () => publicUrl,
+        email: emailDependencies,
+        idempotency: stores.idempotency,
+        idempotencyKeyRequired: idempotencyKeyRequiredOf(config),
+      },
+      invoiceReads: {
+        index: stores.invoiceIndex,
+        invoices: pay.invoices,
+        client,
+        chainId: config.CHAIN_ID,
+        registry: deployment.registry,
+        metadata: stores.metadata,
+        invoiceKey: stores.invoiceKey,
+        // bound to the sealing key in use: cursors outlive neither a rotation nor another deployment
+        cursors: invoiceListCursors(encryptionKeysOf(config).keys.get(encryptionKeysOf(config).activeKeyId)!),
+        tokens: tokenDetailsReader(client),
+      },
     },
     logger,
     metrics,
@@ -229,6 +277,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
     },
     async close() {
       redis?.disconnect()
+      mailer?.close()
       await stores.close()
     },
   }

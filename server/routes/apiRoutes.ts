@@ -1,13 +1,17 @@
 import type { AuthEnv } from '../auth/principal'
 import type { ApiRoute } from './apiRoute'
 import { brandingRoutes, type BrandingRoutesDependencies } from './brandingRoutes'
+import { customerRoutes, type CustomerRoutesDependencies } from '../merchant/customers/customerRoutes'
 import { invoiceShareRoutes, type InvoiceShareRoutesDependencies } from './invoiceShareRoutes'
+import { issueRoutes, type IssueRoutesDependencies } from '../merchant/invoices/issueRoute'
+import { invoiceReadRoutes, type InvoiceReadRoutesDependencies } from '../merchant/invoices/invoiceReadRoutes'
+import { sendEmailRoutes, type SendEmailRoutesDependencies } from '../merchant/email/sendEmailRoutes'
 import { payRoutes, type PayRoutesDependencies } from './payRoutes'
 import { paymasterRoutes, type PaymasterRoutesDependencies } from './paymasterRoutes'
 import { webhookRoutes, type WebhookRoutesDependencies } from './webhookRoutes'
 
-export type ApiRoutesDependencies = PayRoutesDependencies & PaymasterRoutesDependencies & InvoiceShareRoutesDependencies & WebhookRoutesDependencies & BrandingRoutesDependencies
+export type ApiRoutesDependencies = PayRoutesDependencies & PaymasterRoutesDependencies & InvoiceShareRoutesDependencies & WebhookRoutesDependencies & BrandingRoutesDependencies & CustomerRoutesDependencies & SendEmailRoutesDependencies & InvoiceReadRoutesDependencies & IssueRoutesDependencies
 
 /** Every route of the JSON API (SPEC 4.12 and 4.14; beside them the ERC-7677 paymaster service, the webhook endpoints and a
  * studio's branding) with its full path: the server mounts this table and /openapi.json describes it. */
-export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...paymasterRoutes, ...invoiceShareRoutes, ...webhookRoutes, ...brandingRoutes]
+export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...paymasterRoutes, ...invoiceReadRoutes, ...invoiceShareRoutes, ...webhookRoutes, ...brandingRoutes, ...customerRoutes, ...sendEmailRoutes, ...issueRoutes]

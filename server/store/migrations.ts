@@ -304,6 +304,219 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX sponsorships_nonce ON sponsorships (sender, entry_point, nonce) WHERE NOT superseded',
     ],
   },
+  {
+    version: 12,
+    name: 'customers and business profiles',
+    statements: [
+      // A studio's billing records (SPEC 2.7; server/merchant/customers/customerStore.ts). A deleted
+      // customer is kept (deleted_at), and its name stays taken: SPEC 7.3 answers CUSTOMER_EXISTS with
+      // existingCustomerId null for it. legal_name_key is the name as the studio's names are compared
+      // (trimmed, inner spaces single, NFC, lower case), computed by the store: PostgreSQL's lower()
+      // depends on the cluster's locale, and PGlite's folds ASCII only.
+      `CREATE TABLE customers (
+        id uuid PRIMARY KEY,
+        studio_id uuid NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+        type text NOT NULL CHECK (type IN ('entity', 'person')),
+        legal_name text NOT NULL CHECK (char_length(legal_name) BETWEEN 1 AND 200),
+        legal_name_key text NOT NULL CHECK (char_length(legal_name_key) >= 1),
+        email text NOT NULL CHECK (char_length(email) BETWEEN 3 AND 254),
+        street text NOT NULL CHECK (char_length(street) >= 1),
+        city text NOT NULL CHECK (char_length(city) >= 1),
+        postal text NOT NULL CHECK (char_length(postal) >= 1),
+        country text NOT NULL CHECK (country ~ '^[A-Z]{2}$'),
+        registration_number text CHECK (char_length(registration_number) >= 1),
+        trade_name text CHECK (char_length(trade_name) >= 1),
+        tax_id text CHECK (char_length(tax_id) >= 1),
+        vat_number text CHECK (char_length(vat_number) >= 1),
+        notes text CHECK (char_length(notes) >= 1),
+        wallet_address text CHECK (wallet_address ~ '^0x[0-9a-f]{40}$'),
+        metadata jsonb,
+        created_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+        updated_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+        deleted_at timestamptz,
+        CHECK (type = 'person' OR registration_number IS NOT NULL),
+        CHECK (type = 'entity' OR trade_name IS NULL),
+        CHECK (type = 'person' OR tax_id IS NULL),
+        CONSTRAINT customers_name_unique UNIQUE (studio_id, legal_name_key)
+      )`,
+      // the list's order (oldest first) and its filters within one studio
+      'CREATE INDEX customers_studio_live ON customers (studio_id, created_at, id) WHERE deleted_at IS NULL',
+      'CREATE INDEX customers_studio_wallet ON customers (studio_id, wallet_address) WHERE deleted_at IS NULL AND wallet_address IS NOT NULL',
+      // SPEC 2.7: a customer's type is fixed at creation, whoever writes the row
+      `CREATE FUNCTION customers_type_fixed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          IF NEW.type <> OLD.type THEN RAISE EXCEPTION 'a customer''s type cannot change' USING ERRCODE = 'check_violation'; END IF;
+          RETURN NEW;
+        END
+      $$`,
+      'CREATE TRIGGER customers_type_fixed BEFORE UPDATE ON customers FOR EACH ROW EXECUTE FUNCTION customers_type_fixed()',
+      // SPEC 2.2: the studio's own party on its invoices. Every field may be missing (a studio starts
+      // without one); whether it is complete enough to issue is a rule of the code
+      // (server/merchant/profile/profileComplete.ts), not of the table.
+      `CREATE TABLE business_profiles (
+        studio_id uuid PRIMARY KEY REFERENCES studios (id) ON DELETE CASCADE,
+        type text CHECK (type IN ('entity', 'person')),
+        legal_name text CHECK (char_length(legal_name) <= 200),
+        email text CHECK (char_length(email) <= 254),
+        street text CHECK (char_length(street) <= 200),
+        city text CHECK (char_length(city) <= 100),
+        postal text CHECK (char_length(postal) <= 20),
+        country text CHECK (country ~ '^[A-Z]{2}$'),
+        registration_number text,
+        vat_number text,
+        trade_name text,
+        tax_id text,
+        updated_at timestamptz NOT NULL DEFAULT statement_timestamp()
+      )`,
+    ],
+  },
+  {
+    version: 13,
+    name: 'idempotency records and server-signed issuance',
+    statements: [
+      // SPEC 7.4: one row per studio, chain, route and Idempotency-Key; its states and leases are
+      // described in server/merchant/idempotency/SCHEMA.sql, where its module keeps them.
+      `CREATE TABLE idempotency_records (
+        studio_id uuid NOT NULL,
+        chain_id integer NOT NULL CHECK (chain_id > 0),
+        route text NOT NULL CHECK (route ~ '^[a-z][a-z0-9._-]{0,63}$'),
+        idempotency_key text NOT NULL CHECK (idempotency_key ~ '^[!-~]{1,128}$'),
+        fingerprint text NOT NULL CHECK (fingerprint ~ '^[0-9a-f]{64}$'),
+        state text NOT NULL CHECK (state IN ('started', 'submitting', 'submitted', 'pending', 'confirmed', 'finalization_failed')),
+        lease_owner text CHECK (char_length(lease_owner) <= 64),
+        lease_until timestamptz,
+        user_op_hash text CHECK (user_op_hash ~ '^0x[0-9a-f]{64}$'),
+        invoice_id numeric(78, 0) CHECK (invoice_id >= 0),
+        tx_hash text CHECK (tx_hash ~ '^0x[0-9a-f]{64}$'),
+        work jsonb,
+        answer jsonb,
+        created_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+        updated_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+        PRIMARY KEY (studio_id, chain_id, route, idempotency_key),
+        CONSTRAINT idempotency_records_hash_known CHECK (state NOT IN ('submitted', 'pending') OR user_op_hash IS NOT NULL),
+        CONSTRAINT idempotency_records_answer_kept CHECK (state <> 'confirmed' OR answer IS NOT NULL),
+        CONSTRAINT idempotency_records_invoice_known CHECK (state <> 'finalization_failed' OR (invoice_id IS NOT NULL AND tx_hash IS NOT NULL))
+      )`,
+      // Each server-signed issuance (POST /v1/invoices/issue), from the moment its operation is built:
+      // the userOpHash is known before anything is sent, so an issuance whose receipt came too late
+      // (202) is found again and finalized by its hash. Until then the invoice's metadata is kept
+      // sealed here (the id it will be stored under is not known yet); finalizing moves it to
+      // invoice_metadata and clears it. customer_id has no foreign key: deleting a customer keeps its
+      // invoices (SPEC 4.13).
+      `CREATE TABLE issued_invoices (
+        ${bytes32('user_op_hash')} PRIMARY KEY,
+        studio_id uuid NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+        chain_id integer NOT NULL CHECK (chain_id > 0),
+        ${address('registry')},
+        customer_id uuid,
+        invoice_number text NOT NULL CHECK (char_length(invoice_number) BETWEEN 1 AND 64),
+        amount numeric(78, 0) NOT NULL CHECK (amount > 0),
+        due_at bigint NOT NULL CHECK (due_at >= 0),
+        ${bytes32('meta_hash')},
+        send_email boolean NOT NULL DEFAULT false,
+        pending_metadata bytea,
+        pending_metadata_iv bytea,
+        invoice_id numeric(78, 0) CHECK (invoice_id >= 0),
+        tx_hash text CHECK (tx_hash ~ '^0x[0-9a-f]{64}$'),
+        issued_at bigint CHECK (issued_at >= 0),
+        created_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+        finalized_at timestamptz,
+        CONSTRAINT issued_invoices_sealed_until_final CHECK ((finalized_at IS NULL) = (pending_metadata IS NOT NULL) AND num_nulls(pending_metadata, pending_metadata_iv) IN (0, 2)),
+        CONSTRAINT issued_invoices_final_known CHECK (finalized_at IS NULL OR num_nulls(invoice_id, tx_hash, issued_at) = 0)
+      )`,
+      'CREATE UNIQUE INDEX issued_invoices_invoice ON issued_invoices (chain_id, registry, invoice_id) WHERE invoice_id IS NOT NULL',
+      'CREATE INDEX issued_invoices_customer ON issued_invoices (studio_id, customer_id) WHERE customer_id IS NOT NULL',
+      // SPEC 2.11: vault operations our paymaster sponsored for a studio, per UTC day; a row is
+      // counted up in one statement that refuses past the day's quota.
+      `CREATE TABLE merchant_operation_usage (
+        studio_id uuid NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+        day date NOT NULL,
+        used integer NOT NULL CHECK (used >= 0),
+        PRIMARY KEY (studio_id, day)
+      )`,
+    ],
+  },
+  {
+    version: 14,
+    name: 'invoice index',
+    statements: [
+      // The registry's invoices as its events left them (server/merchant/invoices/invoiceIndex.ts),
+      // written by the webhooks' registry follower in the transaction that moves its cursor, so the
+      // index is exactly as far as the cursor says. Every merchant's invoices: the logs carry what a
+      // row needs, their block's time included, so another merchant's costs no chain read. changed_*
+      // name the block of the row's last event: after a reorganisation deeper than the confirmations,
+      // the rows whose block is gone are read again from the chain.
+      `CREATE TABLE invoice_index (
+        ${invoiceKey},
+        ${address('merchant')},
+        invoice_number numeric(20, 0) NOT NULL CHECK (invoice_number >= 0),
+        ${address('token')},
+        amount numeric(78, 0) NOT NULL CHECK (amount >= 0),
+        status text NOT NULL CHECK (status IN ('Issued', 'Paid', 'Canceled')),
+        payer text CHECK (payer ~ '^0x[0-9a-f]{40}$'),
+        ${bytes32('meta_hash')},
+        issued_at bigint NOT NULL CHECK (issued_at >= 0),
+        due_at bigint NOT NULL CHECK (due_at >= 0),
+        issued_block numeric(78, 0) NOT NULL CHECK (issued_block >= 0),
+        ${bytes32('issued_tx')},
+        paid_at bigint CHECK (paid_at >= 0),
+        paid_tx text CHECK (paid_tx ~ '^0x[0-9a-f]{64}$'),
+        settled_fee numeric(78, 0) CHECK (settled_fee >= 0),
+        settled_fee_bps integer CHECK (settled_fee_bps >= 0),
+        settled_net numeric(78, 0) CHECK (settled_net >= 0),
+        canceled_at bigint CHECK (canceled_at >= 0),
+        refunded_amount numeric(78, 0) NOT NULL DEFAULT 0 CHECK (refunded_amount >= 0),
+        changed_block numeric(78, 0) NOT NULL CHECK (changed_block >= 0),
+        ${bytes32('changed_block_hash')},
+        PRIMARY KEY (chain_id, registry, invoice_id)
+      )`,
+      // GET /v1/invoices: one merchant's rows in each order it offers (the id breaks ties), and its filters
+      'CREATE INDEX invoice_index_by_block ON invoice_index (chain_id, registry, merchant, issued_block, invoice_id)',
+      'CREATE INDEX invoice_index_by_issued_at ON invoice_index (chain_id, registry, merchant, issued_at, invoice_id)',
+      'CREATE INDEX invoice_index_by_due_at ON invoice_index (chain_id, registry, merchant, due_at, invoice_id)',
+      'CREATE INDEX invoice_index_by_amount ON invoice_index (chain_id, registry, merchant, amount, invoice_id)',
+      'CREATE INDEX invoice_index_by_number ON invoice_index (chain_id, registry, merchant, invoice_number, invoice_id)',
+      'CREATE INDEX invoice_index_by_status ON invoice_index (chain_id, registry, merchant, status, issued_block, invoice_id)',
+      'CREATE INDEX invoice_index_by_payer ON invoice_index (chain_id, registry, merchant, payer) WHERE payer IS NOT NULL',
+      // a deep reorganisation's repair walks the latest changes first
+      'CREATE INDEX invoice_index_changed ON invoice_index (chain_id, registry, changed_block)',
+    ],
+  },
+  {
+    version: 15,
+    name: 'email deliveries and cancel attempts',
+    statements: [
+      // One row per invoice: the mail to its customer (server/merchant/email/). The row made by
+      // issuance is never sent again by an issuance retry; an explicit send-email sends again and
+      // counts it in attempts. No reference to customers: deleting one keeps what was sent to it.
+      `CREATE TABLE email_deliveries (
+        studio_id uuid NOT NULL REFERENCES studios (id),
+        ${invoiceKey},
+        customer_id uuid,
+        recipient text NOT NULL CHECK (char_length(recipient) BETWEEN 3 AND 254),
+        status text NOT NULL CHECK (status IN ('queued', 'sent', 'failed')),
+        message_id text CHECK (char_length(message_id) <= 998),
+        error text CHECK (char_length(error) <= 500),
+        attempts integer NOT NULL DEFAULT 1 CHECK (attempts >= 1),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (chain_id, registry, invoice_id)
+      )`,
+      'CREATE INDEX email_deliveries_studio ON email_deliveries (studio_id)',
+      // One server-signed cancel per invoice (server/merchant/cancel/): a repeated cancel/submit finds
+      // the operation already sent and polls it instead of sending a second one.
+      `CREATE TABLE cancel_attempts (
+        studio_id uuid NOT NULL REFERENCES studios (id),
+        ${invoiceKey},
+        user_op_hash text CHECK (user_op_hash ~ '^0x[0-9a-f]{64}$'),
+        state text NOT NULL CHECK (state IN ('submitting', 'submitted', 'confirmed', 'failed')),
+        tx_hash text CHECK (tx_hash ~ '^0x[0-9a-f]{64}$'),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (chain_id, registry, invoice_id)
+      )`,
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

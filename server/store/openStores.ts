@@ -3,8 +3,14 @@ import type { InvoiceMetadata } from '../../shared/metadata'
 import { createAccessTokenStore } from './accessTokenStore'
 import { createApiKeyStore } from './apiKeyStore'
 import { createBrandingStore } from './brandingStore'
+import { createEmailDeliveryStore } from '../merchant/email/emailDeliveryStore'
+import { createCustomerStore } from '../merchant/customers/customerStore'
+import { createBusinessProfileStore } from '../merchant/profile/businessProfileStore'
+import { createIssuedInvoiceStore } from '../merchant/invoices/issuedInvoiceStore'
+import { createIdempotencyStore } from '../merchant/idempotency/idempotencyStore'
 import { openDatabase, type Database } from './database'
 import { createInvoiceMetadataStore } from './invoiceMetadataStore'
+import { createInvoiceIndex } from '../merchant/invoices/invoiceIndex'
 import { createMetadataAccess } from './metadataAccess'
 import { createSealingCiphers } from './metadataCipher'
 import { migrate } from './migrations'
@@ -52,6 +58,12 @@ export function openStores(
     webhookEndpoints: createWebhookEndpointStore(db, ciphers['webhook-secret']),
     webhookOutbox: createWebhookOutbox(db, { chainId: config.CHAIN_ID, registry: config.REGISTRY_ADDRESS }),
     branding: createBrandingStore(db),
+    invoiceIndex: createInvoiceIndex(db, { chainId: config.CHAIN_ID, registry: config.REGISTRY_ADDRESS }),
+    emailDeliveries: createEmailDeliveryStore(db),
+    customers: createCustomerStore(db),
+    businessProfiles: createBusinessProfileStore(db),
+    issuedInvoices: createIssuedInvoiceStore(db, ciphers.metadata),
+    idempotency: createIdempotencyStore(db),
     close: () => db.close(),
   }
 }
