@@ -38,6 +38,23 @@ export const answers: Readonly<Record<string, Answer>> = {
   LOGO_TOO_LARGE: { status: 400 },
   LOGO_TYPE_NOT_ACCEPTED: { status: 400 },
   LOGO_INVALID: { status: 400 },
+  // a studio's customers and profile (server/merchant): existingCustomerId travels in the details
+  CUSTOMER_EXISTS: { status: 409 },
+  CUSTOMER_NOT_FOUND: { status: 404, code: 'NOT_FOUND' },
+  PROFILE_INCOMPLETE: { status: 400 },
+  // server-signed writes (server/merchant/signer): the vault has no live session for the server's key,
+  // or the studio's sponsored operations for the day are used (Retry-After: the next UTC day)
+  no_active_signer: { status: 403 },
+  QUOTA_EXCEEDED: { status: 429 },
+  // an invoice-creating request under its Idempotency-Key (server/merchant/idempotency, SPEC 7.4)
+  IDEMPOTENCY_KEY_REQUIRED: { status: 400 },
+  IDEMPOTENCY_KEY_INVALID: { status: 400 },
+  IDEMPOTENCY_CONFLICT: { status: 409 },
+  IDEMPOTENCY_LEASE_CONTENTION: { status: 409 },
+  IDEMPOTENCY_SUBMISSION_UNCERTAIN: { status: 409 },
+  // the invoice is on-chain, what follows it is not written: the body names the invoice and its
+  // transaction, and the same request with the same key finishes it (SPEC 7.2: 500)
+  FINALIZATION_FAILED: { status: 500 },
   // the layers below the service (server/chain)
   INVOICE_NOT_FOUND: { status: 404, code: 'NOT_FOUND', message: 'no invoice with this id' },
   // the bundler's or the EntryPoint's reason is the client's to read

@@ -1,6 +1,6 @@
 import { CodedError, type ErrorDetails } from '../../shared/codedError'
 
-export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 502 | 503
+export type HttpStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 502 | 503
 
 /** An answer only HTTP explains (a method this route lacks, a body too large, a rate limit with its
  * Retry-After): its status and headers are its own. Everything else throws its layer's coded error

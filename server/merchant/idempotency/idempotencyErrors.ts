@@ -1,0 +1,34 @@
+import { CodedError, type ErrorDetails } from '../../../shared/codedError'
+
+/** Why a request that carries (or lacks) an Idempotency-Key is refused (SPEC 7.3, 7.4). The HTTP
+ * layer gives each its status (server/http/errorHandler.ts). */
+export type IdempotencyRefusal =
+  | 'IDEMPOTENCY_KEY_REQUIRED'
+  | 'IDEMPOTENCY_KEY_INVALID'
+  | 'IDEMPOTENCY_CONFLICT'
+  | 'IDEMPOTENCY_LEASE_CONTENTION'
+  | 'IDEMPOTENCY_SUBMISSION_UNCERTAIN'
+
+/** The request cannot run as sent under its key: the message says what the client does next. */
+export class IdempotencyRefusedError extends CodedError {
+  override name = 'IdempotencyRefusedError'
+  constructor(
+    readonly code: IdempotencyRefusal,
+    message: string,
+    details?: ErrorDetails,
+  ) {
+    super(message, details ? { details } : {})
+  }
+}
+
+export type FinalizationFailedDetails = { invoiceId: string; txHash: string; userOpHash: string }
+
+/**
+ * The invoice exists on-chain, but what follows it (its encrypted metadata, its share token) was not
+ * written. The details name the invoice and its transaction so the merchant never issues it again:
+ * the same request with the same key runs finalization again, and only that.
+ */
+export class FinalizationFailedError extends CodedError<FinalizationFailedDetails> {
+  override name = 'FinalizationFailedError'
+  readonly code = 'FINALIZATION_FAILED'
+}

@@ -1,0 +1,29 @@
+import { IdempotencyRefusedError } from './idempotencyErrors'
+
+/** SPEC 7.4.1 and 8: 1 to 128 visible ASCII characters (0x21 to 0x7e), so no space and no control. */
+const keyPattern = /^[\x21-\x7e]{1,128}$/
+
+/** The header a client names its operation with. */
+export const idempotencyKeyHeader = 'Idempotency-Key'
+
+/**
+ * The request's Idempotency-Key, checked: undefined when it sent none and the deployment lets it
+ * (then every call is an operation of its own). A header sent empty is an invalid key, not a
+ * missing one: the client meant to send one.
+ */
+export function readIdempotencyKey(header: string | undefined, { required }: { required: boolean }): string | undefined {
+  if (header === undefined) {
+    if (!required) return undefined
+    throw new IdempotencyRefusedError(
+      'IDEMPOTENCY_KEY_REQUIRED',
+      `this deployment requires an ${idempotencyKeyHeader} header: send a new random value (such as a UUID) for each new invoice, and the same value when you retry it`,
+    )
+  }
+  if (!keyPattern.test(header)) {
+    throw new IdempotencyRefusedError(
+      'IDEMPOTENCY_KEY_INVALID',
+      `the ${idempotencyKeyHeader} header must be 1 to 128 visible ASCII characters, without spaces (a UUID fits)`,
+    )
+  }
+  return header
+}
