@@ -21,6 +21,8 @@ export type SeededInvoice = { id: bigint; amount: bigint; invoiceNumber: bigint;
 
 export type Seed = {
   merchant: { vault: Address; owner: Address; ownerPrivateKey: Hex }
+  /** The server signer's key (SERVER_SIGNER_PRIVATE_KEY), with a session on the merchant's vault. */
+  serverSigner: { address: Address; privateKey: Hex }
   payer: { vault: Address; owner: Address; ownerPrivateKey: Hex }
   invoices: SeededInvoice[]
 }
@@ -85,10 +87,29 @@ export async function createPayer(clients: DevnetClients, deployment: Deployment
   return { vault, owner, ownerPrivateKey }
 }
 
+/** How long the demo vault's server session lasts: a year, as an owner would start one. */
+export const serverSessionSeconds = 365n * 86_400n
+
+/** The owner lets `signer` issue and cancel on the deployment's registry until `sessionUntil` (an
+ * owner-signed StartSession operation: the vault's session module then holds the bounds). */
+export async function startServerSession(rpcUrl: string, deployment: Deployment, merchant: MerchantKey, signer: Address, sessionUntil: bigint) {
+  await asMerchant(rpcUrl, deployment, merchant, { kind: 'StartSession', signer, registry: deployment.registry, sessionUntil })
+}
+
+/** The owner ends the vault's session: the server signer can sign nothing for it after. */
+export async function endServerSession(rpcUrl: string, deployment: Deployment, merchant: MerchantKey) {
+  await asMerchant(rpcUrl, deployment, merchant, { kind: 'EndSession' })
+}
+
 export async function seedDemo(rpcUrl: string, clients: DevnetClients, deployment: Deployment): Promise<Seed> {
   const merchant = await createMerchant(clients, deployment)
+  // a key of this devnet's own, so server-signed issuance works on `npm start` with nothing to configure
+  const serverSignerKey = generatePrivateKey()
+  const serverSigner = { address: privateKeyToAccount(serverSignerKey).address, privateKey: serverSignerKey }
+  const { timestamp } = await clients.public.getBlock()
+  await startServerSession(rpcUrl, deployment, merchant, serverSigner.address, timestamp + serverSessionSeconds)
   const payer = await createPayer(clients, deployment, demoPayerFunds)
-  return { merchant, payer, invoices: await issueDemoInvoices(rpcUrl, clients, deployment, merchant) }
+  return { merchant, serverSigner, payer, invoices: await issueDemoInvoices(rpcUrl, clients, deployment, merchant) }
 }
 
 /** The demo merchant's four demo invoices, numbered on from the merchant's last invoice: a devnet can

@@ -1,0 +1,86 @@
+import { apiRoute } from '../../routes/apiRoute'
+import { invoicesLimit } from '../../routes/invoiceShareRoutes'
+import type { IdempotencyStore } from '../idempotency/idempotencyStore'
+import { readIdempotencyKey, idempotencyKeyHeader } from '../idempotency/idempotencyKey'
+import { issueFingerprint } from '../idempotency/issueFingerprint'
+import { runIdempotent } from '../idempotency/runIdempotent'
+import { finalizeIssuance, pollIssuance, submitIssuance, type IssueDependencies, type IssuedAnswer, type IssueWork } from './issueInvoice'
+import { issueAnswerSchema, issueRequestSchema } from './issueWire'
+
+export type IssueRouteDependencies = IssueDependencies & {
+  idempotency: IdempotencyStore
+  /** IDEMPOTENCY_KEY_REQUIRED: a request without the header is refused. */
+  idempotencyKeyRequired: boolean
+}
+
+export type IssueRoutesDependencies = { issue?: IssueRouteDependencies }
+
+function issueOf(dependencies: IssueRoutesDependencies): IssueRouteDependencies {
+  if (!dependencies.issue) throw new Error('the issue route is mounted without its dependencies')
+  return dependencies.issue
+}
+
+/** Answers with a share link carry a bearer credential: no cache may keep one. */
+const noStore = { 'Cache-Control': 'no-store' }
+
+/**
+ * SPEC 4.9: POST /v1/invoices/issue. The server's session key signs the vault's issueInvoice (the
+ * vault's module lets it do that and cancel, nothing else), under the request's Idempotency-Key
+ * (SPEC 7.4): the same key and payload issue one invoice however often they are sent.
+ */
+export const issueRoutes = [
+  apiRoute<IssueRoutesDependencies>()({
+    method: 'post',
+    path: '/v1/invoices/issue',
+    summary: 'Issue an invoice to a customer, signed by the server signer',
+    description:
+      "Issues the invoice on-chain from the studio's vault, signed by the server's session key, stores its metadata encrypted, and answers its share link. " +
+      `Send an ${idempotencyKeyHeader} header and repeat the same request with it to retry or to follow a 202.`,
+    auth: 'merchant',
+    scope: 'invoice:write',
+    cors: 'none',
+    rateLimits: [invoicesLimit],
+    body: issueRequestSchema,
+    response: {
+      status: 200,
+      schema: issueAnswerSchema,
+      description: '200: issued (top-level fields, not under data); 202: sent and not yet on-chain, repeat the request with the same key.',
+      headers: noStore,
+      statusFor: (answer) => (answer.status === 'pending' ? 202 : 200),
+    },
+    errors: [
+      'UNAUTHORIZED',
+      'FORBIDDEN',
+      'NOT_FOUND',
+      'PROFILE_INCOMPLETE',
+      'no_active_signer',
+      'QUOTA_EXCEEDED',
+      'TRANSACTION_FAILED',
+      'IDEMPOTENCY_KEY_REQUIRED',
+      'IDEMPOTENCY_KEY_INVALID',
+      'IDEMPOTENCY_CONFLICT',
+      'IDEMPOTENCY_LEASE_CONTENTION',
+      'IDEMPOTENCY_SUBMISSION_UNCERTAIN',
+      'FINALIZATION_FAILED',
+    ],
+    async handle({ body }, dependencies, c) {
+      const issue = issueOf(dependencies)
+      const { studio } = c.get('principal')
+      const key = readIdempotencyKey(c.req.header(idempotencyKeyHeader), { required: issue.idempotencyKeyRequired })
+      // the schema has refused a body without these
+      const customerId = body.customerId!
+      const due = body.dueAt !== undefined ? { dueAt: body.dueAt } : { dueDays: body.dueDays! }
+      const input = { customerId, amount: body.amount, due, description: body.description, sendEmail: body.sendEmail ?? false }
+      const chainId = issue.signer.deployment.chainId
+      return runIdempotent<IssueWork, IssuedAnswer>(
+        issue.idempotency,
+        { scope: { studioId: studio.id, chainId, route: 'invoices.issue' }, key, fingerprint: issueFingerprint({ studioId: studio.id, chainId, ...input }) },
+        {
+          submit: ({ anchor, submissionBegins }) => submitIssuance(issue, { studio, input, anchor, submissionBegins }),
+          poll: ({ userOpHash }) => pollIssuance(issue, { userOpHash }),
+          finalize: ({ userOpHash, invoiceId, txHash }) => finalizeIssuance(issue, { userOpHash, invoiceId, txHash }),
+        },
+      )
+    },
+  }),
+]
