@@ -64,7 +64,11 @@ export function openApiDocument(routes: readonly RouteDescription[], { version }
       responses: {
         [response.status]: {
           description: response.description,
-          content: 'schema' in response ? json(jsonSchema(response.schema, 'output')) : { [response.contentType]: {} },
+          ...('schema' in response
+            ? { content: json(jsonSchema(response.schema, 'output')) }
+            : 'contentType' in response
+              ? { content: { [response.contentType]: {} } }
+              : {}),
         },
         '4XX': {
           description: `An error (SPEC 7): ${['VALIDATION_ERROR', 'RATE_LIMITED', ...route.errors].join(', ')}.`,

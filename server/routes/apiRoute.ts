@@ -19,6 +19,8 @@ type JsonResponse<R extends Schema> = {
   statusFor?: (body: z.input<R>) => ContentfulStatusCode
 }
 type FileResponse = { status: ContentfulStatusCode; contentType: string; description: string }
+/** An answer with no body (DELETE's 204): the handler returns the Response itself. */
+type EmptyResponse = { status: 204; description: string }
 
 /**
  * One route of the JSON API, declared where it is handled: its full path (Hono syntax), what it
@@ -27,7 +29,7 @@ type FileResponse = { status: ContentfulStatusCode; contentType: string; descrip
  * server mounts the declaration and the OpenAPI document describes it, so neither can drift from the other.
  */
 type RouteDeclaration<Dependencies, E extends Env, P, Q, B, R> = RoutePolicy & {
-  method: 'get' | 'post' | 'put' | 'delete'
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete'
   path: `/v1/${string}`
   summary: string
   description?: string
@@ -40,14 +42,14 @@ type RouteDeclaration<Dependencies, E extends Env, P, Q, B, R> = RoutePolicy & {
   body?: B
   /** SPEC 4.12 lets some bodies be left out: none at all reads as `{}`. */
   bodyOptional?: boolean
-  response: [R] extends [Schema] ? JsonResponse<R> : FileResponse
+  response: [R] extends [Schema] ? JsonResponse<R> : FileResponse | EmptyResponse
   /** The error codes (SPEC 7) this route answers with, besides VALIDATION_ERROR and RATE_LIMITED. */
   errors: readonly string[]
   handle(input: { params: Parsed<P>; query: Parsed<Q>; body: Parsed<B> }, dependencies: Dependencies, c: Context<E>): Promise<[R] extends [Schema] ? z.input<R> : Response>
 }
 
 export type ApiRoute<Dependencies = never, E extends Env = Env> = Omit<RouteDeclaration<Dependencies, E, Schema, Schema, Schema, Schema>, 'response' | 'handle'> & {
-  response: JsonResponse<Schema> | FileResponse
+  response: JsonResponse<Schema> | FileResponse | EmptyResponse
   handle(input: { params: unknown; query: unknown; body: unknown }, dependencies: Dependencies, c: Context<E>): Promise<unknown>
 }
 

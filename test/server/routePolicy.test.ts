@@ -60,7 +60,7 @@ describe('each declared route, as the app mounts it', () => {
       for (const limit of route.rateLimits) expect(windows.get(limit.name), `${name}: ${limit.name}`).toBe(limit.perMinute(settings))
     }
     // one count per name: `pay` guards /v1/pay/* and /v1/paymaster alike
-    expect([...windows.keys()].sort()).toEqual(['invoices', 'logos', 'page', 'pay', 'paymaster', 'permit', 'prepare', 'studios', 'webhooks'])
+    expect([...windows.keys()].sort()).toEqual(['customers', 'invoices', 'logos', 'page', 'pay', 'paymaster', 'permit', 'prepare', 'studios', 'webhooks'])
   })
 
   test('behavior: the declarations name the limits they did when app.ts mounted them by path; a change here is deliberate', () => {
@@ -87,6 +87,11 @@ describe('each declared route, as the app mounts it', () => {
       'delete /v1/studios/me/branding': 'none studios',
       'get /v1/pay/:id/branding': 'anyOrigin pay',
       'get /v1/branding/logos/:file': 'none logos',
+      'get /v1/customers': 'none customers',
+      'get /v1/customers/:id': 'none customers',
+      'post /v1/customers': 'none customers',
+      'patch /v1/customers/:id': 'none customers',
+      'delete /v1/customers/:id': 'none customers',
     })
   })
 
