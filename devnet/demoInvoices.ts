@@ -41,7 +41,8 @@ export const demoInvoices: DemoInvoice[] = [
   },
 ]
 
-const demoMerchantParty = {
+/** The demo merchant as its invoices name it: its studio's business profile says the same (seedMerchantAccess.ts). */
+export const demoMerchantParty = {
   name: 'Northwind Studio Ltd',
   email: 'billing@northwind.example',
   address: { street: '12 Harbour Row', city: 'Bristol', postal: 'BS1 5DB', country: 'GB' },
@@ -49,7 +50,8 @@ const demoMerchantParty = {
   vatNumber: 'GB123456789',
 }
 
-const demoPayerParty = {
+/** Whom the demo invoices bill: the demo studio's one customer (seedMerchantAccess.ts). */
+export const demoPayerParty = {
   name: 'Acme Robotics GmbH',
   email: 'accounts@acme-robotics.example',
   address: { street: 'Lindenstraße 4', city: 'Berlin', postal: '10969', country: 'DE' },
