@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { Hono } from 'hono'
 import { keccak256, toHex, type Hex } from 'viem'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -12,6 +12,7 @@ import { createIdempotencyStore, type IdempotencyScope, type IdempotencyStore } 
 import { issueFingerprint, type IssueDue } from '../../server/merchant/idempotency/issueFingerprint'
 import { runIdempotent, type IdempotentSteps } from '../../server/merchant/idempotency/runIdempotent'
 import type { Database } from '../../server/store/database'
+import { migrations } from '../../server/store/migrations'
 import { backends, useDatabases } from '../support/postgres'
 
 const databases = useDatabases()
@@ -21,13 +22,6 @@ const customerId = '0b6f0a5e-2d55-4b8e-8a37-1c1d2e3f4a5b'
 let serial = 0
 const hashOf = (what: string): Hex => keccak256(toHex(`${what} ${++serial}`))
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Until migration 13 carries it, the table as SCHEMA.sql defines it. */
-async function withIdempotencyTable(db: Database): Promise<Database> {
-  const [row] = await db.query<{ table: string | null }>(`SELECT to_regclass('idempotency_records')::text AS table`)
-  if (!row?.table) await db.query(readFileSync(new URL('../../server/merchant/idempotency/SCHEMA.sql', import.meta.url), 'utf8'))
-  return db
-}
 
 type IssueBody = { customerId: string; amount: string; dueAt?: string | undefined; dueDays?: number | undefined; description?: string; sendEmail?: boolean }
 type Work = { dueAt: string }
@@ -106,12 +100,19 @@ function instance(store: IdempotencyStore, chain: Issuer, { studioId, required =
 
 const body = (overrides: Partial<IssueBody> = {}): IssueBody => ({ customerId, amount: '248000000', dueDays: 30, description: 'Harbour consulting, November', ...overrides })
 
+test('behavior: migration 13 creates idempotency_records exactly as SCHEMA.sql, which says what its states mean', () => {
+  const words = (sql: string) => sql.replace(/--.*$/gm, '').replace(/;\s*$/, '').split(/\s+/).filter(Boolean).join(' ')
+  const schema = readFileSync(new URL('../../server/merchant/idempotency/SCHEMA.sql', import.meta.url), 'utf8')
+  const created = migrations.find((step) => step.version === 13)?.statements.find((statement) => statement.includes('CREATE TABLE idempotency_records'))
+  expect(words(created ?? '')).toBe(words(schema))
+})
+
 describe.each(backends)('%s', (backend) => {
   let stores: [IdempotencyStore, IdempotencyStore]
   let db: Database
   beforeAll(async () => {
+    // migrated: idempotency_records is migration 13's
     const [one, two] = await databases.openTwo(backend)
-    await withIdempotencyTable(one)
     db = one
     // two server instances on one database: two pools on PostgreSQL
     stores = [createIdempotencyStore(one), createIdempotencyStore(two)]
