@@ -1,12 +1,13 @@
 import * as z from 'zod/mini'
 import { addressSchema, bytes32Schema, hexSchema, uintStringSchema } from './deployment'
+import { invoiceStatuses } from './invoiceStatus'
 import { invoiceMetadataSchema } from './metadata'
 import type { WireUserOp } from './userOpWire'
 
 /** The wire shapes of the public pay routes (SPEC 4.14), shared by the server that sends them and the
  * widget that checks them, so the two cannot drift. */
 
-export const invoiceStatusSchema = z.enum(['Issued', 'Paid', 'Canceled'])
+export const invoiceStatusSchema = z.enum(invoiceStatuses)
 export type InvoiceStatus = z.infer<typeof invoiceStatusSchema>
 
 // shared by the fields of each shape, as in metadata.ts: the page builds these while it loads

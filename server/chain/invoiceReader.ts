@@ -3,10 +3,10 @@ import type { Address, Hex, PublicClient } from 'viem'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import type { Deployment } from '../../shared/deployment'
-import type { InvoiceStatus, WireInvoice } from '../../shared/wire'
+import { invoiceStatusOf } from '../../shared/invoiceStatus'
+import type { WireInvoice } from '../../shared/wire'
 import { ChainUnavailableError, revertName } from './chainErrors'
 
-const statusNames: Record<number, InvoiceStatus> = { 1: 'Issued', 2: 'Paid', 3: 'Canceled' }
 const zeroAddress = '0x0000000000000000000000000000000000000000'
 
 export class InvoiceNotFoundError extends CodedError {
@@ -93,7 +93,7 @@ export function createInvoiceReader({
       if (revertName(error) === 'UnknownInvoice') throw new InvoiceNotFoundError(`invoice ${id} does not exist`)
       throw error
     }
-    const status = statusNames[stored.status]
+    const status = invoiceStatusOf(stored.status)
     if (!status) throw new InvoiceNotFoundError(`invoice ${id} does not exist`)
     const [token, tokenURI, feeOverride, settled] = await Promise.all([
       tokenInfo(stored.token),

@@ -3,6 +3,7 @@ import { decodeCall } from '../../shared/abiCall'
 import { callSelector } from '../../shared/staticAbiCall'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import type { Deployment } from '../../shared/deployment'
+import { invoiceStatusOf } from '../../shared/invoiceStatus'
 import { tokenBalanceOfAbi, tokenPermitAbi } from '../../shared/tokenAbi'
 import { revertOf } from '../chain/chainErrors'
 import { PaymentRefusedError } from './paymentRefusedError'
@@ -51,8 +52,6 @@ export type VerifyPaymentCallsParameters = {
   /** Wall-clock milliseconds. */
   now: () => number
 }
-
-const statusNames = ['None', 'Issued', 'Paid', 'Canceled'] as const
 
 const selectorOf = (data: Hex): Hex => (data.length >= 10 ? slice(data, 0, 4) : data)
 
@@ -146,7 +145,7 @@ function assertAllowance({ spender, value }: { spender: Address; value: bigint }
 async function readInvoice(client: PublicClient, deployment: Deployment, id: bigint) {
   try {
     const invoice = await client.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
-    return { status: statusNames[invoice.status] ?? 'None', token: getAddress(invoice.token), amount: invoice.amount, merchant: getAddress(invoice.merchant) }
+    return { status: invoiceStatusOf(invoice.status) ?? 'None', token: getAddress(invoice.token), amount: invoice.amount, merchant: getAddress(invoice.merchant) }
   } catch (error) {
     if (revertOf(error)) throw new PaymasterRefusedError('INVOICE_NOT_FOUND', `no invoice ${id} in the registry`)
     throw error

@@ -1,6 +1,7 @@
 import { parseSignature, type Address, type LocalAccount } from 'viem'
 import { entryPoint07Address, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { registryStatusOf } from '../../shared/invoiceStatus'
 import { payUserOperation } from '../../shared/payUserOperation'
 import { signVerifyingPaymasterData } from '../../shared/verifyingPaymaster'
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
@@ -61,13 +62,11 @@ export function testInvoice(deployment: PinnedDeployment, overrides: Partial<Wir
   }
 }
 
-const statusNumbers = { Issued: 1, Paid: 2, Canceled: 3 } as const
-
 /** The registry's record of `invoice`, as `invoices(id)` returns it when the service told the truth. */
 export function testOnchainInvoice(invoice: WireInvoice): OnchainInvoice {
   return {
     merchant: invoice.merchant,
-    status: statusNumbers[invoice.status],
+    status: registryStatusOf[invoice.status],
     invoiceNumber: BigInt(invoice.invoiceNumber),
     token: invoice.token.address,
     issuedAt: BigInt(invoice.issuedAt),
