@@ -62,7 +62,7 @@ export function startBackgroundJobs(
     config.WEBHOOK_INTERVAL_MS > 0
       ? [
           startRegistryFollower(
-            { client: pay.client, deployment, outbox: stores.webhookOutbox, logger, metrics },
+            { client: pay.client, deployment, outbox: stores.webhookOutbox, index: stores.invoiceIndex, logger, metrics },
             { fromBlock: config.REGISTRY_FROM_BLOCK, confirmations: config.WEBHOOK_CONFIRMATIONS, intervalMs: config.WEBHOOK_INTERVAL_MS },
           ),
           startWebhookDelivery({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Address, Hex } from 'viem'
 import type { WebhookEvent, WebhookEventType } from '../../shared/webhookWire'
-import type { Database } from './database'
+import type { Database, Queryable } from './database'
 
 /** A registry log as an event to enqueue: its place on the chain is its identity. */
 export type NewWebhookEvent = { txHash: Hex; logIndex: number; blockNumber: bigint; merchant: Address; event: WebhookEvent }
@@ -65,9 +65,16 @@ export function createWebhookOutbox(db: Database, { chainId, registry }: { chain
      * same blocks first already did. An event is kept when an endpoint asked for its type, of the
      * studio whose vault is the invoice's merchant; it is inserted once by its log's place, and only
      * an event inserted here gets deliveries, one per such endpoint. Returns the events that were new, or null when another
-     * instance had moved the cursor.
+     * instance had moved the cursor. `alsoRecord` writes what else the same blocks say (the invoice
+     * index) in the same transaction, once the cursor moved: it is as far as the cursor, never apart.
      */
-    async advance({ from, to, toHash, events }: { from: bigint; to: bigint; toHash: Hex; events: readonly NewWebhookEvent[] }): Promise<NewWebhookEvent[] | null> {
+    async advance({ from, to, toHash, events, alsoRecord }: {
+      from: bigint
+      to: bigint
+      toHash: Hex
+      events: readonly NewWebhookEvent[]
+      alsoRecord?: (tx: Queryable) => Promise<void>
+    }): Promise<NewWebhookEvent[] | null> {
       return db.transaction(async (tx) => {
         const moved = await tx.query(
           `UPDATE webhook_cursors SET next_block = $3, last_block_hash = $4, updated_at = now()
@@ -75,6 +82,7 @@ export function createWebhookOutbox(db: Database, { chainId, registry }: { chain
           [chainId, registryKey, (to + 1n).toString(), toHash.toLowerCase(), from.toString()],
         )
         if (moved.length === 0) return null
+        await alsoRecord?.(tx)
         const inserted: NewWebhookEvent[] = []
         for (const event of events) {
           const id = randomUUID()

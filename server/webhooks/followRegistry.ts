@@ -1,6 +1,9 @@
-import { getAddress, type AbiEvent, type Address, type Hex, type PublicClient } from 'viem'
+import { getAddress, zeroAddress, zeroHash, type AbiEvent, type Address, type Hex, type PublicClient } from 'viem'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import type { Deployment } from '../../shared/deployment'
+import { invoiceStatusOf } from '../../shared/invoiceStatus'
+import { revertName } from '../chain/chainErrors'
+import type { ChainRecord, IndexedEvent, InvoiceIndex } from '../merchant/invoices/invoiceIndex'
 import type { WebhookEvent } from '../../shared/webhookWire'
 import type { Logger } from '../http/logger'
 import type { Metrics } from '../ops/metrics'
@@ -12,6 +15,8 @@ export type RegistryFollowerDependencies = {
   outbox: Pick<WebhookOutbox, 'readCursor' | 'wantedEvents' | 'advance'>
   logger: Logger
   metrics: Pick<Metrics, 'webhookEvents' | 'webhookReorgs'>
+  /** The invoice index (migration 14), kept by the same pass: absent, the pass serves webhooks only. */
+  index?: Pick<InvoiceIndex, 'apply' | 'changedBlocks' | 'changedAfter' | 'restore'> | undefined
 }
 
 export type RegistryFollowerParameters = {
@@ -24,14 +29,28 @@ export type RegistryFollowerParameters = {
   maxBlocksPerPass?: number
 }
 
+const invoiceEvents = ['InvoiceIssued', 'InvoicePaid', 'InvoiceCanceled', 'InvoiceRefunded']
+
 const followedEvents = invoiceRegistryAbi.filter(
-  (item): item is Extract<(typeof invoiceRegistryAbi)[number], { type: 'event' }> =>
-    item.type === 'event' && (item.name === 'InvoicePaid' || item.name === 'InvoiceCanceled'),
+  (item): item is Extract<(typeof invoiceRegistryAbi)[number], { type: 'event' }> => item.type === 'event' && invoiceEvents.includes(item.name),
 ) as unknown as AbiEvent[]
 
-type RegistryLog = { eventName: 'InvoicePaid' | 'InvoiceCanceled'; args: Record<string, unknown>; transactionHash: Hex; logIndex: number; blockNumber: bigint; blockHash: Hex }
+type RegistryLog = {
+  eventName: 'InvoiceIssued' | 'InvoicePaid' | 'InvoiceCanceled' | 'InvoiceRefunded'
+  args: Record<string, unknown>
+  transactionHash: Hex
+  logIndex: number
+  blockNumber: bigint
+  blockHash: Hex
+  /** Most nodes (anvil, geth, reth) send the block's time with each log; where one does not, the block is read. */
+  blockTimestamp?: bigint | undefined
+}
+type WebhookLog = RegistryLog & { eventName: 'InvoicePaid' | 'InvoiceCanceled' }
 
-const typeOf = (log: RegistryLog) => (log.eventName === 'InvoicePaid' ? 'invoice.paid' : 'invoice.canceled')
+const isWebhookLog = (log: RegistryLog): log is WebhookLog => log.eventName === 'InvoicePaid' || log.eventName === 'InvoiceCanceled'
+const typeOf = (log: WebhookLog) => (log.eventName === 'InvoicePaid' ? 'invoice.paid' : 'invoice.canceled')
+/** How many blocks rows last changed in a deep reorganisation's repair checks for one both branches share. */
+const sharedBlockSearch = 256
 
 /**
  * Reads the registry's InvoicePaid and InvoiceCanceled logs from the cursor up to the deepest block
@@ -47,8 +66,9 @@ const typeOf = (log: RegistryLog) => (log.eventName === 'InvoicePaid' ? 'invoice
  * cursor where it was.
  */
 export async function followRegistryOnce(dependencies: RegistryFollowerDependencies, parameters: RegistryFollowerParameters): Promise<{ enqueued: number; behind: boolean }> {
-  const { client, deployment, outbox, logger, metrics } = dependencies
+  const { client, deployment, outbox, logger, metrics, index } = dependencies
   const cursor = await outbox.readCursor(parameters.fromBlock)
+  let reorganised = false
   // one head read: the range and its last block follow from it
   const head = await client.getBlockNumber({ cacheTime: 0 })
   const deepest = head - BigInt(Math.max(1, parameters.confirmations) - 1)
@@ -56,6 +76,7 @@ export async function followRegistryOnce(dependencies: RegistryFollowerDependenc
   if (cursor.lastBlockHash && cursor.nextBlock > 0n) {
     const lastRead = await client.getBlock({ blockNumber: cursor.nextBlock - 1n })
     if (lastRead.hash !== cursor.lastBlockHash) {
+      reorganised = true
       // Events already sent from the replaced blocks may not be on the chain any more, and the new
       // blocks' events below the cursor are not read: an operator decides, nothing is sent twice.
       metrics.webhookReorgs.inc()
@@ -72,10 +93,18 @@ export async function followRegistryOnce(dependencies: RegistryFollowerDependenc
   // the same hash both times means the logs are that chain's (a block's hash fixes every block below
   // it), and it is that hash the cursor keeps for the next pass's check.
   const { hash: toHash } = await client.getBlock({ blockNumber: to })
-  const logs = (await client.getLogs({ address: deployment.registry, events: followedEvents, fromBlock: from, toBlock: to, strict: true })) as unknown as RegistryLog[]
+  const readLogs = async (fromBlock: bigint, toBlock: bigint) =>
+    (await client.getLogs({ address: deployment.registry, events: followedEvents, fromBlock, toBlock, strict: true })) as unknown as RegistryLog[]
+  // Unlike a webhook, a row of the index can be put right after a reorganisation deeper than the
+  // confirmations: the rows whose block is gone are read again from the chain, and the logs from the
+  // last block both branches share are applied once more.
+  const repair = reorganised && index ? await repairOf(client, deployment, index, { below: cursor.nextBlock, fromBlock: parameters.fromBlock, at: to }) : undefined
+  const logs = await readLogs(from, to)
+  const earlierLogs = repair && repair.since.block + 1n < from ? await readLogs(repair.since.block + 1n, from - 1n) : []
+  const webhookLogs = logs.filter(isWebhookLog)
   // Asked after the logs were read: an endpoint registered later than this came after their blocks.
-  const wanted = await outbox.wantedEvents(logs.map((log) => log.args.merchant as Address))
-  const kept = logs.filter((log) => wanted.get((log.args.merchant as string).toLowerCase())?.has(typeOf(log)))
+  const wanted = await outbox.wantedEvents(webhookLogs.map((log) => log.args.merchant as Address))
+  const kept = webhookLogs.filter((log) => wanted.get((log.args.merchant as string).toLowerCase())?.has(typeOf(log)))
   const blocks = new Map<bigint, Promise<{ hash: Hex; timestamp: bigint }>>()
   const block = (blockNumber: bigint) => {
     let read = blocks.get(blockNumber)
@@ -92,18 +121,107 @@ export async function followRegistryOnce(dependencies: RegistryFollowerDependenc
     }
     events.push(await eventOf(client, deployment, log, new Date(Number(timestamp) * 1000).toISOString()))
   }
+  const indexed: IndexedEvent[] = []
+  for (const log of index && !moved ? [...earlierLogs, ...logs] : []) {
+    let blockTime = log.blockTimestamp
+    if (blockTime === undefined) {
+      const { hash, timestamp } = await block(log.blockNumber)
+      if (hash !== log.blockHash) {
+        moved = true
+        break
+      }
+      blockTime = timestamp
+    }
+    indexed.push(indexedEventOf(log, blockTime))
+  }
   const { hash: toHashNow } = await client.getBlock({ blockNumber: to })
   if (moved || toHashNow !== toHash) {
     // reorganised while this pass read: nothing of it is kept, and the next pass reads the range anew
     logger.info({ code: 'WEBHOOK_RANGE_REREAD', blockNumber: to.toString(), readHash: toHash, nowHash: toHashNow }, 'webhooks: the chain changed while its logs were read; they are read again')
     return { enqueued: 0, behind: false }
   }
-  const inserted = (await outbox.advance({ from, to, toHash, events })) ?? []
+  const alsoRecord = index
+    ? async (tx: Parameters<InvoiceIndex['apply']>[0]) => {
+        for (const [id, record] of repair?.records ?? []) await index.restore(tx, id, record, repair!.since)
+        await index.apply(tx, indexed)
+      }
+    : undefined
+  const inserted = (await outbox.advance({ from, to, toHash, events, ...(alsoRecord ? { alsoRecord } : {}) })) ?? []
   for (const { event } of inserted) metrics.webhookEvents.inc({ type: event.type })
   return { enqueued: inserted.length, behind: to < deepest }
 }
 
-async function eventOf(client: PublicClient, deployment: RegistryFollowerDependencies['deployment'], log: RegistryLog, blockTime: string): Promise<NewWebhookEvent> {
+function indexedEventOf(log: RegistryLog, blockTime: bigint): IndexedEvent {
+  const place = { id: log.args.id as bigint, block: log.blockNumber, blockHash: log.blockHash, blockTime, txHash: log.transactionHash }
+  switch (log.eventName) {
+    case 'InvoiceIssued': {
+      const args = log.args as { merchant: string; token: string; amount: bigint; invoiceNumber: bigint; dueAt: bigint; metaHash: Hex }
+      return { ...place, kind: 'issued', merchant: getAddress(args.merchant), token: getAddress(args.token), amount: args.amount, invoiceNumber: args.invoiceNumber, dueAt: args.dueAt, metaHash: args.metaHash }
+    }
+    case 'InvoicePaid': {
+      const args = log.args as { payer: string; fee: bigint; net: bigint; feeBps: number }
+      return { ...place, kind: 'paid', payer: getAddress(args.payer), fee: args.fee, net: args.net, feeBps: Number(args.feeBps) }
+    }
+    case 'InvoiceCanceled':
+      return { ...place, kind: 'canceled' }
+    case 'InvoiceRefunded':
+      return { ...place, kind: 'refunded', refundedTotal: (log.args as { refundedTotal: bigint }).refundedTotal }
+  }
+}
+
+/**
+ * After a reorganisation deeper than the confirmations: the last block a row changed in that the
+ * chain still has (`since`; the registry's first block less one when none is), and, for each row
+ * changed after it, the chain's record of the invoice as of `at` (null: gone with the old branch).
+ */
+async function repairOf(
+  client: PublicClient,
+  deployment: RegistryFollowerDependencies['deployment'],
+  index: NonNullable<RegistryFollowerDependencies['index']>,
+  { below, fromBlock, at }: { below: bigint; fromBlock: bigint; at: bigint },
+): Promise<{ since: { block: bigint; hash: Hex }; records: [bigint, ChainRecord | null][] }> {
+  let since = { block: fromBlock > 0n ? fromBlock - 1n : 0n, hash: zeroHash as Hex }
+  for (const changed of await index.changedBlocks(below, sharedBlockSearch)) {
+    const { hash } = await client.getBlock({ blockNumber: changed.block })
+    if (hash === changed.hash) {
+      since = changed
+      break
+    }
+  }
+  const ids = await index.changedAfter(since.block)
+  const records = await Promise.all(ids.map(async (id): Promise<[bigint, ChainRecord | null]> => [id, await chainRecordOf(client, deployment, id, at)]))
+  return { since, records }
+}
+
+async function chainRecordOf(client: PublicClient, deployment: RegistryFollowerDependencies['deployment'], id: bigint, blockNumber: bigint): Promise<ChainRecord | null> {
+  const registry = { address: deployment.registry, abi: invoiceRegistryAbi } as const
+  try {
+    const [stored, refunded] = await Promise.all([
+      client.readContract({ ...registry, functionName: 'invoices', args: [id], blockNumber }),
+      client.readContract({ ...registry, functionName: 'refundedAmount', args: [id], blockNumber }),
+    ])
+    const status = invoiceStatusOf(stored.status)
+    if (!status) return null
+    return {
+      merchant: getAddress(stored.merchant),
+      status,
+      invoiceNumber: stored.invoiceNumber,
+      token: getAddress(stored.token),
+      issuedAt: stored.issuedAt,
+      payer: stored.payer === zeroAddress ? null : getAddress(stored.payer),
+      dueAt: stored.dueAt,
+      paidAt: stored.paidAt === 0n ? null : stored.paidAt,
+      amount: stored.amount,
+      metaHash: stored.metaHash,
+      refunded,
+    }
+  } catch (error) {
+    if (revertName(error) === 'UnknownInvoice') return null
+    throw error
+  }
+}
+
+async function eventOf(client: PublicClient, deployment: RegistryFollowerDependencies['deployment'], log: WebhookLog, blockTime: string): Promise<NewWebhookEvent> {
   const id = log.args.id as bigint
   const merchant = getAddress(log.args.merchant as string)
   const invoice = { chainId: deployment.chainId, registry: getAddress(deployment.registry), invoiceId: id.toString(), merchant }
