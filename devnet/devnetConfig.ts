@@ -44,8 +44,8 @@ export function devnetEnv(devnet: ReachableDevnet, { port, dataDir, publicUrl, o
     ...chainEnvironment(deployment, anvil.rpcUrl),
     BUNDLER_PRIVATE_KEY: privateKeyOf(devnetRoles.bundler),
     PAYMASTER_SIGNER_PRIVATE_KEY: privateKeyOf(devnetRoles.paymasterSigner),
-    // the key the seed started the demo vault's session for
-    SERVER_SIGNER_PRIVATE_KEY: devnet.seed.serverSigner.privateKey,
+    // the key the seed started the demo vault's session for (none for a devnet described without its seed)
+    ...(devnet.seed?.serverSigner ? { SERVER_SIGNER_PRIVATE_KEY: devnet.seed.serverSigner.privateKey } : {}),
     METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     SUBMIT_WAIT_MS: '10000',
     // anvil mines a block per transaction and none between them, and never reorganises: an event is

@@ -1,4 +1,5 @@
 import type { Context, Env, Hono, MiddlewareHandler } from 'hono'
+import { matchedRoutes } from 'hono/route'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type * as z from 'zod/mini'
 import type { AuthEnv } from '../auth/principal'
@@ -77,6 +78,13 @@ function validators<E extends Env>(route: ApiRoute<never, E>): MiddlewareHandler
   ] as MiddlewareHandler[]
 }
 
+/** Whether a route of another path answers the request: POST /v1/invoices/issue also matches
+ * /v1/invoices/:id, whose path policy must not count it a second time. */
+function answeredAtAnotherPath(c: Context): boolean {
+  const method = c.req.method
+  return matchedRoutes(c).some((route) => route.method === method || (method === 'HEAD' && route.method === 'GET'))
+}
+
 /** What the app puts in front of every route: its declared policy made into middleware, and `guard`'s
  * (authentication, a scope). */
 export type MountedPolicy<Dependencies, E extends Env> = {
@@ -101,7 +109,7 @@ export function mountApiRoutes<Dependencies, E extends Env>(
     const methods = new Set<string>(atPath.map((route) => route.method))
     for (const handler of pathPolicyOf(atPath, policy)) {
       ;(app as unknown as Hono).use(path, function unlessRouted(c, next) {
-        return answeredBy(methods, c) ? next() : handler(c, next)
+        return answeredBy(methods, c) || answeredAtAnotherPath(c) ? next() : handler(c, next)
       })
     }
   }

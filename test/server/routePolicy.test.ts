@@ -92,6 +92,7 @@ describe('each declared route, as the app mounts it', () => {
       'post /v1/customers': 'none customers',
       'patch /v1/customers/:id': 'none customers',
       'delete /v1/customers/:id': 'none customers',
+      'post /v1/invoices/issue': 'none invoices',
     })
   })
 
