@@ -161,6 +161,9 @@ export const configSchema = z.object({
   /** Whether invoice creation refuses a request without an Idempotency-Key (SPEC 7.4.1); unset, it
    * does everywhere but in production (NODE_ENV=production): idempotencyKeyRequiredOf. */
   IDEMPOTENCY_KEY_REQUIRED: z.optional(z.stringbool()),
+  /** How long a request holds its Idempotency-Key's record: a retry takes over one left by an instance
+   * killed mid-issue after this. Longer than SUBMIT_WAIT_MS and a finalization. */
+  IDEMPOTENCY_LEASE_MS: z._default(positiveInt, 60_000),
   /** `production` marks a production deployment; only IDEMPOTENCY_KEY_REQUIRED's default reads it. */
   NODE_ENV: z.optional(z.string()),
 })
@@ -241,6 +244,7 @@ const wants: { [name in keyof Config]: string } = {
   SMTP_URL: 'an SMTP server, smtp://host:port or smtps://user:password@host:port',
   MAIL_FROM: 'the sender of invoice mail, such as Acme invoices <invoices@acme.example>',
   IDEMPOTENCY_KEY_REQUIRED: 'true or false (unset: true unless NODE_ENV is production)',
+  IDEMPOTENCY_LEASE_MS: 'milliseconds, a positive integer larger than SUBMIT_WAIT_MS (60000 when unset)',
   NODE_ENV: 'production for a production deployment, anything else otherwise',
 }
 
@@ -302,6 +306,10 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   }
   if (config.OPS_PORT !== undefined && config.OPS_PORT !== 0 && config.OPS_PORT === config.PORT) {
     throw new ConfigError(`OPS_PORT is not valid: it is PORT (${config.PORT}); give the operations listener a port of its own, or leave OPS_PORT unset to serve /readyz and /metrics on PORT`)
+  }
+  if (config.IDEMPOTENCY_LEASE_MS <= config.SUBMIT_WAIT_MS) {
+    // a lease that runs out while its request still waits on the chain is taken over by a retry, which waits too
+    throw new ConfigError(`IDEMPOTENCY_LEASE_MS is not valid: it must be larger than SUBMIT_WAIT_MS (${config.SUBMIT_WAIT_MS})`)
   }
   if (config.WEBHOOK_LEASE_MS <= config.WEBHOOK_TIMEOUT_MS) {
     // a lease that runs out while its instance still waits on the receiver lets a second one send the same event at once

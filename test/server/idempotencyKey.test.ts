@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { idempotencyKeyRequiredOf } from '../../server/config'
+import { idempotencyKeyRequiredOf, readConfig } from '../../server/config'
 import { readIdempotencyKey } from '../../server/merchant/idempotency/idempotencyKey'
 import { dueAtOf } from '../../server/merchant/idempotency/dueAtOf'
 import { issueFingerprint, type IssueFingerprintInput } from '../../server/merchant/idempotency/issueFingerprint'
@@ -35,6 +35,25 @@ test('behavior: a key is required by default everywhere but production, and as c
   expect(idempotencyKeyRequiredOf({ IDEMPOTENCY_KEY_REQUIRED: undefined, NODE_ENV: 'production' })).toBe(false)
   expect(idempotencyKeyRequiredOf({ IDEMPOTENCY_KEY_REQUIRED: true, NODE_ENV: 'production' })).toBe(true)
   expect(idempotencyKeyRequiredOf({ IDEMPOTENCY_KEY_REQUIRED: false, NODE_ENV: 'test' })).toBe(false)
+})
+
+test('behavior: IDEMPOTENCY_KEY_REQUIRED and IDEMPOTENCY_LEASE_MS read from the environment; a lease no longer than SUBMIT_WAIT_MS is refused', () => {
+  const valid = {
+    RPC_URL: 'http://127.0.0.1:8545',
+    CHAIN_ID: '31337',
+    TOKEN_ADDRESS: '0x435b47c72448745a552d9698d3c0c8b2b2ddf001',
+    REGISTRY_ADDRESS: '0xE1Cc16cE2DF6bDde2946dE46bd15168b5959A1aD',
+    VAULT_FACTORY_ADDRESS: '0xBa93D7fe8840cfC5C63E5b3F2FC08e8cC806C522',
+    PAYMASTER_ADDRESS: '0x4F893aCfe49eb35bD2850873E384e624bba8374c',
+    METADATA_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    BUNDLER_PRIVATE_KEY: `0x${'11'.repeat(32)}`,
+    PAYMASTER_SIGNER_PRIVATE_KEY: `0x${'22'.repeat(32)}`,
+  }
+  expect(readConfig(valid)).toMatchObject({ IDEMPOTENCY_LEASE_MS: 60_000 })
+  expect(idempotencyKeyRequiredOf(readConfig({ ...valid, NODE_ENV: 'production' }))).toBe(false)
+  expect(idempotencyKeyRequiredOf(readConfig({ ...valid, NODE_ENV: 'production', IDEMPOTENCY_KEY_REQUIRED: 'true' }))).toBe(true)
+  expect(() => readConfig({ ...valid, IDEMPOTENCY_KEY_REQUIRED: 'maybe' })).toThrow(/IDEMPOTENCY_KEY_REQUIRED is not valid: true or false/)
+  expect(() => readConfig({ ...valid, SUBMIT_WAIT_MS: '15000', IDEMPOTENCY_LEASE_MS: '15000' })).toThrow(/IDEMPOTENCY_LEASE_MS is not valid: it must be larger than SUBMIT_WAIT_MS \(15000\)/)
 })
 
 const issue: IssueFingerprintInput = {

@@ -46,6 +46,9 @@ type Row = {
 
 const columns = 'state, fingerprint, created_at, user_op_hash, invoice_id::text AS invoice_id, tx_hash, work, answer'
 const key = 'studio_id = $1 AND chain_id = $2 AND route = $3 AND idempotency_key = $4'
+/** Past SUBMIT_WAIT_MS (15 s by default) and a finalization, with room to spare. */
+export const defaultLeaseMs = 60_000
+
 const ms = (value: number) => `(${Math.max(0, Math.round(value))} * interval '1 millisecond')`
 
 function toRecord(row: Row): IdempotencyRecord {
@@ -75,7 +78,7 @@ function leaseLost(): IdempotencyRefusedError {
  * instance on it sees one record per key. Taking a record is a transaction that holds the row's lock;
  * every later step is one UPDATE that names the lease's owner.
  */
-export function createIdempotencyStore(db: Database) {
+export function createIdempotencyStore(db: Database, { leaseMs = defaultLeaseMs }: { leaseMs?: number } = {}) {
   /** One UPDATE from the states in `from`, by the lease's owner; anything else means the lease was lost. */
   async function transition(lease: Lease, from: readonly IdempotencyState[], set: string, params: readonly unknown[] = []): Promise<void> {
     const rows = await db.query(
@@ -88,6 +91,9 @@ export function createIdempotencyStore(db: Database) {
   }
 
   return {
+    /** How long a request holds a record unless it asks otherwise (IDEMPOTENCY_LEASE_MS). */
+    leaseMs,
+
     /**
      * Takes the record of `key` for this request, creating it (state started) when the key is new;
      * a confirmed one is handed back to be replayed. Refuses, by SPEC 7.3's codes: another payload under

@@ -37,7 +37,8 @@ export type IdempotentRequest = {
   /** Undefined: the client sent no key and the deployment lets it; the operation is its own, unrecorded. */
   key: string | undefined
   fingerprint: string
-  /** How long a request holds the record: longer than it waits on the chain and finalizes. */
+  /** How long this request holds the record (the store's IDEMPOTENCY_LEASE_MS unless given): longer
+   * than it waits on the chain and finalizes. */
   leaseMs?: number
   /** Errors from sending that prove nothing went out (the bundler refused the operation): a retry
    * may build it again. Any other error after submission began leaves it uncertain. */
@@ -45,9 +46,6 @@ export type IdempotentRequest = {
 }
 
 export type IdempotentAnswer<Answer> = (Answer & { idempotency?: IdempotencyMetadata }) | PendingAnswer
-
-/** Past SUBMIT_WAIT_MS (15 s by default) and a finalization, with room to spare. */
-export const defaultLeaseMs = 60_000
 
 const pendingMessage =
   'the operation was submitted and is not on-chain yet: repeat this request with the same Idempotency-Key and payload to check again'
@@ -78,7 +76,7 @@ export async function runIdempotent<Work extends Json, Answer extends { readonly
 ): Promise<IdempotentAnswer<Answer>> {
   if (request.key === undefined) return runUnrecorded(steps)
   const key = request.key
-  const claim = await store.claim({ scope: request.scope, key, fingerprint: request.fingerprint, leaseMs: request.leaseMs ?? defaultLeaseMs })
+  const claim = await store.claim({ scope: request.scope, key, fingerprint: request.fingerprint, leaseMs: request.leaseMs ?? store.leaseMs })
   if (claim.kind === 'confirmed') return { ...(claim.record.answer as Answer), idempotency: { key, replayed: true, state: 'confirmed' } }
   const { lease, record } = claim
   const anchor = record.createdAt
