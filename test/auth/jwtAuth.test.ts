@@ -117,6 +117,23 @@ describe('identity-provider JWT (SPEC 5.1 item 3)', () => {
     expect(loopback.status).toBe(400)
   })
 
+  test("behavior: a signed-in user reads and writes the studio's customers without any scope; another studio's user finds none of them", async () => {
+    const json = { 'content-type': 'application/json' }
+    const own = await jwt()
+    const foreign = await jwt({ claims: { studio_id: otherStudioId } })
+    const listed = await call('/v1/customers?search=acme%20robotics', own)
+    expect(listed.status).toBe(200)
+    expect(listed.body.data.map((customer: { legalName: string }) => customer.legalName)).toEqual(['Acme Robotics GmbH'])
+    const body = { type: 'person', legalName: `JWT Customer ${randomUUID()}`, email: 'jwt@customer.example', address: { street: '1 Main St', city: 'Austin', postal: '78701', country: 'US' } }
+    const created = await call('/v1/customers', own, { method: 'POST', headers: json, body: JSON.stringify(body) })
+    expect(created.status).toBe(201)
+    expect(created.body.data).toMatchObject({ studioId, legalName: body.legalName })
+    expect((await call(`/v1/customers/${created.body.data.id}`, foreign)).status).toBe(404)
+    expect((await call(`/v1/customers/${created.body.data.id}`, foreign, { method: 'DELETE' })).status).toBe(404)
+    expect((await call('/v1/customers?search=acme%20robotics', foreign)).body.meta.total).toBe(0)
+    expect((await call(`/v1/customers/${created.body.data.id}`, own, { method: 'DELETE' })).status).toBe(204)
+  })
+
   test('behavior: a user whose studio this deployment does not know is forbidden', async () => {
     const answer = await call(`/v1/invoices/${invoiceId()}/share`, await jwt({ claims: { studio_id: randomUUID() } }))
     expect(answer.status).toBe(403)
