@@ -1,0 +1,40 @@
+import { beforeAll, expect, test } from 'vitest'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { seedDemoCustomer, seedMerchantAccess } from '../../devnet/seedMerchantAccess'
+import { signedRequest } from '../support/signedRequest'
+import { useServer } from '../support/server'
+
+// one sponsored vault operation per studio per day
+const ctx = useServer({ overrides: { MERCHANT_DAILY_OPERATION_QUOTA: '1' } })
+let key: { keyId: string; secret: string }
+let customerId: string
+
+beforeAll(async () => {
+  const access = await seedMerchantAccess(ctx.server.stores, ctx.devnet)
+  key = access.apiKey
+  customerId = (await seedDemoCustomer(ctx.server.stores, access.studioId)).id
+})
+
+const invoiceCount = () => ctx.devnet.clients.public.readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoiceCount' })
+
+async function issue() {
+  const dueAt = ((await ctx.devnet.clients.public.getBlock()).timestamp + 86_400n).toString()
+  return signedRequest(ctx.server.url, key, {
+    method: 'POST',
+    path: '/v1/invoices/issue',
+    body: JSON.stringify({ customerId, amount: '2500000', dueAt }),
+    send: { headers: { 'idempotency-key': crypto.randomUUID() } },
+  })
+}
+
+test("behavior: past the studio's daily quota of sponsored operations, issuing answers 429 QUOTA_EXCEEDED with Retry-After until the next UTC day, and nothing reaches the chain", async () => {
+  expect((await issue()).status).toBe(200)
+  const before = await invoiceCount()
+  const refused = await issue()
+  expect(refused.status).toBe(429)
+  expect(refused.body).toMatchObject({ error: 'QUOTA_EXCEEDED', code: 'QUOTA_EXCEEDED', limit: 1 })
+  const nextDay = Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1)
+  const retryAfter = Number(refused.headers.get('retry-after'))
+  expect(Math.abs(Date.now() + retryAfter * 1000 - nextDay)).toBeLessThan(5_000)
+  expect(await invoiceCount()).toBe(before)
+})
