@@ -21,6 +21,7 @@ import { mountApiRoutes } from './routes/apiRoute'
 import type { InvoiceShareDependencies } from './routes/invoiceShareRoutes'
 import type { WebhookEndpointsDependencies } from './routes/webhookRoutes'
 import type { SendEmailDependencies } from './merchant/email/sendEmailRoutes'
+import type { CancelDependencies } from './merchant/cancel/submitCancel'
 import type { CustomerStore } from './merchant/customers/customerStore'
 import type { IssueRouteDependencies } from './merchant/invoices/issueRoute'
 import type { InvoiceReadDependencies } from './merchant/invoices/invoiceReadRoutes'
@@ -42,7 +43,7 @@ export type AppDependencies = {
   metadata: MetadataAccess
   /** The merchant routes: who may call them, and what they work on. `webhooks` and `customers` absent: only where
    * no request reaches them (a document of the routes). */
-  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies; webhooks?: WebhookEndpointsDependencies; customers?: CustomerStore; email?: SendEmailDependencies; invoiceReads?: InvoiceReadDependencies; issue?: IssueRouteDependencies }
+  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies; webhooks?: WebhookEndpointsDependencies; customers?: CustomerStore; email?: SendEmailDependencies; invoiceReads?: InvoiceReadDependencies; issue?: IssueRouteDependencies; cancel?: CancelDependencies }
   logger: Logger
   metrics: Metrics
   /** GET /readyz: whether the server's dependencies answer. */
@@ -119,6 +120,7 @@ export function createApp(dependencies: AppDependencies) {
     branding: dependencies.merchant.branding,
     ...(dependencies.merchant.webhooks ? { webhooks: dependencies.merchant.webhooks } : {}),
     ...(dependencies.merchant.email ? { email: dependencies.merchant.email } : {}),
+    ...(dependencies.merchant.cancel ? { cancel: dependencies.merchant.cancel } : {}),
     ...(dependencies.merchant.customers ? { customers: dependencies.merchant.customers } : {}),
     ...(dependencies.merchant.invoiceReads ? { invoiceReads: dependencies.merchant.invoiceReads } : {}),
     ...(dependencies.merchant.issue ? { issue: dependencies.merchant.issue } : {}),

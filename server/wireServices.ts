@@ -204,7 +204,13 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
         publicUrl: () => publicUrl,
         // the customer a server-signed issuance recorded for the invoice
         issuedCustomer: async (key) => (await stores.issuedInvoices.findByInvoice(key.chainId, key.registry, key.invoiceId))?.customerId ?? null,
+        // the studio's customer as it is now: a changed email is mailed at its new address
+        customer: async (studioId, customerId) => {
+          const customer = await stores.customers.getCustomer(studioId, customerId)
+          return customer && { customerId: customer.id, name: customer.legalName, email: customer.email, country: customer.address.country }
+        },
       },
+      cancel: { signer: sessionSigner, attempts: stores.cancelAttempts, invoices: pay.invoices, chainId: config.CHAIN_ID, invoiceKey: stores.invoiceKey },
       customers: stores.customers,
       issue: {
         signer: sessionSigner,

@@ -6,12 +6,13 @@ import { invoiceShareRoutes, type InvoiceShareRoutesDependencies } from './invoi
 import { issueRoutes, type IssueRoutesDependencies } from '../merchant/invoices/issueRoute'
 import { invoiceReadRoutes, type InvoiceReadRoutesDependencies } from '../merchant/invoices/invoiceReadRoutes'
 import { sendEmailRoutes, type SendEmailRoutesDependencies } from '../merchant/email/sendEmailRoutes'
+import { cancelRoutes, type CancelRoutesDependencies } from '../merchant/cancel/cancelRoutes'
 import { payRoutes, type PayRoutesDependencies } from './payRoutes'
 import { paymasterRoutes, type PaymasterRoutesDependencies } from './paymasterRoutes'
 import { webhookRoutes, type WebhookRoutesDependencies } from './webhookRoutes'
 
-export type ApiRoutesDependencies = PayRoutesDependencies & PaymasterRoutesDependencies & InvoiceShareRoutesDependencies & WebhookRoutesDependencies & BrandingRoutesDependencies & CustomerRoutesDependencies & SendEmailRoutesDependencies & InvoiceReadRoutesDependencies & IssueRoutesDependencies
+export type ApiRoutesDependencies = PayRoutesDependencies & PaymasterRoutesDependencies & InvoiceShareRoutesDependencies & WebhookRoutesDependencies & BrandingRoutesDependencies & CustomerRoutesDependencies & SendEmailRoutesDependencies & InvoiceReadRoutesDependencies & IssueRoutesDependencies & CancelRoutesDependencies
 
 /** Every route of the JSON API (SPEC 4.12 and 4.14; beside them the ERC-7677 paymaster service, the webhook endpoints and a
  * studio's branding) with its full path: the server mounts this table and /openapi.json describes it. */
-export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...paymasterRoutes, ...invoiceReadRoutes, ...invoiceShareRoutes, ...webhookRoutes, ...brandingRoutes, ...customerRoutes, ...sendEmailRoutes, ...issueRoutes]
+export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...paymasterRoutes, ...invoiceReadRoutes, ...invoiceShareRoutes, ...webhookRoutes, ...brandingRoutes, ...customerRoutes, ...sendEmailRoutes, ...issueRoutes, ...cancelRoutes]

@@ -4,6 +4,7 @@ import { createAccessTokenStore } from './accessTokenStore'
 import { createApiKeyStore } from './apiKeyStore'
 import { createBrandingStore } from './brandingStore'
 import { createEmailDeliveryStore } from '../merchant/email/emailDeliveryStore'
+import { createCancelAttemptStore } from '../merchant/cancel/cancelAttemptStore'
 import { createCustomerStore } from '../merchant/customers/customerStore'
 import { createBusinessProfileStore } from '../merchant/profile/businessProfileStore'
 import { createIssuedInvoiceStore } from '../merchant/invoices/issuedInvoiceStore'
@@ -36,7 +37,7 @@ export async function openMigratedDatabase(config: Pick<Config, 'DATABASE_URL' |
  * sealed under a key of their own, derived from the configured keys (metadataCipher.ts). */
 export function openStores(
   config: Pick<Config, 'CHAIN_ID' | 'REGISTRY_ADDRESS' | 'METADATA_ENCRYPTION_KEY'> &
-    Partial<Pick<Config, 'METADATA_ENCRYPTION_KEYS' | 'METADATA_ENCRYPTION_ACTIVE_KEY'>>,
+    Partial<Pick<Config, 'METADATA_ENCRYPTION_KEYS' | 'METADATA_ENCRYPTION_ACTIVE_KEY' | 'IDEMPOTENCY_LEASE_MS'>>,
   db: Database,
 ) {
   const ciphers = createSealingCiphers(encryptionKeysOf(config))
@@ -60,10 +61,11 @@ export function openStores(
     branding: createBrandingStore(db),
     invoiceIndex: createInvoiceIndex(db, { chainId: config.CHAIN_ID, registry: config.REGISTRY_ADDRESS }),
     emailDeliveries: createEmailDeliveryStore(db),
+    cancelAttempts: createCancelAttemptStore(db),
     customers: createCustomerStore(db),
     businessProfiles: createBusinessProfileStore(db),
     issuedInvoices: createIssuedInvoiceStore(db, ciphers.metadata),
-    idempotency: createIdempotencyStore(db),
+    idempotency: createIdempotencyStore(db, config.IDEMPOTENCY_LEASE_MS === undefined ? {} : { leaseMs: config.IDEMPOTENCY_LEASE_MS }),
     close: () => db.close(),
   }
 }
