@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { mined } from '../../devnet/deploy'
+import { sendMerchantOperation } from '../../devnet/merchantOperation'
 import { createMerchant, issueInvoice, mintTo } from '../../devnet/seed'
+import { privateKeyToAccount } from 'viem/accounts'
 import { jsonLogger } from '../../server/http/logger'
 import { createMetrics } from '../../server/ops/metrics'
 import { openDatabase, type Database } from '../../server/store/database'
@@ -91,6 +93,26 @@ describe('the invoice index kept by the registry follower', () => {
     await devnet.cancelInvoice(toCancel)
     await followRegistryOnce(follower, parameters)
     expect(await row(toCancel)).toMatchObject({ status: 'Canceled' })
+  })
+
+  test('behavior: a refund leaves the invoice Paid, and the index adds up what went back to the payer', async () => {
+    const id = (await devnet.newInvoice(parseUnits('36', 6))).id
+    await payFromAccount(id, parseUnits('36', 6))
+    const payer = devnet.clients.wallet.account.address
+    const merchant = devnet.seed.merchant
+    for (const amount of [parseUnits('5', 6), parseUnits('7', 6)]) {
+      const { success } = await sendMerchantOperation(devnet.anvil.rpcUrl, devnet.deployment, {
+        vault: merchant.vault,
+        call: { kind: 'Refund', registry: devnet.deployment.registry, invoice: id, payer, token: devnet.deployment.token, amount },
+        signer: { kind: 'owner', privateKey: merchant.ownerPrivateKey },
+        bundler: privateKeyToAccount(merchant.ownerPrivateKey),
+      })
+      expect(success).toBe(true)
+    }
+    await followRegistryOnce(follower, parameters)
+    const refunded = await devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'refundedAmount', args: [id] })
+    expect(refunded).toBe(parseUnits('12', 6))
+    expect(await row(id)).toMatchObject({ status: 'Paid', refundedAmount: refunded })
   })
 
   test('behavior: a range read twice (an instance behind another) leaves each row at its latest state', async () => {

@@ -248,7 +248,9 @@ export const invoiceReadRoutes = [
         }
       }
       // not yet indexed (issued a moment ago) or indexed: the chain says, for the caller's vault only
-      const owned = mode === 'strong' ? (reads.invoices.forget(id), await readOwnedInvoice(reads.invoices, reads.chainId, c.get('principal'), id)) : await readOwnedInvoice(reads.invoices, reads.chainId, c.get('principal'), id)
+      // strong: nothing the reader kept, the chain as it is now
+      if (mode === 'strong') reads.invoices.forget(id)
+      const owned = await readOwnedInvoice(reads.invoices, reads.chainId, c.get('principal'), id)
       const head = await reads.client.getBlockNumber({ cacheTime: 0 })
       const refunded = owned.status !== 'Paid' ? null : mode === 'strong' || !row ? (await refundedOnChain(reads, id)).toString() : row.refundedAmount.toString()
       return {
