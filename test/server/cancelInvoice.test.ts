@@ -1,8 +1,10 @@
-import { getAddress, parseEventLogs, parseUnits } from 'viem'
+import { getAddress, hashTypedData, parseEventLogs, parseUnits, type Hex } from 'viem'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { entryPoint07Abi } from 'viem/account-abstraction'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { sessionNonceKey } from '../../devnet/merchantOperation'
+import { merchantVaultTypedData, ownerOperationSignature } from '../../shared/merchantVaultMessage'
 import { endServerSession, serverSessionSeconds, startServerSession } from '../../devnet/seed'
 import { seedMerchantAccess, type SeededMerchantAccess } from '../../devnet/seedMerchantAccess'
 import { payDirectly } from '../support/payDirectly'
@@ -118,5 +120,72 @@ describe('POST /v1/invoices/:id/cancel/submit', () => {
       [403, 'FORBIDDEN'],
     ])
     expect((await onChain(invoice.id)).status).toBe(1)
+  })
+})
+
+/** What the owner's wallet does with cancel/prepare's answer: signs the typed message it shows. */
+async function ownerSigns(prepared: any, privateKey: Hex = ctx.devnet.seed.merchant.ownerPrivateKey) {
+  const { domain, types, primaryType, message } = prepared.typedDataToSign
+  const signature = await privateKeyToAccount(privateKey).signTypedData({ domain, types, primaryType, message: { ...message, invoice: BigInt(message.invoice), validUntil: BigInt(message.validUntil) } })
+  return { ...prepared.userOp, signature: ownerOperationSignature(BigInt(message.validUntil), signature) }
+}
+const call = (path: string, body: unknown) => signedRequest(ctx.server.url, merchant.apiKey, { method: 'POST', path, body: JSON.stringify(body) })
+
+describe('POST /v1/invoices/:id/cancel/prepare and /cancel', () => {
+  test("default: the owner signs the vault's typed Cancel message and the vault cancels the invoice, sponsored by our paymaster", async () => {
+    const invoice = await newInvoice()
+    const { seed, deployment } = ctx.devnet
+    const prepared = await call(`/v1/invoices/${invoice.id}/cancel/prepare`, { ownerAddress: seed.merchant.owner })
+    expect(prepared.status).toBe(200)
+    expect(prepared.body).toMatchObject({
+      success: true,
+      userOp: { sender: getAddress(seed.merchant.vault), signature: '0x', paymaster: getAddress(deployment.paymaster) },
+      expiresAt: expect.any(String),
+      typedDataToSign: { primaryType: 'Cancel', message: { registry: getAddress(deployment.registry), invoice: invoice.id.toString(), vault: getAddress(seed.merchant.vault), operation: prepared.body.userOpHash } },
+    })
+    // the message is exactly the one the vault checks (shared/merchantVaultMessage.ts), bound to this operation
+    const { message } = prepared.body.typedDataToSign
+    const expected = merchantVaultTypedData({ chainId: deployment.chainId, vault: seed.merchant.vault, call: { kind: 'Cancel', registry: deployment.registry, invoice: invoice.id }, validUntil: BigInt(message.validUntil), operation: prepared.body.userOpHash })
+    const { domain, types, primaryType } = prepared.body.typedDataToSign
+    expect(hashTypedData({ domain, types, primaryType, message: { ...message, invoice: BigInt(message.invoice), validUntil: BigInt(message.validUntil) } })).toBe(hashTypedData(expected as never))
+    expect(new Date(prepared.body.expiresAt).getTime()).toBe(Number(message.validUntil) * 1000)
+
+    const answer = await call(`/v1/invoices/${invoice.id}/cancel`, { userOp: await ownerSigns(prepared.body) })
+    expect(answer).toMatchObject({ status: 200, body: { status: 'confirmed', userOpHash: prepared.body.userOpHash, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) } })
+    expect((await onChain(invoice.id)).status).toBe(canceledStatus)
+    const receipt = await ctx.devnet.clients.public.getTransactionReceipt({ hash: answer.body.txHash })
+    const [event] = parseEventLogs({ abi: entryPoint07Abi, eventName: 'UserOperationEvent', logs: receipt.logs })
+    expect(event!.args).toMatchObject({ userOpHash: prepared.body.userOpHash, success: true, paymaster: getAddress(deployment.paymaster) })
+    // sent again: nothing new, the same outcome
+    expect(await call(`/v1/invoices/${invoice.id}/cancel`, { userOp: await ownerSigns(prepared.body) })).toMatchObject({ status: 200, body: { txHash: answer.body.txHash } })
+  })
+
+  test('behavior: the vault refuses a signature of the bare hash, and a typed signature by anyone but its owner', async () => {
+    const invoice = await newInvoice()
+    const owner = privateKeyToAccount(ctx.devnet.seed.merchant.ownerPrivateKey)
+    const prepared = (await call(`/v1/invoices/${invoice.id}/cancel/prepare`, { ownerAddress: owner.address })).body
+    const validUntil = BigInt(prepared.typedDataToSign.message.validUntil)
+    const bareHash = ownerOperationSignature(validUntil, await owner.sign({ hash: prepared.userOpHash }))
+    const personalHash = ownerOperationSignature(validUntil, await owner.signMessage({ message: { raw: prepared.userOpHash } }))
+    for (const signature of [bareHash, personalHash]) {
+      const refused = await call(`/v1/invoices/${invoice.id}/cancel`, { userOp: { ...prepared.userOp, signature } })
+      expect(refused).toMatchObject({ status: 400, body: { error: 'TRANSACTION_FAILED', message: expect.stringContaining('AA24') } })
+    }
+    const stranger = await call(`/v1/invoices/${invoice.id}/cancel`, { userOp: await ownerSigns(prepared, generatePrivateKey()) })
+    expect(stranger).toMatchObject({ status: 400, body: { error: 'TRANSACTION_FAILED', message: expect.stringContaining('AA24') } })
+    expect((await onChain(invoice.id)).status).toBe(1)
+    // the owner's typed signature of the same operation still goes through
+    expect(await call(`/v1/invoices/${invoice.id}/cancel`, { userOp: await ownerSigns(prepared) })).toMatchObject({ status: 200, body: { status: 'confirmed' } })
+  })
+
+  test('behavior: refusals: not the owner, not Issued, another invoice\'s operation, bad input', async () => {
+    const [invoice, other] = [await newInvoice(), await newInvoice()]
+    const prepared = (await call(`/v1/invoices/${other.id}/cancel/prepare`, { ownerAddress: ctx.devnet.seed.merchant.owner })).body
+    expect(await call(`/v1/invoices/${invoice.id}/cancel/prepare`, { ownerAddress: privateKeyToAccount(generatePrivateKey()).address })).toMatchObject({ status: 400, body: { error: 'OWNER_MISMATCH' } })
+    expect(await call(`/v1/invoices/${invoice.id}/cancel`, { userOp: await ownerSigns(prepared) })).toMatchObject({ status: 400, body: { error: 'USEROP_CALL_MISMATCH' } })
+    expect(await call(`/v1/invoices/${invoice.id}/cancel/prepare`, { ownerAddress: 'nope' })).toMatchObject({ status: 400, body: { error: 'VALIDATION_ERROR' } })
+    expect(await call(`/v1/invoices/${invoice.id}/cancel`, { userOp: { sender: ctx.devnet.seed.merchant.vault } })).toMatchObject({ status: 400, body: { error: 'VALIDATION_ERROR' } })
+    await ctx.devnet.cancelInvoice(invoice.id)
+    expect(await call(`/v1/invoices/${invoice.id}/cancel/prepare`, { ownerAddress: ctx.devnet.seed.merchant.owner })).toMatchObject({ status: 400, body: { error: 'INVALID_STATUS' } })
   })
 })
