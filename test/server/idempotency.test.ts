@@ -11,6 +11,7 @@ import { readIdempotencyKey } from '../../server/merchant/idempotency/idempotenc
 import { createIdempotencyStore, type IdempotencyScope, type IdempotencyStore } from '../../server/merchant/idempotency/idempotencyStore'
 import { issueFingerprint, type IssueDue } from '../../server/merchant/idempotency/issueFingerprint'
 import { runIdempotent, type IdempotentSteps } from '../../server/merchant/idempotency/runIdempotent'
+import { answerIdempotently } from '../../server/merchant/idempotency/answerIdempotently'
 import type { Database } from '../../server/store/database'
 import { migrations } from '../../server/store/migrations'
 import { backends, useDatabases } from '../support/postgres'
@@ -328,6 +329,27 @@ describe.each(backends)('%s', (backend) => {
     const answers = [await post(body()), await post(body())]
     expect(answers.map((answer) => answer.body.id)).toEqual(['1', '2'])
     for (const answer of answers) expect(answer.body).not.toHaveProperty('idempotency')
+  })
+
+  test('behavior: an answer with nothing on-chain (a client-signed prepare) is computed once per key and replayed; a failed one is computed again from the same anchor', async () => {
+    const scope = { studioId: randomUUID(), chainId, route: 'invoices.prepare' }
+    const key = randomUUID()
+    const anchors: Date[] = []
+    let fail = true
+    const compute = async ({ anchor }: { anchor: Date }) => {
+      anchors.push(anchor)
+      if (fail) throw new BundlerUnavailableError('the paymaster did not answer')
+      return { success: true, userOp: { sender: '0x01', nonce: String(anchors.length) } }
+    }
+    const request = { scope, key, fingerprint: fingerprintOf(scope.studioId, body()) }
+    await expect(answerIdempotently(stores[0], request, compute)).rejects.toMatchObject({ code: 'BUNDLER_UNAVAILABLE' })
+    fail = false
+    const first = await answerIdempotently(stores[1], request, compute)
+    expect(first).toEqual({ success: true, userOp: { sender: '0x01', nonce: '2' }, idempotency: { key, replayed: false, state: 'confirmed' } })
+    expect(await answerIdempotently(stores[0], request, compute)).toEqual({ ...first, idempotency: { key, replayed: true, state: 'confirmed' } })
+    await expect(answerIdempotently(stores[0], { ...request, fingerprint: fingerprintOf(scope.studioId, body({ amount: '1' })) }, compute)).rejects.toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' })
+    expect(anchors).toHaveLength(2)
+    expect(anchors[1]).toEqual(anchors[0])
   })
 
   test('behavior: a deployment that requires a key refuses none with IDEMPOTENCY_KEY_REQUIRED and a malformed one with IDEMPOTENCY_KEY_INVALID (400), issuing nothing', async () => {
