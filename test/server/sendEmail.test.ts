@@ -14,6 +14,7 @@ const ctx = useInstances({
   },
 })
 afterAll(() => mailbox?.close())
+let frenchCustomerId: string
 
 const server = () => ctx.servers[0]
 const seeded = (index: number) => ctx.devnet.seed.invoices[index]!
@@ -83,6 +84,41 @@ describe('POST /v1/invoices/:id/send-email', () => {
     expect(mailbox.files()).toHaveLength(4)
   })
 
+  test("behavior: with a customerId, the studio's customer is mailed, at its address and in its language", async () => {
+    const created = await signedRequest(server().url, ctx.merchant.apiKey, {
+      method: 'POST',
+      path: '/v1/customers',
+      body: JSON.stringify({ type: 'person', legalName: 'Camille Martin', email: 'camille@martin.example', address: { street: '8 rue des Lilas', city: 'Lyon', postal: '69003', country: 'FR' } }),
+    })
+    expect(created.status).toBe(201)
+    frenchCustomerId = created.body.data.id
+    const invoice = seeded(0)
+    const answer = await sendEmail(invoice.id, JSON.stringify({ customerId: frenchCustomerId }))
+    expect(answer).toMatchObject({ status: 200, body: { delivery: { status: 'sent', to: 'camille@martin.example' } } })
+    const mail = await mailbox.nextMessage()
+    expect(mail.to).toMatchObject({ text: 'camille@martin.example' })
+    expect(mail.subject).toBe(`Northwind Studio Ltd\u00a0: facture ${invoice.metadata.invoiceNumber}`)
+    expect(mail.text).toContain('Bonjour Camille Martin,')
+    expect(await sendEmail(seeded(1).id, JSON.stringify({ customerId: crypto.randomUUID() }))).toMatchObject({ status: 404, body: { error: 'NOT_FOUND' } })
+  })
+
+  test('behavior: issuance with sendEmail mails the customer once; send-email then checks the customerId against the one it was issued to', async () => {
+    const acme = await server().stores.customers.findCustomerByName(ctx.merchant.studioId, 'Acme Robotics GmbH')
+    const issued = await signedRequest(server().url, ctx.merchant.apiKey, {
+      method: 'POST',
+      path: '/v1/invoices/issue',
+      body: JSON.stringify({ customerId: acme!.id, amount: '2500000', dueDays: 14, sendEmail: true }),
+      send: { headers: { 'idempotency-key': crypto.randomUUID() } },
+    })
+    expect(issued).toMatchObject({ status: 200, body: { status: 'Issued', delivery: { status: 'sent', to: 'accounts@acme-robotics.example' } } })
+    const mail = await mailbox.nextMessage()
+    expect(mail.subject).toBe(`Rechnung ${issued.body.invoiceNumber} von Northwind Studio Ltd`)
+    expect(mail.text).toContain(issued.body.shareLink)
+    expect(await sendEmail(issued.body.id, JSON.stringify({ customerId: frenchCustomerId }))).toMatchObject({ status: 400, body: { error: 'CUSTOMER_MISMATCH' } })
+    expect(await sendEmail(issued.body.id, JSON.stringify({ customerId: acme!.id }))).toMatchObject({ status: 200, body: { delivery: { status: 'sent', to: 'accounts@acme-robotics.example' } } })
+    await mailbox.nextMessage()
+  })
+
   test('behavior: only an Issued invoice is mailed: a canceled one answers INVALID_STATUS', async () => {
     const invoice = seeded(3)
     await ctx.devnet.cancelInvoice(invoice.id)
@@ -118,7 +154,7 @@ describe('POST /v1/invoices/:id/send-email', () => {
     const answer = await sendEmail(seeded(0).id)
     expect(answer).toEqual({ status: 200, body: { delivery: { status: 'failed', to: 'accounts@acme-robotics.example' } }, headers: expect.anything() })
     const record = await server().stores.emailDeliveries.find(server().stores.invoiceKey(seeded(0).id))
-    expect(record).toMatchObject({ status: 'failed', messageId: null, attempts: 2, error: 'the SMTP server did not take the mail: ESOCKET, ECONNREFUSED' })
+    expect(record).toMatchObject({ status: 'failed', messageId: null, attempts: 3, error: 'the SMTP server did not take the mail: ESOCKET, ECONNREFUSED' })
     expect(record!.error).not.toContain('token')
   })
 })

@@ -32,11 +32,22 @@ export type DeliverInvoiceEmailParameters = {
 }
 
 /**
- * Sends the invoice's mail to its customer and records the outcome. It never throws for the mail's
- * sake: a failed delivery is an answer (`failed`), never a failed issuance. The share link is in the
- * mail alone, never in a record or a log.
+ * Sends the invoice's mail to its customer and records the outcome. It never throws: a failed
+ * delivery, or one that could not be recorded, is an answer (`failed`), never a failed issuance. The
+ * share link is in the mail alone, never in a record or a log.
  */
-export async function deliverInvoiceEmail(email: EmailDependencies, { studioId, invoice, recipient, mail, trigger }: DeliverInvoiceEmailParameters): Promise<DeliveryAnswer> {
+export async function deliverInvoiceEmail(email: EmailDependencies, parameters: DeliverInvoiceEmailParameters): Promise<DeliveryAnswer> {
+  try {
+    return await deliver(email, parameters)
+  } catch (error) {
+    // the record could not be written or read (the database): the mail's outcome is unknown, the
+    // invoice's is not, and issuance must still answer it
+    email.logger.error({ invoiceId: parameters.invoice.invoiceId.toString(), error: (error as Error).name }, 'invoice mail delivery not recorded')
+    return { status: 'failed', to: parameters.recipient.email }
+  }
+}
+
+async function deliver(email: EmailDependencies, { studioId, invoice, recipient, mail, trigger }: DeliverInvoiceEmailParameters): Promise<DeliveryAnswer> {
   const to = recipient.email
   if (!email.mailer) return { status: 'not_configured', to }
   const start = { studioId, invoice, customerId: recipient.customerId, recipient: to }

@@ -45,7 +45,7 @@ async function recipientOf(email: SendEmailDependencies, principal: Principal, k
   const wanted = customerId ?? issuedTo
   if (wanted && email.customer) {
     const customer = await email.customer(principal.studio.id, wanted)
-    if (!customer) throw new HttpError(404, 'CUSTOMER_NOT_FOUND', 'no customer with this id in your studio (a deleted customer gets no mail)')
+    if (!customer) throw new HttpError(404, 'NOT_FOUND', 'no customer with this id in your studio (a deleted customer gets no mail)')
     return customer
   }
   if (!payer.email) throw new HttpError(400, 'NO_RECIPIENT', "the invoice's billing details name no email: send with the customerId of the customer to mail")
@@ -70,7 +70,7 @@ export const sendEmailRoutes = [
     body: sendEmailRequestSchema,
     bodyOptional: true,
     response: { status: 200, schema: sendEmailResponseSchema, description: 'What became of the mail.' },
-    errors: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'INVALID_STATUS', 'CUSTOMER_MISMATCH', 'CUSTOMER_NOT_FOUND', 'NO_RECIPIENT', 'NO_INVOICE_METADATA', 'NO_SHARE_LINK'],
+    errors: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'INVALID_STATUS', 'CUSTOMER_MISMATCH', 'NO_RECIPIENT', 'NO_INVOICE_METADATA', 'NO_SHARE_LINK'],
     async handle({ params: { id }, body }, dependencies, c) {
       const email = emailOf(dependencies)
       const principal = c.get('principal')
