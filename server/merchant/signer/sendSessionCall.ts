@@ -1,6 +1,6 @@
-import { isAddressEqual, parseEventLogs, type Address, type Hex, type LocalAccount, type Log, type PublicClient } from 'viem'
+import { ExecutionRevertedError, isAddressEqual, parseEventLogs, type Address, type Hex, type LocalAccount, type Log, type PublicClient } from 'viem'
 import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
-import { CodedError } from '../../../shared/codedError'
+import { CodedError, walkCauses } from '../../../shared/codedError'
 import type { Deployment } from '../../../shared/deployment'
 import { encodeMerchantVaultCall, type MerchantVaultCall } from '../../../shared/merchantVaultCall'
 import { BundlerRejectedError, type Bundler } from '../../chain/bundler'
@@ -124,7 +124,10 @@ async function sendNow(
     // the call as the EntryPoint makes it: a registry that refuses it (a canceled invoice, a due date
     // passed) refuses it here, before anything is signed or paid for
     client.estimateGas({ account: deployment.entryPoint, to: vault, data: callData }).catch((cause: unknown) => {
-      throw new SessionCallFailedError(`the vault's ${call.kind.toLowerCase()} would revert: ${(cause as Error).message.split('\n')[0]}`, { cause })
+      const reverted = walkCauses(cause, (error) => error instanceof ExecutionRevertedError)
+      // a chain that did not answer is not a refusal: it stays the chain's error (503)
+      if (!reverted) throw cause
+      throw new SessionCallFailedError(`the vault's ${call.kind.toLowerCase()} would revert: ${(reverted as ExecutionRevertedError).shortMessage}`, { cause })
     }),
   ])
   let userOp: UserOperation<'0.7'> = {
