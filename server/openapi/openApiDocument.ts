@@ -2,6 +2,7 @@ import * as z from 'zod'
 import { errorResponseSchema } from '../../shared/wire'
 import { invoiceCanceledEventSchema, invoicePaidEventSchema } from '../../shared/webhookWire'
 import type { RouteDescription } from '../routes/apiRoute'
+import { idempotencyKeyHeader } from '../merchant/idempotency/idempotencyKey'
 
 /** A JSON Schema of a wire schema, as a client sends it (`input`) or reads it (`output`). */
 function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output') {
@@ -26,6 +27,17 @@ function parametersOf(schema: z.core.$ZodType | undefined, place: 'path' | 'quer
 }
 
 const json = (schema: Record<string, unknown>) => ({ 'application/json': { schema } })
+
+/** SPEC 7.4.1's header, on every route that answers its codes. Whether it is required is the
+ * deployment's (IDEMPOTENCY_KEY_REQUIRED): the document says so rather than guess. */
+const idempotencyKeyParameter = {
+  name: idempotencyKeyHeader,
+  in: 'header',
+  required: false,
+  description:
+    'Names the operation: a new random value (a UUID) per new invoice, the same value with the same body to retry it or follow a 202. 1 to 128 visible ASCII characters, no spaces. Required unless the deployment sets IDEMPOTENCY_KEY_REQUIRED=false (unset: required outside production).',
+  schema: { type: 'string', pattern: '^[!-~]{1,128}$' },
+}
 
 /** What the server POSTs to a merchant's webhook endpoint (docs/webhooks.md), as OpenAPI 3.1 webhooks. */
 function webhooks() {
@@ -52,7 +64,11 @@ function webhooks() {
 export function openApiDocument(routes: readonly RouteDescription[], { version }: { version: string }) {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const route of routes) {
-    const parameters = [...parametersOf(route.params, 'path'), ...parametersOf(route.query, 'query')]
+    const parameters = [
+      ...parametersOf(route.params, 'path'),
+      ...parametersOf(route.query, 'query'),
+      ...(route.errors.includes('IDEMPOTENCY_KEY_INVALID') ? [idempotencyKeyParameter] : []),
+    ]
     const { response } = route
     ;(paths[openApiPath(route.path)] ??= {})[route.method] = {
       summary: route.summary,

@@ -1,5 +1,7 @@
 import { expect, test } from 'vitest'
 import { idempotencyKeyRequiredOf, readConfig } from '../../server/config'
+import { openApiDocument } from '../../server/openapi/openApiDocument'
+import { apiRoutes } from '../../server/routes/apiRoutes'
 import { readIdempotencyKey } from '../../server/merchant/idempotency/idempotencyKey'
 import { dueAtOf } from '../../server/merchant/idempotency/dueAtOf'
 import { issueFingerprint, type IssueFingerprintInput } from '../../server/merchant/idempotency/issueFingerprint'
@@ -92,4 +94,12 @@ test('behavior: dueDays counts whole days from the anchor; dueAt is taken as sen
   expect(dueAtOf({ dueDays: 30 }, anchor)).toBe(BigInt(Date.parse('2026-12-27T23:59:59Z') / 1000))
   expect(dueAtOf({ dueDays: 0 }, anchor)).toBe(BigInt(Date.parse('2026-11-27T23:59:59Z') / 1000))
   expect(dueAtOf({ dueAt: 1_767_225_600n }, anchor)).toBe(1_767_225_600n)
+})
+
+test('behavior: the OpenAPI document lists the Idempotency-Key header, with its pattern, on POST /v1/invoices/issue and on no route without idempotency', () => {
+  const document = openApiDocument(apiRoutes, { version: 'test' }) as { paths: Record<string, Record<string, { parameters?: { name: string; in: string; schema: { pattern?: string } }[] }>> }
+  const header = document.paths['/v1/invoices/issue']!.post!.parameters!.find((parameter) => parameter.in === 'header')
+  expect(header).toMatchObject({ name: 'Idempotency-Key', required: false, schema: { type: 'string', pattern: '^[!-~]{1,128}$' } })
+  expect(new RegExp(header!.schema.pattern!).test('order 42')).toBe(false)
+  expect(document.paths['/v1/customers']!.post!.parameters ?? []).not.toContainEqual(expect.objectContaining({ name: 'Idempotency-Key' }))
 })
