@@ -138,3 +138,13 @@ test('behavior: a timeout or cap out of its range is named with what it wants, a
     'HTTP_REQUEST_TIMEOUT_MS is not valid: it must be at least HTTP_HEADERS_TIMEOUT_MS (40000)',
   )
 })
+
+test("behavior: a malformed SERVER_SIGNER_PRIVATE_KEY is named with what it must be, never quoted; unset, the server has no signer and a quota of 500 sponsored operations a day", () => {
+  const key = `0x${'ab'.repeat(31)}`
+  expect(() => readConfig({ ...valid, SERVER_SIGNER_PRIVATE_KEY: key })).toThrow(/SERVER_SIGNER_PRIVATE_KEY is not valid: the server signer's session key, 0x and 64 hex digits/)
+  expect(() => readConfig({ ...valid, SERVER_SIGNER_PRIVATE_KEY: key })).not.toThrow(new RegExp(key))
+  const unset = readConfig(valid)
+  expect(unset.SERVER_SIGNER_PRIVATE_KEY).toBeUndefined()
+  expect(unset.MERCHANT_DAILY_OPERATION_QUOTA).toBe(500)
+  expect(readConfig({ ...valid, SERVER_SIGNER_PRIVATE_KEY: `0x${'ab'.repeat(32)}`, MERCHANT_DAILY_OPERATION_QUOTA: '0' })).toMatchObject({ MERCHANT_DAILY_OPERATION_QUOTA: 0 })
+})
