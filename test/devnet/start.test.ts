@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { createPublicClient, http } from 'viem'
+import { simpleParser } from 'mailparser'
 import { expect, onTestFinished, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
@@ -8,6 +9,7 @@ import { builtPage } from '../support/builtPage'
 import { portIsFree } from '../support/loopback'
 import { startNpmStart } from '../support/npmStart'
 import { runCli } from '../support/runCli'
+import { signedRequest } from '../support/signedRequest'
 
 const defaultRpcPort = 8545
 
@@ -44,6 +46,15 @@ test('behavior: npm start brings the devnet up with no configuration, writes dev
   const opened = await (await fetch(`${file.serverUrl}/v1/pay/${invoice.id}/metadata?token=${token}`)).json()
   expect(opened.accessLevel).toBe('full')
   expect(opened.metadata.invoiceNumber).toBe(invoice.invoiceNumber)
+
+  // the customer's mail goes to the devnet's own SMTP server, which keeps it where devnet.json says
+  const sent = await signedRequest(file.serverUrl, file.merchant.apiKey, { method: 'POST', path: `/v1/invoices/${invoice.id}/send-email`, body: '{}' })
+  expect(sent).toMatchObject({ status: 200, body: { delivery: { status: 'sent', to: 'accounts@acme-robotics.example' } } })
+  const kept = () => readdirSync(file.mailbox!).filter((name) => name.endsWith('.eml'))
+  await expect.poll(() => kept().length).toBe(1)
+  const mail = await simpleParser(readFileSync(join(file.mailbox!, kept()[0]!)))
+  expect(mail.subject).toBe(`Rechnung ${invoice.invoiceNumber} von Northwind Studio Ltd`)
+  expect(mail.text).toContain(invoice.shareLink)
 
   // `npm run keys` with nothing configured reaches this devnet's database, through the running devnet
   const keys = await runCli('cli/keys.ts', ['list', '--studio', file.merchant.studioId], { SVC_DEVNET_DIR: dirname(file.database!.socket) })
