@@ -87,6 +87,22 @@ describe('POST /v1/invoices/:id/cancel/submit', () => {
     expect(await cancel(invoice.id)).toMatchObject({ status: 400, body: { error: 'INVALID_STATUS' } })
   })
 
+  test('behavior: an operation that was dropped and whose sponsorship has ended is replaced by a new one', async () => {
+    const invoice = await newInvoice()
+    const { stores } = ctx.server
+    const key = stores.invoiceKey(invoice.id)
+    // as an earlier request left it: sent, never included, its paymaster signature long expired
+    const dropped = `0x${'5a'.repeat(32)}`
+    await stores.db.query(
+      `INSERT INTO cancel_attempts (studio_id, chain_id, registry, invoice_id, state, user_op_hash, updated_at) VALUES ($1, $2, $3, $4, 'submitted', $5, now() - interval '1 hour')`,
+      [merchant.studioId, key.chainId, key.registry.toLowerCase(), invoice.id.toString(), dropped],
+    )
+    const answer = await cancel(invoice.id)
+    expect(answer).toMatchObject({ status: 200, body: { status: 'Canceled' } })
+    expect(answer.body.userOpHash).not.toBe(dropped)
+    expect((await onChain(invoice.id)).status).toBe(canceledStatus)
+  })
+
   test("behavior: without the vault's live session for the server's key: no_active_signer, and the invoice stays Issued", async () => {
     const invoice = await newInvoice()
     const { anvil, deployment, seed, clients } = ctx.devnet

@@ -46,7 +46,13 @@ export async function submitCancel(dependencies: CancelDependencies, principal: 
     if (!attempt?.userOpHash) {
       throw new HttpError(409, 'CANCEL_IN_PROGRESS', 'another request is sending this cancel now: repeat this one in a few seconds to follow it')
     }
-    return settle(dependencies, key, id, () => followSessionCall(signing, attempt.userOpHash!))
+    const outcome = await settle(dependencies, key, id, () => followSessionCall(signing, attempt.userOpHash!))
+    if (outcome.status === 'pending' && (await lapsed(dependencies, principal, attempt.updatedAt))) {
+      // dropped before inclusion, and its sponsorship has ended since: it can never be included now
+      await attempts.failed(key)
+      return submitCancel(dependencies, principal, id)
+    }
+    return outcome
   }
 
   const { studio } = principal
@@ -89,4 +95,13 @@ async function settle(dependencies: CancelDependencies, key: InvoiceKey, id: big
   await dependencies.attempts.confirmed(key, outcome.txHash)
   dependencies.invoices.forget(id)
   return { status: 'confirmed', userOpHash: outcome.userOpHash, txHash: outcome.txHash }
+}
+
+/** Whether an operation sent at `sentAt` and still not included can no longer be: our paymaster's
+ * signature on it has expired (a minute's margin for clocks), which the EntryPoint checks. Only for a
+ * sponsored vault: an operation paid from the vault's own deposit has no such end. */
+async function lapsed(dependencies: CancelDependencies, principal: Principal, sentAt: Date): Promise<boolean> {
+  const { signer } = dependencies
+  const endsAt = sentAt.getTime() + (signer.sponsorshipWindowSeconds + 60) * 1000
+  return endsAt < signer.now() && (await signer.registeredMerchant(principal.studio.vaultAddress))
 }
