@@ -114,8 +114,8 @@ export async function submitIssuance(
     studioId: studio.id,
     vault: studio.vaultAddress,
     // inside the vault's turn: no other operation of this instance numbers an invoice meanwhile
-    prepare: async () => {
-      const issuedBefore = await client.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'merchantInvoiceCount', args: [studio.vaultAddress] })
+    prepare: async ({ blockNumber }) => {
+      const issuedBefore = await client.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'merchantInvoiceCount', args: [studio.vaultAddress], blockNumber })
       const invoiceNumber = (BigInt(issuedBefore) + 1n).toString()
       const amount = formatUnits(input.amount, token.decimals)
       const createdAt = new Date(signing.now())

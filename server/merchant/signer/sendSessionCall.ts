@@ -59,8 +59,10 @@ export type SendSessionCallParameters<T> = {
   studioId: string
   vault: Address
   /** Builds the call inside the vault's turn, with nothing sent yet: what depends on the vault's state
-   * when it is sent (the registry's next invoice number) is read here, and `context` carries it on. */
-  prepare: () => Promise<{ call: SessionCall; context: T }>
+   * when it is sent (the registry's next invoice number) is read here, at `blockNumber`, and `context`
+   * carries it on. The operation's nonce is read at the same block: should another operation of the
+   * session land in between, this one is refused rather than sent on a state it was not built for. */
+  prepare: (at: { blockNumber: bigint }) => Promise<{ call: SessionCall; context: T }>
   /** Runs with the operation's hash before it leaves: what must be kept to find the operation again
    * (the issuance record, the idempotency record's `submitting`) is written here. */
   beforeSend?: (userOpHash: Hex, context: T) => Promise<void>
@@ -101,15 +103,23 @@ function oneAtATime<T>(vault: Address, run: () => Promise<T>): Promise<T> {
  */
 export function sendSessionCall<T>(dependencies: SessionSignerDependencies, parameters: SendSessionCallParameters<T>): Promise<SessionCallOutcome & { context: T }> {
   return oneAtATime(parameters.vault, async () => {
-    const { call, context } = await parameters.prepare()
-    const outcome = await sendNow(dependencies, { studioId: parameters.studioId, vault: parameters.vault, call, beforeSend: (hash) => parameters.beforeSend?.(hash, context) ?? Promise.resolve() })
+    // never a cached head: the previous operation of this vault may have landed a moment ago
+    const blockNumber = await dependencies.client.getBlockNumber({ cacheTime: 0 })
+    const { call, context } = await parameters.prepare({ blockNumber })
+    const outcome = await sendNow(dependencies, {
+      studioId: parameters.studioId,
+      vault: parameters.vault,
+      call,
+      blockNumber,
+      beforeSend: (hash) => parameters.beforeSend?.(hash, context) ?? Promise.resolve(),
+    })
     return { ...outcome, context }
   })
 }
 
 async function sendNow(
   dependencies: SessionSignerDependencies,
-  { studioId, vault, call, beforeSend }: { studioId: string; vault: Address; call: SessionCall; beforeSend: (userOpHash: Hex) => Promise<void> },
+  { studioId, vault, call, blockNumber, beforeSend }: { studioId: string; vault: Address; call: SessionCall; blockNumber: bigint; beforeSend: (userOpHash: Hex) => Promise<void> },
 ): Promise<SessionCallOutcome> {
   const { client, deployment, bundler, sponsor, signer } = dependencies
   if (!signer) throw new NoServerSignerError('this server has no signer key (SERVER_SIGNER_PRIVATE_KEY): it cannot sign for any vault')
@@ -119,7 +129,7 @@ async function sendNow(
   if (!deployment.sessionValidator) throw new NoServerSignerError('this deployment names no session module (SESSION_VALIDATOR_ADDRESS)')
   const callData = encodeMerchantVaultCall(call)
   const [nonce, fees, callGas] = await Promise.all([
-    client.readContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [vault, sessionNonceKey(deployment.sessionValidator)] }),
+    client.readContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [vault, sessionNonceKey(deployment.sessionValidator)], blockNumber }),
     client.estimateFeesPerGas(),
     // the call as the EntryPoint makes it: a registry that refuses it (a canceled invoice, a due date
     // passed) refuses it here, before anything is signed or paid for
