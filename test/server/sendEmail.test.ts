@@ -119,6 +119,23 @@ describe('POST /v1/invoices/:id/send-email', () => {
     await mailbox.nextMessage()
   })
 
+  test('behavior: without an SMTP server configured, a delivery answers not_configured and records nothing', async () => {
+    const stores = server().stores
+    const invoice = stores.invoiceKey(424_242n)
+    const answer = await deliverInvoiceEmail(
+      { mailer: null, deliveries: stores.emailDeliveries, logger: silentLogger },
+      {
+        studioId: ctx.merchant.studioId,
+        invoice,
+        recipient: { customerId: null, name: 'Acme Robotics GmbH', email: 'accounts@acme-robotics.example', country: 'DE' },
+        mail: { merchantName: 'Northwind Studio Ltd', invoiceNumber: '9', amount: 1_000_000n, token: { symbol: 'USDC', decimals: 6 }, dueAt: 1_900_000_000n, shareLink: 'https://checkout.example.test/pay/424242?token=svc_tk_x' },
+        trigger: 'issuance',
+      },
+    )
+    expect(answer).toEqual({ status: 'not_configured', to: 'accounts@acme-robotics.example' })
+    expect(await stores.emailDeliveries.find(invoice)).toBeNull()
+  })
+
   test('behavior: only an Issued invoice is mailed: a canceled one answers INVALID_STATUS', async () => {
     const invoice = seeded(3)
     await ctx.devnet.cancelInvoice(invoice.id)
