@@ -38,16 +38,18 @@ function issuer() {
   const chain = new Map<Hex, { invoiceId: bigint; txHash: Hex }>()
   const anchors: Date[] = []
   let nextInvoiceId = 1n
-  const behaviour: { pending?: boolean; finalizeFails?: boolean; sendError?: Error | undefined; hold?: Promise<void> } = {}
+  const behaviour: { pending?: boolean; finalizeFails?: boolean; sendError?: Error | undefined; landsAnyway?: boolean; keepHash?: boolean; hold?: Promise<void> } = {}
   const steps = (due: IssueDue): IdempotentSteps<Work, Answer> => ({
     async submit({ anchor, submissionBegins }) {
       calls.submit++
       anchors.push(anchor)
       await behaviour.hold
-      await submissionBegins({ dueAt: dueAtOf(due, anchor).toString() })
-      if (behaviour.sendError) throw behaviour.sendError
       const userOpHash = hashOf('operation')
+      await submissionBegins({ dueAt: dueAtOf(due, anchor).toString() }, behaviour.keepHash ? userOpHash : undefined)
+      // the bundler's answer lost on the way, with the operation sent or not
+      if (behaviour.sendError && !behaviour.landsAnyway) throw behaviour.sendError
       chain.set(userOpHash, { invoiceId: nextInvoiceId++, txHash: hashOf('transaction') })
+      if (behaviour.sendError) throw behaviour.sendError
       return { userOpHash }
     },
     async poll({ userOpHash }) {
@@ -260,6 +262,45 @@ describe.each(backends)('%s', (backend) => {
     expect((await post(body(), lostKey)).body.code).toBe('IDEMPOTENCY_SUBMISSION_UNCERTAIN')
     expect(chain.calls.submit).toBe(1)
     expect(chain.issued()).toBe(0n)
+  })
+
+  test('behavior: a request killed while sending, with the hash its operation would have kept: found on-chain, the retry finalizes it; not found, IDEMPOTENCY_SUBMISSION_UNCERTAIN names the hash', async () => {
+    const chain = issuer()
+    const studioId = randomUUID()
+    const post = instance(stores[0], chain, { studioId })
+    const killedWhileSending = async (key: string, userOpHash: Hex) => {
+      const dead = await stores[1].claim({ scope: scopeOf(studioId), key, fingerprint: fingerprintOf(studioId, body()), leaseMs: 1 })
+      if (dead.kind !== 'leased') throw new Error('the first claim leased the record')
+      await stores[1].beginSubmission(dead.lease, { dueAt: '1767225600' }, userOpHash)
+    }
+    const landed = hashOf('operation')
+    chain.chain.set(landed, { invoiceId: 12n, txHash: hashOf('transaction') })
+    const landedKey = randomUUID()
+    await killedWhileSending(landedKey, landed)
+    expect((await post(body(), landedKey)).body).toMatchObject({ id: '12', userOpHash: landed, idempotency: { replayed: true, state: 'confirmed' } })
+    expect(chain.calls).toEqual({ submit: 0, poll: 1, finalize: 1 })
+
+    const lost = hashOf('operation')
+    const lostKey = randomUUID()
+    await killedWhileSending(lostKey, lost)
+    const uncertain = await post(body(), lostKey)
+    expect(uncertain).toEqual({ status: 409, body: { error: 'IDEMPOTENCY_SUBMISSION_UNCERTAIN', code: 'IDEMPOTENCY_SUBMISSION_UNCERTAIN', userOpHash: lost, message: expect.stringContaining('will not build it again') } })
+    // it may still land: then the same request finds it
+    chain.chain.set(lost, { invoiceId: 13n, txHash: hashOf('transaction') })
+    expect((await post(body(), lostKey)).body).toMatchObject({ id: '13', userOpHash: lost })
+    expect(chain.calls.submit).toBe(0)
+  })
+
+  test('behavior: a bundler answer lost on the way for an operation that landed: with its hash kept, the retry finds it and issues nothing more', async () => {
+    const chain = issuer()
+    const post = instance(stores[0], chain, { studioId: randomUUID() })
+    const key = randomUUID()
+    Object.assign(chain.behaviour, { keepHash: true, landsAnyway: true, sendError: new BundlerUnavailableError('the bundler did not answer') })
+    expect((await post(body(), key)).status).toBe(503)
+    chain.behaviour.sendError = undefined
+    expect((await post(body(), key)).body).toMatchObject({ id: '1', idempotency: { replayed: true, state: 'confirmed' } })
+    expect(chain.calls.submit).toBe(1)
+    expect(chain.issued()).toBe(1n)
   })
 
   test('behavior: an operation the bundler refused went nowhere: the retry with the same key builds it again', async () => {

@@ -5,14 +5,16 @@
 --
 -- state:
 --   started              a request holds the lease and builds the operation; nothing has been sent
---   submitting           the operation is being handed to the bundler; no usable userOpHash yet
+--   submitting           the operation is being handed to the bundler; user_op_hash, when set, is the
+--                        hash it will have, which the bundler has not confirmed
 --   submitted            the bundler took the operation (user_op_hash), the request still waits on it
 --   pending              202 was answered; repeating the POST repolls the same operation
 --   confirmed            the 200 answer is kept in `answer` and replayed to every retry
 --   finalization_failed  the invoice exists on-chain (invoice_id, tx_hash) but finalization failed
 -- lease_owner / lease_until: which request works on the row, until when (the database's clock). A
 -- lease that ran out is taken over by a retry, except in `submitting`: then nobody knows whether the
--- operation went out, and the retry is told so (IDEMPOTENCY_SUBMISSION_UNCERTAIN).
+-- operation went out. The retry looks for user_op_hash on-chain when it is set, and carries on if it
+-- is there; otherwise it is told so (IDEMPOTENCY_SUBMISSION_UNCERTAIN), and nothing is built again.
 -- created_at anchors dueDays: a retry a day later computes the same dueAt.
 CREATE TABLE idempotency_records (
   studio_id uuid NOT NULL,

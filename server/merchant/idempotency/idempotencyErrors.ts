@@ -21,6 +21,18 @@ export class IdempotencyRefusedError extends CodedError {
   }
 }
 
+/**
+ * The operation of a key began to be sent and nothing shows that it went out: building it again
+ * could issue the invoice twice. With the hash it was to have, the merchant can look for it.
+ */
+export function submissionUncertain(userOpHash?: string): IdempotencyRefusedError {
+  return new IdempotencyRefusedError(
+    'IDEMPOTENCY_SUBMISSION_UNCERTAIN',
+    `the operation of this Idempotency-Key began to be submitted${userOpHash ? ' and is not on-chain' : ''}, and no receipt hash was kept: the server will not build it again. Reconcile it with GET /v1/invoices?mode=strong before sending a new key`,
+    userOpHash ? { userOpHash } : undefined,
+  )
+}
+
 export type FinalizationFailedDetails = { invoiceId: string; txHash: string; userOpHash: string }
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Hex } from 'viem'
 import type { Database, Queryable } from '../../store/database'
-import { IdempotencyRefusedError } from './idempotencyErrors'
+import { IdempotencyRefusedError, submissionUncertain } from './idempotencyErrors'
 
 /** Where a key names an operation: the same key on another studio, chain or route is another one. */
 export type IdempotencyScope = { studioId: string; chainId: number; route: string }
@@ -134,12 +134,8 @@ export function createIdempotencyStore(db: Database, { leaseMs = defaultLeaseMs 
             'a request with this Idempotency-Key is still being processed: wait briefly, then retry with the same key and payload',
           )
         }
-        if (row.state === 'submitting') {
-          throw new IdempotencyRefusedError(
-            'IDEMPOTENCY_SUBMISSION_UNCERTAIN',
-            'the operation of this Idempotency-Key began to be submitted, and no receipt hash was kept: the server will not build it again. Reconcile it with GET /v1/invoices?mode=strong before sending a new key',
-          )
-        }
+        // without the hash it was to have, nothing can be looked for; with it, the caller looks on-chain
+        if (row.state === 'submitting' && !row.user_op_hash) throw submissionUncertain()
         await tx.query(
           `UPDATE idempotency_records SET lease_owner = $5, lease_until = statement_timestamp() + ${ms(leaseMs)}, updated_at = statement_timestamp()
            WHERE ${key}`,
@@ -149,9 +145,11 @@ export function createIdempotencyStore(db: Database, { leaseMs = defaultLeaseMs 
       })
     },
 
-    /** Right before the operation leaves for the bundler, with what finalization will need: from here
-     * a death of this request cannot tell whether the operation went out. */
-    beginSubmission: (lease: Lease, work: Json) => transition(lease, ['started'], `state = 'submitting', work = $7::jsonb`, [JSON.stringify(work)]),
+    /** Right before the operation leaves for the bundler, with what finalization will need and, when
+     * known, the hash the operation will have: from here a death of this request cannot tell whether
+     * the operation went out, and only that hash can (found on-chain, it did). */
+    beginSubmission: (lease: Lease, work: Json, userOpHash?: Hex) =>
+      transition(lease, ['started'], `state = 'submitting', work = $7::jsonb, user_op_hash = $8`, [JSON.stringify(work), userOpHash?.toLowerCase() ?? null]),
 
     /** The bundler took the operation: a retry repolls this hash and never builds another. */
     recordSubmitted: (lease: Lease, userOpHash: Hex) =>
@@ -162,7 +160,7 @@ export function createIdempotencyStore(db: Database, { leaseMs = defaultLeaseMs 
       transition(lease, ['submitted', 'pending'], 'invoice_id = $7::numeric, tx_hash = $8', [invoiceId.toString(), txHash.toLowerCase()]),
 
     /** Nothing went out (refused before sending, or failed before submission): a retry builds it afresh. */
-    releaseUnsubmitted: (lease: Lease) => transition(lease, ['started', 'submitting'], `state = 'started', work = NULL, lease_until = NULL`),
+    releaseUnsubmitted: (lease: Lease) => transition(lease, ['started', 'submitting'], `state = 'started', work = NULL, user_op_hash = NULL, lease_until = NULL`),
 
     /** Sending failed in a way that may have sent it: retries are told the submission is uncertain. */
     releaseUncertain: (lease: Lease) => transition(lease, ['submitting'], 'lease_until = NULL'),

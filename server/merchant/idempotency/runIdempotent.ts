@@ -1,6 +1,6 @@
 import type { Hex } from 'viem'
 import { hasCode } from '../../../shared/codedError'
-import { FinalizationFailedError } from './idempotencyErrors'
+import { FinalizationFailedError, submissionUncertain } from './idempotencyErrors'
 import type { IdempotencyRecord, IdempotencyScope, IdempotencyStore, Json, Lease } from './idempotencyStore'
 
 /** What the answer says of its key (SPEC 7.4.4): `replayed` is false only for the request that sent
@@ -21,9 +21,10 @@ export type IdempotentSteps<Work extends Json, Answer extends { readonly [key: s
   /**
    * Builds, signs and sends the operation; `anchor` is the record's creation time (dueDays counts
    * from it). Call `submissionBegins` right before handing the operation to the bundler, with what
-   * `poll` and `finalize` will need, and answer the hash the bundler took.
+   * `poll` and `finalize` will need and, when known, the hash the operation will have: a request
+   * that dies while sending then leaves something to look for on-chain. Answer the hash the bundler took.
    */
-  submit(run: { anchor: Date; submissionBegins(work: Work): Promise<void> }): Promise<{ userOpHash: Hex }>
+  submit(run: { anchor: Date; submissionBegins(work: Work, userOpHash?: Hex): Promise<void> }): Promise<{ userOpHash: Hex }>
   /** Waits for the operation as long as a request may wait; `pending` when it is not yet on-chain,
    * or on-chain without its invoice event (SPEC 7.4.6). */
   poll(run: { userOpHash: Hex; work: Work; anchor: Date }): Promise<Polled>
@@ -89,6 +90,7 @@ export async function runIdempotent<Work extends Json, Answer extends { readonly
   }
   if (!userOpHash) throw new Error(`idempotency record in state ${record.state} has no userOpHash`)
   let included = includedOf(record)
+  if (record.state === 'submitting') included = await reconcileUncertain(store, lease, { userOpHash, work, anchor }, steps)
   if (!included) {
     let polled: Polled
     try {
@@ -115,6 +117,33 @@ export async function runIdempotent<Work extends Json, Answer extends { readonly
   return { ...answer, idempotency: { key, replayed, state: 'confirmed' } }
 }
 
+/**
+ * A request died, or lost the bundler's answer, while sending an operation whose hash it had kept:
+ * found on-chain, it went out, and the operation continues to finalization; not found, it may still
+ * be on its way or never have left, and it is never built again (IDEMPOTENCY_SUBMISSION_UNCERTAIN).
+ */
+async function reconcileUncertain<Work extends Json>(
+  store: IdempotencyStore,
+  lease: Lease,
+  run: { userOpHash: Hex; work: Work; anchor: Date },
+  steps: Pick<IdempotentSteps<Work, never>, 'poll'>,
+): Promise<{ invoiceId: bigint; txHash: Hex }> {
+  let polled: Polled
+  try {
+    polled = await steps.poll(run)
+  } catch (error) {
+    await store.releaseUncertain(lease)
+    throw error
+  }
+  if (polled.status === 'pending') {
+    await store.releaseUncertain(lease)
+    throw submissionUncertain(run.userOpHash)
+  }
+  await store.recordSubmitted(lease, run.userOpHash)
+  await store.recordIncluded(lease, polled.invoiceId, polled.txHash)
+  return { invoiceId: polled.invoiceId, txHash: polled.txHash }
+}
+
 function includedOf(record: IdempotencyRecord): { invoiceId: bigint; txHash: Hex } | undefined {
   return record.invoiceId !== undefined && record.txHash ? { invoiceId: record.invoiceId, txHash: record.txHash } : undefined
 }
@@ -133,8 +162,8 @@ async function submitOnce<Work extends Json>(
   try {
     result = await steps.submit({
       anchor,
-      async submissionBegins(kept) {
-        await store.beginSubmission(lease, kept)
+      async submissionBegins(kept, userOpHash) {
+        await store.beginSubmission(lease, kept, userOpHash)
         work = kept
       },
     })
