@@ -27,6 +27,8 @@ export async function startMailbox({ dir, port = 0 }: { dir: string; port?: numb
     disabledCommands: ['AUTH', 'STARTTLS'],
     size: maxMessageBytes,
     banner: 'svc-checkout devnet mailbox',
+    // every client is this machine: a reverse DNS lookup per connection would only cost time
+    disableReverseLookup: true,
     // a client still connected must not hold a stopping devnet
     closeTimeout: 1_000,
     onData(stream, _session, callback) {
