@@ -91,7 +91,7 @@ const isoDay = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString
  */
 export async function submitIssuance(
   dependencies: IssueDependencies,
-  { studio, input, anchor, submissionBegins }: { studio: Studio; input: IssueInput; anchor: Date; submissionBegins: (work: IssueWork) => Promise<void> },
+  { studio, input, anchor, submissionBegins }: { studio: Studio; input: IssueInput; anchor: Date; submissionBegins: (work: IssueWork, userOpHash?: Hex) => Promise<void> },
 ): Promise<{ userOpHash: Hex }> {
   const { signer: signing } = dependencies
   const { client, deployment } = signing
@@ -156,7 +156,8 @@ export async function submitIssuance(
         sendEmail: input.sendEmail,
         metadata: metadata,
       })
-      await submissionBegins({ userOpHash })
+      // the hash too: a request that dies while sending leaves an operation to look for on-chain
+      await submissionBegins({ userOpHash }, userOpHash)
     },
   })
   return { userOpHash: outcome.userOpHash }
