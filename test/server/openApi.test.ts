@@ -53,6 +53,37 @@ describe('GET /openapi.json', () => {
   })
 })
 
+describe('the merchant routes in GET /openapi.json', () => {
+  test("behavior: every merchant route is documented with the merchant's credentials and the scope SPEC 5.6 guards it with (none: no granular scope)", async () => {
+    const document = (await (await app.request('/openapi.json')).json()) as any
+    const merchant = Object.fromEntries(
+      Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
+        Object.entries(methods)
+          .filter(([, operation]) => operation.security?.length)
+          .map(([method, operation]) => [`${method.toUpperCase()} ${path}`, operation['x-required-scope'] ?? 'none']),
+      ),
+    )
+    expect(merchant).toMatchObject({
+      'GET /v1/customers': 'customer:read',
+      'GET /v1/customers/{id}': 'customer:read',
+      'POST /v1/customers': 'customer:write',
+      'PATCH /v1/customers/{id}': 'customer:write',
+      'DELETE /v1/customers/{id}': 'customer:write',
+      'GET /v1/invoices': 'invoice:read',
+      'GET /v1/invoices/lookup': 'invoice:read',
+      'GET /v1/invoices/{id}': 'invoice:read',
+      'GET /v1/invoices/{id}/pdf': 'none',
+      'GET /v1/invoices/{id}/share': 'invoice:read',
+      'POST /v1/invoices/issue': 'invoice:write',
+      'POST /v1/invoices/{id}/send-email': 'invoice:write',
+      'POST /v1/invoices/{id}/cancel/submit': 'invoice:write',
+      'POST /v1/invoices/{id}/cancel/prepare': 'none',
+      'POST /v1/invoices/{id}/cancel': 'none',
+    })
+    for (const name of Object.keys(merchant)) expect(document.paths[name.split(' ')[1]][name.split(' ')[0].toLowerCase()].security, name).toEqual([{ hmac: [] }, { bearer: [] }])
+  })
+})
+
 describe('the route table', () => {
   test("behavior: every API route has its own describe('METHOD /full/path') in the tests, so its tests are found by its name", () => {
     const testDir = join(import.meta.dirname, '..')

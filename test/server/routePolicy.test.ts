@@ -93,6 +93,14 @@ describe('each declared route, as the app mounts it', () => {
       'patch /v1/customers/:id': 'none customers',
       'delete /v1/customers/:id': 'none customers',
       'post /v1/invoices/issue': 'none invoices',
+      'get /v1/invoices': 'none invoices',
+      'get /v1/invoices/lookup': 'none invoices',
+      'get /v1/invoices/:id': 'none invoices',
+      'get /v1/invoices/:id/pdf': 'none invoices',
+      'post /v1/invoices/:id/send-email': 'none invoices',
+      'post /v1/invoices/:id/cancel/submit': 'none invoices',
+      'post /v1/invoices/:id/cancel/prepare': 'none invoices',
+      'post /v1/invoices/:id/cancel': 'none invoices',
     })
   })
 
