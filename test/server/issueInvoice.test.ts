@@ -10,6 +10,7 @@ import { localBundler } from '../../server/chain/bundler'
 import { chainFor } from '../../server/chain/chainClient'
 import { encodeMerchantVaultCall, type MerchantVaultCall } from '../../shared/merchantVaultCall'
 import { hashMetadata } from '../../shared/metadataHash'
+import { openDatabase } from '../../server/store/database'
 import { signedRequest } from '../support/signedRequest'
 import { useServer } from '../support/server'
 import { payDirectly } from '../support/payDirectly'
@@ -127,6 +128,26 @@ describe('POST /v1/invoices/issue', () => {
     expect(BigInt(first.body.dueAt) - before).toBeLessThan(30n * 86_400n + 60n)
     const again = await issue({ customerId, amount: 5_000_000, dueDays: 30 }, { idempotencyKey: key })
     expect(again.body).toEqual({ ...first.body, idempotency: { key, replayed: true, state: 'confirmed' } })
+  })
+
+  test('behavior: the idempotency record keeps no share link; after the merchant regenerates the link, a replay answers the new one, which opens the invoice, not the revoked one', async () => {
+    const key = crypto.randomUUID()
+    const first = await issue({ customerId, amount: 7_000_000, dueDays: 10 }, { idempotencyKey: key })
+    expect(first.status).toBe(200)
+    const token = new URL(first.body.shareLink).searchParams.get('token')!
+    // the database as anyone who reads it or its backups would
+    const db = await openDatabase({ url: ctx.config.DATABASE_URL! })
+    const records = await db.query<{ answer: unknown }>('SELECT answer FROM idempotency_records WHERE idempotency_key = $1', [key]).finally(() => db.close())
+    expect(records).toHaveLength(1)
+    expect(JSON.stringify(records[0]!.answer)).toContain(first.body.id)
+    expect(JSON.stringify(records[0]!.answer)).not.toContain(token)
+    expect(JSON.stringify(records[0]!.answer)).not.toContain('svc_tk_')
+    const regenerated = await signedRequest(ctx.server.url, writer, { method: 'POST', path: `/v1/invoices/${first.body.id}/share/regenerate` })
+    expect(regenerated.status).toBe(200)
+    const again = await issue({ customerId, amount: 7_000_000, dueDays: 10 }, { idempotencyKey: key })
+    expect(again.status).toBe(200)
+    expect(again.body).toEqual({ ...first.body, shareLink: regenerated.body.shareLink, paymentUrl: regenerated.body.shareLink, idempotency: { key, replayed: true, state: 'confirmed' } })
+    expect(again.body.shareLink).not.toBe(first.body.shareLink)
   })
 
   describe('refusals', () => {

@@ -31,6 +31,10 @@ export type IdempotentSteps<Work extends Json, Answer extends { readonly [key: s
   /** Writes what follows the chain (metadata, share token, email) and answers the 200 body. Runs again
    * on a retry after it failed, so what it writes must be written once whatever it finds. */
   finalize(run: { userOpHash: Hex; invoiceId: bigint; txHash: Hex; work: Work; anchor: Date }): Promise<Answer>
+  /** What of the answer the record keeps, and how a replay answers from it: a bearer credential (a
+   * share link) must not sit in the record in clear, and a replay must give the link that opens the
+   * invoice now, not one revoked since. Absent, the answer is kept and replayed as it is. */
+  kept?: { keep(answer: Answer): { readonly [key: string]: Json }; replay(kept: { readonly [key: string]: Json }): Promise<Answer> }
 }
 
 export type IdempotentRequest = {
@@ -78,7 +82,11 @@ export async function runIdempotent<Work extends Json, Answer extends { readonly
   if (request.key === undefined) return runUnrecorded(steps)
   const key = request.key
   const claim = await store.claim({ scope: request.scope, key, fingerprint: request.fingerprint, leaseMs: request.leaseMs ?? store.leaseMs })
-  if (claim.kind === 'confirmed') return { ...(claim.record.answer as Answer), idempotency: { key, replayed: true, state: 'confirmed' } }
+  if (claim.kind === 'confirmed') {
+    const stored = claim.record.answer as Answer
+    const answer = steps.kept ? await steps.kept.replay(stored) : stored
+    return { ...answer, idempotency: { key, replayed: true, state: 'confirmed' } }
+  }
   const { lease, record } = claim
   const anchor = record.createdAt
   let replayed = true
@@ -113,7 +121,7 @@ export async function runIdempotent<Work extends Json, Answer extends { readonly
     await store.releaseFinalizationFailed(lease)
     throw finalizationFailed(userOpHash, included.invoiceId, included.txHash, error)
   }
-  await store.confirm(lease, answer)
+  await store.confirm(lease, steps.kept ? steps.kept.keep(answer) : answer)
   return { ...answer, idempotency: { key, replayed, state: 'confirmed' } }
 }
 

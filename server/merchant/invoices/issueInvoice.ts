@@ -196,6 +196,20 @@ async function defaultToken(tokens: IssueDependencies['tokens'], key: InvoiceKey
   }
 }
 
+/** The issuance's answer as its idempotency record keeps it: without the share link, a bearer
+ * credential the token store keeps only sealed. */
+export function keptIssuance({ shareLink: _link, paymentUrl: _url, ...kept }: IssuedAnswer): Omit<IssuedAnswer, 'shareLink' | 'paymentUrl'> {
+  return kept
+}
+
+/** A replayed issuance with the invoice's share link as it stands now: the default link, made anew
+ * when the merchant revoked or regenerated the one first answered. */
+export async function replayedIssuance(dependencies: IssueDependencies, kept: Omit<IssuedAnswer, 'shareLink' | 'paymentUrl'>): Promise<IssuedAnswer> {
+  const invoiceId = BigInt(kept.id)
+  const shareLink = shareLinkFor(dependencies.publicUrl(), invoiceId, await defaultToken(dependencies.tokens, dependencies.invoiceKey(invoiceId)))
+  return { ...kept, shareLink, paymentUrl: shareLink }
+}
+
 /**
  * Step three, once the invoice is on-chain: stores its metadata encrypted under the metaHash the chain
  * holds for it, makes its default share token, sends the customer's mail when asked (once per

@@ -4,7 +4,7 @@ import type { IdempotencyStore } from '../idempotency/idempotencyStore'
 import { readIdempotencyKey, idempotencyKeyHeader } from '../idempotency/idempotencyKey'
 import { issueFingerprint } from '../idempotency/issueFingerprint'
 import { runIdempotent } from '../idempotency/runIdempotent'
-import { finalizeIssuance, pollIssuance, submitIssuance, type IssueDependencies, type IssuedAnswer, type IssueWork } from './issueInvoice'
+import { finalizeIssuance, keptIssuance, pollIssuance, replayedIssuance, submitIssuance, type IssueDependencies, type IssuedAnswer, type IssueWork } from './issueInvoice'
 import { issueAnswerSchema, issueRequestSchema } from './issueWire'
 
 export type IssueRouteDependencies = IssueDependencies & {
@@ -79,6 +79,7 @@ export const issueRoutes = [
           submit: ({ anchor, submissionBegins }) => submitIssuance(issue, { studio, input, anchor, submissionBegins }),
           poll: ({ userOpHash }) => pollIssuance(issue, { userOpHash }),
           finalize: ({ userOpHash, invoiceId, txHash }) => finalizeIssuance(issue, { userOpHash, invoiceId, txHash }),
+          kept: { keep: keptIssuance, replay: (kept) => replayedIssuance(issue, kept as ReturnType<typeof keptIssuance>) },
         },
       )
     },
