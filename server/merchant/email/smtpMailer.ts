@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js'
 import { createTransport } from 'nodemailer'
 import { CodedError } from '../../../shared/codedError'
 
@@ -24,7 +25,16 @@ const timeoutMs = 10_000
  * caller's choice, counted in its delivery record.
  */
 export function smtpMailer({ smtpUrl, from }: { smtpUrl: string; from: string }): Mailer {
-  const transport = createTransport({ url: smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs * 3 })
+  const transport = createTransport({
+    url: smtpUrl,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs * 3,
+    // A mail carries a bearer share link, and the login the URL's password: over the network either
+    // goes only through TLS. Without this, a server whose STARTTLS offer a man in the middle strips
+    // would get both in clear. Only a server on this machine (the devnet's) is spoken to in clear.
+    requireTLS: !onThisMachine(smtpUrl),
+  })
   return {
     async send({ to, subject, text, language }) {
       try {
@@ -36,6 +46,14 @@ export function smtpMailer({ smtpUrl, from }: { smtpUrl: string; from: string })
     },
     close: () => transport.close(),
   }
+}
+
+/** Whether the SMTP server is on this machine (a loopback address or localhost): traffic to it
+ * never crosses a network. smtps:// is TLS from the first byte anyway. */
+export function onThisMachine(smtpUrl: string): boolean {
+  const host = new URL(smtpUrl).hostname.replace(/^\[|\]$/g, '')
+  if (host === 'localhost') return true
+  return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback'
 }
 
 /** nodemailer's code for the failure (ECONNECTION, ETIMEDOUT, EENVELOPE…) and the server's reply
