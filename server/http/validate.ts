@@ -5,11 +5,40 @@ import * as z from 'zod/mini'
 import { HttpError, ValidationError } from './httpError'
 
 export function validate<S extends z.ZodMiniType>(schema: S, value: unknown, at = ''): z.infer<S> {
+  refuseNul(value, at ? [at] : [])
   const result = schema.safeParse(value)
   if (result.success) return result.data
   throw new ValidationError(
     result.error.issues.map((issue) => ({ path: [at, ...issue.path.map(String)].filter(Boolean).join('.'), message: issue.message })),
   )
+}
+
+/**
+ * No text a client sends may carry U+0000: PostgreSQL's text cannot hold it, so a NUL reaching a query
+ * failed there as a server error, and no name, email, number or search means one. Refused before any
+ * schema, at the field that carries it.
+ */
+type PathLink = { key: string; parent: PathLink | null } | null
+
+function refuseNul(value: unknown, at: string[]): void {
+  // a walk without recursion, each path a link to its parent: a 64 KiB body can nest thirty thousand
+  // arrays deep, and neither the stack nor copied paths may grow with that
+  const root = at.reduce<PathLink>((parent, key) => ({ key, parent }), null)
+  const pending: [unknown, PathLink][] = [[value, root]]
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, link] = next
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) throw new ValidationError([{ path: pathOf(link), message: 'the text contains a NUL character (U+0000), which no field accepts' }])
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, child] of Object.entries(item)) pending.push([key.includes('\u0000') ? '\u0000' : child, { key, parent: link }])
+    }
+  }
+}
+
+function pathOf(link: PathLink): string {
+  const keys: string[] = []
+  for (let at = link; at; at = at.parent) keys.unshift(at.key)
+  return keys.join('.')
 }
 
 /** The path's parameters, parsed by `schema` before the handler runs (read with `c.req.valid('param')`). */

@@ -170,6 +170,9 @@ describe('POST /v1/invoices/issue', () => {
         [{ customerId, amount: '0', dueAt }, 'body.amount'],
         [{ customerId, amount: '1.5', dueAt }, 'body.amount'],
         [{ customerId, amount: '1000000', dueAt: '1' }, 'body.dueAt'],
+        // past the last date a calendar can write: the document could not state it
+        [{ customerId, amount: '1000000', dueAt: '8640000000001' }, 'body.dueAt'],
+        [{ customerId, amount: '1000000', dueAt: (2n ** 64n - 1n).toString() }, 'body.dueAt'],
       ]
       for (const [body, path] of cases) {
         const answer = await issue(body)

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { useInProcessApp } from '../support/inProcessApp'
 import { answerOf, signedRequest } from '../support/signedRequest'
 
@@ -80,5 +80,39 @@ describe('POST /v1/invoices/:id/tokens', () => {
     expect(unsigned.status).toBe(401)
     const forged = await signedRequest(origin, { ...ctx.apiKey, secret: `svc_sk_${'A'.repeat(43)}` }, { method: 'POST', path: '/v1/invoices/abc/tokens', body: '[]' }, ctx.fetch)
     expect(forged.status).toBe(401)
+  })
+})
+
+describe('text with a NUL character (U+0000), on any route', () => {
+  let writer: { keyId: string; secret: string }
+  beforeAll(async () => {
+    writer = await ctx.stores.apiKeys.createApiKey({ studioId: ctx.studioId, name: 'all of it', scopes: ['write'] })
+  })
+
+  test('behavior: a NUL in a body field, a query or a path is 400 VALIDATION_ERROR naming where it is, never a 500 from the database', async () => {
+    const customer = {
+      type: 'entity',
+      legalName: 'Acme\u0000 Robotics GmbH',
+      email: 'accounts@acme-robotics.example',
+      address: { street: 'Lindenstraße 4', city: 'Berlin', postal: '10969', country: 'DE' },
+      registrationNumber: 'HRB 123456',
+    }
+    const created = await signedRequest(origin, writer, { method: 'POST', path: '/v1/customers', body: JSON.stringify(customer) }, ctx.fetch)
+    expect(created.status).toBe(400)
+    expect(created.body).toEqual({ error: 'VALIDATION_ERROR', details: [{ path: 'body.legalName', message: 'the text contains a NUL character (U+0000), which no field accepts' }] })
+    const nested = await signedRequest(origin, writer, { method: 'POST', path: '/v1/customers', body: JSON.stringify({ ...customer, legalName: 'Acme', address: { ...customer.address, street: 'Linden\u0000straße 4' } }) }, ctx.fetch)
+    expect(nested.body.details).toEqual([expect.objectContaining({ path: 'body.address.street' })])
+    const searched = await signedRequest(origin, writer, { method: 'GET', path: '/v1/customers', query: 'search=%00' }, ctx.fetch)
+    expect(searched.status).toBe(400)
+    expect(searched.body.details).toEqual([expect.objectContaining({ path: 'search' })])
+    const looked = await signedRequest(origin, writer, { method: 'GET', path: '/v1/invoices/lookup', query: 'number=%00&year=2026' }, ctx.fetch)
+    expect(looked.status).toBe(400)
+  })
+
+  test('behavior: a body nested thirty thousand arrays deep is a 400, not a crash', async () => {
+    const deep = `${'['.repeat(30_000)}${']'.repeat(30_000)}`
+    const answer = await signedRequest(origin, writer, { method: 'POST', path: '/v1/customers', body: deep }, ctx.fetch)
+    expect(answer.status).toBe(400)
+    expect(answer.body.error).toBe('VALIDATION_ERROR')
   })
 })

@@ -45,6 +45,8 @@ export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, 
     app: ReturnType<typeof createApp>
     /** A merchant's API key with every invoice scope. */
     apiKey: { keyId: string; secret: string }
+    /** The key's studio, for a test that needs another key of it. */
+    studioId: string
     /** The app's stores, for a test that needs a second studio or key. */
     stores: ReturnType<typeof openStores>
     /** `fetch` against the app, for helpers that take one. */
@@ -61,6 +63,7 @@ export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, 
     const studio = await stores.studios.createStudio({ name: 'In-process Studio', vaultAddress: randomAddress(), chainId: 31337 })
     const key = await stores.apiKeys.createApiKey({ studioId: studio.id, name: 'in-process', scopes: ['invoice:read', 'invoice:write'] })
     context.apiKey = { keyId: key.keyId, secret: key.secret }
+    context.studioId = studio.id
     context.stores = stores
     context.app = createApp({
       pay: noChain('the pay routes'),

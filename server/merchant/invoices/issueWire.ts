@@ -5,7 +5,6 @@ import { bytes32Schema, uintStringSchema } from '../../../shared/deployment'
 
 export const maxDescriptionLength = 500
 const maxUint256 = 2n ** 256n - 1n
-const maxUint64 = 2n ** 64n - 1n
 
 /** A base-unit integer, as a decimal string (preferred) or a JSON integer a client's number can hold exactly. */
 const wholeNumber = (what: string, max: bigint) =>
@@ -20,12 +19,16 @@ const wholeNumber = (what: string, max: bigint) =>
     ),
   )
 
+/** The last second a calendar date can be written for (ECMAScript's last date, 275760-09-13): the
+ * invoice's document states its due date, and a later one could not be written. */
+export const lastCalendarSecond = 8_640_000_000_000n
+
 export const issueRequestSchema = z
   .strictObject({
     // optional in the schema only so that its absence is answered as the workflow's rule, with a path
     customerId: z.optional(z.uuid('the customer id is a customer UUID (POST /v1/customers answers it)')),
     amount: z.pipe(wholeNumber('amount', maxUint256), z.bigint().check(z.refine((value) => value > 0n, 'the amount must be positive'))),
-    dueAt: z.optional(wholeNumber('due time (Unix seconds)', maxUint64)),
+    dueAt: z.optional(wholeNumber('due time (Unix seconds)', lastCalendarSecond)),
     dueDays: z.optional(
       z.pipe(
         z.union([z.string().check(z.regex(/^\d{1,4}$/, 'dueDays is a whole number of days')), z.int('dueDays is a whole number of days')]),
