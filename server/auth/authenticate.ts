@@ -2,14 +2,18 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { StudioStore } from '../store/studioStore'
 import { AuthenticationError, ForbiddenError, MixedAuthError } from './authErrors'
 import { hmacHeaders } from './hmacHeaders'
-import type { JwtVerifier } from './jwtVerifier'
+import type { IdentityVerifier } from './jwtVerifier'
 import type { AuthEnv, Principal } from './principal'
 import { verifyHmacRequest, type VerifyHmacRequestDependencies } from './verifyHmacRequest'
 
 export type AuthDependencies = VerifyHmacRequestDependencies & {
   studios: Pick<StudioStore, 'getStudio'>
   /** Null where no identity provider is configured: bearer tokens are then refused. */
-  jwt: JwtVerifier | null
+  jwt: IdentityVerifier | null
+  /** Where a token without a studio claim finds its user's studio (POST /v1/auth/login made the user). */
+  users?: { findUser(issuer: string, subject: string): Promise<{ id: string; studioId: string | null } | null> }
+  /** Told of each request an API key authenticated (the audit log samples them); must not throw. */
+  keyUsed?: (c: Context, studioId: string, keyId: string) => void
 }
 
 const bearerPattern = /^Bearer +(\S+)$/i
@@ -29,13 +33,25 @@ export function authenticate(dependencies: AuthDependencies): MiddlewareHandler<
       const studio = await dependencies.studios.getStudio(key.studioId)
       // Keys reference their studio in the database; a missing one is as good as no key.
       if (!studio) throw new AuthenticationError('UNAUTHORIZED', 'the API key has no studio')
+      dependencies.keyUsed?.(c, studio.id, key.keyId)
       return { kind: 'apiKey', studio, scopes: key.scopes }
     }
     if (bearer) {
       if (!dependencies.jwt) throw new AuthenticationError('UNAUTHORIZED', 'this deployment accepts no bearer tokens: sign requests with an API key (SPEC 5.2)')
-      const studio = await dependencies.studios.getStudio(await dependencies.jwt(bearer))
+      const identity = await dependencies.jwt(bearer)
+      let userId: string | undefined
+      let studioId: string
+      if (identity.studioId !== null) studioId = identity.studioId
+      else {
+        const user = identity.subject === null ? null : await dependencies.users?.findUser(identity.issuer, identity.subject)
+        if (!user) throw new AuthenticationError('UNAUTHORIZED', 'this user has not signed in to this deployment yet: POST /v1/auth/login first')
+        if (!user.studioId) throw new ForbiddenError('the signed-in user owns no studio yet: provision one first (SPEC 4.3)')
+        studioId = user.studioId
+        userId = user.id
+      }
+      const studio = await dependencies.studios.getStudio(studioId)
       if (!studio) throw new ForbiddenError("the signed-in user's studio is not known to this deployment")
-      return { kind: 'user', studio }
+      return { kind: 'user', studio, ...(userId ? { userId } : {}) }
     }
     throw new AuthenticationError('UNAUTHORIZED', 'sign the request with an API key (x-svc-key, x-svc-ts, x-svc-nonce, Authorization: SVC-HMAC) or send a bearer token')
   }
