@@ -1,0 +1,28 @@
+/** The identity provider's own pages: plain HTML forms, so that a person, a test with fetch, or
+ * a screen reader can each sign in. No script, no third-party resources. */
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>` +
+  '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:24rem;margin:3rem auto;padding:0 1rem}label,input,button{display:block;width:100%;margin:.25rem 0 .75rem}input,button{padding:.5rem;font:inherit}[role=alert]{color:#a00}</style>' +
+  `</head><body><main><h1>${escape(title)}</h1>${body}</main></body></html>`
+
+export function renderLoginForm(uid: string, email: string, error?: string): string {
+  return page(
+    'Sign in to svc-checkout',
+    (error ? `<p role="alert">${escape(error)}</p>` : '') +
+      `<form method="post" action="/interaction/${escape(uid)}/login">` +
+      `<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required value="${escape(email)}">` +
+      '<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>' +
+      '<button type="submit">Sign in</button></form>',
+  )
+}
+
+export function renderConsentForm(uid: string, clientId: string, scope: string): string {
+  return page(
+    'Allow access',
+    `<p>${escape(clientId)} asks to act for you on the svc-checkout API (${escape(scope)}).</p>` +
+      `<form method="post" action="/interaction/${escape(uid)}/confirm"><button type="submit">Allow</button></form>`,
+  )
+}
