@@ -66,6 +66,23 @@ describe('sendSessionCall', () => {
     expect(operation?.args).toMatchObject({ userOpHash: outcome.userOpHash, sender: devnet.seed.merchant.vault, paymaster: zeroAddress, success: true })
   })
 
+  test("behavior: a sponsored operation whose sending is called off before it leaves (the caller's lease was taken over) gives the studio's quota back, and the chain holds nothing new", async () => {
+    const parts = await signerParts({ registered: true })
+    const count = () => devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoiceCount' })
+    const before = await count()
+    const calledOff = sendSessionCall(parts.dependencies, {
+      studioId: parts.studioId,
+      vault: devnet.seed.merchant.vault,
+      prepare: async () => ({ call: await issueCall(), context: null }),
+      beforeSend: async () => {
+        throw new Error('the idempotency lease was taken over')
+      },
+    })
+    await expect(calledOff).rejects.toThrow('the idempotency lease was taken over')
+    expect(await parts.used()).toBe(0)
+    expect(await count()).toBe(before)
+  })
+
   test('behavior: a cancel the registry refuses (already canceled) is refused before it is sent, and counts nothing', async () => {
     const parts = await signerParts({ registered: true })
     const issued = await send(parts, await issueCall())

@@ -168,9 +168,15 @@ async function sendNow(
     userOp.preVerificationGas = referencePreVerificationGas({ version: '0.7', userOp }, 65)
   }
   const userOpHash = getUserOperationHash({ userOperation: userOp, chainId: deployment.chainId, entryPointAddress: deployment.entryPoint, entryPointVersion: '0.7' })
-  // EIP-191 over the hash: what SessionSignerValidator recovers
-  userOp.signature = await signer.signMessage({ message: { raw: userOpHash } })
-  await beforeSend(userOpHash)
+  try {
+    // EIP-191 over the hash: what SessionSignerValidator recovers
+    userOp.signature = await signer.signMessage({ message: { raw: userOpHash } })
+    await beforeSend(userOpHash)
+  } catch (error) {
+    // nothing left (a retry took the idempotency lease meanwhile): the studio's count gets it back
+    if (sponsored) await dependencies.quota.release(studioId)
+    throw error
+  }
   let reference: string | undefined
   try {
     reference = await bundler.send(userOp)
