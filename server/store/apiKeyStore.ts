@@ -96,6 +96,22 @@ export function createApiKeyStore(db: Database, cipher: MetadataCipher) {
       return rows.map(toApiKey)
     },
 
+    /** A new secret for the same key id (SPEC 4.4 rotate), returned here and never again. The old
+     * secret stops verifying with this statement: every instance reads the key from the database on
+     * each request. Null when the key is not this studio's or is revoked. */
+    async rotateApiKey(studioId: string, keyId: string): Promise<(ApiKey & { secret: string }) | null> {
+      if (!isUuid(studioId)) return null
+      const hmacKey = randomBytes(32)
+      const secret = `svc_sk_${hmacKey.toString('base64url')}`
+      const { ciphertext, iv } = cipher.seal(hmacKey, apiKeySecretContext(keyId))
+      const [row] = await db.query<ApiKeyRow>(
+        `UPDATE api_keys SET secret_ciphertext = $3, secret_iv = $4, secret_hint = $5
+         WHERE key_id = $1 AND studio_id = $2 AND revoked_at IS NULL RETURNING ${publicColumns}`,
+        [keyId, studioId, ciphertext, iv, `…${secret.slice(-4)}`],
+      )
+      return row ? { ...toApiKey(row), secret } : null
+    },
+
     /** Permanent. False when the key is not this studio's or was already revoked. */
     async revokeApiKey(studioId: string, keyId: string): Promise<boolean> {
       if (!isUuid(studioId)) return false

@@ -1,0 +1,158 @@
+import { HttpError } from '../../http/httpError'
+import { apiRoute } from '../../routes/apiRoute'
+import type { ApiKey, ApiKeyStore } from '../../store/apiKeyStore'
+import type { ApiKeyAuditLog } from './apiKeyAuditLog'
+import {
+  apiKeyListQuerySchema,
+  apiKeyListResponseSchema,
+  apiKeyParams,
+  auditLogQuerySchema,
+  auditLogResponseSchema,
+  createApiKeyRequestSchema,
+  createdApiKeyResponseSchema,
+  revokedApiKeyResponseSchema,
+  rotatedApiKeyResponseSchema,
+  studioKeyParams,
+  type WireApiKey,
+} from './accountWire'
+import { requireOwner } from './requireOwner'
+import { accountsLimit, mounted } from './signInRoutes'
+
+export type ApiKeyManagementDependencies = {
+  apiKeys: Pick<ApiKeyStore, 'createApiKey' | 'listApiKeys' | 'revokeApiKey' | 'rotateApiKey'>
+  auditLog: Pick<ApiKeyAuditLog, 'record' | 'page'>
+  now: () => number
+}
+
+/** Absent only where no route runs (a document of the routes). */
+export type ApiKeyRoutesDependencies = { apiKeyManagement?: ApiKeyManagementDependencies }
+
+/** What SPEC 2.8 says of the log, in every answer: it is sampled, not a ledger. */
+export const auditLogSampling =
+  'created, rotated and revoked are recorded every time; key uses are sampled, about one authenticated request in ten, written asynchronously: this log is not a complete record of requests'
+
+const keyNotFound = () => new HttpError(404, 'NOT_FOUND', 'no active API key with this id in this studio')
+
+/** Write readiness (SPEC 4.4 write_status): this deployment's server signer is shared by all of a
+ * studio's keys and needs no per-key activation, so a live key is ready. */
+function keyToWire(key: ApiKey): WireApiKey {
+  return {
+    key_id: key.keyId,
+    name: key.name,
+    scopes: key.scopes,
+    secret_hint: key.secretHint,
+    status: key.status,
+    write_status: key.status === 'revoked' ? 'revoked' : 'active',
+    created_at: key.createdAt.toISOString(),
+    expires_at: key.expiresAt?.toISOString() ?? null,
+    revoked_at: key.revokedAt?.toISOString() ?? null,
+  }
+}
+
+const keyRoute = apiRoute<ApiKeyRoutesDependencies>()
+const policy = { auth: 'merchant', cors: 'none', rateLimits: [accountsLimit] } as const
+const errors = ['UNAUTHORIZED', 'FORBIDDEN', 'MIXED_AUTH'] as const
+const noStore = { 'Cache-Control': 'no-store' }
+const base = '/v1/studios/:studioId/api-keys'
+
+/**
+ * SPEC 4.4: the owner's API keys. The owner's bearer token only: an API key, even of this studio,
+ * cannot mint, see or revoke keys, and one sent beside the token is MIXED_AUTH (SPEC 5.1).
+ */
+export const apiKeyRoutes = [
+  keyRoute({
+    method: 'post',
+    path: `${base}`,
+    summary: 'Creates an API key; its secret is answered this once',
+    ...policy,
+    params: studioKeyParams,
+    body: createApiKeyRequestSchema,
+    response: { status: 201, schema: createdApiKeyResponseSchema, description: 'The key with its secret, shown once.', headers: noStore },
+    errors,
+    async handle({ params, body }, dependencies, c) {
+      const principal = requireOwner(c, params.studioId)
+      const keys = mounted(dependencies.apiKeyManagement)
+      const expiresAt = body.expires_in_days == null ? undefined : new Date(keys.now() + body.expires_in_days * 86_400_000)
+      const created = await keys.apiKeys.createApiKey({ studioId: principal.studio.id, name: body.name, scopes: body.scopes, expiresAt })
+      await keys.auditLog.record(principal.studio.id, created.keyId, 'created', { userId: principal.userId ?? null })
+      return { ...keyToWire(created), secret: created.secret, activation_required: false }
+    },
+  }),
+  keyRoute({
+    method: 'get',
+    path: `${base}`,
+    summary: "The studio's API keys, without their secrets",
+    ...policy,
+    params: studioKeyParams,
+    query: apiKeyListQuerySchema,
+    response: { status: 200, schema: apiKeyListResponseSchema, description: 'Every key, oldest first.', headers: noStore },
+    errors,
+    async handle({ params, query }, dependencies, c) {
+      const { studio } = requireOwner(c, params.studioId)
+      const keys = (await mounted(dependencies.apiKeyManagement).apiKeys.listApiKeys(studio.id)).map(keyToWire)
+      return { keys: query.status ? keys.filter((key) => key.write_status === query.status) : keys, signer: null }
+    },
+  }),
+  keyRoute({
+    method: 'get',
+    path: `${base}/audit-log`,
+    summary: "What happened to the studio's keys, newest first",
+    description: auditLogSampling,
+    ...policy,
+    params: studioKeyParams,
+    query: auditLogQuerySchema,
+    response: { status: 200, schema: auditLogResponseSchema, description: 'A page of events and the cursor of the next.', headers: noStore },
+    errors,
+    async handle({ params, query }, dependencies, c) {
+      const { studio } = requireOwner(c, params.studioId)
+      const page = await mounted(dependencies.apiKeyManagement).auditLog.page(studio.id, query.limit ?? 50, query.cursor)
+      if (!page) throw new HttpError(400, 'INVALID_CURSOR', 'the cursor is no event of this studio: start again without one')
+      return {
+        events: page.events.map((event) => ({
+          id: event.id,
+          key_id: event.keyId,
+          event: event.event,
+          user_id: event.userId,
+          method: event.method,
+          path: event.path,
+          created_at: event.createdAt.toISOString(),
+        })),
+        next_cursor: page.nextCursor,
+        sampling: auditLogSampling,
+      }
+    },
+  }),
+  keyRoute({
+    method: 'delete',
+    path: `${base}/:keyId`,
+    summary: 'Revokes an API key, at once and for good',
+    ...policy,
+    params: apiKeyParams,
+    response: { status: 200, schema: revokedApiKeyResponseSchema, description: 'The key, revoked.' },
+    errors: [...errors, 'NOT_FOUND'],
+    async handle({ params }, dependencies, c) {
+      const principal = requireOwner(c, params.studioId)
+      const keys = mounted(dependencies.apiKeyManagement)
+      if (!(await keys.apiKeys.revokeApiKey(principal.studio.id, params.keyId))) throw keyNotFound()
+      await keys.auditLog.record(principal.studio.id, params.keyId, 'revoked', { userId: principal.userId ?? null })
+      return { key_id: params.keyId, status: 'revoked' as const }
+    },
+  }),
+  keyRoute({
+    method: 'post',
+    path: `${base}/:keyId/rotate`,
+    summary: 'A new secret for the key; the old one stops working at once',
+    ...policy,
+    params: apiKeyParams,
+    response: { status: 200, schema: rotatedApiKeyResponseSchema, description: 'The new secret, shown once; the key id is unchanged.', headers: noStore },
+    errors: [...errors, 'NOT_FOUND'],
+    async handle({ params }, dependencies, c) {
+      const principal = requireOwner(c, params.studioId)
+      const keys = mounted(dependencies.apiKeyManagement)
+      const rotated = await keys.apiKeys.rotateApiKey(principal.studio.id, params.keyId)
+      if (!rotated) throw keyNotFound()
+      await keys.auditLog.record(principal.studio.id, params.keyId, 'rotated', { userId: principal.userId ?? null })
+      return { key_id: rotated.keyId, secret: rotated.secret, secret_hint: rotated.secretHint }
+    },
+  }),
+]
