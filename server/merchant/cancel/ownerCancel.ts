@@ -1,22 +1,13 @@
 import { isAddressEqual, type Address } from 'viem'
-import { entryPoint07Abi, getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
-import { merchantVaultAbi } from '../../../contracts/artifacts/MerchantVault'
-import { decodeMerchantVaultCall, encodeMerchantVaultCall, type MerchantVaultCall } from '../../../shared/merchantVaultCall'
-import { merchantVaultTypedData } from '../../../shared/merchantVaultMessage'
+import { getUserOperationHash } from 'viem/account-abstraction'
+import { decodeMerchantVaultCall, type MerchantVaultCall } from '../../../shared/merchantVaultCall'
 import { fromWireUserOp, toWireUserOp, type WireUserOp } from '../../../shared/userOpWire'
 import { readOwnedInvoice } from '../../auth/readOwnedInvoice'
 import type { Principal } from '../../auth/principal'
-import { referencePreVerificationGas } from '../../chain/referencePreVerificationGas'
 import { HttpError } from '../../http/httpError'
-import { SessionCallFailedError, waitForSessionCall } from '../signer/sendSessionCall'
+import { assertVaultOwner, prepareOwnerOperation } from '../signer/prepareOwnerOperation'
+import { waitForSessionCall } from '../signer/sendSessionCall'
 import type { CancelDependencies, SubmitCancelOutcome } from './submitCancel'
-
-/** The owner's validation: the typed message's hash and one ECDSA recovery, through the vault's
- * ERC-7579 dispatch; well above what anvil measures. */
-const ownerValidationGas = 200_000n
-/** The vault's signature: the message's end (6 bytes) and the owner's 65-byte ECDSA signature. */
-const ownerSignatureBytes = 71
-const withMargin = (gas: bigint) => (gas * 130n) / 100n
 
 async function issuedInvoiceOf(dependencies: CancelDependencies, principal: Principal, id: bigint) {
   // the chain's status now, not a cached Issued
@@ -32,49 +23,12 @@ async function issuedInvoiceOf(dependencies: CancelDependencies, principal: Prin
  * owner signature authorises it. Nothing is sent: the owner's wallet signs, then cancel submits.
  */
 export async function prepareOwnerCancel(dependencies: CancelDependencies, principal: Principal, id: bigint, ownerAddress: Address) {
-  const { client, deployment, sponsor } = dependencies.signer
+  const { deployment } = dependencies.signer
   await issuedInvoiceOf(dependencies, principal, id)
   const vault = principal.studio.vaultAddress
-  const owner = await client.readContract({ address: vault, abi: merchantVaultAbi, functionName: 'owner' })
-  if (!isAddressEqual(owner, ownerAddress)) throw new HttpError(400, 'OWNER_MISMATCH', "ownerAddress is not the vault's owner: only the owner's signature authorises its operations")
+  await assertVaultOwner(dependencies.signer, vault, ownerAddress)
   const call: MerchantVaultCall = { kind: 'Cancel', registry: deployment.registry, invoice: id }
-  const callData = encodeMerchantVaultCall(call)
-  const [nonce, fees, callGas] = await Promise.all([
-    client.readContract({ address: deployment.entryPoint, abi: entryPoint07Abi, functionName: 'getNonce', args: [vault, 0n] }),
-    client.estimateFeesPerGas(),
-    client.estimateGas({ account: deployment.entryPoint, to: vault, data: callData }).catch((cause: unknown) => {
-      throw new SessionCallFailedError(`the vault's cancel would revert: ${(cause as Error).message.split('\n')[0]}`, { cause })
-    }),
-  ])
-  let userOp: UserOperation<'0.7'> = {
-    sender: vault,
-    nonce,
-    callData,
-    callGasLimit: withMargin(callGas),
-    verificationGasLimit: ownerValidationGas,
-    preVerificationGas: 0n,
-    maxFeePerGas: fees.maxFeePerGas,
-    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    signature: '0x',
-  }
-  // the owner's signature and the sponsorship end together: neither outlives the other's window
-  const validUntil = Math.floor(dependencies.signer.now() / 1000) + dependencies.signer.sponsorshipWindowSeconds
-  if (await dependencies.signer.registeredMerchant(vault)) {
-    await dependencies.signer.quota.reserve(principal.studio.id)
-    try {
-      userOp = { ...userOp, ...(await sponsor.stub(userOp, { validUntil })) }
-      userOp.preVerificationGas = referencePreVerificationGas({ version: '0.7', userOp }, ownerSignatureBytes)
-      const { validUntil: _signed, ...sponsorship } = await sponsor.sign(userOp, { validUntil })
-      userOp = { ...userOp, ...sponsorship }
-    } catch (error) {
-      await dependencies.signer.quota.release(principal.studio.id)
-      throw error
-    }
-  } else {
-    userOp.preVerificationGas = referencePreVerificationGas({ version: '0.7', userOp }, ownerSignatureBytes)
-  }
-  const userOpHash = getUserOperationHash({ userOperation: userOp, chainId: deployment.chainId, entryPointAddress: deployment.entryPoint, entryPointVersion: '0.7' })
-  const typedData = merchantVaultTypedData({ chainId: deployment.chainId, vault, call, validUntil: BigInt(validUntil), operation: userOpHash })
+  const { userOp, userOpHash, validUntil, typedData } = await prepareOwnerOperation(dependencies.signer, { studioId: principal.studio.id, vault, call })
   return {
     success: true as const,
     userOp: toWireUserOp(userOp),
