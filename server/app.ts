@@ -22,9 +22,17 @@ import type { InvoiceShareDependencies } from './routes/invoiceShareRoutes'
 import type { WebhookEndpointsDependencies } from './routes/webhookRoutes'
 import type { SendEmailDependencies } from './merchant/email/sendEmailRoutes'
 import type { CancelDependencies } from './merchant/cancel/submitCancel'
+import type { WithdrawalDependencies } from './merchant/withdrawals/withdrawals'
+import type { RefundDependencies } from './merchant/refunds/refunds'
 import type { CustomerStore } from './merchant/customers/customerStore'
 import type { IssueRouteDependencies } from './merchant/invoices/issueRoute'
 import type { InvoiceReadDependencies } from './merchant/invoices/invoiceReadRoutes'
+import type { PaymentReadDependencies } from './merchant/payments/paymentRoutes'
+import type { StudioReadDependencies } from './merchant/studios/studioRoutes'
+import type { RegistryReadDependencies } from './merchant/studios/registryRoutes'
+import type { AccountDependencies } from './merchant/accounts/signInRoutes'
+import type { StudioSettingsDependencies } from './merchant/accounts/studioSettingsRoutes'
+import type { ApiKeyManagementDependencies } from './merchant/accounts/apiKeyRoutes'
 import { publicBranding, type BrandingDependencies } from './routes/brandingRoutes'
 import { apiRoutes } from './routes/apiRoutes'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
@@ -43,7 +51,7 @@ export type AppDependencies = {
   metadata: MetadataAccess
   /** The merchant routes: who may call them, and what they work on. `webhooks` and `customers` absent: only where
    * no request reaches them (a document of the routes). */
-  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies; webhooks?: WebhookEndpointsDependencies; customers?: CustomerStore; email?: SendEmailDependencies; invoiceReads?: InvoiceReadDependencies; issue?: IssueRouteDependencies; cancel?: CancelDependencies }
+  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies; webhooks?: WebhookEndpointsDependencies; customers?: CustomerStore; email?: SendEmailDependencies; invoiceReads?: InvoiceReadDependencies; paymentReads?: PaymentReadDependencies; studioReads?: StudioReadDependencies; registryReads?: RegistryReadDependencies; issue?: IssueRouteDependencies; cancel?: CancelDependencies; withdrawals?: WithdrawalDependencies; refunds?: RefundDependencies; accounts?: AccountDependencies; studioSettings?: StudioSettingsDependencies; apiKeyManagement?: ApiKeyManagementDependencies }
   logger: Logger
   metrics: Metrics
   /** GET /readyz: whether the server's dependencies answer. */
@@ -121,8 +129,16 @@ export function createApp(dependencies: AppDependencies) {
     ...(dependencies.merchant.webhooks ? { webhooks: dependencies.merchant.webhooks } : {}),
     ...(dependencies.merchant.email ? { email: dependencies.merchant.email } : {}),
     ...(dependencies.merchant.cancel ? { cancel: dependencies.merchant.cancel } : {}),
+    ...(dependencies.merchant.withdrawals ? { withdrawals: dependencies.merchant.withdrawals } : {}),
+    ...(dependencies.merchant.refunds ? { refunds: dependencies.merchant.refunds } : {}),
     ...(dependencies.merchant.customers ? { customers: dependencies.merchant.customers } : {}),
+    ...(dependencies.merchant.accounts ? { accounts: dependencies.merchant.accounts } : {}),
+    ...(dependencies.merchant.studioSettings ? { studioSettings: dependencies.merchant.studioSettings } : {}),
+    ...(dependencies.merchant.apiKeyManagement ? { apiKeyManagement: dependencies.merchant.apiKeyManagement } : {}),
     ...(dependencies.merchant.invoiceReads ? { invoiceReads: dependencies.merchant.invoiceReads } : {}),
+    ...(dependencies.merchant.paymentReads ? { paymentReads: dependencies.merchant.paymentReads } : {}),
+    ...(dependencies.merchant.studioReads ? { studioReads: dependencies.merchant.studioReads } : {}),
+    ...(dependencies.merchant.registryReads ? { registryReads: dependencies.merchant.registryReads } : {}),
     ...(dependencies.merchant.issue ? { issue: dependencies.merchant.issue } : {}),
     clientKey,
     paymaster: dependencies.paymaster,

@@ -8,7 +8,7 @@ import { builtDeploymentFile } from '../build/distDir'
 import type { Deployment } from '../shared/deployment'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
 import { createApp } from './app'
-import { createJwtVerifier } from './auth/jwtVerifier'
+import { createIdentityVerifier } from './auth/jwtVerifier'
 import { localBundler, rpcBundler, type Bundler } from './chain/bundler'
 import { chainFor, createChainClient } from './chain/chainClient'
 import { createInvoiceReader } from './chain/invoiceReader'
@@ -33,6 +33,7 @@ import { sessionSignerDependencies } from './merchant/signer/sessionSignerDepend
 import type { HostLookup } from './webhooks/verifyWebhookUrl'
 import { invoiceListCursors } from './merchant/invoices/invoiceListCursor'
 import { tokenDetailsReader } from './merchant/invoices/tokenDetails'
+import { merchantReadsOf } from './merchant/studios/merchantReadsOf'
 
 /** The origins of the RPCs the built page reads the chain through (its pinned deployment's): the
  * page's CSP must let it reach them, and nothing else of the chain. */
@@ -85,7 +86,7 @@ function bundlerFor(config: Config, context: { client: PayDependencies['client']
 function jwtVerifierFor(config: Config, now: () => number) {
   const { JWT_JWKS_URL: jwksUrl, JWT_ISSUER: issuer, JWT_AUDIENCE: audience } = config
   const settings = { studioClaim: config.JWT_STUDIO_CLAIM, algorithms: jwtAlgorithmsOf(config), clockToleranceSeconds: config.JWT_CLOCK_TOLERANCE_SECONDS }
-  return jwksUrl && issuer && audience ? createJwtVerifier({ jwksUrl, issuer, audience, ...settings }, now) : null
+  return jwksUrl && issuer && audience ? createIdentityVerifier({ jwksUrl, issuer, audience, ...settings }, now) : null
 }
 
 function sponsorFor(config: Config, context: { client: PayDependencies['client']; deployment: Deployment; now: () => number }): Sponsor {
@@ -176,11 +177,25 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
   let publicUrl = config.PUBLIC_URL ?? ''
   const sessionSigner = sessionSignerDependencies(config, { pay, db: stores.db })
   const emailDependencies = { mailer, deliveries: stores.emailDeliveries, logger }
+  const identityVerifier = jwtVerifierFor(config, now)
   const app = createApp({
     pay,
     metadata: stores.metadataAccess,
     merchant: {
-      auth: { apiKeys: stores.apiKeys, nonces: stores.nonces, studios: stores.studios, jwt: jwtVerifierFor(config, now), skewMs, now },
+      auth: {
+        apiKeys: stores.apiKeys,
+        nonces: stores.nonces,
+        studios: stores.studios,
+        jwt: identityVerifier,
+        users: stores.users,
+        // SPEC 2.8: sampled, and never in the request's way
+        keyUsed: (c, studioId, keyId) => stores.apiKeyAudit.sampleUse(studioId, keyId, c.req.method, new URL(c.req.url).pathname, (error) => logger.warn({ err: error }, 'an API key use was not written to the audit log')),
+        skewMs,
+        now,
+      },
+      accounts: { identity: identityVerifier, users: stores.users, studios: stores.studios },
+      studioSettings: { businessProfiles: stores.businessProfiles, withdrawalAddresses: stores.withdrawalAddresses },
+      apiKeyManagement: { apiKeys: stores.apiKeys, auditLog: stores.apiKeyAudit, now },
       share: {
         invoices: pay.invoices,
         chainId: config.CHAIN_ID,
@@ -211,6 +226,8 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
         },
       },
       cancel: { signer: sessionSigner, attempts: stores.cancelAttempts, invoices: pay.invoices, chainId: config.CHAIN_ID, invoiceKey: stores.invoiceKey },
+      withdrawals: { signer: sessionSigner, addresses: stores.withdrawalAddresses, withdrawals: stores.withdrawals, refundSubmissions: stores.refundSubmissions, tokens: tokenDetailsReader(client) },
+      refunds: { signer: sessionSigner, invoices: pay.invoices, chainId: config.CHAIN_ID, invoiceKey: stores.invoiceKey, refundSubmissions: stores.refundSubmissions, withdrawals: stores.withdrawals },
       customers: stores.customers,
       issue: {
         signer: sessionSigner,
@@ -238,6 +255,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
         cursors: invoiceListCursors(encryptionKeysOf(config).keys.get(encryptionKeysOf(config).activeKeyId)!),
         tokens: tokenDetailsReader(client),
       },
+      ...merchantReadsOf(config, { client, deployment, db: stores.db, stores }),
     },
     logger,
     metrics,

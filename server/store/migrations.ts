@@ -517,6 +517,113 @@ export const migrations: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 16,
+    name: 'withdrawals and refunds',
+    statements: [
+      // SPEC 2.3: where a studio's withdrawals may go, set by its owner (4.2). One per studio; a
+      // studio starts without one, and withdrawals are refused until it is set.
+      `CREATE TABLE withdrawal_addresses (
+        studio_id uuid PRIMARY KEY REFERENCES studios (id) ON DELETE CASCADE,
+        ${address('address')},
+        updated_at timestamptz NOT NULL DEFAULT statement_timestamp()
+      )`,
+      // SPEC 2.15: each owner-signed withdrawal sent (server/merchant/withdrawals/). A row is written
+      // before its operation leaves, so a request that times out leaves a pending row the next
+      // write reconciles from the chain; one row per operation, so none is sent twice.
+      `CREATE TABLE withdrawals (
+        id uuid PRIMARY KEY,
+        studio_id uuid NOT NULL REFERENCES studios (id),
+        chain_id integer NOT NULL CHECK (chain_id > 0),
+        ${address('token')},
+        amount numeric(78, 0) NOT NULL CHECK (amount > 0),
+        ${address('destination')},
+        ${bytes32('user_op_hash')} UNIQUE,
+        nonce numeric(78, 0) NOT NULL,
+        valid_until bigint NOT NULL,
+        sent_at_block numeric(78, 0) NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'confirmed', 'failed')),
+        tx_hash text CHECK (tx_hash ~ '^0x[0-9a-f]{64}$'),
+        failure text CHECK (char_length(failure) <= 100),
+        created_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+        confirmed_at timestamptz
+      )`,
+      'CREATE INDEX withdrawals_studio ON withdrawals (studio_id, created_at DESC, id)',
+      // The owner-signed refunds sent (server/merchant/refunds/), as withdrawals above: the chain
+      // holds the refunds themselves (InvoiceRefunded, refundedAmount); these rows only follow the
+      // operations this server sent.
+      `CREATE TABLE refund_submissions (
+        id uuid PRIMARY KEY,
+        studio_id uuid NOT NULL REFERENCES studios (id),
+        ${invoiceKey},
+        ${address('payer')},
+        amount numeric(78, 0) NOT NULL CHECK (amount > 0),
+        ${bytes32('user_op_hash')} UNIQUE,
+        nonce numeric(78, 0) NOT NULL,
+        valid_until bigint NOT NULL,
+        sent_at_block numeric(78, 0) NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'confirmed', 'failed')),
+        tx_hash text CHECK (tx_hash ~ '^0x[0-9a-f]{64}$'),
+        failure text CHECK (char_length(failure) <= 100),
+        created_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+        confirmed_at timestamptz
+      )`,
+      'CREATE INDEX refund_submissions_studio ON refund_submissions (studio_id, status)',
+      // the registry's InvoiceRefunded becomes a webhook too
+      'ALTER TABLE webhook_events DROP CONSTRAINT webhook_events_type_check',
+      `ALTER TABLE webhook_events ADD CONSTRAINT webhook_events_type_check CHECK (type IN ('invoice.paid', 'invoice.canceled', 'invoice.refunded'))`,
+    ],
+  },
+  {
+    version: 17,
+    name: 'accounts: users, memberships and the API key audit log',
+    statements: [
+      // SPEC 4.1: the people who sign in with an identity provider's JWT, known by the provider's
+      // issuer and subject (an email can change or be reused; the pair cannot). POST /v1/auth/login
+      // creates the row or syncs its email (server/merchant/accounts/).
+      `CREATE TABLE users (
+        id uuid PRIMARY KEY,
+        issuer text NOT NULL CHECK (char_length(issuer) BETWEEN 1 AND 500),
+        subject text NOT NULL CHECK (char_length(subject) BETWEEN 1 AND 255),
+        email text CHECK (char_length(email) <= 254),
+        created_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+        last_login_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+        CONSTRAINT users_identity_unique UNIQUE (issuer, subject)
+      )`,
+      // Which studio a user owns (SPEC 5.6 "owner checks"). One studio per user for now: a studio is
+      // made with its vault (SPEC 4.3), and its owner is the user who provisioned it.
+      `CREATE TABLE studio_memberships (
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        studio_id uuid NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+        role text NOT NULL CHECK (role IN ('owner')),
+        created_at timestamptz NOT NULL DEFAULT statement_timestamp()
+      )`,
+      'CREATE INDEX studio_memberships_studio ON studio_memberships (studio_id)',
+      // SPEC 2.8 and 4.4: what happened to a studio's keys. Created, rotated and revoked are always
+      // written; uses are sampled (about one request in ten), so this is no ledger of requests.
+      `CREATE TABLE api_key_audit_events (
+        id uuid PRIMARY KEY,
+        seq bigserial NOT NULL UNIQUE,
+        studio_id uuid NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+        key_id text NOT NULL,
+        event text NOT NULL CHECK (event IN ('created', 'rotated', 'revoked', 'used')),
+        user_id uuid REFERENCES users (id) ON DELETE SET NULL,
+        method text CHECK (char_length(method) <= 10),
+        path text CHECK (char_length(path) <= 300),
+        created_at timestamptz NOT NULL DEFAULT statement_timestamp()
+      )`,
+      'CREATE INDEX api_key_audit_events_studio ON api_key_audit_events (studio_id, seq DESC)',
+    ],
+  },
+  {
+    version: 18,
+    name: 'received payments in payment order',
+    statements: [
+      // GET /v1/payments (latest first) and its export (a range, oldest first) read one merchant's
+      // Paid rows by payment time: only those rows, in that order, without sorting the merchant's history
+      `CREATE INDEX invoice_index_paid ON invoice_index (chain_id, registry, merchant, paid_at, invoice_id) WHERE status = 'Paid'`,
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

@@ -5,6 +5,9 @@ import { createApiKeyStore } from './apiKeyStore'
 import { createBrandingStore } from './brandingStore'
 import { createEmailDeliveryStore } from '../merchant/email/emailDeliveryStore'
 import { createCancelAttemptStore } from '../merchant/cancel/cancelAttemptStore'
+import { createWithdrawalAddressStore } from '../merchant/withdrawals/withdrawalAddressStore'
+import { createWithdrawalStore } from '../merchant/withdrawals/withdrawalStore'
+import { createRefundSubmissionStore } from '../merchant/refunds/refundSubmissionStore'
 import { createCustomerStore } from '../merchant/customers/customerStore'
 import { createBusinessProfileStore } from '../merchant/profile/businessProfileStore'
 import { createIssuedInvoiceStore } from '../merchant/invoices/issuedInvoiceStore'
@@ -19,6 +22,8 @@ import { createNonceStore } from './nonceStore'
 import { createPaymentStore } from './paymentStore'
 import { createReconcileClaims } from './reconcileClaims'
 import { createStudioStore } from './studioStore'
+import { createUserStore } from '../merchant/accounts/userStore'
+import { createApiKeyAuditLog } from '../merchant/accounts/apiKeyAuditLog'
 import { createWebhookEndpointStore } from './webhookEndpointStore'
 import { createWebhookOutbox } from './webhookOutbox'
 
@@ -56,12 +61,17 @@ export function openStores(
     studios: createStudioStore(db),
     apiKeys: createApiKeyStore(db, ciphers['api-key-secret']),
     nonces: createNonceStore(db),
+    users: createUserStore(db),
+    apiKeyAudit: createApiKeyAuditLog(db),
     webhookEndpoints: createWebhookEndpointStore(db, ciphers['webhook-secret']),
     webhookOutbox: createWebhookOutbox(db, { chainId: config.CHAIN_ID, registry: config.REGISTRY_ADDRESS }),
     branding: createBrandingStore(db),
     invoiceIndex: createInvoiceIndex(db, { chainId: config.CHAIN_ID, registry: config.REGISTRY_ADDRESS }),
     emailDeliveries: createEmailDeliveryStore(db),
     cancelAttempts: createCancelAttemptStore(db),
+    withdrawalAddresses: createWithdrawalAddressStore(db),
+    withdrawals: createWithdrawalStore(db),
+    refundSubmissions: createRefundSubmissionStore(db),
     customers: createCustomerStore(db),
     businessProfiles: createBusinessProfileStore(db),
     issuedInvoices: createIssuedInvoiceStore(db, ciphers.metadata),
