@@ -101,6 +101,8 @@ describe('each declared route, as the app mounts it', () => {
       'post /v1/invoices/:id/cancel/submit': 'none invoices',
       'post /v1/invoices/:id/cancel/prepare': 'none invoices',
       'post /v1/invoices/:id/cancel': 'none invoices',
+      'post /v1/invoices/prepare': 'none invoices',
+      'post /v1/invoices': 'none invoices',
     })
   })
 
