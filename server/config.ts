@@ -32,6 +32,8 @@ export const configSchema = z.object({
   OPS_HOST: z._default(z.string(), '127.0.0.1'),
   /** The origin payers reach the pay page at; share links are built on it. */
   PUBLIC_URL: z.optional(z.url()),
+  /** A block explorer's origin: received payments and the vault's activity link `${EXPLORER_URL}/tx/<hash>`. */
+  EXPLORER_URL: optionalUrl,
   RPC_URL: z.url(),
   CHAIN_ID: positiveInt,
   ENTRY_POINT_ADDRESS: z._default(addressSchema, entryPoint07Address),
@@ -182,6 +184,7 @@ const wants: { [name in keyof Config]: string } = {
   OPS_PORT: 'the port /metrics and /readyz are served on instead of PORT, 0-65535',
   OPS_HOST: 'the address the OPS_PORT listener listens on, such as 127.0.0.1 (keep it private)',
   PUBLIC_URL: 'the origin payers reach the pay page at, such as https://pay.example',
+  EXPLORER_URL: "a block explorer's URL, such as https://basescan.org, that transactions are linked under (/tx/<hash>)",
   RPC_URL: "the chain's JSON-RPC endpoint, an http(s) URL",
   CHAIN_ID: "the chain's id, a positive integer (31337 for anvil)",
   ENTRY_POINT_ADDRESS: 'the ERC-4337 EntryPoint v0.7, a 0x address',
