@@ -4,8 +4,13 @@ import * as z from 'zod/mini'
  * server's routes and a merchant's receiver share. Dates are ISO 8601 (SPEC 1), amounts and block
  * numbers decimal strings in the token's smallest unit, addresses checksummed. */
 
-export const webhookEventTypes = ['invoice.paid', 'invoice.canceled'] as const
+export const webhookEventTypes = ['invoice.paid', 'invoice.canceled', 'invoice.refunded'] as const
 export type WebhookEventType = (typeof webhookEventTypes)[number]
+
+/** What an endpoint created without `events` receives: the types every receiver knew when it was
+ * written. invoice.refunded came later, and a receiver verifying with an older package refuses a
+ * type it does not know, so it is asked for by name. */
+export const defaultWebhookEventTypes = ['invoice.paid', 'invoice.canceled'] as const satisfies readonly WebhookEventType[]
 
 export const webhookEventTypeSchema = z.enum(webhookEventTypes)
 
@@ -82,11 +87,15 @@ export const invoicePaidDataSchema = z.object({
   feeBps: z.number().check(z.int()),
 })
 export const invoiceCanceledDataSchema = z.object(onChainShape)
+/** The registry's InvoiceRefunded: `amount` went back to `payer` (the payer the registry recorded),
+ * `refundedTotal` is everything refunded of the invoice so far, this refund included. */
+export const invoiceRefundedDataSchema = z.object({ ...onChainShape, payer: address, token: address, amount: decimal, refundedTotal: decimal })
 
 /** A delivery's body, as Standard Webhooks shapes it: `timestamp` is the block's time. */
 export const invoicePaidEventSchema = z.object({ type: z.literal('invoice.paid'), timestamp: isoTime, data: invoicePaidDataSchema })
 export const invoiceCanceledEventSchema = z.object({ type: z.literal('invoice.canceled'), timestamp: isoTime, data: invoiceCanceledDataSchema })
-export const webhookEventSchema = z.discriminatedUnion('type', [invoicePaidEventSchema, invoiceCanceledEventSchema])
+export const invoiceRefundedEventSchema = z.object({ type: z.literal('invoice.refunded'), timestamp: isoTime, data: invoiceRefundedDataSchema })
+export const webhookEventSchema = z.discriminatedUnion('type', [invoicePaidEventSchema, invoiceCanceledEventSchema, invoiceRefundedEventSchema])
 
 /** Where an event happened on the chain: every event's data carries it. */
 type OnChain = {
@@ -102,12 +111,14 @@ type OnChain = {
 
 export type InvoicePaidData = OnChain & { payer: string; token: string; amount: string; fee: string; net: string; feeBps: number }
 export type InvoiceCanceledData = OnChain
+export type InvoiceRefundedData = OnChain & { payer: string; token: string; amount: string; refundedTotal: string }
 
 /** A delivery's body, as Standard Webhooks shapes it: `timestamp` is the block's time. Written out
  * (the merchant package restates it); the schema above must describe the same shape. */
 export type WebhookEvent =
   | { type: 'invoice.paid'; timestamp: string; data: InvoicePaidData }
   | { type: 'invoice.canceled'; timestamp: string; data: InvoiceCanceledData }
+  | { type: 'invoice.refunded'; timestamp: string; data: InvoiceRefundedData }
 
 // the document's schema and the type cannot drift apart: each is assignable to the other
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { errorResponseSchema } from '../../shared/wire'
-import { invoiceCanceledEventSchema, invoicePaidEventSchema } from '../../shared/webhookWire'
+import { invoiceCanceledEventSchema, invoicePaidEventSchema, invoiceRefundedEventSchema } from '../../shared/webhookWire'
 import type { RouteDescription } from '../routes/apiRoute'
 import { idempotencyKeyHeader } from '../merchant/idempotency/idempotencyKey'
 
@@ -57,6 +57,7 @@ function webhooks() {
   return {
     'invoice.paid': event("The registry's InvoicePaid for an invoice of the endpoint's studio, once its block has WEBHOOK_CONFIRMATIONS", invoicePaidEventSchema),
     'invoice.canceled': event("The registry's InvoiceCanceled for an invoice of the endpoint's studio", invoiceCanceledEventSchema),
+    'invoice.refunded': event("The registry's InvoiceRefunded for an invoice of the endpoint's studio: sent only to endpoints that list it in their events", invoiceRefundedEventSchema),
   }
 }
 

@@ -63,7 +63,7 @@ export function createMetrics() {
     ),
     webhookEvents: new Counter({
       name: 'svc_checkout_webhook_events_total',
-      help: "Registry events this instance enqueued for webhooks, by type (invoice.paid, invoice.canceled); another instance's are counted there",
+      help: "Registry events this instance enqueued for webhooks, by type (invoice.paid, invoice.canceled, invoice.refunded); another instance's are counted there",
       labelNames: ['type'] as const,
       registers,
     }),

@@ -5,7 +5,7 @@ import {
   deletedWebhookEndpointResponseSchema,
   rotatedWebhookSecretResponseSchema,
   webhookEndpointListResponseSchema,
-  webhookEventTypes,
+  defaultWebhookEventTypes,
 } from '../../shared/webhookWire'
 import { hasCode } from '../../shared/codedError'
 import { HttpError, ValidationError } from '../http/httpError'
@@ -66,7 +66,7 @@ export const webhookRoutes = [
     path: '/v1/webhook-endpoints',
     summary: 'Register a webhook endpoint',
     description:
-      "Events from the chain (invoice.paid, invoice.canceled) for invoices whose merchant is the studio's vault, signed as Standard Webhooks specifies with the secret in this answer, which is shown once. The URL must be http(s) and resolve to public addresses only.",
+      "Events from the chain (invoice.paid, invoice.canceled, and invoice.refunded when asked for by name) for invoices whose merchant is the studio's vault, signed as Standard Webhooks specifies with the secret in this answer, which is shown once. The URL must be http(s) and resolve to public addresses only.",
     auth: 'merchant',
     cors: 'none',
     rateLimits: [webhooksLimit],
@@ -83,7 +83,7 @@ export const webhookRoutes = [
         if (hasCode(error, 'WEBHOOK_URL_REFUSED')) throw new ValidationError([{ path: 'body.url', message: error.message }])
         throw error
       }
-      const events = body.events ?? [...webhookEventTypes]
+      const events = body.events ?? [...defaultWebhookEventTypes]
       let created
       try {
         created = await webhooks.endpoints.createEndpoint({ studioId: studio.id, url: body.url, events, limit: maxEndpointsPerStudio })

@@ -45,10 +45,11 @@ type RegistryLog = {
   /** Most nodes (anvil, geth, reth) send the block's time with each log; where one does not, the block is read. */
   blockTimestamp?: bigint | undefined
 }
-type WebhookLog = RegistryLog & { eventName: 'InvoicePaid' | 'InvoiceCanceled' }
+type WebhookLog = RegistryLog & { eventName: 'InvoicePaid' | 'InvoiceCanceled' | 'InvoiceRefunded' }
 
-const isWebhookLog = (log: RegistryLog): log is WebhookLog => log.eventName === 'InvoicePaid' || log.eventName === 'InvoiceCanceled'
-const typeOf = (log: WebhookLog) => (log.eventName === 'InvoicePaid' ? 'invoice.paid' : 'invoice.canceled')
+const isWebhookLog = (log: RegistryLog): log is WebhookLog => log.eventName !== 'InvoiceIssued'
+const webhookTypes = { InvoicePaid: 'invoice.paid', InvoiceCanceled: 'invoice.canceled', InvoiceRefunded: 'invoice.refunded' } as const
+const typeOf = (log: WebhookLog) => webhookTypes[log.eventName]
 /** How many blocks rows last changed in a deep reorganisation's repair checks for one both branches share. */
 const sharedBlockSearch = 256
 
@@ -237,6 +238,15 @@ async function eventOf(client: PublicClient, deployment: RegistryFollowerDepende
       type: 'invoice.paid',
       timestamp: blockTime,
       data: { ...invoice, payer: getAddress(payer), token: getAddress(read.token), amount: gross.toString(), fee: fee.toString(), net: net.toString(), feeBps: Number(feeBps), ...place },
+    }
+  } else if (log.eventName === 'InvoiceRefunded') {
+    // as for a payment: the log names no token, the invoice's never changes
+    const read = await client.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [id] })
+    const { payer, amount, refundedTotal } = log.args as { payer: string; amount: bigint; refundedTotal: bigint }
+    event = {
+      type: 'invoice.refunded',
+      timestamp: blockTime,
+      data: { ...invoice, payer: getAddress(payer), token: getAddress(read.token), amount: amount.toString(), refundedTotal: refundedTotal.toString(), ...place },
     }
   } else {
     event = { type: 'invoice.canceled', timestamp: blockTime, data: { ...invoice, ...place } }

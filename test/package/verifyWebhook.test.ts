@@ -91,8 +91,11 @@ describe('verifyWebhook', () => {
     expect(refusal(() => verifyWebhook(body, delivery([newSecret()]), secret)).code).toBe('WEBHOOK_SIGNATURE_MISMATCH')
     const { 'webhook-signature': _, ...unsigned } = delivery([secret])
     expect(refusal(() => verifyWebhook(body, unsigned, secret))).toEqual({ code: 'WEBHOOK_HEADERS_MISSING', message: 'the request has no webhook-signature header: it is not a svc-checkout webhook delivery' })
-    const other = JSON.stringify({ type: 'invoice.refunded', timestamp: event.timestamp, data: event.data })
+    const other = JSON.stringify({ type: 'invoice.disputed', timestamp: event.timestamp, data: event.data })
     expect(refusal(() => verifyWebhook(other, delivery([secret], { payload: other }), secret)).code).toBe('WEBHOOK_PAYLOAD_INVALID')
+    // a refund is an event this package knows
+    const refunded = JSON.stringify({ type: 'invoice.refunded', timestamp: event.timestamp, data: { ...event.data, amount: '1', refundedTotal: '1' } })
+    expect(verifyWebhook(refunded, delivery([secret], { payload: refunded }), secret)).toMatchObject({ type: 'invoice.refunded', data: { refundedTotal: '1' } })
   })
 
   test('behavior: a parsed body is a TypeError that says to pass the raw one', () => {

@@ -19,11 +19,14 @@ export type OnChainEventData = {
 /** The registry's InvoicePaid, with the invoice's token. */
 export type InvoicePaidData = OnChainEventData & { payer: string; token: string; amount: string; fee: string; net: string; feeBps: number }
 export type InvoiceCanceledData = OnChainEventData
+/** `amount` went back to `payer`; `refundedTotal` is all refunded of the invoice so far, this refund included. */
+export type InvoiceRefundedData = OnChainEventData & { payer: string; token: string; amount: string; refundedTotal: string }
 
 /** A delivery's body, as Standard Webhooks shapes it (`timestamp`: the block's time). */
 export type WebhookEvent =
   | { type: 'invoice.paid'; timestamp: string; data: InvoicePaidData }
   | { type: 'invoice.canceled'; timestamp: string; data: InvoiceCanceledData }
+  | { type: 'invoice.refunded'; timestamp: string; data: InvoiceRefundedData }
 
 export type WebhookVerificationCode = 'WEBHOOK_HEADERS_MISSING' | 'WEBHOOK_TIMESTAMP_OUT_OF_RANGE' | 'WEBHOOK_SIGNATURE_MISMATCH' | 'WEBHOOK_PAYLOAD_INVALID'
 
@@ -105,6 +108,8 @@ export function verifyWebhook(payload: string | Uint8Array, headers: WebhookHead
   )
 }
 
+const eventTypes: readonly string[] = ['invoice.paid', 'invoice.canceled', 'invoice.refunded'] satisfies WebhookEvent['type'][]
+
 function eventOf(body: string): WebhookEvent {
   let event: unknown
   try {
@@ -112,8 +117,8 @@ function eventOf(body: string): WebhookEvent {
   } catch (error) {
     throw new WebhookVerificationError('WEBHOOK_PAYLOAD_INVALID', 'the signed body is not JSON', { cause: error })
   }
-  if (!isRecord(event) || (event.type !== 'invoice.paid' && event.type !== 'invoice.canceled') || typeof event.timestamp !== 'string' || !isRecord(event.data) || typeof event.data.invoiceId !== 'string') {
-    throw new WebhookVerificationError('WEBHOOK_PAYLOAD_INVALID', 'the signed body is not an invoice.paid or invoice.canceled event: update @svc-checkout/js, or ignore event types you do not know')
+  if (!isRecord(event) || !eventTypes.includes(event.type as string) || typeof event.timestamp !== 'string' || !isRecord(event.data) || typeof event.data.invoiceId !== 'string') {
+    throw new WebhookVerificationError('WEBHOOK_PAYLOAD_INVALID', 'the signed body is not an invoice.paid, invoice.canceled or invoice.refunded event: update @svc-checkout/js, or ignore event types you do not know')
   }
   return event as WebhookEvent
 }
