@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto'
+import { getAddress, type Address, type Hex } from 'viem'
+import type { Queryable } from '../../store/database'
+import { invoiceKeyParams, type InvoiceKey } from '../../store/invoiceKey'
+
+export type RefundSubmissionStatus = 'pending' | 'confirmed' | 'failed'
+
+/** An owner-signed refund this server sent (migration 16). The refund itself is the chain's record
+ * (InvoiceRefunded, the registry's refundedAmount); this row only follows the operation. */
+export type RefundSubmission = {
+  id: string
+  studioId: string
+  invoiceId: bigint
+  payer: Address
+  amount: bigint
+  userOpHash: Hex
+  nonce: bigint
+  validUntil: number
+  sentAtBlock: bigint
+  status: RefundSubmissionStatus
+  txHash: Hex | null
+  failure: string | null
+  createdAt: Date
+}
+
+type Row = {
+  id: string
+  studio_id: string
+  invoice_id: string
+  payer: string
+  amount: string
+  user_op_hash: Hex
+  nonce: string
+  valid_until: string
+  sent_at_block: string
+  status: RefundSubmissionStatus
+  tx_hash: Hex | null
+  failure: string | null
+  created_at: Date
+}
+
+const columns =
+  'id, studio_id, invoice_id::text AS invoice_id, payer, amount::text AS amount, user_op_hash, nonce::text AS nonce, valid_until::text AS valid_until, sent_at_block::text AS sent_at_block, status, tx_hash, failure, created_at'
+
+const toSubmission = (row: Row): RefundSubmission => ({
+  id: row.id,
+  studioId: row.studio_id,
+  invoiceId: BigInt(row.invoice_id),
+  payer: getAddress(row.payer),
+  amount: BigInt(row.amount),
+  userOpHash: row.user_op_hash,
+  nonce: BigInt(row.nonce),
+  validUntil: Number(row.valid_until),
+  sentAtBlock: BigInt(row.sent_at_block),
+  status: row.status,
+  txHash: row.tx_hash,
+  failure: row.failure,
+  createdAt: row.created_at,
+})
+
+export type NewRefundSubmission = Pick<RefundSubmission, 'studioId' | 'payer' | 'amount' | 'userOpHash' | 'nonce' | 'validUntil' | 'sentAtBlock'> & { invoice: InvoiceKey }
+
+export function createRefundSubmissionStore(db: Queryable) {
+  return {
+    /** Records the operation as pending before it leaves; null when it has a row already. A row the
+     * EntryPoint rejected (nothing was included) is taken again: the hash does not cover the signature. */
+    async begin(submission: NewRefundSubmission): Promise<RefundSubmission | null> {
+      const [row] = await db.query<Row>(
+        `INSERT INTO refund_submissions (id, studio_id, chain_id, registry, invoice_id, payer, amount, user_op_hash, nonce, valid_until, sent_at_block, status)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending')
+         ON CONFLICT (user_op_hash) DO UPDATE SET status = 'pending', failure = NULL, sent_at_block = EXCLUDED.sent_at_block, valid_until = EXCLUDED.valid_until
+           WHERE refund_submissions.status = 'failed' AND refund_submissions.failure = 'rejected'
+         RETURNING ${columns}`,
+        [
+          randomUUID(),
+          submission.studioId,
+          ...invoiceKeyParams(submission.invoice),
+          submission.payer.toLowerCase(),
+          submission.amount.toString(),
+          submission.userOpHash.toLowerCase(),
+          submission.nonce.toString(),
+          submission.validUntil,
+          submission.sentAtBlock.toString(),
+        ],
+      )
+      return row ? toSubmission(row) : null
+    },
+    async findByUserOpHash(userOpHash: Hex): Promise<RefundSubmission | null> {
+      const [row] = await db.query<Row>(`SELECT ${columns} FROM refund_submissions WHERE user_op_hash = $1`, [userOpHash.toLowerCase()])
+      return row ? toSubmission(row) : null
+    },
+    /** The studio's operations still on their way, every invoice's: they share the vault's nonce. */
+    async pending(studioId: string): Promise<RefundSubmission[]> {
+      return (await db.query<Row>(`SELECT ${columns} FROM refund_submissions WHERE studio_id = $1 AND status = 'pending' ORDER BY created_at`, [studioId])).map(toSubmission)
+    },
+    async confirmed(id: string, txHash: Hex): Promise<void> {
+      await db.query(`UPDATE refund_submissions SET status = 'confirmed', tx_hash = $2, confirmed_at = statement_timestamp() WHERE id = $1 AND status = 'pending'`, [id, txHash.toLowerCase()])
+    },
+    async failed(id: string, failure: string, txHash?: Hex): Promise<void> {
+      await db.query(`UPDATE refund_submissions SET status = 'failed', failure = $2, tx_hash = $3 WHERE id = $1 AND status = 'pending'`, [id, failure.slice(0, 100), txHash?.toLowerCase() ?? null])
+    },
+  }
+}
+
+export type RefundSubmissionStore = ReturnType<typeof createRefundSubmissionStore>

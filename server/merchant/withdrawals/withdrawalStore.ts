@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto'
+import { getAddress, type Address, type Hex } from 'viem'
+import type { Queryable } from '../../store/database'
+
+export type WithdrawalStatus = 'pending' | 'confirmed' | 'failed'
+
+export type Withdrawal = {
+  id: string
+  studioId: string
+  token: Address
+  amount: bigint
+  destination: Address
+  userOpHash: Hex
+  /** The operation's sender is the studio's vault; its nonce and signature's end say when it can no
+   * longer be included, and the block it left at where its receipt is looked for. */
+  nonce: bigint
+  validUntil: number
+  sentAtBlock: bigint
+  status: WithdrawalStatus
+  txHash: Hex | null
+  failure: string | null
+  createdAt: Date
+  confirmedAt: Date | null
+}
+
+type Row = {
+  id: string
+  studio_id: string
+  token: string
+  amount: string
+  destination: string
+  user_op_hash: Hex
+  nonce: string
+  valid_until: string
+  sent_at_block: string
+  status: WithdrawalStatus
+  tx_hash: Hex | null
+  failure: string | null
+  created_at: Date
+  confirmed_at: Date | null
+}
+
+const columns = 'id, studio_id, token, amount::text AS amount, destination, user_op_hash, nonce::text AS nonce, valid_until::text AS valid_until, sent_at_block::text AS sent_at_block, status, tx_hash, failure, created_at, confirmed_at'
+
+const toWithdrawal = (row: Row): Withdrawal => ({
+  id: row.id,
+  studioId: row.studio_id,
+  token: getAddress(row.token),
+  amount: BigInt(row.amount),
+  destination: getAddress(row.destination),
+  userOpHash: row.user_op_hash,
+  nonce: BigInt(row.nonce),
+  validUntil: Number(row.valid_until),
+  sentAtBlock: BigInt(row.sent_at_block),
+  status: row.status,
+  txHash: row.tx_hash,
+  failure: row.failure,
+  createdAt: row.created_at,
+  confirmedAt: row.confirmed_at,
+})
+
+export type NewWithdrawal = Pick<Withdrawal, 'studioId' | 'token' | 'amount' | 'destination' | 'userOpHash' | 'nonce' | 'validUntil' | 'sentAtBlock'> & { chainId: number }
+
+/** The withdrawals this server sent (migration 16), newest first. */
+export function createWithdrawalStore(db: Queryable) {
+  return {
+    /** Records the operation as pending before it leaves; null when this operation has a row
+     * already (it was sent before: it is never sent twice). A row the EntryPoint rejected (a bad
+     * signature: nothing was included) is taken again, as the hash does not cover the signature. */
+    async begin(withdrawal: NewWithdrawal): Promise<Withdrawal | null> {
+      const [row] = await db.query<Row>(
+        `INSERT INTO withdrawals (id, studio_id, chain_id, token, amount, destination, user_op_hash, nonce, valid_until, sent_at_block, status)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending')
+         ON CONFLICT (user_op_hash) DO UPDATE SET status = 'pending', failure = NULL, sent_at_block = EXCLUDED.sent_at_block, valid_until = EXCLUDED.valid_until
+           WHERE withdrawals.status = 'failed' AND withdrawals.failure = 'rejected'
+         RETURNING ${columns}`,
+        [
+          randomUUID(),
+          withdrawal.studioId,
+          withdrawal.chainId,
+          withdrawal.token.toLowerCase(),
+          withdrawal.amount.toString(),
+          withdrawal.destination.toLowerCase(),
+          withdrawal.userOpHash.toLowerCase(),
+          withdrawal.nonce.toString(),
+          withdrawal.validUntil,
+          withdrawal.sentAtBlock.toString(),
+        ],
+      )
+      return row ? toWithdrawal(row) : null
+    },
+    async findByUserOpHash(userOpHash: Hex): Promise<Withdrawal | null> {
+      const [row] = await db.query<Row>(`SELECT ${columns} FROM withdrawals WHERE user_op_hash = $1`, [userOpHash.toLowerCase()])
+      return row ? toWithdrawal(row) : null
+    },
+    async pending(studioId: string): Promise<Withdrawal[]> {
+      return (await db.query<Row>(`SELECT ${columns} FROM withdrawals WHERE studio_id = $1 AND status = 'pending' ORDER BY created_at`, [studioId])).map(toWithdrawal)
+    },
+    /** Only a pending row moves: what the chain settled is never written over. */
+    async confirmed(id: string, txHash: Hex): Promise<void> {
+      await db.query(`UPDATE withdrawals SET status = 'confirmed', tx_hash = $2, confirmed_at = statement_timestamp() WHERE id = $1 AND status = 'pending'`, [id, txHash.toLowerCase()])
+    },
+    async failed(id: string, failure: string, txHash?: Hex): Promise<void> {
+      await db.query(`UPDATE withdrawals SET status = 'failed', failure = $2, tx_hash = $3 WHERE id = $1 AND status = 'pending'`, [id, failure.slice(0, 100), txHash?.toLowerCase() ?? null])
+    },
+    async list(studioId: string, { limit, offset }: { limit: number; offset: number }): Promise<{ items: Withdrawal[]; total: number }> {
+      const [rows, [count]] = await Promise.all([
+        db.query<Row>(`SELECT ${columns} FROM withdrawals WHERE studio_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`, [studioId, limit, offset]),
+        db.query<{ total: number }>('SELECT count(*)::int AS total FROM withdrawals WHERE studio_id = $1', [studioId]),
+      ])
+      return { items: rows.map(toWithdrawal), total: count?.total ?? 0 }
+    },
+  }
+}
+
+export type WithdrawalStore = ReturnType<typeof createWithdrawalStore>
