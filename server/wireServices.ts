@@ -33,7 +33,7 @@ import { sessionSignerDependencies } from './merchant/signer/sessionSignerDepend
 import type { HostLookup } from './webhooks/verifyWebhookUrl'
 import { invoiceListCursors } from './merchant/invoices/invoiceListCursor'
 import { tokenDetailsReader } from './merchant/invoices/tokenDetails'
-import { merchantReadsOf } from './merchant/studios/merchantReadsOf'
+import { explorerLinks, merchantReadsOf } from './merchant/studios/merchantReadsOf'
 
 /** The origins of the RPCs the built page reads the chain through (its pinned deployment's): the
  * page's CSP must let it reach them, and nothing else of the chain. */
@@ -226,7 +226,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
         },
       },
       cancel: { signer: sessionSigner, attempts: stores.cancelAttempts, invoices: pay.invoices, chainId: config.CHAIN_ID, invoiceKey: stores.invoiceKey },
-      withdrawals: { signer: sessionSigner, addresses: stores.withdrawalAddresses, withdrawals: stores.withdrawals, refundSubmissions: stores.refundSubmissions, tokens: tokenDetailsReader(client) },
+      withdrawals: { signer: sessionSigner, addresses: stores.withdrawalAddresses, withdrawals: stores.withdrawals, refundSubmissions: stores.refundSubmissions, tokens: tokenDetailsReader(client), explorerUrl: explorerLinks(config.EXPLORER_URL) },
       refunds: { signer: sessionSigner, invoices: pay.invoices, chainId: config.CHAIN_ID, invoiceKey: stores.invoiceKey, refundSubmissions: stores.refundSubmissions, withdrawals: stores.withdrawals },
       customers: stores.customers,
       issue: {

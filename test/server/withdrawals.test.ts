@@ -11,7 +11,7 @@ import { toWireUserOp } from '../../shared/userOpWire'
 import { freshMerchant, merchantCalls, ownerSigns, paidInvoice, randomAddress, tokenBalance, type FreshMerchant } from '../support/ownerOperations'
 import { useServer } from '../support/server'
 
-const ctx = useServer({ overrides: { SUBMIT_WAIT_MS: '1500' } })
+const ctx = useServer({ overrides: { SUBMIT_WAIT_MS: '1500', EXPLORER_URL: 'https://explorer.example/' } })
 const usdc = (value: string) => parseUnits(value, 6)
 
 let merchant: FreshMerchant
@@ -55,6 +55,7 @@ describe('POST /v1/withdrawals', () => {
 
     const answer = await submit(await ownerSigns(prepared.body, merchant.ownerPrivateKey), { amount: '40000001', destination: withdrawalAddress })
     expect(answer).toMatchObject({ status: 200, body: { status: 'confirmed', withdrawalId: expect.any(String), userOpHash: prepared.body.userOpHash, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) } })
+    expect(answer.body.explorerUrl).toBe(`https://explorer.example/tx/${answer.body.txHash}`)
     expect(await tokenBalance(ctx, withdrawalAddress)).toBe(destinationBefore + usdc('40.000001'))
     expect(await tokenBalance(ctx, merchant.vault)).toBe(vaultBefore - usdc('40.000001'))
     // the transaction moved the token once: from the vault to the address
@@ -74,7 +75,7 @@ describe('POST /v1/withdrawals', () => {
       status: 'confirmed',
       txHash: answer.body.txHash,
       userOpHash: prepared.body.userOpHash,
-      explorerUrl: null,
+      explorerUrl: `https://explorer.example/tx/${answer.body.txHash}`,
       createdAt: expect.any(String),
       confirmedAt: expect.any(String),
     })

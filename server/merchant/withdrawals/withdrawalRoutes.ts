@@ -56,11 +56,12 @@ export const withdrawalRoutes = [
     },
     errors: ['UNAUTHORIZED', 'NO_WITHDRAWAL_ADDRESS', 'ADDRESS_MISMATCH', 'USEROP_CALL_MISMATCH', 'OWNER_SIGNATURE_REQUIRED', 'ALREADY_SUBMITTED', 'INSUFFICIENT_FUNDS', 'OWNER_OPERATION_PENDING', 'TRANSACTION_FAILED', 'BUNDLER_UNAVAILABLE'],
     async handle({ body }, dependencies, c) {
-      const outcome = await submitWithdrawal(withdrawalsOf(dependencies), c.get('principal'), body)
+      const withdrawals = withdrawalsOf(dependencies)
+      const outcome = await submitWithdrawal(withdrawals, c.get('principal'), body)
       if (outcome.status === 'pending') {
         return { status: 'pending' as const, withdrawalId: outcome.withdrawalId, userOpHash: outcome.userOpHash, message: 'the withdrawal is sent and not yet included: send the same signed operation again to follow it; a timeout is not proof the funds stayed' }
       }
-      return { status: 'confirmed' as const, withdrawalId: outcome.withdrawalId, userOpHash: outcome.userOpHash, txHash: outcome.txHash, explorerUrl: null }
+      return { status: 'confirmed' as const, withdrawalId: outcome.withdrawalId, userOpHash: outcome.userOpHash, txHash: outcome.txHash, explorerUrl: withdrawals.explorerUrl?.(outcome.txHash) ?? null }
     },
   }),
   withdrawalRoute({

@@ -1,4 +1,4 @@
-import { formatUnits, isAddressEqual, type Address } from 'viem'
+import { formatUnits, isAddressEqual, type Address, type Hex } from 'viem'
 import { stablecoinAbi } from '../../../contracts/artifacts/Stablecoin'
 import type { WireUserOp } from '../../../shared/userOpWire'
 import type { Principal } from '../../auth/principal'
@@ -20,6 +20,8 @@ export type WithdrawalDependencies = {
   /** Refunds leave the same vault under the same nonce: reconciled before a withdrawal too. */
   refundSubmissions: RefundSubmissionStore
   tokens: TokenDetails
+  /** EXPLORER_URL's link to a transaction (studios/merchantReadsOf.ts); absent or null: no link. */
+  explorerUrl?: ((txHash: Hex | null) => string | null) | undefined
 }
 
 /** SPEC 4.17's rules on where the money may go: only the studio's withdrawal address, set first. */
@@ -160,7 +162,7 @@ export async function listWithdrawals(dependencies: WithdrawalDependencies, prin
         status: row.status,
         txHash: row.txHash,
         userOpHash: row.userOpHash,
-        explorerUrl: null,
+        explorerUrl: dependencies.explorerUrl?.(row.txHash) ?? null,
         createdAt: row.createdAt.toISOString(),
         confirmedAt: row.confirmedAt?.toISOString() ?? null,
       })),
