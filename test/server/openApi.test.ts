@@ -81,6 +81,11 @@ describe('the merchant routes in GET /openapi.json', () => {
       'POST /v1/invoices/{id}/cancel': 'none',
       'POST /v1/invoices/prepare': 'none',
       'POST /v1/invoices': 'none',
+      'POST /v1/withdrawals/prepare': 'none',
+      'POST /v1/withdrawals': 'none',
+      'GET /v1/withdrawals': 'none',
+      'POST /v1/invoices/{id}/refund/prepare': 'none',
+      'POST /v1/invoices/{id}/refund': 'none',
     })
     for (const name of Object.keys(merchant)) {
       const [method, path] = name.split(' ') as [string, string]
