@@ -1,0 +1,45 @@
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { devnetDir, readDevnetFile } from '../devnet/devnetFile'
+import { MerchantCommandError, merchantUsage, runMerchantCommand } from './merchantCommand'
+import { asksForHelp, UsageError } from './usageError'
+
+/** `npm run merchant -- <command>`: the merchant's loop (customers, issue, list, share, cancel)
+ * against the running devnet, signed with the studio's API key devnet.json names. */
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2)
+  if (asksForHelp(argv) || argv.length === 0) {
+    console.log(merchantUsage)
+    return argv.length === 0 ? 2 : 0
+  }
+  const dir = devnetDir()
+  if (!existsSync(join(dir, 'devnet.json'))) {
+    console.error(`no devnet.json in ${dir}: start the devnet with \`npm start\` (or set SVC_DEVNET_DIR)`)
+    return 1
+  }
+  const devnet = readDevnetFile(dir)
+  const target = { serverUrl: devnet.serverUrl, rpcUrl: devnet.rpcUrl, token: devnet.contracts.token, apiKey: devnet.merchant.apiKey }
+  let lines: string[]
+  try {
+    lines = await runMerchantCommand(target, argv)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n${merchantUsage}`)
+      return 2
+    }
+    if (!(error instanceof MerchantCommandError)) throw error
+    console.error(error.message)
+    return 1
+  }
+  for (const line of lines) console.log(line)
+  return 0
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const code = error instanceof Error && 'code' in error ? ` (${String(error.code)})` : ''
+    console.error(`${error instanceof Error ? error.message : 'failed'}${code}`)
+    process.exit(1)
+  },
+)
