@@ -18,7 +18,12 @@ const devnetFileSchema = z.object({
     /** The studio that owns the vault, and an API key of it for the merchant routes (SPEC 4.12, 5.2). */
     studioId: z.uuid(),
     apiKey: z.object({ keyId: z.string().check(z.startsWith('svc_pk_')), secret: z.string().check(z.startsWith('svc_sk_')) }),
+    /** The demo merchant's sign-in at the identity provider below: devnet-only credentials. */
+    login: z.optional(z.object({ email: z.email(), password: z.string() })),
   }),
+  /** The devnet's OpenID Connect provider (server/identity/): authorization code with S256 PKCE for
+   * the public client below, JWT access tokens for the API's audience. */
+  identity: z.optional(z.object({ issuer: z.url(), audience: z.string(), clientId: z.string(), redirectUri: z.url() })),
   payer: z.object({ owner: addressSchema, ownerPrivateKey: hexSchema, vault: addressSchema }),
   invoices: z.array(
     z.object({ id: uintStringSchema, amount: uintStringSchema, invoiceNumber: z.string(), dueAt: uintStringSchema, shareLink: z.url() }),

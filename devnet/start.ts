@@ -13,6 +13,7 @@ const env = z
     PORT: z._default(port, 8787),
     DEVNET_RPC_PORT: z._default(port, 8545),
     STOREFRONT_PORT: z._default(port, 8788),
+    IDENTITY_PORT: z._default(port, 8789),
     LOG_REQUESTS: z._default(z.stringbool(), false),
     SHUTDOWN_TIMEOUT_MS: configSchema.shape.SHUTDOWN_TIMEOUT_MS,
     DATABASE_URL: configSchema.shape.DATABASE_URL,
@@ -27,6 +28,7 @@ const devnet = await startCheckoutDevnet({
   rpcPort: env.DEVNET_RPC_PORT,
   port: env.PORT,
   storefrontPort: env.STOREFRONT_PORT,
+  identityPort: env.IDENTITY_PORT,
   databaseUrl: env.DATABASE_URL,
   // request lines only when asked for: the devnet's own output is for people
   logger: env.LOG_REQUESTS ? logger : logger.child({}, { level: 'error' }),
@@ -59,6 +61,12 @@ console.log(
     `  storefront ${file.storefrontUrl} (script tag, plain iframe and inline embeds on another origin; /order: built with @svc-checkout/js, paid on a verified webhook)`,
     '  webhooks   signed events from the chain to your backend (docs/webhooks.md); register a receiver with',
     `             ${process.env.SVC_DEVNET_DIR ? `SVC_DEVNET_DIR=${dir} ` : ''}npx tsx cli/webhookEndpoint.ts --url http://127.0.0.1:4000/webhooks`,
+    ...(file.identity && file.merchant.login
+      ? [
+          `  sign-in    OpenID Connect provider ${file.identity.issuer}, the demo merchant is ${file.merchant.login.email} (its devnet-only password is in devnet.json);`,
+          `             a bearer token for the account routes: ${process.env.SVC_DEVNET_DIR ? `SVC_DEVNET_DIR=${dir} ` : ''}npx tsx cli/devnetSignIn.ts`,
+        ]
+      : []),
     ...(file.mailbox ? [`  mailbox    the mail your customers get (send-email, sendEmail: true), one .eml file each, in ${file.mailbox}`] : []),
     `  details    ${path}`,
     'Ctrl-C stops everything.',

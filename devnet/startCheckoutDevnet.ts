@@ -11,6 +11,8 @@ import type { DevnetFile } from './devnetFile'
 import { devnetPage } from './devnetPage'
 import { createPayer, demoPayerFunds, issueDemoInvoices, type Seed, type SeededInvoice } from './seed'
 import { seedMerchantAccess } from './seedMerchantAccess'
+import { demoMerchantUser, devnetApiAudience, devnetIdentityClient, seedMerchantLogin } from './seedMerchantLogin'
+import { startIdentityProvider } from '../server/identity/identityProvider'
 import { seedMetadata } from './seedMetadata'
 import { startDevnet } from './startDevnet'
 import { readEmbedManifest, startStorefront, type StorefrontProduct } from './storefront'
@@ -21,11 +23,17 @@ export type StartCheckoutDevnetParameters = {
   rpcPort: number
   port: number
   storefrontPort: number
+  /** The identity provider's port (0 or absent: any free one). */
+  identityPort?: number
   /** PostgreSQL to store on (npm start's DATABASE_URL), an empty database; else a new embedded PGlite in `dir`. */
   databaseUrl?: string | undefined
   /** The server's request log; the devnet's own summary is for the caller to print. */
   logger: Logger
 }
+
+/** Where the devnet's sign-in client is sent back with its code. No page answers there yet (there is
+ * no dashboard): a script reads the code from the redirect, as devnet/passwordSignIn.ts does. */
+const identityRedirectUri = (port: number) => `http://127.0.0.1:${port || 8787}/signed-in`
 
 /** A set of demo invoices with their share links, and a payer who can pay them. */
 export type DemoSet = Pick<DevnetFile, 'payer' | 'invoices'>
@@ -47,7 +55,7 @@ export type CheckoutDevnet = {
  * merchant, payer and invoices seeded, the companion server on a new embedded database (or the empty
  * PostgreSQL database `databaseUrl` names), and the demo storefront on an origin of its own.
  */
-export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, databaseUrl, logger }: StartCheckoutDevnetParameters): Promise<CheckoutDevnet> {
+export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, identityPort = 0, databaseUrl, logger }: StartCheckoutDevnetParameters): Promise<CheckoutDevnet> {
   const dataDir = join(dir, 'pglite')
   // PGlite takes seconds to start: open it while the chain is deployed and seeded, and the page built
   // for this devnet's RPC when `npm run build` pinned another
@@ -77,10 +85,15 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
   const storefront = await startStorefront({ port: storefrontPort, products: () => products })
   // the customers' mail goes to a real SMTP server on loopback, which keeps it for the developer to read
   const mailbox = await startMailbox({ dir: join(dir, 'mailbox') })
+  // merchants sign in through a real OpenID Connect provider; the server finds its keys as it would
+  // any provider's, through its discovery document
+  const identity = await startIdentityProvider({ port: identityPort, audience: devnetApiAudience, users: [demoMerchantUser], clients: [devnetIdentityClient([identityRedirectUri(port)])] })
+  const discovery = (await (await fetch(`${identity.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
+  const jwtSettings = { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience }
   // every payer of a devnet is its developer on 127.0.0.1: a limit per client address would count
   // them all as one; the limits per invoice and per owner still hold
   // webhooks to loopback: the demo storefront's receiver, and a merchant trying one on this machine
-  const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, SPONSORSHIP_LIMIT_PER_CLIENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SMTP_URL: mailbox.url, ...serverOverrides(process.env), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }
+  const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, SPONSORSHIP_LIMIT_PER_CLIENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SMTP_URL: mailbox.url, ...jwtSettings, ...serverOverrides(process.env), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }
   const config = devnetConfig(devnet, { port, ...(databaseUrl ? {} : { dataDir }), overrides })
   const server = await createServer(config, {
     db,
@@ -118,6 +131,8 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
   const invoices = await publish(seed.invoices)
   // PGlite belongs to this process, so the devnet's key is made here rather than by `npm run keys`.
   const merchantAccess = await seedMerchantAccess(server.stores, devnet)
+  // the demo merchant's user owns the demo studio: its sign-in answers that studio
+  await seedMerchantLogin(server.stores, identity.issuer, merchantAccess.studioId)
   // the storefront's server registers its receiver as a merchant's does, through the API with its key
   await storefront.registerWebhook({ ...merchantAccess.apiKey, vault: seed.merchant.vault, chainId: deployment.chainId, registry: deployment.registry })
 
@@ -136,7 +151,8 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
         ...(deployment.entryPointV06 ? { entryPointV06: deployment.entryPointV06 } : {}),
         ...(deployment.paymasterV06 ? { paymasterV06: deployment.paymasterV06 } : {}),
       },
-      merchant: { ...seed.merchant, ...merchantAccess },
+      merchant: { ...seed.merchant, ...merchantAccess, login: { email: demoMerchantUser.email, password: demoMerchantUser.password } },
+      identity: { issuer: identity.issuer, audience: devnetApiAudience, clientId: devnetIdentityClient([]).clientId, redirectUri: identityRedirectUri(port) },
       payer: seed.payer,
       invoices,
       database: toolsDatabase,
@@ -153,6 +169,7 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
       await lent.close()
       await Promise.all([server.close(), storefront.close()])
       await mailbox.close()
+      await identity.close()
       await anvil.stop()
     },
   }

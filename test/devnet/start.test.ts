@@ -61,6 +61,18 @@ test('behavior: npm start brings the devnet up with no configuration, writes dev
   expect(keys.code).toBe(0)
   expect((JSON.parse(keys.stdout) as { key_id: string }[]).map((key) => key.key_id)).toEqual([file.merchant.apiKey.keyId])
 
+  // the demo merchant signs in through the devnet's identity provider with devnet.json's credentials,
+  // and its bearer token opens the demo studio's owner routes
+  expect(file.identity?.issuer).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+  expect(file.merchant.login?.email).toBe('merchant@devnet.svc-checkout.test')
+  expect(devnet.output()).toContain(`sign-in    OpenID Connect provider ${file.identity!.issuer}`)
+  const signedIn = await runCli('cli/devnetSignIn.ts', [], { SVC_DEVNET_DIR: dirname(file.database!.socket) })
+  expect(signedIn.code).toBe(0)
+  const [accessToken, login] = signedIn.stdout.trim().split('\n')
+  expect(JSON.parse(login!).user).toMatchObject({ email: file.merchant.login!.email, studioId: file.merchant.studioId, isNewUser: false })
+  const profile = await fetch(`${file.serverUrl}/v1/studios/me/profile`, { headers: { authorization: `Bearer ${accessToken}` } })
+  expect(await profile.json()).toMatchObject({ success: true, profileComplete: true })
+
   expect(await devnet.stop()).toBe(0)
   await expect(client.getChainId()).rejects.toThrow()
   await expect(fetch(`${file.serverUrl}/v1/pay/${invoice.id}`)).rejects.toThrow()

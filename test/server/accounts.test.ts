@@ -6,7 +6,7 @@ import { createIdentityVerifier } from '../../server/auth/jwtVerifier'
 import { startIdentityProvider, type RunningIdentityProvider } from '../../server/identity/identityProvider'
 import { seedMerchantAccess } from '../../devnet/seedMerchantAccess'
 import { demoMerchantUser, devnetApiAudience, devnetIdentityClient, seedMerchantLogin } from '../../devnet/seedMerchantLogin'
-import { signInWithPassword } from '../support/identitySignIn'
+import { signInWithPassword } from '../../devnet/passwordSignIn'
 import { answerOf, signedRequest } from '../support/signedRequest'
 import { useServer } from '../support/server'
 

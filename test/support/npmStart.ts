@@ -17,7 +17,7 @@ export type RunningDevnet = {
 export async function startNpmStart(env: Record<string, string> = {}): Promise<RunningDevnet> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-devnet-'))
   const child = spawn(process.execPath, ['--import', 'tsx', 'devnet/start.ts'], {
-    env: { ...process.env, SVC_DEVNET_DIR: dir, PORT: '0', DEVNET_RPC_PORT: '0', STOREFRONT_PORT: '0', ...env },
+    env: { ...process.env, SVC_DEVNET_DIR: dir, PORT: '0', DEVNET_RPC_PORT: '0', STOREFRONT_PORT: '0', IDENTITY_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
