@@ -134,6 +134,23 @@ describe('identity-provider JWT (SPEC 5.1 item 3)', () => {
     expect((await call(`/v1/customers/${created.body.data.id}`, own, { method: 'DELETE' })).status).toBe(204)
   })
 
+  test("behavior: a signed-in user reads the studio's payments, export, studio, balance, statistics and vault activity with no scope; another studio's user cannot read its activity", async () => {
+    const own = await jwt()
+    const vault = ctx.devnet.seed.merchant.vault
+    const payments = await call('/v1/payments', own)
+    expect(payments.status).toBe(200)
+    expect(payments.body.data.payments.every((payment: { merchant: string }) => payment.merchant === vault)).toBe(true)
+    expect((await call('/v1/payments/export?format=json&startDate=0&endDate=86400', own)).status).toBe(200)
+    expect((await call('/v1/studios/me', own)).body.data).toMatchObject({ id: studioId, vaultAddress: vault, profileComplete: true })
+    expect((await call('/v1/studios/me/balance', own)).body.balance).toBe((await ctx.devnet.balanceOf(vault)).toString())
+    expect((await call('/v1/studios/me/invoices/stats', own)).body.stats.complete).toBe(true)
+    expect((await call(`/v1/studios/${studioId}/transactions`, own)).body.vaultAddress).toBe(vault)
+    expect((await call(`/v1/accounts/${vault}/metrics`, own)).status).toBe(200)
+    const foreign = await call(`/v1/studios/${studioId}/transactions`, await jwt({ claims: { studio_id: otherStudioId } }))
+    expect(foreign.status).toBe(403)
+    expect(foreign.body.code).toBe('FORBIDDEN')
+  })
+
   test('behavior: a user whose studio this deployment does not know is forbidden', async () => {
     const answer = await call(`/v1/invoices/${invoiceId()}/share`, await jwt({ claims: { studio_id: randomUUID() } }))
     expect(answer.status).toBe(403)

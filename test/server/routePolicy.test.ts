@@ -60,7 +60,7 @@ describe('each declared route, as the app mounts it', () => {
       for (const limit of route.rateLimits) expect(windows.get(limit.name), `${name}: ${limit.name}`).toBe(limit.perMinute(settings))
     }
     // one count per name: `pay` guards /v1/pay/* and /v1/paymaster alike
-    expect([...windows.keys()].sort()).toEqual(['customers', 'invoices', 'logos', 'page', 'pay', 'paymaster', 'permit', 'prepare', 'studios', 'webhooks'])
+    expect([...windows.keys()].sort()).toEqual(['account-metrics', 'customers', 'invoices', 'logos', 'page', 'pay', 'paymaster', 'payment-exports', 'payments', 'permit', 'prepare', 'protocol-stats', 'refunds', 'studios', 'webhooks', 'withdrawals'])
   })
 
   test('behavior: the declarations name the limits they did when app.ts mounted them by path; a change here is deliberate', () => {
@@ -103,6 +103,22 @@ describe('each declared route, as the app mounts it', () => {
       'post /v1/invoices/:id/cancel': 'none invoices',
       'post /v1/invoices/prepare': 'none invoices',
       'post /v1/invoices': 'none invoices',
+      'post /v1/withdrawals/prepare': 'none withdrawals',
+      'post /v1/withdrawals': 'none withdrawals',
+      'get /v1/withdrawals': 'none withdrawals',
+      'post /v1/invoices/:id/refund/prepare': 'none refunds',
+      'post /v1/invoices/:id/refund': 'none refunds',
+      'get /v1/payments': 'none payments',
+      'get /v1/payments/export': 'none payment-exports',
+      'get /v1/studios/me': 'none studios',
+      'get /v1/studios/me/balance': 'none studios',
+      'get /v1/studios/me/invoices/stats': 'none studios',
+      'get /v1/studios/:id': 'none studios',
+      'get /v1/studios/:id/balance': 'none studios',
+      'get /v1/studios/:id/invoices/stats': 'none studios',
+      'get /v1/studios/:id/transactions': 'none studios',
+      'get /v1/protocol/stats': 'anyOrigin protocol-stats',
+      'get /v1/accounts/:address/metrics': 'none account-metrics',
     })
   })
 
