@@ -196,11 +196,41 @@ describe('POST /v1/invoices', () => {
     expect(mailbox.files()).toHaveLength(1)
   })
 
+  test('behavior: an operation not on-chain in time answers 202 with its hash and no link; the same request once it is mined answers the invoice and its share link', async () => {
+    const fields = await invoiceFields(parseUnits('18', 6))
+    const prepared = (await post('/v1/invoices/prepare', fields)).body
+    const key = crypto.randomUUID()
+    const body = { userOp: await ownerSigns(prepared), pendingInvoiceId: prepared.encryption.pendingInvoiceId }
+    const node = ctx.devnet.test
+    await node.setAutomine(false)
+    let pending
+    try {
+      pending = await post('/v1/invoices', body, key)
+      expect(pending).toMatchObject({ status: 202, body: { status: 'pending', userOpHash: prepared.userOpHash, message: expect.any(String), idempotency: { key, state: 'pending' } } })
+      expect(pending.body.invoiceId).toBeUndefined()
+      expect(pending.body.shareLink).toBeUndefined()
+      await node.mine({ blocks: 1 })
+    } finally {
+      await node.setAutomine(true)
+    }
+    const issued = await post('/v1/invoices', body, key)
+    expect(issued).toMatchObject({ status: 200, body: { status: 'confirmed', userOpHash: prepared.userOpHash, invoiceId: expect.stringMatching(/^\d+$/), idempotency: { key, replayed: true, state: 'confirmed' } } })
+    const opened = await fetch(`${ctx.server.url}/v1/pay/${issued.body.invoiceId}/metadata?token=${new URL(issued.body.shareLink).searchParams.get('token')}`).then((response) => response.json())
+    expect(opened.metadata).toEqual(fields.metadata)
+  })
+
   test('behavior: bad input answers 4xx with the code, never a 500', async () => {
     const prepared = (await post('/v1/invoices/prepare', await invoiceFields(parseUnits('5', 6)))).body
     const userOp = await ownerSigns(prepared)
     const otherVault = { ...userOp, sender: privateKeyToAccount(generatePrivateKey()).address }
     const cancelCall = { ...userOp, callData: '0x12345678' }
+    const other = await signedRequest(ctx.server.url, merchant.apiKey, {
+      method: 'POST',
+      path: '/v1/customers',
+      body: JSON.stringify({ type: 'person', legalName: `Dana Okafor ${crypto.randomUUID().slice(0, 6)}`, email: 'dana@example.com', address: { street: '3 Quay St', city: 'Dublin', postal: 'D02', country: 'IE' } }),
+    })
+    expect(other.status).toBe(201)
+    const otherCustomerId = other.body.data.id
     const before = await invoiceCount()
     const answers = [
       await post('/v1/invoices', { userOp, sendEmail: true, pendingInvoiceId: prepared.encryption.pendingInvoiceId }),
@@ -213,6 +243,7 @@ describe('POST /v1/invoices', () => {
       await post('/v1/invoices', { userOp, pendingInvoiceId: `0x${'77'.repeat(32)}` }),
       await post('/v1/invoices', { userOp, pendingInvoiceId: prepared.encryption.pendingInvoiceId, customerId: crypto.randomUUID() }),
       await post('/v1/invoices', { userOp }, 'has spaces in it'),
+      await post('/v1/invoices', { userOp, pendingInvoiceId: prepared.encryption.pendingInvoiceId, sendEmail: true, customerId: otherCustomerId }),
     ]
     expect(answers.map((answer) => [answer.status, answer.body.error])).toEqual([
       [400, 'VALIDATION_ERROR'],
@@ -225,6 +256,7 @@ describe('POST /v1/invoices', () => {
       [404, 'NOT_FOUND'],
       [404, 'NOT_FOUND'],
       [400, 'IDEMPOTENCY_KEY_INVALID'],
+      [400, 'CUSTOMER_MISMATCH'],
     ])
     expect(await invoiceCount()).toBe(before)
   })

@@ -163,6 +163,7 @@ export async function checkClientSubmission(dependencies: IssueDependencies, stu
   }
   const userOpHash = getUserOperationHash({ userOperation: userOp, chainId: deployment.chainId, entryPointAddress: deployment.entryPoint, entryPointVersion: '0.7' })
   let prepared = false
+  let preparedCustomerId: string | null = null
   if (body.pendingInvoiceId) {
     const pending = await dependencies.issued.find(body.pendingInvoiceId)
     if (!pending || pending.studioId !== studio.id || pending.chainId !== deployment.chainId) {
@@ -174,9 +175,14 @@ export async function checkClientSubmission(dependencies: IssueDependencies, stu
       })
     }
     prepared = true
+    preparedCustomerId = pending.customerId
   }
   if (body.customerId && !(await dependencies.customers.getCustomer(studio.id, body.customerId))) {
     throw new HttpError(404, 'NOT_FOUND', 'no customer of this studio has this id', { field: 'customerId' })
+  }
+  // the prepare named the invoice's customer: the mail goes to that one, or the request says which it means
+  if (preparedCustomerId && body.customerId && preparedCustomerId !== body.customerId.toLowerCase()) {
+    throw new HttpError(400, 'CUSTOMER_MISMATCH', 'the invoice was prepared for another customer: send without customerId, or with the id of the customer it was prepared for')
   }
   const fingerprint = fingerprintOf([
     'invoices.submit',

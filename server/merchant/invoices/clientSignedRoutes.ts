@@ -90,6 +90,7 @@ export const clientSignedIssueRoutes = [
       'NOT_FOUND',
       'USEROP_CALL_MISMATCH',
       'USEROP_MISMATCH',
+      'CUSTOMER_MISMATCH',
       'TRANSACTION_FAILED',
       'BUNDLER_UNAVAILABLE',
       'IDEMPOTENCY_KEY_REQUIRED',
