@@ -217,6 +217,8 @@ describe('GET /v1/studios/:id/transactions', () => {
     expect((await get(`/v1/studios/${studioId}/transactions`, 'page=0')).body).toMatchObject({ error: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: 'page' })] })
     expect((await get(`/v1/studios/${studioId}/transactions`, 'limit=ten')).body).toMatchObject({ error: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: 'limit' })] })
     expect((await get(`/v1/studios/${studioId}/transactions`, '', otherKey)).status).toBe(403)
+    // `me` is the caller's own studio, whichever it is
+    expect((await get('/v1/studios/me/transactions', '', otherKey)).body).toMatchObject({ success: true, transactions: [], pagination: { total: 0 } })
   })
 })
 

@@ -128,9 +128,9 @@ async function statsOf(reads: StudioReadDependencies, studio: Studio): Promise<z
   }
 }
 
-/** The studio a `/v1/studios/:id/...` route may read: the caller's own, by id; any other is a 403. */
+/** The studio a `/v1/studios/:id/...` route may read: the caller's own, by id or as `me`; any other is a 403. */
 function ownStudio(principal: Principal, id: string): Studio {
-  if (principal.studio.id !== id) throw new ForbiddenError("this is not the caller's studio: a studio's reads are its own")
+  if (id !== 'me' && principal.studio.id !== id) throw new ForbiddenError("this is not the caller's studio: a studio's reads are its own")
   return principal.studio
 }
 

@@ -121,7 +121,8 @@ export const vaultTransactionsResponseSchema = z.object({
   headBlock: uintStringSchema,
 })
 
-export const studioIdParams = z.object({ id: z.uuid('the studio id is a UUID') })
+/** A studio's UUID, or `me` for the caller's own (as the account routes take it). */
+export const studioIdParams = z.object({ id: z.union([z.literal('me'), z.uuid('the studio id is a UUID, or me')]) })
 export const accountAddressParams = z.object({ address: addressSchema })
 
 const volumeSchema = z.object({
