@@ -31,6 +31,8 @@ export const afterPayEn = {
   fundNetwork: 'Network',
   labelTokenContract: 'token contract',
   smartFundAddress: 'This account\'s address (send the missing amount here)',
+  // on the receipt: what the merchant sent back, as the registry records it
+  receiptRefunded: 'Refunded to the payer',
 }
 
 export type AfterPayStrings = typeof afterPayEn

@@ -295,5 +295,6 @@ export const ar: Strings = {
     fundNetwork: 'الشبكة',
     labelTokenContract: 'عقد الرمز',
     smartFundAddress: 'عنوان هذا الحساب (أرسِل المبلغ الناقص إليه)',
+    receiptRefunded: 'أُعيد إلى الدافع',
   },
 }

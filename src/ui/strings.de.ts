@@ -288,5 +288,6 @@ export const de: Strings = {
     fundNetwork: 'Netzwerk',
     labelTokenContract: 'Token-Vertrag',
     smartFundAddress: 'Adresse dieses Kontos (senden Sie den fehlenden Betrag hierhin)',
+    receiptRefunded: 'An den Zahler erstattet',
   },
 }

@@ -287,5 +287,6 @@ export const es: Strings = {
     fundNetwork: 'Red',
     labelTokenContract: 'el contrato del token',
     smartFundAddress: 'Dirección de esta cuenta (envíe aquí el importe que falta)',
+    receiptRefunded: 'Reembolsado al pagador',
   },
 }

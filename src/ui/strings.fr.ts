@@ -287,5 +287,6 @@ export const fr: Strings = {
     fundNetwork: 'Réseau',
     labelTokenContract: 'le contrat du jeton',
     smartFundAddress: 'Adresse de ce compte (envoyez-y le montant manquant)',
+    receiptRefunded: 'Remboursé au payeur',
   },
 }

@@ -288,5 +288,6 @@ export const hi: Strings = {
     fundNetwork: 'नेटवर्क',
     labelTokenContract: 'टोकन कॉन्ट्रैक्ट',
     smartFundAddress: 'इस खाते का पता (बाकी राशि यहाँ भेजें)',
+    receiptRefunded: 'भुगतानकर्ता को वापस किया गया',
   },
 }

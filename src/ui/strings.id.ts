@@ -287,5 +287,6 @@ export const id: Strings = {
     fundNetwork: 'Jaringan',
     labelTokenContract: 'kontrak token',
     smartFundAddress: 'Alamat akun ini (kirim kekurangannya ke sini)',
+    receiptRefunded: 'Dikembalikan ke pembayar',
   },
 }

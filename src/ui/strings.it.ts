@@ -287,5 +287,6 @@ export const it: Strings = {
     fundNetwork: 'Rete',
     labelTokenContract: 'il contratto del token',
     smartFundAddress: 'Indirizzo di questo conto (invii qui l’importo mancante)',
+    receiptRefunded: 'Rimborsato al pagatore',
   },
 }

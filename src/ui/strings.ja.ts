@@ -287,5 +287,6 @@ export const ja: Strings = {
     fundNetwork: 'ネットワーク',
     labelTokenContract: 'トークンコントラクト',
     smartFundAddress: 'このアカウントのアドレス（不足分をここに送ってください）',
+    receiptRefunded: '支払者へ返金済み',
   },
 }

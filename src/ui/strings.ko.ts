@@ -287,5 +287,6 @@ export const ko: Strings = {
     fundNetwork: '네트워크',
     labelTokenContract: '토큰 컨트랙트',
     smartFundAddress: '이 계정 주소(부족한 금액을 이 주소로 보내세요)',
+    receiptRefunded: '지불인에게 환불됨',
   },
 }

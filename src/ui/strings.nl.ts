@@ -287,5 +287,6 @@ export const nl: Strings = {
     fundNetwork: 'Netwerk',
     labelTokenContract: 'tokencontract',
     smartFundAddress: 'Adres van dit account (stuur het ontbrekende bedrag hierheen)',
+    receiptRefunded: 'Terugbetaald aan de betaler',
   },
 }

@@ -287,5 +287,6 @@ export const pl: Strings = {
     fundNetwork: 'Sieć',
     labelTokenContract: 'kontrakt tokena',
     smartFundAddress: 'Adres tego konta (wyślij tu brakującą kwotę)',
+    receiptRefunded: 'Zwrócono płacącemu',
   },
 }

@@ -287,5 +287,6 @@ export const ptBR: Strings = {
     fundNetwork: 'Rede',
     labelTokenContract: 'o contrato do token',
     smartFundAddress: 'Endereço desta conta (envie para cá o valor que falta)',
+    receiptRefunded: 'Reembolsado ao pagador',
   },
 }

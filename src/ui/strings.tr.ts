@@ -288,5 +288,6 @@ export const tr: Strings = {
     fundNetwork: 'Ağ',
     labelTokenContract: 'token sözleşmesi',
     smartFundAddress: 'Bu hesabın adresi (eksik tutarı bu adrese gönderin)',
+    receiptRefunded: 'Ödeyene iade edildi',
   },
 }

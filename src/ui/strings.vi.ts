@@ -287,5 +287,6 @@ export const vi: Strings = {
     fundNetwork: 'Mạng',
     labelTokenContract: 'hợp đồng token',
     smartFundAddress: 'Địa chỉ của tài khoản này (gửi số tiền còn thiếu đến đây)',
+    receiptRefunded: 'Đã hoàn lại cho người thanh toán',
   },
 }

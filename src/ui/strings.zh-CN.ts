@@ -287,5 +287,6 @@ export const zhCN: Strings = {
     fundNetwork: '网络',
     labelTokenContract: '代币合约',
     smartFundAddress: '此账户地址（请将差额转入此地址）',
+    receiptRefunded: '已退还给付款人',
   },
 }

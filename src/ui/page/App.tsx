@@ -111,6 +111,7 @@ export function App({ invoiceId, token, deployment, api, baseUrl, channel = null
         pdfUrl={token ? api.pdfUrl(invoiceId, token) : null}
         onReloadDocument={reloadDocument}
         now={now}
+        readChain={session.chain.call}
         layout={layout}
         embedded={channel !== null || inlineHost !== null}
       />

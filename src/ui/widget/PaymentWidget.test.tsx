@@ -4,6 +4,8 @@ import type { Address, Hex } from 'viem'
 import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest'
 import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
 import type { Payer, PaymentState } from '../../flow/paymentState'
+import type { SimulationCall } from '../../chain/simulatePayment'
+import { refundedAmountSelector } from '../../chain/readRefunded'
 import { confirmedTestInvoice, testDeployment, testFeeBps, testInvoice } from '../../verify/preparedPayment.fixture'
 import type { WalletChoice } from '../../wallet/walletChoice'
 import { shown } from '../shown.fixture'
@@ -43,7 +45,7 @@ function actions(): WidgetActions {
   return { choose: vi.fn(), switchNetwork: vi.fn(), pay: vi.fn(), payFromWallet: vi.fn(), sendToVault: vi.fn(), moveBack: vi.fn(), renewPermit: vi.fn(), retry: vi.fn() }
 }
 
-function show(state: PaymentState, options: { wallets?: WalletChoice[]; locale?: Locale; deployment?: PinnedDeployment; merchantName?: string | null } = {}) {
+function show(state: PaymentState, options: { wallets?: WalletChoice[]; locale?: Locale; deployment?: PinnedDeployment; merchantName?: string | null; readChain?: SimulationCall } = {}) {
   const act = actions()
   render(
     <LocaleContext.Provider value={options.locale ?? english}>
@@ -54,6 +56,7 @@ function show(state: PaymentState, options: { wallets?: WalletChoice[]; locale?:
         deployment={options.deployment ?? deployment}
         merchantName={options.merchantName === undefined ? 'Northwind Studio Ltd' : options.merchantName}
         invoiceNumber="NW-1042"
+        readChain={options.readChain}
       />
     </LocaleContext.Provider>,
   )
@@ -453,6 +456,29 @@ describe('PaymentWidget, as a payer reads it', () => {
     Object.defineProperty(globalThis, 'print', { value: print, configurable: true })
     fireEvent.click(screen.getByRole('button', { name: 'Save receipt' }))
     expect(print).toHaveBeenCalledOnce()
+  })
+
+  test("paid: the receipt shows what the merchant refunded, read from the pinned registry's refundedAmount; nothing while none was", async () => {
+    const paid = { ...invoice, status: 'Paid' as const, payer: vault, paidAt: '1790000000', txHash }
+    const asked: { to: string; data: Hex }[] = []
+    let refunded = 50_500_000n
+    const readChain: SimulationCall = async (call) => {
+      asked.push(call)
+      return `0x${refunded.toString(16).padStart(64, '0')}`
+    }
+    show({ name: 'paid', invoice: paid, receipt: null }, { readChain })
+    const label = await screen.findByText('Refunded to the payer', { selector: 'dt' })
+    expect(screen.getByRole('region', { name: 'Receipt' }).contains(label)).toBe(true)
+    expect(label.nextElementSibling?.textContent).toBe('50.50 USDC')
+    expect(asked).toEqual([{ to: deployment.registry, data: `${refundedAmountSelector}${BigInt(invoice.id).toString(16).padStart(64, '0')}` }])
+    cleanup()
+    show({ name: 'paid', invoice: paid, receipt: null }, { readChain, locale: { strings: de, tag: 'de' } })
+    expect(await screen.findByText('An den Zahler erstattet', { selector: 'dt' })).not.toBeNull()
+    cleanup()
+    refunded = 0n
+    show({ name: 'paid', invoice: paid, receipt: null }, { readChain })
+    await vi.waitFor(() => expect(asked).toHaveLength(3))
+    expect(screen.queryByText('Refunded to the payer')).toBeNull()
   })
 
   test('behavior: the devnet wallet shows what it is asked to sign, and Reject answers no', async () => {

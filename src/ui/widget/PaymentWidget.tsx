@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks'
 import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
 import type { PaymentState } from '../../flow/paymentState'
+import type { SimulationCall } from '../../chain/simulatePayment'
 import { devnetChainId } from '../../config/devnet'
 import type { WalletChoice } from '../../wallet/walletChoice'
 import { formatTokenAmount } from '../format'
@@ -53,6 +54,8 @@ export type PaymentWidgetProps = {
   merchantNamePending?: boolean
   /** Meanwhile, the name the unchecked record gives: it only holds the checked name's place. */
   merchantNameToCome?: string | null
+  /** The chain reader's pinned eth_call: the receipt reads what was refunded with it. */
+  readChain?: SimulationCall | undefined
 }
 
 /** The payment as the payer sees it: a thin view of the flow's state. A new state is announced to
@@ -117,7 +120,7 @@ export function PaymentWidget(p: PaymentWidgetProps) {
   )
 }
 
-function StateView({ state, actions, wallets, deployment, merchantName, invoiceNumber }: PaymentWidgetProps) {
+function StateView({ state, actions, wallets, deployment, merchantName, invoiceNumber, readChain }: PaymentWidgetProps) {
   const { strings: t, tag } = useLocale()
   switch (state.name) {
     case 'ready':
@@ -149,6 +152,8 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
           merchantName={merchantName}
           explorerUrl={deployment.explorerUrl}
           localChain={deployment.chainId === devnetChainId}
+          readChain={readChain}
+          registry={deployment.registry}
         />
       )
     case 'canceled':

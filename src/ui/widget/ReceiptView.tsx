@@ -1,8 +1,12 @@
-import type { Hex } from 'viem'
+import { useEffect, useState } from 'preact/hooks'
+import type { Address, Hex } from 'viem'
+import { readRefunded } from '../../chain/readRefunded'
+import type { SimulationCall } from '../../chain/simulatePayment'
 import type { Receipt } from '../../flow/paymentState'
 import type { WireInvoice } from '../../../shared/wire'
 import { formatMoment, formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
+import { afterPayStrings } from '../strings.afterPay'
 import { Detail } from './Detail'
 import { ShortHex } from './ShortHex'
 
@@ -16,6 +20,10 @@ type ReceiptViewProps = {
   explorerUrl: string | undefined
   /** The devnet's own chain: no explorer exists for it. */
   localChain: boolean
+  /** A read of the pinned chain (the chain reader's `call`) and the pinned registry: the receipt shows
+   * what the merchant refunded as the registry records it, never as a server says. */
+  readChain?: SimulationCall | undefined
+  registry?: Address | undefined
 }
 
 /** The paid state: a receipt the payer keeps (Save prints it alone, see theme.css), from what the
@@ -25,6 +33,7 @@ export function ReceiptView(p: ReceiptViewProps) {
   const { strings: t, tag } = useLocale()
   const txHash: Hex | null = receipt?.txHash ?? invoice.txHash
   const paidAt = invoice.paidAt ? Number(invoice.paidAt) * 1000 : null
+  const refunded = useRefunded(p.readChain, p.registry, invoice.id)
   return (
     <>
       <p class="svc-ok">{t.paidBody}</p>
@@ -52,6 +61,9 @@ export function ReceiptView(p: ReceiptViewProps) {
               <ShortHex value={txHash} label={t.labelTransaction} />
             </Detail>
           ) : null}
+          {refunded ? (
+            <Detail label={afterPayStrings(t).receiptRefunded}>{formatTokenAmount(refunded, invoice.token, tag)}</Detail>
+          ) : null}
           {receipt?.userOpHash ? (
             <Detail label={t.userOpHash}>
               <ShortHex value={receipt.userOpHash} label={t.labelOperation} />
@@ -73,4 +85,22 @@ export function ReceiptView(p: ReceiptViewProps) {
       </button>
     </>
   )
+}
+
+/** The registry's refundedAmount for the invoice, read once the receipt shows; null until read, and
+ * when the chain cannot be read (the receipt stands without it). */
+function useRefunded(readChain: SimulationCall | undefined, registry: Address | undefined, id: string): bigint | null {
+  const [refunded, setRefunded] = useState<bigint | null>(null)
+  useEffect(() => {
+    if (!readChain || !registry) return
+    let current = true
+    readRefunded(readChain, registry, BigInt(id)).then(
+      (amount) => current && setRefunded(amount),
+      () => undefined,
+    )
+    return () => {
+      current = false
+    }
+  }, [readChain, registry, id])
+  return refunded
 }
