@@ -3,6 +3,7 @@ import { getAddress, parseEventLogs, parseUnits, type Address } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { sendMerchantOperation } from '../../devnet/merchantOperation'
 import { payDirectly } from '../support/payDirectly'
 import { useServer } from '../support/server'
 import { signedRequest } from '../support/signedRequest'
@@ -252,15 +253,27 @@ describe('GET /v1/payments/export', () => {
     expect(lines.find((line) => line.invoiceId === paid[0]!.id.toString())).toMatchObject({ amount: '1.234567', amountBaseUnits: '1234567' })
   })
 
-  test('behavior: refunds are included: a refunded amount on the chain shows in the export\'s row and summary', async () => {
+  test("behavior: refunds are included: after the vault refunds part of a payment on-chain, the row and the export carry the registry's refunded total", async () => {
     const target = paid[2]!
-    const { chainId, registry } = ctx.devnet.deployment
-    // what the follower writes from an InvoiceRefunded event (the refund slice's tests make real ones)
-    await ctx.server.stores.db.query('UPDATE invoice_index SET refunded_amount = 1500000 WHERE chain_id = $1 AND registry = $2 AND invoice_id = $3', [chainId, registry.toLowerCase(), target.id.toString()])
+    const { devnet } = ctx
+    const owner = privateKeyToAccount(devnet.seed.merchant.ownerPrivateKey)
+    const refund = { kind: 'Refund', registry: devnet.deployment.registry, invoice: target.id, payer: target.payer, token: devnet.deployment.token, amount: 1_500_000n } as const
+    const { success } = await sendMerchantOperation(devnet.anvil.rpcUrl, devnet.deployment, { vault, call: refund, signer: { kind: 'owner', privateKey: devnet.seed.merchant.ownerPrivateKey }, bundler: owner })
+    expect(success).toBe(true)
+    const onChain = await devnet.clients.public.readContract({ address: devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'refundedAmount', args: [target.id] })
+    expect(onChain).toBe(1_500_000n)
+    const deadline = Date.now() + 15_000
+    let row: any
+    do {
+      row = (await get('/v1/payments', `payer=${target.payer}`)).body.data.payments[0]
+      if (row.refundedAmount !== '0' || Date.now() > deadline) break
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    } while (true)
+    // a refund leaves the payment as it settled: gross, fee and net are the payment's
+    expect(row).toMatchObject({ refundedAmount: onChain.toString(), grossAmount: target.amount.toString() })
     const { body } = await get('/v1/payments/export', `format=json&${range}`)
-    expect(body.payments.find((row: any) => row.invoiceId === target.id.toString())).toMatchObject({ refundedAmount: '1.500000', refundedAmountBaseUnits: '1500000' })
+    expect(body.payments.find((exported: any) => exported.invoiceId === target.id.toString())).toMatchObject({ refundedAmount: '1.500000', refundedAmountBaseUnits: '1500000', amount: '42.500000' })
     expect(body.summary).toMatchObject({ totalRefunded: '1.500000', totalRefundedBaseUnits: '1500000' })
-    await ctx.server.stores.db.query('UPDATE invoice_index SET refunded_amount = 0 WHERE chain_id = $1 AND registry = $2 AND invoice_id = $3', [chainId, registry.toLowerCase(), target.id.toString()])
   })
 
   test("parameters: payer narrows the export; merchant equal to the caller's vault is accepted", async () => {

@@ -4,6 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { demoBusinessProfile } from '../../devnet/seedMerchantAccess'
+import { sendMerchantOperation } from '../../devnet/merchantOperation'
 import { payDirectly } from '../support/payDirectly'
 import { useServer } from '../support/server'
 import { signedRequest } from '../support/signedRequest'
@@ -14,6 +15,7 @@ let dashboardKey: Key, invoiceKey: Key, otherKey: Key, undeployedKey: Key
 let studioId: string, otherStudioId: string
 let vault: Address
 let payment: { id: bigint; payer: Address; txHash: `0x${string}`; amount: bigint }
+const refunded = 1_000_000n
 
 const get = (path: string, query = '', as = dashboardKey) => signedRequest(ctx.server.url, as, { method: 'GET', path, query })
 const randomAddress = () => privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`).address
@@ -58,6 +60,10 @@ beforeAll(async () => {
   const { id } = await devnet.newInvoice(amount)
   const { payer, receipt } = await payDirectly(devnet, id, amount)
   payment = { id, payer: getAddress(payer.vault), txHash: receipt.transactionHash, amount }
+  // the vault refunds 1 USDC of it to the payer: money going out of the vault
+  const owner = privateKeyToAccount(devnet.seed.merchant.ownerPrivateKey)
+  const refund = { kind: 'Refund', registry: devnet.deployment.registry, invoice: id, payer: payment.payer, token: devnet.deployment.token, amount: refunded } as const
+  await sendMerchantOperation(devnet.anvil.rpcUrl, devnet.deployment, { vault, call: refund, signer: { kind: 'owner', privateKey: devnet.seed.merchant.ownerPrivateKey }, bundler: owner })
   await devnet.newInvoice(parseUnits('7', 6))
   const { id: canceled } = await devnet.newInvoice(parseUnits('8', 6))
   await devnet.cancelInvoice(canceled)
@@ -96,8 +102,8 @@ describe('GET /v1/studios/me/balance', () => {
     expect(body.note).toBeUndefined()
     expect(parseUnits(body.formatted, 6)).toBe(onChain)
     expect(body.formatted).toMatch(/^\d+\.\d{6}$/)
-    // the payment's net reached the vault: it is in the balance
-    expect(onChain).toBeGreaterThanOrEqual(payment.amount - payment.amount / 100n)
+    // the payment's net reached the vault, less what it refunded: it is in the balance
+    expect(onChain).toBeGreaterThanOrEqual(payment.amount - payment.amount / 100n - refunded)
   })
 
   test('behavior: before the vault is deployed it reads zero, with the setup note', async () => {
@@ -123,6 +129,7 @@ describe('GET /v1/studios/me/invoices/stats', () => {
     expect(body.stats.paidCount).toBeGreaterThanOrEqual(1)
     expect(body.stats.canceledCount).toBeGreaterThanOrEqual(1)
     expect(BigInt(body.stats.totalNetAmount) + BigInt(body.stats.totalFees)).toBe(BigInt(body.stats.totalPaidAmount))
+    expect(BigInt(body.stats.totalRefunded)).toBeGreaterThanOrEqual(refunded)
   })
 
   test('behavior: 60 more rows of one status are all counted (no cap of 50 per status)', async () => {
@@ -180,6 +187,8 @@ describe('GET /v1/studios/:id/transactions', () => {
     expect(body.pagination).toMatchObject({ page: 1, limit: 20, hasPrev: false })
     const incoming = (body.transactions as any[]).find((item) => item.kind === 'token_transfer' && item.transactionHash === payment.txHash)
     expect(incoming).toMatchObject({ direction: 'in', from: payment.payer, to: vault, token: ctx.devnet.deployment.token, amount: (payment.amount - payment.amount / 100n).toString() })
+    const outgoing = (body.transactions as any[]).find((item) => item.kind === 'token_transfer' && item.direction === 'out')
+    expect(outgoing).toMatchObject({ from: vault, to: payment.payer, amount: refunded.toString() })
     const operations = (body.transactions as any[]).filter((item) => item.kind === 'user_operation')
     expect(operations.length).toBeGreaterThan(0)
     for (const operation of operations.slice(0, 3)) {
