@@ -290,7 +290,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(document.paths['/v1/webhook-endpoints']).sort()).toEqual(['get', 'post'])
     expect(document.paths['/v1/webhook-endpoints'].post['x-required-scope']).toBe('invoice:write')
     expect(document.paths['/v1/webhook-endpoints/{id}/rotate-secret'].post.security).toEqual([{ hmac: [] }, { bearer: [] }])
-    expect(Object.keys(document.webhooks)).toEqual(['invoice.paid', 'invoice.canceled'])
+    expect(Object.keys(document.webhooks)).toEqual(['invoice.paid', 'invoice.canceled', 'invoice.refunded'])
     const paid = document.webhooks['invoice.paid'].post
     expect(paid.parameters.map((parameter: { name: string; in: string }) => `${parameter.in}:${parameter.name}`)).toEqual(['header:webhook-id', 'header:webhook-timestamp', 'header:webhook-signature'])
     const schema = paid.requestBody.content['application/json'].schema
@@ -301,6 +301,9 @@ describe('GET /openapi.json', () => {
     )
     expect(document.webhooks['invoice.canceled'].post.requestBody.content['application/json'].schema.properties.data.required.sort()).toEqual(
       ['blockNumber', 'blockTime', 'chainId', 'invoiceId', 'logIndex', 'merchant', 'registry', 'txHash'],
+    )
+    expect(document.webhooks['invoice.refunded'].post.requestBody.content['application/json'].schema.properties.data.required.sort()).toEqual(
+      ['amount', 'blockNumber', 'blockTime', 'chainId', 'invoiceId', 'logIndex', 'merchant', 'payer', 'refundedTotal', 'registry', 'token', 'txHash'],
     )
   })
 })
