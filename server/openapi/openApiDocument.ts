@@ -74,7 +74,7 @@ export function openApiDocument(routes: readonly RouteDescription[], { version }
     ;(paths[openApiPath(route.path)] ??= {})[route.method] = {
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
-      ...(route.auth === 'merchant' ? { security: [{ hmac: [] }, { bearer: [] }] } : { security: [] }),
+      ...(route.signedInOnly ? { security: [{ bearer: [] }] } : route.auth === 'merchant' ? { security: [{ hmac: [] }, { bearer: [] }] } : { security: [] }),
       ...(route.scope ? { 'x-required-scope': route.scope } : {}),
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(route.body ? { requestBody: { required: !route.bodyOptional, content: json(jsonSchema(route.body, 'input')) } } : {}),

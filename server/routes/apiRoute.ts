@@ -38,6 +38,9 @@ type RouteDeclaration<Dependencies, E extends Env, P, Q, B, R> = RoutePolicy & {
   auth: 'none' | 'merchant'
   /** An API key must hold this scope (SPEC 5.6). */
   scope?: Scope
+  /** SPEC 5.6 "JWT with owner checks; API keys unsupported": only a signed-in user's bearer token is
+   * accepted (the route refuses API keys itself), and the OpenAPI document says so. */
+  signedInOnly?: boolean
   params?: P
   query?: Q
   body?: B

@@ -100,6 +100,10 @@ describe('GET /v1/auth/me', () => {
     const { JWT_JWKS_URL: jwksUrl, JWT_ISSUER: issuer, JWT_AUDIENCE: audience } = ctx.config
     const later = createIdentityVerifier({ jwksUrl: jwksUrl!, issuer: issuer!, audience: audience!, studioClaim: 'studio_id' }, () => Date.now() + 7_200_000)
     await expect(later(token)).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' })
+    // the provider signs RS256: a deployment that allows only ES256 (JWT_ALGORITHMS) refuses its tokens
+    const es256Only = createIdentityVerifier({ jwksUrl: jwksUrl!, issuer: issuer!, audience: audience!, studioClaim: 'studio_id', algorithms: ['ES256'] })
+    await expect(es256Only(token)).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' })
+    await expect(createIdentityVerifier({ jwksUrl: jwksUrl!, issuer: issuer!, audience: audience!, studioClaim: 'studio_id' })(token)).resolves.toMatchObject({ subject: demoMerchantUser.subject, studioId: null })
   })
 })
 
@@ -233,11 +237,25 @@ describe('DELETE /v1/studios/:studioId/api-keys/:keyId', () => {
 })
 
 describe('GET /v1/studios/:studioId/api-keys', () => {
-  test('x-svc-key beside the owner\'s JWT is refused with 400 MIXED_AUTH, and nothing is created', async () => {
-    const before = (await call(base(), token)).body.keys.length
-    const answer = await call(base(), token, { method: 'POST', body: JSON.stringify({ name: 'mixed', scopes: ['read'] }), headers: { 'x-svc-key': devnetKey.keyId } })
-    expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 400, code: 'MIXED_AUTH' })
-    expect((await call(base(), token)).body.keys.length).toBe(before)
+  test('x-svc-key beside the owner\'s JWT is refused with 400 MIXED_AUTH on every key route and on sign-in, and nothing is done', async () => {
+    const before = (await call(base(), token)).body.keys
+    const mixed = { 'x-svc-key': devnetKey.keyId }
+    const attempts: [string, RequestInit][] = [
+      [base(), { method: 'POST', body: JSON.stringify({ name: 'mixed', scopes: ['read'] }), headers: mixed }],
+      [base(), { headers: mixed }],
+      [`${base()}/audit-log`, { headers: mixed }],
+      [`${base()}/${devnetKey.keyId}/rotate`, { method: 'POST', headers: mixed }],
+      [`${base()}/${devnetKey.keyId}`, { method: 'DELETE', headers: mixed }],
+      ['/v1/auth/login', { method: 'POST', headers: mixed }],
+      ['/v1/auth/me', { headers: mixed }],
+    ]
+    for (const [path, init] of attempts) {
+      const answer = await call(path, token, init)
+      expect({ path, method: init.method, status: answer.status, code: answer.body.code }).toEqual({ path, method: init.method, status: 400, code: 'MIXED_AUTH' })
+    }
+    expect((await call(base(), token)).body.keys).toEqual(before)
+    // the devnet key still signs: it was neither rotated nor revoked
+    expect((await readCustomers(devnetKey)).status).toBe(200)
   })
 
 })

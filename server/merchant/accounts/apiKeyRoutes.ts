@@ -50,7 +50,7 @@ function keyToWire(key: ApiKey): WireApiKey {
 }
 
 const keyRoute = apiRoute<ApiKeyRoutesDependencies>()
-const policy = { auth: 'merchant', cors: 'none', rateLimits: [accountsLimit] } as const
+const policy = { auth: 'merchant', cors: 'none', rateLimits: [accountsLimit], signedInOnly: true } as const
 const errors = ['UNAUTHORIZED', 'FORBIDDEN', 'MIXED_AUTH'] as const
 const noStore = { 'Cache-Control': 'no-store' }
 const base = '/v1/studios/:studioId/api-keys'

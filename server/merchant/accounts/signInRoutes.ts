@@ -34,7 +34,7 @@ const userToWire = (user: User) => ({
 export const accountsLimit = perClientLimit('accounts', (settings) => settings.perMinute)
 
 const signInRoute = apiRoute<SignInRoutesDependencies>()
-const policy = { auth: 'none', cors: 'none', rateLimits: [accountsLimit] } as const
+const policy = { auth: 'none', cors: 'none', rateLimits: [accountsLimit], signedInOnly: true } as const
 const errors = ['UNAUTHORIZED', 'FORBIDDEN', 'MIXED_AUTH', 'AUTH_UNAVAILABLE'] as const
 
 /** SPEC 4.1: the signed-in user. Authenticated here rather than by `authenticate`, which needs a

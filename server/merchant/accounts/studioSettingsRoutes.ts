@@ -35,7 +35,7 @@ function ownerOf(c: Context<AuthEnv>, id: string) {
 }
 
 const settingsRoute = apiRoute<StudioSettingsRoutesDependencies>()
-const policy = { auth: 'merchant', cors: 'none', rateLimits: [accountsLimit] } as const
+const policy = { auth: 'merchant', cors: 'none', rateLimits: [accountsLimit], signedInOnly: true } as const
 const errors = ['UNAUTHORIZED', 'FORBIDDEN', 'MIXED_AUTH'] as const
 const noStore = { 'Cache-Control': 'no-store' }
 
