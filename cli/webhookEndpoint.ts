@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import '../server/zodLocale'
 import * as z from 'zod/mini'
 import { createMerchantClient } from './merchant/createMerchantClient'
-import { webhookEventTypes, webhookEventTypeSchema } from '../shared/webhookWire'
+import { defaultWebhookEventTypes, webhookEventTypes, webhookEventTypeSchema } from '../shared/webhookWire'
 import { devnetDir, readDevnetFile } from '../devnet/devnetFile'
 import { asksForHelp, commandOrUsage, parseFlags, UsageError } from './usageError'
 
@@ -13,7 +13,7 @@ const usage = `usage:
     SVC_DEVNET_DIR, default .devnet) through the signed merchant API, and prints its id and signing
     secret (shown this once). The devnet accepts loopback URLs (WEBHOOK_ALLOW_PRIVATE_URLS)
     --url <url>         where events are POSTed, such as http://127.0.0.1:4000/webhooks
-    --events <types>    comma-separated, among ${webhookEventTypes.join(', ')} (default all)
+    --events <types>    comma-separated, among ${webhookEventTypes.join(', ')} (default ${defaultWebhookEventTypes.join(',')})
   npx tsx cli/webhookEndpoint.ts --help    prints this`
 
 const argsSchema = z.object({
