@@ -13,6 +13,8 @@ import { useServer } from '../support/server'
 const redirectUri = 'http://127.0.0.1:9/signed-in'
 const client = devnetIdentityClient([redirectUri])
 const newcomer = { subject: 'newcomer', email: 'newcomer@devnet.svc-checkout.test', password: 'newcomer-password' }
+/** The owner of another studio of the same deployment. */
+const otherOwner = { subject: 'other-owner', email: 'owner@elsewhere.test', password: 'other-owner-password' }
 const otherAudience = 'urn:svc-checkout:another-api'
 
 let provider: RunningIdentityProvider
@@ -20,7 +22,7 @@ let stranger: RunningIdentityProvider
 
 const ctx = useServer({
   beforeServer: async () => {
-    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, otherAudiences: [otherAudience], users: [demoMerchantUser, newcomer], clients: [client] })
+    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, otherAudiences: [otherAudience], users: [demoMerchantUser, newcomer, otherOwner], clients: [client] })
     // another provider, with the same users and audience: its tokens must open nothing here
     stranger = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser], clients: [client] })
     const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
@@ -53,6 +55,7 @@ beforeAll(async () => {
   ;({ studioId, apiKey: devnetKey } = await seedMerchantAccess(ctx.server.stores, ctx.devnet))
   await seedMerchantLogin(ctx.server.stores, provider.issuer, studioId)
   otherStudioId = (await ctx.server.stores.studios.createStudio({ name: 'Someone else', vaultAddress: ctx.devnet.seed.payer.vault, chainId: ctx.devnet.deployment.chainId })).id
+  await seedMerchantLogin(ctx.server.stores, provider.issuer, otherStudioId, otherOwner)
   token = (await signIn(demoMerchantUser)).accessToken
 })
 
@@ -269,5 +272,43 @@ describe('GET /v1/studios/:studioId/api-keys/audit-log', () => {
     expect(second.body.events[0].created_at <= first.body.events[1].created_at).toBe(true)
     expect(second.body.events.map((event: { id: string }) => event.id)).not.toContain(first.body.events[1].id)
     for (const query of ['limit=0', 'limit=101', `cursor=${randomUUID()}`]) expect((await call(`${base()}/audit-log?${query}`, token)).status).toBe(400)
+  })
+})
+
+describe('the account routes under SPEC 5.6 (JWT with owner checks; API keys unsupported)', () => {
+  test('route by route: no credential 401, an API key with every scope 403, the owner of another studio 403, the owner 2xx', async () => {
+    const otherToken = (await signIn(otherOwner)).accessToken
+    const allScopes = await ctx.server.stores.apiKeys.createApiKey({ studioId, name: 'every scope', scopes: ['invoice:read', 'invoice:write', 'customer:read', 'customer:write', 'dashboard:read', 'read', 'write', 'sponsor'] })
+    const victim = await ctx.server.stores.apiKeys.createApiKey({ studioId, name: 'matrix target', scopes: ['read'] })
+    const profile = (await call(`/v1/studios/${studioId}/profile`, token)).body.profile
+    const { updatedAt: _, ...profileBody } = profile
+    const routes: { method: string; path: string; body?: unknown; owner: number; ownStudioOnly: boolean }[] = [
+      { method: 'GET', path: `/v1/studios/${studioId}/profile`, owner: 200, ownStudioOnly: true },
+      { method: 'PUT', path: `/v1/studios/${studioId}/profile`, body: profileBody, owner: 200, ownStudioOnly: true },
+      { method: 'GET', path: `/v1/studios/${studioId}/withdrawal-address`, owner: 200, ownStudioOnly: true },
+      { method: 'PUT', path: `/v1/studios/${studioId}/withdrawal-address`, body: { address: ctx.devnet.seed.merchant.owner }, owner: 200, ownStudioOnly: true },
+      { method: 'POST', path: `/v1/studios/${studioId}/api-keys`, body: { name: 'matrix', scopes: ['read'] }, owner: 201, ownStudioOnly: true },
+      { method: 'GET', path: `/v1/studios/${studioId}/api-keys`, owner: 200, ownStudioOnly: true },
+      { method: 'GET', path: `/v1/studios/${studioId}/api-keys/audit-log`, owner: 200, ownStudioOnly: true },
+      { method: 'POST', path: `/v1/studios/${studioId}/api-keys/${victim.keyId}/rotate`, owner: 200, ownStudioOnly: true },
+      { method: 'DELETE', path: `/v1/studios/${studioId}/api-keys/${victim.keyId}`, owner: 200, ownStudioOnly: true },
+      { method: 'POST', path: '/v1/auth/login', owner: 200, ownStudioOnly: false },
+      { method: 'GET', path: '/v1/auth/me', owner: 200, ownStudioOnly: false },
+    ]
+    const seen: Record<string, number[]> = {}
+    for (const route of routes) {
+      const body = route.body === undefined ? undefined : JSON.stringify(route.body)
+      const init = { method: route.method, ...(body ? { body } : {}) }
+      const none = await call(route.path, null, init)
+      const key = await signedRequest(ctx.server.url, allScopes, { method: route.method, path: route.path, ...(body ? { body } : {}) })
+      const other = await call(route.path, otherToken, init)
+      const owner = await call(route.path, token, init)
+      seen[`${route.method} ${route.path.replace(studioId, ':studioId')}`] = [none.status, key.status, other.status, owner.status]
+      expect(none.body.code).toBe('UNAUTHORIZED')
+      expect(key.body.code).toBe('FORBIDDEN')
+      if (route.ownStudioOnly) expect(other.body.code).toBe('FORBIDDEN')
+    }
+    const expected = Object.fromEntries(routes.map((route) => [`${route.method} ${route.path.replace(studioId, ':studioId')}`, [401, 403, route.ownStudioOnly ? 403 : 200, route.owner]]))
+    expect(seen).toEqual(expected)
   })
 })
