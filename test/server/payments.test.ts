@@ -276,6 +276,27 @@ describe('GET /v1/payments/export', () => {
     expect(body.summary).toMatchObject({ totalRefunded: '1.500000', totalRefundedBaseUnits: '1500000' })
   })
 
+  test("behavior: a document number that a spreadsheet would run as a formula is written as text in the CSV, and as it is in the JSON", async () => {
+    const target = paid[0]!
+    const { chainId, registry } = ctx.devnet.deployment
+    const onChain = await ctx.devnet.clients.public.readContract({ address: registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [target.id] })
+    const studio = (await ctx.server.stores.studios.findStudioByVault(chainId, vault))!
+    await ctx.server.stores.db.query(
+      `INSERT INTO issued_invoices (user_op_hash, studio_id, chain_id, registry, invoice_number, amount, due_at, meta_hash, invoice_id, tx_hash, issued_at, finalized_at)
+       VALUES ($1, $2, $3, $4, '=1+2', $5, $6, $7, $8, $9, $10, now())`,
+      [`0x${randomBytes(32).toString('hex')}`, studio.id, chainId, registry.toLowerCase(), onChain.amount.toString(), onChain.dueAt.toString(), onChain.metaHash, target.id.toString(), `0x${randomBytes(32).toString('hex')}`, onChain.issuedAt.toString()],
+    )
+    try {
+      const csv = csvRows((await get('/v1/payments/export', `format=csv&${range}&payer=${target.payer}`)).body)
+      expect(csv).toEqual([expect.objectContaining({ invoiceId: target.id.toString(), invoiceNumber: "'=1+2" })])
+      const json = (await get('/v1/payments/export', `format=json&${range}&payer=${target.payer}`)).body
+      expect(json.payments[0]).toMatchObject({ invoiceNumber: '=1+2' })
+      expect((await get('/v1/payments', `payer=${target.payer}`)).body.data.payments[0]).toMatchObject({ documentNumber: '=1+2', invoiceNumber: onChain.invoiceNumber.toString() })
+    } finally {
+      await ctx.server.stores.db.query('DELETE FROM issued_invoices WHERE chain_id = $1 AND registry = $2 AND invoice_id = $3', [chainId, registry.toLowerCase(), target.id.toString()])
+    }
+  })
+
   test("parameters: payer narrows the export; merchant equal to the caller's vault is accepted", async () => {
     const { body } = await get('/v1/payments/export', `format=json&${range}&payer=${paid[1]!.payer}&merchant=${vault.toLowerCase()}`)
     expect(body.payments.map((row: any) => row.invoiceId)).toEqual([paid[1]!.id.toString()])
