@@ -102,7 +102,7 @@ export const apiKeyRoutes = [
     params: studioKeyParams,
     query: auditLogQuerySchema,
     response: { status: 200, schema: auditLogResponseSchema, description: 'A page of events and the cursor of the next.', headers: noStore },
-    errors,
+    errors: [...errors, 'INVALID_CURSOR'],
     async handle({ params, query }, dependencies, c) {
       const { studio } = requireOwner(c, params.studioId)
       const page = await mounted(dependencies.apiKeyManagement).auditLog.page(studio.id, query.limit ?? 50, query.cursor)
