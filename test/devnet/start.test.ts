@@ -76,4 +76,7 @@ test('behavior: npm start brings the devnet up with no configuration, writes dev
   expect(await devnet.stop()).toBe(0)
   await expect(client.getChainId()).rejects.toThrow()
   await expect(fetch(`${file.serverUrl}/v1/pay/${invoice.id}`)).rejects.toThrow()
-})
+  // the whole stack as a newcomer starts it (node, deployment, seed, database, server, mailbox,
+  // identity provider) and three command-line tools after it: about 25 s on two quiet cores, and a
+  // suite running beside it on the same two may double that. A limit, not a measure: speed is benched.
+}, 90_000)
