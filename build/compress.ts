@@ -23,16 +23,17 @@ const unusedFor = 7 * 24 * 3600_000
 const levels = 'br11-gz9'
 
 /**
- * Writes a brotli and a gzip copy beside every script, style and image in the page's `assets/` and the
- * loader's `embed/`: compressed once, at the highest levels, instead of on every request. The files are
- * compressed side by side on libuv's threads (brotli at level 11 is most of a build's time otherwise:
- * 4.2 s one after another on two cores), and each copy is kept in `cache` under its content's hash:
- * most of a page's bytes are the wallet libraries, unchanged from one build to the next (`npm start`
- * builds every time, and a devnet on another port builds a page of its own), so only the files that
- * changed are compressed again. Resolves with how many files it compressed and how many it reused.
+ * Writes a brotli and a gzip copy beside every script, style and image in the page's `assets/`, the
+ * loader's `embed/` and the merchant dashboard's `dashboard/assets/`: compressed once, at the highest
+ * levels, instead of on every request. The files are compressed side by side on libuv's threads (brotli
+ * at level 11 is most of a build's time otherwise: 4.2 s one after another on two cores), and each copy
+ * is kept in `cache` under its content's hash: most of a page's bytes are the wallet libraries,
+ * unchanged from one build to the next (`npm start` builds every time, and a devnet on another port
+ * builds a page of its own), so only the files that changed are compressed again. Resolves with how
+ * many files it compressed and how many it reused.
  */
 export async function compressBuild(dir: string, cache: string = defaultCompressCache): Promise<{ compressed: number; reused: number }> {
-  const paths = ['assets', 'embed'].flatMap((folder) => {
+  const paths = ['assets', 'embed', join('dashboard', 'assets')].flatMap((folder) => {
     try {
       return readdirSync(join(dir, folder))
         .filter((name) => compressible.test(name))

@@ -1,0 +1,99 @@
+import { useEffect, useState } from 'preact/hooks'
+import type { Api } from '../dashboardApi'
+import type { DashboardStrings } from '../strings'
+import { errorText, Field, Notice, Problem } from './Field'
+
+export type Customer = { id: string; type: 'entity' | 'person'; legalName: string; email: string; address: { city: string; country: string } }
+
+/** The studio's customers (SPEC 4.13): the first page of the list, and a new one. */
+export function CustomersView({ api, t }: { api: Api; t: DashboardStrings }) {
+  const [customers, setCustomers] = useState<Customer[] | null>(null)
+  const [type, setType] = useState<'entity' | 'person'>('entity')
+  const [problem, setProblem] = useState<string | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const load = () =>
+    api
+      .json<{ data: Customer[] }>('GET', '/v1/customers?limit=100')
+      .then((answer) => setCustomers(answer.data))
+      .catch((error: unknown) => setProblem(errorText(error)))
+  useEffect(() => void load(), [])
+  async function create(event: SubmitEvent) {
+    event.preventDefault()
+    const formElement = event.currentTarget as HTMLFormElement
+    const form = new FormData(formElement)
+    const text = (name: string) => String(form.get(name) ?? '').trim()
+    setBusy(true)
+    setProblem(null)
+    setNotice(null)
+    try {
+      const { data } = await api.json<{ data: Customer }>('POST', '/v1/customers', {
+        type,
+        legalName: text('legalName'),
+        email: text('email'),
+        address: { street: text('street'), city: text('city'), postal: text('postal'), country: text('country') },
+        ...(type === 'entity' ? { registrationNumber: text('registrationNumber') } : text('taxId') ? { taxId: text('taxId') } : {}),
+      })
+      formElement.reset()
+      setNotice(t.customerCreated(data.legalName))
+      await load()
+    } catch (error) {
+      setProblem(errorText(error))
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <>
+      <h1>{t.customers}</h1>
+      {customers === null ? (
+        <p>{t.loading}</p>
+      ) : customers.length === 0 ? (
+        <p>{t.noCustomers}</p>
+      ) : (
+        <div class="table" role="region" aria-label={t.table(t.customers)} tabIndex={0}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{t.name}</th>
+                <th scope="col">{t.email}</th>
+                <th scope="col">{t.city}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {customers.map((customer) => (
+                <tr key={customer.id}>
+                  <td>{customer.legalName}</td>
+                  <td>{customer.email}</td>
+                  <td>
+                    {customer.address.city}, {customer.address.country}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <h2>{t.newCustomer}</h2>
+      <form onSubmit={create}>
+        <label for="customer-type">{t.type}</label>
+        <select id="customer-type" value={type} onChange={(event) => setType((event.currentTarget as HTMLSelectElement).value as 'entity' | 'person')}>
+          <option value="entity">{t.entity}</option>
+          <option value="person">{t.person}</option>
+        </select>
+        <Field id="legalName" label={t.legalName} required />
+        <Field id="email" label={t.email} type="email" required />
+        <Field id="street" label={t.street} required />
+        <Field id="city" label={t.city} required />
+        <Field id="postal" label={t.postal} required />
+        <Field id="country" label={t.country} required maxLength={2} />
+        {type === 'entity' ? <Field id="registrationNumber" label={t.registrationNumber} /> : <Field id="taxId" label={t.taxId} />}
+        <Problem message={problem} />
+        <Notice message={notice} />
+        <div class="actions">
+          <button type="submit" disabled={busy}>{t.createCustomer}</button>
+        </div>
+      </form>
+    </>
+  )
+}
