@@ -10,6 +10,8 @@ const devnetFileSchema = z.object({
   rpcUrl: z.url(),
   serverUrl: z.url(),
   storefrontUrl: z.url(),
+  /** The merchant dashboard: sign in there as merchant.login below (absent from devnets before it). */
+  dashboardUrl: z.optional(z.url()),
   contracts: z.omit(deploymentSchema, { chainId: true }),
   merchant: z.object({
     vault: addressSchema,

@@ -44,6 +44,8 @@ export async function devnetPage(pinned: PinnedDeployment, dir: string): Promise
   // as shipped, whatever the caller's NODE_ENV (tests run under `test`, which would add Preact's debug tools)
   const env = { SVC_DEPLOYMENT_FILE: deploymentFile, SVC_DIST_DIR: join(dir, 'dist'), NODE_ENV: 'production' }
   await run([join(require.resolve('vite/package.json'), '..', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], env)
+  // the merchant dashboard, served from the same folder: it pins nothing, but the server serves one build
+  await run([join(require.resolve('vite/package.json'), '..', 'bin', 'vite.js'), 'build', '--config', 'dashboard/vite.config.ts', '--logLevel', 'warn'], env)
   await run(['--import', 'tsx', 'embed/build.ts'], env)
   await run(['--import', 'tsx', 'build/compress.ts'], env)
   return env.SVC_DIST_DIR

@@ -58,6 +58,7 @@ console.log(
     `  payer      vault ${seed.payer.vault} (not deployed yet), holds ${usdc(10_000_000_000n)}`,
     '  invoices   open a share link to pay:',
     ...seed.invoices.map((invoice, index) => `    ${invoice.metadata.invoiceNumber}  ${usdc(invoice.amount).padStart(15)}  ${file.invoices[index]!.shareLink}`),
+    ...(file.dashboardUrl ? [`  dashboard  Sign in to the dashboard: ${file.dashboardUrl}`] : []),
     `  storefront ${file.storefrontUrl} (script tag, plain iframe and inline embeds on another origin; /order: built with @svc-checkout/js, paid on a verified webhook)`,
     '  webhooks   signed events from the chain to your backend (docs/webhooks.md); register a receiver with',
     `             ${process.env.SVC_DEVNET_DIR ? `SVC_DEVNET_DIR=${dir} ` : ''}npx tsx cli/webhookEndpoint.ts --url http://127.0.0.1:4000/webhooks`,

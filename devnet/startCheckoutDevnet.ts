@@ -9,6 +9,7 @@ import { devnetClients } from './deploy'
 import { devnetConfig, serverOverrides } from './devnetConfig'
 import type { DevnetFile } from './devnetFile'
 import { devnetPage } from './devnetPage'
+import { freeLoopbackPort } from './freeLoopbackPort'
 import { createPayer, demoPayerFunds, issueDemoInvoices, type Seed, type SeededInvoice } from './seed'
 import { seedMerchantAccess } from './seedMerchantAccess'
 import { demoMerchantUser, devnetApiAudience, devnetIdentityClient, seedMerchantLogin } from './seedMerchantLogin'
@@ -34,6 +35,8 @@ export type StartCheckoutDevnetParameters = {
 /** Where the devnet's sign-in client is sent back with its code. No page answers there yet (there is
  * no dashboard): a script reads the code from the redirect, as devnet/passwordSignIn.ts does. */
 const identityRedirectUri = (port: number) => `http://127.0.0.1:${port || 8787}/signed-in`
+/** The merchant dashboard's address, also its redirect URI at the identity provider. */
+const dashboardUrl = (port: number) => `http://127.0.0.1:${port}/dashboard`
 
 /** A set of demo invoices with their share links, and a payer who can pay them. */
 export type DemoSet = Pick<DevnetFile, 'payer' | 'invoices'>
@@ -55,7 +58,9 @@ export type CheckoutDevnet = {
  * merchant, payer and invoices seeded, the companion server on a new embedded database (or the empty
  * PostgreSQL database `databaseUrl` names), and the demo storefront on an origin of its own.
  */
-export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, identityPort = 0, databaseUrl, logger }: StartCheckoutDevnetParameters): Promise<CheckoutDevnet> {
+export async function startCheckoutDevnet({ dir, rpcPort, port: askedPort, storefrontPort, identityPort = 0, databaseUrl, logger }: StartCheckoutDevnetParameters): Promise<CheckoutDevnet> {
+  // the dashboard's redirect URI names the server's port, registered before the server listens
+  const port = askedPort || (await freeLoopbackPort())
   const dataDir = join(dir, 'pglite')
   // PGlite takes seconds to start: open it while the chain is deployed and seeded, and the page built
   // for this devnet's RPC when `npm run build` pinned another
@@ -87,9 +92,9 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
   const mailbox = await startMailbox({ dir: join(dir, 'mailbox') })
   // merchants sign in through a real OpenID Connect provider; the server finds its keys as it would
   // any provider's, through its discovery document
-  const identity = await startIdentityProvider({ port: identityPort, audience: devnetApiAudience, users: [demoMerchantUser], clients: [devnetIdentityClient([identityRedirectUri(port)])] })
+  const identity = await startIdentityProvider({ port: identityPort, audience: devnetApiAudience, users: [demoMerchantUser], clients: [devnetIdentityClient([identityRedirectUri(port), dashboardUrl(port)])] })
   const discovery = (await (await fetch(`${identity.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
-  const jwtSettings = { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience }
+  const jwtSettings = { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, DASHBOARD_CLIENT_ID: devnetIdentityClient([]).clientId }
   // every payer of a devnet is its developer on 127.0.0.1: a limit per client address would count
   // them all as one; the limits per invoice and per owner still hold
   // webhooks to loopback: the demo storefront's receiver, and a merchant trying one on this machine
@@ -142,6 +147,7 @@ export async function startCheckoutDevnet({ dir, rpcPort, port, storefrontPort, 
       rpcUrl: anvil.rpcUrl,
       serverUrl: server.url,
       storefrontUrl: storefront.url,
+      dashboardUrl: dashboardUrl(port),
       contracts: {
         entryPoint: deployment.entryPoint,
         token: deployment.token,

@@ -40,6 +40,7 @@ import { devnetWalletRoute } from './routes/devnetWalletRoute'
 import { embedAssets } from './routes/embedAssets'
 import { operationsRoutes } from './routes/operations'
 import { payPage, type PayPageParameters } from './routes/payPage'
+import { dashboardPage, type DashboardPageParameters } from './routes/dashboardPage'
 import { invoiceDocument } from './routes/payRoutes'
 import type { MetadataAccess } from './store/openStores'
 import { openApiDocument } from './openapi/openApiDocument'
@@ -76,6 +77,8 @@ export type AppDependencies = {
   operationsElsewhere?: boolean
   /** The built pay page at /pay/:id; absent, only the API is served. */
   payPage?: PayPageParameters
+  /** The merchant dashboard's build (dashboard/): /dashboard and its assets. */
+  dashboard?: DashboardPageParameters
   /** The merchant loader's build (embed/build.ts): /embed.js and /embed/*. */
   embedDir?: string
   /** `npm start` only: GET /devnet/wallet for the page's devnet wallet. Off by default. */
@@ -161,6 +164,7 @@ export function createApp(dependencies: AppDependencies) {
       }),
     )
   }
+  if (dependencies.dashboard) app.route('/', dashboardPage({ ...dependencies.dashboard, policy }))
   if (dependencies.embedDir) app.route('/', embedAssets(dependencies.embedDir))
   if (dependencies.devnetWallet) app.route('/', devnetWalletRoute(dependencies.devnetWallet, policy))
   return app

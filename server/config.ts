@@ -146,6 +146,9 @@ export const configSchema = z.object({
   JWT_JWKS_URL: optionalUrl,
   JWT_ISSUER: z.optional(z.string().check(z.minLength(1))),
   JWT_AUDIENCE: z.optional(z.string().check(z.minLength(1))),
+  /** The merchant dashboard's public client at that provider (authorization code with S256 PKCE,
+   * redirect URI <PUBLIC_URL>/dashboard). Unset: /dashboard is served but cannot sign anyone in. */
+  DASHBOARD_CLIENT_ID: z.optional(z.string().check(z.minLength(1))),
   /** The JWT claim that holds the user's studio id. */
   JWT_STUDIO_CLAIM: z._default(z.string().check(z.minLength(1)), 'studio_id'),
   /** The signature algorithms a JWT may use: asymmetric ones only. */
@@ -241,6 +244,7 @@ const wants: { [name in keyof Config]: string } = {
   JWT_JWKS_URL: "the identity provider's JWKS URL",
   JWT_ISSUER: "the identity provider's issuer (iss)",
   JWT_AUDIENCE: 'the audience (aud) its tokens carry for this server',
+  DASHBOARD_CLIENT_ID: "the dashboard's client id at the identity provider",
   JWT_STUDIO_CLAIM: "the JWT claim that holds the user's studio id",
   JWT_ALGORITHMS: `signature algorithms separated by commas, among ${asymmetricJwtAlgorithms.join(', ')} (never HS* or none)`,
   JWT_CLOCK_TOLERANCE_SECONDS: 'seconds, a whole number',

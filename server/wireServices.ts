@@ -270,6 +270,12 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
     trustedProxies: trustedProxiesOf(config),
     operationsElsewhere: config.OPS_PORT !== undefined,
     embedDir: join(payPageDir, 'embed'),
+    dashboard: {
+      dir: join(payPageDir, 'dashboard'),
+      ...(config.DASHBOARD_CLIENT_ID && config.JWT_ISSUER && config.JWT_AUDIENCE
+        ? { signIn: { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, clientId: config.DASHBOARD_CLIENT_ID } }
+        : {}),
+    },
     payPage: {
       publicOrigin: () => new URL(publicUrl).origin,
       distDir: payPageDir,

@@ -73,6 +73,13 @@ test('behavior: npm start brings the devnet up with no configuration, writes dev
   const profile = await fetch(`${file.serverUrl}/v1/studios/me/profile`, { headers: { authorization: `Bearer ${accessToken}` } })
   expect(await profile.json()).toMatchObject({ success: true, profileComplete: true })
 
+  // the dashboard, printed beside the share links, is served where devnet.json says, signing in at its provider
+  expect(file.dashboardUrl).toBe(`${file.serverUrl}/dashboard`)
+  expect(devnet.output()).toContain(`dashboard  Sign in to the dashboard: ${file.dashboardUrl}`)
+  const dashboard = await fetch(file.dashboardUrl!)
+  expect([dashboard.status, await dashboard.text()]).toEqual([200, expect.stringContaining('<h1>Merchant dashboard</h1>')])
+  expect(await (await fetch(`${file.serverUrl}/dashboard/config.json`)).json()).toEqual({ issuer: file.identity!.issuer, audience: file.identity!.audience, clientId: file.identity!.clientId })
+
   expect(await devnet.stop()).toBe(0)
   await expect(client.getChainId()).rejects.toThrow()
   await expect(fetch(`${file.serverUrl}/v1/pay/${invoice.id}`)).rejects.toThrow()

@@ -1,0 +1,141 @@
+import type { Page } from 'playwright-core'
+import { describe, expect, test } from 'vitest'
+import { accessibilityViolations } from './support/accessibilityViolations'
+import { screenshot } from './support/browser'
+import { useCheckoutInBrowser } from './support/checkoutInBrowser'
+
+/**
+ * The merchant dashboard in chromium against the devnet `npm start` runs: the demo merchant signs in
+ * through the identity provider's real login form, creates a customer and an invoice, and the share
+ * link the dashboard hands over opens the pay page with that invoice. Every view is checked by axe
+ * against WCAG 2.2 AA at a desktop and a phone width. One page and few loads: each costs seconds.
+ */
+
+const checkout = useCheckoutInBrowser()
+const widths = [1280, 390] as const
+
+/** axe at each width, and no sideways scrolling of the page (WCAG 1.4.10); left at the desktop width. */
+async function accessibleAtEveryWidth(page: Page, view: string) {
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: 900 })
+    expect(await accessibilityViolations(page), `${view} at ${width} px`).toEqual([])
+    // nothing wider than the screen: only a table scrolls sideways, inside its own region
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${view}'s width at ${width} px`).toBeLessThanOrEqual(width)
+    await screenshot(page, `dashboard-${view}-${width}`)
+  }
+  await page.setViewportSize({ width: 1280, height: 900 })
+}
+
+describe('the merchant dashboard', () => {
+  test('behavior: the demo merchant signs in through the provider, creates a customer and an invoice, and its share link opens the pay page', async () => {
+    const { dashboardUrl, merchant } = checkout.devnet.file
+    expect(dashboardUrl).toBeDefined()
+    const context = await checkout.browser.newContext({ viewport: { width: 1280, height: 900 } })
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(dashboardUrl!).origin })
+    const page = await context.newPage()
+
+    // the page says where the merchant is before its script has run
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    await page.route('**/dashboard/assets/*.js', async (route) => {
+      await held
+      await route.continue()
+    })
+    const response = await page.goto(dashboardUrl!, { waitUntil: 'commit' })
+    expect(response!.headers()['content-security-policy']).toMatch(/script-src 'self';/)
+    await page.getByRole('heading', { level: 1, name: 'Merchant dashboard' }).waitFor()
+    release()
+
+    // signed out: one button to the provider
+    await page.getByRole('button', { name: 'Sign in' }).waitFor()
+    await page.unroute('**/dashboard/assets/*.js')
+    await accessibleAtEveryWidth(page, 'sign-in')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+
+    // the provider's own login and consent forms, as the merchant fills them
+    await page.getByLabel('Email').fill(merchant.login!.email)
+    await page.getByLabel('Password').fill(merchant.login!.password)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    const allow = page.getByRole('button', { name: 'Allow' })
+    const invoicesHeading = page.getByRole('heading', { level: 1, name: 'Invoices' })
+    await Promise.race([allow.waitFor(), invoicesHeading.waitFor()])
+    if (await allow.isVisible()) await allow.click()
+
+    // back on the dashboard with the provider's code spent and gone from the address; the demo
+    // profile is complete, so no first-run form stands in the way
+    await invoicesHeading.waitFor()
+    expect(new URL(page.url()).search).toBe('')
+    expect(await page.evaluate(() => document.cookie)).toBe('')
+    await accessibleAtEveryWidth(page, 'invoices')
+
+    // a customer, created in the form
+    const customerName = `Dashboard Customer ${Date.now()}`
+    await page.getByRole('link', { name: 'Customers' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor()
+    await accessibleAtEveryWidth(page, 'customers')
+    await page.getByLabel('Legal name').fill(customerName)
+    await page.getByLabel('Email').fill('accounts@customer.example')
+    await page.getByLabel('Street').fill('Hauptstraße 1')
+    await page.getByLabel('City').fill('Hamburg')
+    await page.getByLabel('Postal code').fill('20095')
+    await page.getByLabel('Country (two letters, such as DE)').fill('DE')
+    // a mistake first: the API's words for it, on the page
+    await page.getByRole('button', { name: 'Create customer' }).click()
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('an entity needs its registration number')
+    await page.getByLabel('Registration number (companies)').fill('HRB 12345')
+    await page.getByRole('button', { name: 'Create customer' }).click()
+    await expect.poll(() => page.getByRole('status').textContent()).toBe(`Customer ${customerName} created.`)
+    await page.getByRole('cell', { name: customerName }).waitFor()
+
+    // an invoice to that customer: the share link, copied
+    await page.getByRole('link', { name: 'Invoices' }).click()
+    await invoicesHeading.waitFor()
+    await page.getByLabel('Customer', { exact: true }).selectOption({ label: `${customerName} (accounts@customer.example)` })
+    await page.getByLabel('Amount (USDC)').fill('12.5')
+    await page.getByLabel('Due in (days)').fill('14')
+    await page.getByLabel('Description (optional)').fill('Dashboard-issued consulting')
+    await page.getByRole('button', { name: 'Issue invoice' }).click()
+    const shareLink = page.getByRole('link', { name: 'Share link' })
+    await shareLink.waitFor({ timeout: 30_000 })
+    const link = (await shareLink.getAttribute('href'))!
+    expect(link).toMatch(/\/pay\/\d+\?token=/)
+    await page.getByRole('button', { name: 'Copy link' }).click()
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link)
+    await accessibleAtEveryWidth(page, 'invoice-issued')
+
+    // the list shows it Issued once the registry's follower has indexed it
+    const invoiceId = new URL(link).pathname.split('/').pop()!
+    await expect
+      .poll(async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click()
+        return page.getByRole('row').filter({ hasText: '12.50 USDC' }).filter({ hasText: 'Issued' }).count()
+      })
+      .toBeGreaterThan(0)
+
+    // the payer's side: the share link opens the pay page showing this invoice
+    const payer = await context.newPage()
+    await payer.goto(link)
+    await expect.poll(() => payer.getByText('Dashboard-issued consulting').first().isVisible()).toBe(true)
+    await expect.poll(() => payer.getByText('Checked: the amount, recipient and due date match the payment record.').isVisible()).toBe(true)
+    expect(new URL(payer.url()).pathname).toBe(`/pay/${invoiceId}`)
+    await payer.close()
+
+    // payments and its export
+    await page.getByRole('link', { name: 'Payments' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor()
+    await page.getByRole('button', { name: 'Export the last year as CSV' }).waitFor()
+    await accessibleAtEveryWidth(page, 'payments')
+    const download = page.waitForEvent('download')
+    await page.getByRole('button', { name: 'Export the last year as CSV' }).click()
+    expect((await download).suggestedFilename()).toBe('payments.csv')
+
+    // the first-run form, as a studio without a complete profile sees it (the one answer replaced)
+    await page.route('**/v1/studios/me/profile', (route) =>
+      route.request().method() === 'GET' ? route.fulfill({ json: { success: true, profile: null, profileComplete: false } }) : route.continue(),
+    )
+    await page.reload()
+    await page.getByRole('heading', { level: 1, name: 'Your business profile' }).waitFor()
+    await accessibleAtEveryWidth(page, 'first-run')
+    await context.close()
+  }, 180_000)
+})

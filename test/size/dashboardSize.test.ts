@@ -1,0 +1,32 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { describe, expect, test } from 'vitest'
+import { builtPage } from '../support/builtPage'
+
+// the build `npm test` runs (test/support/buildPage.ts): the pay page in dist/, the dashboard in dist/dashboard/
+const dist = await builtPage()
+const dashboardAssets = join(dist, 'dashboard', 'assets')
+const built = (pattern: RegExp) => readdirSync(dashboardAssets).filter((name) => pattern.test(name))
+
+/** What a merchant's browser downloads before the dashboard can sign in: its one script and one style. */
+const budgetGzipBytes = 16_000
+
+describe('the dashboard, weighed', () => {
+  test(`behavior: the dashboard's script and style are at most ${budgetGzipBytes} bytes gzip, precompressed beside them`, () => {
+    const files = built(/\.(js|css)$/)
+    expect(files.filter((name) => name.endsWith('.js'))).toHaveLength(1)
+    const gzipped = files.reduce((sum, name) => sum + gzipSync(readFileSync(join(dashboardAssets, name)), { level: 9 }).length, 0)
+    expect(gzipped).toBeLessThanOrEqual(budgetGzipBytes)
+    for (const name of files) expect(built(/\.(br|gz)$/), name).toEqual(expect.arrayContaining([`${name}.br`, `${name}.gz`]))
+  })
+
+  test('behavior: the pay page loads nothing of the dashboard and shares no file with it', () => {
+    expect(readFileSync(join(dist, 'index.html'), 'utf8')).not.toContain('dashboard')
+    const payPageFiles = new Set(readdirSync(join(dist, 'assets')))
+    expect(built(/\.(js|css)$/).filter((name) => payPageFiles.has(name))).toEqual([])
+    // the dashboard's page names only its own assets
+    const page = readFileSync(join(dist, 'dashboard', 'index.html'), 'utf8')
+    expect([...page.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((match) => match[1]!).every((path) => path.startsWith('/dashboard/assets/'))).toBe(true)
+  })
+})
