@@ -46,6 +46,8 @@ import type { MetadataAccess } from './store/openStores'
 import { openApiDocument } from './openapi/openApiDocument'
 import { openApiRoute } from './routes/openApiRoute'
 import type { PolicyMiddleware } from './routes/routePolicy'
+import type { AuthorizationServer } from './merchant/oauth/authorizationServer'
+import { mcpEndpoint, type McpEndpointDependencies } from './merchant/mcp/mcpEndpoint'
 
 export type AppDependencies = {
   pay: PayDependencies
@@ -81,6 +83,9 @@ export type AppDependencies = {
   dashboard?: DashboardPageParameters
   /** The merchant loader's build (embed/build.ts): /embed.js and /embed/*. */
   embedDir?: string
+  /** The CLI's and MCP's authorization server at /oauth, and the hosted MCP endpoint at /mcp (SPEC
+   * 5.3, 5.4); absent where no identity provider signs users in. */
+  oauth?: { authorization: AuthorizationServer; publicUrl: () => string }
   /** `npm start` only: GET /devnet/wallet for the page's devnet wallet. Off by default. */
   devnetWallet?: DevnetWalletKey
 }
@@ -151,6 +156,11 @@ export function createApp(dependencies: AppDependencies) {
     policy,
     guard: (route): MiddlewareHandler<AuthEnv>[] => (route.auth === 'none' ? [] : [authenticated, ...(route.scope ? [requireScope(route.scope)] : [])]),
   })
+  if (dependencies.oauth) {
+    app.route('/', dependencies.oauth.authorization.routes as unknown as Hono<AuthEnv>)
+    const mcp = mcpEndpoint({ ...dependencies.oauth, studios: dependencies.merchant.auth.studios, routes: apiRoutes as unknown as McpEndpointDependencies['routes'], dependencies: routeDependencies })
+    app.route('/', mcp as unknown as Hono<AuthEnv>)
+  }
   // for merchants to generate clients from: the same schemas the routes validate with
   app.route('/', openApiRoute(openApiDocument(apiRoutes, { version: '1' }), policy))
   if (dependencies.payPage) {

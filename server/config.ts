@@ -149,6 +149,9 @@ export const configSchema = z.object({
   /** The merchant dashboard's public client at that provider (authorization code with S256 PKCE,
    * redirect URI <PUBLIC_URL>/dashboard). Unset: /dashboard is served but cannot sign anyone in. */
   DASHBOARD_CLIENT_ID: z.optional(z.string().check(z.minLength(1))),
+  /** This server's public client at that provider, for the CLI's and MCP's authorization server
+   * (/oauth, SPEC 5.3 and 5.4; redirect URI <PUBLIC_URL>/oauth/signed-in). Unset: no /oauth and no /mcp. */
+  OAUTH_IDENTITY_CLIENT_ID: z.optional(z.string().check(z.minLength(1))),
   /** The JWT claim that holds the user's studio id. */
   JWT_STUDIO_CLAIM: z._default(z.string().check(z.minLength(1)), 'studio_id'),
   /** The signature algorithms a JWT may use: asymmetric ones only. */

@@ -9,6 +9,7 @@ import type { Deployment } from '../shared/deployment'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
 import { createApp } from './app'
 import { createIdentityVerifier } from './auth/jwtVerifier'
+import { createAuthorizationServer } from './merchant/oauth/authorizationServer'
 import { localBundler, rpcBundler, type Bundler } from './chain/bundler'
 import { chainFor, createChainClient } from './chain/chainClient'
 import { createInvoiceReader } from './chain/invoiceReader'
@@ -178,7 +179,15 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
   const sessionSigner = sessionSignerDependencies(config, { pay, db: stores.db })
   const emailDependencies = { mailer, deliveries: stores.emailDeliveries, logger }
   const identityVerifier = jwtVerifierFor(config, now)
+  const oauth =
+    identityVerifier && config.JWT_ISSUER && config.OAUTH_IDENTITY_CLIENT_ID
+      ? {
+          authorization: createAuthorizationServer({ db: stores.db, now, publicUrl: () => publicUrl, users: stores.users, studios: stores.studios, logger, identity: { issuer: config.JWT_ISSUER, clientId: config.OAUTH_IDENTITY_CLIENT_ID, verify: identityVerifier } }),
+          publicUrl: () => publicUrl,
+        }
+      : undefined
   const app = createApp({
+    ...(oauth ? { oauth } : {}),
     pay,
     metadata: stores.metadataAccess,
     merchant: {

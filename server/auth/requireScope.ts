@@ -10,6 +10,9 @@ export function requireScope(needed: Scope): MiddlewareHandler<AuthEnv> {
     if (principal.kind === 'apiKey' && !grantsScope(principal.scopes, needed)) {
       throw new ForbiddenError(`this API key lacks the ${needed} scope`)
     }
+    if (principal.kind === 'oauth' && !grantsScope(principal.scopes, needed)) {
+      throw new ForbiddenError(`this grant lacks the ${needed} scope: sign in again and approve it`)
+    }
     await next()
   }
 }

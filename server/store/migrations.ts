@@ -624,6 +624,26 @@ export const migrations: readonly Migration[] = [
       `CREATE INDEX invoice_index_paid ON invoice_index (chain_id, registry, merchant, paid_at, invoice_id) WHERE status = 'Paid'`,
     ],
   },
+  {
+    version: 19,
+    name: 'oauth authorization server storage',
+    statements: [
+      // the CLI's and MCP's authorization server (oidc-provider): clients, grants, sessions, codes and
+      // tokens by model; ids are SHA-256 hashes, since an opaque token's id is the token itself
+      `CREATE TABLE oauth_payloads (
+        model text NOT NULL,
+        id_hash text NOT NULL CHECK (id_hash ~ '^[0-9a-f]{64}$'),
+        payload jsonb NOT NULL,
+        grant_id text,
+        uid text,
+        expires_at timestamptz,
+        consumed_at timestamptz,
+        PRIMARY KEY (model, id_hash)
+      )`,
+      'CREATE INDEX oauth_payloads_grant ON oauth_payloads (grant_id) WHERE grant_id IS NOT NULL',
+      'CREATE INDEX oauth_payloads_uid ON oauth_payloads (uid) WHERE uid IS NOT NULL',
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

@@ -1,0 +1,109 @@
+import { Context } from 'hono'
+import * as z from 'zod/v4'
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import type { Principal } from '../../auth/principal'
+import { grantsScope, type Scope } from '../../auth/scopes'
+import { CodedError } from '../../../shared/codedError'
+import type { ApiRoute } from '../../routes/apiRoute'
+
+/** One MCP tool: the REST route whose code it runs, and how its snake_case arguments become that route's input. */
+type ToolSpec = {
+  name: string
+  description: string
+  method: ApiRoute['method']
+  path: string
+  scope: Scope
+  input: z.ZodRawShape
+  /** Splits the arguments into the route's params, query, body and headers (keys still snake_case). */
+  split(args: Record<string, unknown>): { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: Record<string, unknown>; headers?: Record<string, string> }
+}
+
+const id = { id: z.string().describe('the invoice id') }
+const paging = { limit: z.optional(z.number().int()), cursor: z.optional(z.string()) }
+
+const tools: readonly ToolSpec[] = [
+  { name: 'invoices_list', description: "List the studio's invoices, latest first.", method: 'get', path: '/v1/invoices', scope: 'invoice:read', input: { ...paging, status: z.optional(z.string()) }, split: (args) => ({ query: args }) },
+  { name: 'invoice_get', description: 'One invoice by id.', method: 'get', path: '/v1/invoices/:id', scope: 'invoice:read', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }) },
+  { name: 'invoice_lookup', description: 'Find an invoice by its number or payment reference.', method: 'get', path: '/v1/invoices/lookup', scope: 'invoice:read', input: { invoice_number: z.optional(z.string()), q: z.optional(z.string()) }, split: (args) => ({ query: args }) },
+  {
+    name: 'invoice_issue',
+    description: "Issue an invoice to one of the studio's customers with the server signer. The same idempotency_key replays the first answer instead of issuing twice.",
+    method: 'post',
+    path: '/v1/invoices/issue',
+    scope: 'invoice:write',
+    input: { idempotency_key: z.string(), customer_id: z.string(), amount: z.string().describe("base units of the studio's token"), due_days: z.number().int(), description: z.optional(z.string()), send_email: z.optional(z.boolean()) },
+    split: ({ idempotency_key, ...body }) => ({ body, headers: { 'idempotency-key': String(idempotency_key) } }),
+  },
+  { name: 'invoice_cancel', description: 'Cancel an unpaid invoice with the server signer.', method: 'post', path: '/v1/invoices/:id/cancel/submit', scope: 'invoice:write', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }) },
+  { name: 'invoice_share_link', description: "An invoice's share link, for the payer.", method: 'get', path: '/v1/invoices/:id/share', scope: 'invoice:read', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }) },
+  { name: 'customers_list', description: "List the studio's customers.", method: 'get', path: '/v1/customers', scope: 'customer:read', input: { search: z.optional(z.string()), limit: z.optional(z.number().int()), offset: z.optional(z.number().int()) }, split: (args) => ({ query: args }) },
+  {
+    name: 'customer_create',
+    description: 'Create a customer (type entity or person).',
+    method: 'post',
+    path: '/v1/customers',
+    scope: 'customer:write',
+    input: { type: z.enum(['entity', 'person']), legal_name: z.string(), email: z.string(), registration_number: z.optional(z.string()), trade_name: z.optional(z.string()), tax_id: z.optional(z.string()), vat_number: z.optional(z.string()), wallet_address: z.optional(z.string()), notes: z.optional(z.string()), address: z.object({ street: z.string(), city: z.string(), postal: z.string(), country: z.string().describe('ISO 3166-1 alpha-2') }) },
+    split: (body) => ({ body }),
+  },
+  { name: 'payments_list', description: 'List the payments received, latest first.', method: 'get', path: '/v1/payments', scope: 'dashboard:read', input: paging, split: (args) => ({ query: args }) },
+  { name: 'balance', description: "The studio vault's balance, read from the chain.", method: 'get', path: '/v1/studios/me/balance', scope: 'dashboard:read', input: {}, split: () => ({}) },
+]
+
+const camel = (key: string) => key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())
+function camelKeys(value: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!value) return undefined
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined).map(([key, item]) => [camel(key), item]))
+}
+/** A query is text on the wire: the route's schema parses it from strings. */
+const asQuery = (value: Record<string, unknown> | undefined) => value && Object.fromEntries(Object.entries(value).map(([key, item]) => [key, String(item)]))
+
+const result = (body: unknown, isError = false): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(body, (_, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)) }], ...(isError ? { isError: true } : {}) })
+
+export type ToolCaller = {
+  /** The principal of this call, re-read from the token's grant (revoked, expired or a lost
+   * membership ends the call), or the refusal to answer. */
+  principal(): Promise<Principal>
+  routes: readonly ApiRoute<unknown, never>[]
+  dependencies: unknown
+  baseUrl: string
+}
+
+/**
+ * The tools (SPEC 5.4): each runs the REST route's own validation and handler in this process
+ * (never HTTP to itself), with the grant's principal, after checking the grant's scope as a key's.
+ * A refusal is a tool error carrying the route's code and message, as REST would answer it.
+ */
+export function registerMerchantTools(server: McpServer, caller: ToolCaller) {
+  for (const tool of tools) {
+    const route = caller.routes.find((candidate) => candidate.method === tool.method && candidate.path === tool.path)
+    if (!route) continue
+    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, async (args: Record<string, unknown>) => {
+      try {
+        const principal = await caller.principal()
+        if (principal.kind === 'oauth' && !grantsScope(principal.scopes, tool.scope)) {
+          return result({ error: 'FORBIDDEN', code: 'FORBIDDEN', message: `this connection was not granted ${tool.scope}: reconnect and approve it` }, true)
+        }
+        const parts = tool.split(args)
+        const parse = (schema: unknown, value: unknown) => (schema ? (schema as z.ZodType).parse(value ?? {}) : undefined)
+        const params = parse(route.params, parts.params)
+        const query = parse(route.query, asQuery(camelKeys(parts.query)))
+        const body = parse(route.body, camelKeys(parts.body))
+        const c = new Context(new Request(`${caller.baseUrl}${tool.path}`, { method: tool.method.toUpperCase(), headers: parts.headers ?? {} }))
+        c.set('principal', principal)
+        const answer = await route.handle({ params, query, body }, caller.dependencies as never, c as never)
+        return result(answer instanceof Response ? await answer.json() : answer)
+      } catch (error) {
+        if (error instanceof CodedError) return result({ error: error.code, code: error.code, message: error.message }, true)
+        const issues = error instanceof Error ? (error as { issues?: unknown }).issues : undefined
+        if (Array.isArray(issues)) {
+          // REST's validation shape (SPEC 7.1), with the fields as the tool names them
+          const details = (issues as { path: PropertyKey[]; message: string }[]).map((issue) => ({ path: issue.path.map((part) => String(part).replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`)).join('.'), message: issue.message }))
+          return result({ error: 'VALIDATION_ERROR', code: 'VALIDATION_ERROR', details }, true)
+        }
+        throw error
+      }
+    })
+  }
+}

@@ -1,0 +1,291 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { HttpBindings } from '@hono/node-server'
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
+import { Hono } from 'hono'
+import Provider, { errors, type Configuration } from 'oidc-provider'
+import type { IdentityVerifier } from '../../auth/jwtVerifier'
+import type { Logger } from '../../http/logger'
+import type { Database } from '../../store/database'
+import type { StudioStore } from '../../store/studioStore'
+import type { UserStore } from '../accounts/userStore'
+import { oauthPage, renderOAuthConsent } from './consentPage'
+import { oauthAdapterFactory } from './oauthPayloadStore'
+
+/** The scopes a CLI or an agent may be granted: the granular ones only (SPEC 5.5); legacy read,
+ * write and sponsor stay with API keys. */
+export const oauthScopes = ['invoice:read', 'invoice:write', 'customer:read', 'customer:write', 'dashboard:read'] as const
+
+/** SPEC 5.3: 15 minutes for an access token, 30 days at most for a refresh token and its grant. */
+export const accessTokenSeconds = 15 * 60
+const refreshTokenSeconds = 30 * 24 * 3600
+
+export const oauthAccessTokenPrefix = 'svc_oat_'
+const refreshTokenPrefix = 'svc_ort_'
+
+export type AuthorizationServerDependencies = {
+  db: Database
+  now: () => number
+  /** The server's public base URL (PUBLIC_URL, else the listener's), known once it listens. */
+  publicUrl: () => string
+  users: Pick<UserStore, 'findUser'>
+  studios: Pick<StudioStore, 'getStudio'>
+  logger: Pick<Logger, 'error'>
+  /** The identity provider users sign in with (JWT_ISSUER), and this server's client there. */
+  identity: { issuer: string; clientId: string; verify: IdentityVerifier }
+}
+
+/** What a hosted or CLI access token stands for, re-read on each use. */
+export type OAuthGrantPrincipal = { userId: string; studioId: string; clientId: string; clientName: string; grantId: string; scopes: string[]; audience: string }
+
+export type AuthorizationServer = {
+  /** /oauth/* and the RFC 8414 metadata document, mounted on the app. */
+  routes: Hono<{ Bindings: HttpBindings }>
+  /** The resource indicator (RFC 8707) a token for `/mcp` or `/v1` carries. */
+  resourceOf(kind: 'mcp' | 'api'): string
+  issuer(): string
+  /** The token's grant, user, studio and scopes, or null when it is unknown, expired, revoked, for
+   * another audience, or its user no longer belongs to the studio it was granted for. */
+  verifyAccessToken(token: string, audience: 'mcp' | 'api'): Promise<OAuthGrantPrincipal | null>
+}
+
+type PendingSignIn = { uid: string; verifier: string; expiresAt: number }
+
+/**
+ * The CLI's and the hosted MCP endpoint's OAuth 2.1 authorization server (SPEC 5.3, 5.4): an
+ * instance of oidc-provider of its own, mounted at /oauth on this server. Its own rather than the
+ * devnet's provider's, because that one stands for whichever identity provider a deployment names
+ * (JWT_ISSUER, in production someone else's), while grants bound to a studio, opaque svc_oat_
+ * tokens and the scopes' consent are this API's business. Users sign in at that identity provider
+ * (this server is its client, with PKCE), then approve the scopes here.
+ */
+export function createAuthorizationServer(dependencies: AuthorizationServerDependencies): AuthorizationServer {
+  const { db, now, publicUrl, users, studios, identity, logger } = dependencies
+  const base = () => publicUrl().replace(/\/$/, '')
+  const resourceOf = (kind: 'mcp' | 'api') => (kind === 'mcp' ? `${base()}/mcp` : `${base()}/v1`)
+  // sign-ins under way at the identity provider, by their state; minutes long, so memory will do
+  const pending = new Map<string, PendingSignIn>()
+  const signedIn = new Map<string, string>()
+  let built: { provider: Provider; callback: (req: IncomingMessage, res: ServerResponse) => void } | null = null
+
+  function build() {
+    if (built) return built
+    const issuer = `${base()}/oauth`
+    const configuration: Configuration = {
+      adapter: oauthAdapterFactory(db, now),
+      clients: [],
+      clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
+      cookies: {
+        keys: [randomBytes(32).toString('base64url')],
+        // another provider on the same host (the devnet's identity provider) uses the default names
+        names: { session: 'svc_oauth_session', interaction: 'svc_oauth_interaction', resume: 'svc_oauth_resume' },
+      },
+      pkce: { required: () => true },
+      scopes: ['openid', 'offline_access', ...oauthScopes],
+      claims: { openid: ['sub'] },
+      ttl: { AccessToken: accessTokenSeconds, RefreshToken: refreshTokenSeconds, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: refreshTokenSeconds },
+      rotateRefreshToken: true,
+      issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+      features: {
+        devInteractions: { enabled: false },
+        registration: { enabled: true },
+        revocation: { enabled: true },
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => resourceOf('mcp'),
+          useGrantedResource: () => true,
+          async getResourceServerInfo(_ctx, indicator) {
+            if (indicator !== resourceOf('mcp') && indicator !== resourceOf('api')) throw new errors.InvalidTarget()
+            return { scope: oauthScopes.join(' '), audience: indicator, accessTokenTTL: accessTokenSeconds, accessTokenFormat: 'opaque' }
+          },
+        },
+      },
+      async findAccount(_ctx, id) {
+        const user = await users.findUser(identity.issuer, id)
+        return user ? { accountId: id, claims: async () => ({ sub: id }) } : undefined
+      },
+      // the grant's studio is the user's at the time of the token; each use checks it still is
+      async extraTokenClaims(_ctx, token) {
+        const accountId = 'accountId' in token && typeof token.accountId === 'string' ? token.accountId : null
+        const user = accountId ? await users.findUser(identity.issuer, accountId) : null
+        return user?.studioId ? { studio_id: user.studioId } : {}
+      },
+      interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
+      renderError(ctx, out) {
+        ctx.type = 'html'
+        ctx.body = oauthPage('Sign-in error', `<p>${String(out.error).replace(/[<>&]/g, '')}: ${String(out.error_description ?? '').replace(/[<>&]/g, '')}</p>`)
+      },
+    }
+    const provider = new Provider(issuer, configuration)
+    // the provider's opaque tokens are random ids; ours say what they are, so a leaked one is recognised
+    const accessToken = provider.AccessToken.prototype as unknown as { format?: string; generateTokenId(this: { format?: string }): string }
+    accessToken.generateTokenId = function opaqueWithPrefix() {
+      // what the library's own opaque format records; its payload is read by that format
+      this.format = 'opaque'
+      return `${oauthAccessTokenPrefix}${randomBytes(32).toString('base64url')}`
+    }
+    const refreshToken = provider.RefreshToken.prototype as unknown as { generateTokenId(): string }
+    refreshToken.generateTokenId = () => `${refreshTokenPrefix}${randomBytes(32).toString('base64url')}`
+    // the provider answers server_error without a word of why: the log keeps it
+    provider.on('server_error', (_ctx: unknown, error: unknown) => logger.error({ err: error }, 'the OAuth authorization server failed a request'))
+    built = { provider, callback: provider.callback() }
+    return built
+  }
+
+  /** Hands the request to the provider as if mounted at /oauth (what express does for a mounted app). */
+  function toProvider(incoming: IncomingMessage, outgoing: ServerResponse, path: string): Promise<Response> {
+    const { callback } = build()
+    const request = incoming as IncomingMessage & { originalUrl?: string | undefined }
+    // the provider reads its mount path off originalUrl's end, as under express
+    request.originalUrl = `/oauth${path}`
+    request.url = path
+    return new Promise((resolve) => {
+      outgoing.once('close', () => resolve(RESPONSE_ALREADY_SENT))
+      outgoing.once('finish', () => resolve(RESPONSE_ALREADY_SENT))
+      callback(request, outgoing)
+    })
+  }
+
+  const html = (outgoing: ServerResponse, status: number, body: string) => {
+    outgoing.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY' })
+    outgoing.end(body)
+    return RESPONSE_ALREADY_SENT
+  }
+  const redirect = (outgoing: ServerResponse, location: string) => {
+    outgoing.writeHead(303, { location, 'cache-control': 'no-store' })
+    outgoing.end()
+    return RESPONSE_ALREADY_SENT
+  }
+
+  async function identityEndpoints() {
+    const answer = await fetch(`${identity.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`)
+    if (!answer.ok) throw new Error(`the identity provider's discovery answered ${answer.status}`)
+    return (await answer.json()) as { authorization_endpoint: string; token_endpoint: string }
+  }
+
+  const signedInUri = () => `${base()}/oauth/signed-in`
+
+  async function interaction(incoming: IncomingMessage, outgoing: ServerResponse, uid: string, action: string | undefined): Promise<Response> {
+    const { provider } = build()
+    const details = await provider.interactionDetails(incoming, outgoing)
+    if (details.uid !== uid) return html(outgoing, 400, oauthPage('Sign-in expired', '<p>This sign-in is no longer current: start again.</p>'))
+    const { prompt, params } = details
+    if (prompt.name === 'login') {
+      const subject = signedIn.get(uid)
+      if (subject) {
+        signedIn.delete(uid)
+        return (await provider.interactionFinished(incoming, outgoing, { login: { accountId: subject } }, { mergeWithLastSubmission: false }), RESPONSE_ALREADY_SENT)
+      }
+      const { authorization_endpoint } = await identityEndpoints()
+      const verifier = randomBytes(32).toString('base64url')
+      const state = randomBytes(16).toString('base64url')
+      pending.set(state, { uid, verifier, expiresAt: now() + 600_000 })
+      const authorize = new URL(authorization_endpoint)
+      authorize.search = new URLSearchParams({
+        client_id: identity.clientId,
+        redirect_uri: signedInUri(),
+        response_type: 'code',
+        scope: 'openid email api',
+        code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+        code_challenge_method: 'S256',
+        state,
+      }).toString()
+      return redirect(outgoing, authorize.toString())
+    }
+    if (prompt.name !== 'consent') return html(outgoing, 400, oauthPage('Sign-in', '<p>Nothing to do here: start again.</p>'))
+    const accountId = details.session?.accountId
+    const user = accountId ? await users.findUser(identity.issuer, accountId) : null
+    const studio = user?.studioId ? await studios.getStudio(user.studioId) : null
+    if (!accountId || !studio) return html(outgoing, 403, oauthPage('No studio', '<p>This account owns no studio yet: set one up in the dashboard first.</p>'))
+    const missing = prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> }
+    const [resource, requested] = Object.entries(missing.missingResourceScopes ?? {})[0] ?? [String(params.resource ?? resourceOf('mcp')), []]
+    const client = await provider.Client.find(String(params.client_id))
+    if (action === 'deny' && incoming.method === 'POST') {
+      return (await provider.interactionFinished(incoming, outgoing, { error: 'access_denied', error_description: 'the user refused' }, { mergeWithLastSubmission: false }), RESPONSE_ALREADY_SENT)
+    }
+    if (action === 'confirm' && incoming.method === 'POST') {
+      const form = await formBody(incoming)
+      const approved = form.getAll('scope').filter((scope) => requested.includes(scope))
+      const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId: String(params.client_id) })
+      if (!grant) return html(outgoing, 400, oauthPage('Sign-in expired', '<p>Start again.</p>'))
+      if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '))
+      if (approved.length > 0) grant.addResourceScope(resource, approved.join(' '))
+      // what the person left unticked is refused, not asked again: the token carries the rest
+      const refused = requested.filter((scope) => !approved.includes(scope))
+      if (refused.length > 0) grant.rejectResourceScope(resource, refused.join(' '))
+      const grantId = await grant.save()
+      return (await provider.interactionFinished(incoming, outgoing, { consent: { grantId } }, { mergeWithLastSubmission: true }), RESPONSE_ALREADY_SENT)
+    }
+    return html(outgoing, 200, renderOAuthConsent({ uid, clientName: String(client?.clientName ?? params.client_id), studioName: studio.name ?? studio.id, resource, scopes: requested }))
+  }
+
+  /** The identity provider's redirect back: its code becomes the user's subject, checked as any
+   * signed-in request's token is (issuer, audience, signature). */
+  async function identityCallback(url: URL, outgoing: ServerResponse): Promise<Response> {
+    const state = url.searchParams.get('state') ?? ''
+    const started = pending.get(state)
+    pending.delete(state)
+    const code = url.searchParams.get('code')
+    if (!started || started.expiresAt < now() || !code) return html(outgoing, 400, oauthPage('Sign-in expired', '<p>This sign-in is no longer current: start again.</p>'))
+    const { token_endpoint } = await identityEndpoints()
+    const answer = await fetch(token_endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: signedInUri(), client_id: identity.clientId, code_verifier: started.verifier }),
+    })
+    const tokens = (await answer.json()) as { access_token?: string }
+    if (!answer.ok || !tokens.access_token) return html(outgoing, 401, oauthPage('Sign-in failed', '<p>The identity provider did not sign you in: start again.</p>'))
+    const verified = await identity.verify(tokens.access_token)
+    const user = verified.subject ? await users.findUser(verified.issuer, verified.subject) : null
+    if (!user || !verified.subject) return html(outgoing, 403, oauthPage('Unknown account', '<p>Sign in to the dashboard once first, so this server knows your account.</p>'))
+    signedIn.set(started.uid, verified.subject)
+    return redirect(outgoing, `${base()}/oauth/interaction/${started.uid}`)
+  }
+
+  const routes = new Hono<{ Bindings: HttpBindings }>()
+  // RFC 8414's metadata for an issuer with a path: /.well-known/oauth-authorization-server/oauth
+  routes.get('/.well-known/oauth-authorization-server/oauth', (c) => toProvider(c.env.incoming, c.env.outgoing, '/.well-known/openid-configuration'))
+  routes.all('/oauth/*', async (c) => {
+    const url = new URL(c.req.url)
+    const path = url.pathname.slice('/oauth'.length) || '/'
+    const at = /^\/interaction\/([A-Za-z0-9_-]+)(?:\/(confirm|deny))?\/?$/.exec(path)
+    try {
+      if (at) return await interaction(c.env.incoming, c.env.outgoing, at[1]!, at[2])
+      if (path === '/signed-in') return await identityCallback(url, c.env.outgoing)
+    } catch (error) {
+      if (c.env.outgoing.headersSent) return RESPONSE_ALREADY_SENT
+      return html(c.env.outgoing, 400, oauthPage('Sign-in expired', `<p>This sign-in cannot go on (${error instanceof Error ? error.name : 'error'}): start again.</p>`))
+    }
+    return toProvider(c.env.incoming, c.env.outgoing, `${path}${url.search}`)
+  })
+
+  async function verifyAccessToken(token: string, audience: 'mcp' | 'api'): Promise<OAuthGrantPrincipal | null> {
+    if (!token.startsWith(oauthAccessTokenPrefix)) return null
+    const { provider } = build()
+    const found = await provider.AccessToken.find(token)
+    // the adapter already hides rows past their expiry by the server's clock; this says it again
+    if (!found || !found.exp || found.exp * 1000 <= now()) return null
+    if (found.aud !== resourceOf(audience) || !found.grantId || !found.accountId) return null
+    const grant = await provider.Grant.find(found.grantId)
+    if (!grant || grant.accountId !== found.accountId) return null
+    const studioId = (found.extra as { studio_id?: unknown } | undefined)?.studio_id
+    const user = await users.findUser(identity.issuer, found.accountId)
+    if (typeof studioId !== 'string' || !user || user.studioId !== studioId) return null
+    const client = found.clientId ? await provider.Client.find(found.clientId) : undefined
+    if (!client || !found.clientId) return null
+    return { userId: user.id, studioId, clientId: found.clientId, clientName: String(client.clientName ?? found.clientId), grantId: found.grantId, scopes: (found.scope ?? '').split(' ').filter(Boolean), audience: resourceOf(audience) }
+  }
+
+  return { routes, resourceOf, issuer: () => `${base()}/oauth`, verifyAccessToken }
+}
+
+async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length
+    if (size > 16_384) throw new Error('form too large')
+    chunks.push(chunk as Buffer)
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
+}

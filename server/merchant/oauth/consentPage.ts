@@ -1,0 +1,33 @@
+/** The authorization server's own pages: plain HTML forms a person, a test with fetch or a screen
+ * reader can use; no script, no third-party resources. */
+
+const escape = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
+
+export const oauthPage = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>` +
+  '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.25rem 0}button{display:block;width:100%;margin:1rem 0;padding:.5rem;font:inherit}</style>' +
+  `</head><body><main><h1>${escape(title)}</h1>${body}</main></body></html>`
+
+const describedScopes: Record<string, string> = {
+  'invoice:read': 'Read your invoices and their share links',
+  'invoice:write': 'Issue and cancel invoices, and email them to your customers',
+  'customer:read': 'Read your customers',
+  'customer:write': 'Create and change customers',
+  'dashboard:read': "Read your studio's balance and statistics",
+}
+
+/** Writes are never ticked in advance: a person opts into them (SPEC 5.4). */
+const isWrite = (scope: string) => scope.endsWith(':write')
+
+export function renderOAuthConsent({ uid, clientName, studioName, resource, scopes }: { uid: string; clientName: string; studioName: string; resource: string; scopes: readonly string[] }): string {
+  const boxes = scopes
+    .map((scope) => `<label><input type="checkbox" name="scope" value="${escape(scope)}"${isWrite(scope) ? '' : ' checked'}> ${escape(describedScopes[scope] ?? scope)} <code>${escape(scope)}</code></label>`)
+    .join('')
+  return oauthPage(
+    'Allow access to your studio',
+    `<p><strong>${escape(clientName)}</strong> asks to act for you on <strong>${escape(studioName)}</strong> through ${escape(resource)}.</p>` +
+      `<form method="post" action="/oauth/interaction/${escape(uid)}/confirm"><fieldset><legend>What it may do</legend>${boxes}</fieldset>` +
+      '<button type="submit">Allow</button></form>' +
+      `<form method="post" action="/oauth/interaction/${escape(uid)}/deny"><button type="submit">Deny</button></form>`,
+  )
+}

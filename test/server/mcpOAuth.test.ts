@@ -1,0 +1,227 @@
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startIdentityProvider, type RunningIdentityProvider } from '../../server/identity/identityProvider'
+import { seedMerchantAccess } from '../../devnet/seedMerchantAccess'
+import { demoMerchantUser, devnetApiAudience, seedMerchantLogin } from '../../devnet/seedMerchantLogin'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { signedRequest } from '../support/signedRequest'
+import { useServer } from '../support/server'
+
+const redirectUrl = 'http://127.0.0.1:9/mcp-client/callback'
+let clockOffset = 0
+let provider: RunningIdentityProvider
+
+async function freePort(): Promise<number> {
+  const server = createNetServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+const ctx = useServer({
+  now: () => Date.now() + clockOffset,
+  beforeServer: async () => {
+    const port = await freePort()
+    provider = await startIdentityProvider({
+      port: 0,
+      audience: devnetApiAudience,
+      users: [demoMerchantUser],
+      clients: [{ clientId: 'svc-checkout-oauth', redirectUris: [`http://127.0.0.1:${port}/oauth/signed-in`] }],
+    })
+    const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
+    return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, OAUTH_IDENTITY_CLIENT_ID: 'svc-checkout-oauth', PORT: String(port) }
+  },
+})
+afterAll(async () => {
+  await provider?.close()
+})
+
+let apiKey: { keyId: string; secret: string }
+beforeAll(async () => {
+  const seeded = await seedMerchantAccess(ctx.server.stores, ctx.devnet)
+  apiKey = seeded.apiKey
+  await seedMerchantLogin(ctx.server.stores, provider.issuer, seeded.studioId)
+})
+
+/** The MCP client's side of OAuth, kept in memory, as an agent would keep it on disk. */
+class AgentOAuth implements OAuthClientProvider {
+  information: OAuthClientInformationMixed | undefined
+  saved: OAuthTokens | undefined
+  verifier = ''
+  authorizationUrl: URL | undefined
+  get redirectUrl() {
+    return redirectUrl
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: 'Test agent', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }
+  }
+  clientInformation() {
+    return this.information
+  }
+  saveClientInformation(information: OAuthClientInformationMixed) {
+    this.information = information
+  }
+  tokens() {
+    return this.saved
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier
+  }
+  codeVerifier() {
+    return this.verifier
+  }
+}
+
+/** A browser: one cookie jar, redirects followed by hand, the forms filled in as a person would. */
+async function signInAndConsent(authorizationUrl: URL, approve: readonly string[]): Promise<string> {
+  const cookies = new Map<string, string>()
+  const go = async (url: string, init: RequestInit = {}) => {
+    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } })
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';')
+      const at = pair!.indexOf('=')
+      cookies.set(pair!.slice(0, at).trim(), pair!.slice(at + 1).trim())
+    }
+    return response
+  }
+  const post = (url: string, form: URLSearchParams) => go(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() })
+  let url = authorizationUrl.toString()
+  let response = await go(url)
+  for (let step = 0; step < 20; step++) {
+    const location = response.headers.get('location')
+    if (location) {
+      url = new URL(location, url).toString()
+      if (url.startsWith(redirectUrl)) {
+        const code = new URL(url).searchParams.get('code')
+        if (!code) throw new Error(`refused: ${url}`)
+        return code
+      }
+      response = await go(url)
+      continue
+    }
+    const page = await response.text()
+    expect(response.status, page.slice(0, 300)).toBe(200)
+    const action = new URL(/<form method="post" action="([^"]+)"/.exec(page)![1]!, url).toString()
+    if (page.includes('name="password"')) response = await post(action, new URLSearchParams({ email: demoMerchantUser.email, password: demoMerchantUser.password }))
+    else if (action.includes('/oauth/interaction/')) response = await post(action, new URLSearchParams(approve.map((scope) => ['scope', scope])))
+    else response = await post(action, new URLSearchParams())
+  }
+  throw new Error('the sign-in did not come back')
+}
+
+/** Discovery from the 401, registration and PKCE by the SDK's own client; the person's part by fetch. */
+async function connectAgent(approve: readonly string[]) {
+  const oauth = new AgentOAuth()
+  const endpoint = new URL(`${ctx.server.url}/mcp`)
+  const first = new Client({ name: 'test-agent', version: '1.0.0' })
+  const refusal = await first.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth })).catch((error: unknown) => error)
+  expect(refusal, String(refusal)).toBeInstanceOf(UnauthorizedError)
+  expect(oauth.information?.client_id).toBeTruthy()
+  expect(oauth.authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256')
+  const code = await signInAndConsent(oauth.authorizationUrl!, approve)
+  const transport = new StreamableHTTPClientTransport(endpoint, { authProvider: oauth })
+  await transport.finishAuth(code)
+  const client = new Client({ name: 'test-agent', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth }))
+  return { client, oauth }
+}
+
+const reads = ['invoice:read', 'customer:read', 'dashboard:read']
+const writes = ['invoice:write', 'customer:write']
+const textOf = (result: unknown) => JSON.parse((result as { content: { text: string }[] }).content[0]!.text)
+
+describe('the hosted MCP endpoint', () => {
+  test('answers 401 naming its protected-resource metadata, which names the authorization server and its S256 metadata', async () => {
+    const answer = await fetch(`${ctx.server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    expect(answer.status).toBe(401)
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(answer.headers.get('www-authenticate') ?? '')?.[1]
+    const resource = (await (await fetch(metadataUrl!)).json()) as { resource: string; authorization_servers: string[] }
+    expect(resource.resource).toBe(`${ctx.server.url}/mcp`)
+    const issuer = new URL(resource.authorization_servers[0]!)
+    const metadata = (await (await fetch(`${issuer.origin}/.well-known/oauth-authorization-server${issuer.pathname}`)).json()) as Record<string, unknown>
+    expect(metadata).toMatchObject({ issuer: issuer.toString().replace(/\/$/, ''), code_challenge_methods_supported: ['S256'], registration_endpoint: expect.any(String) })
+  })
+
+  test('refuses an API key signed with HMAC', async () => {
+    const answer = await signedRequest(ctx.server.url, apiKey, { method: 'POST', path: '/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } } as never)
+    expect(answer.status).toBe(401)
+  })
+
+  test('a read-only connection lists the tools and reads, and its write is refused without the write scope', async () => {
+    const { client, oauth } = await connectAgent(reads)
+    expect(oauth.saved?.access_token).toMatch(/^svc_oat_/)
+    expect(oauth.saved?.expires_in).toBe(900)
+    const { tools } = await client.listTools()
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['invoices_list', 'invoice_get', 'invoice_lookup', 'invoice_issue', 'invoice_cancel', 'invoice_share_link', 'customers_list', 'customer_create', 'payments_list', 'balance']))
+    const customers = textOf(await client.callTool({ name: 'customers_list', arguments: {} }))
+    expect(customers.data.map((customer: { legalName: string }) => customer.legalName)).toContain('Acme Robotics GmbH')
+    const refused = await client.callTool({ name: 'customer_create', arguments: { type: 'entity', legal_name: 'Refused GmbH', email: 'refused@example.com', address: { street: '1 Way', city: 'Berlin', postal: '10115', country: 'DE' } } })
+    expect(refused.isError).toBe(true)
+    expect(textOf(refused).code).toBe('FORBIDDEN')
+    await client.close()
+  })
+
+  test('a connection with writes approved issues one invoice, replayed by its idempotency_key; its token opens no REST route', async () => {
+    const { client, oauth } = await connectAgent([...reads, ...writes])
+    const creation = await client.callTool({ name: 'customer_create', arguments: { type: 'entity', legal_name: `Agent Customer ${Date.now()}`, email: 'agent@example.com', registration_number: 'HRB 42', address: { street: '1 Agent Way', city: 'Berlin', postal: '10115', country: 'DE' } } })
+    expect(creation.isError, JSON.stringify(creation)).toBeFalsy()
+    const created = textOf(creation)
+    expect(created.data.registrationNumber).toBe('HRB 42')
+    const issue = { idempotency_key: `agent-${Date.now()}`, customer_id: created.data.id, amount: '12500000', due_days: 14 }
+    const first = textOf(await client.callTool({ name: 'invoice_issue', arguments: issue }))
+    const again = textOf(await client.callTool({ name: 'invoice_issue', arguments: issue }))
+    expect(first).toMatchObject({ amount: '12500000', status: 'Issued', idempotency: { replayed: false } })
+    expect(again).toMatchObject({ id: first.id, txHash: first.txHash, idempotency: { replayed: true } })
+    // one invoice, on-chain: its transaction succeeded, and the read tool finds it issued to the customer
+    expect((await ctx.devnet.clients.public.getTransactionReceipt({ hash: first.txHash })).status).toBe('success')
+    const onChain = await ctx.devnet.clients.public.readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [BigInt(first.id)] })
+    expect(onChain.amount).toBe(12_500_000n)
+    const read = textOf(await client.callTool({ name: 'invoice_get', arguments: { id: first.id } }))
+    expect(JSON.stringify(read)).toContain('"status":"Issued"')
+    expect(JSON.stringify(read)).toContain('12500000')
+    const rest = await fetch(`${ctx.server.url}/v1/invoices`, { headers: { authorization: `Bearer ${oauth.saved!.access_token}` } })
+    expect(rest.status).toBe(401)
+    await client.close()
+  })
+
+  test('a refresh token rotates; using the old one again revokes the grant', async () => {
+    const { client, oauth } = await connectAgent(reads)
+    await client.close()
+    const token = `${ctx.server.url}/oauth/token`
+    const refresh = (refreshToken: string) =>
+      fetch(token, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: oauth.information!.client_id }) })
+    const old = oauth.saved!.refresh_token!
+    const rotated = (await (await refresh(old)).json()) as OAuthTokens
+    expect(rotated.refresh_token).toBeTruthy()
+    expect(rotated.refresh_token).not.toBe(old)
+    const reuse = await refresh(old)
+    expect(reuse.status).toBe(400)
+    expect((await refresh(rotated.refresh_token!)).status).toBe(400)
+    const call = await fetch(`${ctx.server.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${rotated.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
+    expect(call.status).toBe(401)
+  })
+
+  test('an access token is refused once 15 minutes have passed on the server clock', async () => {
+    const { client, oauth } = await connectAgent(reads)
+    await client.close()
+    const list = () => fetch(`${ctx.server.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${oauth.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
+    expect((await list()).status).toBe(200)
+    clockOffset = 15 * 60_000 + 1_000
+    try {
+      expect((await list()).status).toBe(401)
+    } finally {
+      clockOffset = 0
+    }
+  })
+})
