@@ -50,6 +50,8 @@ export function dashboardApi(token: string, onSignedOut: () => void): Api {
 
 /** Base units (a decimal string) shown with the token's decimals, trailing zeros kept to two. */
 export function displayAmount(baseUnits: string, decimals = 6): string {
+  // a token without decimals: slice(-0) below would take the whole number as its fraction
+  if (decimals === 0) return `${BigInt(baseUnits)}.00`
   const padded = baseUnits.padStart(decimals + 1, '0')
   const whole = padded.slice(0, -decimals)
   const fraction = padded.slice(-decimals).replace(/0+$/, '').padEnd(2, '0')

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
+import { registryStatusOf } from '../../shared/invoiceStatus'
 import { accessibilityViolations } from './support/accessibilityViolations'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
@@ -27,7 +28,7 @@ async function accessibleAtEveryWidth(page: Page, view: string) {
 }
 
 describe('the merchant dashboard', () => {
-  test('behavior: the demo merchant signs in through the provider, creates a customer and an invoice, and its share link opens the pay page', async () => {
+  test('behavior: the demo merchant signs in through the provider, creates a customer and an invoice, and its share link opens the pay page, then mails, downloads and cancels it', async () => {
     const { dashboardUrl, merchant } = checkout.devnet.file
     expect(dashboardUrl).toBeDefined()
     const context = await checkout.browser.newContext({ viewport: { width: 1280, height: 900 } })
@@ -119,6 +120,24 @@ describe('the merchant dashboard', () => {
     await expect.poll(() => payer.getByText('Checked: the amount, recipient and due date match the payment record.').isVisible()).toBe(true)
     expect(new URL(payer.url()).pathname).toBe(`/pay/${invoiceId}`)
     await payer.close()
+
+    // the invoice's row: its PDF, its mail sent again, then canceled by the server's signer
+    const row = page.getByRole('row').filter({ hasText: '12.50 USDC' })
+    const pdf = page.waitForEvent('download')
+    await row.getByRole('button', { name: /^PDF of invoice / }).click()
+    expect((await pdf).suggestedFilename()).toMatch(/^invoice-.+\.pdf$/)
+    await row.getByRole('button', { name: /^Email invoice .+ again$/ }).click()
+    await page.getByRole('status').filter({ hasText: /^Invoice .+ sent to the customer\.$/ }).waitFor()
+    await row.getByRole('button', { name: /^Cancel invoice / }).click()
+    await page.getByRole('status').filter({ hasText: /^Invoice .+ canceled\.$/ }).waitFor({ timeout: 30_000 })
+    await expect
+      .poll(async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click()
+        return row.getByRole('cell', { name: 'Canceled' }).count()
+      })
+      .toBe(1)
+    // and the registry holds it canceled
+    expect((await checkout.invoiceOnChain(BigInt(invoiceId))).status).toBe(registryStatusOf.Canceled)
 
     // payments and its export
     await page.getByRole('link', { name: 'Payments' }).click()
