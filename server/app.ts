@@ -47,6 +47,7 @@ import { openApiDocument } from './openapi/openApiDocument'
 import { openApiRoute } from './routes/openApiRoute'
 import type { PolicyMiddleware } from './routes/routePolicy'
 import type { AuthorizationServer } from './merchant/oauth/authorizationServer'
+import { oauthScopeOf } from './merchant/oauth/oauthRestRoutes'
 import { mcpEndpoint, type McpEndpointDependencies } from './merchant/mcp/mcpEndpoint'
 
 export type AppDependencies = {
@@ -129,6 +130,8 @@ export function createApp(dependencies: AppDependencies) {
   // each route's CORS, body limit, rate limits and outcome metric are declared with it (routes/routePolicy.ts)
   const policy: PolicyMiddleware = { anyOrigin, limited, bodyLimited: (limit) => limitBody(limit ?? apiBodyLimit), metrics }
   const authenticated = authenticate(dependencies.merchant.auth)
+  // SPEC 5.6's OAuth column: a CLI's token opens only the routes it lists, under the scope it names
+  const authenticatedOrOAuth = authenticate(dependencies.merchant.auth, { acceptsOAuth: true })
   const routeDependencies = {
     pay: dependencies.pay,
     metadata: dependencies.metadata,
@@ -154,7 +157,11 @@ export function createApp(dependencies: AppDependencies) {
   }
   mountApiRoutes(app, apiRoutes, routeDependencies, {
     policy,
-    guard: (route): MiddlewareHandler<AuthEnv>[] => (route.auth === 'none' ? [] : [authenticated, ...(route.scope ? [requireScope(route.scope)] : [])]),
+    guard: (route): MiddlewareHandler<AuthEnv>[] => {
+      if (route.auth === 'none') return []
+      const oauthScope = oauthScopeOf(route)
+      return [oauthScope ? authenticatedOrOAuth : authenticated, ...(route.scope ? [requireScope(route.scope)] : []), ...(oauthScope && oauthScope !== route.scope ? [requireScope(oauthScope, { only: 'oauth' })] : [])]
+    },
   })
   if (dependencies.oauth) {
     app.route('/', dependencies.oauth.authorization.routes as unknown as Hono<AuthEnv>)

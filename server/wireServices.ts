@@ -10,6 +10,7 @@ import type { DevnetWalletKey } from '../shared/devnetWalletKey'
 import { createApp } from './app'
 import { createIdentityVerifier } from './auth/jwtVerifier'
 import { createAuthorizationServer } from './merchant/oauth/authorizationServer'
+import { oauthPrincipalOf } from './merchant/oauth/oauthPrincipal'
 import { localBundler, rpcBundler, type Bundler } from './chain/bundler'
 import { chainFor, createChainClient } from './chain/chainClient'
 import { createInvoiceReader } from './chain/invoiceReader'
@@ -201,6 +202,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
         keyUsed: (c, studioId, keyId) => stores.apiKeyAudit.sampleUse(studioId, keyId, c.req.method, new URL(c.req.url).pathname, (error) => logger.warn({ err: error }, 'an API key use was not written to the audit log')),
         skewMs,
         now,
+        ...(oauth ? { oauth: oauthPrincipalOf(oauth.authorization, stores.studios) } : {}),
       },
       accounts: { identity: identityVerifier, users: stores.users, studios: stores.studios },
       studioSettings: { businessProfiles: stores.businessProfiles, withdrawalAddresses: stores.withdrawalAddresses },

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -84,7 +85,7 @@ class AgentOAuth implements OAuthClientProvider {
 }
 
 /** A browser: one cookie jar, redirects followed by hand, the forms filled in as a person would. */
-async function signInAndConsent(authorizationUrl: URL, approve: readonly string[]): Promise<string> {
+async function signInAndConsent(authorizationUrl: URL, approve: readonly string[], redirectTo = redirectUrl): Promise<string> {
   const cookies = new Map<string, string>()
   const go = async (url: string, init: RequestInit = {}) => {
     const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } })
@@ -102,7 +103,7 @@ async function signInAndConsent(authorizationUrl: URL, approve: readonly string[
     const location = response.headers.get('location')
     if (location) {
       url = new URL(location, url).toString()
-      if (url.startsWith(redirectUrl)) {
+      if (url.startsWith(redirectTo)) {
         const code = new URL(url).searchParams.get('code')
         if (!code) throw new Error(`refused: ${url}`)
         return code
@@ -223,5 +224,49 @@ describe('the hosted MCP endpoint', () => {
     } finally {
       clockOffset = 0
     }
+  })
+})
+
+/** What `svc login` does: registers, then the code flow with PKCE for the API's audience (/v1). */
+async function cliSignIn(approve: readonly string[]) {
+  const cliRedirect = 'http://127.0.0.1:9/cli-callback'
+  const registration = await fetch(`${ctx.server.url}/oauth/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'svc CLI', redirect_uris: [cliRedirect], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }) })
+  expect(registration.status).toBe(201)
+  const { client_id } = (await registration.json()) as { client_id: string }
+  const verifier = randomBytes(32).toString('base64url')
+  const resource = `${ctx.server.url}/v1`
+  const authorize = new URL(`${ctx.server.url}/oauth/auth`)
+  authorize.search = new URLSearchParams({ client_id, redirect_uri: cliRedirect, response_type: 'code', scope: [...reads, ...writes].join(' '), resource, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', state: 'cli' }).toString()
+  const code = await signInAndConsent(authorize, approve, cliRedirect)
+  const answer = await fetch(`${ctx.server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: cliRedirect, client_id, resource }) })
+  expect(answer.status).toBe(200)
+  return (await answer.json()) as OAuthTokens
+}
+
+describe('a CLI OAuth token on the REST routes (SPEC 5.6)', () => {
+  const rest = (token: string, path: string, init: RequestInit = {}) =>
+    fetch(`${ctx.server.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } })
+
+  test('reads invoices, customers and the studio with the scopes granted, and is refused a write it was not granted', async () => {
+    const tokens = await cliSignIn(reads)
+    expect(tokens.access_token).toMatch(/^svc_oat_/)
+    expect((await rest(tokens.access_token, '/v1/invoices')).status).toBe(200)
+    const customers = (await (await rest(tokens.access_token, '/v1/customers')).json()) as { data: { legalName: string }[] }
+    expect(customers.data.map((customer) => customer.legalName)).toContain('Acme Robotics GmbH')
+    const studio = await rest(tokens.access_token, '/v1/studios/me')
+    expect(studio.status).toBe(200)
+    const write = await rest(tokens.access_token, '/v1/customers', { method: 'POST', body: JSON.stringify({ type: 'entity', legalName: 'Refused CLI GmbH', email: 'cli@example.com', address: { street: '1 Way', city: 'Berlin', postal: '10115', country: 'DE' } }) })
+    expect(write.status).toBe(403)
+    expect(await write.json()).toMatchObject({ code: 'FORBIDDEN' })
+  })
+
+  test('is refused where the matrix has no OAuth: payments, key management, browser prepare; and at /mcp', async () => {
+    const tokens = await cliSignIn([...reads, ...writes])
+    expect((await rest(tokens.access_token, '/v1/payments')).status).toBe(403)
+    const studio = (await (await rest(tokens.access_token, '/v1/studios/me')).json()) as { data: { id: string } }
+    expect((await rest(tokens.access_token, `/v1/studios/${studio.data.id}/api-keys`)).status).toBe(403)
+    expect((await rest(tokens.access_token, '/v1/invoices/prepare', { method: 'POST', body: '{}' })).status).toBe(403)
+    const mcp = await fetch(`${ctx.server.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
+    expect(mcp.status).toBe(401)
   })
 })

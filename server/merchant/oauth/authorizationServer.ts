@@ -5,6 +5,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import { Hono } from 'hono'
 import Provider, { errors, type Configuration } from 'oidc-provider'
 import type { IdentityVerifier } from '../../auth/jwtVerifier'
+import { oauthAccessTokenPrefix } from '../../auth/oauthTokenPrefix'
 import type { Logger } from '../../http/logger'
 import type { Database } from '../../store/database'
 import type { StudioStore } from '../../store/studioStore'
@@ -20,7 +21,6 @@ export const oauthScopes = ['invoice:read', 'invoice:write', 'customer:read', 'c
 export const accessTokenSeconds = 15 * 60
 const refreshTokenSeconds = 30 * 24 * 3600
 
-export const oauthAccessTokenPrefix = 'svc_oat_'
 const refreshTokenPrefix = 'svc_ort_'
 
 export type AuthorizationServerDependencies = {
