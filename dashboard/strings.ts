@@ -50,6 +50,7 @@ export const en = {
   pending: 'Sent to the chain; it will appear in the list once confirmed.',
   shareLink: 'Share link',
   copy: 'Copy link',
+  qrLabel: (number: string) => `QR code of invoice ${number}'s share link, for a phone's camera`,
   copied: 'Link copied.',
   noInvoices: 'No invoices yet.',
   number: 'Number',

@@ -1,4 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
+// the pay page's QR code: drawn in the page, so no image service sees the link and its token
+import { QrCode } from '../../src/ui/QrCode'
 import { baseUnitsOf, displayAmount, saveFile, type Api } from '../dashboardApi'
 import type { DashboardStrings } from '../strings'
 import type { Customer } from './CustomersView'
@@ -161,6 +163,9 @@ function ShareLink({ t, number, link }: { t: DashboardStrings; number: string; l
           {link}
         </a>
       </p>
+      <div class="qr">
+        <QrCode value={link} label={t.qrLabel(number)} />
+      </div>
       <div class="actions">
         <button type="button" onClick={() => void navigator.clipboard.writeText(link).then(() => setCopied(true))}>
           {t.copy}

@@ -1,4 +1,6 @@
+import jsQR from 'jsqr'
 import type { Page } from 'playwright-core'
+import { PNG } from 'pngjs'
 import { describe, expect, test } from 'vitest'
 import { registryStatusOf } from '../../shared/invoiceStatus'
 import { accessibilityViolations } from './support/accessibilityViolations'
@@ -100,6 +102,12 @@ describe('the merchant dashboard', () => {
     await shareLink.waitFor({ timeout: 30_000 })
     const link = (await shareLink.getAttribute('href'))!
     expect(link).toMatch(/\/pay\/\d+\?token=/)
+    // its QR code says the same link to a phone's camera
+    const qr = page.getByRole('img', { name: /share link, for a phone's camera$/ })
+    await expect.poll(async () => {
+      const png = PNG.sync.read(await qr.screenshot())
+      return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data
+    }).toBe(link)
     await page.getByRole('button', { name: 'Copy link' }).click()
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link)
     await accessibleAtEveryWidth(page, 'invoice-issued')
