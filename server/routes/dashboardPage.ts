@@ -65,6 +65,9 @@ export function dashboardPage({ dir, signIn, policy }: DashboardPageParameters &
       'X-Frame-Options': 'DENY',
     })
   })
+  // typed with a slash after it, the address reached no route; the page lives at one address, the
+  // redirect URI the provider knows, so the slash is dropped
+  app.get('/dashboard/', (c) => c.redirect('/dashboard', 308))
   app.get('/dashboard/config.json', (c) => {
     if (!signIn) throw new HttpError(404, 'NOT_FOUND', 'this server has no identity provider configured (JWT_ISSUER, DASHBOARD_CLIENT_ID)')
     return c.json(signIn, 200, { 'Cache-Control': 'no-store' })

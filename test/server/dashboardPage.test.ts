@@ -27,6 +27,11 @@ describe('the dashboard page', () => {
     expect([res.headers.get('cache-control'), res.headers.get('referrer-policy'), res.headers.get('x-frame-options')]).toEqual(['no-store', 'no-referrer', 'DENY'])
   })
 
+  test('behavior: the address typed with a slash after it leads to the page', async () => {
+    const res = await served({ dir, signIn }).request('/dashboard/')
+    expect([res.status, res.headers.get('location')]).toEqual([308, '/dashboard'])
+  })
+
   test('behavior: config.json names the provider, its audience and the dashboard client; without one it is a 404 in the API error shape', async () => {
     const res = await served({ dir, signIn }).request('/dashboard/config.json')
     expect(await res.json()).toEqual(signIn)
