@@ -53,7 +53,10 @@ describe('the merchant dashboard', () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor()
     await page.unroute('**/dashboard/assets/*.js')
     await accessibleAtEveryWidth(page, 'sign-in')
-    await page.getByRole('button', { name: 'Sign in' }).click()
+    // from the keyboard: the first stop is the button, and Enter leaves for the provider
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Sign in')
+    await page.keyboard.press('Enter')
 
     // the provider's own login and consent forms, as the merchant fills them
     await page.getByLabel('Email').fill(merchant.login!.email)
@@ -85,8 +88,9 @@ describe('the merchant dashboard', () => {
     // a mistake first: the API's words for it, on the page
     await page.getByRole('button', { name: 'Create customer' }).click()
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('an entity needs its registration number')
+    // Enter in the last field sends the form, as a keyboard user sends it
     await page.getByLabel('Registration number (companies)').fill('HRB 12345')
-    await page.getByRole('button', { name: 'Create customer' }).click()
+    await page.getByLabel('Registration number (companies)').press('Enter')
     await expect.poll(() => page.getByRole('status').textContent()).toBe(`Customer ${customerName} created.`)
     await page.getByRole('cell', { name: customerName }).waitFor()
 
