@@ -24,7 +24,8 @@ beforeAll(async () => {
   const url = await databases.postgresUrl()
   db = await openDatabase({ url })
   await migrate(db)
-  const config = readConfig(devnetEnv(devnet, { port: 0, overrides: { DATABASE_URL: url } }))
+  // one public origin in front of both, as a platform's load balancer gives them: the links they answer name it
+  const config = readConfig(devnetEnv(devnet, { port: 0, overrides: { DATABASE_URL: url, PUBLIC_URL: 'https://pay.northwind.example' } }))
   const merchant = await seedMerchantAccess(openStores(config, db), devnet)
   apiKey = merchant.apiKey
   customerId = (await openStores(config, db).customers.findCustomerByName(merchant.studioId, demoPayerParty.name))!.id
