@@ -3,6 +3,8 @@ import { join } from 'node:path'
 import { devnetDir, readDevnetFile } from '../devnet/devnetFile'
 import { MerchantCommandError, merchantUsage, runMerchantCommand } from './merchantCommand'
 import { asksForHelp, UsageError } from './usageError'
+import { oauthCommands, runOAuthCommand } from './oauth/oauthCommand'
+import { OAuthCommandError } from './oauth/oauthLogin'
 
 /** `npm run merchant -- <command>`: the merchant's loop (customers, issue, list, share, cancel)
  * against the running devnet, signed with the studio's API key devnet.json names. */
@@ -13,6 +15,22 @@ async function main(): Promise<number> {
     return argv.length === 0 ? 2 : 0
   }
   const dir = devnetDir()
+  if ((oauthCommands as readonly string[]).includes(argv[0]!)) {
+    // the OAuth sign-in (SPEC 5.3): any server with --server, else the running devnet's
+    const serverUrl = existsSync(join(dir, 'devnet.json')) ? readDevnetFile(dir).serverUrl : undefined
+    try {
+      for (const line of await runOAuthCommand(argv, serverUrl)) console.log(line)
+      return 0
+    } catch (error) {
+      if (error instanceof UsageError) {
+        console.error(`${error.message}\n${merchantUsage}`)
+        return 2
+      }
+      if (!(error instanceof OAuthCommandError)) throw error
+      console.error(error.message)
+      return 1
+    }
+  }
   if (!existsSync(join(dir, 'devnet.json'))) {
     console.error(`no devnet.json in ${dir}: start the devnet with \`npm start\` (or set SVC_DEVNET_DIR)`)
     return 1

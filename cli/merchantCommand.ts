@@ -2,6 +2,7 @@ import { createPublicClient, formatUnits, http, parseUnits, type Address } from 
 import { stablecoinAbi } from '../contracts/artifacts/Stablecoin'
 import { signRequest } from './merchant/signRequest'
 import { parseFlags, UsageError } from './usageError'
+import { oauthUsage } from './oauth/oauthCommand'
 
 export const merchantUsage = `usage: npm run merchant -- <command> [flags]
   the merchant's API from the command line, signed with the running devnet's API key (\`npm start\`;
@@ -17,6 +18,7 @@ export const merchantUsage = `usage: npm run merchant -- <command> [flags]
   invoice list [--status Issued|Paid|Canceled]
   invoice share --invoice <id>     the invoice's share link, to open in a browser and pay
   invoice cancel --invoice <id>    cancels an Issued invoice on-chain (server signer)
+${oauthUsage}
   --help                           prints this`
 
 /** What the commands need of devnet.json: where the server and the chain are, and the studio's key. */

@@ -37,6 +37,8 @@ export type StartCheckoutDevnetParameters = {
 const identityRedirectUri = (port: number) => `http://127.0.0.1:${port || 8787}/signed-in`
 /** The merchant dashboard's address, also its redirect URI at the identity provider. */
 const dashboardUrl = (port: number) => `http://127.0.0.1:${port}/dashboard`
+/** Where the identity provider sends a user back to the CLI's and MCP's authorization server (/oauth). */
+const oauthSignedInUri = (port: number) => `http://127.0.0.1:${port}/oauth/signed-in`
 
 /** A set of demo invoices with their share links, and a payer who can pay them. */
 export type DemoSet = Pick<DevnetFile, 'payer' | 'invoices'>
@@ -92,9 +94,9 @@ export async function startCheckoutDevnet({ dir, rpcPort, port: askedPort, store
   const mailbox = await startMailbox({ dir: join(dir, 'mailbox') })
   // merchants sign in through a real OpenID Connect provider; the server finds its keys as it would
   // any provider's, through its discovery document
-  const identity = await startIdentityProvider({ port: identityPort, audience: devnetApiAudience, users: [demoMerchantUser], clients: [devnetIdentityClient([identityRedirectUri(port), dashboardUrl(port)])] })
+  const identity = await startIdentityProvider({ port: identityPort, audience: devnetApiAudience, users: [demoMerchantUser], clients: [devnetIdentityClient([identityRedirectUri(port), dashboardUrl(port), oauthSignedInUri(port)])] })
   const discovery = (await (await fetch(`${identity.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
-  const jwtSettings = { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, DASHBOARD_CLIENT_ID: devnetIdentityClient([]).clientId }
+  const jwtSettings = { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, DASHBOARD_CLIENT_ID: devnetIdentityClient([]).clientId, OAUTH_IDENTITY_CLIENT_ID: devnetIdentityClient([]).clientId }
   // every payer of a devnet is its developer on 127.0.0.1: a limit per client address would count
   // them all as one; the limits per invoice and per owner still hold
   // webhooks to loopback: the demo storefront's receiver, and a merchant trying one on this machine

@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { mkdtemp, readFile, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -9,6 +12,8 @@ import { startIdentityProvider, type RunningIdentityProvider } from '../../serve
 import { seedMerchantAccess } from '../../devnet/seedMerchantAccess'
 import { demoMerchantUser, devnetApiAudience, seedMerchantLogin } from '../../devnet/seedMerchantLogin'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { login } from '../../cli/oauth/oauthLogin'
+import { logout, whoami } from '../../cli/oauth/oauthSession'
 import { signedRequest } from '../support/signedRequest'
 import { useServer } from '../support/server'
 
@@ -86,6 +91,11 @@ class AgentOAuth implements OAuthClientProvider {
 
 /** A browser: one cookie jar, redirects followed by hand, the forms filled in as a person would. */
 async function signInAndConsent(authorizationUrl: URL, approve: readonly string[], redirectTo = redirectUrl): Promise<string> {
+  return new URL(await browseToRedirect(authorizationUrl, approve, (url) => url.startsWith(redirectTo))).searchParams.get('code') ?? 'no code'
+}
+
+/** The browser's way from the authorization request to the client's redirect, which it returns. */
+async function browseToRedirect(authorizationUrl: URL, approve: readonly string[], isBack: (url: string) => boolean): Promise<string> {
   const cookies = new Map<string, string>()
   const go = async (url: string, init: RequestInit = {}) => {
     const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } })
@@ -103,10 +113,9 @@ async function signInAndConsent(authorizationUrl: URL, approve: readonly string[
     const location = response.headers.get('location')
     if (location) {
       url = new URL(location, url).toString()
-      if (url.startsWith(redirectTo)) {
-        const code = new URL(url).searchParams.get('code')
-        if (!code) throw new Error(`refused: ${url}`)
-        return code
+      if (isBack(url)) {
+        if (!new URL(url).searchParams.get('code')) throw new Error(`refused: ${url}`)
+        return url
       }
       response = await go(url)
       continue
@@ -268,5 +277,47 @@ describe('a CLI OAuth token on the REST routes (SPEC 5.6)', () => {
     expect((await rest(tokens.access_token, '/v1/invoices/prepare', { method: 'POST', body: '{}' })).status).toBe(403)
     const mcp = await fetch(`${ctx.server.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
     expect(mcp.status).toBe(401)
+  })
+})
+
+describe("the CLI's login, whoami and logout", () => {
+  test('login signs in through the browser to a loopback redirect and keeps the tokens with mode 0600; whoami refreshes them silently; logout revokes them', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'svc-cli-')), 'svc-checkout', 'credentials.json')
+    let browsing: Promise<unknown> = Promise.resolve()
+    const signedIn = await login({
+      serverUrl: ctx.server.url,
+      credentialsPath: path,
+      // the browser: sign in, approve, and follow the redirect to the CLI's loopback listener
+      showUrl: (url) => {
+        browsing = browseToRedirect(new URL(url), reads, (at) => new URL(at).pathname === '/callback').then((back) => fetch(back))
+      },
+    })
+    await browsing
+    expect(signedIn.accessToken).toMatch(/^svc_oat_/)
+    expect(signedIn.scope.split(' ').sort()).toEqual([...reads].sort())
+    expect((await stat(path)).mode & 0o777).toBe(0o600)
+    const lines = await whoami(path)
+    expect(lines[0]).toContain(ctx.server.url)
+    expect(lines[1]).toContain('dashboard:read')
+
+    // 16 minutes on, for the CLI and the server alike: the access token has expired, whoami refreshes it
+    const later = () => Date.now() + 16 * 60_000
+    clockOffset = 16 * 60_000
+    try {
+      expect((await fetch(`${ctx.server.url}/v1/studios/me`, { headers: { authorization: `Bearer ${signedIn.accessToken}` } })).status).toBe(401)
+      expect(await whoami(path, later)).toEqual(lines)
+      const refreshed = JSON.parse(await readFile(path, 'utf8')) as { accessToken: string; refreshToken: string }
+      expect(refreshed.accessToken).not.toBe(signedIn.accessToken)
+      expect(refreshed.refreshToken).not.toBe(signedIn.refreshToken)
+      expect((await stat(path)).mode & 0o777).toBe(0o600)
+
+      expect(await logout(path)).toBe(true)
+      await expect(stat(path)).rejects.toThrow(/ENOENT/)
+      const reuse = await fetch(`${ctx.server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshed.refreshToken, client_id: signedIn.clientId }) })
+      expect(reuse.status).toBe(400)
+      expect((await fetch(`${ctx.server.url}/v1/studios/me`, { headers: { authorization: `Bearer ${refreshed.accessToken}` } })).status).toBe(401)
+    } finally {
+      clockOffset = 0
+    }
   })
 })

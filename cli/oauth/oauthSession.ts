@@ -1,0 +1,55 @@
+import { deleteCredentials, readCredentials, writeCredentials, type StoredCredentials } from './credentialsFile'
+import { authorizationServerOf, OAuthCommandError } from './oauthLogin'
+
+/** A minute's margin: a token about to expire is refreshed before it is sent, not after a 401. */
+const marginMs = 60_000
+
+/**
+ * The stored tokens, refreshed silently when the access token has (nearly) expired. Refresh tokens
+ * rotate (SPEC 5.3): the new pair replaces the old at once, since the old one, used again, would
+ * revoke the grant.
+ */
+export async function currentCredentials(credentialsPath: string, now: () => number = Date.now): Promise<StoredCredentials> {
+  const stored = await readCredentials(credentialsPath)
+  if (!stored) throw new OAuthCommandError('not signed in: run login first')
+  if (stored.expiresAt - marginMs > now()) return stored
+  const { token_endpoint } = await authorizationServerOf(stored.serverUrl)
+  const answer = await fetch(token_endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: stored.refreshToken, client_id: stored.clientId }),
+  })
+  const tokens = (await answer.json()) as { access_token?: string; refresh_token?: string; expires_in?: number; scope?: string }
+  if (!answer.ok || !tokens.access_token || !tokens.refresh_token) {
+    await deleteCredentials(credentialsPath)
+    throw new OAuthCommandError('the sign-in has ended (expired or revoked): run login again')
+  }
+  const refreshed = { ...stored, accessToken: tokens.access_token, refreshToken: tokens.refresh_token, expiresAt: now() + (tokens.expires_in ?? 900) * 1000, scope: tokens.scope ?? stored.scope }
+  await writeCredentials(credentialsPath, refreshed)
+  return refreshed
+}
+
+/** `logout`: the grant is revoked at the server (its refresh token), then the file is deleted. */
+export async function logout(credentialsPath: string): Promise<boolean> {
+  const stored = await readCredentials(credentialsPath)
+  if (!stored) return false
+  const { revocation_endpoint } = await authorizationServerOf(stored.serverUrl)
+  if (revocation_endpoint) {
+    await fetch(revocation_endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: stored.refreshToken, token_type_hint: 'refresh_token', client_id: stored.clientId }),
+    }).catch(() => undefined)
+  }
+  await deleteCredentials(credentialsPath)
+  return true
+}
+
+/** `whoami`: the studio the grant is for, read with the token, and the scopes approved. */
+export async function whoami(credentialsPath: string, now: () => number = Date.now): Promise<string[]> {
+  const credentials = await currentCredentials(credentialsPath, now)
+  const answer = await fetch(new URL('/v1/studios/me', credentials.serverUrl), { headers: { authorization: `Bearer ${credentials.accessToken}`, accept: 'application/json' } })
+  const body = (await answer.json().catch(() => null)) as { data?: { id: string; name: string | null }; code?: string; message?: string } | null
+  if (!answer.ok || !body?.data) throw new OAuthCommandError(`${answer.status} ${body?.code ?? 'ERROR'}: ${body?.message ?? 'refused'}${answer.status === 403 ? ' (approve dashboard:read at login)' : ''}`)
+  return [`studio ${body.data.name ?? '(unnamed)'} (${body.data.id}) on ${credentials.serverUrl}`, `scopes ${credentials.scope}`]
+}
