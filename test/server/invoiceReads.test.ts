@@ -179,7 +179,17 @@ describe('GET /v1/invoices', () => {
     expect(first).toEqual(expect.any(String))
     expect((await get('/v1/invoices', `limit=1&mode=eventual&cursor=${encodeURIComponent(first)}`)).status).toBe(200)
     const [offset, mac] = first.split('.') as [string, string]
-    const tampered = [`${(parseInt(offset, 36) + 1).toString(36)}.${mac}`, `${offset}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`, '5', 'not-a-cursor']
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'
+    const next = (char: string) => alphabet[(alphabet.indexOf(char) + 1) % 64]!
+    const tampered = [
+      `${(parseInt(offset, 36) + 1).toString(36)}.${mac}`,
+      `${offset}.${next(mac[0]!)}${mac.slice(1)}`,
+      // other spellings of the same cursor: the MAC's last character's unused bits, a leading zero
+      `${offset}.${mac.slice(0, -1)}${next(mac.at(-1)!)}`,
+      `0${offset}.${mac}`,
+      '5',
+      'not-a-cursor',
+    ]
     for (const cursor of tampered) {
       const answer = await get('/v1/invoices', `limit=1&mode=eventual&cursor=${encodeURIComponent(cursor)}`)
       expect(answer.status).toBe(400)
