@@ -10,6 +10,8 @@ import { PaymentsView } from './views/PaymentsView'
 import { ProfileView } from './views/ProfileView'
 
 const t = dashboardStrings()
+// the page is served in English; the words are now the catalog's, and screen readers speak them so
+document.documentElement.lang = t.lang
 const views = ['invoices', 'customers', 'payments'] as const
 type View = (typeof views)[number]
 const viewOf = (hash: string): View => (views as readonly string[]).includes(hash.slice(1)) ? (hash.slice(1) as View) : 'invoices'

@@ -1,8 +1,10 @@
+import { de } from './strings.de'
+
 /**
- * Every word the dashboard shows, in one catalog per language. English is the only one written so
- * far; another language is a second object of the same type (`DashboardStrings`) added to
- * `catalogs`, chosen by the browser's languages. Errors are not here: the merchant reads the API's
- * own message, which says what to change.
+ * Every word the dashboard shows, in one catalog per language: English here and German so far; each
+ * other language is an object of the same type (`DashboardStrings`) added to `catalogs`, chosen by the
+ * browser's languages. Errors are not here: the merchant reads the API's own message (in English),
+ * which says what to change.
  */
 export const en = {
   lang: 'en',
@@ -75,7 +77,7 @@ export const en = {
 
 export type DashboardStrings = typeof en
 
-const catalogs: Record<string, DashboardStrings> = { en }
+const catalogs: Record<string, DashboardStrings> = { en, de }
 
 /** The first of the browser's languages there is a catalog for, else English. */
 export function dashboardStrings(languages: readonly string[] = navigator.languages): DashboardStrings {

@@ -168,5 +168,14 @@ describe('the merchant dashboard', () => {
     await page.getByRole('heading', { level: 1, name: 'Your business profile' }).waitFor()
     await accessibleAtEveryWidth(page, 'first-run')
     await context.close()
+
+    // a browser set to German gets the German catalog, its page marked as German for screen readers
+    const german = await checkout.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'de-DE' })
+    const germanPage = await german.newPage()
+    await germanPage.goto(dashboardUrl!)
+    await germanPage.getByRole('heading', { level: 1, name: 'Anmelden' }).waitFor()
+    expect(await germanPage.evaluate(() => document.documentElement.lang)).toBe('de')
+    await accessibleAtEveryWidth(germanPage, 'sign-in-de')
+    await german.close()
   }, 180_000)
 })
