@@ -644,6 +644,15 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX oauth_payloads_uid ON oauth_payloads (uid) WHERE uid IS NOT NULL',
     ],
   },
+  {
+    version: 20,
+    name: 'customer creation order',
+    statements: [
+      // the customer list pages oldest first: two customers made in one tick of the clock were listed
+      // in either order by their random ids (seen on a loaded machine), so a page could repeat one
+      'ALTER TABLE customers ADD COLUMN created_order bigint GENERATED ALWAYS AS IDENTITY',
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

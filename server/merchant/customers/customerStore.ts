@@ -213,7 +213,7 @@ export function createCustomerStore(db: Database) {
         conditions.push(`(legal_name_key LIKE ${bind(key)} ESCAPE '\\' OR lower(email) LIKE ${bind(email)} ESCAPE '\\')`)
       }
       const where = conditions.join(' AND ')
-      const paged = `ORDER BY created_at, id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`
+      const paged = `ORDER BY created_order LIMIT $${params.length + 1} OFFSET $${params.length + 2}`
       const read = async (tx: Queryable) => {
         const [counted] = await tx.query<{ total: number | string }>(`SELECT count(*) AS total FROM customers WHERE ${where}`, params)
         const rows = await tx.query<CustomerRow>(`SELECT ${columns} FROM customers WHERE ${where} ${paged}`, [...params, page.limit, page.offset])
