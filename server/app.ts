@@ -46,9 +46,9 @@ import type { MetadataAccess } from './store/openStores'
 import { openApiDocument } from './openapi/openApiDocument'
 import { openApiRoute } from './routes/openApiRoute'
 import type { PolicyMiddleware } from './routes/routePolicy'
-import type { AuthorizationServer } from './merchant/oauth/authorizationServer'
+import { oauthLimit, type AuthorizationServer } from './merchant/oauth/authorizationServer'
 import { oauthScopeOf } from './merchant/oauth/oauthRestRoutes'
-import { mcpEndpoint, type McpEndpointDependencies } from './merchant/mcp/mcpEndpoint'
+import { mcpEndpoint, mcpLimit, type McpEndpointDependencies } from './merchant/mcp/mcpEndpoint'
 
 export type AppDependencies = {
   pay: PayDependencies
@@ -164,6 +164,10 @@ export function createApp(dependencies: AppDependencies) {
     },
   })
   if (dependencies.oauth) {
+    // a limit per client of its own for each door; /mcp's JSON-RPC bodies under the API's body limit
+    // (the provider under /oauth reads its forms itself, within its own limits)
+    app.use('/oauth/*', policy.limited(oauthLimit))
+    app.use('/mcp', policy.limited(mcpLimit), policy.bodyLimited(undefined))
     app.route('/', dependencies.oauth.authorization.routes as unknown as Hono<AuthEnv>)
     const mcp = mcpEndpoint({ ...dependencies.oauth, studios: dependencies.merchant.auth.studios, routes: apiRoutes as unknown as McpEndpointDependencies['routes'], dependencies: routeDependencies })
     app.route('/', mcp as unknown as Hono<AuthEnv>)

@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { Hono } from 'hono'
 import type { Principal } from '../../auth/principal'
+import { perClientLimit } from '../../http/perClientLimit'
 import type { StudioStore } from '../../store/studioStore'
 import type { ApiRoute } from '../../routes/apiRoute'
 import type { AuthorizationServer } from '../oauth/authorizationServer'
@@ -16,6 +17,9 @@ export type McpEndpointDependencies = {
 }
 
 const bearerPattern = /^Bearer +(\S+)$/i
+
+/** Each tool call is one request: the general per-client limit. */
+export const mcpLimit = perClientLimit('mcp', (settings) => settings.perMinute)
 
 class GrantEndedError extends Error {}
 

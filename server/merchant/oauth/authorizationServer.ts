@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash, hkdfSync, randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { HttpBindings } from '@hono/node-server'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
@@ -7,6 +7,7 @@ import Provider, { errors, type Configuration } from 'oidc-provider'
 import type { IdentityVerifier } from '../../auth/jwtVerifier'
 import { oauthAccessTokenPrefix } from '../../auth/oauthTokenPrefix'
 import type { Logger } from '../../http/logger'
+import { partOf, perClientLimit } from '../../http/perClientLimit'
 import type { Database } from '../../store/database'
 import type { StudioStore } from '../../store/studioStore'
 import type { UserStore } from '../accounts/userStore'
@@ -16,6 +17,10 @@ import { oauthAdapterFactory } from './oauthPayloadStore'
 /** The scopes a CLI or an agent may be granted: the granular ones only (SPEC 5.5); legacy read,
  * write and sponsor stay with API keys. */
 export const oauthScopes = ['invoice:read', 'invoice:write', 'customer:read', 'customer:write', 'dashboard:read'] as const
+
+/** Sign-ins, registrations and token requests: a tenth of the general limit per client, as the
+ * account routes' costlier neighbours have (each token request writes to the database). */
+export const oauthLimit = perClientLimit('oauth', (settings) => partOf(settings, 10))
 
 /** SPEC 5.3: 15 minutes for an access token, 30 days at most for a refresh token and its grant. */
 export const accessTokenSeconds = 15 * 60
@@ -31,6 +36,9 @@ export type AuthorizationServerDependencies = {
   users: Pick<UserStore, 'findUser'>
   studios: Pick<StudioStore, 'getStudio'>
   logger: Pick<Logger, 'error'>
+  /** The server's active encryption key: the sign-in cookies' key is derived from it, so every
+   * instance reads the cookies any other set. */
+  cookieSecret: string
   /** The identity provider users sign in with (JWT_ISSUER), and this server's client there. */
   identity: { issuer: string; clientId: string; verify: IdentityVerifier }
 }
@@ -49,7 +57,7 @@ export type AuthorizationServer = {
   verifyAccessToken(token: string, audience: 'mcp' | 'api'): Promise<OAuthGrantPrincipal | null>
 }
 
-type PendingSignIn = { uid: string; verifier: string; expiresAt: number }
+type PendingSignIn = { uid: string; verifier: string }
 
 /**
  * The CLI's and the hosted MCP endpoint's OAuth 2.1 authorization server (SPEC 5.3, 5.4): an
@@ -63,20 +71,22 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
   const { db, now, publicUrl, users, studios, identity, logger } = dependencies
   const base = () => publicUrl().replace(/\/$/, '')
   const resourceOf = (kind: 'mcp' | 'api') => (kind === 'mcp' ? `${base()}/mcp` : `${base()}/v1`)
-  // sign-ins under way at the identity provider, by their state; minutes long, so memory will do
-  const pending = new Map<string, PendingSignIn>()
-  const signedIn = new Map<string, string>()
+  // sign-ins under way at the identity provider, by their state, and their outcome by interaction:
+  // in the database with everything else, so the redirect back may reach another instance
+  const Adapter = oauthAdapterFactory(db, now)
+  const pending = new Adapter('FederatedSignIn')
+  const signedIn = new Adapter('FederatedSubject')
   let built: { provider: Provider; callback: (req: IncomingMessage, res: ServerResponse) => void } | null = null
 
   function build() {
     if (built) return built
     const issuer = `${base()}/oauth`
     const configuration: Configuration = {
-      adapter: oauthAdapterFactory(db, now),
+      adapter: Adapter,
       clients: [],
       clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' },
       cookies: {
-        keys: [randomBytes(32).toString('base64url')],
+        keys: [Buffer.from(hkdfSync('sha256', Buffer.from(dependencies.cookieSecret), Buffer.alloc(0), 'svc-checkout/oauth-cookies/v1', 32)).toString('base64url')],
         // another provider on the same host (the devnet's identity provider) uses the default names
         names: { session: 'svc_oauth_session', interaction: 'svc_oauth_interaction', resume: 'svc_oauth_resume' },
       },
@@ -171,15 +181,15 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     if (details.uid !== uid) return html(outgoing, 400, oauthPage('Sign-in expired', '<p>This sign-in is no longer current: start again.</p>'))
     const { prompt, params } = details
     if (prompt.name === 'login') {
-      const subject = signedIn.get(uid)
-      if (subject) {
-        signedIn.delete(uid)
+      const subject = (await signedIn.find(uid))?.accountId
+      if (typeof subject === 'string') {
+        await signedIn.destroy(uid)
         return (await provider.interactionFinished(incoming, outgoing, { login: { accountId: subject } }, { mergeWithLastSubmission: false }), RESPONSE_ALREADY_SENT)
       }
       const { authorization_endpoint } = await identityEndpoints()
       const verifier = randomBytes(32).toString('base64url')
       const state = randomBytes(16).toString('base64url')
-      pending.set(state, { uid, verifier, expiresAt: now() + 600_000 })
+      await pending.upsert(state, { uid, verifier } satisfies PendingSignIn, 600)
       const authorize = new URL(authorization_endpoint)
       authorize.search = new URLSearchParams({
         client_id: identity.clientId,
@@ -223,10 +233,10 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
    * signed-in request's token is (issuer, audience, signature). */
   async function identityCallback(url: URL, outgoing: ServerResponse): Promise<Response> {
     const state = url.searchParams.get('state') ?? ''
-    const started = pending.get(state)
-    pending.delete(state)
+    const started = state ? ((await pending.find(state)) as PendingSignIn | undefined) : undefined
+    if (started) await pending.destroy(state)
     const code = url.searchParams.get('code')
-    if (!started || started.expiresAt < now() || !code) return html(outgoing, 400, oauthPage('Sign-in expired', '<p>This sign-in is no longer current: start again.</p>'))
+    if (!started || !code) return html(outgoing, 400, oauthPage('Sign-in expired', '<p>This sign-in is no longer current: start again.</p>'))
     const { token_endpoint } = await identityEndpoints()
     const answer = await fetch(token_endpoint, {
       method: 'POST',
@@ -238,7 +248,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     const verified = await identity.verify(tokens.access_token)
     const user = verified.subject ? await users.findUser(verified.issuer, verified.subject) : null
     if (!user || !verified.subject) return html(outgoing, 403, oauthPage('Unknown account', '<p>Sign in to the dashboard once first, so this server knows your account.</p>'))
-    signedIn.set(started.uid, verified.subject)
+    await signedIn.upsert(started.uid, { accountId: verified.subject }, 600)
     return redirect(outgoing, `${base()}/oauth/interaction/${started.uid}`)
   }
 
