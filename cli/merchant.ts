@@ -5,6 +5,8 @@ import { MerchantCommandError, merchantUsage, runMerchantCommand } from './merch
 import { asksForHelp, UsageError } from './usageError'
 import { oauthCommands, runOAuthCommand } from './oauth/oauthCommand'
 import { OAuthCommandError } from './oauth/oauthLogin'
+import { credentialsPath, readCredentials } from './oauth/credentialsFile'
+import { currentCredentials } from './oauth/oauthSession'
 
 /** `npm run merchant -- <command>`: the merchant's loop (customers, issue, list, share, cancel)
  * against the running devnet, signed with the studio's API key devnet.json names. */
@@ -36,7 +38,10 @@ async function main(): Promise<number> {
     return 1
   }
   const devnet = readDevnetFile(dir)
-  const target = { serverUrl: devnet.serverUrl, rpcUrl: devnet.rpcUrl, token: devnet.contracts.token, apiKey: devnet.merchant.apiKey }
+  // signed in to this server with `login`: its OAuth tokens rather than the devnet's key
+  const stored = await readCredentials(credentialsPath())
+  const bearer = stored?.serverUrl === devnet.serverUrl ? async () => (await currentCredentials(credentialsPath())).accessToken : undefined
+  const target = { serverUrl: devnet.serverUrl, rpcUrl: devnet.rpcUrl, token: devnet.contracts.token, apiKey: devnet.merchant.apiKey, ...(bearer ? { bearer } : {}) }
   let lines: string[]
   try {
     lines = await runMerchantCommand(target, argv)
@@ -45,7 +50,7 @@ async function main(): Promise<number> {
       console.error(`${error.message}\n${merchantUsage}`)
       return 2
     }
-    if (!(error instanceof MerchantCommandError)) throw error
+    if (!(error instanceof MerchantCommandError) && !(error instanceof OAuthCommandError)) throw error
     console.error(error.message)
     return 1
   }

@@ -22,7 +22,15 @@ ${oauthUsage}
   --help                           prints this`
 
 /** What the commands need of devnet.json: where the server and the chain are, and the studio's key. */
-export type MerchantTarget = { serverUrl: string; rpcUrl: string; token: Address; apiKey: { keyId: string; secret: string } }
+export type MerchantTarget = {
+  serverUrl: string
+  rpcUrl: string
+  token: Address
+  apiKey: { keyId: string; secret: string }
+  /** Signed in with `login` to this server: the OAuth access token (refreshed as needed) is sent
+   * instead of the API key's signature. */
+  bearer?: () => Promise<string>
+}
 
 /** An answer the server refused: its status, code and the fields it names. */
 export class MerchantCommandError extends Error {
@@ -37,7 +45,7 @@ function signedSender(target: MerchantTarget): Send {
     const url = new URL(path, target.serverUrl)
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value)
     const bytes = body === undefined ? undefined : new TextEncoder().encode(JSON.stringify(body))
-    const signed = await signRequest({ ...target.apiKey, method, path: url.pathname, query: url.search.slice(1), body: bytes })
+    const signed = target.bearer ? { authorization: `Bearer ${await target.bearer()}` } : await signRequest({ ...target.apiKey, method, path: url.pathname, query: url.search.slice(1), body: bytes })
     const response = await fetch(url, {
       method,
       headers: { ...signed, accept: 'application/json', ...(bytes ? { 'content-type': 'application/json' } : {}), ...headers },

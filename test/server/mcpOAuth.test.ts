@@ -13,7 +13,8 @@ import { seedMerchantAccess } from '../../devnet/seedMerchantAccess'
 import { demoMerchantUser, devnetApiAudience, seedMerchantLogin } from '../../devnet/seedMerchantLogin'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { login } from '../../cli/oauth/oauthLogin'
-import { logout, whoami } from '../../cli/oauth/oauthSession'
+import { currentCredentials, logout, whoami } from '../../cli/oauth/oauthSession'
+import { runMerchantCommand } from '../../cli/merchantCommand'
 import { signedRequest } from '../support/signedRequest'
 import { useServer } from '../support/server'
 
@@ -299,6 +300,10 @@ describe("the CLI's login, whoami and logout", () => {
     const lines = await whoami(path)
     expect(lines[0]).toContain(ctx.server.url)
     expect(lines[1]).toContain('dashboard:read')
+    // the merchant commands send the signed-in token instead of a key's signature (this key signs nothing)
+    const target = { serverUrl: ctx.server.url, rpcUrl: ctx.devnet.anvil.rpcUrl, token: ctx.devnet.deployment.token, apiKey: { keyId: 'svc_pk_unused', secret: 'svc_sk_unused' }, bearer: async () => (await currentCredentials(path)).accessToken }
+    expect((await runMerchantCommand(target, ['customer', 'list'])).join('\n')).toContain('Acme Robotics GmbH')
+    await expect(runMerchantCommand(target, ['customer', 'create', '--name', 'Read-only Ltd', '--email', 'ro@example.com', '--street', '1 Way', '--city', 'Leeds', '--postal', 'LS1 4AP', '--country', 'GB', '--registration', '123'])).rejects.toThrow(/403 FORBIDDEN/)
 
     // 16 minutes on, for the CLI and the server alike: the access token has expired, whoami refreshes it
     const later = () => Date.now() + 16 * 60_000
