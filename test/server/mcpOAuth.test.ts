@@ -223,6 +223,21 @@ describe('the hosted MCP endpoint', () => {
     expect(call.status).toBe(401)
   })
 
+  test("a user who no longer belongs to the grant's studio is refused on the next call", async () => {
+    const { client, oauth } = await connectAgent(reads)
+    await client.close()
+    const call = () => fetch(`${ctx.server.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${oauth.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'customers_list', arguments: {} } }) })
+    expect((await call()).status).toBe(200)
+    const user = (await ctx.server.stores.users.findUser(provider.issuer, demoMerchantUser.subject))!
+    await ctx.server.stores.db.query('DELETE FROM studio_memberships WHERE user_id = $1', [user.id])
+    try {
+      expect((await call()).status).toBe(401)
+    } finally {
+      await ctx.server.stores.users.makeOwner(user.id, user.studioId!)
+    }
+    expect((await call()).status).toBe(200)
+  })
+
   test('an access token is refused once 15 minutes have passed on the server clock', async () => {
     const { client, oauth } = await connectAgent(reads)
     await client.close()
