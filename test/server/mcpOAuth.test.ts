@@ -125,7 +125,11 @@ async function browseToRedirect(authorizationUrl: URL, approve: readonly string[
     expect(response.status, page.slice(0, 300)).toBe(200)
     const action = new URL(/<form method="post" action="([^"]+)"/.exec(page)![1]!, url).toString()
     if (page.includes('name="password"')) response = await post(action, new URLSearchParams({ email: demoMerchantUser.email, password: demoMerchantUser.password }))
-    else if (action.includes('/oauth/interaction/')) response = await post(action, new URLSearchParams(approve.map((scope) => ['scope', scope])))
+    else if (action.includes('/oauth/interaction/')) {
+      // the consent names where the answer goes, the one thing a registered client cannot fake
+      expect(page).toMatch(/you go back to <code>http:\/\/127\.0\.0\.1:\d+<\/code>/)
+      response = await post(action, new URLSearchParams(approve.map((scope) => ['scope', scope])))
+    }
     else response = await post(action, new URLSearchParams())
   }
   throw new Error('the sign-in did not come back')

@@ -76,6 +76,10 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
   const Adapter = oauthAdapterFactory(db, now)
   const pending = new Adapter('FederatedSignIn')
   const signedIn = new Adapter('FederatedSubject')
+  // the studio each grant was approved for, fixed at consent: a refresh later mints tokens for that
+  // studio only, whichever the user has joined since (it carries the grant's id, so revoking the
+  // grant deletes it too)
+  const grantStudios = new Adapter('GrantStudio')
   let built: { provider: Provider; callback: (req: IncomingMessage, res: ServerResponse) => void } | null = null
 
   function build() {
@@ -114,11 +118,11 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
         const user = await users.findUser(identity.issuer, id)
         return user ? { accountId: id, claims: async () => ({ sub: id }) } : undefined
       },
-      // the grant's studio is the user's at the time of the token; each use checks it still is
+      // the studio approved at consent; each use checks the user still belongs to it
       async extraTokenClaims(_ctx, token) {
-        const accountId = 'accountId' in token && typeof token.accountId === 'string' ? token.accountId : null
-        const user = accountId ? await users.findUser(identity.issuer, accountId) : null
-        return user?.studioId ? { studio_id: user.studioId } : {}
+        const grantId = 'grantId' in token && typeof token.grantId === 'string' ? token.grantId : null
+        const studioId = grantId ? (await grantStudios.find(grantId))?.studioId : undefined
+        return typeof studioId === 'string' ? { studio_id: studioId } : {}
       },
       interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
       renderError(ctx, out) {
@@ -224,9 +228,10 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       const refused = requested.filter((scope) => !approved.includes(scope))
       if (refused.length > 0) grant.rejectResourceScope(resource, refused.join(' '))
       const grantId = await grant.save()
+      await grantStudios.upsert(grantId, { grantId, studioId: studio.id }, refreshTokenSeconds)
       return (await provider.interactionFinished(incoming, outgoing, { consent: { grantId } }, { mergeWithLastSubmission: true }), RESPONSE_ALREADY_SENT)
     }
-    return html(outgoing, 200, renderOAuthConsent({ uid, clientName: String(client?.clientName ?? params.client_id), studioName: studio.name ?? studio.id, resource, scopes: requested }))
+    return html(outgoing, 200, renderOAuthConsent({ uid, clientName: String(client?.clientName ?? params.client_id), returnsTo: new URL(String(params.redirect_uri)).origin, studioName: studio.name ?? studio.id, resource, scopes: requested }))
   }
 
   /** The identity provider's redirect back: its code becomes the user's subject, checked as any

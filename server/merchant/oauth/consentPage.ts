@@ -19,13 +19,15 @@ const describedScopes: Record<string, string> = {
 /** Writes are never ticked in advance: a person opts into them (SPEC 5.4). */
 const isWrite = (scope: string) => scope.endsWith(':write')
 
-export function renderOAuthConsent({ uid, clientName, studioName, resource, scopes }: { uid: string; clientName: string; studioName: string; resource: string; scopes: readonly string[] }): string {
+export function renderOAuthConsent({ uid, clientName, returnsTo, studioName, resource, scopes }: { uid: string; clientName: string; returnsTo: string; studioName: string; resource: string; scopes: readonly string[] }): string {
   const boxes = scopes
     .map((scope) => `<label><input type="checkbox" name="scope" value="${escape(scope)}"${isWrite(scope) ? '' : ' checked'}> ${escape(describedScopes[scope] ?? scope)} <code>${escape(scope)}</code></label>`)
     .join('')
   return oauthPage(
     'Allow access to your studio',
     `<p><strong>${escape(clientName)}</strong> asks to act for you on <strong>${escape(studioName)}</strong> through ${escape(resource)}.</p>` +
+      // anyone may register a client under any name: where it sends you back is what identifies it
+      `<p>After you answer, you go back to <code>${escape(returnsTo)}</code>. Allow only if you started this from there.</p>` +
       `<form method="post" action="/oauth/interaction/${escape(uid)}/confirm"><fieldset><legend>What it may do</legend>${boxes}</fieldset>` +
       '<button type="submit">Allow</button></form>' +
       `<form method="post" action="/oauth/interaction/${escape(uid)}/deny"><button type="submit">Deny</button></form>`,
