@@ -49,9 +49,11 @@ afterAll(async () => {
 })
 
 let apiKey: { keyId: string; secret: string }
+let studioId: string
 beforeAll(async () => {
   const seeded = await seedMerchantAccess(ctx.server.stores, ctx.devnet)
   apiKey = seeded.apiKey
+  studioId = seeded.studioId
   await seedMerchantLogin(ctx.server.stores, provider.issuer, seeded.studioId)
 })
 
@@ -91,12 +93,12 @@ class AgentOAuth implements OAuthClientProvider {
 }
 
 /** A browser: one cookie jar, redirects followed by hand, the forms filled in as a person would. */
-async function signInAndConsent(authorizationUrl: URL, approve: readonly string[], redirectTo = redirectUrl): Promise<string> {
-  return new URL(await browseToRedirect(authorizationUrl, approve, (url) => url.startsWith(redirectTo))).searchParams.get('code') ?? 'no code'
+async function signInAndConsent(authorizationUrl: URL, approve: readonly string[], redirectTo = redirectUrl, limits: Record<string, string> = {}): Promise<string> {
+  return new URL(await browseToRedirect(authorizationUrl, approve, (url) => url.startsWith(redirectTo), limits)).searchParams.get('code') ?? 'no code'
 }
 
 /** The browser's way from the authorization request to the client's redirect, which it returns. */
-async function browseToRedirect(authorizationUrl: URL, approve: readonly string[], isBack: (url: string) => boolean): Promise<string> {
+async function browseToRedirect(authorizationUrl: URL, approve: readonly string[], isBack: (url: string) => boolean, limits: Record<string, string> = {}): Promise<string> {
   const cookies = new Map<string, string>()
   const go = async (url: string, init: RequestInit = {}) => {
     const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } })
@@ -128,7 +130,9 @@ async function browseToRedirect(authorizationUrl: URL, approve: readonly string[
     else if (action.includes('/oauth/interaction/')) {
       // the consent names where the answer goes, the one thing a registered client cannot fake
       expect(page).toMatch(/you go back to <code>http:\/\/127\.0\.0\.1:\d+<\/code>/)
-      response = await post(action, new URLSearchParams(approve.map((scope) => ['scope', scope])))
+      // as a browser submits it: the ticked boxes, and each field's value unless the person typed another
+      const fields = [...page.matchAll(/<input id="[^"]+" name="([^"]+)"[^>]*value="([^"]*)">/g)].map(([, name, value]) => [name!, limits[name!] ?? value!])
+      response = await post(action, new URLSearchParams([...approve.map((scope) => ['scope', scope]), ...fields]))
     }
     else response = await post(action, new URLSearchParams())
   }
@@ -136,7 +140,7 @@ async function browseToRedirect(authorizationUrl: URL, approve: readonly string[
 }
 
 /** Discovery from the 401, registration and PKCE by the SDK's own client; the person's part by fetch. */
-async function connectAgent(approve: readonly string[]) {
+async function connectAgent(approve: readonly string[], limits: Record<string, string> = {}) {
   const oauth = new AgentOAuth()
   const endpoint = new URL(`${ctx.server.url}/mcp`)
   const first = new Client({ name: 'test-agent', version: '1.0.0' })
@@ -144,7 +148,7 @@ async function connectAgent(approve: readonly string[]) {
   expect(refusal, String(refusal)).toBeInstanceOf(UnauthorizedError)
   expect(oauth.information?.client_id).toBeTruthy()
   expect(oauth.authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256')
-  const code = await signInAndConsent(oauth.authorizationUrl!, approve)
+  const code = await signInAndConsent(oauth.authorizationUrl!, approve, redirectUrl, limits)
   const transport = new StreamableHTTPClientTransport(endpoint, { authProvider: oauth })
   await transport.finishAuth(code)
   const client = new Client({ name: 'test-agent', version: '1.0.0' })
@@ -207,6 +211,23 @@ describe('the hosted MCP endpoint', () => {
     expect(JSON.stringify(read)).toContain('12500000')
     const rest = await fetch(`${ctx.server.url}/v1/invoices`, { headers: { authorization: `Bearer ${oauth.saved!.access_token}` } })
     expect(rest.status).toBe(401)
+    await client.close()
+  })
+
+  test('a write within the limits set at consent is issued; one over the largest invoice, or past the day\'s count, is refused', async () => {
+    const { client } = await connectAgent([...reads, ...writes], { max_invoice: '20000000', invoices_per_day: '1' })
+    const customer = (await ctx.server.stores.customers.findCustomerByName(studioId, 'Acme Robotics GmbH'))!
+    const issue = (key: string, amount: string) => client.callTool({ name: 'invoice_issue', arguments: { idempotency_key: key, customer_id: customer.id, amount, due_days: 7 } })
+    const over = await issue(`over-${Date.now()}`, '20000001')
+    expect(over.isError).toBe(true)
+    expect(textOf(over)).toMatchObject({ code: 'LIMIT_EXCEEDED', message: expect.stringContaining('largest invoice') })
+    const key = `within-${Date.now()}`
+    const within = textOf(await issue(key, '20000000'))
+    expect(within).toMatchObject({ amount: '20000000', status: 'Issued' })
+    expect(textOf(await issue(key, '20000000'))).toMatchObject({ id: within.id, idempotency: { replayed: true } })
+    const second = await issue(`second-${Date.now()}`, '1000000')
+    expect(second.isError).toBe(true)
+    expect(textOf(second)).toMatchObject({ code: 'LIMIT_EXCEEDED', message: expect.stringContaining('1 invoices a day') })
     await client.close()
   })
 

@@ -5,7 +5,7 @@ import type { Principal } from '../../auth/principal'
 import { perClientLimit } from '../../http/perClientLimit'
 import type { StudioStore } from '../../store/studioStore'
 import type { ApiRoute } from '../../routes/apiRoute'
-import type { AuthorizationServer } from '../oauth/authorizationServer'
+import type { AuthorizationServer, OAuthGrantPrincipal } from '../oauth/authorizationServer'
 import { registerMerchantTools } from './mcpTools'
 
 export type McpEndpointDependencies = {
@@ -63,14 +63,20 @@ export function mcpEndpoint({ authorization, studios, routes, dependencies, publ
     if (!first) return refuse('the access token is unknown, expired or revoked')
 
     // each tool call reads the grant again: a revocation or a lost membership ends it mid-session
+    let grant: OAuthGrantPrincipal = first
     async function principal(): Promise<Principal> {
-      const grant = await authorization.verifyAccessToken(token!, 'mcp')
-      const studio = grant ? await studios.getStudio(grant.studioId) : null
-      if (!grant || !studio) throw new GrantEndedError('the connection was revoked or its membership ended')
-      return { kind: 'oauth', studio, scopes: grant.scopes, userId: grant.userId, clientId: grant.clientId, clientName: grant.clientName }
+      const current = await authorization.verifyAccessToken(token!, 'mcp')
+      const studio = current ? await studios.getStudio(current.studioId) : null
+      if (!current || !studio) throw new GrantEndedError('the connection was revoked or its membership ended')
+      grant = current
+      return { kind: 'oauth', studio, scopes: current.scopes, userId: current.userId, clientId: current.clientId, clientName: current.clientName }
+    }
+    const issueLimits = {
+      refused: (amount: bigint, idempotencyKey: string) => authorization.refusedIssue(grant, amount, idempotencyKey),
+      count: (idempotencyKey: string) => authorization.countIssue(grant, idempotencyKey),
     }
     const server = new McpServer({ name: 'svc-checkout', version: '1.0.0' })
-    registerMerchantTools(server, { principal, routes, dependencies, baseUrl: base() })
+    registerMerchantTools(server, { principal, routes, dependencies, baseUrl: base(), issueLimits })
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
     await server.connect(transport)
     try {

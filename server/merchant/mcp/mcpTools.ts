@@ -68,6 +68,8 @@ export type ToolCaller = {
   routes: readonly ApiRoute<unknown, never>[]
   dependencies: unknown
   baseUrl: string
+  /** The consent-time limits on invoice_issue (SPEC 5.4), checked before and counted after. */
+  issueLimits?: { refused(amount: bigint, idempotencyKey: string): Promise<string | null>; count(idempotencyKey: string): Promise<void> }
 }
 
 /**
@@ -90,9 +92,13 @@ export function registerMerchantTools(server: McpServer, caller: ToolCaller) {
         const params = parse(route.params, parts.params)
         const query = parse(route.query, asQuery(camelKeys(parts.query)))
         const body = parse(route.body, camelKeys(parts.body))
+        const issuing = tool.name === 'invoice_issue' && caller.issueLimits ? { limits: caller.issueLimits, key: String(args.idempotency_key), amount: (body as { amount: bigint }).amount } : null
+        const refusal = issuing ? await issuing.limits.refused(issuing.amount, issuing.key) : null
+        if (refusal) return result({ error: 'LIMIT_EXCEEDED', code: 'LIMIT_EXCEEDED', message: refusal }, true)
         const c = new Context(new Request(`${caller.baseUrl}${tool.path}`, { method: tool.method.toUpperCase(), headers: parts.headers ?? {} }))
         c.set('principal', principal)
         const answer = await route.handle({ params, query, body }, caller.dependencies as never, c as never)
+        if (issuing) await issuing.limits.count(issuing.key)
         return result(answer instanceof Response ? await answer.json() : answer)
       } catch (error) {
         if (error instanceof CodedError) return result({ error: error.code, code: error.code, message: error.message }, true)

@@ -44,7 +44,11 @@ export type AuthorizationServerDependencies = {
 }
 
 /** What a hosted or CLI access token stands for, re-read on each use. */
-export type OAuthGrantPrincipal = { userId: string; studioId: string; clientId: string; clientName: string; grantId: string; scopes: string[]; audience: string }
+export type OAuthGrantPrincipal = { userId: string; studioId: string; clientId: string; clientName: string; grantId: string; scopes: string[]; audience: string; limits: InvoiceLimits | null }
+
+/** What the person set at consent for invoice writes (SPEC 5.4): the largest amount in base units,
+ * and how many invoices in any 24 hours. */
+export type InvoiceLimits = { maxInvoice: string; perDay: number }
 
 export type AuthorizationServer = {
   /** /oauth/* and the RFC 8414 metadata document, mounted on the app. */
@@ -55,6 +59,10 @@ export type AuthorizationServer = {
   /** The token's grant, user, studio and scopes, or null when it is unknown, expired, revoked, for
    * another audience, or its user no longer belongs to the studio it was granted for. */
   verifyAccessToken(token: string, audience: 'mcp' | 'api'): Promise<OAuthGrantPrincipal | null>
+  /** Why the consent-time limits refuse this issue, or null. */
+  refusedIssue(grant: OAuthGrantPrincipal, amount: bigint, idempotencyKey: string): Promise<string | null>
+  /** Counts an issued invoice against the grant's day (once per idempotency key). */
+  countIssue(grant: OAuthGrantPrincipal, idempotencyKey: string): Promise<void>
 }
 
 type PendingSignIn = { uid: string; verifier: string }
@@ -227,8 +235,17 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       // what the person left unticked is refused, not asked again: the token carries the rest
       const refused = requested.filter((scope) => !approved.includes(scope))
       if (refused.length > 0) grant.rejectResourceScope(resource, refused.join(' '))
+      let limits: InvoiceLimits | undefined
+      if (approved.includes('invoice:write')) {
+        const maxInvoice = form.get('max_invoice')?.trim() ?? ''
+        const perDay = Number(form.get('invoices_per_day')?.trim())
+        if (!/^[1-9]\d{0,29}$/.test(maxInvoice) || !Number.isInteger(perDay) || perDay < 1 || perDay > 10_000) {
+          return html(outgoing, 400, oauthPage('Limits needed', '<p>Issuing invoices needs a largest invoice (a whole number above 0) and a number of invoices a day (1 to 10000): go back and set them.</p>'))
+        }
+        limits = { maxInvoice, perDay }
+      }
       const grantId = await grant.save()
-      await grantStudios.upsert(grantId, { grantId, studioId: studio.id }, refreshTokenSeconds)
+      await grantStudios.upsert(grantId, { grantId, studioId: studio.id, ...(limits ? { limits } : {}) }, refreshTokenSeconds)
       return (await provider.interactionFinished(incoming, outgoing, { consent: { grantId } }, { mergeWithLastSubmission: true }), RESPONSE_ALREADY_SENT)
     }
     return html(outgoing, 200, renderOAuthConsent({ uid, clientName: String(client?.clientName ?? params.client_id), returnsTo: new URL(String(params.redirect_uri)).origin, studioName: studio.name ?? studio.id, resource, scopes: requested }))
@@ -289,10 +306,30 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     if (typeof studioId !== 'string' || !user || user.studioId !== studioId) return null
     const client = found.clientId ? await provider.Client.find(found.clientId) : undefined
     if (!client || !found.clientId) return null
-    return { userId: user.id, studioId, clientId: found.clientId, clientName: String(client.clientName ?? found.clientId), grantId: found.grantId, scopes: (found.scope ?? '').split(' ').filter(Boolean), audience: resourceOf(audience) }
+    const limits = ((await grantStudios.find(found.grantId)) as { limits?: InvoiceLimits } | undefined)?.limits ?? null
+    return { userId: user.id, studioId, clientId: found.clientId, clientName: String(client.clientName ?? found.clientId), grantId: found.grantId, scopes: (found.scope ?? '').split(' ').filter(Boolean), audience: resourceOf(audience), limits }
   }
 
-  return { routes, resourceOf, issuer: () => `${base()}/oauth`, verifyAccessToken }
+  const issues = new Adapter('GrantIssue')
+  /** Whether the grant may issue this invoice under its consent-time limits: a replay of a key it
+   * already used always may (the answer is the first invoice's); else the amount and the day's count. */
+  async function refusedIssue(grant: OAuthGrantPrincipal, amount: bigint, idempotencyKey: string): Promise<string | null> {
+    if (!grant.limits) return 'no limits were set for invoice writes at consent: reconnect and set them'
+    const entry = `${grant.grantId}:${idempotencyKey}`
+    if (await issues.find(entry)) return null
+    if (amount > BigInt(grant.limits.maxInvoice)) return `the amount is above the largest invoice approved at consent (${grant.limits.maxInvoice} base units)`
+    const [row] = await db.query<{ issued: number }>(
+      `SELECT count(*)::int AS issued FROM oauth_payloads WHERE model = 'GrantIssue' AND grant_id = $1 AND expires_at > $2`,
+      [grant.grantId, new Date(now())],
+    )
+    if ((row?.issued ?? 0) >= grant.limits.perDay) return `the ${grant.limits.perDay} invoices a day approved at consent are used: wait, or reconnect with a higher limit`
+    return null
+  }
+  async function countIssue(grant: OAuthGrantPrincipal, idempotencyKey: string): Promise<void> {
+    await issues.upsert(`${grant.grantId}:${idempotencyKey}`, { grantId: grant.grantId }, 24 * 3600)
+  }
+
+  return { routes, resourceOf, issuer: () => `${base()}/oauth`, verifyAccessToken, refusedIssue, countIssue }
 }
 
 async function formBody(req: IncomingMessage): Promise<URLSearchParams> {

@@ -19,6 +19,14 @@ const describedScopes: Record<string, string> = {
 /** Writes are never ticked in advance: a person opts into them (SPEC 5.4). */
 const isWrite = (scope: string) => scope.endsWith(':write')
 
+/** SPEC 5.4: invoice writes need limits set at consent; these hold only if invoice:write is ticked. */
+export const defaultInvoiceLimits = { maxInvoice: '1000000000', perDay: 20 }
+const limitFields =
+  '<fieldset><legend>Limits on the invoices it issues</legend>' +
+  `<label for="max_invoice">Largest invoice, in the token's smallest unit (1000000 is 1 USDC)</label><input id="max_invoice" name="max_invoice" inputmode="numeric" required value="${defaultInvoiceLimits.maxInvoice}">` +
+  `<label for="invoices_per_day">Invoices in any 24 hours</label><input id="invoices_per_day" name="invoices_per_day" inputmode="numeric" required value="${defaultInvoiceLimits.perDay}">` +
+  '</fieldset>'
+
 export function renderOAuthConsent({ uid, clientName, returnsTo, studioName, resource, scopes }: { uid: string; clientName: string; returnsTo: string; studioName: string; resource: string; scopes: readonly string[] }): string {
   const boxes = scopes
     .map((scope) => `<label><input type="checkbox" name="scope" value="${escape(scope)}"${isWrite(scope) ? '' : ' checked'}> ${escape(describedScopes[scope] ?? scope)} <code>${escape(scope)}</code></label>`)
@@ -29,6 +37,7 @@ export function renderOAuthConsent({ uid, clientName, returnsTo, studioName, res
       // anyone may register a client under any name: where it sends you back is what identifies it
       `<p>After you answer, you go back to <code>${escape(returnsTo)}</code>. Allow only if you started this from there.</p>` +
       `<form method="post" action="/oauth/interaction/${escape(uid)}/confirm"><fieldset><legend>What it may do</legend>${boxes}</fieldset>` +
+      (scopes.includes('invoice:write') ? limitFields : '') +
       '<button type="submit">Allow</button></form>' +
       `<form method="post" action="/oauth/interaction/${escape(uid)}/deny"><button type="submit">Deny</button></form>`,
   )
