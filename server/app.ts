@@ -151,6 +151,7 @@ export function createApp(dependencies: AppDependencies) {
     ...(dependencies.merchant.studioReads ? { studioReads: dependencies.merchant.studioReads } : {}),
     ...(dependencies.merchant.registryReads ? { registryReads: dependencies.merchant.registryReads } : {}),
     ...(dependencies.merchant.issue ? { issue: dependencies.merchant.issue } : {}),
+    ...(dependencies.oauth ? { oauthConnections: dependencies.oauth.authorization } : {}),
     clientKey,
     paymaster: dependencies.paymaster,
     countSponsorship: (outcome: string) => metrics.prepares.inc({ outcome }),

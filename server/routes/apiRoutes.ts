@@ -16,12 +16,13 @@ import { registryRoutes, type RegistryRoutesDependencies } from '../merchant/stu
 import { signInRoutes, type SignInRoutesDependencies } from '../merchant/accounts/signInRoutes'
 import { studioSettingsRoutes, type StudioSettingsRoutesDependencies } from '../merchant/accounts/studioSettingsRoutes'
 import { apiKeyRoutes, type ApiKeyRoutesDependencies } from '../merchant/accounts/apiKeyRoutes'
+import { connectionRoutes, type ConnectionRoutesDependencies } from '../merchant/oauth/connectionRoutes'
 import { payRoutes, type PayRoutesDependencies } from './payRoutes'
 import { paymasterRoutes, type PaymasterRoutesDependencies } from './paymasterRoutes'
 import { webhookRoutes, type WebhookRoutesDependencies } from './webhookRoutes'
 
-export type ApiRoutesDependencies = PayRoutesDependencies & PaymasterRoutesDependencies & InvoiceShareRoutesDependencies & WebhookRoutesDependencies & BrandingRoutesDependencies & CustomerRoutesDependencies & SendEmailRoutesDependencies & InvoiceReadRoutesDependencies & IssueRoutesDependencies & CancelRoutesDependencies & WithdrawalRoutesDependencies & RefundRoutesDependencies & PaymentRoutesDependencies & StudioRoutesDependencies & RegistryRoutesDependencies & SignInRoutesDependencies & StudioSettingsRoutesDependencies & ApiKeyRoutesDependencies
+export type ApiRoutesDependencies = PayRoutesDependencies & PaymasterRoutesDependencies & InvoiceShareRoutesDependencies & WebhookRoutesDependencies & BrandingRoutesDependencies & CustomerRoutesDependencies & SendEmailRoutesDependencies & InvoiceReadRoutesDependencies & IssueRoutesDependencies & CancelRoutesDependencies & WithdrawalRoutesDependencies & RefundRoutesDependencies & PaymentRoutesDependencies & StudioRoutesDependencies & RegistryRoutesDependencies & SignInRoutesDependencies & StudioSettingsRoutesDependencies & ApiKeyRoutesDependencies & ConnectionRoutesDependencies
 
 /** Every route of the JSON API (SPEC 4.12 and 4.14; beside them the ERC-7677 paymaster service, the webhook endpoints and a
  * studio's branding) with its full path: the server mounts this table and /openapi.json describes it. */
-export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...paymasterRoutes, ...invoiceReadRoutes, ...invoiceShareRoutes, ...webhookRoutes, ...brandingRoutes, ...customerRoutes, ...sendEmailRoutes, ...issueRoutes, ...clientSignedIssueRoutes, ...cancelRoutes, ...withdrawalRoutes, ...refundRoutes, ...paymentRoutes, ...studioRoutes, ...registryRoutes, ...signInRoutes, ...studioSettingsRoutes, ...apiKeyRoutes]
+export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...paymasterRoutes, ...invoiceReadRoutes, ...invoiceShareRoutes, ...webhookRoutes, ...brandingRoutes, ...customerRoutes, ...sendEmailRoutes, ...issueRoutes, ...clientSignedIssueRoutes, ...cancelRoutes, ...withdrawalRoutes, ...refundRoutes, ...paymentRoutes, ...studioRoutes, ...registryRoutes, ...signInRoutes, ...studioSettingsRoutes, ...apiKeyRoutes, ...connectionRoutes]

@@ -16,6 +16,7 @@ import { login } from '../../cli/oauth/oauthLogin'
 import { currentCredentials, logout, whoami } from '../../cli/oauth/oauthSession'
 import { runMerchantCommand } from '../../cli/merchantCommand'
 import { signedRequest } from '../support/signedRequest'
+import { signInWithPassword } from '../../devnet/passwordSignIn'
 import { useServer } from '../support/server'
 
 const redirectUrl = 'http://127.0.0.1:9/mcp-client/callback'
@@ -364,5 +365,45 @@ describe("the CLI's login, whoami and logout", () => {
     } finally {
       clockOffset = 0
     }
+  })
+})
+
+/** The studio owner's own sign-in at the identity provider, as the dashboard has it. */
+const ownerToken = async () =>
+  (await signInWithPassword({ issuer: provider.issuer, clientId: 'svc-checkout-oauth', redirectUri: `${ctx.server.url}/oauth/signed-in`, email: demoMerchantUser.email, password: demoMerchantUser.password, resource: devnetApiAudience })).accessToken
+
+describe('GET /v1/studios/:studioId/oauth-connections', () => {
+  test("the studio's owner lists the connected agent, and an API key may not", async () => {
+    const { client, oauth } = await connectAgent(reads)
+    await client.close()
+    const owner = await ownerToken()
+    const connections = `${ctx.server.url}/v1/studios/${studioId}/oauth-connections`
+    const listed = (await (await fetch(connections, { headers: { authorization: `Bearer ${owner}` } })).json()) as { connections: { id: string; client_name: string; door: string; scopes: string[] }[] }
+    const mine = listed.connections.filter((connection) => connection.door === 'mcp' && connection.client_name === 'Test agent')
+    expect(mine.length).toBeGreaterThan(0)
+    expect(mine[0]).toMatchObject({ scopes: reads, limits: null, created_at: expect.any(String) })
+    // an API key may not see them, nor the agent itself
+    expect((await signedRequest(ctx.server.url, apiKey, { method: 'GET', path: `/v1/studios/${studioId}/oauth-connections` })).status).toBe(403)
+    expect((await fetch(connections, { headers: { authorization: `Bearer ${oauth.saved!.access_token}` } })).status).toBe(401)
+  })
+})
+
+describe('DELETE /v1/studios/:studioId/oauth-connections/:connectionId', () => {
+  test("the owner's revocation ends the agent's tokens at their next call; a second revocation is 404", async () => {
+    const { client, oauth } = await connectAgent(reads)
+    await client.close()
+    const owner = await ownerToken()
+    const connections = `${ctx.server.url}/v1/studios/${studioId}/oauth-connections`
+    const listed = (await (await fetch(connections, { headers: { authorization: `Bearer ${owner}` } })).json()) as { connections: { id: string; client_name: string; door: string }[] }
+    const mine = listed.connections.filter((connection) => connection.door === 'mcp' && connection.client_name === 'Test agent')
+    const list = () => fetch(`${ctx.server.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${oauth.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
+    expect((await list()).status).toBe(200)
+    // every connection of this test's agents (they share a name) is revoked: this one's tokens with them
+    for (const connection of mine) {
+      const answer = await fetch(`${connections}/${connection.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${owner}` } })
+      expect(await answer.json()).toEqual({ revoked: true })
+    }
+    expect((await list()).status).toBe(401)
+    expect((await fetch(`${connections}/${mine[0]!.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${owner}` } })).status).toBe(404)
   })
 })

@@ -130,6 +130,8 @@ describe('each declared route, as the app mounts it', () => {
       'get /v1/studios/:studioId/api-keys/audit-log': 'none accounts',
       'delete /v1/studios/:studioId/api-keys/:keyId': 'none accounts',
       'post /v1/studios/:studioId/api-keys/:keyId/rotate': 'none accounts',
+      'get /v1/studios/:studioId/oauth-connections': 'none accounts',
+      'delete /v1/studios/:studioId/oauth-connections/:connectionId': 'none accounts',
     })
   })
 

@@ -63,7 +63,12 @@ export type AuthorizationServer = {
   refusedIssue(grant: OAuthGrantPrincipal, amount: bigint, idempotencyKey: string): Promise<string | null>
   /** Counts an issued invoice against the grant's day (once per idempotency key). */
   countIssue(grant: OAuthGrantPrincipal, idempotencyKey: string): Promise<void>
+  listConnections(studioId: string): Promise<OAuthConnection[]>
+  revokeConnection(studioId: string, grantId: string): Promise<boolean>
 }
+
+/** A connected agent or CLI sign-in, as the studio's owner sees it. */
+export type OAuthConnection = { id: string; clientName: string; door: 'mcp' | 'cli'; scopes: string[]; limits: InvoiceLimits | null; createdAt: Date }
 
 type PendingSignIn = { uid: string; verifier: string }
 
@@ -329,7 +334,35 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     await issues.upsert(`${grant.grantId}:${idempotencyKey}`, { grantId: grant.grantId }, 24 * 3600)
   }
 
-  return { routes, resourceOf, issuer: () => `${base()}/oauth`, verifyAccessToken, refusedIssue, countIssue }
+  /** The studio's live grants: which client, for which door, with what scopes and limits, since when. */
+  async function listConnections(studioId: string): Promise<OAuthConnection[]> {
+    const { provider } = build()
+    const rows = await db.query<{ grant_id: string }>(
+      `SELECT grant_id FROM oauth_payloads WHERE model = 'GrantStudio' AND payload->>'studioId' = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY grant_id`,
+      [studioId, new Date(now())],
+    )
+    const connections: OAuthConnection[] = []
+    for (const { grant_id: grantId } of rows) {
+      const grant = await provider.Grant.find(grantId)
+      if (!grant?.clientId) continue
+      const client = await provider.Client.find(grant.clientId)
+      const limits = ((await grantStudios.find(grantId)) as { limits?: InvoiceLimits } | undefined)?.limits ?? null
+      for (const [resource, scope] of Object.entries(grant.resources ?? {})) {
+        connections.push({ id: grantId, clientName: String(client?.clientName ?? grant.clientId), door: resource === resourceOf('mcp') ? 'mcp' : 'cli', scopes: String(scope).split(' ').filter(Boolean), limits, createdAt: new Date((grant.iat ?? 0) * 1000) })
+      }
+    }
+    return connections
+  }
+
+  /** Ends a grant of the studio at once: its access and refresh tokens stop working on their next use. */
+  async function revokeConnection(studioId: string, grantId: string): Promise<boolean> {
+    const bound = (await grantStudios.find(grantId)) as { studioId?: string } | undefined
+    if (bound?.studioId !== studioId) return false
+    await grantStudios.revokeByGrantId(grantId)
+    return true
+  }
+
+  return { routes, resourceOf, issuer: () => `${base()}/oauth`, verifyAccessToken, refusedIssue, countIssue, listConnections, revokeConnection }
 }
 
 async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
