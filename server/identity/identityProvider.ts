@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual, createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair } from 'jose'
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider'
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider'
 import { renderConsentForm, renderLoginForm } from './interactionForms'
 
 /** A person who may sign in, with the password they type: devnet-only credentials. */
@@ -67,6 +67,9 @@ function html(res: ServerResponse, status: number, body: string) {
  * Its adapter keeps grants in memory: a restart signs everyone out, as a devnet may.
  */
 export async function startIdentityProvider({ port, audience, otherAudiences = [], users, clients, accessTokenTtl = 3600 }: StartIdentityProviderParameters): Promise<RunningIdentityProvider> {
+  // loaded here, not at import: on Node 20 the library warns that it wants Node 22, and only a process
+  // that runs the provider should print that
+  const { default: Provider, errors } = await import('oidc-provider')
   // the provider needs its own URL before it exists: listen first, then hand the requests over
   let handle: (req: IncomingMessage, res: ServerResponse) => void = (_, res) => res.writeHead(503).end()
   const server = createServer((req, res) => handle(req, res))

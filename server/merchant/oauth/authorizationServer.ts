@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { HttpBindings } from '@hono/node-server'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import { Hono } from 'hono'
-import Provider, { errors, type Configuration } from 'oidc-provider'
+import type { Configuration, default as Provider } from 'oidc-provider'
 import type { IdentityVerifier } from '../../auth/jwtVerifier'
 import { oauthAccessTokenPrefix } from '../../auth/oauthTokenPrefix'
 import type { Logger } from '../../http/logger'
@@ -93,10 +93,17 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
   // studio only, whichever the user has joined since (it carries the grant's id, so revoking the
   // grant deletes it too)
   const grantStudios = new Adapter('GrantStudio')
-  let built: { provider: Provider; callback: (req: IncomingMessage, res: ServerResponse) => void } | null = null
+  let built: Promise<{ provider: Provider; callback: (req: IncomingMessage, res: ServerResponse) => void }> | null = null
 
+  // oidc-provider is loaded on the first request that needs it, not when the server starts: on Node 20
+  // it warns at import that it wants Node 22, and a server with no sign-in configured must not print that
   function build() {
-    if (built) return built
+    built ??= make()
+    return built
+  }
+
+  async function make() {
+    const { default: Provider, errors } = await import('oidc-provider')
     const issuer = `${base()}/oauth`
     const configuration: Configuration = {
       adapter: Adapter,
@@ -155,13 +162,12 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     refreshToken.generateTokenId = () => `${refreshTokenPrefix}${randomBytes(32).toString('base64url')}`
     // the provider answers server_error without a word of why: the log keeps it
     provider.on('server_error', (_ctx: unknown, error: unknown) => logger.error({ err: error }, 'the OAuth authorization server failed a request'))
-    built = { provider, callback: provider.callback() }
-    return built
+    return { provider, callback: provider.callback() }
   }
 
   /** Hands the request to the provider as if mounted at /oauth (what express does for a mounted app). */
-  function toProvider(incoming: IncomingMessage, outgoing: ServerResponse, path: string): Promise<Response> {
-    const { callback } = build()
+  async function toProvider(incoming: IncomingMessage, outgoing: ServerResponse, path: string): Promise<Response> {
+    const { callback } = await build()
     const request = incoming as IncomingMessage & { originalUrl?: string | undefined }
     // the provider reads its mount path off originalUrl's end, as under express
     request.originalUrl = `/oauth${path}`
@@ -193,7 +199,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
   const signedInUri = () => `${base()}/oauth/signed-in`
 
   async function interaction(incoming: IncomingMessage, outgoing: ServerResponse, uid: string, action: string | undefined): Promise<Response> {
-    const { provider } = build()
+    const { provider } = await build()
     const details = await provider.interactionDetails(incoming, outgoing)
     if (details.uid !== uid) return html(outgoing, 400, oauthPage('Sign-in expired', '<p>This sign-in is no longer current: start again.</p>'))
     const { prompt, params } = details
@@ -298,7 +304,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
 
   async function verifyAccessToken(token: string, audience: 'mcp' | 'api'): Promise<OAuthGrantPrincipal | null> {
     if (!token.startsWith(oauthAccessTokenPrefix)) return null
-    const { provider } = build()
+    const { provider } = await build()
     const found = await provider.AccessToken.find(token)
     // expiry by the server's clock: the adapter finds no row past its expires_at (stored and compared
     // with `now`), and the library checks its own exp against the system clock besides
@@ -336,7 +342,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
 
   /** The studio's live grants: which client, for which door, with what scopes and limits, since when. */
   async function listConnections(studioId: string): Promise<OAuthConnection[]> {
-    const { provider } = build()
+    const { provider } = await build()
     const rows = await db.query<{ grant_id: string }>(
       `SELECT grant_id FROM oauth_payloads WHERE model = 'GrantStudio' AND payload->>'studioId' = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY grant_id`,
       [studioId, new Date(now())],
