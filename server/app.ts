@@ -16,7 +16,6 @@ import type { Readiness } from './ops/readiness'
 import type { PayDependencies } from './payments/payDependencies'
 import type { PaymasterService } from './payments/paymasterService'
 import type { AuthEnv } from './auth/principal'
-import { refuseSignedInUsers } from './auth/refuseSignedInUsers'
 import { requireScope } from './auth/requireScope'
 import { mountApiRoutes } from './routes/apiRoute'
 import type { InvoiceShareDependencies } from './routes/invoiceShareRoutes'
@@ -162,12 +161,7 @@ export function createApp(dependencies: AppDependencies) {
     guard: (route): MiddlewareHandler<AuthEnv>[] => {
       if (route.auth === 'none') return []
       const oauthScope = oauthScopeOf(route)
-      return [
-        oauthScope ? authenticatedOrOAuth : authenticated,
-        ...(route.signedInUsers === 'refused' ? [refuseSignedInUsers] : []),
-        ...(route.scope ? [requireScope(route.scope)] : []),
-        ...(oauthScope && oauthScope !== route.scope ? [requireScope(oauthScope, { only: 'oauth' })] : []),
-      ]
+      return [oauthScope ? authenticatedOrOAuth : authenticated, ...(route.scope ? [requireScope(route.scope)] : []), ...(oauthScope && oauthScope !== route.scope ? [requireScope(oauthScope, { only: 'oauth' })] : [])]
     },
   })
   if (dependencies.oauth) {

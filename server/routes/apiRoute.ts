@@ -36,10 +36,6 @@ type RouteDeclaration<Dependencies, E extends Env, P, Q, B, R> = RoutePolicy & {
   description?: string
   /** `merchant`: an API key (HMAC headers, SPEC 5.2) or a bearer token, checked before anything else. */
   auth: 'none' | 'merchant'
-  /** SPEC 5.6 where a signed-in user's token (JWT) is not among the accepted credentials: the
-   * server-signed writes, which an API key (or an OAuth grant) drives, while a signed-in owner signs
-   * the operation itself through the prepare and submit routes. */
-  signedInUsers?: 'refused'
   /** An API key must hold this scope (SPEC 5.6). */
   scope?: Scope
   /** SPEC 5.6 "JWT with owner checks; API keys unsupported": only a signed-in user's bearer token is

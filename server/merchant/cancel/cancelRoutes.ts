@@ -27,7 +27,6 @@ export const cancelRoutes = [
     cors: 'none',
     rateLimits: [invoicesLimit],
     scope: 'invoice:write',
-    signedInUsers: 'refused',
     params: invoiceIdParams,
     body: cancelSubmitRequestSchema,
     bodyOptional: true,
