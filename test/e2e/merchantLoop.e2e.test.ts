@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { parseUnits } from 'viem'
+import { parseEventLogs, parseUnits } from 'viem'
 import { expect, test } from 'vitest'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients } from '../../devnet/deploy'
 import { createPayer } from '../../devnet/seed'
 import { signedRequest } from '../support/signedRequest'
@@ -19,7 +20,7 @@ import { injectTestWallet } from './support/testWallet'
 
 const checkout = useCheckoutInBrowser()
 
-test('behavior: a merchant backend creates a customer and issues to them; the mail carries the link, the customer pays it in chromium, the merchant reads it Paid; a second invoice is canceled and its link says so', async () => {
+test('behavior: a merchant backend creates a customer and issues to them; the mail carries the link, the customer pays it in chromium, the merchant reads it Paid and among its payments, net plus fee the amount; a second invoice is canceled and its link says so', async () => {
   const { serverUrl, merchant, mailbox, rpcUrl, chainId, contracts } = checkout.devnet.file
   const call = (method: 'GET' | 'POST', path: string, { body, query, idempotencyKey }: { body?: unknown; query?: string; idempotencyKey?: string } = {}) =>
     signedRequest(serverUrl, merchant.apiKey, {
@@ -70,6 +71,21 @@ test('behavior: a merchant backend creates a customer and issues to them; the ma
   await expect
     .poll(async () => (await call('GET', '/v1/invoices', { query: `customerId=${customerId}&mode=eventual` })).body.data?.items.map((item: { id: string; status: string }) => [item.id, item.status]), { timeout: 20_000 })
     .toEqual([[invoiceId, 'Paid']])
+
+  // and among its received payments: gross = net + fee = the invoice amount, the transaction the
+  // chain's InvoicePaid is in, and the payer who paid it
+  const row = async () =>
+    ((await call('GET', '/v1/payments', { query: `payer=${payer.vault}` })).body.data?.payments as { id: string }[] | undefined)?.find((payment) => payment.id === invoiceId) as
+      | { grossAmount: string; netAmount: string; protocolFee: string; transactionHash: string; payer: string; settlementSource: string }
+      | undefined
+  await expect.poll(row, { timeout: 20_000 }).toBeDefined()
+  const payment = (await row())!
+  expect(payment).toMatchObject({ grossAmount: '12340000', settlementSource: 'event' })
+  expect(BigInt(payment.netAmount) + BigInt(payment.protocolFee)).toBe(12_340_000n)
+  expect(payment.payer.toLowerCase()).toBe(payer.vault.toLowerCase())
+  const receipt = await checkout.chain().getTransactionReceipt({ hash: payment.transactionHash as `0x${string}` })
+  const [paid] = parseEventLogs({ abi: invoiceRegistryAbi, eventName: 'InvoicePaid', logs: receipt.logs })
+  expect(paid?.args.id).toBe(BigInt(invoiceId))
 
   // a second invoice, canceled by the server signer: its link says so, read from the chain
   const second = await issue(customerId, '5000000', false)
