@@ -113,12 +113,15 @@ test('behavior: migration 13 creates idempotency_records exactly as SCHEMA.sql, 
 describe.each(backends)('%s', (backend) => {
   let stores: [IdempotencyStore, IdempotencyStore]
   let db: Database
+  /** The lease on `key` ends now: what a killed request's lease does once its time has passed. */
+  let leaseRunsOut: (key: string) => Promise<void>
   beforeAll(async () => {
     // migrated: idempotency_records is migration 13's
     const [one, two] = await databases.openTwo(backend)
     db = one
     // two server instances on one database: two pools on PostgreSQL
     stores = [createIdempotencyStore(one), createIdempotencyStore(two)]
+    leaseRunsOut = async (key) => void (await db.query(`UPDATE idempotency_records SET lease_until = statement_timestamp() - interval '1 second' WHERE idempotency_key = $1`, [key]))
   })
   const scopeOf = (studioId: string): IdempotencyScope => ({ studioId, chainId, route })
 
@@ -196,9 +199,11 @@ describe.each(backends)('%s', (backend) => {
     const post = instance(stores[1], chain, { studioId })
     const key = randomUUID()
     // the first instance took the key, then was killed: nothing more from it
-    const dead = await stores[0].claim({ scope: scopeOf(studioId), key, fingerprint: fingerprintOf(studioId, body()), leaseMs: 400 })
+    // a lease long enough that the contention below never depends on the machine's speed; its end is
+    // then brought forward, as time passing would
+    const dead = await stores[0].claim({ scope: scopeOf(studioId), key, fingerprint: fingerprintOf(studioId, body()), leaseMs: 60_000 })
     expect((await post(body(), key)).body.code).toBe('IDEMPOTENCY_LEASE_CONTENTION')
-    await sleep(500)
+    await leaseRunsOut(key)
     const taken = await post(body(), key)
     expect(taken.body).toMatchObject({ id: '1', idempotency: { key, replayed: false, state: 'confirmed' } })
     expect(chain.calls.submit).toBe(1)
@@ -247,11 +252,11 @@ describe.each(backends)('%s', (backend) => {
     const post = instance(stores[0], chain, { studioId })
     // killed while handing the operation to the bundler
     const killedKey = randomUUID()
-    const dead = await stores[1].claim({ scope: scopeOf(studioId), key: killedKey, fingerprint: fingerprintOf(studioId, body()), leaseMs: 300 })
+    const dead = await stores[1].claim({ scope: scopeOf(studioId), key: killedKey, fingerprint: fingerprintOf(studioId, body()), leaseMs: 60_000 })
     if (dead.kind !== 'leased') throw new Error('the first claim leased the record')
     await stores[1].beginSubmission(dead.lease, { dueAt: '1767225600' })
     expect((await post(body(), killedKey)).body.code).toBe('IDEMPOTENCY_LEASE_CONTENTION')
-    await sleep(400)
+    await leaseRunsOut(killedKey)
     const uncertain = await post(body(), killedKey)
     expect(uncertain).toEqual({ status: 409, body: { error: 'IDEMPOTENCY_SUBMISSION_UNCERTAIN', code: 'IDEMPOTENCY_SUBMISSION_UNCERTAIN', message: expect.stringContaining('will not build it again') } })
     // the bundler's answer lost on the way: sent or not, nobody knows
