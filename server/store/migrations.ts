@@ -653,6 +653,16 @@ export const migrations: readonly Migration[] = [
       'ALTER TABLE customers ADD COLUMN created_order bigint GENERATED ALWAYS AS IDENTITY',
     ],
   },
+  {
+    version: 21,
+    name: 'invoice mail requests per day',
+    statements: [
+      // send-email sends again each time a merchant asks: counted per invoice and UTC day, so a key
+      // cannot turn the service's mail into a stream at one customer (server/merchant/email)
+      'ALTER TABLE email_deliveries ADD COLUMN requests_day date',
+      'ALTER TABLE email_deliveries ADD COLUMN requests_on_day integer NOT NULL DEFAULT 0 CHECK (requests_on_day >= 0)',
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

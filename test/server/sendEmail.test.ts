@@ -64,6 +64,23 @@ describe('POST /v1/invoices/:id/send-email', () => {
     expect(record).toMatchObject({ status: 'sent', attempts: 2, messageId: second.body.delivery.messageId, recipient: 'accounts@acme-robotics.example', error: null })
   })
 
+  test("behavior: a merchant's requests for one invoice's mail are capped at five a UTC day: the sixth answers 429 EMAIL_REQUEST_LIMIT with Retry-After until midnight, and no mail goes out", async () => {
+    const invoice = seeded(1)
+    const key = server().stores.invoiceKey(invoice.id)
+    // the test before sent two today; three more make five
+    for (let i = 0; i < 3; i++) expect((await sendEmail(invoice.id)).body.delivery.status).toBe('sent')
+    for (let i = 0; i < 3; i++) await mailbox.nextMessage()
+    const received = mailbox.files().length
+    const refused = await sendEmail(invoice.id)
+    expect(refused).toMatchObject({ status: 429, body: { error: 'EMAIL_REQUEST_LIMIT', code: 'EMAIL_REQUEST_LIMIT', limit: 5 } })
+    const resetsAt = Date.parse(refused.body.resetsAt)
+    expect(new Date(resetsAt).toISOString()).toMatch(/T00:00:00\.000Z$/)
+    expect(Math.abs(Date.now() + Number(refused.headers.get('retry-after')) * 1000 - resetsAt)).toBeLessThan(5_000)
+    expect(await server().stores.emailDeliveries.find(key)).toMatchObject({ attempts: 5, status: 'sent' })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(mailbox.files().length).toBe(received)
+  })
+
   test('behavior: issuance mails at most once: its retry answers the first delivery and sends nothing', async () => {
     const invoice = seeded(2)
     const stores = server().stores
@@ -75,13 +92,14 @@ describe('POST /v1/invoices/:id/send-email', () => {
       mail: { merchantName: 'Northwind Studio Ltd', invoiceNumber: invoice.metadata.invoiceNumber, amount: invoice.amount, token: { symbol: 'USDC', decimals: 6 }, dueAt: invoice.dueAt, shareLink: ctx.shareLinks[2]!.shareLink },
       trigger: 'issuance' as const,
     }
+    const before = mailbox.files().length
     const first = await deliverInvoiceEmail(email, parameters)
     const retried = await deliverInvoiceEmail(email, parameters)
     expect(first).toEqual({ status: 'sent', messageId: expect.any(String), to: 'accounts@acme-robotics.example' })
     expect(retried).toEqual(first)
     await mailbox.nextMessage()
     await new Promise((resolve) => setTimeout(resolve, 300))
-    expect(mailbox.files()).toHaveLength(4)
+    expect(mailbox.files()).toHaveLength(before + 1)
   })
 
   test("behavior: with a customerId, the studio's customer is mailed, at its address and in its language", async () => {

@@ -32,7 +32,8 @@ export type DeliverInvoiceEmailParameters = {
 }
 
 /**
- * Sends the invoice's mail to its customer and records the outcome. It never throws: a failed
+ * Sends the invoice's mail to its customer and records the outcome. It throws only when the merchant
+ * asked for it more often today than allowed (EMAIL_REQUEST_LIMIT, send-email only): a failed
  * delivery, or one that could not be recorded, is an answer (`failed`), never a failed issuance. The
  * share link is in the mail alone, never in a record or a log.
  */
@@ -40,6 +41,8 @@ export async function deliverInvoiceEmail(email: EmailDependencies, parameters: 
   try {
     return await deliver(email, parameters)
   } catch (error) {
+    // the merchant's own request over its daily count: an answer to them (429), not a failed mail
+    if (hasCode(error, 'EMAIL_REQUEST_LIMIT')) throw error
     // the record could not be written or read (the database): the mail's outcome is unknown, the
     // invoice's is not, and issuance must still answer it
     email.logger.error({ invoiceId: parameters.invoice.invoiceId.toString(), error: (error as Error).name }, 'invoice mail delivery not recorded')

@@ -70,7 +70,7 @@ export const sendEmailRoutes = [
     body: sendEmailRequestSchema,
     bodyOptional: true,
     response: { status: 200, schema: sendEmailResponseSchema, description: 'What became of the mail.' },
-    errors: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'INVALID_STATUS', 'CUSTOMER_MISMATCH', 'NO_RECIPIENT', 'NO_INVOICE_METADATA', 'NO_SHARE_LINK'],
+    errors: ['UNAUTHORIZED', 'FORBIDDEN', 'NOT_FOUND', 'INVALID_STATUS', 'CUSTOMER_MISMATCH', 'NO_RECIPIENT', 'NO_INVOICE_METADATA', 'NO_SHARE_LINK', 'EMAIL_REQUEST_LIMIT'],
     async handle({ params: { id }, body }, dependencies, c) {
       const email = emailOf(dependencies)
       const principal = c.get('principal')
