@@ -5,7 +5,7 @@ import { join } from 'node:path'
 export const benchResultsDir = new URL('./results/', import.meta.url).pathname
 
 /** The benches `npm run bench` runs, in its order: the names of their files and of their results. */
-export const benchNames = ['pageSizeBench', 'serverBench', 'scaleOutBench', 'lighthouseBench', 'sponsorshipDrainBench'] as const
+export const benchNames = ['pageSizeBench', 'serverBench', 'scaleOutBench', 'lighthouseBench', 'sponsorshipDrainBench', 'merchantBench'] as const
 export type BenchName = (typeof benchNames)[number]
 
 /**

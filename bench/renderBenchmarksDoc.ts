@@ -9,6 +9,7 @@ const titles: Record<BenchName, { title: string; command: string }> = {
   scaleOutBench: { title: 'Three instances on one PostgreSQL and one Redis', command: '`bench/scaleOutBench.ts`' },
   lighthouseBench: { title: 'Lighthouse, mobile preset', command: '`bench/lighthouseBench.ts`' },
   sponsorshipDrainBench: { title: 'What an attacker can make the paymaster pay per invoice', command: '`bench/sponsorshipDrainBench.ts`' },
+  merchantBench: { title: "The merchant's API: issue, list, detail, cancel", command: '`bench/merchantBench.ts`' },
 }
 
 export type RenderBenchmarksDocParameters = {
