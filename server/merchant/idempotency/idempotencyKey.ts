@@ -27,3 +27,9 @@ export function readIdempotencyKey(header: string | undefined, { required }: { r
   }
   return header
 }
+
+/** The codes a route under an Idempotency-Key that sends nothing on-chain answers (client-signed prepare). */
+export const idempotentPrepareErrors = ['IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_INVALID', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_LEASE_CONTENTION'] as const
+
+/** The codes a route that sends an invoice-creating operation under its key answers besides (SPEC 7.3). */
+export const idempotentSubmissionErrors = [...idempotentPrepareErrors, 'IDEMPOTENCY_SUBMISSION_UNCERTAIN', 'FINALIZATION_FAILED'] as const

@@ -2,20 +2,12 @@ import { apiRoute } from '../../routes/apiRoute'
 import { invoicesLimit } from '../../routes/invoiceShareRoutes'
 import { answerIdempotently } from '../idempotency/answerIdempotently'
 import type { Json } from '../idempotency/idempotencyStore'
-import { idempotencyKeyHeader, readIdempotencyKey } from '../idempotency/idempotencyKey'
+import { idempotencyKeyHeader, idempotentPrepareErrors, idempotentSubmissionErrors, readIdempotencyKey } from '../idempotency/idempotencyKey'
 import { runIdempotent } from '../idempotency/runIdempotent'
 import { checkClientSubmission, clientIssuanceSteps, prepareClientIssuance, prepareFingerprint, type ClientIssuedAnswer } from './clientSignedIssuance'
 import { prepareIssueRequestSchema, prepareIssueResponseSchema, submitIssueRequestSchema, submitIssueResponseSchema } from './clientSignedWire'
 import type { IssueWork } from './issueInvoice'
-import type { IssueRoutesDependencies } from './issueRoute'
-
-function issueOf(dependencies: IssueRoutesDependencies) {
-  if (!dependencies.issue) throw new Error('the client-signed issuance routes are mounted without their dependencies')
-  return dependencies.issue
-}
-
-/** Answers with a share link carry a bearer credential: no cache may keep one. */
-const noStore = { 'Cache-Control': 'no-store' }
+import { issueOf, noStore, type IssueRoutesDependencies } from './issueRoute'
 
 /** The answer as its idempotency record keeps and replays it: JSON, with no undefined field. */
 const asJson = <T extends object>(value: T) => JSON.parse(JSON.stringify(value)) as T & { readonly [key: string]: Json }
@@ -51,10 +43,7 @@ export const clientSignedIssueRoutes = [
       'QUOTA_EXCEEDED',
       'TRANSACTION_FAILED',
       'PAYMASTER_UNAVAILABLE',
-      'IDEMPOTENCY_KEY_REQUIRED',
-      'IDEMPOTENCY_KEY_INVALID',
-      'IDEMPOTENCY_CONFLICT',
-      'IDEMPOTENCY_LEASE_CONTENTION',
+      ...idempotentPrepareErrors,
     ],
     async handle({ body }, dependencies, c) {
       const issue = issueOf(dependencies)
@@ -93,12 +82,7 @@ export const clientSignedIssueRoutes = [
       'CUSTOMER_MISMATCH',
       'TRANSACTION_FAILED',
       'BUNDLER_UNAVAILABLE',
-      'IDEMPOTENCY_KEY_REQUIRED',
-      'IDEMPOTENCY_KEY_INVALID',
-      'IDEMPOTENCY_CONFLICT',
-      'IDEMPOTENCY_LEASE_CONTENTION',
-      'IDEMPOTENCY_SUBMISSION_UNCERTAIN',
-      'FINALIZATION_FAILED',
+      ...idempotentSubmissionErrors,
     ],
     async handle({ body }, dependencies, c) {
       const issue = issueOf(dependencies)

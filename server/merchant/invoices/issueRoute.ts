@@ -1,7 +1,7 @@
 import { apiRoute } from '../../routes/apiRoute'
 import { invoicesLimit } from '../../routes/invoiceShareRoutes'
 import type { IdempotencyStore } from '../idempotency/idempotencyStore'
-import { readIdempotencyKey, idempotencyKeyHeader } from '../idempotency/idempotencyKey'
+import { idempotentSubmissionErrors, readIdempotencyKey, idempotencyKeyHeader } from '../idempotency/idempotencyKey'
 import { issueFingerprint } from '../idempotency/issueFingerprint'
 import { runIdempotent } from '../idempotency/runIdempotent'
 import { finalizeIssuance, keptIssuance, pollIssuance, replayedIssuance, submitIssuance, type IssueDependencies, type IssuedAnswer, type IssueWork } from './issueInvoice'
@@ -15,13 +15,15 @@ export type IssueRouteDependencies = IssueDependencies & {
 
 export type IssueRoutesDependencies = { issue?: IssueRouteDependencies }
 
-function issueOf(dependencies: IssueRoutesDependencies): IssueRouteDependencies {
-  if (!dependencies.issue) throw new Error('the issue route is mounted without its dependencies')
+/** The issuance routes' dependencies (server-signed and client-signed alike), which a server
+ * without a signer or chain does not wire. */
+export function issueOf(dependencies: IssueRoutesDependencies): IssueRouteDependencies {
+  if (!dependencies.issue) throw new Error('the issuance routes are mounted without their dependencies')
   return dependencies.issue
 }
 
 /** Answers with a share link carry a bearer credential: no cache may keep one. */
-const noStore = { 'Cache-Control': 'no-store' }
+export const noStore = { 'Cache-Control': 'no-store' }
 
 /**
  * SPEC 4.9: POST /v1/invoices/issue. The server's session key signs the vault's issueInvoice (the
@@ -56,12 +58,7 @@ export const issueRoutes = [
       'no_active_signer',
       'QUOTA_EXCEEDED',
       'TRANSACTION_FAILED',
-      'IDEMPOTENCY_KEY_REQUIRED',
-      'IDEMPOTENCY_KEY_INVALID',
-      'IDEMPOTENCY_CONFLICT',
-      'IDEMPOTENCY_LEASE_CONTENTION',
-      'IDEMPOTENCY_SUBMISSION_UNCERTAIN',
-      'FINALIZATION_FAILED',
+      ...idempotentSubmissionErrors,
     ],
     async handle({ body }, dependencies, c) {
       const issue = issueOf(dependencies)

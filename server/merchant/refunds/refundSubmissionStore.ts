@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { getAddress, type Address, type Hex } from 'viem'
 import type { Queryable } from '../../store/database'
+import { ownerOperationTable } from '../signer/ownerOperationTable'
 import { invoiceKeyParams, type InvoiceKey } from '../../store/invoiceKey'
 
 export type RefundSubmissionStatus = 'pending' | 'confirmed' | 'failed'
@@ -62,6 +63,7 @@ export type NewRefundSubmission = Pick<RefundSubmission, 'studioId' | 'payer' | 
 
 export function createRefundSubmissionStore(db: Queryable) {
   return {
+    ...ownerOperationTable(db, 'refund_submissions', columns, toSubmission),
     /** Records the operation as pending before it leaves; null when it has a row already. A row the
      * EntryPoint rejected (nothing was included) is taken again: the hash does not cover the signature. */
     async begin(submission: NewRefundSubmission): Promise<RefundSubmission | null> {
@@ -84,20 +86,6 @@ export function createRefundSubmissionStore(db: Queryable) {
         ],
       )
       return row ? toSubmission(row) : null
-    },
-    async findByUserOpHash(userOpHash: Hex): Promise<RefundSubmission | null> {
-      const [row] = await db.query<Row>(`SELECT ${columns} FROM refund_submissions WHERE user_op_hash = $1`, [userOpHash.toLowerCase()])
-      return row ? toSubmission(row) : null
-    },
-    /** The studio's operations still on their way, every invoice's: they share the vault's nonce. */
-    async pending(studioId: string): Promise<RefundSubmission[]> {
-      return (await db.query<Row>(`SELECT ${columns} FROM refund_submissions WHERE studio_id = $1 AND status = 'pending' ORDER BY created_at`, [studioId])).map(toSubmission)
-    },
-    async confirmed(id: string, txHash: Hex): Promise<void> {
-      await db.query(`UPDATE refund_submissions SET status = 'confirmed', tx_hash = $2, confirmed_at = statement_timestamp() WHERE id = $1 AND status = 'pending'`, [id, txHash.toLowerCase()])
-    },
-    async failed(id: string, failure: string, txHash?: Hex): Promise<void> {
-      await db.query(`UPDATE refund_submissions SET status = 'failed', failure = $2, tx_hash = $3 WHERE id = $1 AND status = 'pending'`, [id, failure.slice(0, 100), txHash?.toLowerCase() ?? null])
     },
   }
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { getAddress, type Address, type Hex } from 'viem'
 import type { Queryable } from '../../store/database'
+import { ownerOperationTable } from '../signer/ownerOperationTable'
 
 export type WithdrawalStatus = 'pending' | 'confirmed' | 'failed'
 
@@ -64,6 +65,7 @@ export type NewWithdrawal = Pick<Withdrawal, 'studioId' | 'token' | 'amount' | '
 /** The withdrawals this server sent (migration 16), newest first. */
 export function createWithdrawalStore(db: Queryable) {
   return {
+    ...ownerOperationTable(db, 'withdrawals', columns, toWithdrawal),
     /** Records the operation as pending before it leaves; null when this operation has a row
      * already (it was sent before: it is never sent twice). A row the EntryPoint rejected (a bad
      * signature: nothing was included) is taken again, as the hash does not cover the signature. */
@@ -88,20 +90,6 @@ export function createWithdrawalStore(db: Queryable) {
         ],
       )
       return row ? toWithdrawal(row) : null
-    },
-    async findByUserOpHash(userOpHash: Hex): Promise<Withdrawal | null> {
-      const [row] = await db.query<Row>(`SELECT ${columns} FROM withdrawals WHERE user_op_hash = $1`, [userOpHash.toLowerCase()])
-      return row ? toWithdrawal(row) : null
-    },
-    async pending(studioId: string): Promise<Withdrawal[]> {
-      return (await db.query<Row>(`SELECT ${columns} FROM withdrawals WHERE studio_id = $1 AND status = 'pending' ORDER BY created_at`, [studioId])).map(toWithdrawal)
-    },
-    /** Only a pending row moves: what the chain settled is never written over. */
-    async confirmed(id: string, txHash: Hex): Promise<void> {
-      await db.query(`UPDATE withdrawals SET status = 'confirmed', tx_hash = $2, confirmed_at = statement_timestamp() WHERE id = $1 AND status = 'pending'`, [id, txHash.toLowerCase()])
-    },
-    async failed(id: string, failure: string, txHash?: Hex): Promise<void> {
-      await db.query(`UPDATE withdrawals SET status = 'failed', failure = $2, tx_hash = $3 WHERE id = $1 AND status = 'pending'`, [id, failure.slice(0, 100), txHash?.toLowerCase() ?? null])
     },
     async list(studioId: string, { limit, offset }: { limit: number; offset: number }): Promise<{ items: Withdrawal[]; total: number }> {
       const [rows, [count]] = await Promise.all([

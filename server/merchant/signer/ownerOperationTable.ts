@@ -1,0 +1,27 @@
+import type { Hex } from 'viem'
+import type { Queryable } from '../../store/database'
+
+/**
+ * What every table of the vault's owner operations (withdrawals, refund_submissions) answers alike:
+ * a row by its operation's hash, the studio's rows still pending, and a pending row settled as the
+ * chain answered. Only a pending row moves: what the chain settled is never written over. The tables
+ * share these columns (migration 16); `columns` is the table's own select list.
+ */
+export function ownerOperationTable<Row, Operation>(db: Queryable, table: 'withdrawals' | 'refund_submissions', columns: string, toOperation: (row: Row) => Operation) {
+  return {
+    async findByUserOpHash(userOpHash: Hex): Promise<Operation | null> {
+      const [row] = await db.query<Row>(`SELECT ${columns} FROM ${table} WHERE user_op_hash = $1`, [userOpHash.toLowerCase()])
+      return row ? toOperation(row) : null
+    },
+    /** The studio's operations still on their way: they share the vault's nonce. */
+    async pending(studioId: string): Promise<Operation[]> {
+      return (await db.query<Row>(`SELECT ${columns} FROM ${table} WHERE studio_id = $1 AND status = 'pending' ORDER BY created_at`, [studioId])).map(toOperation)
+    },
+    async confirmed(id: string, txHash: Hex): Promise<void> {
+      await db.query(`UPDATE ${table} SET status = 'confirmed', tx_hash = $2, confirmed_at = statement_timestamp() WHERE id = $1 AND status = 'pending'`, [id, txHash.toLowerCase()])
+    },
+    async failed(id: string, failure: string, txHash?: Hex): Promise<void> {
+      await db.query(`UPDATE ${table} SET status = 'failed', failure = $2, tx_hash = $3 WHERE id = $1 AND status = 'pending'`, [id, failure.slice(0, 100), txHash?.toLowerCase() ?? null])
+    },
+  }
+}
