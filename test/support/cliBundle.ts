@@ -41,7 +41,8 @@ async function bundle(script: string): Promise<Bundle> {
     bundle: true,
     platform: 'node',
     format: 'esm',
-    // the engines' floor (package.json): import attributes (a package's JSON, with { type: 'json' }) are kept
+    // the oldest Node the suite still runs on (docs/testing.md; package.json's floor is 22.12): import
+    // attributes (a package's JSON, with { type: 'json' }) are kept
     target: 'node20.19',
     packages: 'external',
     metafile: true,
