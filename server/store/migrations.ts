@@ -663,6 +663,47 @@ export const migrations: readonly Migration[] = [
       'ALTER TABLE email_deliveries ADD COLUMN requests_on_day integer NOT NULL DEFAULT 0 CHECK (requests_on_day >= 0)',
     ],
   },
+  {
+    version: 23,
+    name: 'server signer lifecycle',
+    statements: [
+      // SPEC 2.9 and 4.5: the studio's server signer as this server knows it (server/merchant/signer/).
+      // The chain's session module says whether the session is live; this row keeps what the chain
+      // cannot: the signer's stable id, a revocation the owner asked for, and a database-only
+      // (forced) revocation, which refuses writes while the on-chain session stays installed.
+      `CREATE TABLE server_signers (
+        studio_id uuid NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+        chain_id integer NOT NULL CHECK (chain_id > 0),
+        signer_id uuid NOT NULL UNIQUE,
+        ${address('signer_address')},
+        revocation_requested_at timestamptz,
+        revoked_at timestamptz,
+        revocation text CHECK (revocation IN ('on_chain', 'database_only')),
+        CHECK ((revoked_at IS NULL) = (revocation IS NULL)),
+        updated_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+        PRIMARY KEY (studio_id, chain_id)
+      )`,
+      // The owner-signed StartSession and EndSession operations this server sent, as withdrawals:
+      // written before the operation leaves, so a submission that timed out is reconciled from the
+      // chain by its receipt or the vault's nonce (signer/reconcilePendingOwnerOperations.ts).
+      `CREATE TABLE signer_operations (
+        id uuid PRIMARY KEY,
+        studio_id uuid NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+        chain_id integer NOT NULL CHECK (chain_id > 0),
+        kind text NOT NULL CHECK (kind IN ('StartSession', 'EndSession')),
+        ${bytes32('user_op_hash')} UNIQUE,
+        nonce numeric(78, 0) NOT NULL,
+        valid_until bigint NOT NULL,
+        sent_at_block numeric(78, 0) NOT NULL,
+        status text NOT NULL CHECK (status IN ('pending', 'confirmed', 'failed')),
+        tx_hash text CHECK (tx_hash ~ '^0x[0-9a-f]{64}$'),
+        failure text CHECK (char_length(failure) <= 100),
+        created_at timestamptz NOT NULL DEFAULT statement_timestamp(),
+        confirmed_at timestamptz
+      )`,
+      'CREATE INDEX signer_operations_studio ON signer_operations (studio_id, status)',
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

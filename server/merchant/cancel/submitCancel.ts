@@ -6,8 +6,7 @@ import { BundlerRejectedError } from '../../chain/bundler'
 import type { InvoiceReader } from '../../chain/invoiceReader'
 import { HttpError } from '../../http/httpError'
 import type { InvoiceKey } from '../../store/invoiceKey'
-import { NoActiveSignerError } from '../invoices/issueInvoice'
-import { isLiveSessionFor, readSession } from '../signer/readSession'
+import { assertActiveServerSigner } from '../signer/activeServerSigner'
 import { followSessionCall, sendSessionCall, type SessionCallOutcome, type SessionSignerDependencies } from '../signer/sendSessionCall'
 import type { CancelAttemptStore } from './cancelAttemptStore'
 
@@ -56,10 +55,11 @@ export async function submitCancel(dependencies: CancelDependencies, principal: 
   }
 
   const { studio } = principal
-  const [session, block] = await Promise.all([readSession(signing.client, signing.deployment, studio.vaultAddress), signing.client.getBlock()])
-  if (!signing.signer || !isLiveSessionFor(session, { signer: signing.signer.address, registry: signing.deployment.registry, nowSeconds: Number(block.timestamp) })) {
+  try {
+    await assertActiveServerSigner(signing, studio)
+  } catch (error) {
     await attempts.failed(key)
-    throw new NoActiveSignerError("the studio's vault has no active session for this server's signer: its owner starts one (StartSession) to let the server issue and cancel")
+    throw error
   }
   let sent = false
   return settle(dependencies, key, id, async () => {

@@ -18,8 +18,8 @@ import type { IssueDue } from '../idempotency/issueFingerprint'
 import type { Polled } from '../idempotency/runIdempotent'
 import type { BusinessProfileStore } from '../profile/businessProfileStore'
 import { assertProfileComplete } from '../profile/profileIncompleteError'
-import { isLiveSessionFor, readSession } from '../signer/readSession'
-import { NoServerSignerError, sendSessionCall, waitForSessionCall, type SessionSignerDependencies } from '../signer/sendSessionCall'
+import { assertActiveServerSigner } from '../signer/activeServerSigner'
+import { sendSessionCall, waitForSessionCall, type SessionSignerDependencies } from '../signer/sendSessionCall'
 import { merchantPartyOf, payerPartyOf } from './issuanceParties'
 import { IssuedInvoiceNotFoundError, type IssuedInvoiceStore } from './issuedInvoiceStore'
 
@@ -59,9 +59,7 @@ export type IssuedAnswer = {
 /** What an issuance keeps in its idempotency record: the rest is in its issuance record, by this hash. */
 export type IssueWork = { userOpHash: Hex }
 
-export class NoActiveSignerError extends NoServerSignerError {
-  override name = 'NoActiveSignerError'
-}
+export { NoActiveSignerError } from '../signer/activeServerSigner'
 
 const tokenFactsCache = new WeakMap<PublicClient, Promise<{ symbol: string; decimals: number }>>()
 
@@ -95,17 +93,14 @@ export async function submitIssuance(
 ): Promise<{ userOpHash: Hex }> {
   const { signer: signing } = dependencies
   const { client, deployment } = signing
-  const [customer, profile, session, block] = await Promise.all([
+  const [customer, profile, block] = await Promise.all([
     dependencies.customers.getCustomer(studio.id, input.customerId),
     dependencies.profiles.getBusinessProfile(studio.id),
-    readSession(client, deployment, studio.vaultAddress),
     client.getBlock(),
   ])
   if (!customer) throw new HttpError(404, 'NOT_FOUND', 'no customer of this studio has this id', { field: 'customerId' })
   assertProfileComplete(profile)
-  if (!signing.signer || !isLiveSessionFor(session, { signer: signing.signer.address, registry: deployment.registry, nowSeconds: Number(block.timestamp) })) {
-    throw new NoActiveSignerError("the studio's vault has no active session for this server's signer: its owner starts one (StartSession) to let the server issue and cancel")
-  }
+  await assertActiveServerSigner(signing, studio)
   const dueAt = dueAtOf(input.due, anchor)
   // the registry refuses a due time already past; said here as the field it is
   if (dueAt < block.timestamp) throw new ValidationError([{ path: 'body.dueAt', message: 'the due time has passed: send a time in the future, or dueDays' }])

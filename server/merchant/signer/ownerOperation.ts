@@ -12,14 +12,15 @@ import type { SessionSignerDependencies } from './sendSessionCall'
  * server signer's session) can never validate a withdrawal or a refund. */
 const ownerNonceKey = 0n
 
-export type OwnerCall = Extract<MerchantVaultCall, { kind: 'Withdrawal' } | { kind: 'Refund' }>
+/** What only the owner signs: moving money out, and starting or ending the server signer's session. */
+export type OwnerCall = Extract<MerchantVaultCall, { kind: 'Withdrawal' } | { kind: 'Refund' } | { kind: 'StartSession' } | { kind: 'EndSession' }>
 
 /** The vault's typed message for `call`, integers as decimal strings: what the owner's wallet shows
  * and signs (eth_signTypedData_v4). */
-export type OwnerTypedData = {
+export type OwnerTypedData<Kind extends OwnerCall['kind'] = OwnerCall['kind']> = {
   domain: { name: string; version: string; chainId: number; verifyingContract: Address }
   types: Record<string, { name: string; type: string }[]>
-  primaryType: OwnerCall['kind']
+  primaryType: Kind
   message: Record<string, string>
 }
 
@@ -28,11 +29,11 @@ export type OwnerTypedData = {
  * the studio's daily quota, a call that would revert refused before anything is signed), as the
  * routes answer it: the operation on the wire and its typed message with integers as strings.
  */
-export async function prepareOwnerCall(signing: SessionSignerDependencies, parameters: { studioId: string; vault: Address; call: OwnerCall }) {
+export async function prepareOwnerCall<Call extends OwnerCall>(signing: SessionSignerDependencies, parameters: { studioId: string; vault: Address; call: Call; spendQuota?: boolean }) {
   const { userOp, userOpHash, validUntil, typedData } = await prepareOwnerOperation(signing, parameters)
-  const kind = parameters.call.kind
+  const kind: Call['kind'] = parameters.call.kind
   const message = Object.fromEntries(Object.entries(typedData.message).map(([name, value]) => [name, typeof value === 'bigint' ? value.toString() : String(value)]))
-  const typedDataToSign: OwnerTypedData = {
+  const typedDataToSign: OwnerTypedData<Call['kind']> = {
     domain: typedData.domain,
     types: { [kind]: merchantVaultTypes[kind].map((field) => ({ ...field })) },
     primaryType: kind,

@@ -2,12 +2,12 @@ import type { Hex } from 'viem'
 import type { Queryable } from '../../store/database'
 
 /**
- * What every table of the vault's owner operations (withdrawals, refund_submissions) answers alike:
+ * What every table of the vault's owner operations (withdrawals, refund_submissions, signer_operations) answers alike:
  * a row by its operation's hash, the studio's rows still pending, and a pending row settled as the
  * chain answered. Only a pending row moves: what the chain settled is never written over. The tables
- * share these columns (migration 16); `columns` is the table's own select list.
+ * share these columns (migrations 16 and 23); `columns` is the table's own select list.
  */
-export function ownerOperationTable<Row, Operation>(db: Queryable, table: 'withdrawals' | 'refund_submissions', columns: string, toOperation: (row: Row) => Operation) {
+export function ownerOperationTable<Row, Operation>(db: Queryable, table: 'withdrawals' | 'refund_submissions' | 'signer_operations', columns: string, toOperation: (row: Row) => Operation) {
   return {
     async findByUserOpHash(userOpHash: Hex): Promise<Operation | null> {
       const [row] = await db.query<Row>(`SELECT ${columns} FROM ${table} WHERE user_op_hash = $1`, [userOpHash.toLowerCase()])

@@ -37,9 +37,14 @@ export type PreparedOwnerOperation = {
  * 4.10 and 4.11): the owner's nonce key (0, not the session module's), gas from the chain's estimate,
  * sponsored by our paymaster for one of our studios (one operation of its daily quota, given back if
  * the sponsorship fails) or left to pay for itself otherwise, and the MerchantVault's typed message
- * bound to the operation's hash. Nothing is sent.
+ * bound to the operation's hash. Nothing is sent. `spendQuota: false` counts nothing here: the route
+ * counts at submission (a prepare the owner never signs must not use up the day), or not at all for
+ * the server signer's lifecycle (a spent quota must never keep an owner from ending a session).
  */
-export async function prepareOwnerOperation(signing: SessionSignerDependencies, { studioId, vault, call }: { studioId: string; vault: Address; call: MerchantVaultCall }): Promise<PreparedOwnerOperation> {
+export async function prepareOwnerOperation(
+  signing: SessionSignerDependencies,
+  { studioId, vault, call, spendQuota = true }: { studioId: string; vault: Address; call: MerchantVaultCall; spendQuota?: boolean },
+): Promise<PreparedOwnerOperation> {
   const { client, deployment, sponsor } = signing
   const callData = encodeMerchantVaultCall(call)
   const [nonce, fees, callGas] = await Promise.all([
@@ -63,14 +68,14 @@ export async function prepareOwnerOperation(signing: SessionSignerDependencies, 
   // the owner's signature and the sponsorship end together: neither outlives the other's window
   const validUntil = Math.floor(signing.now() / 1000) + signing.sponsorshipWindowSeconds
   if (await signing.registeredMerchant(vault)) {
-    await signing.quota.reserve(studioId)
+    if (spendQuota) await signing.quota.reserve(studioId)
     try {
       userOp = { ...userOp, ...(await sponsor.stub(userOp, { validUntil })) }
       userOp.preVerificationGas = referencePreVerificationGas({ version: '0.7', userOp }, ownerSignatureBytes)
       const { validUntil: _signed, ...sponsorship } = await sponsor.sign(userOp, { validUntil })
       userOp = { ...userOp, ...sponsorship }
     } catch (error) {
-      await signing.quota.release(studioId)
+      if (spendQuota) await signing.quota.release(studioId)
       throw error
     }
   } else {

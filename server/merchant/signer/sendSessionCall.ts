@@ -8,6 +8,7 @@ import { referencePreVerificationGas } from '../../chain/referencePreVerificatio
 import type { Sponsor } from '../../chain/sponsor'
 import type { RegisteredMerchant } from '../../payments/registeredMerchant'
 import type { OperationQuota } from './operationQuota'
+import type { ServerSignerStore } from './serverSignerStore'
 
 /** The two calls a session may make: the session module refuses anything else anyway, but a call the
  * chain will refuse is better never built, signed and paid for. */
@@ -31,6 +32,9 @@ export type SessionSignerDependencies = {
   receiptPollMs: number
   /** The paymaster window: how long the signed sponsorship stays good. */
   sponsorshipWindowSeconds: number
+  /** The studios' server signers as this server keeps them (a revocation forced here): absent where
+   * no database backs the signer (a tool sending one operation). */
+  signers?: ServerSignerStore
 }
 
 export class SessionCallRefusedError extends CodedError {

@@ -3,6 +3,7 @@ import type { Config } from '../../config'
 import { defaultSponsorshipWindowSeconds, type PayDependencies } from '../../payments/payDependencies'
 import type { Queryable } from '../../store/database'
 import { createOperationQuota } from './operationQuota'
+import { createServerSignerStore } from './serverSignerStore'
 import type { SessionSignerDependencies } from './sendSessionCall'
 
 /**
@@ -22,6 +23,7 @@ export function sessionSignerDependencies(
     signer: config.SERVER_SIGNER_PRIVATE_KEY ? privateKeyToAccount(config.SERVER_SIGNER_PRIVATE_KEY) : null,
     registeredMerchant: pay.registeredMerchant,
     quota: createOperationQuota(db, { perDay: config.MERCHANT_DAILY_OPERATION_QUOTA }),
+    signers: createServerSignerStore(db),
     now: pay.now,
     submitWaitMs: pay.submitWaitMs,
     receiptPollMs: pay.receiptPollMs,
