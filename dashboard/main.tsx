@@ -1,18 +1,32 @@
 import { render } from 'preact'
 import { useEffect, useMemo, useState } from 'preact/hooks'
+import type { Language } from '../src/ui/languages'
 import { dashboardApi, type Api } from './dashboardApi'
 import { finishSignIn, forgetToken, keptToken, startSignIn, type SignInSettings } from './pkceSignIn'
-import { dashboardStrings } from './strings'
+import { applyLanguage, loadDashboardStrings, preferredLanguage, rememberedLanguage, rememberLanguage } from './dashboardLanguage'
+import type { DashboardStrings } from './strings'
 import { CustomersView } from './views/CustomersView'
 import { errorText, Problem } from './views/Field'
 import { InvoicesView } from './views/InvoicesView'
+import { LanguageSwitch } from './views/LanguageSwitch'
+import { LazyView } from './views/LazyView'
 import { PaymentsView } from './views/PaymentsView'
 import { ProfileView } from './views/ProfileView'
+import { WithdrawalsView } from './views/WithdrawalsView'
 
-const t = dashboardStrings()
-// the page is served in English; the words are now the catalog's, and screen readers speak them so
-document.documentElement.lang = t.lang
-const views = ['invoices', 'customers', 'payments'] as const
+// the page is served in English; its words are the merchant's language's from the first render on
+// (a catalog other than English is fetched first, one small chunk), and screen readers speak them so
+const firstLanguage = preferredLanguage(rememberedLanguage(), navigator.languages)
+const firstStrings = await loadDashboardStrings(firstLanguage)
+applyLanguage(firstLanguage)
+const views = ['invoices', 'customers', 'payments', 'withdrawals', 'keys', 'webhooks', 'branding', 'connections'] as const
+// the settings pages, each a chunk fetched when first opened
+const settingsViews = {
+  keys: () => import('./views/ApiKeysView').then((module) => module.ApiKeysView),
+  webhooks: () => import('./views/WebhooksView').then((module) => module.WebhooksView),
+  branding: () => import('./views/BrandingView').then((module) => module.BrandingView),
+  connections: () => import('./views/ConnectionsView').then((module) => module.ConnectionsView),
+}
 type View = (typeof views)[number]
 const viewOf = (hash: string): View => (views as readonly string[]).includes(hash.slice(1)) ? (hash.slice(1) as View) : 'invoices'
 
@@ -27,6 +41,14 @@ async function signInSettings(): Promise<SignInSettings> {
 }
 
 function Dashboard() {
+  const [t, setStrings] = useState<DashboardStrings>(firstStrings)
+  const chooseLanguage = async (language: Language) => {
+    rememberLanguage(language)
+    const strings = await loadDashboardStrings(language)
+    applyLanguage(language)
+    setStrings(strings)
+  }
+  const viewTitle = (view: View) => t[view]
   const [session, setSession] = useState<Session>({ state: 'loading' })
   const [settings, setSettings] = useState<SignInSettings | null>(null)
   const [view, setView] = useState<View>(viewOf(location.hash))
@@ -68,7 +90,7 @@ function Dashboard() {
   }, [])
   useEffect(() => {
     document.title = session.state === 'signedIn' && session.profileComplete ? `${viewTitle(view)} · ${t.title}` : t.title
-  }, [session, view])
+  }, [session, view, t])
 
   return (
     <>
@@ -87,6 +109,7 @@ function Dashboard() {
             </ul>
           </nav>
         ) : null}
+        <LanguageSwitch t={t} onChoose={(language) => void chooseLanguage(language)} />
         {session.state === 'signedIn' ? (
           <button type="button" class="secondary" onClick={() => signedOut()}>
             {t.signOut}
@@ -110,10 +133,14 @@ function Dashboard() {
           </>
         ) : !session.profileComplete ? (
           <ProfileView api={session.api} t={t} onSaved={() => setSession({ ...session, profileComplete: true })} />
+        ) : view in settingsViews ? (
+          <LazyView load={settingsViews[view as keyof typeof settingsViews]} api={session.api} t={t} />
         ) : view === 'customers' ? (
           <CustomersView api={session.api} t={t} />
         ) : view === 'payments' ? (
           <PaymentsView api={session.api} t={t} />
+        ) : view === 'withdrawals' ? (
+          <WithdrawalsView api={session.api} t={t} />
         ) : (
           <InvoicesView api={session.api} t={t} />
         )}
@@ -121,8 +148,6 @@ function Dashboard() {
     </>
   )
 }
-
-const viewTitle = (view: View) => t[view]
 
 function Root() {
   return useMemo(() => <Dashboard />, [])

@@ -1,7 +1,7 @@
-import type { DashboardStrings } from './strings'
+import type { DashboardCatalog } from './strings'
 
 /** German (Sie), as the pay page's German catalog addresses people. */
-export const de: DashboardStrings = {
+export const de: DashboardCatalog = {
   lang: 'de',
   title: 'Händler-Dashboard',
   loading: 'Wird geladen…',
@@ -12,6 +12,7 @@ export const de: DashboardStrings = {
   signingIn: 'Sie werden angemeldet…',
   signInFailed: 'Die Anmeldung wurde nicht abgeschlossen. Beginnen Sie sie erneut.',
   navigation: 'Dashboard',
+  language: 'Sprache',
   customers: 'Kunden',
   invoices: 'Rechnungen',
   payments: 'Zahlungen',

@@ -1,22 +1,28 @@
 import { useEffect, useState } from 'preact/hooks'
-import { displayAmount, saveFile, type Api } from '../dashboardApi'
+import { saveFile, type Api } from '../dashboardApi'
+import { localAmount, localMoment } from '../localFormat'
 import type { DashboardStrings } from '../strings'
 import { errorText, Problem } from './Field'
+import { Pager, usePages } from './Pager'
 
 type Payment = { id: string; invoiceNumber: string; documentNumber: string | null; payer: string; grossAmount: string; netAmount: string; paidAt: string }
 
 const yearSeconds = 365 * 24 * 60 * 60
+const paymentPageSize = 25
 
-/** Received payments (SPEC 4.15), latest first, and the last year's export (4.16) as CSV. */
+/** Received payments (SPEC 4.15), latest first a page at a time, and the last year's export (4.16) as CSV. */
 export function PaymentsView({ api, t }: { api: Api; t: DashboardStrings }) {
-  const [payments, setPayments] = useState<Payment[] | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
-  useEffect(() => {
-    api
-      .json<{ data: { payments: Payment[] } }>('GET', '/v1/payments?limit=50')
-      .then((answer) => setPayments(answer.data.payments))
-      .catch((error: unknown) => setProblem(errorText(error)))
-  }, [])
+  const list = usePages(async (cursor) => {
+    const answer = await api.json<{ data: { payments: Payment[]; page: { cursor: string | null; hasNextPage: boolean } } }>(
+      'GET',
+      `/v1/payments?limit=${paymentPageSize}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    )
+    return { items: answer.data.payments, next: answer.data.page.hasNextPage ? answer.data.page.cursor : null }
+  })
+  const payments = list.items
+  const showProblem = (error: unknown) => setProblem(errorText(error))
+  useEffect(() => void list.show().catch(showProblem), [])
   async function exportCsv() {
     setProblem(null)
     const endDate = Math.floor(Date.now() / 1000)
@@ -53,16 +59,21 @@ export function PaymentsView({ api, t }: { api: Api; t: DashboardStrings }) {
               {payments.map((payment) => (
                 <tr key={payment.id}>
                   <td>{payment.documentNumber ?? payment.invoiceNumber}</td>
-                  <td>{new Date(Number(payment.paidAt) * 1000).toLocaleString(t.lang)}</td>
+                  <td>{localMoment(payment.paidAt, t.lang)}</td>
                   <td class="share">{payment.payer}</td>
-                  <td>{displayAmount(payment.grossAmount)}</td>
-                  <td>{displayAmount(payment.netAmount)}</td>
+                  <td>
+                    <bdi>{localAmount(payment.grossAmount, t.lang)}</bdi>
+                  </td>
+                  <td>
+                    <bdi>{localAmount(payment.netAmount, t.lang)}</bdi>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
+      <Pager label={t.payments} pager={list.pager} onProblem={showProblem} t={t} />
     </>
   )
 }

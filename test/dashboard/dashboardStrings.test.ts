@@ -1,22 +1,99 @@
 import { describe, expect, test } from 'vitest'
-import { dashboardStrings, en } from '../../dashboard/strings'
+import { loadDashboardStrings, preferredLanguage } from '../../dashboard/dashboardLanguage'
+import { localAmount, localDate } from '../../dashboard/localFormat'
+import { ar } from '../../dashboard/strings.ar'
 import { de } from '../../dashboard/strings.de'
+import { es } from '../../dashboard/strings.es'
+import { fr } from '../../dashboard/strings.fr'
+import { hi } from '../../dashboard/strings.hi'
+import { id } from '../../dashboard/strings.id'
+import { it } from '../../dashboard/strings.it'
+import { ja } from '../../dashboard/strings.ja'
+import { ko } from '../../dashboard/strings.ko'
+import { nl } from '../../dashboard/strings.nl'
+import { pl } from '../../dashboard/strings.pl'
+import { ptBR } from '../../dashboard/strings.pt-BR'
+import { awaitingTranslation, en, type DashboardCatalog } from '../../dashboard/strings'
+import { tr } from '../../dashboard/strings.tr'
+import { vi } from '../../dashboard/strings.vi'
+import { zhCN } from '../../dashboard/strings.zh-CN'
+import { languageCodes } from '../../src/ui/languages'
+
+const catalogs: Record<string, DashboardCatalog> = { es, 'pt-BR': ptBR, fr, de, it, nl, pl, tr, ar, hi, id, vi, ja, ko, 'zh-CN': zhCN }
+
+/** Words a language writes as English does: the brand's, technical names, and words the language
+ * shares with English. Anything else equal to English is a word left untranslated. */
+const sameAsEnglish: Record<string, readonly string[]> = {
+  de: ['navigation', 'name', 'status', 'settings.keyName', 'settings.endpointUrl', 'settings.preview', 'settings.doors.cli'],
+  fr: ['type', 'actions', 'settings.endpointUrl', 'settings.doors.cli'],
+  nl: ['navigation', 'settings.endpointUrl', 'settings.doors.cli'],
+  vi: ['email', 'settings.endpointUrl', 'settings.doors.cli'],
+  it: ['navigation', 'settings.endpointUrl', 'settings.doors.cli'],
+  id: ['status', 'email', 'settings.endpointUrl', 'settings.doors.cli'],
+}
+const sameEverywhere = ['settings.endpointUrl', 'settings.doors.cli']
+
+/** Every leaf of a catalog by its dotted path; a sentence with a value is called with markers, so
+ * what it writes is compared and its placeholders are seen to survive. */
+function leaves(value: unknown, path = ''): [string, string][] {
+  if (typeof value === 'string') return [[path, value]]
+  if (typeof value === 'function') return [[path, (value as (...markers: unknown[]) => string)('⟦1⟧', '⟦2⟧', '⟦3⟧')]]
+  if (typeof value === 'number') return [[path, String(value)]]
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([key, inner]) => leaves(inner, path ? `${path}.${key}` : key))
+  return []
+}
+const translatedKeys = Object.keys(en).filter((key) => !(awaitingTranslation as readonly string[]).includes(key))
+const english = new Map(leaves(Object.fromEntries(translatedKeys.map((key) => [key, en[key as keyof typeof en]]))))
 
 describe("the dashboard's languages", () => {
-  test("behavior: the first of the browser's languages with a catalog is chosen, by its base language too, else English", () => {
-    expect(dashboardStrings(['de-AT', 'en']).lang).toBe('de')
-    expect(dashboardStrings(['fr-FR', 'de']).lang).toBe('de')
-    expect(dashboardStrings(['en-GB', 'de']).lang).toBe('en')
-    expect(dashboardStrings(['fr-FR', 'ja']).lang).toBe('en')
-    expect(dashboardStrings([]).lang).toBe('en')
+  test("behavior: the merchant's own choice first, else the first of the browser's languages the dashboard speaks, by its base language too, else English", () => {
+    expect(preferredLanguage(null, ['de-AT', 'en'])).toBe('de')
+    expect(preferredLanguage(null, ['sv-SE', 'de'])).toBe('de')
+    expect(preferredLanguage(null, ['en-GB', 'de'])).toBe('en')
+    expect(preferredLanguage(null, ['pt-PT'])).toBe('pt-BR')
+    expect(preferredLanguage(null, ['ar-EG'])).toBe('ar')
+    expect(preferredLanguage(null, ['sv-SE'])).toBe('en')
+    expect(preferredLanguage(null, [])).toBe('en')
+    expect(preferredLanguage('ja', ['de-DE'])).toBe('ja')
+    // a stored choice the dashboard no longer speaks falls back to the browser's
+    expect(preferredLanguage('xx', ['fr-CA'])).toBe('fr')
   })
 
-  test('behavior: German has every word English has, each written out (none left in English)', () => {
-    expect(Object.keys(de).sort()).toEqual(Object.keys(en).sort())
-    const same = Object.keys(en).filter((key) => typeof en[key as keyof typeof en] === 'string' && en[key as keyof typeof en] === de[key as keyof typeof de])
-    // the same word in both languages
-    expect(same.sort()).toEqual(['name', 'navigation', 'status'])
+  test("behavior: the dashboard speaks the pay page's 16 languages, each catalog loaded by its code", async () => {
+    expect(['en', ...Object.keys(catalogs)].sort()).toEqual([...languageCodes].sort())
+    for (const code of languageCodes) expect((await loadDashboardStrings(code)).lang, code).toBe(code)
+    expect((await loadDashboardStrings('ar')).invoices).toBe('الفواتير')
+  })
+
+  test('behavior: every catalog has every word English has, nested ones too, and no other', () => {
+    const englishPaths = [...english.keys()].sort()
+    for (const [code, catalog] of Object.entries(catalogs)) {
+      expect(leaves(catalog).map(([path]) => path).sort(), code).toEqual(englishPaths)
+    }
+  })
+
+  test('behavior: no catalog leaves a word in English but brand and technical words, and every placeholder is kept', () => {
+    for (const [code, catalog] of Object.entries(catalogs)) {
+      const allowed = new Set([...(sameAsEnglish[code] ?? []), ...sameEverywhere, 'lang'])
+      const untranslated = leaves(catalog).filter(([path, text]) => english.get(path) === text && !allowed.has(path)).map(([path]) => path)
+      expect(untranslated, `${code} keeps English`).toEqual([])
+      for (const [path, text] of leaves(catalog)) {
+        const markers = english.get(path)?.match(/⟦\d⟧/g) ?? []
+        for (const marker of markers) expect(text, `${code} ${path}`).toContain(marker)
+      }
+    }
     expect(de.issued('42')).toBe('Rechnung 42 ausgestellt. Senden Sie Ihrem Kunden diesen Link:')
-    expect(Object.keys(de.statuses).sort()).toEqual(Object.keys(en.statuses).sort())
+  })
+
+  test('behavior: amounts and dates are written as the language writes them, with no digit lost; Arabic keeps Latin digits', () => {
+    expect(localAmount('1234567890', 'en')).toBe('1,234.56789')
+    expect(localAmount('1234567890', 'de')).toBe('1.234,56789')
+    expect(localAmount('12500000', 'fr')).toBe('12,50')
+    expect(localAmount('123456789012345678123456', 'de')).toBe('123.456.789.012.345.678,123456')
+    expect(localAmount('1234567890', 'ar')).toBe('1,234.56789')
+    expect(localAmount('5', 'ja', 0)).toBe('5.00')
+    expect(localDate('1767268800', 'de')).toBe('01.01.2026')
+    expect(localDate('2026-01-01T12:00:00Z', 'de')).toBe('01.01.2026')
+    expect(localDate('1767268800', 'ar')).toMatch(/^[\d/\u200f]+$/)
   })
 })
