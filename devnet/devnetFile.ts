@@ -22,6 +22,8 @@ const devnetFileSchema = z.object({
     apiKey: z.object({ keyId: z.string().check(z.startsWith('svc_pk_')), secret: z.string().check(z.startsWith('svc_sk_')) }),
     /** The demo merchant's sign-in at the identity provider below: devnet-only credentials. */
     login: z.optional(z.object({ email: z.email(), password: z.string() })),
+    /** A second user with no studio yet, who provisions one through a wallet: devnet-only credentials. */
+    newLogin: z.optional(z.object({ email: z.email(), password: z.string() })),
   }),
   /** The devnet's OpenID Connect provider (server/identity/): authorization code with S256 PKCE for
    * the public client below, JWT access tokens for the API's audience. */

@@ -5,6 +5,10 @@ import type { IdentityClient, IdentityUser } from '../server/identity/identityPr
  * devnet.json for a developer to type. Never a production account. */
 export const demoMerchantUser: IdentityUser = { subject: 'demo-merchant', email: 'merchant@devnet.svc-checkout.test', password: 'devnet-merchant-password', name: 'Demo merchant' }
 
+/** A second devnet user, with no studio: they sign in and provision one through their own wallet
+ * (SPEC 4.3), as a merchant new to the service does. Devnet-only credentials, never seeded an owner. */
+export const newMerchantUser: IdentityUser = { subject: 'new-merchant', email: 'newmerchant@devnet.local', password: 'devnet-new-merchant-password', name: 'New merchant' }
+
 /** The API's audience on the devnet: a resource indicator must be an absolute URI (RFC 8707). */
 export const devnetApiAudience = 'urn:svc-checkout:api'
 

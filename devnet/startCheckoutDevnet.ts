@@ -12,7 +12,7 @@ import { devnetPage } from './devnetPage'
 import { freeLoopbackPort } from './freeLoopbackPort'
 import { createPayer, demoPayerFunds, issueDemoInvoices, type Seed, type SeededInvoice } from './seed'
 import { seedMerchantAccess } from './seedMerchantAccess'
-import { demoMerchantUser, devnetApiAudience, devnetIdentityClient, seedMerchantLogin } from './seedMerchantLogin'
+import { demoMerchantUser, devnetApiAudience, devnetIdentityClient, newMerchantUser, seedMerchantLogin } from './seedMerchantLogin'
 import { startIdentityProvider } from '../server/identity/identityProvider'
 import { seedMetadata } from './seedMetadata'
 import { startDevnet } from './startDevnet'
@@ -94,7 +94,7 @@ export async function startCheckoutDevnet({ dir, rpcPort, port: askedPort, store
   const mailbox = await startMailbox({ dir: join(dir, 'mailbox') })
   // merchants sign in through a real OpenID Connect provider; the server finds its keys as it would
   // any provider's, through its discovery document
-  const identity = await startIdentityProvider({ port: identityPort, audience: devnetApiAudience, users: [demoMerchantUser], clients: [devnetIdentityClient([identityRedirectUri(port), dashboardUrl(port), oauthSignedInUri(port)])] })
+  const identity = await startIdentityProvider({ port: identityPort, audience: devnetApiAudience, users: [demoMerchantUser, newMerchantUser], clients: [devnetIdentityClient([identityRedirectUri(port), dashboardUrl(port), oauthSignedInUri(port)])] })
   const discovery = (await (await fetch(`${identity.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
   const jwtSettings = { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, DASHBOARD_CLIENT_ID: devnetIdentityClient([]).clientId, OAUTH_IDENTITY_CLIENT_ID: devnetIdentityClient([]).clientId }
   // every payer of a devnet is its developer on 127.0.0.1: a limit per client address would count
@@ -159,7 +159,7 @@ export async function startCheckoutDevnet({ dir, rpcPort, port: askedPort, store
         ...(deployment.entryPointV06 ? { entryPointV06: deployment.entryPointV06 } : {}),
         ...(deployment.paymasterV06 ? { paymasterV06: deployment.paymasterV06 } : {}),
       },
-      merchant: { ...seed.merchant, ...merchantAccess, login: { email: demoMerchantUser.email, password: demoMerchantUser.password } },
+      merchant: { ...seed.merchant, ...merchantAccess, login: { email: demoMerchantUser.email, password: demoMerchantUser.password }, newLogin: { email: newMerchantUser.email, password: newMerchantUser.password } },
       identity: { issuer: identity.issuer, audience: devnetApiAudience, clientId: devnetIdentityClient([]).clientId, redirectUri: identityRedirectUri(port) },
       payer: seed.payer,
       invoices,

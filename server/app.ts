@@ -33,6 +33,8 @@ import type { RegistryReadDependencies } from './merchant/studios/registryRoutes
 import type { AccountDependencies } from './merchant/accounts/signInRoutes'
 import type { StudioSettingsDependencies } from './merchant/accounts/studioSettingsRoutes'
 import type { ApiKeyManagementDependencies } from './merchant/accounts/apiKeyRoutes'
+import type { VaultProvisioningDependencies } from './merchant/vaults/vaultProvisioningRoutes'
+import type { OperationQuota } from './merchant/signer/operationQuota'
 import { publicBranding, type BrandingDependencies } from './routes/brandingRoutes'
 import { apiRoutes } from './routes/apiRoutes'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
@@ -55,7 +57,7 @@ export type AppDependencies = {
   metadata: MetadataAccess
   /** The merchant routes: who may call them, and what they work on. `webhooks` and `customers` absent: only where
    * no request reaches them (a document of the routes). */
-  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies; webhooks?: WebhookEndpointsDependencies; customers?: CustomerStore; email?: SendEmailDependencies; invoiceReads?: InvoiceReadDependencies; paymentReads?: PaymentReadDependencies; studioReads?: StudioReadDependencies; registryReads?: RegistryReadDependencies; issue?: IssueRouteDependencies; cancel?: CancelDependencies; withdrawals?: WithdrawalDependencies; refunds?: RefundDependencies; accounts?: AccountDependencies; studioSettings?: StudioSettingsDependencies; apiKeyManagement?: ApiKeyManagementDependencies }
+  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies; webhooks?: WebhookEndpointsDependencies; customers?: CustomerStore; email?: SendEmailDependencies; invoiceReads?: InvoiceReadDependencies; paymentReads?: PaymentReadDependencies; studioReads?: StudioReadDependencies; registryReads?: RegistryReadDependencies; issue?: IssueRouteDependencies; cancel?: CancelDependencies; withdrawals?: WithdrawalDependencies; refunds?: RefundDependencies; accounts?: AccountDependencies; studioSettings?: StudioSettingsDependencies; apiKeyManagement?: ApiKeyManagementDependencies; vaultProvisioning?: VaultProvisioningDependencies; quotas?: Pick<OperationQuota, 'usage'> }
   logger: Logger
   metrics: Metrics
   /** GET /readyz: whether the server's dependencies answer. */
@@ -146,6 +148,8 @@ export function createApp(dependencies: AppDependencies) {
     ...(dependencies.merchant.accounts ? { accounts: dependencies.merchant.accounts } : {}),
     ...(dependencies.merchant.studioSettings ? { studioSettings: dependencies.merchant.studioSettings } : {}),
     ...(dependencies.merchant.apiKeyManagement ? { apiKeyManagement: dependencies.merchant.apiKeyManagement } : {}),
+    ...(dependencies.merchant.vaultProvisioning ? { vaultProvisioning: dependencies.merchant.vaultProvisioning } : {}),
+    ...(dependencies.merchant.quotas ? { quotas: dependencies.merchant.quotas } : {}),
     ...(dependencies.merchant.invoiceReads ? { invoiceReads: dependencies.merchant.invoiceReads } : {}),
     ...(dependencies.merchant.paymentReads ? { paymentReads: dependencies.merchant.paymentReads } : {}),
     ...(dependencies.merchant.studioReads ? { studioReads: dependencies.merchant.studioReads } : {}),

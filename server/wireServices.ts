@@ -36,6 +36,7 @@ import type { HostLookup } from './webhooks/verifyWebhookUrl'
 import { invoiceListCursors } from './merchant/invoices/invoiceListCursor'
 import { tokenDetailsReader } from './merchant/invoices/tokenDetails'
 import { explorerLinks, merchantReadsOf } from './merchant/studios/merchantReadsOf'
+import { createVaultDeploymentStore } from './merchant/vaults/vaultDeploymentStore'
 
 /** The origins of the RPCs the built page reads the chain through (its pinned deployment's): the
  * page's CSP must let it reach them, and nothing else of the chain. */
@@ -178,6 +179,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
   const mailer = config.SMTP_URL ? smtpMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) : null
   let publicUrl = config.PUBLIC_URL ?? ''
   const sessionSigner = sessionSignerDependencies(config, { pay, db: stores.db })
+  const vaultDeployments = createVaultDeploymentStore(stores.db)
   const emailDependencies = { mailer, deliveries: stores.emailDeliveries, logger }
   const identityVerifier = jwtVerifierFor(config, now)
   const oauth =
@@ -205,6 +207,8 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
         ...(oauth ? { oauth: oauthPrincipalOf(oauth.authorization, stores.studios) } : {}),
       },
       accounts: { identity: identityVerifier, users: stores.users, studios: stores.studios },
+      vaultProvisioning: { identity: identityVerifier, users: stores.users, deployments: vaultDeployments, signing: sessionSigner },
+      quotas: sessionSigner.quota,
       studioSettings: { businessProfiles: stores.businessProfiles, withdrawalAddresses: stores.withdrawalAddresses },
       apiKeyManagement: { apiKeys: stores.apiKeys, auditLog: stores.apiKeyAudit, now },
       share: {
@@ -266,7 +270,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
         cursors: invoiceListCursors(encryptionKeysOf(config).keys.get(encryptionKeysOf(config).activeKeyId)!),
         tokens: tokenDetailsReader(client),
       },
-      ...merchantReadsOf(config, { client, deployment, db: stores.db, stores }),
+      ...merchantReadsOf(config, { client, deployment, db: stores.db, stores, deploymentPending: async (studioId) => (await vaultDeployments.find(studioId))?.status === 'pending' }),
     },
     logger,
     metrics,

@@ -17,12 +17,15 @@ import { signInRoutes, type SignInRoutesDependencies } from '../merchant/account
 import { studioSettingsRoutes, type StudioSettingsRoutesDependencies } from '../merchant/accounts/studioSettingsRoutes'
 import { apiKeyRoutes, type ApiKeyRoutesDependencies } from '../merchant/accounts/apiKeyRoutes'
 import { connectionRoutes, type ConnectionRoutesDependencies } from '../merchant/oauth/connectionRoutes'
+import { vaultProvisioningRoutes, type VaultProvisioningRoutesDependencies } from '../merchant/vaults/vaultProvisioningRoutes'
+import { erc7579UpgradeRoutes } from '../merchant/vaults/erc7579UpgradeRoutes'
+import { studioQuotaRoutes, type StudioQuotaRoutesDependencies } from '../merchant/studios/studioQuotaRoutes'
 import { payRoutes, type PayRoutesDependencies } from './payRoutes'
 import { paymasterRoutes, type PaymasterRoutesDependencies } from './paymasterRoutes'
 import { webhookRoutes, type WebhookRoutesDependencies } from './webhookRoutes'
 
-export type ApiRoutesDependencies = PayRoutesDependencies & PaymasterRoutesDependencies & InvoiceShareRoutesDependencies & WebhookRoutesDependencies & BrandingRoutesDependencies & CustomerRoutesDependencies & SendEmailRoutesDependencies & InvoiceReadRoutesDependencies & IssueRoutesDependencies & CancelRoutesDependencies & WithdrawalRoutesDependencies & RefundRoutesDependencies & PaymentRoutesDependencies & StudioRoutesDependencies & RegistryRoutesDependencies & SignInRoutesDependencies & StudioSettingsRoutesDependencies & ApiKeyRoutesDependencies & ConnectionRoutesDependencies
+export type ApiRoutesDependencies = PayRoutesDependencies & PaymasterRoutesDependencies & InvoiceShareRoutesDependencies & WebhookRoutesDependencies & BrandingRoutesDependencies & CustomerRoutesDependencies & SendEmailRoutesDependencies & InvoiceReadRoutesDependencies & IssueRoutesDependencies & CancelRoutesDependencies & WithdrawalRoutesDependencies & RefundRoutesDependencies & PaymentRoutesDependencies & StudioRoutesDependencies & RegistryRoutesDependencies & SignInRoutesDependencies & StudioSettingsRoutesDependencies & ApiKeyRoutesDependencies & ConnectionRoutesDependencies & VaultProvisioningRoutesDependencies & StudioQuotaRoutesDependencies
 
 /** Every route of the JSON API (SPEC 4.12 and 4.14; beside them the ERC-7677 paymaster service, the webhook endpoints and a
  * studio's branding) with its full path: the server mounts this table and /openapi.json describes it. */
-export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...paymasterRoutes, ...invoiceReadRoutes, ...invoiceShareRoutes, ...webhookRoutes, ...brandingRoutes, ...customerRoutes, ...sendEmailRoutes, ...issueRoutes, ...clientSignedIssueRoutes, ...cancelRoutes, ...withdrawalRoutes, ...refundRoutes, ...paymentRoutes, ...studioRoutes, ...registryRoutes, ...signInRoutes, ...studioSettingsRoutes, ...apiKeyRoutes, ...connectionRoutes]
+export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...paymasterRoutes, ...invoiceReadRoutes, ...invoiceShareRoutes, ...webhookRoutes, ...brandingRoutes, ...customerRoutes, ...sendEmailRoutes, ...issueRoutes, ...clientSignedIssueRoutes, ...cancelRoutes, ...withdrawalRoutes, ...refundRoutes, ...paymentRoutes, ...studioRoutes, ...registryRoutes, ...signInRoutes, ...studioSettingsRoutes, ...apiKeyRoutes, ...connectionRoutes, ...vaultProvisioningRoutes, ...erc7579UpgradeRoutes, ...studioQuotaRoutes]

@@ -664,6 +664,27 @@ export const migrations: readonly Migration[] = [
     ],
   },
   {
+    version: 22,
+    name: 'studio provisioning: vault deployments',
+    statements: [
+      // a studio provisioned by its owner's wallet (SPEC 4.3): the owner it was prepared for and the
+      // deployment operation sent, so a pending deployment is reported, and reconciled, as pending
+      `CREATE TABLE vault_deployments (
+        studio_id uuid PRIMARY KEY REFERENCES studios (id) ON DELETE CASCADE,
+        ${address('owner_address')},
+        salt numeric(78, 0) NOT NULL CHECK (salt >= 0),
+        status text NOT NULL CHECK (status IN ('prepared', 'pending', 'deployed', 'failed')),
+        user_op_hash text CHECK (user_op_hash ~ '^0x[0-9a-f]{64}$'),
+        tx_hash text CHECK (tx_hash ~ '^0x[0-9a-f]{64}$'),
+        valid_until bigint,
+        sent_at_block numeric(78, 0),
+        failure text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    ],
+  },
+  {
     version: 23,
     name: 'server signer lifecycle',
     statements: [

@@ -60,7 +60,7 @@ describe('each declared route, as the app mounts it', () => {
       for (const limit of route.rateLimits) expect(windows.get(limit.name), `${name}: ${limit.name}`).toBe(limit.perMinute(settings))
     }
     // one count per name: `pay` guards /v1/pay/* and /v1/paymaster alike
-    expect([...windows.keys()].sort()).toEqual(['account-metrics', 'accounts', 'customers', 'invoices', 'logos', 'page', 'pay', 'paymaster', 'payment-exports', 'payments', 'permit', 'prepare', 'protocol-stats', 'refunds', 'studios', 'webhooks', 'withdrawals'])
+    expect([...windows.keys()].sort()).toEqual(['account-metrics', 'accounts', 'customers', 'invoices', 'logos', 'page', 'pay', 'paymaster', 'payment-exports', 'payments', 'permit', 'prepare', 'protocol-stats', 'provisioning', 'refunds', 'studios', 'webhooks', 'withdrawals'])
   })
 
   test('behavior: the declarations name the limits they did when app.ts mounted them by path; a change here is deliberate', () => {
@@ -117,6 +117,12 @@ describe('each declared route, as the app mounts it', () => {
       'get /v1/studios/:id/balance': 'none studios',
       'get /v1/studios/:id/invoices/stats': 'none studios',
       'get /v1/studios/:id/transactions': 'none studios',
+      'post /v1/studios/prepare': 'none provisioning',
+      'post /v1/studios/submit': 'none provisioning',
+      'post /v1/studios': 'none provisioning',
+      'post /v1/studios/:studioId/upgrade-7579': 'none accounts',
+      'post /v1/studios/:studioId/upgrade-7579/submit': 'none accounts',
+      'get /v1/studios/:id/quotas': 'none accounts',
       'get /v1/protocol/stats': 'anyOrigin protocol-stats',
       'get /v1/accounts/:address/metrics': 'none account-metrics',
       'post /v1/auth/login': 'none accounts',

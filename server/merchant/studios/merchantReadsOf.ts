@@ -21,7 +21,7 @@ export function explorerLinks(explorerUrl: string | undefined): (transactionHash
  * registry's figures. Built over the same database, chain client and index as the invoice reads. */
 export function merchantReadsOf(
   config: Config,
-  { client, deployment, db, stores }: { client: PublicClient; deployment: Deployment; db: Database; stores: Pick<Stores, 'invoiceIndex' | 'businessProfiles'> },
+  { client, deployment, db, stores, deploymentPending }: { client: PublicClient; deployment: Deployment; db: Database; stores: Pick<Stores, 'invoiceIndex' | 'businessProfiles'>; deploymentPending?: StudioReadDependencies['deploymentPending'] },
 ): { paymentReads: PaymentReadDependencies; studioReads: StudioReadDependencies; registryReads: RegistryReadDependencies } {
   const place = { chainId: deployment.chainId, registry: deployment.registry }
   const figures = createRegistryFigures(db, place)
@@ -52,6 +52,7 @@ export function merchantReadsOf(
       index: stores.invoiceIndex,
       tokens,
       explorerUrl,
+      ...(deploymentPending ? { deploymentPending } : {}),
     },
     registryReads: { client, ...place, figures, index: stores.invoiceIndex, tokens },
   }

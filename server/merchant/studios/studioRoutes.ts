@@ -38,6 +38,8 @@ export type StudioReadDependencies = {
   index: Pick<InvoiceIndex, 'indexedThrough'>
   tokens: TokenDetails
   explorerUrl: (transactionHash: Hex | null) => string | null
+  /** Whether the studio's vault deployment was sent by its owner and is not on-chain yet (SPEC 4.3). */
+  deploymentPending?: (studioId: string) => Promise<boolean>
 }
 
 /** Absent only where no request reaches the routes (a document of them, an app without a chain). */
@@ -53,10 +55,12 @@ type WireTransaction = z.input<typeof vaultTransactionSchema>
 
 const onThisChain = (reads: StudioReadDependencies, studio: Studio) => studio.chainId === reads.chainId
 
-async function studioOf(reads: StudioReadDependencies, studio: Studio): Promise<WireStudio> {
-  const [profile, code] = await Promise.all([
+/** SPEC 2.1's studio as the reads answer it (and the legacy POST /v1/studios, SPEC 4.3). */
+export async function studioOf(reads: StudioReadDependencies, studio: Studio): Promise<WireStudio> {
+  const [profile, code, pending] = await Promise.all([
     reads.profiles.getBusinessProfile(studio.id),
     onThisChain(reads, studio) ? reads.client.getCode({ address: studio.vaultAddress }) : Promise.resolve(undefined),
+    reads.deploymentPending?.(studio.id) ?? false,
   ])
   const deployed = code !== undefined && code !== '0x'
   return {
@@ -64,7 +68,7 @@ async function studioOf(reads: StudioReadDependencies, studio: Studio): Promise<
     name: studio.name,
     vaultAddress: studio.vaultAddress,
     vaultChainId: studio.chainId,
-    vaultDeploymentStatus: !onThisChain(reads, studio) ? 'other_chain' : deployed ? 'deployed' : 'not_deployed',
+    vaultDeploymentStatus: !onThisChain(reads, studio) ? 'other_chain' : deployed ? 'deployed' : pending ? 'pending' : 'not_deployed',
     createdAt: studio.createdAt.toISOString(),
     profile: profile && { ...profile, updatedAt: profile.updatedAt.toISOString() },
     profileComplete: isProfileComplete(profile),
@@ -173,7 +177,7 @@ export const studioRoutes = [
     method: 'get',
     path: '/v1/studios/me',
     summary: "The caller's studio",
-    description: "SPEC 2.1's studio with its business profile and profileComplete (what issuance requires); vaultDeploymentStatus is read from the chain (deployed, not_deployed, or other_chain for a vault this deployment cannot see).",
+    description: "SPEC 2.1's studio with its business profile and profileComplete (what issuance requires); vaultDeploymentStatus is read from the chain (deployed, not_deployed, or other_chain for a vault this deployment cannot see), pending while the owner's deployment is sent and not on-chain yet.",
     ...policy,
     response: { status: 200, schema: studioMeResponseSchema, description: 'The studio.', headers: noStore },
     errors,

@@ -3,7 +3,7 @@ import { addressSchema, bytes32Schema, uintStringSchema } from '../../../shared/
 
 /** The wire shapes of the studio reads (SPEC 2.1, 2.12, 2.13, 4.1) and the registry's figures (4.18). */
 
-export const vaultDeploymentStatuses = ['deployed', 'not_deployed', 'other_chain'] as const
+export const vaultDeploymentStatuses = ['deployed', 'pending', 'not_deployed', 'other_chain'] as const
 
 const nullableText = z.nullable(z.string())
 
@@ -24,7 +24,8 @@ export const studioSchema = z.object({
   name: z.nullable(z.string()),
   vaultAddress: addressSchema,
   vaultChainId: z.int(),
-  /** Read from the chain: whether the vault has code (`other_chain`: this deployment cannot see it). */
+  /** Read from the chain: whether the vault has code (`other_chain`: this deployment cannot see it;
+   * `pending`: its owner's deployment is sent and not on-chain yet). */
   vaultDeploymentStatus: z.enum(vaultDeploymentStatuses),
   createdAt: z.string(),
   profile: z.nullable(studioProfileSchema),

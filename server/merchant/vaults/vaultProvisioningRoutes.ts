@@ -1,0 +1,169 @@
+import type { Context } from 'hono'
+import { AuthenticationError, ForbiddenError } from '../../auth/authErrors'
+import type { IdentityVerifier } from '../../auth/jwtVerifier'
+import { oauthAccessTokenPrefix } from '../../auth/oauthTokenPrefix'
+import { partOf, perClientLimit } from '../../http/perClientLimit'
+import { apiRoute } from '../../routes/apiRoute'
+import type { Studio } from '../../store/studioStore'
+import { signedInIdentity } from '../accounts/signedInIdentity'
+import type { User, UserStore } from '../accounts/userStore'
+import type { SessionSignerDependencies } from '../signer/sendSessionCall'
+import { followOwnerOperation, sendOwnerOperation } from '../signer/sendOwnerOperation'
+import { studioOf, type StudioRoutesDependencies } from '../studios/studioRoutes'
+import { assertNotDeployed, prepareDeployment, readDeploymentOperation, verifyDeploymentSignature, type DeploymentOperation } from './vaultDeploymentOperation'
+import type { VaultDeploymentStore } from './vaultDeploymentStore'
+import { legacyStudioResponseSchema, prepareVaultRequestSchema, prepareVaultResponseSchema, submitVaultRequestSchema, submitVaultResponseSchema } from './vaultProvisioningWire'
+
+export type VaultProvisioningDependencies = {
+  identity: IdentityVerifier | null
+  users: Pick<UserStore, 'findUser'>
+  deployments: VaultDeploymentStore
+  signing: SessionSignerDependencies
+}
+
+/** Absent only where no request reaches the routes (a document of them). */
+export type VaultProvisioningRoutesDependencies = StudioRoutesDependencies & { vaultProvisioning?: VaultProvisioningDependencies }
+
+function provisioningOf(dependencies: VaultProvisioningRoutesDependencies): VaultProvisioningDependencies {
+  if (!dependencies.vaultProvisioning) throw new Error('the vault provisioning routes are mounted without their dependencies')
+  return dependencies.vaultProvisioning
+}
+
+/**
+ * The signed-in user who provisions: the identity provider's token only (SPEC 5.6 lists no API key
+ * and no OAuth for 4.3). Authenticated here, as sign-in is, since the user has no studio yet. A CLI's
+ * or an agent's OAuth token is refused before it is even looked up: a grant is for a studio that
+ * exists, and a studio's vault is its owner's own doing in the dashboard.
+ */
+async function provisioningUser(c: Context, provisioning: VaultProvisioningDependencies): Promise<User> {
+  const bearer = /^Bearer +(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1]
+  if (bearer?.startsWith(oauthAccessTokenPrefix) && c.req.header('x-svc-key') === undefined) {
+    throw new ForbiddenError("OAuth tokens cannot provision a studio (SPEC 5.6): its owner signs in with the identity provider and signs the deployment in their own wallet")
+  }
+  const identity = await signedInIdentity(c, provisioning.identity)
+  const user = await provisioning.users.findUser(identity.issuer, identity.subject)
+  if (!user) throw new AuthenticationError('UNAUTHORIZED', 'this user has not signed in to this deployment yet: POST /v1/auth/login first')
+  return user
+}
+
+type Submitted = { studio: Studio; operation: DeploymentOperation; userOpHash: `0x${string}`; status: 'deployed' | 'pending'; txHash?: `0x${string}` }
+
+/**
+ * Sends the owner's signed deployment and follows it until its receipt or SUBMIT_WAIT_MS. The same
+ * signed operation sent again while it is on its way is followed, not sent twice; once the vault has
+ * code its studio is deployed, and the operation that deployed it is answered again.
+ */
+async function submitDeployment(provisioning: VaultProvisioningDependencies, user: User, body: { name?: string | null | undefined; chainId: number; userOp: Parameters<typeof readDeploymentOperation>[2] }): Promise<Submitted> {
+  const { signing, deployments } = provisioning
+  const operation = await readDeploymentOperation(signing, body.chainId, body.userOp)
+  const { userOpHash, validUntil } = await verifyDeploymentSignature(signing, operation)
+  const { studio } = await deployments.studioFor(user.id, { name: body.name ?? null, vault: operation.vault, chainId: body.chainId, owner: operation.owner, salt: operation.salt })
+  const record = await deployments.find(studio.id)
+  if (record?.status === 'deployed' && record.userOpHash === userOpHash.toLowerCase()) {
+    return { studio, operation, userOpHash, status: 'deployed', ...(record.txHash ? { txHash: record.txHash } : {}) }
+  }
+  await assertNotDeployed(signing, operation.vault)
+  const rows = {
+    confirmed: (studioId: string, txHash: `0x${string}`) => deployments.deployed(studioId, txHash),
+    failed: (studioId: string, failure: string, txHash?: `0x${string}`) => deployments.failed(studioId, failure, txHash),
+  }
+  const outcome =
+    record?.status === 'pending' && record.userOpHash === userOpHash.toLowerCase()
+      ? await followOwnerOperation(signing, rows, studio.id, userOpHash)
+      : await (async () => {
+          const sentAtBlock = await signing.client.getBlockNumber({ cacheTime: 0 })
+          await deployments.sent(studio.id, { userOpHash, validUntil, sentAtBlock })
+          return sendOwnerOperation(signing, rows, studio.id, operation.userOp, userOpHash)
+        })()
+  return { studio, operation, userOpHash, status: outcome.status === 'confirmed' ? 'deployed' : 'pending', ...(outcome.status === 'confirmed' ? { txHash: outcome.txHash } : {}) }
+}
+
+const pendingMessage = 'The deployment was sent and is not on-chain yet: the studio reads vaultDeploymentStatus pending until it is. Submit the same signed operation again to follow it.'
+
+/** A prepare estimates gas and asks our paymaster to sign, as the pay flow's prepare does. */
+const provisioningLimit = perClientLimit('provisioning', (settings) => settings.preparePerMinute ?? partOf(settings, 10))
+
+const provisioningRoute = apiRoute<VaultProvisioningRoutesDependencies>()
+const policy = { auth: 'none', cors: 'none', rateLimits: [provisioningLimit], signedInOnly: true } as const
+const authErrors = ['UNAUTHORIZED', 'FORBIDDEN', 'MIXED_AUTH', 'AUTH_UNAVAILABLE'] as const
+const operationErrors = ['CHAIN_NOT_SUPPORTED', 'USEROP_CALL_MISMATCH', 'VAULT_ADDRESS_MISMATCH', 'VAULT_ALREADY_DEPLOYED', 'STUDIO_EXISTS', 'STUDIO_VAULT_TAKEN', 'VAULT_FACTORY_UNAVAILABLE'] as const
+const submitErrors = [...authErrors, ...operationErrors, 'OWNER_SIGNATURE_INVALID', 'SPONSORSHIP_REQUIRED', 'SIGNATURE_EXPIRED', 'TRANSACTION_FAILED', 'BUNDLER_UNAVAILABLE'] as const
+const noStore = { 'Cache-Control': 'no-store' }
+
+/**
+ * SPEC 4.3: a studio comes into being through its owner's wallet. The wallet builds the vault's
+ * deployment (shared/merchantVaultDeployment.ts), prepare checks it and sponsors it, the owner signs
+ * its typed message, and submit sends it; the studio, with the user as its owner, is made at the
+ * first prepare and reads vaultDeploymentStatus pending, then deployed.
+ */
+export const vaultProvisioningRoutes = [
+  provisioningRoute({
+    method: 'post',
+    path: '/v1/studios/prepare',
+    summary: "Prepare the studio vault's deployment for its owner's wallet to sign",
+    description:
+      "Signed-in user only (the identity provider's bearer token). The userOp is the vault's unsigned deployment: the MerchantVaultFactory's createAccount(owner, salt) as factory and factoryData, sender the factory's address for that owner and salt, nonce 0, and as its call the vault's withdrawal of 0 of the deployment's token to the owner (the vault validates only its owner's typed operations; that one moves nothing). Answers our paymaster's sponsorship with the gas it was signed over, the whole operation, and typedDataToSign: what the owner signs (eth_signTypedData_v4), then puts as the signature the 6-byte validUntil followed by the 65-byte signature. Nothing is deployed yet. The first prepare makes the user's studio (one per user), which reads vaultDeploymentStatus not_deployed until the vault is.",
+    ...policy,
+    body: prepareVaultRequestSchema,
+    response: { status: 200, schema: prepareVaultResponseSchema, description: 'The sponsored operation and what to sign.', headers: noStore },
+    errors: [...authErrors, ...operationErrors, 'QUOTA_EXCEEDED', 'PAYMASTER_UNAVAILABLE'],
+    async handle({ body }, dependencies, c) {
+      const provisioning = provisioningOf(dependencies)
+      const user = await provisioningUser(c, provisioning)
+      // gas and signature are prepare's to answer: whatever the wallet put there is not read
+      const { userOp } = body
+      const wire = { sender: userOp.sender, nonce: userOp.nonce, factory: userOp.factory, factoryData: userOp.factoryData, callData: userOp.callData, callGasLimit: '0', verificationGasLimit: '0', preVerificationGas: '0', maxFeePerGas: '0', maxPriorityFeePerGas: '0', signature: '0x' as const }
+      const operation = await readDeploymentOperation(provisioning.signing, body.chainId, wire)
+      await assertNotDeployed(provisioning.signing, operation.vault)
+      const { studio } = await provisioning.deployments.studioFor(user.id, { name: body.name ?? null, vault: operation.vault, chainId: body.chainId, owner: operation.owner, salt: operation.salt })
+      await provisioning.deployments.reopened(studio.id)
+      const prepared = await prepareDeployment(provisioning.signing, studio.id, operation)
+      return { success: true as const, ...prepared, studioId: studio.id, vaultAddress: operation.vault }
+    },
+  }),
+  provisioningRoute({
+    method: 'post',
+    path: '/v1/studios/submit',
+    summary: "Send the owner's signed vault deployment",
+    description:
+      "Signed-in user only. The operation prepare returned, signed by the owner over its typedDataToSign, every other field unchanged. 200 with status deployed and txHash once the vault has code; 202 with status pending when the receipt is late (vaultDeploymentStatus reads pending; the same request follows it). The signature is checked to be the owner's before anything is sent.",
+    ...policy,
+    body: submitVaultRequestSchema,
+    response: { status: 200, schema: submitVaultResponseSchema, description: 'Deployed, or pending.', headers: noStore, statusFor: (body) => (body.status === 'pending' ? 202 : 200) },
+    errors: submitErrors,
+    async handle({ body }, dependencies, c) {
+      const provisioning = provisioningOf(dependencies)
+      const submitted = await submitDeployment(provisioning, await provisioningUser(c, provisioning), body)
+      return {
+        success: true as const,
+        studioId: submitted.studio.id,
+        vaultAddress: submitted.operation.vault,
+        userOpHash: submitted.userOpHash,
+        status: submitted.status,
+        ...(submitted.txHash ? { txHash: submitted.txHash } : { message: pendingMessage }),
+      }
+    },
+  }),
+  provisioningRoute({
+    method: 'post',
+    path: '/v1/studios',
+    summary: 'Create a studio from its signed vault deployment (legacy; prepare and submit are preferred)',
+    description: 'The same as POST /v1/studios/submit, answered as the studio itself: { success, studio, message }. The deployment may still be pending (202, vaultDeploymentStatus pending).',
+    ...policy,
+    body: submitVaultRequestSchema,
+    response: { status: 201, schema: legacyStudioResponseSchema, description: 'The studio.', headers: noStore, statusFor: (body) => (body.studio.vaultDeploymentStatus === 'deployed' ? 201 : 202) },
+    errors: submitErrors,
+    async handle({ body }, dependencies, c) {
+      const provisioning = provisioningOf(dependencies)
+      if (!dependencies.studioReads) throw new Error('the legacy studio route is mounted without the studio reads')
+      const submitted = await submitDeployment(provisioning, await provisioningUser(c, provisioning), body)
+      return {
+        success: true as const,
+        studio: await studioOf(dependencies.studioReads, submitted.studio),
+        message: submitted.status === 'deployed' ? "The studio's vault is deployed." : pendingMessage,
+        userOpHash: submitted.userOpHash,
+        ...(submitted.txHash ? { txHash: submitted.txHash } : {}),
+      }
+    },
+  }),
+]
