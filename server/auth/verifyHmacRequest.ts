@@ -3,7 +3,7 @@ import type { Context } from 'hono'
 import { hmacMessage } from '../../shared/hmacMessage'
 import type { ApiKeyForVerification, ApiKeyStore } from '../store/apiKeyStore'
 import type { NonceStore } from '../store/nonceStore'
-import { AuthenticationError } from './authErrors'
+import { AuthenticationError, ForbiddenError } from './authErrors'
 import type { HmacHeaders } from './hmacHeaders'
 import { requestTarget } from './requestTarget'
 
@@ -50,6 +50,9 @@ export async function verifyHmacRequest(c: Context, headers: HmacHeaders, { apiK
   const signatureMatches = timingSafeEqual(expected, headers.signature)
   const usable = key !== null && key.status === 'active' && (key.expiresAt === null || key.expiresAt.getTime() > at)
   if (!signatureMatches || !usable) throw invalidCredentials()
+  // the owner disabled the agent holding this key (SPEC 3.2, 7.2): the key is genuine, so the answer
+  // may say why; enabling the agent again lets it back in
+  if (key.agentStatus === 'disabled') throw new ForbiddenError("this API key belongs to a disabled agent: the studio's owner can enable the agent again")
   if (!(await nonces.claimNonce(key.keyId, headers.nonce, new Date(at + 2 * skewMs)))) {
     throw new AuthenticationError('NONCE_REUSED', 'this nonce was already used with this key: sign every request, retries too, with a fresh nonce')
   }

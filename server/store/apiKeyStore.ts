@@ -19,6 +19,9 @@ export type ApiKey = {
 /** What HMAC verification needs (SPEC 5.2). Status and expiry are the verifier's to check. */
 export type ApiKeyForVerification = Pick<ApiKey, 'keyId' | 'studioId' | 'scopes' | 'status' | 'expiresAt'> & {
   hmacKey: Uint8Array
+  /** The status of the agent holding the key (SPEC 4.6), null for a key of no agent: a disabled
+   * agent's keys are refused, read here with the key so no instance can miss the change. */
+  agentStatus: 'active' | 'disabled' | null
 }
 
 export type CreateApiKeyParameters = { studioId: string; name: string; scopes: string[]; expiresAt?: Date | undefined }
@@ -80,14 +83,15 @@ export function createApiKeyStore(db: Database, cipher: MetadataCipher) {
 
     /** Null when no such key exists; revoked and expired keys are returned, for the verifier to refuse. */
     async getApiKeyForVerification(keyId: string): Promise<ApiKeyForVerification | null> {
-      const [row] = await db.query<ApiKeyRow & { secret_ciphertext: Uint8Array; secret_iv: Uint8Array }>(
-        `SELECT ${publicColumns}, secret_ciphertext, secret_iv FROM api_keys WHERE key_id = $1`,
+      const [row] = await db.query<ApiKeyRow & { secret_ciphertext: Uint8Array; secret_iv: Uint8Array; agent_status: 'active' | 'disabled' | null }>(
+        `SELECT ${publicColumns}, secret_ciphertext, secret_iv, (SELECT status FROM agents WHERE agents.id = api_keys.agent_id) AS agent_status
+         FROM api_keys WHERE key_id = $1`,
         [keyId],
       )
       if (!row) return null
       const { keyId: id, studioId, scopes, status, expiresAt } = toApiKey(row)
       const hmacKey = cipher.open({ ciphertext: row.secret_ciphertext, iv: row.secret_iv }, apiKeySecretContext(keyId))
-      return { keyId: id, studioId, scopes, status, expiresAt, hmacKey }
+      return { keyId: id, studioId, scopes, status, expiresAt, hmacKey, agentStatus: row.agent_status ?? null }
     },
 
     async listApiKeys(studioId: string): Promise<ApiKey[]> {

@@ -725,6 +725,43 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX signer_operations_studio ON signer_operations (studio_id, status)',
     ],
   },
+  {
+    version: 24,
+    name: 'agents',
+    statements: [
+      // SPEC 2.10 and 4.6: a studio's agents, records that name an integration and hold its keys (server/merchant/agents)
+      `CREATE TABLE agents (
+        id uuid PRIMARY KEY,
+        studio_id uuid NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+        name text NOT NULL CHECK (char_length(name) BETWEEN 1 AND 64),
+        description text CHECK (char_length(description) <= 256),
+        icon text NOT NULL CHECK (icon IN ('bot', 'code', 'server', 'database', 'cloud', 'terminal', 'webhook', 'plug', 'cpu', 'globe')),
+        scopes text[] NOT NULL CHECK (cardinality(scopes) > 0),
+        status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'disabled')),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        created_order bigint GENERATED ALWAYS AS IDENTITY
+      )`,
+      'CREATE INDEX agents_studio ON agents (studio_id, created_order)',
+      // a key belongs to one agent at most; HMAC verification reads the agent's status with the key,
+      // so a disabled agent's keys are refused from the next request on every instance
+      'ALTER TABLE api_keys ADD COLUMN agent_id uuid REFERENCES agents (id) ON DELETE SET NULL',
+      'CREATE INDEX api_keys_agent ON api_keys (agent_id) WHERE agent_id IS NOT NULL',
+    ],
+  },
+  {
+    version: 26,
+    name: 'MCP and CLI writes in the audit log',
+    statements: [
+      // every write an agent (MCP) or a CLI sign-in makes is written, never sampled: the owner reads
+      // which client did what beside their keys' events, in one log (server/merchant/oauth/agentWriteAudit.ts).
+      // key_id holds the OAuth client's id; client_name is its registered name as it was then
+      'ALTER TABLE api_key_audit_events DROP CONSTRAINT api_key_audit_events_event_check',
+      `ALTER TABLE api_key_audit_events ADD CONSTRAINT api_key_audit_events_event_check CHECK (event IN ('created', 'rotated', 'revoked', 'used', 'agent_write'))`,
+      'ALTER TABLE api_key_audit_events ADD COLUMN client_name text CHECK (char_length(client_name) <= 200)',
+      'ALTER TABLE api_key_audit_events ADD COLUMN summary text CHECK (char_length(summary) <= 500)',
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

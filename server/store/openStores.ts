@@ -24,6 +24,7 @@ import { createReconcileClaims } from './reconcileClaims'
 import { createStudioStore } from './studioStore'
 import { createUserStore } from '../merchant/accounts/userStore'
 import { createApiKeyAuditLog } from '../merchant/accounts/apiKeyAuditLog'
+import { createAgentStore } from '../merchant/agents/agentStore'
 import { createWebhookEndpointStore } from './webhookEndpointStore'
 import { createWebhookOutbox } from './webhookOutbox'
 
@@ -63,6 +64,7 @@ export function openStores(
     nonces: createNonceStore(db),
     users: createUserStore(db),
     apiKeyAudit: createApiKeyAuditLog(db),
+    agents: createAgentStore(db),
     webhookEndpoints: createWebhookEndpointStore(db, ciphers['webhook-secret']),
     webhookOutbox: createWebhookOutbox(db, { chainId: config.CHAIN_ID, registry: config.REGISTRY_ADDRESS }),
     branding: createBrandingStore(db),
