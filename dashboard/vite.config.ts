@@ -3,6 +3,7 @@ import preact from '@preact/preset-vite'
 import { defineConfig } from 'vite'
 // the config and what it imports carry .ts extensions: Vite's native config loader resolves no others
 import { distDir } from '../build/distDir.ts'
+import { readPinnedDeployment } from '../build/readPinnedDeployment.ts'
 
 /**
  * The merchant dashboard, built apart from the pay page (its own entry, its own chunks) so that
@@ -13,6 +14,10 @@ export default defineConfig({
   root: import.meta.dirname,
   base: '/dashboard/',
   plugins: [preact()],
+  // the owner's wallet checks every message against the chain and contracts the build pins, as the pay
+  // page does (the same deployment file); the merchant side's contracts included
+  resolve: { alias: { '@walletconnect/ethereum-provider': join(import.meta.dirname, 'wallet', 'noWalletConnect.ts') } },
+  define: { __SVC_DEPLOYMENT__: JSON.stringify(readPinnedDeployment(process.env.SVC_DEPLOYMENT_FILE || undefined)) },
   build: {
     outDir: join(distDir(), 'dashboard'),
     emptyOutDir: true,

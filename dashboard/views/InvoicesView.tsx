@@ -2,20 +2,39 @@ import { useEffect, useState } from 'preact/hooks'
 // the pay page's QR code: drawn in the page, so no image service sees the link and its token
 import { QrCode } from '../../src/ui/QrCode'
 import { baseUnitsOf, displayAmount, saveFile, type Api } from '../dashboardApi'
+import { localAmount, localDate } from '../localFormat'
 import type { DashboardStrings } from '../strings'
-import type { Customer } from './CustomersView'
+import { invoiceRecord, type CustomerWire } from '../wallet/invoiceRecord'
+import { loadOwnerWallet } from '../wallet/loadOwnerWallet'
+import type { PreparedOperation } from '../wallet/ownerWallet'
 import { errorText, Field, Notice, Problem } from './Field'
+import { OwnerSignature, useStudio, type OwnerOperation } from './OwnerSignature'
 
 type InvoiceItem = { id: string; invoiceNumber: string; documentNumber: string | null; amount: string; status: string; dueAt: string; customerId: string | null; token: { symbol: string; decimals: number } }
-type Issued = { status: 'Issued'; invoiceNumber: string; shareLink: string } | { status: 'pending'; message: string }
+type Issued = { status: 'Issued'; invoiceNumber: string; shareLink: string }
+type Submitted = { status: string; shareLink?: string; invoiceId?: string }
 
-const dateOf = (seconds: string, lang: string) => new Date(Number(seconds) * 1000).toLocaleDateString(lang)
+/** A submission answered 202 (sent, not yet on-chain) is followed by sending it again, as SPEC 4.10
+ * asks; after a minute the merchant is told it is on its way. */
+async function untilSettled<T extends { status: string }>(send: () => Promise<T>): Promise<T> {
+  let answer = await send()
+  for (let tries = 0; answer.status === 'pending' && tries < 30; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+    answer = await send()
+  }
+  return answer
+}
 
-/** The studio's invoices (SPEC 4.8) with what can be done to each, and a new one issued by the
- * server's signer (4.9): the share link is what the merchant sends to the customer. */
+
+/** The studio's invoices (SPEC 4.8) with what can be done to each, and a new one issued, canceled or
+ * refunded by the owner's own wallet (4.10, 4.11): the dashboard holds a signed-in user's token, which
+ * makes the server's key sign nothing. The share link is what the merchant sends to the customer. */
 export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
   const [invoices, setInvoices] = useState<InvoiceItem[] | null>(null)
-  const [customers, setCustomers] = useState<Customer[]>([])
+  const [customers, setCustomers] = useState<CustomerWire[]>([])
+  const studio = useStudio(api)
+  const [operation, setOperation] = useState<OwnerOperation | null>(null)
+  const [refunding, setRefunding] = useState<InvoiceItem | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const [issued, setIssued] = useState<Issued | null>(null)
@@ -28,7 +47,7 @@ export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
   useEffect(() => {
     void load()
     api
-      .json<{ data: Customer[] }>('GET', '/v1/customers?limit=100')
+      .json<{ data: CustomerWire[] }>('GET', '/v1/customers?limit=100')
       .then((answer) => setCustomers(answer.data))
       .catch((error: unknown) => setProblem(errorText(error)))
   }, [])
@@ -47,28 +66,80 @@ export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
     }
   }
 
+  /** Starts an owner operation: the signing panel takes over until it is signed and sent, or not. */
+  function ownerSigns(work: OwnerOperation) {
+    setBusy(true)
+    setProblem(null)
+    setNotice(null)
+    setOperation(work)
+  }
+  async function signed({ notice: said, problem: failed }: { notice?: string; problem?: string }) {
+    setOperation(null)
+    setBusy(false)
+    setProblem(failed ?? null)
+    setNotice(said ?? null)
+    if (said) await load().catch(() => {})
+  }
+
   function issue(event: SubmitEvent) {
     event.preventDefault()
     const form = new FormData(event.currentTarget as HTMLFormElement)
-    const amount = baseUnitsOf(String(form.get('amount') ?? ''))
-    const description = String(form.get('description') ?? '').trim()
+    const typed = String(form.get('amount') ?? '')
+    const amount = baseUnitsOf(typed)
+    const customer = customers.find((candidate) => candidate.id === String(form.get('customerId') ?? ''))
+    const dueDays = Number(form.get('dueDays'))
+    const description = String(form.get('description') ?? '')
     setIssued(null)
-    void act(async () => {
-      const answer = await api.json<Issued>(
-        'POST',
-        '/v1/invoices/issue',
-        {
-          customerId: String(form.get('customerId') ?? '') || undefined,
-          // a malformed amount goes as typed: the API's message says what an amount is
-          amount: amount ?? String(form.get('amount') ?? ''),
-          dueDays: Number(form.get('dueDays')),
-          ...(description ? { description } : {}),
-        },
-        // one key per press of the button: a retried request is not a second invoice
-        { 'Idempotency-Key': crypto.randomUUID() },
-      )
-      setIssued(answer)
-      return answer.status === 'Issued' ? '' : t.pending
+    if (!amount) return setProblem(t.wallet.amountInvalid(typed))
+    if (!customer) return setProblem(t.chooseCustomer)
+    if (!studio?.profile) return setProblem(t.wallet.noStudio)
+    // one key per press of the button: a retried request is not a second invoice
+    const prepareKey = crypto.randomUUID()
+    const submitKey = crypto.randomUUID()
+    let invoiceNumber = ''
+    ownerSigns({
+      async prepare(owner) {
+        const wallet = await loadOwnerWallet()
+        const facts = await wallet.nextInvoiceFacts(studio.vaultAddress)
+        invoiceNumber = facts.invoiceNumber
+        const record = invoiceRecord({ owner, vault: studio.vaultAddress, profile: studio.profile!, customer, token: wallet.tokenOfDeployment, amount: BigInt(amount), dueDays, description, invoiceNumber, chainSeconds: facts.chainSeconds, now: new Date() })
+        return api.json<PreparedOperation>('POST', '/v1/invoices/prepare', record, { 'Idempotency-Key': prepareKey })
+      },
+      async submit(userOp, prepared) {
+        const pendingInvoiceId = (prepared as PreparedOperation & { encryption?: { pendingInvoiceId: string } }).encryption?.pendingInvoiceId
+        const answer = await untilSettled(() => api.json<Submitted>('POST', '/v1/invoices', { userOp, pendingInvoiceId, customerId: customer.id }, { 'Idempotency-Key': submitKey }))
+        if (answer.status !== 'confirmed' || !answer.shareLink) return t.pending
+        setIssued({ status: 'Issued', invoiceNumber, shareLink: answer.shareLink })
+        return ''
+      },
+    })
+  }
+
+  function cancel(invoice: InvoiceItem) {
+    let sent: Record<string, unknown> | null = null
+    ownerSigns({
+      prepare: (owner) => api.json<PreparedOperation>('POST', `/v1/invoices/${invoice.id}/cancel/prepare`, { ownerAddress: owner }),
+      async submit(userOp) {
+        sent = userOp
+        // the same signed operation again follows a 202
+        const answer = await untilSettled(() => api.json<Submitted>('POST', `/v1/invoices/${invoice.id}/cancel`, { userOp: sent }))
+        return answer.status === 'confirmed' ? t.canceled(label(invoice)) : t.pending
+      },
+    })
+  }
+
+  function refund(event: SubmitEvent, invoice: InvoiceItem) {
+    event.preventDefault()
+    const typed = String(new FormData(event.currentTarget as HTMLFormElement).get('refundAmount') ?? '')
+    const amount = baseUnitsOf(typed, invoice.token.decimals)
+    if (!amount) return setProblem(t.wallet.amountInvalid(typed))
+    ownerSigns({
+      prepare: (owner) => api.json<PreparedOperation>('POST', `/v1/invoices/${invoice.id}/refund/prepare`, { ownerAddress: owner, amount }),
+      async submit(userOp) {
+        const answer = await untilSettled(() => api.json<Submitted>('POST', `/v1/invoices/${invoice.id}/refund`, { userOp }))
+        setRefunding(null)
+        return answer.status === 'confirmed' ? t.wallet.refunded(`${displayAmount(amount, invoice.token.decimals)} ${invoice.token.symbol}`, label(invoice)) : t.pending
+      },
     })
   }
 
@@ -91,9 +162,10 @@ export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
         <Field id="dueDays" label={t.dueDays} required type="number" min={0} max={3650} defaultValue="30" />
         <Field id="description" label={t.description} autoComplete="off" />
         <div class="actions">
-          <button type="submit" disabled={busy}>{busy ? t.issuing : t.issueInvoice}</button>
+          <button type="submit" disabled={busy}>{t.issueInvoice}</button>
         </div>
       </form>
+      <OwnerSignature t={t} studio={studio} operation={operation} onFinished={(outcome) => void signed(outcome)} />
       {issued?.status === 'Issued' ? <ShareLink t={t} number={issued.invoiceNumber} link={issued.shareLink} /> : null}
       <Problem message={problem} />
       <Notice message={notice} />
@@ -122,10 +194,12 @@ export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
                 <tr key={invoice.id}>
                   <td>{label(invoice)}</td>
                   <td>
-                    {displayAmount(invoice.amount, invoice.token.decimals)} {invoice.token.symbol}
+                    <bdi>
+                      {localAmount(invoice.amount, t.lang, invoice.token.decimals)} {invoice.token.symbol}
+                    </bdi>
                   </td>
                   <td>{t.statuses[invoice.status] ?? invoice.status}</td>
-                  <td>{dateOf(invoice.dueAt, t.lang)}</td>
+                  <td>{localDate(invoice.dueAt, t.lang)}</td>
                   <td>
                     <div class="actions">
                       <button type="button" class="secondary" disabled={busy} onClick={() => void act(async () => (saveFile(await api.file(`/v1/invoices/${invoice.id}/pdf`), `invoice-${label(invoice)}.pdf`), ''))}>
@@ -136,10 +210,15 @@ export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
                           <button type="button" class="secondary" disabled={busy} onClick={() => void act(async () => (await api.json('POST', `/v1/invoices/${invoice.id}/send-email`, {}), t.resent(label(invoice))))}>
                             {t.resend(label(invoice))}
                           </button>
-                          <button type="button" class="secondary" disabled={busy} onClick={() => void act(async () => (await api.json('POST', `/v1/invoices/${invoice.id}/cancel/submit`, {}), t.canceled(label(invoice))))}>
+                          <button type="button" class="secondary" disabled={busy} onClick={() => cancel(invoice)}>
                             {t.cancel(label(invoice))}
                           </button>
                         </>
+                      ) : null}
+                      {invoice.status === 'Paid' ? (
+                        <button type="button" class="secondary" disabled={busy} onClick={() => setRefunding(invoice)}>
+                          {t.wallet.refund(label(invoice))}
+                        </button>
                       ) : null}
                     </div>
                   </td>
@@ -149,6 +228,17 @@ export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
           </table>
         </div>
       )}
+      {refunding ? (
+        <form onSubmit={(event) => refund(event, refunding)} aria-labelledby="refund-heading">
+          <h2 id="refund-heading">{t.wallet.refundHeading(label(refunding))}</h2>
+          <p>{t.wallet.refundIntro}</p>
+          <Field id="refundAmount" label={t.wallet.refundAmount(refunding.token.symbol)} required inputMode="decimal" autoComplete="off" />
+          <div class="actions">
+            <button type="submit" disabled={busy}>{t.wallet.refundSubmit}</button>
+            <button type="button" class="secondary" disabled={busy} onClick={() => setRefunding(null)}>{t.wallet.dontSign}</button>
+          </div>
+        </form>
+      ) : null}
     </>
   )
 }

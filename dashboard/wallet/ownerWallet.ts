@@ -1,0 +1,111 @@
+import { signTypedData } from '@wagmi/core'
+import { decodeFunctionResult, encodeFunctionData, getAddress, isAddressEqual, type Address, type Hex } from 'viem'
+import merchantVaultDescriptor from '../../clear-signing/eip712-svc-checkout-MerchantVault.json'
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { bindDescriptor, renderDescriptor, type Descriptor, type TypedDataRequest, type WalletKnowledge } from '../../shared/clearSigning/renderDescriptor'
+import { ownerOperationSignature } from '../../shared/merchantVaultMessage'
+import { ethCall } from '../../src/chain/ethCall'
+import { readBlockTime } from '../../src/chain/readBlockTime'
+import { pinned } from '../../src/config/pinned'
+import { createWagmiWallets } from '../../src/wallet/wagmiWallets'
+import { readImplementation } from '../../src/wallet/devnetWalletScreen'
+import type { WalletChoice } from '../../src/wallet/walletChoice'
+
+/**
+ * The studio owner's wallet in the dashboard, loaded only when an owner operation is started (the
+ * first paint carries none of it): the pay page's wagmi wallets (EIP-6963 discovery), the MerchantVault's
+ * ERC-7730 descriptor rendered by the same renderer the devnet wallet prompts payers with, and the
+ * signature the vault reads. Nothing is signed that the merchant has not been shown in words first.
+ */
+
+/** A prepare answer of the owner routes (SPEC 4.10, 4.11, 4.17): the operation and its typed message. */
+export type PreparedOperation = { userOp: Record<string, unknown>; typedDataToSign: TypedDataRequest & { domain: { chainId: number; verifyingContract: string } } }
+
+/** What the merchant reads before signing: the descriptor's intent and its lines, "Label: value". */
+export type OwnerPrompt = { intent: string; lines: string[] }
+
+/** The studio whose vault may be named in a message: anything else is refused before the prompt. */
+export type OwnerStudio = { vaultAddress: Address; vaultChainId: number }
+
+export class OwnerWalletRefusal extends Error {}
+
+const descriptor = merchantVaultDescriptor as unknown as Descriptor
+const wallets = createWagmiWallets(pinned, location.origin)
+
+/** The connected wallet's node: the dashboard reads the chain through the owner's own wallet (it may
+ * reach only this server and the identity provider itself), on the chain the wallet was moved to. */
+async function walletNode() {
+  const provider = await wallets.provider()
+  return (method: string, params?: readonly unknown[]) => provider.request({ method, params: params as unknown[] })
+}
+
+/** The browser's wallets (EIP-6963 and a legacy injected one), as they are discovered. */
+export function watchOwnerWallets(onChange: (choices: WalletChoice[]) => void): () => void {
+  // the devnet wallet is the payer's stand-in, and WalletConnect needs a project id the dashboard is not built with
+  return wallets.watchChoices((choices) => onChange(choices.filter((choice) => choice.kind === 'injected')))
+}
+
+/** Connects the chosen wallet and moves it to the pinned chain: a wallet signs a typed message for
+ * the chain it is on only. */
+export async function connectOwnerWallet(choice: WalletChoice): Promise<Address> {
+  const owner = await wallets.connect(choice)
+  if (wallets.connection()?.chainId !== pinned.chainId) await wallets.switchToPinnedChain()
+  return owner
+}
+
+/**
+ * The message in words, or a refusal: its domain must be the studio's own vault on the pinned chain,
+ * and the vault's descriptor must bind it (the vault proxies to the implementation it lists), so the
+ * lines the merchant reads are exactly the fields the wallet will sign.
+ */
+export async function describeOwnerOperation(prepared: PreparedOperation, studio: OwnerStudio, owner: Address): Promise<OwnerPrompt> {
+  const { domain } = prepared.typedDataToSign
+  if (Number(domain.chainId) !== pinned.chainId || studio.vaultChainId !== pinned.chainId) {
+    throw new OwnerWalletRefusal(`The message is for chain ${domain.chainId}, not chain ${pinned.chainId} your vault is on. Nothing was signed.`)
+  }
+  if (typeof domain.verifyingContract !== 'string' || !isAddressEqual(domain.verifyingContract as Address, studio.vaultAddress)) {
+    throw new OwnerWalletRefusal(`The message is for ${domain.verifyingContract}, not your studio's vault ${studio.vaultAddress}. Nothing was signed.`)
+  }
+  const vault = getAddress(studio.vaultAddress)
+  const implementation = await readImplementation(await walletNode(), pinned, owner, vault)
+  const knowledge: WalletKnowledge = {
+    tokens: [{ chainId: pinned.chainId, address: getAddress(pinned.token), ticker: pinned.tokenSymbol, decimals: pinned.tokenDecimals }],
+    names: { [vault]: 'Your vault', [getAddress(pinned.registry)]: 'Invoice registry' },
+    from: owner,
+    implementationOf: (chainId, address) => (chainId === pinned.chainId && address === vault ? implementation : undefined),
+  }
+  const bound = bindDescriptor(descriptor, prepared.typedDataToSign, knowledge)
+  if ('refused' in bound) throw new OwnerWalletRefusal(`This message cannot be shown in words (${bound.refused}). Nothing was signed.`)
+  const screen = renderDescriptor(descriptor, prepared.typedDataToSign, knowledge)
+  return { intent: screen.interpolatedIntent ?? screen.intent, lines: screen.lines }
+}
+
+/** The owner signs the typed message in their wallet (eth_signTypedData_v4); the operation carries the
+ * message's validUntil before the signature, as the vault reads it. */
+export async function signOwnerOperation(prepared: PreparedOperation, owner: Address): Promise<Record<string, unknown>> {
+  const { domain, types, primaryType, message } = prepared.typedDataToSign
+  const fields = types[primaryType] ?? []
+  // the answer's integers are decimal strings (JSON has no bigint); the wallet is handed numbers
+  const typed = Object.fromEntries(fields.map(({ name, type }) => [name, type.startsWith('uint') ? BigInt(message[name] as string) : message[name]]))
+  // the message's types arrive at run time, so the typed-data generics cannot check them here
+  const signature = await signTypedData(wallets.config, {
+    account: owner,
+    domain: { ...domain, chainId: Number(domain.chainId), verifyingContract: getAddress(domain.verifyingContract) },
+    types,
+    primaryType,
+    message: typed,
+  } as never)
+  return { ...prepared.userOp, signature: ownerOperationSignature(BigInt(message.validUntil as string), signature as Hex) }
+}
+
+/** The chain's facts an invoice's record names: its time (the registry refuses a due time already
+ * past by the chain's clock) and the number the registry gives the vault's next invoice. */
+export async function nextInvoiceFacts(vault: Address): Promise<{ chainSeconds: bigint; invoiceNumber: string }> {
+  const provider = await wallets.provider()
+  const data = encodeFunctionData({ abi: invoiceRegistryAbi, functionName: 'merchantInvoiceCount', args: [vault] })
+  const [seconds, answer] = await Promise.all([readBlockTime(provider), ethCall(provider, pinned.registry, data)])
+  const issued = decodeFunctionResult({ abi: invoiceRegistryAbi, functionName: 'merchantInvoiceCount', data: answer })
+  return { chainSeconds: BigInt(seconds), invoiceNumber: (BigInt(issued) + 1n).toString() }
+}
+
+export const tokenOfDeployment = { address: getAddress(pinned.token), symbol: pinned.tokenSymbol, decimals: pinned.tokenDecimals, chainId: pinned.chainId }
