@@ -37,6 +37,7 @@ import { invoiceListCursors } from './merchant/invoices/invoiceListCursor'
 import { tokenDetailsReader } from './merchant/invoices/tokenDetails'
 import { explorerLinks, merchantReadsOf } from './merchant/studios/merchantReadsOf'
 import { createVaultDeploymentStore } from './merchant/vaults/vaultDeploymentStore'
+import { deploymentPendingOf } from './merchant/vaults/reconcileVaultDeployment'
 
 /** The origins of the RPCs the built page reads the chain through (its pinned deployment's): the
  * page's CSP must let it reach them, and nothing else of the chain. */
@@ -270,7 +271,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
         cursors: invoiceListCursors(encryptionKeysOf(config).keys.get(encryptionKeysOf(config).activeKeyId)!),
         tokens: tokenDetailsReader(client),
       },
-      ...merchantReadsOf(config, { client, deployment, db: stores.db, stores, deploymentPending: async (studioId) => (await vaultDeployments.find(studioId))?.status === 'pending' }),
+      ...merchantReadsOf(config, { client, deployment, db: stores.db, stores, deploymentPending: deploymentPendingOf(sessionSigner, vaultDeployments) }),
     },
     logger,
     metrics,

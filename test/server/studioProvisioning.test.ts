@@ -1,4 +1,4 @@
-import { createPublicClient, http, type Address, type Hex } from 'viem'
+import { createPublicClient, createTestClient, http, type Address, type Hex } from 'viem'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { merchantVaultAbi } from '../../contracts/artifacts/MerchantVault'
@@ -20,12 +20,16 @@ const client = devnetIdentityClient([redirectUri])
 const refusedNewcomer = { subject: 'refused-newcomer', email: 'refused@devnet.local', password: 'refused-newcomer-password' }
 /** A third, who provisions through the legacy route. */
 const legacyNewcomer = { subject: 'legacy-newcomer', email: 'legacy@devnet.local', password: 'legacy-newcomer-password' }
+/** A fourth, whose deployment is mined late. */
+const lateNewcomer = { subject: 'late-newcomer', email: 'late@devnet.local', password: 'late-newcomer-password' }
 
 let provider: RunningIdentityProvider
 
 const ctx = useServer({
+  // a receipt later than this is answered 202 pending
+  overrides: { SUBMIT_WAIT_MS: '1500' },
   beforeServer: async () => {
-    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, newMerchantUser, refusedNewcomer, legacyNewcomer], clients: [client] })
+    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, newMerchantUser, refusedNewcomer, legacyNewcomer, lateNewcomer], clients: [client] })
     const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
     return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience }
   },
@@ -184,6 +188,34 @@ describe('POST /v1/studios/submit', () => {
     const another = await call('/v1/studios/prepare', token, { body: { chainId: chainId(), userOp: await deploymentFor(privateKeyToAccount(generatePrivateKey()).address) } })
     expect(another.status).toBe(409)
     expect(another.body).toMatchObject({ code: 'STUDIO_EXISTS', studioId: submitted.body.studioId })
+  })
+})
+
+describe('POST /v1/studios/submit, mined late', () => {
+  test('a deployment not mined in time answers 202 pending and the studio reads pending; once mined it reads deployed, and the same submit answers its txHash', async () => {
+    const token = await signIn(lateNewcomer)
+    await call('/v1/auth/login', token, { method: 'POST' })
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const prepared = await call('/v1/studios/prepare', token, { body: { chainId: chainId(), userOp: await deploymentFor(owner.address) } })
+    expect(prepared.status).toBe(200)
+    const signed = await signPrepared(owner, prepared.body)
+    const anvil = createTestClient({ mode: 'anvil', transport: http(ctx.devnet.anvil.rpcUrl) })
+    await anvil.setAutomine(false)
+    try {
+      const pending = await call('/v1/studios/submit', token, { body: { chainId: chainId(), userOp: signed } })
+      expect(pending.status, JSON.stringify(pending.body)).toBe(202)
+      expect(pending.body).toMatchObject({ success: true, studioId: prepared.body.studioId, vaultAddress: prepared.body.vaultAddress, userOpHash: prepared.body.userOpHash, status: 'pending', message: expect.any(String) })
+      expect(pending.body.txHash).toBeUndefined()
+      expect((await call('/v1/studios/me', token)).body.data.vaultDeploymentStatus).toBe('pending')
+      await anvil.mine({ blocks: 1 })
+    } finally {
+      await anvil.setAutomine(true)
+    }
+    await expect.poll(async () => (await call('/v1/studios/me', token)).body.data.vaultDeploymentStatus).toBe('deployed')
+    const followed = await call('/v1/studios/submit', token, { body: { chainId: chainId(), userOp: signed } })
+    expect(followed.status).toBe(200)
+    expect(followed.body).toMatchObject({ status: 'deployed', userOpHash: prepared.body.userOpHash, txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+    expect((await chain().getTransactionReceipt({ hash: followed.body.txHash })).status).toBe('success')
   })
 })
 

@@ -39,7 +39,7 @@ export type StudioReadDependencies = {
   tokens: TokenDetails
   explorerUrl: (transactionHash: Hex | null) => string | null
   /** Whether the studio's vault deployment was sent by its owner and is not on-chain yet (SPEC 4.3). */
-  deploymentPending?: (studioId: string) => Promise<boolean>
+  deploymentPending?: (studio: Studio) => Promise<boolean>
 }
 
 /** Absent only where no request reaches the routes (a document of them, an app without a chain). */
@@ -60,7 +60,7 @@ export async function studioOf(reads: StudioReadDependencies, studio: Studio): P
   const [profile, code, pending] = await Promise.all([
     reads.profiles.getBusinessProfile(studio.id),
     onThisChain(reads, studio) ? reads.client.getCode({ address: studio.vaultAddress }) : Promise.resolve(undefined),
-    reads.deploymentPending?.(studio.id) ?? false,
+    onThisChain(reads, studio) ? (reads.deploymentPending?.(studio) ?? false) : false,
   ])
   const deployed = code !== undefined && code !== '0x'
   return {
