@@ -2,21 +2,26 @@ import { useEffect, useState } from 'preact/hooks'
 import type { Api } from '../dashboardApi'
 import type { DashboardStrings } from '../strings'
 import { errorText, Field, Notice, Problem } from './Field'
+import { Pager, usePages } from './Pager'
+
+const customerPageSize = 20
 
 export type Customer = { id: string; type: 'entity' | 'person'; legalName: string; email: string; address: { city: string; country: string } }
 
-/** The studio's customers (SPEC 4.13): the first page of the list, and a new one. */
+/** The studio's customers (SPEC 4.13): the list a page at a time, and a new one. */
 export function CustomersView({ api, t }: { api: Api; t: DashboardStrings }) {
-  const [customers, setCustomers] = useState<Customer[] | null>(null)
   const [type, setType] = useState<'entity' | 'person'>('entity')
   const [problem, setProblem] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
-  const load = () =>
-    api
-      .json<{ data: Customer[] }>('GET', '/v1/customers?limit=100')
-      .then((answer) => setCustomers(answer.data))
-      .catch((error: unknown) => setProblem(errorText(error)))
+  // the cursor is the offset of the next page (SPEC 4.13)
+  const list = usePages(async (cursor) => {
+    const answer = await api.json<{ data: Customer[]; meta: { offset: number; hasMore: boolean } }>('GET', `/v1/customers?limit=${customerPageSize}${cursor ? `&cursor=${cursor}` : ''}`)
+    return { items: answer.data, next: answer.meta.hasMore ? String(answer.meta.offset + answer.data.length) : null }
+  })
+  const customers = list.items
+  const showProblem = (error: unknown) => setProblem(errorText(error))
+  const load = () => list.show().catch(showProblem)
   useEffect(() => void load(), [])
   async function create(event: SubmitEvent) {
     event.preventDefault()
@@ -36,7 +41,10 @@ export function CustomersView({ api, t }: { api: Api; t: DashboardStrings }) {
       })
       formElement.reset()
       setNotice(t.customerCreated(data.legalName))
-      await load()
+      // the new customer is listed last (oldest first): open the last page, the offsets before it kept for Previous
+      const { meta } = await api.json<{ meta: { total: number } }>('GET', '/v1/customers?limit=1')
+      const offsets = Array.from({ length: Math.max(1, Math.ceil(meta.total / customerPageSize)) }, (_, page) => (page === 0 ? undefined : String(page * customerPageSize)))
+      await list.openAt(offsets)
     } catch (error) {
       setProblem(errorText(error))
     } finally {
@@ -74,6 +82,7 @@ export function CustomersView({ api, t }: { api: Api; t: DashboardStrings }) {
           </table>
         </div>
       )}
+      <Pager label={t.customers} pager={list.pager} onProblem={showProblem} t={t} />
       <h2>{t.newCustomer}</h2>
       <form onSubmit={create}>
         <label for="customer-type">{t.type}</label>

@@ -1,0 +1,234 @@
+import { useEffect, useState } from 'preact/hooks'
+import type { Api } from '../dashboardApi'
+import type { DashboardStrings } from '../strings'
+import { errorText, Field, Notice, Problem } from './Field'
+import { ownStudioPath } from './ownStudio'
+import { Pager, usePages } from './Pager'
+import { SecretOnce } from './SecretOnce'
+
+type ApiKey = { key_id: string; name: string; scopes: string[]; secret_hint: string; status: 'active' | 'revoked'; write_status: string; created_at: string; expires_at: string | null }
+type AuditEvent = { id: string; key_id: string; event: string; method: string | null; path: string | null; client_name?: string | null; summary?: string | null; created_at: string }
+type Shown = { heading: string; keyId: string; secret: string; activationRequired: boolean }
+
+const filters = ['all', 'active', 'pending_activation', 'revoked'] as const
+const auditPageSize = 20
+
+/**
+ * The studio's API keys (SPEC 4.4): the list by status, a new key with its scopes said in plain
+ * words, its secret shown once, a new secret (rotate) and revocation, each confirmed; and the audit
+ * log, whose sampling of key uses is said as plainly as the API says it.
+ */
+export function ApiKeysView({ api, t }: { api: Api; t: DashboardStrings }) {
+  const words = t.settings
+  const [keys, setKeys] = useState<ApiKey[] | null>(null)
+  const [filter, setFilter] = useState<(typeof filters)[number]>('all')
+  const [shown, setShown] = useState<Shown | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const loadKeys = async (status = filter) => {
+    const studio = await ownStudioPath(api)
+    const answer = await api.json<{ keys: ApiKey[] }>('GET', `${studio}/api-keys${status === 'all' ? '' : `?status=${status}`}`)
+    setKeys(answer.keys)
+  }
+  const audit = usePages(async (cursor) => {
+    const studio = await ownStudioPath(api)
+    const answer = await api.json<{ events: AuditEvent[]; next_cursor: string | null }>('GET', `${studio}/api-keys/audit-log?limit=${auditPageSize}${cursor ? `&cursor=${cursor}` : ''}`)
+    return { items: answer.events, next: answer.next_cursor }
+  })
+  const showProblem = (error: unknown) => setProblem(errorText(error))
+  useEffect(() => {
+    Promise.all([loadKeys(), audit.show(true)]).catch(showProblem)
+  }, [])
+
+  async function act(work: () => Promise<string | null>) {
+    setBusy(true)
+    setProblem(null)
+    setNotice(null)
+    try {
+      setNotice(await work())
+      // the newest events first again: the one just caused is on the first page
+      await Promise.all([loadKeys(), audit.show(true)])
+    } catch (error) {
+      setProblem(errorText(error))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  function create(event: SubmitEvent) {
+    event.preventDefault()
+    const formElement = event.currentTarget as HTMLFormElement
+    const form = new FormData(formElement)
+    const days = String(form.get('expiresInDays') ?? '').trim()
+    void act(async () => {
+      const studio = await ownStudioPath(api)
+      const created = await api.json<ApiKey & { secret: string; activation_required: boolean }>('POST', `${studio}/api-keys`, {
+        name: String(form.get('keyName') ?? '').trim(),
+        scopes: form.getAll('scope').map(String),
+        ...(days ? { expires_in_days: Number(days) } : {}),
+      })
+      formElement.reset()
+      setShown({ heading: words.secretHeading(created.name), keyId: created.key_id, secret: created.secret, activationRequired: created.activation_required })
+      return null
+    })
+  }
+  function rotate(key: ApiKey) {
+    if (!confirm(words.confirmRotate(key.name))) return
+    void act(async () => {
+      const studio = await ownStudioPath(api)
+      const rotated = await api.json<{ secret: string }>('POST', `${studio}/api-keys/${key.key_id}/rotate`)
+      setShown({ heading: words.secretHeading(key.name), keyId: key.key_id, secret: rotated.secret, activationRequired: false })
+      return null
+    })
+  }
+  function revoke(key: ApiKey) {
+    if (!confirm(words.confirmRevoke(key.name))) return
+    setShown(null)
+    void act(async () => {
+      const studio = await ownStudioPath(api)
+      await api.json('DELETE', `${studio}/api-keys/${key.key_id}`)
+      return words.keyRevoked(key.name)
+    })
+  }
+  const keyName = (keyId: string) => keys?.find((key) => key.key_id === keyId)?.name ?? keyId
+  const when = (iso: string) => new Date(iso).toLocaleString(t.lang)
+
+  return (
+    <>
+      <h1>{t.keys}</h1>
+      <p>{words.keysIntro}</p>
+      <Problem message={problem} />
+      <Notice message={notice} />
+      {shown ? (
+        <SecretOnce heading={shown.heading} secret={shown.secret} t={t} onDone={() => setShown(null)}>
+          <p>
+            {words.keyId}: <code data-key-id>{shown.keyId}</code>
+          </p>
+          {shown.activationRequired ? <p class="alert">{words.activationRequired}</p> : null}
+        </SecretOnce>
+      ) : null}
+      <label for="key-filter">{words.keyFilter}</label>
+      <select
+        id="key-filter"
+        class="narrow"
+        value={filter}
+        onChange={(event) => {
+          const next = (event.currentTarget as HTMLSelectElement).value as (typeof filters)[number]
+          setFilter(next)
+          loadKeys(next).catch((error: unknown) => setProblem(errorText(error)))
+        }}
+      >
+        {filters.map((name) => (
+          <option key={name} value={name}>
+            {words.keyFilters[name]}
+          </option>
+        ))}
+      </select>
+      {keys === null ? (
+        <p>{t.loading}</p>
+      ) : keys.length === 0 ? (
+        <p>{words.noKeys}</p>
+      ) : (
+        <div class="table" role="region" aria-label={t.table(t.keys)} tabIndex={0}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{words.keyName}</th>
+                <th scope="col">{words.keyId}</th>
+                <th scope="col">{words.keyScopes}</th>
+                <th scope="col">{words.keyHint}</th>
+                <th scope="col">{t.status}</th>
+                <th scope="col">{words.keyExpires}</th>
+                <th scope="col">{t.actions}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((key) => (
+                <tr key={key.key_id}>
+                  <td>{key.name}</td>
+                  <td>
+                    <code>{key.key_id}</code>
+                  </td>
+                  <td>{key.scopes.join(', ')}</td>
+                  <td>
+                    <code>{key.secret_hint}</code>
+                  </td>
+                  <td>{words.keyFilters[key.write_status] ?? key.write_status}</td>
+                  <td>{key.expires_at ? new Date(key.expires_at).toLocaleDateString(t.lang) : words.never}</td>
+                  <td>
+                    {key.status === 'active' ? (
+                      <div class="actions">
+                        <button type="button" class="secondary" disabled={busy} onClick={() => rotate(key)}>
+                          {words.rotateKey(key.name)}
+                        </button>
+                        <button type="button" class="secondary" disabled={busy} onClick={() => revoke(key)}>
+                          {words.revokeKey(key.name)}
+                        </button>
+                      </div>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h2>{words.newKey}</h2>
+      <form onSubmit={create}>
+        <Field id="keyName" label={words.keyName} required maxLength={100} />
+        <fieldset>
+          <legend>{words.scopesLegend}</legend>
+          {Object.entries(words.scopeText).map(([scope, text]) => (
+            <div class="check" key={scope}>
+              <input type="checkbox" id={`scope-${scope}`} name="scope" value={scope} />
+              <label for={`scope-${scope}`}>
+                <code>{scope}</code>: {text}
+              </label>
+            </div>
+          ))}
+        </fieldset>
+        <Field id="expiresInDays" label={words.expiresIn} type="number" min={1} max={365} inputMode="numeric" />
+        <div class="actions">
+          <button type="submit" disabled={busy}>
+            {words.createKey}
+          </button>
+        </div>
+      </form>
+
+      <h2>{words.auditHeading}</h2>
+      <p>{words.auditSampling}</p>
+      {audit.items === null ? (
+        <p>{t.loading}</p>
+      ) : audit.items.length === 0 ? (
+        <p>{words.noAudit}</p>
+      ) : (
+        <div class="table" role="region" aria-label={t.table(words.auditHeading)} tabIndex={0}>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">{words.auditWhen}</th>
+                <th scope="col">{words.auditEvent}</th>
+                <th scope="col">{words.auditKey}</th>
+                <th scope="col">{words.auditRequest}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {audit.items.map((event) => (
+                <tr key={event.id}>
+                  <td>{when(event.created_at)}</td>
+                  <td>{words.auditEvents[event.event] ?? event.event}</td>
+                  <td>{event.client_name ?? keyName(event.key_id)}</td>
+                  <td class="share">{event.summary ?? (event.method ? `${event.method} ${event.path ?? ''}` : '')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager label={words.auditHeading} pager={audit.pager} onProblem={showProblem} t={t} />
+    </>
+  )
+}
