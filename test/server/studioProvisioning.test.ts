@@ -12,6 +12,8 @@ import { unsignedVaultDeployment } from '../../shared/merchantVaultDeployment'
 import { ownerOperationSignature } from '../../shared/merchantVaultMessage'
 import type { WireUserOp } from '../../shared/userOpWire'
 import { answerOf, signedRequest } from '../support/signedRequest'
+import { cliOAuthToken } from '../support/cliOAuthToken'
+import { freePort } from '../support/loopback'
 import { useServer } from '../support/server'
 
 const redirectUri = 'http://127.0.0.1:9/signed-in'
@@ -29,9 +31,11 @@ const ctx = useServer({
   // a receipt later than this is answered 202 pending
   overrides: { SUBMIT_WAIT_MS: '1500' },
   beforeServer: async () => {
-    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, newMerchantUser, refusedNewcomer, legacyNewcomer, lateNewcomer], clients: [client] })
+    // the server's own authorization server (/oauth) signs people in at the provider too: a CLI's token is refused here
+    const port = await freePort()
+    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, newMerchantUser, refusedNewcomer, legacyNewcomer, lateNewcomer], clients: [devnetIdentityClient([redirectUri, `http://127.0.0.1:${port}/oauth/signed-in`])] })
     const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
-    return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience }
+    return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, OAUTH_IDENTITY_CLIENT_ID: client.clientId, PORT: String(port) }
   },
 })
 afterAll(async () => {
@@ -262,14 +266,18 @@ describe('POST /v1/studios/:studioId/upgrade-7579/submit', () => {
 })
 
 describe('who may provision (SPEC 5.6: the owner signed in, nothing else)', () => {
-  test('an API key, an OAuth token, a key beside a token, or no credential cannot provision; keys, strangers and no credential cannot read quotas or upgrade', async () => {
+  test("an API key, a CLI's OAuth token, a key beside a token, or no credential cannot provision, upgrade or read quotas; nor can another studio's owner", async () => {
     const token = await signIn(refusedNewcomer)
+    // the demo merchant's CLI sign-in, with every scope a CLI may be granted
+    const oauthToken = await cliOAuthToken({ serverUrl: ctx.server.url, user: demoMerchantUser, approve: ['invoice:read', 'customer:read', 'dashboard:read', 'invoice:write', 'customer:write'] })
+    expect(oauthToken).toMatch(/^svc_oat_/)
+    expect((await call('/v1/studios/me', oauthToken)).status).toBe(200)
     const body = JSON.stringify({ chainId: chainId(), userOp: await deploymentFor(privateKeyToAccount(generatePrivateKey()).address) })
     for (const path of ['/v1/studios/prepare', '/v1/studios/submit', '/v1/studios']) {
       const keyed = await signedRequest(ctx.server.url, apiKey, { method: 'POST', path, body })
       expect(keyed.status, path).toBe(403)
       expect(keyed.body).toMatchObject({ code: 'FORBIDDEN' })
-      const oauth = await call(path, 'svc_oat_a-cli-sign-in-token', { body: JSON.parse(body) })
+      const oauth = await call(path, oauthToken, { body: JSON.parse(body) })
       expect(oauth.status, path).toBe(403)
       expect(oauth.body).toMatchObject({ code: 'FORBIDDEN' })
       const mixed = await signedRequest(ctx.server.url, apiKey, { method: 'POST', path, body, send: { headers: { authorization: `Bearer ${token}` } } })
@@ -285,6 +293,9 @@ describe('who may provision (SPEC 5.6: the owner signed in, nothing else)', () =
       expect(keyed.status, path).toBe(403)
       expect((await call(path, null, { method })).status, path).toBe(401)
       expect((await call(path, otherOwner, { method })).status, path).toBe(403)
+      const oauth = await call(path, oauthToken, { method })
+      expect(oauth.status, path).toBe(403)
+      expect(oauth.body).toMatchObject({ code: 'FORBIDDEN' })
     }
     expect((await call('/v1/auth/login', token, { method: 'POST' })).body.user.studioId).toBeNull()
   })
