@@ -1,33 +1,9 @@
-import { getAddress, isAddressEqual, slice, type Address, type Hex } from 'viem'
-import { decodeCall, encodeCall } from './abiCall'
+import { getAddress, type Address, type Hex } from 'viem'
+import { encodeCall } from './abiCall'
 import { encodeMerchantVaultCall, type MerchantVaultCall } from './merchantVaultCall'
-import { callSelector } from './staticAbiCall'
+import { decodeCreateVault, reencodes } from './payCall'
 import type { WireUserOp } from './userOpWire'
-
-/** MerchantVaultFactory's createAccount and getAddress (contracts/MerchantVaultFactory.sol), the
- * fragments a wallet needs to build its vault's first operation. */
-export const merchantVaultFactoryCallAbi = {
-  createAccount: {
-    type: 'function',
-    name: 'createAccount',
-    stateMutability: 'nonpayable',
-    inputs: [
-      { name: 'owner', type: 'address' },
-      { name: 'salt', type: 'uint256' },
-    ],
-    outputs: [{ name: 'vault', type: 'address' }],
-  },
-  getAddress: {
-    type: 'function',
-    name: 'getAddress',
-    stateMutability: 'view',
-    inputs: [
-      { name: 'owner', type: 'address' },
-      { name: 'salt', type: 'uint256' },
-    ],
-    outputs: [{ type: 'address' }],
-  },
-} as const
+import { vaultFactoryAbi } from './vaultFactoryAbi'
 
 /**
  * What the vault's first operation calls. The vault validates only its owner's typed messages, one
@@ -39,17 +15,17 @@ export function deploymentCall(token: Address, owner: Address): Extract<Merchant
   return { kind: 'Withdrawal', token: getAddress(token), amount: 0n, to: getAddress(owner) }
 }
 
-/** The factory's createAccount(owner, salt), the operation's factoryData. */
+/** The factory's createAccount(owner, salt), the operation's factoryData. MerchantVaultFactory has
+ * the payer's vault factory's createAccount and getAddress (shared/vaultFactoryAbi.ts), salt and all. */
 export function createVaultFactoryData(owner: Address, salt: bigint): Hex {
-  return encodeCall(merchantVaultFactoryCallAbi.createAccount, [owner, salt])
+  return encodeCall(vaultFactoryAbi[0], [owner, salt])
 }
 
-/** Reads factoryData as createAccount(owner, salt), exactly encoded; null for anything else. */
+/** Reads factoryData as createAccount(owner, salt), exactly encoded (no trailing bytes); null for anything else. */
 export function readCreateVaultFactoryData(factoryData: Hex): { owner: Address; salt: bigint } | null {
   try {
-    if (factoryData.length < 10 || slice(factoryData, 0, 4) !== callSelector(merchantVaultFactoryCallAbi.createAccount)) return null
-    const [owner, salt] = decodeCall(merchantVaultFactoryCallAbi.createAccount, factoryData)
-    return createVaultFactoryData(owner, salt) === factoryData.toLowerCase() ? { owner: getAddress(owner), salt } : null
+    const created = decodeCreateVault(factoryData)
+    return reencodes(() => createVaultFactoryData(created.owner, created.salt), factoryData) ? created : null
   } catch {
     return null
   }
@@ -93,6 +69,3 @@ export function unsignedVaultDeployment({ factory, vault, owner, token, salt = 0
     signature: '0x',
   }
 }
-
-/** Whether `a` and `b` are one address (either may be absent). */
-export const sameAddress = (a: Address | undefined, b: Address) => a !== undefined && isAddressEqual(a, b)

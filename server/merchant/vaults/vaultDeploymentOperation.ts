@@ -1,7 +1,8 @@
 import { isAddressEqual, recoverTypedDataAddress, size, slice, type Address, type Hex } from 'viem'
 import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import { merchantVaultTypedData, merchantVaultTypes } from '../../../shared/merchantVaultMessage'
-import { deploymentCall, isDeploymentCallData, merchantVaultFactoryCallAbi, readCreateVaultFactoryData } from '../../../shared/merchantVaultDeployment'
+import { deploymentCall, isDeploymentCallData, readCreateVaultFactoryData } from '../../../shared/merchantVaultDeployment'
+import { vaultFactoryAbi } from '../../../shared/vaultFactoryAbi'
 import { fromWireUserOp, toWireUserOp, type WireUserOp } from '../../../shared/userOpWire'
 import { referencePreVerificationGas } from '../../chain/referencePreVerificationGas'
 import { HttpError } from '../../http/httpError'
@@ -47,7 +48,7 @@ export async function readDeploymentOperation(signing: SessionSignerDependencies
   }
   const created = readCreateVaultFactoryData(userOp.factoryData)
   if (!created) throw mismatch("factoryData is not the vault factory's createAccount(owner, salt), exactly encoded")
-  const vault = await client.readContract({ address: factory, abi: [merchantVaultFactoryCallAbi.getAddress], functionName: 'getAddress', args: [created.owner, created.salt] })
+  const vault = await client.readContract({ address: factory, abi: vaultFactoryAbi, functionName: 'getAddress', args: [created.owner, created.salt] })
   if (!isAddressEqual(userOp.sender, vault)) {
     throw new HttpError(400, 'VAULT_ADDRESS_MISMATCH', `the sender is not the vault the factory makes for owner ${created.owner}: that vault is ${vault}`, { vaultAddress: vault })
   }
