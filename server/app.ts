@@ -1,4 +1,5 @@
 import { Hono, type MiddlewareHandler } from 'hono'
+import type { SessionSignerDependencies } from './merchant/signer/sendSessionCall'
 import { authenticate, type AuthDependencies } from './auth/authenticate'
 import { errorHandler } from './http/errorHandler'
 import { allowedMethods, MethodNotAllowedError } from './http/methodNotAllowed'
@@ -57,7 +58,7 @@ export type AppDependencies = {
   metadata: MetadataAccess
   /** The merchant routes: who may call them, and what they work on. `webhooks` and `customers` absent: only where
    * no request reaches them (a document of the routes). */
-  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies; webhooks?: WebhookEndpointsDependencies; customers?: CustomerStore; email?: SendEmailDependencies; invoiceReads?: InvoiceReadDependencies; paymentReads?: PaymentReadDependencies; studioReads?: StudioReadDependencies; registryReads?: RegistryReadDependencies; issue?: IssueRouteDependencies; cancel?: CancelDependencies; withdrawals?: WithdrawalDependencies; refunds?: RefundDependencies; accounts?: AccountDependencies; studioSettings?: StudioSettingsDependencies; apiKeyManagement?: ApiKeyManagementDependencies; vaultProvisioning?: VaultProvisioningDependencies; quotas?: Pick<OperationQuota, 'usage'> }
+  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies; webhooks?: WebhookEndpointsDependencies; customers?: CustomerStore; email?: SendEmailDependencies; invoiceReads?: InvoiceReadDependencies; paymentReads?: PaymentReadDependencies; studioReads?: StudioReadDependencies; registryReads?: RegistryReadDependencies; issue?: IssueRouteDependencies; cancel?: CancelDependencies; withdrawals?: WithdrawalDependencies; refunds?: RefundDependencies; accounts?: AccountDependencies; studioSettings?: StudioSettingsDependencies; apiKeyManagement?: ApiKeyManagementDependencies; serverSigner?: SessionSignerDependencies; vaultProvisioning?: VaultProvisioningDependencies; quotas?: Pick<OperationQuota, 'usage'> }
   logger: Logger
   metrics: Metrics
   /** GET /readyz: whether the server's dependencies answer. */
@@ -148,6 +149,7 @@ export function createApp(dependencies: AppDependencies) {
     ...(dependencies.merchant.accounts ? { accounts: dependencies.merchant.accounts } : {}),
     ...(dependencies.merchant.studioSettings ? { studioSettings: dependencies.merchant.studioSettings } : {}),
     ...(dependencies.merchant.apiKeyManagement ? { apiKeyManagement: dependencies.merchant.apiKeyManagement } : {}),
+    ...(dependencies.merchant.serverSigner ? { serverSigner: dependencies.merchant.serverSigner } : {}),
     ...(dependencies.merchant.vaultProvisioning ? { vaultProvisioning: dependencies.merchant.vaultProvisioning } : {}),
     ...(dependencies.merchant.quotas ? { quotas: dependencies.merchant.quotas } : {}),
     ...(dependencies.merchant.invoiceReads ? { invoiceReads: dependencies.merchant.invoiceReads } : {}),

@@ -212,6 +212,8 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
       quotas: sessionSigner.quota,
       studioSettings: { businessProfiles: stores.businessProfiles, withdrawalAddresses: stores.withdrawalAddresses },
       apiKeyManagement: { apiKeys: stores.apiKeys, auditLog: stores.apiKeyAudit, now },
+      // SPEC 4.4 activation and 4.5: the signer's lifecycle, on the same chain parts and database
+      serverSigner: sessionSigner,
       share: {
         invoices: pay.invoices,
         chainId: config.CHAIN_ID,

@@ -16,6 +16,7 @@ import { registryRoutes, type RegistryRoutesDependencies } from '../merchant/stu
 import { signInRoutes, type SignInRoutesDependencies } from '../merchant/accounts/signInRoutes'
 import { studioSettingsRoutes, type StudioSettingsRoutesDependencies } from '../merchant/accounts/studioSettingsRoutes'
 import { apiKeyRoutes, type ApiKeyRoutesDependencies } from '../merchant/accounts/apiKeyRoutes'
+import { signerRoutes } from '../merchant/signer/signerRoutes'
 import { connectionRoutes, type ConnectionRoutesDependencies } from '../merchant/oauth/connectionRoutes'
 import { vaultProvisioningRoutes, type VaultProvisioningRoutesDependencies } from '../merchant/vaults/vaultProvisioningRoutes'
 import { erc7579UpgradeRoutes } from '../merchant/vaults/erc7579UpgradeRoutes'
@@ -28,4 +29,4 @@ export type ApiRoutesDependencies = PayRoutesDependencies & PaymasterRoutesDepen
 
 /** Every route of the JSON API (SPEC 4.12 and 4.14; beside them the ERC-7677 paymaster service, the webhook endpoints and a
  * studio's branding) with its full path: the server mounts this table and /openapi.json describes it. */
-export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...paymasterRoutes, ...invoiceReadRoutes, ...invoiceShareRoutes, ...webhookRoutes, ...brandingRoutes, ...customerRoutes, ...sendEmailRoutes, ...issueRoutes, ...clientSignedIssueRoutes, ...cancelRoutes, ...withdrawalRoutes, ...refundRoutes, ...paymentRoutes, ...studioRoutes, ...registryRoutes, ...signInRoutes, ...studioSettingsRoutes, ...apiKeyRoutes, ...connectionRoutes, ...vaultProvisioningRoutes, ...erc7579UpgradeRoutes, ...studioQuotaRoutes]
+export const apiRoutes: readonly ApiRoute<ApiRoutesDependencies, AuthEnv>[] = [...payRoutes, ...paymasterRoutes, ...invoiceReadRoutes, ...invoiceShareRoutes, ...webhookRoutes, ...brandingRoutes, ...customerRoutes, ...sendEmailRoutes, ...issueRoutes, ...clientSignedIssueRoutes, ...cancelRoutes, ...withdrawalRoutes, ...refundRoutes, ...paymentRoutes, ...studioRoutes, ...registryRoutes, ...signInRoutes, ...studioSettingsRoutes, ...apiKeyRoutes, ...signerRoutes, ...connectionRoutes, ...vaultProvisioningRoutes, ...erc7579UpgradeRoutes, ...studioQuotaRoutes]

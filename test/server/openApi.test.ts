@@ -93,7 +93,7 @@ describe('the merchant routes in GET /openapi.json', () => {
       // provisioning and upgrade and its quotas take the owner's bearer token only
       const signedInOnly =
         path.startsWith('/v1/auth/') ||
-        /^\/v1\/studios\/\{(id|studioId)\}\/(profile|withdrawal-address|api-keys|oauth-connections|upgrade-7579|quotas)/.test(path) ||
+        /^\/v1\/studios\/\{(id|studioId)\}\/(profile|withdrawal-address|api-keys|signer|oauth-connections|upgrade-7579|quotas)/.test(path) ||
         (method === 'POST' && /^\/v1\/studios(\/prepare|\/submit)?$/.test(path))
       expect(document.paths[path][method.toLowerCase()].security, name).toEqual(signedInOnly ? [{ bearer: [] }] : [{ hmac: [] }, { bearer: [] }])
     }

@@ -136,6 +136,11 @@ describe('each declared route, as the app mounts it', () => {
       'get /v1/studios/:studioId/api-keys/audit-log': 'none accounts',
       'delete /v1/studios/:studioId/api-keys/:keyId': 'none accounts',
       'post /v1/studios/:studioId/api-keys/:keyId/rotate': 'none accounts',
+      'post /v1/studios/:studioId/api-keys/activate-signer': 'none accounts',
+      'get /v1/studios/:studioId/signer/status': 'none accounts',
+      'post /v1/studios/:studioId/signer/revoke': 'none accounts',
+      'post /v1/studios/:studioId/signer/confirm-revocation': 'none accounts',
+      'post /v1/studios/:studioId/signer/force-revoke': 'none accounts',
       'get /v1/studios/:studioId/oauth-connections': 'none accounts',
       'delete /v1/studios/:studioId/oauth-connections/:connectionId': 'none accounts',
     })

@@ -1,6 +1,7 @@
+import * as z from 'zod/mini'
 import { HttpError } from '../../http/httpError'
 import { apiRoute } from '../../routes/apiRoute'
-import type { ApiKey, ApiKeyStore } from '../../store/apiKeyStore'
+import type { ApiKeyStore } from '../../store/apiKeyStore'
 import type { ApiKeyAuditLog } from './apiKeyAuditLog'
 import {
   apiKeyListQuerySchema,
@@ -13,9 +14,13 @@ import {
   revokedApiKeyResponseSchema,
   rotatedApiKeyResponseSchema,
   studioKeyParams,
-  type WireApiKey,
 } from './accountWire'
+import { createOwnerApiKey, keyToWire } from './ownerApiKey'
 import { requireOwner } from './requireOwner'
+import { keyActivation, writeStatusOf } from '../signer/keyActivation'
+import { readSignerState, signerDependenciesOf } from '../signer/signerLifecycle'
+import type { SignerRoutesDependencies } from '../signer/signerRoutes'
+import { keyActivationFields, signerSummarySchema } from '../signer/signerWire'
 import { accountsLimit, mounted } from './signInRoutes'
 
 export type ApiKeyManagementDependencies = {
@@ -25,29 +30,13 @@ export type ApiKeyManagementDependencies = {
 }
 
 /** Absent only where no route runs (a document of the routes). */
-export type ApiKeyRoutesDependencies = { apiKeyManagement?: ApiKeyManagementDependencies }
+export type ApiKeyRoutesDependencies = { apiKeyManagement?: ApiKeyManagementDependencies } & SignerRoutesDependencies
 
 /** What SPEC 2.8 says of the log, in every answer: it is sampled, not a ledger. */
 export const auditLogSampling =
   'created, rotated and revoked are recorded every time; key uses are sampled, about one authenticated request in ten, written asynchronously: this log is not a complete record of requests'
 
 const keyNotFound = () => new HttpError(404, 'NOT_FOUND', 'no active API key with this id in this studio')
-
-/** Write readiness (SPEC 4.4 write_status): this deployment's server signer is shared by all of a
- * studio's keys and needs no per-key activation, so a live key is ready. */
-function keyToWire(key: ApiKey): WireApiKey {
-  return {
-    key_id: key.keyId,
-    name: key.name,
-    scopes: key.scopes,
-    secret_hint: key.secretHint,
-    status: key.status,
-    write_status: key.status === 'revoked' ? 'revoked' : 'active',
-    created_at: key.createdAt.toISOString(),
-    expires_at: key.expiresAt?.toISOString() ?? null,
-    revoked_at: key.revokedAt?.toISOString() ?? null,
-  }
-}
 
 const keyRoute = apiRoute<ApiKeyRoutesDependencies>()
 const policy = { auth: 'merchant', cors: 'none', rateLimits: [accountsLimit], signedInOnly: true } as const
@@ -67,15 +56,25 @@ export const apiKeyRoutes = [
     ...policy,
     params: studioKeyParams,
     body: createApiKeyRequestSchema,
-    response: { status: 201, schema: createdApiKeyResponseSchema, description: 'The key with its secret, shown once.', headers: noStore },
+    response: {
+      status: 201,
+      schema: z.extend(createdApiKeyResponseSchema, keyActivationFields),
+      description: "The key with its secret, shown once; with write access through a server signer that is not active, the activation (StartSession) its owner signs and sends to activate-signer, the session ending when the key does.",
+      headers: noStore,
+    },
     errors,
     async handle({ params, body }, dependencies, c) {
       const principal = requireOwner(c, params.studioId)
-      const keys = mounted(dependencies.apiKeyManagement)
-      const expiresAt = body.expires_in_days == null ? undefined : new Date(keys.now() + body.expires_in_days * 86_400_000)
-      const created = await keys.apiKeys.createApiKey({ studioId: principal.studio.id, name: body.name, scopes: body.scopes, expiresAt })
-      await keys.auditLog.record(principal.studio.id, created.keyId, 'created', { userId: principal.userId ?? null })
-      return { ...keyToWire(created), secret: created.secret, activation_required: false }
+      const created = await createOwnerApiKey(mounted(dependencies.apiKeyManagement), {
+        studioId: principal.studio.id,
+        name: body.name,
+        scopes: body.scopes,
+        expiresInDays: body.expires_in_days,
+        userId: principal.userId ?? null,
+      })
+      const signing = dependencies.serverSigner?.signers ? signerDependenciesOf(dependencies.serverSigner) : undefined
+      const { signerStatus, ...activation } = await keyActivation(signing, principal.studio, { scopes: created.scopes, expiresAt: created.expires_at ? new Date(created.expires_at) : null })
+      return { ...created, write_status: writeStatusOf(created, signerStatus), ...activation }
     },
   }),
   keyRoute({
@@ -85,12 +84,17 @@ export const apiKeyRoutes = [
     ...policy,
     params: studioKeyParams,
     query: apiKeyListQuerySchema,
-    response: { status: 200, schema: apiKeyListResponseSchema, description: 'Every key, oldest first.', headers: noStore },
+    response: { status: 200, schema: z.extend(apiKeyListResponseSchema, { signer: z.nullable(signerSummarySchema) }), description: 'Every key, oldest first, and the studio\'s server signer their writes go through.', headers: noStore },
     errors,
     async handle({ params, query }, dependencies, c) {
       const { studio } = requireOwner(c, params.studioId)
-      const keys = (await mounted(dependencies.apiKeyManagement).apiKeys.listApiKeys(studio.id)).map(keyToWire)
-      return { keys: query.status ? keys.filter((key) => key.write_status === query.status) : keys, signer: null }
+      // the signer's state is the chain's, read once for every key: a write key is as ready as it is
+      const signer = dependencies.serverSigner?.signers ? await readSignerState(signerDependenciesOf(dependencies.serverSigner), studio) : null
+      const keys = (await mounted(dependencies.apiKeyManagement).apiKeys.listApiKeys(studio.id)).map((key) => ({ ...keyToWire(key), write_status: writeStatusOf(key, signer?.status ?? null) }))
+      return {
+        keys: query.status ? keys.filter((key) => key.write_status === query.status) : keys,
+        signer: signer && { signer_id: 'record' in signer ? signer.record.signerId : null, status: signer.status, signer_address: 'signer' in signer ? signer.signer : null },
+      }
     },
   }),
   keyRoute({

@@ -1,9 +1,10 @@
 import { isAddressEqual, type Address } from 'viem'
-import { getUserOperationHash } from 'viem/account-abstraction'
+import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
 import { decodeMerchantVaultCall, type MerchantVaultCall } from '../../../shared/merchantVaultCall'
 import { fromWireUserOp, toWireUserOp, type WireUserOp } from '../../../shared/userOpWire'
 import { readOwnedInvoice } from '../../auth/readOwnedInvoice'
 import type { Principal } from '../../auth/principal'
+import { BundlerRejectedError } from '../../chain/bundler'
 import { HttpError } from '../../http/httpError'
 import { assertVaultOwner, prepareOwnerOperation } from '../signer/prepareOwnerOperation'
 import { waitForSessionCall } from '../signer/sendSessionCall'
@@ -19,7 +20,7 @@ async function issuedInvoiceOf(dependencies: CancelDependencies, principal: Prin
 
 /**
  * SPEC 4.11's cancel/prepare: the vault's operation that cancels the invoice, sponsored by our
- * paymaster for one of our studios (counted in its daily quota), and the typed Cancel message whose
+ * paymaster for one of our studios (counted in its daily quota once it is submitted), and the typed Cancel message whose
  * owner signature authorises it. Nothing is sent: the owner's wallet signs, then cancel submits.
  */
 export async function prepareOwnerCancel(dependencies: CancelDependencies, principal: Principal, id: bigint, ownerAddress: Address) {
@@ -28,7 +29,9 @@ export async function prepareOwnerCancel(dependencies: CancelDependencies, princ
   const vault = principal.studio.vaultAddress
   await assertVaultOwner(dependencies.signer, vault, ownerAddress)
   const call: MerchantVaultCall = { kind: 'Cancel', registry: deployment.registry, invoice: id }
-  const { userOp, userOpHash, validUntil, typedData } = await prepareOwnerOperation(dependencies.signer, { studioId: principal.studio.id, vault, call })
+  // counted when the signed operation is sent, not here: a key that may prepare but whose owner never
+  // signs must not use up the studio's day
+  const { userOp, userOpHash, validUntil, typedData } = await prepareOwnerOperation(dependencies.signer, { studioId: principal.studio.id, vault, call, spendQuota: false })
   return {
     success: true as const,
     userOp: toWireUserOp(userOp),
@@ -68,9 +71,23 @@ export async function submitOwnerCancel(dependencies: CancelDependencies, princi
   // sent before (a 202): follow it rather than send it again
   const earlier = await signing.bundler.receipt(userOpHash)
   if (!earlier) await issuedInvoiceOf(dependencies, principal, id)
-  const reference = earlier ? null : await signing.bundler.send(userOp)
+  const reference = earlier ? null : await sendCounted(dependencies, principal.studio.id, userOp)
   const outcome = await waitForSessionCall(signing, userOpHash, reference)
   if (outcome.status === 'pending') return outcome
   dependencies.invoices.forget(id)
   return { status: 'confirmed', userOpHash, txHash: outcome.txHash }
+}
+
+/** Sends the owner's cancel, counted in the studio's daily quota when our paymaster pays for it
+ * (QUOTA_EXCEEDED past it, nothing sent); an operation the bundler refused is given back. */
+async function sendCounted(dependencies: CancelDependencies, studioId: string, userOp: UserOperation<'0.7'>): Promise<string | undefined> {
+  const signing = dependencies.signer
+  const sponsored = await signing.registeredMerchant(userOp.sender)
+  if (sponsored) await signing.quota.reserve(studioId)
+  try {
+    return await signing.bundler.send(userOp)
+  } catch (error) {
+    if (sponsored && error instanceof BundlerRejectedError) await signing.quota.release(studioId)
+    throw error
+  }
 }

@@ -10,13 +10,13 @@ export const needsServerSigner = (scopes: readonly string[]) => scopes.some((sco
 export type WriteStatus = 'active' | 'pending_activation' | 'revoked'
 
 /** A key's SPEC 4.4 write_status, given its own status and the studio's signer: a revoked key is
- * revoked; a key that writes through the signer is as ready as the signer is; any other key is ready. */
+ * revoked for good; a key that writes through the signer is as ready as the signer is, and waits for
+ * the owner's activation while it is not (a revoked signer included: the owner may start it again);
+ * any other key is ready. */
 export function writeStatusOf(key: { status: 'active' | 'revoked'; scopes: readonly string[] }, signer: SignerState['status'] | null): WriteStatus {
   if (key.status === 'revoked') return 'revoked'
   if (!needsServerSigner(key.scopes) || signer === null) return 'active'
-  if (signer === 'active' || signer === 'pending_revocation') return 'active'
-  if (signer === 'revoked') return 'revoked'
-  return 'pending_activation'
+  return signer === 'active' || signer === 'pending_revocation' ? 'active' : 'pending_activation'
 }
 
 export type KeyActivation =

@@ -63,3 +63,7 @@ export const activateSignerResponseSchema = z.union([
 ])
 
 export const forceRevokeResponseSchema = z.object({ signer_id: z.string(), status: z.literal('revoked'), message: z.string() })
+
+/** What POST /api-keys adds to a new key (SPEC 4.4): the activation its owner signs when the key
+ * writes through a server signer that is not active, or why none could be prepared. */
+export const keyActivationFields = { activation: z.optional(activationSchema), activation_error: z.optional(z.string()) }
