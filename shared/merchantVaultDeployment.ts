@@ -15,10 +15,13 @@ export function deploymentCall(token: Address, owner: Address): Extract<Merchant
   return { kind: 'Withdrawal', token: getAddress(token), amount: 0n, to: getAddress(owner) }
 }
 
-/** The factory's createAccount(owner, salt), the operation's factoryData. MerchantVaultFactory has
- * the payer's vault factory's createAccount and getAddress (shared/vaultFactoryAbi.ts), salt and all. */
+/** MerchantVaultFactory's createAccount and getAddress by name, for a wallet's reads and calls: the
+ * payer's vault factory's own fragments (shared/vaultFactoryAbi.ts), which it shares, salt and all. */
+export const merchantVaultFactoryCallAbi = { createAccount: vaultFactoryAbi[0], getAddress: vaultFactoryAbi[1] } as const
+
+/** The factory's createAccount(owner, salt), the operation's factoryData. */
 export function createVaultFactoryData(owner: Address, salt: bigint): Hex {
-  return encodeCall(vaultFactoryAbi[0], [owner, salt])
+  return encodeCall(merchantVaultFactoryCallAbi.createAccount, [owner, salt])
 }
 
 /** Reads factoryData as createAccount(owner, salt), exactly encoded (no trailing bytes); null for anything else. */
