@@ -37,6 +37,8 @@ export type StartCheckoutDevnetParameters = {
 const identityRedirectUri = (port: number) => `http://127.0.0.1:${port || 8787}/signed-in`
 /** The merchant dashboard's address, also its redirect URI at the identity provider. */
 const dashboardUrl = (port: number) => `http://127.0.0.1:${port}/dashboard`
+/** Where the devnet's enquiries (POST /v1/leads) are announced: the devnet's mailbox keeps every mail, for anyone. */
+const devnetLeadsInbox = 'sales@devnet.svc-checkout.test'
 /** Where the identity provider sends a user back to the CLI's and MCP's authorization server (/oauth). */
 const oauthSignedInUri = (port: number) => `http://127.0.0.1:${port}/oauth/signed-in`
 
@@ -100,7 +102,7 @@ export async function startCheckoutDevnet({ dir, rpcPort, port: askedPort, store
   // every payer of a devnet is its developer on 127.0.0.1: a limit per client address would count
   // them all as one; the limits per invoice and per owner still hold
   // webhooks to loopback: the demo storefront's receiver, and a merchant trying one on this machine
-  const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, SPONSORSHIP_LIMIT_PER_CLIENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SMTP_URL: mailbox.url, ...jwtSettings, ...serverOverrides(process.env), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }
+  const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, SPONSORSHIP_LIMIT_PER_CLIENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SMTP_URL: mailbox.url, LEADS_NOTIFY_EMAIL: devnetLeadsInbox, ...jwtSettings, ...serverOverrides(process.env), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }
   const config = devnetConfig(devnet, { port, ...(databaseUrl ? {} : { dataDir }), overrides })
   const server = await createServer(config, {
     db,

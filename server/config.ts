@@ -166,6 +166,9 @@ export const configSchema = z.object({
   SMTP_URL: z.optional(z.url({ protocol: /^smtps?$/, error: 'an smtp:// or smtps:// URL' })),
   /** The From of invoice mail: an address the SMTP server may send as. */
   MAIL_FROM: z._default(z.string().check(z.minLength(3), z.maxLength(254)), 'svc-checkout <invoices@localhost>'),
+  /** Who is told of each enquiry from the public form (POST /v1/leads, SPEC 4.7), through SMTP_URL.
+   * Unset: enquiries are kept and the enquirer confirmed, but nobody is told. */
+  LEADS_NOTIFY_EMAIL: z.optional(z.email().check(z.maxLength(254))),
   /** Whether invoice creation refuses a request without an Idempotency-Key (SPEC 7.4.1); unset, it
    * does everywhere but in production (NODE_ENV=production): idempotencyKeyRequiredOf. */
   IDEMPOTENCY_KEY_REQUIRED: z.optional(z.stringbool()),
@@ -253,6 +256,7 @@ const wants: { [name in keyof Config]: string } = {
   JWT_CLOCK_TOLERANCE_SECONDS: 'seconds, a whole number',
   SMTP_URL: 'an SMTP server, smtp://host:port or smtps://user:password@host:port',
   MAIL_FROM: 'the sender of invoice mail, such as Acme invoices <invoices@acme.example>',
+  LEADS_NOTIFY_EMAIL: 'an email address, such as sales@acme.example',
   IDEMPOTENCY_KEY_REQUIRED: 'true or false (unset: true unless NODE_ENV is production)',
   IDEMPOTENCY_LEASE_MS: 'milliseconds, a positive integer larger than SUBMIT_WAIT_MS (60000 when unset)',
   NODE_ENV: 'production for a production deployment, anything else otherwise',

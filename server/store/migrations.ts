@@ -750,6 +750,34 @@ export const migrations: readonly Migration[] = [
     ],
   },
   {
+    version: 25,
+    name: 'leads',
+    statements: [
+      // SPEC 4.7: enquiries from the public form, kept before any mail is tried; each mail's success
+      // beside it, so a mail that failed is seen and nothing is lost (server/merchant/leads)
+      `CREATE TABLE leads (
+        id uuid PRIMARY KEY,
+        first_name text NOT NULL CHECK (char_length(first_name) BETWEEN 1 AND 100),
+        last_name text NOT NULL CHECK (char_length(last_name) BETWEEN 1 AND 100),
+        email text NOT NULL CHECK (char_length(email) BETWEEN 3 AND 254),
+        company text NOT NULL CHECK (char_length(company) BETWEEN 1 AND 200),
+        role text NOT NULL CHECK (char_length(role) BETWEEN 1 AND 100),
+        use_case_description text NOT NULL CHECK (char_length(use_case_description) BETWEEN 10 AND 2000),
+        platform_type text NOT NULL CHECK (platform_type IN ('dsp', 'igaming', 'gaming', 'financial', 'other')),
+        monthly_volume text NOT NULL CHECK (monthly_volume IN ('under_100k', '100k_500k', '500k_2m', '2m_10m', '10m_plus')),
+        timeline text NOT NULL CHECK (timeline IN ('exploring', '1_3_months', 'asap')),
+        referral_source text CHECK (char_length(referral_source) <= 200),
+        source_page text CHECK (char_length(source_page) <= 200),
+        additional_notes text CHECK (char_length(additional_notes) <= 2000),
+        source_plan text CHECK (char_length(source_plan) <= 100),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        operator_notified_at timestamptz,
+        confirmation_sent_at timestamptz
+      )`,
+      'CREATE INDEX leads_created ON leads (created_at)',
+    ],
+  },
+  {
     version: 26,
     name: 'MCP and CLI writes in the audit log',
     statements: [

@@ -25,6 +25,7 @@ import { createStudioStore } from './studioStore'
 import { createUserStore } from '../merchant/accounts/userStore'
 import { createApiKeyAuditLog } from '../merchant/accounts/apiKeyAuditLog'
 import { createAgentStore } from '../merchant/agents/agentStore'
+import { createLeadStore } from '../merchant/leads/leadStore'
 import { createWebhookEndpointStore } from './webhookEndpointStore'
 import { createWebhookOutbox } from './webhookOutbox'
 
@@ -65,6 +66,7 @@ export function openStores(
     users: createUserStore(db),
     apiKeyAudit: createApiKeyAuditLog(db),
     agents: createAgentStore(db),
+    leads: createLeadStore(db),
     webhookEndpoints: createWebhookEndpointStore(db, ciphers['webhook-secret']),
     webhookOutbox: createWebhookOutbox(db, { chainId: config.CHAIN_ID, registry: config.REGISTRY_ADDRESS }),
     branding: createBrandingStore(db),

@@ -38,9 +38,12 @@ export type InProcessAppParameters = {
   trustedProxies?: TrustedProxies
   /** Where the limits are counted (a test's Redis); absent, in the app's memory. */
   sharedRateCounter?: AppDependencies['sharedRateCounter']
+  /** More of the merchant side, over the app's stores (an identity provider's verifier, the lead
+   * form's mailer): what a test needs beyond the API key and customers. */
+  merchant?: (stores: ReturnType<typeof openStores>) => Promise<Partial<AppDependencies['merchant']>>
 }
 
-export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, sharedRateCounter }: InProcessAppParameters = {}) {
+export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, sharedRateCounter, merchant }: InProcessAppParameters = {}) {
   const context = {} as {
     app: ReturnType<typeof createApp>
     /** A merchant's API key with every invoice scope. */
@@ -65,14 +68,16 @@ export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, 
     context.apiKey = { keyId: key.keyId, secret: key.secret }
     context.studioId = studio.id
     context.stores = stores
+    const more = merchant ? await merchant(stores) : {}
     context.app = createApp({
       pay: noChain('the pay routes'),
       metadata: stores.metadataAccess,
       merchant: {
-        auth: { apiKeys: stores.apiKeys, nonces: stores.nonces, studios: stores.studios, jwt: null, skewMs: 300_000, now: Date.now },
         share: noChain('the share routes'),
         branding: { store: stores.branding, invoices: noChain('the branding route'), chainId: 31337 },
         customers: stores.customers,
+        ...more,
+        auth: { apiKeys: stores.apiKeys, nonces: stores.nonces, studios: stores.studios, jwt: null, skewMs: 300_000, now: Date.now, ...more.auth },
       },
       logger: silentLogger,
       metrics: createMetrics(),

@@ -1,0 +1,35 @@
+import { partOf, perClientLimit } from '../../http/perClientLimit'
+import { apiRoute } from '../../routes/apiRoute'
+import { leadCreatedResponseSchema, leadRequestSchema } from './leadWire'
+import { receiveLead, type LeadDependencies } from './receiveLead'
+
+/** Absent only where no route runs (a document of the routes). */
+export type LeadRoutesDependencies = { leads?: LeadDependencies }
+
+/** A person fills in the form once; a script filling it in a loop would fill the operator's inbox and
+ * mail strangers: a twentieth of the general limit, per client. */
+export const leadsLimit = perClientLimit('leads', (settings) => partOf(settings, 20))
+
+const leadRoute = apiRoute<LeadRoutesDependencies>()
+
+/** SPEC 4.7: the public enquiry form. No credential (5.6); any origin may post it, as the form sits
+ * on the website rather than on this server. */
+export const leadRoutes = [
+  leadRoute({
+    method: 'post',
+    path: '/v1/leads',
+    summary: 'Sends an enquiry to the team; opens no account',
+    description: 'Unauthenticated and rate-limited per client. The enquiry is kept; the team is notified and the enquirer gets a confirmation by mail, sent after the answer: a mail that fails loses nothing.',
+    auth: 'none',
+    cors: 'anyOrigin',
+    rateLimits: [leadsLimit],
+    body: leadRequestSchema,
+    response: { status: 201, schema: leadCreatedResponseSchema, description: 'The enquiry, kept.' },
+    errors: [],
+    async handle({ body }, dependencies) {
+      if (!dependencies.leads) throw new Error('the lead route is mounted without its dependencies')
+      const { id } = await receiveLead(dependencies.leads, body)
+      return { data: { id } }
+    },
+  }),
+]

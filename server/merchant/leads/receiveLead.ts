@@ -1,0 +1,35 @@
+import type { Logger } from '../../http/logger'
+import type { Mailer } from '../email/smtpMailer'
+import { enquirerConfirmation, operatorNotice } from './leadMail'
+import type { LeadStore } from './leadStore'
+import type { LeadRequest } from './leadWire'
+
+export type LeadDependencies = {
+  leads: Pick<LeadStore, 'createLead' | 'markMailed'>
+  /** Null where no SMTP server is configured: enquiries are kept, no mail goes out. */
+  mailer: Mailer | null
+  /** LEADS_NOTIFY_EMAIL: who hears of each enquiry; null, nobody is told (they are still kept). */
+  notifyTo: string | null
+  logger: Logger
+}
+
+/**
+ * SPEC 4.7: keeps the enquiry, then mails the operator and the enquirer. The enquiry is written
+ * first, and the mails go out after the answer (`mailed`), each on its own: a mail server that is
+ * down or slow neither loses the enquiry nor holds the form's answer, and one mail failing does not
+ * stop the other. What was sent is written beside the enquiry. Nothing here opens an account.
+ */
+export async function receiveLead({ leads, mailer, notifyTo, logger }: LeadDependencies, lead: LeadRequest): Promise<{ id: string; mailed: Promise<void> }> {
+  const id = await leads.createLead(lead)
+  const send = async (what: 'operator' | 'confirmation') => {
+    if (!mailer || (what === 'operator' && !notifyTo)) return
+    try {
+      await mailer.send(what === 'operator' ? operatorNotice(id, lead, notifyTo!) : enquirerConfirmation(lead))
+      await leads.markMailed(id, what)
+    } catch (error) {
+      // the enquiry is kept: whoever reads the leads sees which mail did not go
+      logger.warn({ err: error, lead: id, mail: what }, 'an enquiry mail was not sent')
+    }
+  }
+  return { id, mailed: Promise.all([send('operator'), send('confirmation')]).then(() => undefined) }
+}
