@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path'
 import { createPublicClient, http } from 'viem'
 import { simpleParser } from 'mailparser'
 import { expect, onTestFinished, test } from 'vitest'
+import { signInWithPassword } from '../../devnet/passwordSignIn'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { builtPage } from '../support/builtPage'
@@ -72,6 +73,10 @@ test('behavior: npm start brings the devnet up with no configuration, writes dev
   expect(JSON.parse(login!).user).toMatchObject({ email: file.merchant.login!.email, studioId: file.merchant.studioId, isNewUser: false })
   const profile = await fetch(`${file.serverUrl}/v1/studios/me/profile`, { headers: { authorization: `Bearer ${accessToken}` } })
   expect(await profile.json()).toMatchObject({ success: true, profileComplete: true })
+  // the second devnet user has no studio yet: they provision one through their wallet (SPEC 4.3)
+  const newcomer = await signInWithPassword({ issuer: file.identity!.issuer, clientId: file.identity!.clientId, redirectUri: file.identity!.redirectUri, resource: file.identity!.audience, ...file.merchant.newLogin! })
+  const newcomerLogin = await fetch(`${file.serverUrl}/v1/auth/login`, { method: 'POST', headers: { authorization: `Bearer ${newcomer.accessToken}` } })
+  expect(await newcomerLogin.json()).toMatchObject({ success: true, user: { email: 'newmerchant@devnet.local', studioId: null, isNewUser: true } })
 
   // the dashboard, printed beside the share links, is served where devnet.json says, signing in at its provider
   expect(file.dashboardUrl).toBe(`${file.serverUrl}/dashboard`)
