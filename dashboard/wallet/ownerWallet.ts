@@ -8,7 +8,6 @@ import { ethCall } from '../../src/chain/ethCall'
 import { readBlockTime } from '../../src/chain/readBlockTime'
 import { pinned } from '../../src/config/pinned'
 import { createWagmiWallets } from '../../src/wallet/wagmiWallets'
-import { readImplementation } from '../../src/wallet/devnetWalletScreen'
 import type { WalletChoice } from '../../src/wallet/walletChoice'
 
 /**
@@ -39,6 +38,18 @@ async function walletNode() {
   return (method: string, params?: readonly unknown[]) => provider.request({ method, params: params as unknown[] })
 }
 
+/** ERC-1167's minimal proxy, around the 20 bytes of the address it delegates every call to. */
+const clonePrefix = '0x363d3d373d3d3d363d73'
+const cloneSuffix = '5af43d82803e903d91602b57fd5bf3'
+
+/** The implementation a merchant vault runs: the factory deploys each as an ERC-1167 clone (contracts/
+ * MerchantVaultFactory.sol), whose code names it. Undefined when the code is no such clone. */
+async function readCloneImplementation(node: Awaited<ReturnType<typeof walletNode>>, vault: Address): Promise<Address | undefined> {
+  const code = String(await node('eth_getCode', [vault, 'latest']).catch(() => '0x')).toLowerCase()
+  if (code.length !== clonePrefix.length + 40 + cloneSuffix.length || !code.startsWith(clonePrefix) || !code.endsWith(cloneSuffix)) return undefined
+  return getAddress(`0x${code.slice(clonePrefix.length, clonePrefix.length + 40)}`)
+}
+
 /** The browser's wallets (EIP-6963 and a legacy injected one), as they are discovered. */
 export function watchOwnerWallets(onChange: (choices: WalletChoice[]) => void): () => void {
   // the devnet wallet is the payer's stand-in, and WalletConnect needs a project id the dashboard is not built with
@@ -67,7 +78,7 @@ export async function describeOwnerOperation(prepared: PreparedOperation, studio
     throw new OwnerWalletRefusal(`The message is for ${domain.verifyingContract}, not your studio's vault ${studio.vaultAddress}. Nothing was signed.`)
   }
   const vault = getAddress(studio.vaultAddress)
-  const implementation = await readImplementation(await walletNode(), pinned, owner, vault)
+  const implementation = await readCloneImplementation(await walletNode(), vault)
   const knowledge: WalletKnowledge = {
     tokens: [{ chainId: pinned.chainId, address: getAddress(pinned.token), ticker: pinned.tokenSymbol, decimals: pinned.tokenDecimals }],
     names: { [vault]: 'Your vault', [getAddress(pinned.registry)]: 'Invoice registry' },
