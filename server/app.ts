@@ -51,6 +51,7 @@ import { openApiRoute } from './routes/openApiRoute'
 import type { PolicyMiddleware } from './routes/routePolicy'
 import { oauthLimit, type AuthorizationServer } from './merchant/oauth/authorizationServer'
 import { oauthScopeOf } from './merchant/oauth/oauthRestRoutes'
+import { auditOAuthWrites, type AgentWriteAudit } from './merchant/oauth/agentWriteAudit'
 import { mcpEndpoint, mcpLimit, type McpEndpointDependencies } from './merchant/mcp/mcpEndpoint'
 
 export type AppDependencies = {
@@ -89,7 +90,7 @@ export type AppDependencies = {
   embedDir?: string
   /** The CLI's and MCP's authorization server at /oauth, and the hosted MCP endpoint at /mcp (SPEC
    * 5.3, 5.4); absent where no identity provider signs users in. */
-  oauth?: { authorization: AuthorizationServer; publicUrl: () => string }
+  oauth?: { authorization: AuthorizationServer; publicUrl: () => string; audit?: AgentWriteAudit }
   /** `npm start` only: GET /devnet/wallet for the page's devnet wallet. Off by default. */
   devnetWallet?: DevnetWalletKey
 }
@@ -167,7 +168,9 @@ export function createApp(dependencies: AppDependencies) {
     guard: (route): MiddlewareHandler<AuthEnv>[] => {
       if (route.auth === 'none') return []
       const oauthScope = oauthScopeOf(route)
-      return [oauthScope ? authenticatedOrOAuth : authenticated, ...(route.scope ? [requireScope(route.scope)] : []), ...(oauthScope && oauthScope !== route.scope ? [requireScope(oauthScope, { only: 'oauth' })] : [])]
+      // a CLI sign-in's writes are each written to the studio's audit log with the client's name
+      const audited = oauthScope && route.method !== 'get' && dependencies.oauth?.audit ? [auditOAuthWrites(dependencies.oauth.audit, route, dependencies.logger)] : []
+      return [oauthScope ? authenticatedOrOAuth : authenticated, ...(route.scope ? [requireScope(route.scope)] : []), ...(oauthScope && oauthScope !== route.scope ? [requireScope(oauthScope, { only: 'oauth' })] : []), ...audited]
     },
   })
   if (dependencies.oauth) {

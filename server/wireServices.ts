@@ -188,6 +188,8 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
       ? {
           authorization: createAuthorizationServer({ db: stores.db, now, publicUrl: () => publicUrl, users: stores.users, studios: stores.studios, logger, cookieSecret: encryptionKeysOf(config).keys.get(encryptionKeysOf(config).activeKeyId)!, identity: { issuer: config.JWT_ISSUER, clientId: config.OAUTH_IDENTITY_CLIENT_ID, verify: identityVerifier } }),
           publicUrl: () => publicUrl,
+          // every write an agent or a CLI sign-in makes, beside the keys' events
+          audit: stores.apiKeyAudit,
         }
       : undefined
   const app = createApp({

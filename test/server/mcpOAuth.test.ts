@@ -408,3 +408,61 @@ describe('DELETE /v1/studios/:studioId/oauth-connections/:connectionId', () => {
     expect((await fetch(`${connections}/${mine[0]!.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${owner}` } })).status).toBe(404)
   })
 })
+
+describe("the studio's audit log", () => {
+  type AuditEvent = { event: string; key_id: string; client_name: string | null; summary: string | null; method: string | null; path: string | null; user_id: string | null }
+  const auditLog = async () => {
+    const answer = await fetch(`${ctx.server.url}/v1/studios/${studioId}/api-keys/audit-log?limit=100`, { headers: { authorization: `Bearer ${await ownerToken()}` } })
+    expect(answer.status).toBe(200)
+    return ((await answer.json()) as { events: AuditEvent[] }).events
+  }
+
+  test("keeps every write an agent makes through MCP with the client's name, in the words its tool result says; reads and replays are not writes", async () => {
+    const { client, oauth } = await connectAgent([...reads, ...writes], { max_invoice: '50000000', invoices_per_day: '5' })
+    const name = `Audited Customer ${Date.now()}`
+    const creation = await client.callTool({ name: 'customer_create', arguments: { type: 'entity', legal_name: name, email: 'audited@example.com', registration_number: 'HRB 7', address: { street: '1 Audit Way', city: 'Berlin', postal: '10115', country: 'DE' } } })
+    const customer = textOf(creation).data
+    const saidCreated = (creation.content as { text: string }[])[1]?.text
+    expect(saidCreated).toBe(`created customer ${name} <audited@example.com> (${customer.id})`)
+    const issue = { idempotency_key: `audited-${Date.now()}`, customer_id: customer.id, amount: '3000000', due_days: 9 }
+    const issued = await client.callTool({ name: 'invoice_issue', arguments: issue })
+    const invoice = textOf(issued)
+    const saidIssued = (issued.content as { text: string }[])[1]?.text
+    expect(saidIssued).toBe(`issued invoice ${invoice.id} (number ${invoice.invoiceNumber}) of 3000000 base units to customer ${customer.id}, due in 9 days`)
+    const replay = await client.callTool({ name: 'invoice_issue', arguments: issue })
+    expect((replay.content as { text: string }[])[1]?.text).toContain('nothing new was written')
+    const listed = await client.callTool({ name: 'customers_list', arguments: {} })
+    expect((listed.content as { text: string }[])[1]?.text).toMatch(/^listed \d+ customers$/)
+    const canceled = await client.callTool({ name: 'invoice_cancel', arguments: { id: invoice.id } })
+    expect((canceled.content as { text: string }[])[1]?.text).toMatch(new RegExp(`^canceled invoice ${invoice.id} \\(transaction 0x[0-9a-f]{64}\\)$`))
+    await client.close()
+
+    const mine = (await auditLog()).filter((event) => event.event === 'agent_write' && event.key_id === oauth.information!.client_id)
+    // newest first: the cancel, the issue (once: the replay wrote nothing), the customer; no read
+    expect(mine.map((event) => [event.client_name, event.method, event.path, event.summary])).toEqual([
+      ['Test agent', 'POST', `/v1/invoices/${invoice.id}/cancel/submit`, (canceled.content as { text: string }[])[1]!.text],
+      ['Test agent', 'POST', '/v1/invoices/issue', saidIssued],
+      ['Test agent', 'POST', '/v1/customers', saidCreated],
+    ])
+    expect(mine[0]!.user_id).toBeTruthy()
+  })
+
+  test("keeps a CLI sign-in's writes on the REST routes with its client's name, and not its reads", async () => {
+    const tokens = await cliSignIn([...reads, ...writes])
+    const rest = (path: string, init: RequestInit = {}) => fetch(`${ctx.server.url}${path}`, { ...init, headers: { authorization: `Bearer ${tokens.access_token}`, ...(init.body ? { 'content-type': 'application/json' } : {}) } })
+    const name = `CLI Audited ${Date.now()}`
+    const created = await rest('/v1/customers', { method: 'POST', body: JSON.stringify({ type: 'entity', legalName: name, email: 'cli-audit@example.com', registrationNumber: 'HRB 9', address: { street: '1 Way', city: 'Berlin', postal: '10115', country: 'DE' } }) })
+    expect(created.status).toBe(201)
+    const customer = ((await created.json()) as { data: { id: string } }).data
+    const changed = await rest(`/v1/customers/${customer.id}`, { method: 'PATCH', body: JSON.stringify({ notes: 'pays on Fridays' }) })
+    expect(changed.status).toBe(200)
+    expect((await rest(`/v1/customers/${customer.id}`)).status).toBe(200)
+    const refused = await rest(`/v1/customers/${customer.id}`, { method: 'PATCH', body: JSON.stringify({ email: 'not an email' }) })
+    expect(refused.status).toBe(400)
+    const events = (await auditLog()).filter((event) => event.event === 'agent_write' && event.summary?.includes(customer.id))
+    expect(events.map((event) => [event.client_name, event.method, event.summary])).toEqual([
+      ['svc CLI', 'PATCH', `changed customer ${name} (${customer.id}): notes`],
+      ['svc CLI', 'POST', `created customer ${name} <cli-audit@example.com> (${customer.id})`],
+    ])
+  })
+})

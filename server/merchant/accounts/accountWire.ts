@@ -100,7 +100,18 @@ export const auditLogQuerySchema = z.strictObject({
 })
 export const auditLogResponseSchema = z.object({
   events: z.array(
-    z.object({ id: z.string(), key_id: z.string(), event: z.enum(['created', 'rotated', 'revoked', 'used']), user_id: z.nullable(z.string()), method: z.nullable(z.string()), path: z.nullable(z.string()), created_at: z.string() }),
+    z.object({
+      id: z.string(),
+      key_id: z.string(),
+      event: z.enum(['created', 'rotated', 'revoked', 'used', 'agent_write']),
+      user_id: z.nullable(z.string()),
+      method: z.nullable(z.string()),
+      path: z.nullable(z.string()),
+      /** agent_write: the OAuth client (MCP agent or CLI sign-in) by its registered name, and what it did */
+      client_name: z.nullable(z.string()),
+      summary: z.nullable(z.string()),
+      created_at: z.string(),
+    }),
   ),
   next_cursor: z.nullable(z.string()),
   sampling: z.string(),

@@ -34,7 +34,7 @@ export type ApiKeyRoutesDependencies = { apiKeyManagement?: ApiKeyManagementDepe
 
 /** What SPEC 2.8 says of the log, in every answer: it is sampled, not a ledger. */
 export const auditLogSampling =
-  'created, rotated and revoked are recorded every time; key uses are sampled, about one authenticated request in ten, written asynchronously: this log is not a complete record of requests'
+  'created, rotated and revoked are recorded every time, as is every write by a connected MCP agent or CLI sign-in (agent_write, with its client_name and a summary); key uses are sampled, about one authenticated request in ten, written asynchronously: this log is not a complete record of requests'
 
 const keyNotFound = () => new HttpError(404, 'NOT_FOUND', 'no active API key with this id in this studio')
 
@@ -119,6 +119,8 @@ export const apiKeyRoutes = [
           user_id: event.userId,
           method: event.method,
           path: event.path,
+          client_name: event.clientName,
+          summary: event.summary,
           created_at: event.createdAt.toISOString(),
         })),
         next_cursor: page.nextCursor,

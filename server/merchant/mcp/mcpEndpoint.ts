@@ -7,6 +7,7 @@ import type { StudioStore } from '../../store/studioStore'
 import type { ApiRoute } from '../../routes/apiRoute'
 import type { AuthorizationServer, OAuthGrantPrincipal } from '../oauth/authorizationServer'
 import { registerMerchantTools } from './mcpTools'
+import type { AgentWriteAudit } from '../oauth/agentWriteAudit'
 
 export type McpEndpointDependencies = {
   authorization: AuthorizationServer
@@ -14,6 +15,8 @@ export type McpEndpointDependencies = {
   routes: readonly ApiRoute<unknown, never>[]
   dependencies: unknown
   publicUrl: () => string
+  /** The studio's audit log, where each write is kept with the client's name. */
+  audit?: AgentWriteAudit
 }
 
 const bearerPattern = /^Bearer +(\S+)$/i
@@ -30,7 +33,7 @@ class GrantEndedError extends Error {}
  * hosted token is refused on /v1. The 401 names the protected-resource metadata (RFC 9728), from
  * which a client finds the authorization server (RFC 8414) and registers itself (RFC 7591).
  */
-export function mcpEndpoint({ authorization, studios, routes, dependencies, publicUrl }: McpEndpointDependencies) {
+export function mcpEndpoint({ authorization, studios, routes, dependencies, publicUrl, audit }: McpEndpointDependencies) {
   const base = () => publicUrl().replace(/\/$/, '')
   const metadataUrl = () => `${base()}/.well-known/oauth-protected-resource/mcp`
   const app = new Hono()
@@ -76,7 +79,7 @@ export function mcpEndpoint({ authorization, studios, routes, dependencies, publ
       count: (idempotencyKey: string) => authorization.countIssue(grant, idempotencyKey),
     }
     const server = new McpServer({ name: 'svc-checkout', version: '1.0.0' })
-    registerMerchantTools(server, { principal, routes, dependencies, baseUrl: base(), issueLimits })
+    registerMerchantTools(server, { principal, routes, dependencies, baseUrl: base(), issueLimits, ...(audit ? { audit } : {}) })
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
     await server.connect(transport)
     try {

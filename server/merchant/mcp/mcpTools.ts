@@ -6,6 +6,7 @@ import type { Principal } from '../../auth/principal'
 import { grantsScope, type Scope } from '../../auth/scopes'
 import { CodedError } from '../../../shared/codedError'
 import type { ApiRoute } from '../../routes/apiRoute'
+import { recordAgentWrite, type AgentWriteAudit } from '../oauth/agentWriteAudit'
 
 /** One MCP tool: the REST route whose code it runs, and how its snake_case arguments become that route's input. */
 type ToolSpec = {
@@ -17,15 +18,23 @@ type ToolSpec = {
   input: z.ZodRawShape
   /** Splits the arguments into the route's params, query, body and headers (keys still snake_case). */
   split(args: Record<string, unknown>): { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: Record<string, unknown>; headers?: Record<string, string> }
+  /** What a read did, in a sentence (a write's sentence is the audit log's, agentWriteAudit.ts). */
+  read?(answer: any, args: Record<string, unknown>): string
 }
 
 const id = { id: z.string().describe('the invoice id') }
 const paging = { limit: z.optional(z.number().int()), cursor: z.optional(z.string()) }
+const address = z.object({ street: z.string(), city: z.string(), postal: z.string(), country: z.string().describe('ISO 3166-1 alpha-2') })
+const count = (answer: any, field?: string) => {
+  const data = answer?.data
+  const items = field ? data?.[field] : (data?.items ?? data)
+  return Array.isArray(items) ? items.length : 0
+}
 
 const tools: readonly ToolSpec[] = [
-  { name: 'invoices_list', description: "List the studio's invoices, latest first.", method: 'get', path: '/v1/invoices', scope: 'invoice:read', input: { ...paging, status: z.optional(z.string()) }, split: (args) => ({ query: args }) },
-  { name: 'invoice_get', description: 'One invoice by id.', method: 'get', path: '/v1/invoices/:id', scope: 'invoice:read', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }) },
-  { name: 'invoice_lookup', description: 'Find an invoice by its number or payment reference.', method: 'get', path: '/v1/invoices/lookup', scope: 'invoice:read', input: { invoice_number: z.optional(z.string()), q: z.optional(z.string()) }, split: (args) => ({ query: args }) },
+  { name: 'invoices_list', description: "List the studio's invoices, latest first.", method: 'get', path: '/v1/invoices', scope: 'invoice:read', input: { ...paging, status: z.optional(z.string()) }, split: (args) => ({ query: args }), read: (answer) => `listed ${count(answer)} invoices` },
+  { name: 'invoice_get', description: 'One invoice by id.', method: 'get', path: '/v1/invoices/:id', scope: 'invoice:read', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }), read: (answer, args) => `read invoice ${String(args.id)} (${String(answer?.data?.status ?? answer?.status ?? 'status unknown')})` },
+  { name: 'invoice_lookup', description: 'Find an invoice by its number or payment reference.', method: 'get', path: '/v1/invoices/lookup', scope: 'invoice:read', input: { invoice_number: z.optional(z.string()), q: z.optional(z.string()) }, split: (args) => ({ query: args }), read: () => 'looked up an invoice' },
   {
     name: 'invoice_issue',
     description: "Issue an invoice to one of the studio's customers with the server signer. The same idempotency_key replays the first answer instead of issuing twice.",
@@ -36,19 +45,38 @@ const tools: readonly ToolSpec[] = [
     split: ({ idempotency_key, ...body }) => ({ body, headers: { 'idempotency-key': String(idempotency_key) } }),
   },
   { name: 'invoice_cancel', description: 'Cancel an unpaid invoice with the server signer.', method: 'post', path: '/v1/invoices/:id/cancel/submit', scope: 'invoice:write', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }) },
-  { name: 'invoice_share_link', description: "An invoice's share link, for the payer.", method: 'get', path: '/v1/invoices/:id/share', scope: 'invoice:read', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }) },
-  { name: 'customers_list', description: "List the studio's customers.", method: 'get', path: '/v1/customers', scope: 'customer:read', input: { search: z.optional(z.string()), limit: z.optional(z.number().int()), offset: z.optional(z.number().int()) }, split: (args) => ({ query: args }) },
+  {
+    name: 'invoice_send_email',
+    description: "Mail an Issued invoice's link to its customer again (at most five a day per invoice).",
+    method: 'post',
+    path: '/v1/invoices/:id/send-email',
+    scope: 'invoice:write',
+    input: { ...id, customer_id: z.optional(z.string()) },
+    split: ({ id: invoice, ...body }) => ({ params: { id: invoice }, body }),
+  },
+  { name: 'invoice_share_link', description: "An invoice's share link, for the payer.", method: 'get', path: '/v1/invoices/:id/share', scope: 'invoice:read', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }), read: (_, args) => `read the share link of invoice ${String(args.id)}` },
+  { name: 'customers_list', description: "List the studio's customers.", method: 'get', path: '/v1/customers', scope: 'customer:read', input: { search: z.optional(z.string()), limit: z.optional(z.number().int()), offset: z.optional(z.number().int()) }, split: (args) => ({ query: args }), read: (answer) => `listed ${count(answer)} customers` },
   {
     name: 'customer_create',
     description: 'Create a customer (type entity or person).',
     method: 'post',
     path: '/v1/customers',
     scope: 'customer:write',
-    input: { type: z.enum(['entity', 'person']), legal_name: z.string(), email: z.string(), registration_number: z.optional(z.string()), trade_name: z.optional(z.string()), tax_id: z.optional(z.string()), vat_number: z.optional(z.string()), wallet_address: z.optional(z.string()), notes: z.optional(z.string()), address: z.object({ street: z.string(), city: z.string(), postal: z.string(), country: z.string().describe('ISO 3166-1 alpha-2') }) },
+    input: { type: z.enum(['entity', 'person']), legal_name: z.string(), email: z.string(), registration_number: z.optional(z.string()), trade_name: z.optional(z.string()), tax_id: z.optional(z.string()), vat_number: z.optional(z.string()), wallet_address: z.optional(z.string()), notes: z.optional(z.string()), address },
     split: (body) => ({ body }),
   },
-  { name: 'payments_list', description: 'List the payments received, latest first.', method: 'get', path: '/v1/payments', scope: 'dashboard:read', input: paging, split: (args) => ({ query: args }) },
-  { name: 'balance', description: "The studio vault's balance, read from the chain.", method: 'get', path: '/v1/studios/me/balance', scope: 'dashboard:read', input: {}, split: () => ({}) },
+  {
+    name: 'customer_update',
+    description: "Change some of a customer's fields; omitted ones are kept, an address is sent whole.",
+    method: 'patch',
+    path: '/v1/customers/:id',
+    scope: 'customer:write',
+    input: { id: z.string().describe('the customer id'), legal_name: z.optional(z.string()), email: z.optional(z.string()), registration_number: z.optional(z.string()), trade_name: z.optional(z.string()), tax_id: z.optional(z.string()), vat_number: z.optional(z.string()), wallet_address: z.optional(z.string()), notes: z.optional(z.string()), address: z.optional(address) },
+    split: ({ id: customer, ...body }) => ({ params: { id: customer }, body }),
+  },
+  { name: 'payments_list', description: 'List the payments received, latest first.', method: 'get', path: '/v1/payments', scope: 'dashboard:read', input: paging, split: (args) => ({ query: args }), read: (answer) => `listed ${count(answer, 'payments')} payments` },
+  { name: 'balance', description: "The studio vault's balance, read from the chain.", method: 'get', path: '/v1/studios/me/balance', scope: 'dashboard:read', input: {}, split: () => ({}), read: () => "read the vault's balance" },
+  { name: 'stats', description: "The studio's invoice statistics.", method: 'get', path: '/v1/studios/me/invoices/stats', scope: 'dashboard:read', input: {}, split: () => ({}), read: () => "read the studio's invoice statistics" },
 ]
 
 const camel = (key: string) => key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())
@@ -59,7 +87,12 @@ function camelKeys(value: Record<string, unknown> | undefined): Record<string, u
 /** A query is text on the wire: the route's schema parses it from strings. */
 const asQuery = (value: Record<string, unknown> | undefined) => value && Object.fromEntries(Object.entries(value).map(([key, item]) => [key, String(item)]))
 
-const result = (body: unknown, isError = false): CallToolResult => ({ content: [{ type: 'text', text: JSON.stringify(body, (_, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)) }], ...(isError ? { isError: true } : {}) })
+/** The route's answer as JSON first (what a program reads), then what was done in a sentence (what a
+ * person reads, and for a write the audit log's words). */
+const result = (body: unknown, isError = false, said?: string): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(body, (_, item: unknown) => (typeof item === 'bigint' ? item.toString() : item)) }, ...(said ? [{ type: 'text' as const, text: said }] : [])],
+  ...(isError ? { isError: true } : {}),
+})
 
 export type ToolCaller = {
   /** The principal of this call, re-read from the token's grant (revoked, expired or a lost
@@ -70,6 +103,8 @@ export type ToolCaller = {
   baseUrl: string
   /** The consent-time limits on invoice_issue (SPEC 5.4), checked before and counted after. */
   issueLimits?: { refused(amount: bigint, idempotencyKey: string): Promise<string | null>; count(idempotencyKey: string): Promise<void> }
+  /** Where each write is kept with the client's name (the studio's audit log). */
+  audit?: AgentWriteAudit
 }
 
 /**
@@ -99,7 +134,14 @@ export function registerMerchantTools(server: McpServer, caller: ToolCaller) {
         c.set('principal', principal)
         const answer = await route.handle({ params, query, body }, caller.dependencies as never, c as never)
         if (issuing) await issuing.limits.count(issuing.key)
-        return result(answer instanceof Response ? await answer.json() : answer)
+        const answered = answer instanceof Response ? await answer.json() : answer
+        if (tool.method === 'get') return result(answered, false, tool.read?.(answered, args))
+        const write = { route: `${tool.method.toUpperCase()} ${tool.path}`, params: params as Record<string, unknown> | undefined, body: body as Record<string, unknown> | undefined, answer: answered }
+        const path = tool.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String((params as Record<string, unknown> | undefined)?.[name] ?? '')))
+        // every write is kept with the client's name before the agent is told it happened
+        const said = principal.kind === 'oauth' && caller.audit ? await recordAgentWrite(caller.audit, principal, { ...write, method: tool.method.toUpperCase(), path }) : null
+        const replayed = (answered as { idempotency?: { replayed?: boolean } } | null)?.idempotency?.replayed === true
+        return result(answered, false, said ?? (replayed ? 'answered again with the first answer to this idempotency_key: nothing new was written' : undefined))
       } catch (error) {
         if (error instanceof CodedError) return result({ error: error.code, code: error.code, message: error.message }, true)
         const issues = error instanceof Error ? (error as { issues?: unknown }).issues : undefined
