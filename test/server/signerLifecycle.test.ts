@@ -27,7 +27,8 @@ const profile = {
 
 let provider: RunningIdentityProvider
 const ctx = useServer({
-  overrides: { SUBMIT_WAIT_MS: '20000' },
+  // long enough for an included operation's receipt, short enough that a block not mined answers 202
+  overrides: { SUBMIT_WAIT_MS: '1500' },
   beforeServer: async () => {
     provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [owner, otherOwner], clients: [client] })
     const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
@@ -259,5 +260,29 @@ describe('POST /v1/invoices/:id/cancel/prepare', () => {
     const submitted = await calls.post(`/v1/invoices/${issued.body.id}/cancel`, { userOp: await ownerSigns(prepared.body, merchant.ownerPrivateKey) })
     expect(submitted).toMatchObject({ status: 200, body: { status: 'confirmed' } })
     expect(await usedToday(merchant.studioId)).toBe(used + 1)
+  })
+})
+
+describe('POST /v1/studios/:studioId/signer/confirm-revocation', () => {
+  test('behavior: a submission that times out answers 202 pending_revocation; the status reconciles it from the chain once it is mined', async () => {
+    const { test: node } = ctx.devnet
+    expect((await asOwner('GET', signerPath('status'))).body.status).toBe('active')
+    const revoke = await asOwner('POST', signerPath('revoke'))
+    const signed = await signedByOwner(revoke.body.user_op)
+    await node.setAutomine(false)
+    try {
+      const pending = await asOwner('POST', signerPath('confirm-revocation'), { signed_user_op: signed })
+      expect(pending).toMatchObject({ status: 202, body: { status: 'pending_revocation', signer_id: revoke.body.signer_id, userOpHash: revoke.body.user_op.userOpHash } })
+      // not yet on-chain: the session still holds, and the status says the revocation is under way
+      expect((await asOwner('GET', signerPath('status'))).body.status).toBe('pending_revocation')
+      await node.mine({ blocks: 1 })
+    } finally {
+      await node.setAutomine(true)
+    }
+    const settled = await asOwner('GET', signerPath('status'))
+    expect(settled.body).toMatchObject({ status: 'revoked', revocation: 'on_chain', transaction: { kind: 'EndSession', tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) } })
+    expect((await sessionOnChain()).signer).toBe('0x0000000000000000000000000000000000000000')
+    // the same operation again answers the transaction the chain has, and sends nothing
+    expect(await asOwner('POST', signerPath('confirm-revocation'), { signed_user_op: signed })).toMatchObject({ status: 200, body: { status: 'revoked', tx_hash: settled.body.transaction.tx_hash } })
   })
 })
