@@ -36,6 +36,8 @@ import type { StudioSettingsDependencies } from './merchant/accounts/studioSetti
 import type { ApiKeyManagementDependencies } from './merchant/accounts/apiKeyRoutes'
 import type { VaultProvisioningDependencies } from './merchant/vaults/vaultProvisioningRoutes'
 import type { OperationQuota } from './merchant/signer/operationQuota'
+import type { AgentManagementDependencies } from './merchant/agents/agentRoutes'
+import type { LeadDependencies } from './merchant/leads/receiveLead'
 import { publicBranding, type BrandingDependencies } from './routes/brandingRoutes'
 import { apiRoutes } from './routes/apiRoutes'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
@@ -59,7 +61,7 @@ export type AppDependencies = {
   metadata: MetadataAccess
   /** The merchant routes: who may call them, and what they work on. `webhooks` and `customers` absent: only where
    * no request reaches them (a document of the routes). */
-  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies; webhooks?: WebhookEndpointsDependencies; customers?: CustomerStore; email?: SendEmailDependencies; invoiceReads?: InvoiceReadDependencies; paymentReads?: PaymentReadDependencies; studioReads?: StudioReadDependencies; registryReads?: RegistryReadDependencies; issue?: IssueRouteDependencies; cancel?: CancelDependencies; withdrawals?: WithdrawalDependencies; refunds?: RefundDependencies; accounts?: AccountDependencies; studioSettings?: StudioSettingsDependencies; apiKeyManagement?: ApiKeyManagementDependencies; serverSigner?: SessionSignerDependencies; vaultProvisioning?: VaultProvisioningDependencies; quotas?: Pick<OperationQuota, 'usage'> }
+  merchant: { auth: AuthDependencies; share: InvoiceShareDependencies; branding: BrandingDependencies; webhooks?: WebhookEndpointsDependencies; customers?: CustomerStore; email?: SendEmailDependencies; invoiceReads?: InvoiceReadDependencies; paymentReads?: PaymentReadDependencies; studioReads?: StudioReadDependencies; registryReads?: RegistryReadDependencies; issue?: IssueRouteDependencies; cancel?: CancelDependencies; withdrawals?: WithdrawalDependencies; refunds?: RefundDependencies; accounts?: AccountDependencies; studioSettings?: StudioSettingsDependencies; apiKeyManagement?: ApiKeyManagementDependencies; vaultProvisioning?: VaultProvisioningDependencies; quotas?: Pick<OperationQuota, 'usage'>; agentManagement?: AgentManagementDependencies; leads?: LeadDependencies; serverSigner?: SessionSignerDependencies }
   logger: Logger
   metrics: Metrics
   /** GET /readyz: whether the server's dependencies answer. */
@@ -153,6 +155,8 @@ export function createApp(dependencies: AppDependencies) {
     ...(dependencies.merchant.serverSigner ? { serverSigner: dependencies.merchant.serverSigner } : {}),
     ...(dependencies.merchant.vaultProvisioning ? { vaultProvisioning: dependencies.merchant.vaultProvisioning } : {}),
     ...(dependencies.merchant.quotas ? { quotas: dependencies.merchant.quotas } : {}),
+    ...(dependencies.merchant.agentManagement ? { agentManagement: dependencies.merchant.agentManagement } : {}),
+    ...(dependencies.merchant.leads ? { leads: dependencies.merchant.leads } : {}),
     ...(dependencies.merchant.invoiceReads ? { invoiceReads: dependencies.merchant.invoiceReads } : {}),
     ...(dependencies.merchant.paymentReads ? { paymentReads: dependencies.merchant.paymentReads } : {}),
     ...(dependencies.merchant.studioReads ? { studioReads: dependencies.merchant.studioReads } : {}),

@@ -89,11 +89,11 @@ describe('the merchant routes in GET /openapi.json', () => {
     })
     for (const name of Object.keys(merchant)) {
       const [method, path] = name.split(' ') as [string, string]
-      // SPEC 5.6: sign-in, the studio's settings, its keys and its OAuth connections, its vault's
+      // SPEC 5.6: sign-in, the studio's settings, its keys, agents and OAuth connections, its vault's
       // provisioning and upgrade and its quotas take the owner's bearer token only
       const signedInOnly =
         path.startsWith('/v1/auth/') ||
-        /^\/v1\/studios\/\{(id|studioId)\}\/(profile|withdrawal-address|api-keys|signer|oauth-connections|upgrade-7579|quotas)/.test(path) ||
+        /^\/v1\/studios\/\{(id|studioId)\}\/(profile|withdrawal-address|api-keys|agents|signer|oauth-connections|upgrade-7579|quotas)/.test(path) ||
         (method === 'POST' && /^\/v1\/studios(\/prepare|\/submit)?$/.test(path))
       expect(document.paths[path][method.toLowerCase()].security, name).toEqual(signedInOnly ? [{ bearer: [] }] : [{ hmac: [] }, { bearer: [] }])
     }

@@ -60,7 +60,7 @@ describe('each declared route, as the app mounts it', () => {
       for (const limit of route.rateLimits) expect(windows.get(limit.name), `${name}: ${limit.name}`).toBe(limit.perMinute(settings))
     }
     // one count per name: `pay` guards /v1/pay/* and /v1/paymaster alike
-    expect([...windows.keys()].sort()).toEqual(['account-metrics', 'accounts', 'customers', 'invoices', 'logos', 'page', 'pay', 'paymaster', 'payment-exports', 'payments', 'permit', 'prepare', 'protocol-stats', 'provisioning', 'refunds', 'studios', 'webhooks', 'withdrawals'])
+    expect([...windows.keys()].sort()).toEqual(['account-metrics', 'accounts', 'customers', 'invoices', 'leads', 'logos', 'page', 'pay', 'paymaster', 'payment-exports', 'payments', 'permit', 'prepare', 'protocol-stats', 'provisioning', 'refunds', 'studios', 'webhooks', 'withdrawals'])
   })
 
   test('behavior: the declarations name the limits they did when app.ts mounted them by path; a change here is deliberate', () => {
@@ -143,6 +143,16 @@ describe('each declared route, as the app mounts it', () => {
       'post /v1/studios/:studioId/signer/force-revoke': 'none accounts',
       'get /v1/studios/:studioId/oauth-connections': 'none accounts',
       'delete /v1/studios/:studioId/oauth-connections/:connectionId': 'none accounts',
+      'post /v1/studios/:studioId/agents': 'none accounts',
+      'get /v1/studios/:studioId/agents': 'none accounts',
+      'get /v1/studios/:studioId/agents/:agentId': 'none accounts',
+      'patch /v1/studios/:studioId/agents/:agentId': 'none accounts',
+      'delete /v1/studios/:studioId/agents/:agentId': 'none accounts',
+      'post /v1/studios/:studioId/agents/:agentId/keys': 'none accounts',
+      'get /v1/studios/:studioId/agents/:agentId/keys': 'none accounts',
+      'post /v1/studios/:studioId/agents/:agentId/keys/:keyId': 'none accounts',
+      'delete /v1/studios/:studioId/agents/:agentId/keys/:keyId': 'none accounts',
+      'post /v1/leads': 'anyOrigin leads',
     })
   })
 

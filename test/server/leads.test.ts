@@ -1,0 +1,136 @@
+import { createServer as createTcpServer } from 'node:net'
+import { pino } from 'pino'
+import { afterAll, describe, expect, test } from 'vitest'
+import { silentLogger } from '../../server/http/logger'
+import { smtpMailer } from '../../server/merchant/email/smtpMailer'
+import { receiveLead } from '../../server/merchant/leads/receiveLead'
+import { useInProcessApp } from '../support/inProcessApp'
+import { startTestMailbox, type TestMailbox } from '../support/mailbox'
+import { answerOf } from '../support/signedRequest'
+
+let mailbox: TestMailbox
+const operator = 'sales@northwind.example'
+
+const ctx = useInProcessApp({
+  merchant: async (stores) => {
+    mailbox = await startTestMailbox()
+    return { leads: { leads: stores.leads, mailer: smtpMailer({ smtpUrl: mailbox.url, from: 'Northwind <hello@northwind.example>' }), notifyTo: operator, logger: silentLogger } }
+  },
+})
+afterAll(() => mailbox?.close())
+
+const enquiry = {
+  firstName: 'Grace',
+  lastName: 'Hopper',
+  email: 'grace@fleet.example',
+  company: 'Fleet Analytics',
+  role: 'Head of payments',
+  useCaseDescription: 'We pay 400 publishers a month in USDC and want invoices for each payout.',
+  platformType: 'dsp',
+  monthlyVolume: '500k_2m',
+  timeline: '1_3_months',
+  sourcePage: '/pricing',
+}
+
+const post = async (body: unknown, headers: Record<string, string> = {}) =>
+  answerOf(await ctx.fetch('http://checkout.test/v1/leads', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }))
+
+/** The mails that arrived for `to` among the next `count`, in any order (the two go out side by side). */
+async function nextMails(count: number) {
+  const mails = []
+  for (let i = 0; i < count; i++) mails.push(await mailbox.nextMessage())
+  return mails
+}
+
+describe('POST /v1/leads', () => {
+  test('keeps the enquiry and answers 201 with its id, without any credential; the team is told and the enquirer confirmed, in plain words', async () => {
+    const answer = await post(enquiry)
+    expect(answer.status).toBe(201)
+    expect(answer.body).toEqual({ data: { id: expect.stringMatching(/^[0-9a-f-]{36}$/) } })
+    const { id } = answer.body.data
+    const mails = await nextMails(2)
+    const notice = mails.find((mail) => mail.to && 'text' in mail.to && mail.to.text === operator)!
+    const confirmation = mails.find((mail) => mail.to && 'text' in mail.to && mail.to.text === enquiry.email)!
+    expect(notice.subject).toBe('New enquiry from Grace Hopper, Fleet Analytics')
+    expect(notice.text).toContain('Reply to: grace@fleet.example')
+    expect(notice.text).toContain('Monthly volume: 500k to 2M')
+    expect(notice.text).toContain(enquiry.useCaseDescription)
+    expect(notice.text).toContain(`Enquiry ${id}`)
+    expect(confirmation.subject).toBe('We have your enquiry')
+    expect(confirmation.text).toMatch(/No account has been opened for you/)
+    // what anyone may type is never sent on to the address they typed
+    expect(confirmation.text).not.toContain('Fleet')
+    expect(confirmation.text).not.toContain('Grace')
+    await expect.poll(async () => await ctx.stores.leads.getLead(id)).toMatchObject({
+      ...enquiry,
+      operatorNotifiedAt: expect.any(Date),
+      confirmationSentAt: expect.any(Date),
+    })
+    // an enquiry opens no account: the studios are the one the app started with
+    expect(Number((await ctx.stores.db.query<{ count: string }>('SELECT count(*) FROM studios'))[0]!.count)).toBe(1)
+  })
+
+  test("refuses what 4.7's table refuses, at the field, and keeps nothing", async () => {
+    const before = (await ctx.stores.db.query<{ count: string }>('SELECT count(*) FROM leads'))[0]!.count
+    const cases: [string, unknown, string][] = [
+      ['no first name', { ...enquiry, firstName: undefined }, 'body.firstName'],
+      ['a last name of 101 characters', { ...enquiry, lastName: 'x'.repeat(101) }, 'body.lastName'],
+      ['an invalid email', { ...enquiry, email: 'grace' }, 'body.email'],
+      ['an email of 255 characters', { ...enquiry, email: `${'g'.repeat(243)}@fleet.example` }, 'body.email'],
+      ['a company of 201 characters', { ...enquiry, company: 'c'.repeat(201) }, 'body.company'],
+      ['an empty role', { ...enquiry, role: '  ' }, 'body.role'],
+      ['a use case of 9 characters', { ...enquiry, useCaseDescription: 'too short' }, 'body.useCaseDescription'],
+      ['a use case of 2001 characters', { ...enquiry, useCaseDescription: 'u'.repeat(2001) }, 'body.useCaseDescription'],
+      ['an unknown platform', { ...enquiry, platformType: 'retail' }, 'body.platformType'],
+      ['an unknown volume', { ...enquiry, monthlyVolume: '1m' }, 'body.monthlyVolume'],
+      ['an unknown timeline', { ...enquiry, timeline: 'someday' }, 'body.timeline'],
+      ['a referral source of 201 characters', { ...enquiry, referralSource: 'r'.repeat(201) }, 'body.referralSource'],
+      ['a source page of 201 characters', { ...enquiry, sourcePage: 'p'.repeat(201) }, 'body.sourcePage'],
+      ['notes of 2001 characters', { ...enquiry, additionalNotes: 'n'.repeat(2001) }, 'body.additionalNotes'],
+      ['a source plan of 101 characters', { ...enquiry, sourcePlan: 'p'.repeat(101) }, 'body.sourcePlan'],
+      ['a field 4.7 does not name', { ...enquiry, feeBps: 0 }, 'body'],
+    ]
+    for (const [name, body, path] of cases) {
+      const answer = await post(body)
+      expect({ name, status: answer.status, code: answer.body.error, paths: answer.body.details?.map((issue: { path: string }) => issue.path) }).toEqual({ name, status: 400, code: 'VALIDATION_ERROR', paths: expect.arrayContaining([path]) })
+    }
+    // at the limits it is taken
+    const longest = { ...enquiry, firstName: 'f'.repeat(100), useCaseDescription: 'u'.repeat(2000), additionalNotes: 'n'.repeat(2000), sourcePlan: 'p'.repeat(100), referralSource: 'r'.repeat(200) }
+    expect((await post(longest)).status).toBe(201)
+    expect((await post({ ...enquiry, useCaseDescription: 'ten chars!' })).status).toBe(201)
+    await nextMails(4)
+    expect(Number((await ctx.stores.db.query<{ count: string }>('SELECT count(*) FROM leads'))[0]!.count)).toBe(Number(before) + 2)
+  })
+
+  test('an API key or a bearer token beside the form changes nothing: the route takes no credential', async () => {
+    const answer = await post(enquiry, { authorization: 'Bearer not-a-token', 'x-svc-key': 'svc_pk_unused' })
+    expect(answer.status).toBe(201)
+    await nextMails(2)
+  })
+
+  test('a mail server that refuses the connection loses nothing: the enquiry is kept, with neither mail marked sent', async () => {
+    // a port that was listening and is closed again: the connection is refused at once
+    const closed = await new Promise<number>((resolve) => {
+      const server = createTcpServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number }
+        server.close(() => resolve(port))
+      })
+    })
+    const lines: string[] = []
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) })
+    const mailer = smtpMailer({ smtpUrl: `smtp://127.0.0.1:${closed}`, from: 'Northwind <hello@northwind.example>' })
+    const { id, mailed } = await receiveLead({ leads: ctx.stores.leads, mailer, notifyTo: operator, logger }, { ...enquiry, lastName: 'Unmailed' } as Parameters<typeof receiveLead>[1])
+    await mailed
+    expect(await ctx.stores.leads.getLead(id)).toMatchObject({ lastName: 'Unmailed', operatorNotifiedAt: null, confirmationSentAt: null })
+    const warnings = lines.map((line) => JSON.parse(line) as { msg: string; mail: string; lead: string; err: { message: string } })
+    expect(warnings.map((warning) => [warning.msg, warning.mail, warning.lead]).sort()).toEqual([
+      ['an enquiry mail was not sent', 'confirmation', id],
+      ['an enquiry mail was not sent', 'operator', id],
+    ])
+    // the reason, never the enquirer's address
+    expect(warnings[0]!.err.message).toMatch(/ECONNREFUSED/)
+    expect(lines.join('\n')).not.toContain(enquiry.email)
+    mailer.close()
+  })
+})
+
