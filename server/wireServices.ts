@@ -186,7 +186,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
   const oauth =
     identityVerifier && config.JWT_ISSUER && config.OAUTH_IDENTITY_CLIENT_ID
       ? {
-          authorization: createAuthorizationServer({ db: stores.db, now, publicUrl: () => publicUrl, users: stores.users, studios: stores.studios, logger, cookieSecret: encryptionKeysOf(config).keys.get(encryptionKeysOf(config).activeKeyId)!, identity: { issuer: config.JWT_ISSUER, clientId: config.OAUTH_IDENTITY_CLIENT_ID, verify: identityVerifier } }),
+          authorization: createAuthorizationServer({ db: stores.db, now, publicUrl: () => publicUrl, users: stores.users, studios: stores.studios, logger, cookieSecret: encryptionKeysOf(config).keys.get(encryptionKeysOf(config).activeKeyId)!, identity: { issuer: config.JWT_ISSUER, clientId: config.OAUTH_IDENTITY_CLIENT_ID, verify: identityVerifier }, networks: [{ chainId: config.CHAIN_ID, name: chainFor(config.CHAIN_ID, config.RPC_URL).name }] }),
           publicUrl: () => publicUrl,
           // every write an agent or a CLI sign-in makes, beside the keys' events
           audit: stores.apiKeyAudit,

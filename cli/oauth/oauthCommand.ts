@@ -10,7 +10,8 @@ export const oauthUsage = `  login [--server <URL>] [--no-browser]
       tokens in the OS's config folder (mode 0600); headless, open the printed URL on any machine
       whose browser can reach the server
   logout                           revokes the sign-in at the server and deletes the tokens
-  whoami                           the studio the sign-in acts for, and its scopes (refreshed silently)`
+  whoami [--json]                  who the sign-in acts as: user, studio, network, scopes, expiry
+                                   (the token is refreshed silently when it has expired)`
 
 /** login, logout and whoami; `serverUrl` is devnet.json's where --server is not given. */
 export async function runOAuthCommand(argv: readonly string[], serverUrl: string | undefined, print: (line: string) => void = console.log): Promise<string[]> {
@@ -31,5 +32,6 @@ export async function runOAuthCommand(argv: readonly string[], serverUrl: string
     return [`signed in to ${signedIn.serverUrl} with ${signedIn.scope || 'no scopes'}; tokens in ${path}`]
   }
   if (command === 'logout') return [(await logout(path)) ? 'signed out: the sign-in is revoked and its tokens deleted' : 'not signed in']
-  return whoami(path)
+  const values = parseFlags(rest, { json: { type: 'boolean' } })
+  return whoami(path, Date.now, { json: values.json === true })
 }

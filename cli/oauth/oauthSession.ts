@@ -45,11 +45,31 @@ export async function logout(credentialsPath: string): Promise<boolean> {
   return true
 }
 
-/** `whoami`: the studio the grant is for, read with the token, and the scopes approved. */
-export async function whoami(credentialsPath: string, now: () => number = Date.now): Promise<string[]> {
+/** What the server says a token stands for (GET /oauth/token-info). */
+export type TokenInfo = {
+  user: { id: string; email: string | null }
+  studio: { id: string; name: string | null }
+  network: { chain_id: number; name: string } | null
+  client: { id: string; name: string }
+  scopes: string[]
+  limits: { max_invoice: string; invoices_per_day: number } | null
+  expires_at: string
+}
+
+/** `whoami`: who the sign-in acts as, where and with what, asked of the server with the token
+ * (refreshed first if it has expired, so the expiry shown is the current token's). */
+export async function whoami(credentialsPath: string, now: () => number = Date.now, { json = false }: { json?: boolean } = {}): Promise<string[]> {
   const credentials = await currentCredentials(credentialsPath, now)
-  const answer = await fetch(new URL('/v1/studios/me', credentials.serverUrl), { headers: { authorization: `Bearer ${credentials.accessToken}`, accept: 'application/json' } })
-  const body = (await answer.json().catch(() => null)) as { data?: { id: string; name: string | null }; code?: string; message?: string } | null
-  if (!answer.ok || !body?.data) throw new OAuthCommandError(`${answer.status} ${body?.code ?? 'ERROR'}: ${body?.message ?? 'refused'}${answer.status === 403 ? ' (approve dashboard:read at login)' : ''}`)
-  return [`studio ${body.data.name ?? '(unnamed)'} (${body.data.id}) on ${credentials.serverUrl}`, `scopes ${credentials.scope}`]
+  const answer = await fetch(new URL('/oauth/token-info', credentials.serverUrl), { headers: { authorization: `Bearer ${credentials.accessToken}`, accept: 'application/json' } })
+  const body = (await answer.json().catch(() => null)) as (TokenInfo & { code?: string; message?: string }) | null
+  if (!answer.ok || !body?.studio) throw new OAuthCommandError(`${answer.status} ${body?.code ?? 'ERROR'}: ${body?.message ?? 'refused'}\n  what to do: sign in again: npm run merchant -- login`)
+  if (json) return [JSON.stringify({ server: credentials.serverUrl, ...body }, null, 2)]
+  return [
+    `user     ${body.user.email ?? body.user.id}`,
+    `studio   ${body.studio.name ?? '(unnamed)'} (${body.studio.id}) on ${credentials.serverUrl}`,
+    `network  ${body.network ? `${body.network.name} (chain ${body.network.chain_id})` : 'not chosen (signed in before networks were asked)'}`,
+    `scopes   ${body.scopes.join(' ') || 'none'}`,
+    ...(body.limits ? [`limits   invoices up to ${body.limits.max_invoice} base units, ${body.limits.invoices_per_day} a day`] : []),
+    `expires  ${body.expires_at} (this access token; refreshed silently until the sign-in ends or is revoked)`,
+  ]
 }

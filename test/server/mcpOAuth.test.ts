@@ -133,6 +133,10 @@ async function browseToRedirect(authorizationUrl: URL, approve: readonly string[
       expect(page).toMatch(/you go back to <code>http:\/\/127\.0\.0\.1:\d+<\/code>/)
       // as a browser submits it: the ticked boxes, and each field's value unless the person typed another
       const fields = [...page.matchAll(/<input id="[^"]+" name="([^"]+)"[^>]*value="([^"]*)">/g)].map(([, name, value]) => [name!, limits[name!] ?? value!])
+      // and each list's chosen option: the studio and the network the grant is bound to (SPEC 5.4)
+      const chosen = [...page.matchAll(/<select id="[^"]+" name="([^"]+)"[^>]*>.*?<option value="([^"]*)" selected>/g)].map(([, name, value]) => [name!, limits[name!] ?? value!])
+      expect(chosen.map(([name]) => name)).toEqual(['studio_id', 'chain_id'])
+      fields.push(...chosen)
       response = await post(action, new URLSearchParams([...approve.map((scope) => ['scope', scope]), ...fields]))
     }
     else response = await post(action, new URLSearchParams())
@@ -339,8 +343,19 @@ describe("the CLI's login, whoami and logout", () => {
     expect(signedIn.scope.split(' ').sort()).toEqual([...reads].sort())
     expect((await stat(path)).mode & 0o777).toBe(0o600)
     const lines = await whoami(path)
-    expect(lines[0]).toContain(ctx.server.url)
-    expect(lines[1]).toContain('dashboard:read')
+    // who, where, on which network, with what, until when
+    expect(lines).toEqual([
+      `user     ${demoMerchantUser.email}`,
+      `studio   ${(await ctx.server.stores.studios.getStudio(studioId))!.name ?? '(unnamed)'} (${studioId}) on ${ctx.server.url}`,
+      `network  chain ${ctx.devnet.deployment.chainId} (chain ${ctx.devnet.deployment.chainId})`,
+      `scopes   ${reads.join(' ')}`,
+      expect.stringMatching(/^expires  \d{4}-\d{2}-\d{2}T[\d:.]+Z \(this access token; refreshed silently/),
+    ])
+    const info = JSON.parse((await whoami(path, Date.now, { json: true }))[0]!)
+    expect(info).toMatchObject({ server: ctx.server.url, user: { email: demoMerchantUser.email }, studio: { id: studioId }, network: { chain_id: ctx.devnet.deployment.chainId }, client: { name: 'svc-checkout CLI' }, scopes: reads })
+    // fifteen minutes from the token's making, by the server's clock
+    expect(Date.parse(info.expires_at) - Date.now()).toBeGreaterThan(14 * 60_000)
+    expect(Date.parse(info.expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60_000)
     // the merchant commands send the signed-in token instead of a key's signature (this key signs nothing)
     const target = { serverUrl: ctx.server.url, rpcUrl: ctx.devnet.anvil.rpcUrl, token: ctx.devnet.deployment.token, apiKey: { keyId: 'svc_pk_unused', secret: 'svc_sk_unused' }, bearer: async () => (await currentCredentials(path)).accessToken }
     expect((await runMerchantCommand(target, ['customer', 'list'])).join('\n')).toContain('Acme Robotics GmbH')
@@ -351,7 +366,10 @@ describe("the CLI's login, whoami and logout", () => {
     clockOffset = 16 * 60_000
     try {
       expect((await fetch(`${ctx.server.url}/v1/studios/me`, { headers: { authorization: `Bearer ${signedIn.accessToken}` } })).status).toBe(401)
-      expect(await whoami(path, later)).toEqual(lines)
+      const refreshedLines = await whoami(path, later)
+      // the same sign-in, user, studio, network and scopes, answered for the refreshed token
+      expect(refreshedLines.slice(0, 4)).toEqual(lines.slice(0, 4))
+      expect(refreshedLines[4]).toMatch(/^expires  \d{4}-/)
       const refreshed = JSON.parse(await readFile(path, 'utf8')) as { accessToken: string; refreshToken: string }
       expect(refreshed.accessToken).not.toBe(signedIn.accessToken)
       expect(refreshed.refreshToken).not.toBe(signedIn.refreshToken)
@@ -365,6 +383,69 @@ describe("the CLI's login, whoami and logout", () => {
     } finally {
       clockOffset = 0
     }
+  })
+})
+
+describe("the CLI's commands over its sign-in", () => {
+  test('every command runs with the OAuth token: customers, invoices from issue to cancel, payments with the key; --json parses; a refresh is silent; its writes are audited', async () => {
+    const path = join(await mkdtemp(join(tmpdir(), 'svc-cli-')), 'svc-checkout', 'credentials.json')
+    let browsing: Promise<unknown> = Promise.resolve()
+    await login({
+      serverUrl: ctx.server.url,
+      credentialsPath: path,
+      showUrl: (url) => {
+        browsing = browseToRedirect(new URL(url), [...reads, ...writes], (at) => new URL(at).pathname === '/callback').then((back) => fetch(back))
+      },
+    })
+    await browsing
+    let cliClock = Date.now
+    // the studio's own API key is there only for payments, which SPEC 5.6 keeps from OAuth sign-ins
+    const target = { serverUrl: ctx.server.url, rpcUrl: ctx.devnet.anvil.rpcUrl, token: ctx.devnet.deployment.token, apiKey, bearer: async () => (await currentCredentials(path, cliClock)).accessToken }
+    const run = (...argv: string[]) => runMerchantCommand(target, argv)
+    const name = `CLI Customer ${Date.now()}`
+
+    const [created] = await run('customers', 'create', '--name', name, '--email', 'cli@example.com', '--street', '2 Quay', '--city', 'Leeds', '--postal', 'LS1 4AP', '--country', 'GB', '--registration', '0765')
+    const customerId = new RegExp(`^customer ([0-9a-f-]{36})  ${name} <cli@example.com>$`).exec(created!)?.[1]
+    expect(customerId, created).toBeTruthy()
+    const customers = JSON.parse((await run('customers', 'list', '--search', name, '--json'))[0]!)
+    expect(customers.data.map((customer: { id: string }) => customer.id)).toEqual([customerId])
+
+    const issued = await run('invoices', 'issue', '--customer', customerId!, '--amount', '42.5', '--due-days', '3', '--description', 'CLI work')
+    expect(issued[0]).toMatch(/^invoice \d+ \(number \d+\) Issued, due \d{4}-\d{2}-\d{2}$/)
+    const id = /^invoice (\d+)/.exec(issued[0]!)![1]!
+    const got = await run('invoices', 'get', '--invoice', id)
+    expect(got).toEqual([expect.stringMatching(new RegExp(`^invoice ${id} \\(.+\\) Issued$`)), expect.stringMatching(/^amount   42\.5 \w+$/), `customer ${name} <cli@example.com>`, expect.stringMatching(/^issued   \d{4}-\d{2}-\d{2}, due \d{4}-\d{2}-\d{2}$/)])
+    expect(JSON.parse((await run('invoices', 'get', '--invoice', id, '--json'))[0]!).data).toMatchObject({ id, amount: '42500000', status: 'Issued' })
+    const [link] = await run('invoices', 'share', '--invoice', id)
+    expect(link).toMatch(new RegExp(`/pay/${id}\\?token=svc_tk_`))
+    expect(JSON.parse((await run('invoices', 'share', '--invoice', id, '--json'))[0]!)).toBeTruthy()
+    await expect.poll(async () => JSON.parse((await run('invoices', 'list', '--json'))[0]!).data.items.map((item: { id: string }) => item.id), { timeout: 10_000, interval: 200 }).toContain(id)
+
+    // 16 minutes on, on both sides: the next command refreshes the token before it is sent
+    const before = JSON.parse(await readFile(path, 'utf8')) as { accessToken: string }
+    clockOffset = 16 * 60_000
+    cliClock = () => Date.now() + 16 * 60_000
+    try {
+      expect(await run('invoices', 'cancel', '--invoice', id)).toEqual([expect.stringMatching(new RegExp(`^invoice ${id} Canceled \\(transaction 0x[0-9a-f]{64}\\)$`))])
+      expect((JSON.parse(await readFile(path, 'utf8')) as { accessToken: string }).accessToken).not.toBe(before.accessToken)
+    } finally {
+      clockOffset = 0
+    }
+    expect(JSON.parse((await run('payments', 'list', '--json'))[0]!).data.payments).toEqual(expect.any(Array))
+    expect((await run('payments', 'export', '--from', '2020-01-01', '--to', '2020-12-31'))[0]).toMatch(/^date,/)
+
+    // refusals say the code, the field and what to do
+    await expect(run('invoices', 'get', '--invoice', '999999999')).rejects.toThrow(/^404 NOT_FOUND: .*\n  what to do: check the id/)
+    await expect(run('customers', 'create', '--name', `${name} 2`, '--email', 'not-an-email', '--street', 'x', '--city', 'y', '--postal', 'z', '--country', 'GB', '--registration', '1')).rejects.toThrow(/^400 VALIDATION_ERROR: .*body\.email --email: .*\n  what to do: correct the flags/)
+
+    const owner = await ownerToken()
+    const events = ((await (await fetch(`${ctx.server.url}/v1/studios/${studioId}/api-keys/audit-log?limit=100`, { headers: { authorization: `Bearer ${owner}` } })).json()) as { events: { event: string; client_name: string; summary: string }[] }).events
+    const written = events.filter((event) => event.event === 'agent_write' && (event.summary.includes(customerId!) || event.summary.includes(`invoice ${id} `)))
+    expect(written.map((event) => [event.client_name, event.summary.split(' ')[0]])).toEqual([
+      ['svc-checkout CLI', 'canceled'],
+      ['svc-checkout CLI', 'issued'],
+      ['svc-checkout CLI', 'created'],
+    ])
   })
 })
 

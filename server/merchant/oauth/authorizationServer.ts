@@ -41,10 +41,34 @@ export type AuthorizationServerDependencies = {
   cookieSecret: string
   /** The identity provider users sign in with (JWT_ISSUER), and this server's client there. */
   identity: { issuer: string; clientId: string; verify: IdentityVerifier }
+  /** The networks this deployment's invoices live on (its CHAIN_ID today): the person picks one at
+   * consent and the grant is bound to it. */
+  networks?: readonly Network[]
 }
 
+/** A chain a grant may be bound to, by its id and the name a person knows it by. */
+export type Network = { chainId: number; name: string }
+
 /** What a hosted or CLI access token stands for, re-read on each use. */
-export type OAuthGrantPrincipal = { userId: string; studioId: string; clientId: string; clientName: string; grantId: string; scopes: string[]; audience: string; limits: InvoiceLimits | null }
+export type OAuthGrantPrincipal = {
+  userId: string
+  /** The user's email as the identity provider last gave it. */
+  email: string | null
+  studioId: string
+  clientId: string
+  clientName: string
+  grantId: string
+  scopes: string[]
+  audience: string
+  limits: InvoiceLimits | null
+  /** The network chosen at consent; null for a grant made before networks were asked. */
+  chainId: number | null
+  /** When this access token expires, in seconds since the epoch. */
+  expiresAt: number
+}
+
+/** What the grant keeps beside oidc-provider's own: what the person chose at consent. */
+type GrantChoices = { grantId: string; studioId: string; chainId?: number; limits?: InvoiceLimits }
 
 /** What the person set at consent for invoice writes (SPEC 5.4): the largest amount in base units,
  * and how many invoices in any 24 hours. */
@@ -81,7 +105,7 @@ type PendingSignIn = { uid: string; verifier: string }
  * (this server is its client, with PKCE), then approve the scopes here.
  */
 export function createAuthorizationServer(dependencies: AuthorizationServerDependencies): AuthorizationServer {
-  const { db, now, publicUrl, users, studios, identity, logger } = dependencies
+  const { db, now, publicUrl, users, studios, identity, logger, networks = [] } = dependencies
   const base = () => publicUrl().replace(/\/$/, '')
   const resourceOf = (kind: 'mcp' | 'api') => (kind === 'mcp' ? `${base()}/mcp` : `${base()}/v1`)
   // sign-ins under way at the identity provider, by their state, and their outcome by interaction:
@@ -246,6 +270,12 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       // what the person left unticked is refused, not asked again: the token carries the rest
       const refused = requested.filter((scope) => !approved.includes(scope))
       if (refused.length > 0) grant.rejectResourceScope(resource, refused.join(' '))
+      // the studio and network chosen: one of the person's own studios, one of this deployment's chains
+      if (form.get('studio_id') !== studio.id) return html(outgoing, 400, oauthPage('Choose a studio', '<p>Choose one of your studios: go back and pick it.</p>'))
+      const chainId = networks.length > 0 ? Number(form.get('chain_id')) : undefined
+      if (chainId !== undefined && !networks.some((network) => network.chainId === chainId)) {
+        return html(outgoing, 400, oauthPage('Choose a network', `<p>Choose one of this deployment's networks (${networks.map((network) => network.name).join(', ')}): go back and pick it.</p>`))
+      }
       let limits: InvoiceLimits | undefined
       if (approved.includes('invoice:write')) {
         const maxInvoice = form.get('max_invoice')?.trim() ?? ''
@@ -256,10 +286,10 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
         limits = { maxInvoice, perDay }
       }
       const grantId = await grant.save()
-      await grantStudios.upsert(grantId, { grantId, studioId: studio.id, ...(limits ? { limits } : {}) }, refreshTokenSeconds)
+      await grantStudios.upsert(grantId, { grantId, studioId: studio.id, ...(chainId !== undefined ? { chainId } : {}), ...(limits ? { limits } : {}) } satisfies GrantChoices, refreshTokenSeconds)
       return (await provider.interactionFinished(incoming, outgoing, { consent: { grantId } }, { mergeWithLastSubmission: true }), RESPONSE_ALREADY_SENT)
     }
-    return html(outgoing, 200, renderOAuthConsent({ uid, clientName: String(client?.clientName ?? params.client_id), returnsTo: new URL(String(params.redirect_uri)).origin, studioName: studio.name ?? studio.id, resource, scopes: requested }))
+    return html(outgoing, 200, renderOAuthConsent({ uid, clientName: String(client?.clientName ?? params.client_id), returnsTo: new URL(String(params.redirect_uri)).origin, studios: [{ id: studio.id, name: studio.name ?? studio.id }], networks, resource, scopes: requested }))
   }
 
   /** The identity provider's redirect back: its code becomes the user's subject, checked as any
@@ -288,6 +318,28 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
   const routes = new Hono<{ Bindings: HttpBindings }>()
   // RFC 8414's metadata for an issuer with a path: /.well-known/oauth-authorization-server/oauth
   routes.get('/.well-known/oauth-authorization-server/oauth', (c) => toProvider(c.env.incoming, c.env.outgoing, '/.well-known/openid-configuration'))
+  // who a CLI's token stands for (`whoami`), asked of the server that issued it: the user, the studio
+  // and network chosen at consent, the scopes and when the token ends; no-store, as it names the user
+  routes.get('/oauth/token-info', async (c) => {
+    const token = /^Bearer +(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1]
+    const grant = token ? ((await verifyAccessToken(token, 'api')) ?? (await verifyAccessToken(token, 'mcp'))) : null
+    const studio = grant ? await studios.getStudio(grant.studioId) : null
+    if (!grant || !studio) return c.json({ error: 'UNAUTHORIZED', code: 'UNAUTHORIZED', message: 'this token is unknown, expired or revoked: sign in again' }, 401, { 'cache-control': 'no-store' })
+    const network = networks.find((candidate) => candidate.chainId === grant.chainId)
+    return c.json(
+      {
+        user: { id: grant.userId, email: grant.email },
+        studio: { id: studio.id, name: studio.name ?? null },
+        network: grant.chainId === null ? null : { chain_id: grant.chainId, name: network?.name ?? String(grant.chainId) },
+        client: { id: grant.clientId, name: grant.clientName },
+        scopes: grant.scopes,
+        limits: grant.limits && { max_invoice: grant.limits.maxInvoice, invoices_per_day: grant.limits.perDay },
+        expires_at: new Date(grant.expiresAt * 1000).toISOString(),
+      },
+      200,
+      { 'cache-control': 'no-store' },
+    )
+  })
   routes.all('/oauth/*', async (c) => {
     const url = new URL(c.req.url)
     const path = url.pathname.slice('/oauth'.length) || '/'
@@ -317,8 +369,20 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     if (typeof studioId !== 'string' || !user || user.studioId !== studioId) return null
     const client = found.clientId ? await provider.Client.find(found.clientId) : undefined
     if (!client || !found.clientId) return null
-    const limits = ((await grantStudios.find(found.grantId)) as { limits?: InvoiceLimits } | undefined)?.limits ?? null
-    return { userId: user.id, studioId, clientId: found.clientId, clientName: String(client.clientName ?? found.clientId), grantId: found.grantId, scopes: (found.scope ?? '').split(' ').filter(Boolean), audience: resourceOf(audience), limits }
+    const choices = (await grantStudios.find(found.grantId)) as Partial<GrantChoices> | undefined
+    return {
+      userId: user.id,
+      email: user.email,
+      studioId,
+      clientId: found.clientId,
+      clientName: String(client.clientName ?? found.clientId),
+      grantId: found.grantId,
+      scopes: (found.scope ?? '').split(' ').filter(Boolean),
+      audience: resourceOf(audience),
+      limits: choices?.limits ?? null,
+      chainId: choices?.chainId ?? null,
+      expiresAt: found.exp,
+    }
   }
 
   const issues = new Adapter('GrantIssue')

@@ -27,7 +27,14 @@ const limitFields =
   `<label for="invoices_per_day">Invoices in any 24 hours</label><input id="invoices_per_day" name="invoices_per_day" inputmode="numeric" required value="${defaultInvoiceLimits.perDay}">` +
   '</fieldset>'
 
-export function renderOAuthConsent({ uid, clientName, returnsTo, studioName, resource, scopes }: { uid: string; clientName: string; returnsTo: string; studioName: string; resource: string; scopes: readonly string[] }): string {
+/** SPEC 5.4: the person picks the studio (of theirs) and the network the grant is bound to. */
+const choice = (name: string, legend: string, options: readonly { value: string; label: string }[]) =>
+  `<label for="${name}">${escape(legend)}</label><select id="${name}" name="${name}" required>` +
+  options.map((option, i) => `<option value="${escape(option.value)}"${i === 0 ? ' selected' : ''}>${escape(option.label)}</option>`).join('') +
+  '</select>'
+
+export function renderOAuthConsent({ uid, clientName, returnsTo, studios, networks, resource, scopes }: { uid: string; clientName: string; returnsTo: string; studios: readonly { id: string; name: string }[]; networks: readonly { chainId: number; name: string }[]; resource: string; scopes: readonly string[] }): string {
+  const studioName = studios.length === 1 ? studios[0]!.name : 'your studio'
   const boxes = scopes
     .map((scope) => `<label><input type="checkbox" name="scope" value="${escape(scope)}"${isWrite(scope) ? '' : ' checked'}> ${escape(describedScopes[scope] ?? scope)} <code>${escape(scope)}</code></label>`)
     .join('')
@@ -36,7 +43,11 @@ export function renderOAuthConsent({ uid, clientName, returnsTo, studioName, res
     `<p><strong>${escape(clientName)}</strong> asks to act for you on <strong>${escape(studioName)}</strong> through ${escape(resource)}.</p>` +
       // anyone may register a client under any name: where it sends you back is what identifies it
       `<p>After you answer, you go back to <code>${escape(returnsTo)}</code>. Allow only if you started this from there.</p>` +
-      `<form method="post" action="/oauth/interaction/${escape(uid)}/confirm"><fieldset><legend>What it may do</legend>${boxes}</fieldset>` +
+      `<form method="post" action="/oauth/interaction/${escape(uid)}/confirm">` +
+      `<fieldset><legend>Where it may act</legend>${choice('studio_id', 'Studio', studios.map((studio) => ({ value: studio.id, label: studio.name })))}` +
+      (networks.length > 0 ? choice('chain_id', 'Network', networks.map((network) => ({ value: String(network.chainId), label: network.name.includes(String(network.chainId)) ? network.name : `${network.name} (chain ${network.chainId})` }))) : '') +
+      '</fieldset>' +
+      `<fieldset><legend>What it may do</legend>${boxes}</fieldset>` +
       (scopes.includes('invoice:write') ? limitFields : '') +
       '<button type="submit">Allow</button></form>' +
       `<form method="post" action="/oauth/interaction/${escape(uid)}/deny"><button type="submit">Deny</button></form>`,
