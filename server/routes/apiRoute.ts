@@ -3,6 +3,7 @@ import { matchedRoutes } from 'hono/route'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import type * as z from 'zod/mini'
 import type { AuthEnv } from '../auth/principal'
+import { refuseSignedInUsers } from '../auth/refuseSignedInUsers'
 import type { Scope } from '../auth/scopes'
 import { validJsonBody, validParams, validQuery } from '../http/validate'
 import { answeredBy, pathPolicyOf, policyOf, type PolicyMiddleware, type RoutePolicy } from './routePolicy'
@@ -36,6 +37,10 @@ type RouteDeclaration<Dependencies, E extends Env, P, Q, B, R> = RoutePolicy & {
   description?: string
   /** `merchant`: an API key (HMAC headers, SPEC 5.2) or a bearer token, checked before anything else. */
   auth: 'none' | 'merchant'
+  /** SPEC 5.6 where a signed-in user's token (JWT) is not among the accepted credentials: the
+   * server-signed writes, which an API key (or an OAuth grant) drives, while a signed-in owner signs
+   * the operation itself through the prepare and submit routes. */
+  signedInUsers?: 'refused'
   /** An API key must hold this scope (SPEC 5.6). */
   scope?: Scope
   /** SPEC 5.6 "JWT with owner checks; API keys unsupported": only a signed-in user's bearer token is
@@ -120,6 +125,8 @@ export function mountApiRoutes<Dependencies, E extends Env>(
     const handlers: MiddlewareHandler<E>[] = [
       ...(policyOf(route, policy) as MiddlewareHandler<E>[]),
       ...guard(route),
+      // after authentication, before the body is read: the credential is refused whatever it asks
+      ...((route.signedInUsers === 'refused' ? [refuseSignedInUsers] : []) as unknown as MiddlewareHandler<E>[]),
       ...(validators(route as ApiRoute<never, E>) as MiddlewareHandler<E>[]),
       async (c) => {
         const valid = (target: 'param' | 'query' | 'json') => (c.req as unknown as { valid(target: string): unknown }).valid(target)

@@ -1,3 +1,4 @@
+import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { randomUUID } from 'node:crypto'
 import { UnsecuredJWT, decodeJwt } from 'jose'
 import { zeroAddress } from 'viem'
@@ -276,6 +277,22 @@ describe('GET /v1/studios/:studioId/api-keys/audit-log', () => {
 })
 
 describe('the account routes under SPEC 5.6 (JWT with owner checks; API keys unsupported)', () => {
+  test("the server-signed writes take an API key, never the owner's token: issue and cancel/submit answer 403 and nothing is signed, while a key with invoice:write reaches them", async () => {
+    const before = await ctx.devnet.clients.public.readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoiceCount' })
+    const dueAt = ((await ctx.devnet.clients.public.getBlock()).timestamp + 86_400n).toString()
+    const issued = await call('/v1/invoices/issue', token, { method: 'POST', body: JSON.stringify({ customerId: crypto.randomUUID(), amount: '1000000', dueAt }), headers: { 'idempotency-key': crypto.randomUUID() } })
+    expect(issued.status).toBe(403)
+    expect(issued.body.code).toBe('FORBIDDEN')
+    expect(issued.body.message).toMatch(/POST \/v1\/invoices\/prepare/)
+    const canceled = await call(`/v1/invoices/${ctx.devnet.seed.invoices[0]!.id}/cancel/submit`, token, { method: 'POST', body: '{}' })
+    expect(canceled.status).toBe(403)
+    expect(await ctx.devnet.clients.public.readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoiceCount' })).toBe(before)
+    // the same request with an API key gets past authentication (an unknown customer is the key's answer)
+    const writer = await ctx.server.stores.apiKeys.createApiKey({ studioId, name: 'backend', scopes: ['invoice:write'] })
+    const byKey = await signedRequest(ctx.server.url, writer, { method: 'POST', path: '/v1/invoices/issue', body: JSON.stringify({ customerId: crypto.randomUUID(), amount: '1000000', dueAt }), send: { headers: { 'idempotency-key': crypto.randomUUID() } } })
+    expect(byKey.status).toBe(404)
+  })
+
   test('route by route: no credential 401, an API key with every scope 403, the owner of another studio 403, the owner 2xx', async () => {
     const otherToken = (await signIn(otherOwner)).accessToken
     const allScopes = await ctx.server.stores.apiKeys.createApiKey({ studioId, name: 'every scope', scopes: ['invoice:read', 'invoice:write', 'customer:read', 'customer:write', 'dashboard:read', 'read', 'write', 'sponsor'] })

@@ -27,6 +27,7 @@ export const cancelRoutes = [
     cors: 'none',
     rateLimits: [invoicesLimit],
     scope: 'invoice:write',
+    signedInUsers: 'refused',
     params: invoiceIdParams,
     body: cancelSubmitRequestSchema,
     bodyOptional: true,

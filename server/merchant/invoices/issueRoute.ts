@@ -40,6 +40,7 @@ export const issueRoutes = [
       `Send an ${idempotencyKeyHeader} header and repeat the same request with it to retry or to follow a 202.`,
     auth: 'merchant',
     scope: 'invoice:write',
+    signedInUsers: 'refused',
     cors: 'none',
     rateLimits: [invoicesLimit],
     body: issueRequestSchema,
