@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks'
-import { displayAmount, type Api } from '../dashboardApi'
+import type { Api } from '../dashboardApi'
 import type { DashboardStrings } from '../strings'
 import { errorText, Notice, Problem } from './Field'
 import { ownStudioPath } from './ownStudio'
+import { localAmount, localMoment } from '../localFormat'
 
 type Connection = { id: string; client_name: string; door: 'mcp' | 'cli'; scopes: string[]; limits: { max_invoice: string; invoices_per_day: number } | null; created_at: string }
 
@@ -69,8 +70,8 @@ export function ConnectionsView({ api, t }: { api: Api; t: DashboardStrings }) {
                   <td>{connection.client_name}</td>
                   <td>{words.doors[connection.door] ?? connection.door}</td>
                   <td>{connection.scopes.join(', ')}</td>
-                  <td>{connection.limits ? words.limitText(displayAmount(connection.limits.max_invoice), connection.limits.invoices_per_day) : words.noLimits}</td>
-                  <td>{new Date(connection.created_at).toLocaleString(t.lang)}</td>
+                  <td>{connection.limits ? words.limitText(localAmount(connection.limits.max_invoice, t.lang), connection.limits.invoices_per_day) : words.noLimits}</td>
+                  <td>{localMoment(connection.created_at, t.lang)}</td>
                   <td>
                     <button type="button" class="secondary" disabled={busy} onClick={() => void revoke(connection)}>
                       {words.revokeConnection(connection.client_name)}

@@ -4,6 +4,7 @@ import type { Api } from '../dashboardApi'
 import type { DashboardStrings } from '../strings'
 import { errorText, Field, Notice, Problem } from './Field'
 import { SecretOnce } from './SecretOnce'
+import { localMoment } from '../localFormat'
 
 type Endpoint = { id: string; url: string; events: string[]; status: 'active' | 'failing'; failingSince: string | null; createdAt: string }
 
@@ -52,7 +53,7 @@ export function WebhooksView({ api, t }: { api: Api; t: DashboardStrings }) {
   function rotate(endpoint: Endpoint) {
     void act(async () => {
       const rotated = await api.json<{ secret: string; previousSecretExpiresAt: string }>('POST', `/v1/webhook-endpoints/${endpoint.id}/rotate-secret`)
-      setShown({ heading: words.endpointSecretHeading(endpoint.url), secret: rotated.secret, note: words.endpointRotated(new Date(rotated.previousSecretExpiresAt).toLocaleString(t.lang)) })
+      setShown({ heading: words.endpointSecretHeading(endpoint.url), secret: rotated.secret, note: words.endpointRotated(localMoment(rotated.previousSecretExpiresAt, t.lang)) })
       return null
     })
   }
@@ -98,7 +99,7 @@ export function WebhooksView({ api, t }: { api: Api; t: DashboardStrings }) {
                   <td>{endpoint.events.join(', ')}</td>
                   <td>
                     {endpoint.status === 'failing' && endpoint.failingSince
-                      ? `${words.endpointStates.failing} ${new Date(endpoint.failingSince).toLocaleString(t.lang)}`
+                      ? `${words.endpointStates.failing} ${localMoment(endpoint.failingSince, t.lang)}`
                       : words.endpointStates.active}
                   </td>
                   <td>

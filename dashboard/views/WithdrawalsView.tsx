@@ -4,6 +4,7 @@ import type { DashboardStrings } from '../strings'
 import type { PreparedOperation } from '../wallet/ownerWallet'
 import { errorText, Field, Notice, Problem } from './Field'
 import { OwnerSignature, useStudio, type OwnerOperation } from './OwnerSignature'
+import { localMoment } from '../localFormat'
 
 type Balance = { balance: string; formatted: string; symbol: string; decimals: number }
 type Withdrawal = { id: string; amountFormatted: string; destination: string; status: string; createdAt: string }
@@ -121,7 +122,7 @@ export function WithdrawalsView({ api, t }: { api: Api; t: DashboardStrings }) {
             <tbody>
               {history.map((row) => (
                 <tr key={row.id}>
-                  <td>{new Date(row.createdAt).toLocaleString(t.lang)}</td>
+                  <td>{localMoment(row.createdAt, t.lang)}</td>
                   <td>
                     {row.amountFormatted} {balance?.symbol ?? ''}
                   </td>
