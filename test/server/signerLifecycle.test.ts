@@ -8,6 +8,8 @@ import { startIdentityProvider, type RunningIdentityProvider } from '../../serve
 import { merchantVaultTypedData } from '../../shared/merchantVaultMessage'
 import { freshMerchant, merchantCalls, ownerSigns, type FreshMerchant } from '../support/ownerOperations'
 import { answerOf, signedRequest } from '../support/signedRequest'
+import { cliOAuthToken } from '../support/cliOAuthToken'
+import { freePort } from '../support/loopback'
 import { useServer } from '../support/server'
 
 const redirectUri = 'http://127.0.0.1:9/signed-in'
@@ -30,9 +32,11 @@ const ctx = useServer({
   // long enough for an included operation's receipt, short enough that a block not mined answers 202
   overrides: { SUBMIT_WAIT_MS: '1500' },
   beforeServer: async () => {
-    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [owner, otherOwner], clients: [client] })
+    // the server's own authorization server (/oauth) signs people in at the provider too: a CLI's token is refused here
+    const port = await freePort()
+    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [owner, otherOwner], clients: [devnetIdentityClient([redirectUri, `http://127.0.0.1:${port}/oauth/signed-in`])] })
     const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
-    return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience }
+    return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, OAUTH_IDENTITY_CLIENT_ID: client.clientId, PORT: String(port) }
   },
 })
 afterAll(() => provider?.close())
@@ -210,6 +214,10 @@ describe('POST /v1/studios/:studioId/signer/force-revoke', () => {
 
     const used = await usedToday(merchant.studioId)
     expect(await issueWith(merchant.apiKey)).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } })
+    // a CLI sign-in granted invoice:write is refused alike (SPEC 5.3: only with an active server signer)
+    const cli = await cliOAuthToken({ serverUrl: ctx.server.url, user: owner, approve: ['invoice:write'] })
+    const byCli = await asOwner('POST', '/v1/invoices/issue', { customerId, amount: '5000000', dueDays: 7 }, cli, { 'idempotency-key': crypto.randomUUID() })
+    expect(byCli).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } })
     expect(await usedToday(merchant.studioId)).toBe(used)
     expect((await asOwner('GET', signerPath('status'))).body).toMatchObject({ status: 'revoked', revocation: 'database_only' })
     expect((await asOwner('GET', `${keysPath()}?status=pending_activation`)).body.keys.map((each: { key_id: string }) => each.key_id)).toContain(merchant.apiKey.keyId)
@@ -218,11 +226,15 @@ describe('POST /v1/studios/:studioId/signer/force-revoke', () => {
     expect(created.body).toMatchObject({ activation_required: true, activation: { user_op: { typedDataToSign: { primaryType: 'StartSession' } } } })
     expect(await asOwner('POST', `${keysPath()}/activate-signer`, { signed_user_op: await signedByOwner(created.body.activation.user_op) })).toMatchObject({ status: 200, body: { status: 'active' } })
     expect(await issueWith(merchant.apiKey)).toMatchObject({ status: 200, body: { status: 'Issued' } })
+    expect(await asOwner('POST', '/v1/invoices/issue', { customerId, amount: '5000000', dueDays: 7 }, cli, { 'idempotency-key': crypto.randomUUID() })).toMatchObject({ status: 200, body: { status: 'Issued' } })
   })
 })
 
 describe('POST /v1/studios/:studioId/signer/confirm-revocation', () => {
-  test("behavior: only the studio's owner, signed in, reaches the signer: no credential 401, an API key with every scope 403, another studio's owner 403, x-svc-key beside the token 400", async () => {
+  test("behavior: only the studio's owner, signed in, reaches the signer: no credential 401, an API key with every scope 403, another studio's owner 403, the owner's own CLI OAuth token 403, x-svc-key beside the token 400", async () => {
+    // the owner's CLI sign-in, with every scope a CLI may be granted: it reads the studio, and manages no signer
+    const oauthToken = await cliOAuthToken({ serverUrl: ctx.server.url, user: owner, approve: ['invoice:read', 'customer:read', 'dashboard:read', 'invoice:write', 'customer:write'] })
+    expect((await asOwner('GET', '/v1/studios/me', undefined, oauthToken)).status).toBe(200)
     const routes = [
       ['GET', signerPath('status')],
       ['POST', signerPath('revoke')],
@@ -238,10 +250,11 @@ describe('POST /v1/studios/:studioId/signer/confirm-revocation', () => {
       const anonymous = await answerOf(await fetch(`${ctx.server.url}${path}`, { method, ...(body ? { body, headers: { 'content-type': 'application/json' } } : {}) }))
       const withKey = await signedRequest(ctx.server.url, merchant.apiKey, { method, path, ...(body ? { body } : {}) })
       const otherStudio = await asOwner(method, path, body ? JSON.parse(body) : undefined, otherToken)
+      const oauth = await asOwner(method, path, body ? JSON.parse(body) : undefined, oauthToken)
       const mixed = await asOwner(method, path, body ? JSON.parse(body) : undefined, token, { 'x-svc-key': merchant.apiKey.keyId })
-      seen[`${method} ${path}`] = [anonymous.status, withKey.status, otherStudio.status, mixed.status]
+      seen[`${method} ${path}`] = [anonymous.status, withKey.status, otherStudio.status, oauth.status, mixed.status]
     }
-    expect(Object.values(seen)).toEqual(routes.map(() => [401, 403, 403, 400]))
+    expect(Object.values(seen)).toEqual(routes.map(() => [401, 403, 403, 403, 400]))
     // nothing was revoked by any of them
     expect((await asOwner('GET', signerPath('status'))).body.status).toBe('active')
   })
