@@ -210,7 +210,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
         ...(oauth ? { oauth: oauthPrincipalOf(oauth.authorization, stores.studios) } : {}),
       },
       accounts: { identity: identityVerifier, users: stores.users, studios: stores.studios },
-      vaultProvisioning: { identity: identityVerifier, users: stores.users, deployments: vaultDeployments, signing: sessionSigner },
+      vaultProvisioning: { identity: identityVerifier, users: stores.users, deployments: vaultDeployments, signing: sessionSigner, preparesPerDay: config.MERCHANT_DAILY_OPERATION_QUOTA },
       quotas: sessionSigner.quota,
       studioSettings: { businessProfiles: stores.businessProfiles, withdrawalAddresses: stores.withdrawalAddresses },
       apiKeyManagement: { apiKeys: stores.apiKeys, auditLog: stores.apiKeyAudit, now },

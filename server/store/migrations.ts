@@ -667,18 +667,27 @@ export const migrations: readonly Migration[] = [
     version: 22,
     name: 'studio provisioning: vault deployments',
     statements: [
-      // a studio provisioned by its owner's wallet (SPEC 4.3): the owner it was prepared for and the
-      // deployment operation sent, so a pending deployment is reported, and reconciled, as pending
+      // a user's vault deployment (SPEC 4.3), from its prepare to its receipt. The studio is made only
+      // at submit, once the owner's signature is checked: a prepare proves nothing of the owner, and a
+      // studio made then could hold another wallet's vault address. Prepares count per user and UTC day,
+      // as our paymaster signs each one before there is a studio to count them against.
       `CREATE TABLE vault_deployments (
-        studio_id uuid PRIMARY KEY REFERENCES studios (id) ON DELETE CASCADE,
+        user_id uuid PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+        studio_id uuid UNIQUE REFERENCES studios (id) ON DELETE CASCADE,
+        chain_id integer NOT NULL CHECK (chain_id > 0),
+        ${address('vault_address')},
         ${address('owner_address')},
         salt numeric(78, 0) NOT NULL CHECK (salt >= 0),
+        -- the name the studio is to have, as prepare was given it: submit may leave it out
+        studio_name text CHECK (char_length(studio_name) <= 100),
         status text NOT NULL CHECK (status IN ('prepared', 'pending', 'deployed', 'failed')),
         user_op_hash text CHECK (user_op_hash ~ '^0x[0-9a-f]{64}$'),
         tx_hash text CHECK (tx_hash ~ '^0x[0-9a-f]{64}$'),
         valid_until bigint,
         sent_at_block numeric(78, 0),
         failure text,
+        prepared_day date NOT NULL,
+        prepares_on_day integer NOT NULL CHECK (prepares_on_day >= 0),
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
       )`,

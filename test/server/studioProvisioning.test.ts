@@ -105,8 +105,19 @@ describe('POST /v1/studios/prepare', () => {
       message: { token: stablecoin, amount: '0', to: newcomer.owner.address, vault: newcomer.unsigned.sender, operation: prepared.body.userOpHash },
     })
     expect(await chain().getCode({ address: newcomer.unsigned.sender })).toBeUndefined()
-    const me = await call('/v1/studios/me', newcomer.token)
-    expect(me.body.data).toMatchObject({ id: prepared.body.studioId, name: 'New Merchant Studio', vaultAddress: newcomer.unsigned.sender, vaultDeploymentStatus: 'not_deployed' })
+    // and no studio yet: a prepare proves nothing of the wallet
+    expect(prepared.body.studioId).toBeNull()
+    expect((await call('/v1/auth/login', newcomer.token, { method: 'POST' })).body.user.studioId).toBeNull()
+    expect((await call('/v1/studios/me', newcomer.token)).status).toBe(403)
+  })
+
+  test("a prepare claims nothing: another user may prepare the same owner's vault, and it stays the owner's to deploy", async () => {
+    const squatter = await signIn(refusedNewcomer)
+    await call('/v1/auth/login', squatter, { method: 'POST' })
+    const squatted = await call('/v1/studios/prepare', squatter, { body: { chainId: chainId(), userOp: newcomer.unsigned } })
+    expect(squatted.status).toBe(200)
+    expect(squatted.body.studioId).toBeNull()
+    expect((await call('/v1/auth/login', squatter, { method: 'POST' })).body.user.studioId).toBeNull()
   })
 
   test('the demo merchant, who owns a studio, cannot provision a second one', async () => {
@@ -165,6 +176,8 @@ describe('POST /v1/studios/submit', () => {
     expect(bareHash.body).toMatchObject({ code: 'OWNER_SIGNATURE_INVALID' })
 
     expect(await chain().getCode({ address: newcomer.unsigned.sender })).toBeUndefined()
+    // a signature that is not the owner's made no studio either
+    expect((await call('/v1/auth/login', token, { method: 'POST' })).body.user.studioId).toBeNull()
   })
 
   test("the owner's signed deployment puts the vault on-chain at its counterfactual address, owned by the wallet; the studio reads deployed and sign-in names it", async () => {
@@ -172,7 +185,7 @@ describe('POST /v1/studios/submit', () => {
     const submitted = await call('/v1/studios/submit', token, { body: { chainId: chainId(), userOp: signed } })
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200)
     newcomer.submitted = submitted.body
-    expect(submitted.body).toMatchObject({ success: true, studioId: prepared.studioId, vaultAddress: unsigned.sender, userOpHash: prepared.userOpHash, status: 'deployed', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
+    expect(submitted.body).toMatchObject({ success: true, studioId: expect.stringMatching(/^[0-9a-f-]{36}$/), vaultAddress: unsigned.sender, userOpHash: prepared.userOpHash, status: 'deployed', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })
 
     expect(await chain().getCode({ address: unsigned.sender })).toMatch(/^0x[0-9a-f]{10,}/)
     expect(await chain().readContract({ address: unsigned.sender, abi: merchantVaultAbi, functionName: 'owner' })).toBe(newcomer.owner.address)
@@ -208,7 +221,7 @@ describe('POST /v1/studios/submit, mined late', () => {
     try {
       const pending = await call('/v1/studios/submit', token, { body: { chainId: chainId(), userOp: signed } })
       expect(pending.status, JSON.stringify(pending.body)).toBe(202)
-      expect(pending.body).toMatchObject({ success: true, studioId: prepared.body.studioId, vaultAddress: prepared.body.vaultAddress, userOpHash: prepared.body.userOpHash, status: 'pending', message: expect.any(String) })
+      expect(pending.body).toMatchObject({ success: true, studioId: expect.any(String), vaultAddress: prepared.body.vaultAddress, userOpHash: prepared.body.userOpHash, status: 'pending', message: expect.any(String) })
       expect(pending.body.txHash).toBeUndefined()
       expect((await call('/v1/studios/me', token)).body.data.vaultDeploymentStatus).toBe('pending')
       await anvil.mine({ blocks: 1 })
@@ -232,7 +245,7 @@ describe('POST /v1/studios', () => {
     expect(prepared.status).toBe(200)
     const created = await call('/v1/studios', token, { body: { name: 'Legacy Studio', chainId: chainId(), userOp: await signPrepared(owner, prepared.body) } })
     expect(created.status, JSON.stringify(created.body)).toBe(201)
-    expect(created.body).toMatchObject({ success: true, studio: { id: prepared.body.studioId, vaultAddress: prepared.body.vaultAddress, vaultDeploymentStatus: 'deployed' }, message: expect.any(String) })
+    expect(created.body).toMatchObject({ success: true, studio: { id: (await call('/v1/auth/me', token)).body.user.studioId, name: 'Legacy Studio', vaultAddress: prepared.body.vaultAddress, vaultDeploymentStatus: 'deployed' }, message: expect.any(String) })
     expect(await chain().readContract({ address: prepared.body.vaultAddress, abi: merchantVaultAbi, functionName: 'owner' })).toBe(owner.address)
   })
 })

@@ -9,9 +9,9 @@ import type { VaultDeploymentStore } from './vaultDeploymentStore'
  * (its signature's end passed, its nonce used by another). Included: recorded deployed; never to be:
  * recorded failed, and the studio reads not_deployed again for its owner to prepare anew.
  */
-export function deploymentPendingOf(signing: SessionSignerDependencies, deployments: Pick<VaultDeploymentStore, 'find' | 'deployed' | 'failed'>) {
+export function deploymentPendingOf(signing: SessionSignerDependencies, deployments: Pick<VaultDeploymentStore, 'findByStudio' | 'deployed' | 'failed'>) {
   return async function deploymentPending(studio: Studio): Promise<boolean> {
-    const record = await deployments.find(studio.id)
+    const record = await deployments.findByStudio(studio.id)
     if (record?.status !== 'pending' || !record.userOpHash || record.validUntil === null || record.sentAtBlock === null) return false
     const state = await reconcileOwnerOperation(signing, { userOpHash: record.userOpHash, sender: studio.vaultAddress, nonce: 0n, validUntil: record.validUntil, sentAtBlock: record.sentAtBlock })
     if (state.status === 'confirmed') await deployments.deployed(studio.id, state.txHash)

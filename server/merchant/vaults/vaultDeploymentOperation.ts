@@ -78,11 +78,11 @@ function typedDataToSign(chainId: number, operation: DeploymentOperation, token:
 
 /**
  * The deployment made final but for its signature, for the owner's wallet: gas from the chain (the
- * factory's createAccount estimated, the owner's validation on top), sponsored by our paymaster as one
- * of the studio's daily operations (given back if the sponsorship fails), and the typed message bound
- * to the operation's hash and to the window the sponsorship is good for.
+ * factory's createAccount estimated, the owner's validation on top), sponsored by our paymaster, and
+ * the typed message bound to the operation's hash and to the window the sponsorship is good for.
+ * The caller has counted the prepare against the user: there is no studio yet to count it against.
  */
-export async function prepareDeployment(signing: SessionSignerDependencies, studioId: string, operation: DeploymentOperation) {
+export async function prepareDeployment(signing: SessionSignerDependencies, operation: DeploymentOperation) {
   const { client, deployment, sponsor } = signing
   const [fees, createGas] = await Promise.all([
     client.estimateFeesPerGas(),
@@ -102,16 +102,10 @@ export async function prepareDeployment(signing: SessionSignerDependencies, stud
     signature: '0x',
   }
   const validUntil = Math.floor(signing.now() / 1000) + signing.sponsorshipWindowSeconds
-  await signing.quota.reserve(studioId)
-  try {
-    userOp = { ...userOp, ...(await sponsor.stub(userOp, { validUntil })) }
-    userOp.preVerificationGas = referencePreVerificationGas({ version: '0.7', userOp }, ownerSignatureBytes)
-    const { validUntil: _signed, ...sponsorship } = await sponsor.sign(userOp, { validUntil })
-    userOp = { ...userOp, ...sponsorship }
-  } catch (error) {
-    await signing.quota.release(studioId)
-    throw error
-  }
+  userOp = { ...userOp, ...(await sponsor.stub(userOp, { validUntil })) }
+  userOp.preVerificationGas = referencePreVerificationGas({ version: '0.7', userOp }, ownerSignatureBytes)
+  const { validUntil: _signed, ...sponsorship } = await sponsor.sign(userOp, { validUntil })
+  userOp = { ...userOp, ...sponsorship }
   const userOpHash = getUserOperationHash({ userOperation: userOp, chainId: deployment.chainId, entryPointAddress: deployment.entryPoint, entryPointVersion: '0.7' })
   const wire = toWireUserOp(userOp)
   return {

@@ -1,4 +1,6 @@
 import type { Context } from 'hono'
+import { isAddressEqual, type Hex } from 'viem'
+import { BundlerRejectedError } from '../../chain/bundler'
 import { AuthenticationError, ForbiddenError } from '../../auth/authErrors'
 import type { IdentityVerifier } from '../../auth/jwtVerifier'
 import { oauthAccessTokenPrefix } from '../../auth/oauthTokenPrefix'
@@ -11,7 +13,7 @@ import type { SessionSignerDependencies } from '../signer/sendSessionCall'
 import { followOwnerOperation, sendOwnerOperation } from '../signer/sendOwnerOperation'
 import { studioOf, type StudioRoutesDependencies } from '../studios/studioRoutes'
 import { assertNotDeployed, prepareDeployment, readDeploymentOperation, verifyDeploymentSignature, type DeploymentOperation } from './vaultDeploymentOperation'
-import type { VaultDeploymentStore } from './vaultDeploymentStore'
+import { StudioExistsError, type VaultDeploymentStore } from './vaultDeploymentStore'
 import { legacyStudioResponseSchema, prepareVaultRequestSchema, prepareVaultResponseSchema, submitVaultRequestSchema, submitVaultResponseSchema } from './vaultProvisioningWire'
 
 export type VaultProvisioningDependencies = {
@@ -19,6 +21,8 @@ export type VaultProvisioningDependencies = {
   users: Pick<UserStore, 'findUser'>
   deployments: VaultDeploymentStore
   signing: SessionSignerDependencies
+  /** How many deployments a user may have our paymaster sponsor a UTC day (MERCHANT_DAILY_OPERATION_QUOTA). */
+  preparesPerDay: number
 }
 
 /** Absent only where no request reaches the routes (a document of them). */
@@ -46,7 +50,7 @@ async function provisioningUser(c: Context, provisioning: VaultProvisioningDepen
   return user
 }
 
-type Submitted = { studio: Studio; operation: DeploymentOperation; userOpHash: `0x${string}`; status: 'deployed' | 'pending'; txHash?: `0x${string}` }
+type Submitted = { studio: Studio; operation: DeploymentOperation; userOpHash: Hex; status: 'deployed' | 'pending'; txHash?: Hex }
 
 /**
  * Sends the owner's signed deployment and follows it until its receipt or SUBMIT_WAIT_MS. The same
@@ -57,24 +61,32 @@ async function submitDeployment(provisioning: VaultProvisioningDependencies, use
   const { signing, deployments } = provisioning
   const operation = await readDeploymentOperation(signing, body.chainId, body.userOp)
   const { userOpHash, validUntil } = await verifyDeploymentSignature(signing, operation)
-  const { studio } = await deployments.studioFor(user.id, { name: body.name ?? null, vault: operation.vault, chainId: body.chainId, owner: operation.owner, salt: operation.salt })
-  const record = await deployments.find(studio.id)
-  if (record?.status === 'deployed' && record.userOpHash === userOpHash.toLowerCase()) {
+  // the owner has signed: the vault's address is now this user's to claim
+  const studio = await deployments.studioFor(user.id, body.name ?? null, { chainId: body.chainId, vault: operation.vault, owner: operation.owner, salt: operation.salt })
+  const record = await deployments.findByStudio(studio.id)
+  const sameOperation = record?.userOpHash === userOpHash.toLowerCase()
+  if (record?.status === 'deployed' && sameOperation) {
     return { studio, operation, userOpHash, status: 'deployed', ...(record.txHash ? { txHash: record.txHash } : {}) }
   }
   await assertNotDeployed(signing, operation.vault)
   const rows = {
-    confirmed: (studioId: string, txHash: `0x${string}`) => deployments.deployed(studioId, txHash),
-    failed: (studioId: string, failure: string, txHash?: `0x${string}`) => deployments.failed(studioId, failure, txHash),
+    confirmed: (studioId: string, txHash: Hex) => deployments.deployed(studioId, txHash),
+    failed: (studioId: string, failure: string, txHash?: Hex) => deployments.failed(studioId, failure, txHash),
   }
-  const outcome =
-    record?.status === 'pending' && record.userOpHash === userOpHash.toLowerCase()
-      ? await followOwnerOperation(signing, rows, studio.id, userOpHash)
-      : await (async () => {
-          const sentAtBlock = await signing.client.getBlockNumber({ cacheTime: 0 })
-          await deployments.sent(studio.id, { userOpHash, validUntil, sentAtBlock })
-          return sendOwnerOperation(signing, rows, studio.id, operation.userOp, userOpHash)
-        })()
+  let outcome
+  if (record?.status === 'pending' && sameOperation) outcome = await followOwnerOperation(signing, rows, studio.id, userOpHash)
+  else {
+    // one of the studio's sponsored operations today, given back if the bundler refuses it
+    await signing.quota.reserve(studio.id)
+    try {
+      const sentAtBlock = await signing.client.getBlockNumber({ cacheTime: 0 })
+      await deployments.sent(studio.id, { userOpHash, validUntil, sentAtBlock })
+      outcome = await sendOwnerOperation(signing, rows, studio.id, operation.userOp, userOpHash)
+    } catch (error) {
+      if (error instanceof BundlerRejectedError) await signing.quota.release(studio.id)
+      throw error
+    }
+  }
   return { studio, operation, userOpHash, status: outcome.status === 'confirmed' ? 'deployed' : 'pending', ...(outcome.status === 'confirmed' ? { txHash: outcome.txHash } : {}) }
 }
 
@@ -87,14 +99,14 @@ const provisioningRoute = apiRoute<VaultProvisioningRoutesDependencies>()
 const policy = { auth: 'none', cors: 'none', rateLimits: [provisioningLimit], signedInOnly: true } as const
 const authErrors = ['UNAUTHORIZED', 'FORBIDDEN', 'MIXED_AUTH', 'AUTH_UNAVAILABLE'] as const
 const operationErrors = ['CHAIN_NOT_SUPPORTED', 'USEROP_CALL_MISMATCH', 'VAULT_ADDRESS_MISMATCH', 'VAULT_ALREADY_DEPLOYED', 'STUDIO_EXISTS', 'STUDIO_VAULT_TAKEN', 'VAULT_FACTORY_UNAVAILABLE'] as const
-const submitErrors = [...authErrors, ...operationErrors, 'OWNER_SIGNATURE_INVALID', 'SPONSORSHIP_REQUIRED', 'SIGNATURE_EXPIRED', 'TRANSACTION_FAILED', 'BUNDLER_UNAVAILABLE'] as const
+const submitErrors = [...authErrors, ...operationErrors, 'QUOTA_EXCEEDED', 'OWNER_SIGNATURE_INVALID', 'SPONSORSHIP_REQUIRED', 'SIGNATURE_EXPIRED', 'TRANSACTION_FAILED', 'BUNDLER_UNAVAILABLE'] as const
 const noStore = { 'Cache-Control': 'no-store' }
 
 /**
  * SPEC 4.3: a studio comes into being through its owner's wallet. The wallet builds the vault's
  * deployment (shared/merchantVaultDeployment.ts), prepare checks it and sponsors it, the owner signs
- * its typed message, and submit sends it; the studio, with the user as its owner, is made at the
- * first prepare and reads vaultDeploymentStatus pending, then deployed.
+ * its typed message, and submit checks the signature, makes the studio with the user as its owner,
+ * and sends it: the studio reads vaultDeploymentStatus pending, then deployed.
  */
 export const vaultProvisioningRoutes = [
   provisioningRoute({
@@ -102,7 +114,7 @@ export const vaultProvisioningRoutes = [
     path: '/v1/studios/prepare',
     summary: "Prepare the studio vault's deployment for its owner's wallet to sign",
     description:
-      "Signed-in user only (the identity provider's bearer token). The userOp is the vault's unsigned deployment: the MerchantVaultFactory's createAccount(owner, salt) as factory and factoryData, sender the factory's address for that owner and salt, nonce 0, and as its call the vault's withdrawal of 0 of the deployment's token to the owner (the vault validates only its owner's typed operations; that one moves nothing). Answers our paymaster's sponsorship with the gas it was signed over, the whole operation, and typedDataToSign: what the owner signs (eth_signTypedData_v4), then puts as the signature the 6-byte validUntil followed by the 65-byte signature. Nothing is deployed yet. The first prepare makes the user's studio (one per user), which reads vaultDeploymentStatus not_deployed until the vault is.",
+      "Signed-in user only (the identity provider's bearer token). The userOp is the vault's unsigned deployment: the MerchantVaultFactory's createAccount(owner, salt) as factory and factoryData, sender the factory's address for that owner and salt, nonce 0, and as its call the vault's withdrawal of 0 of the deployment's token to the owner (the vault validates only its owner's typed operations; that one moves nothing). Answers our paymaster's sponsorship with the gas it was signed over, the whole operation, and typedDataToSign: what the owner signs (eth_signTypedData_v4), then puts as the signature the 6-byte validUntil followed by the 65-byte signature. Nothing is deployed yet, and no studio is made: a prepare proves nothing of the wallet, so the studio (one per user) is made at submit, once the owner's signature is checked. studioId is null until then (a user who owns a studio may only prepare its own vault again). Prepares count per user and UTC day (MERCHANT_DAILY_OPERATION_QUOTA): our paymaster signs each.",
     ...policy,
     body: prepareVaultRequestSchema,
     response: { status: 200, schema: prepareVaultResponseSchema, description: 'The sponsored operation and what to sign.', headers: noStore },
@@ -115,10 +127,12 @@ export const vaultProvisioningRoutes = [
       const wire = { sender: userOp.sender, nonce: userOp.nonce, factory: userOp.factory, factoryData: userOp.factoryData, callData: userOp.callData, callGasLimit: '0', verificationGasLimit: '0', preVerificationGas: '0', maxFeePerGas: '0', maxPriorityFeePerGas: '0', signature: '0x' as const }
       const operation = await readDeploymentOperation(provisioning.signing, body.chainId, wire)
       await assertNotDeployed(provisioning.signing, operation.vault)
-      const { studio } = await provisioning.deployments.studioFor(user.id, { name: body.name ?? null, vault: operation.vault, chainId: body.chainId, owner: operation.owner, salt: operation.salt })
-      await provisioning.deployments.reopened(studio.id)
-      const prepared = await prepareDeployment(provisioning.signing, studio.id, operation)
-      return { success: true as const, ...prepared, studioId: studio.id, vaultAddress: operation.vault }
+      // one studio per user: a user who owns one may only prepare its own vault again (a failed deployment)
+      const own = await provisioning.deployments.studioOf(user.id)
+      if (own && !(own.chainId === body.chainId && isAddressEqual(own.vaultAddress, operation.vault))) throw new StudioExistsError(own.id, own.vaultAddress)
+      await provisioning.deployments.prepared(user.id, { chainId: body.chainId, vault: operation.vault, owner: operation.owner, salt: operation.salt }, body.name ?? null, provisioning.preparesPerDay)
+      const prepared = await prepareDeployment(provisioning.signing, operation)
+      return { success: true as const, ...prepared, studioId: own?.id ?? null, vaultAddress: operation.vault }
     },
   }),
   provisioningRoute({
@@ -126,7 +140,7 @@ export const vaultProvisioningRoutes = [
     path: '/v1/studios/submit',
     summary: "Send the owner's signed vault deployment",
     description:
-      "Signed-in user only. The operation prepare returned, signed by the owner over its typedDataToSign, every other field unchanged. 200 with status deployed and txHash once the vault has code; 202 with status pending when the receipt is late (vaultDeploymentStatus reads pending; the same request follows it). The signature is checked to be the owner's before anything is sent.",
+      "Signed-in user only. The operation prepare returned, signed by the owner over its typedDataToSign, every other field unchanged. Once the signature is checked to be the owner's, the user's studio is made (one per user) and the deployment sent, one of the studio's sponsored operations today. 200 with status deployed and txHash once the vault has code; 202 with status pending when the receipt is late (vaultDeploymentStatus reads pending; the same request follows it).",
     ...policy,
     body: submitVaultRequestSchema,
     response: { status: 200, schema: submitVaultResponseSchema, description: 'Deployed, or pending.', headers: noStore, statusFor: (body) => (body.status === 'pending' ? 202 : 200) },

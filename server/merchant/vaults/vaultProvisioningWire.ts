@@ -63,7 +63,8 @@ export const prepareVaultResponseSchema = z.object({
   typedDataToSign: typedDataToSignSchema,
   validUntil: z.int(),
   expiresAt: z.string(),
-  studioId: z.string(),
+  /** The user's studio, null until a submit makes it. */
+  studioId: z.nullable(z.string()),
   vaultAddress: addressSchema,
 })
 
