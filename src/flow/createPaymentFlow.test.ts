@@ -328,7 +328,7 @@ describe('createPaymentFlow', () => {
 
     expect(t.seen).toEqual(['loading', 'ready', 'connecting', 'connected', ...paying])
     const [prepared] = t.world.prepared
-    expect(paid.receipt).toEqual({ amount: 248_000_000n, invoiceNumber: '1042', userOpHash: prepared!.userOpHash, txHash })
+    expect(paid.receipt).toEqual({ amount: 248_000_000n, invoiceNumber: '1042', userOpHash: prepared!.userOpHash, txHash, wallet: t.owner.address })
     expect(paid.invoice).toMatchObject({ status: 'Paid', payer: t.vault, confirmed: true })
     // the operation went out as prepared, signed by the owner over the hash the widget computed
     const [submitted] = t.world.submitted
@@ -851,7 +851,7 @@ describe('createPaymentFlow: after the operation is handed over, only the chain 
     const paid = await until(t.flow, 'paid')
     expect(t.seen.slice(t.seen.indexOf('submitting'))).toEqual(['submitting', 'pending', 'pending', 'pending', 'paid'])
     expect(t.world.time - submittedAt).toBe(2 * pendingPollMs)
-    expect(paid.receipt).toEqual({ amount: 248_000_000n, invoiceNumber: '1042', userOpHash: t.world.prepared[0]!.userOpHash, txHash })
+    expect(paid.receipt).toEqual({ amount: 248_000_000n, invoiceNumber: '1042', userOpHash: t.world.prepared[0]!.userOpHash, txHash, wallet: t.owner.address })
     expect(t.count('prepare')).toBe(1)
   })
 

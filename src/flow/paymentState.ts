@@ -23,7 +23,15 @@ export type Authorisation = { amount: bigint; token: WireInvoice['token']; merch
 /** A payment this widget made, as the chain records it. txHash is null while the chain has no
  * settlement event for it; userOpHash is null for a payment the payer's own smart wallet sent (the
  * wallet built that operation, and its hash is only the wallet's word). */
-export type Receipt = { amount: bigint; invoiceNumber: string; userOpHash: Hex | null; txHash: Hex | null }
+export type Receipt = {
+  amount: bigint
+  invoiceNumber: string
+  userOpHash: Hex | null
+  txHash: Hex | null
+  /** The wallet the payer connected, whose payment account the chain names as the payer: the payer
+   * knows the wallet, not the account it controls. Absent when the wallet itself paid (a smart wallet). */
+  wallet?: Address
+}
 
 /** A permit the payer signed and handed to the service: until `deadline` it lets the invoice registry
  * take `amount` from the vault, and only in a payment the vault itself makes (which needs another

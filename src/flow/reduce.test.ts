@@ -223,7 +223,7 @@ describe('reduce: after the operation is handed over, only the chain settles it'
     expect(reduce(pending, chainRead(confirmed(paidByUs)))).toEqual({
       name: 'paid',
       invoice: paidByUs,
-      receipt: { amount: 248_000_000n, invoiceNumber: '1042', userOpHash: operation.userOpHash, txHash: paidByUs.txHash },
+      receipt: { amount: 248_000_000n, invoiceNumber: '1042', userOpHash: operation.userOpHash, txHash: paidByUs.txHash, wallet: operation.payer.owner },
     })
     const paidByOther = { ...paidByUs, payer: '0x2222222222222222222222222222222222222222' as const }
     expect(reduce(pending, chainRead(confirmed(paidByOther)))).toEqual({ name: 'paid', invoice: paidByOther, receipt: null })

@@ -272,7 +272,7 @@ function settled(invoice: ShownInvoice, ours: Submitted | null): PaymentState {
 }
 
 function receipt(state: Submitted, invoice: ShownInvoice): Receipt {
-  return { amount: BigInt(invoice.amount), invoiceNumber: invoice.invoiceNumber, userOpHash: state.userOpHash, txHash: invoice.txHash }
+  return { amount: BigInt(invoice.amount), invoiceNumber: invoice.invoiceNumber, userOpHash: state.userOpHash, txHash: invoice.txHash, wallet: state.payer.owner }
 }
 
 /**

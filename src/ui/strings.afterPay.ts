@@ -13,16 +13,16 @@ export const afterPayEn = {
   notSentBody: 'The payment service said it had sent your payment, but the blockchain never showed it, and now it can no longer go through: it was not sent. Nothing was paid. You can try again.',
   // a smart account (contract code at its address): it pays from itself, never from a vault
   smartShort: (missing: string, balance: string) =>
-    `This account holds ${balance}; ${missing} more is needed to pay this invoice. Send it to this account itself, at the address below, then check again. Do not send it to a vault: a smart account cannot pay from one.`,
+    `This account holds ${balance}; ${missing} more is needed to pay this invoice. Send it to this account itself, at the address below, then check again. Do not send it to a payment account: a smart account cannot pay from one.`,
   smartCannotPay:
     'This account is a smart contract account. This checkout takes its payment only as one step sent by your wallet, with the network fee paid by the checkout, and your wallet does not offer that here. Nothing was paid. Pay from another wallet.',
-  strandedBody: (amount: string) => `Your vault holds ${amount} that this account cannot pay with: a smart account cannot sign for a vault. Only this account can take it out.`,
+  strandedBody: (amount: string) => `Your payment account holds ${amount} that this account cannot pay with: a smart account cannot sign for a payment account. Only this account can take it out.`,
   moveBack: (amount: string) => `Move ${amount} back to this account (you pay the network fee)`,
   strandedHow: (token: string) =>
-    `To take it out, send from this account a call to the vault's execute function that transfers all its ${token} to this account. This page cannot send it with this wallet. Until then it stays in the vault, and no one else can take it.`,
-  movingBack: (amount: string) => `Your wallet shows one request: move ${amount} from your vault back to this account. You pay its network fee.`,
-  followingMoveBack: 'Waiting for the blockchain to show the transfer from your vault. This page reads it until it does.',
-  noteMoveNotOnChain: 'The blockchain does not show the transfer from your vault. Nothing was moved; you can try again.',
+    `To take it out, send from this account a call to the payment account's execute function that transfers all its ${token} to this account. This page cannot send it with this wallet. Until then it stays in the payment account, and no one else can take it.`,
+  movingBack: (amount: string) => `Your wallet shows one request: move ${amount} from your payment account back to this account. You pay its network fee.`,
+  followingMoveBack: 'Waiting for the blockchain to show the transfer from your payment account. This page reads it until it does.',
+  noteMoveNotOnChain: 'The blockchain does not show the transfer from your payment account. Nothing was moved; you can try again.',
   // who pays which fee, from the chain's own run of the operation: the payer the amount and nothing
   // more, the merchant the service fee out of its share (src/ui/feeShares.ts rounds the share and fee)
   simulatedShares: (paid: string, payee: string, receives: string, fee: string) =>

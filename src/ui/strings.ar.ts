@@ -81,6 +81,7 @@ export const ar: Strings = {
   walletAccount: 'المحفظة',
   vault: 'الدفع من الخزنة',
   vaultNew: 'يُنشأ مع هذا الدفع',
+  paymentAccountExplained: 'حساب لا تتحكم فيه إلا محفظتك، لدفع الفواتير دون رسوم شبكة.',
   balance: 'الرصيد',
   pay: (amount) => `ادفع ${ltr(amount)}`,
   insufficientTitle: 'الرصيد غير كافٍ',

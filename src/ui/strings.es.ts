@@ -73,6 +73,7 @@ export const es: Strings = {
   walletAccount: 'Billetera',
   vault: 'Se paga desde la bóveda',
   vaultNew: 'se crea con este pago',
+  paymentAccountExplained: 'Una cuenta que solo controla su billetera, para pagar facturas sin comisión de red.',
   balance: 'Saldo',
   pay: (amount) => `Pagar ${amount}`,
   insufficientTitle: 'Fondos insuficientes',

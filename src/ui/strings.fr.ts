@@ -73,6 +73,7 @@ export const fr: Strings = {
   walletAccount: 'Portefeuille',
   vault: 'Paiement depuis le coffre',
   vaultNew: 'créé avec ce paiement',
+  paymentAccountExplained: 'Un compte que seul votre portefeuille contrôle, pour payer des factures sans frais de réseau.',
   balance: 'Solde',
   pay: (amount) => `Payer ${amount}`,
   insufficientTitle: 'Fonds insuffisants',

@@ -74,6 +74,7 @@ export const hi: Strings = {
   walletAccount: 'वॉलेट',
   vault: 'भुगतान करने वाला वॉल्ट',
   vaultNew: 'इस भुगतान के साथ बनाया जाएगा',
+  paymentAccountExplained: 'एक खाता जिसे केवल आपका वॉलेट नियंत्रित करता है, ताकि आप बिना नेटवर्क शुल्क के चालान चुका सकें।',
   balance: 'बैलेंस',
   pay: (amount) => `${amount} का भुगतान करें`,
   insufficientTitle: 'पर्याप्त राशि नहीं है',

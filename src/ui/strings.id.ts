@@ -73,6 +73,7 @@ export const id: Strings = {
   walletAccount: 'Dompet',
   vault: 'Membayar dari brankas',
   vaultNew: 'dibuat bersama pembayaran ini',
+  paymentAccountExplained: 'Akun yang hanya dikendalikan dompet Anda, untuk membayar tagihan tanpa biaya jaringan.',
   balance: 'Saldo',
   pay: (amount) => `Bayar ${amount}`,
   insufficientTitle: 'Dana tidak cukup',

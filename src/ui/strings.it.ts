@@ -73,6 +73,7 @@ export const it: Strings = {
   walletAccount: 'Wallet',
   vault: 'Pagamento dal vault',
   vaultNew: 'creato con questo pagamento',
+  paymentAccountExplained: 'Un conto che solo il suo wallet controlla, per pagare fatture senza commissione di rete.',
   balance: 'Saldo',
   pay: (amount) => `Paga ${amount}`,
   insufficientTitle: 'Fondi insufficienti',

@@ -73,6 +73,7 @@ export const ja: Strings = {
   walletAccount: 'ウォレット',
   vault: '支払い元のボールト',
   vaultNew: 'この支払いで作成されます',
+  paymentAccountExplained: 'お客様のウォレットだけが操作できるアカウントで、ネットワーク手数料なしで請求書を支払うためのものです。',
   balance: '残高',
   pay: (amount) => `${amount} を支払う`,
   insufficientTitle: '残高が不足しています',

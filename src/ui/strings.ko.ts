@@ -73,6 +73,7 @@ export const ko: Strings = {
   walletAccount: '지갑',
   vault: '결제에 사용하는 볼트',
   vaultNew: '이번 결제와 함께 생성됨',
+  paymentAccountExplained: '내 지갑만 제어할 수 있는 계정으로, 네트워크 수수료 없이 청구서를 결제하는 데 쓰입니다.',
   balance: '잔액',
   pay: (amount) => `${amount} 결제하기`,
   insufficientTitle: '잔액이 부족합니다',

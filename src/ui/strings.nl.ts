@@ -73,6 +73,7 @@ export const nl: Strings = {
   walletAccount: 'Wallet',
   vault: 'Betaling vanuit kluis',
   vaultNew: 'wordt met deze betaling aangemaakt',
+  paymentAccountExplained: 'Een rekening die alleen uw wallet beheert, om facturen te betalen zonder netwerkkosten.',
   balance: 'Saldo',
   pay: (amount) => `${amount} betalen`,
   insufficientTitle: 'Onvoldoende saldo',

@@ -73,6 +73,7 @@ export const pl: Strings = {
   walletAccount: 'Portfel',
   vault: 'Płatność z sejfu',
   vaultNew: 'zostanie utworzone przy tej płatności',
+  paymentAccountExplained: 'Konto, którym zarządza tylko Twój portfel, do płacenia faktur bez opłaty sieciowej.',
   balance: 'Saldo',
   pay: (amount) => `Zapłać ${amount}`,
   insufficientTitle: 'Za mało środków',

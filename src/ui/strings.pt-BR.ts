@@ -73,6 +73,7 @@ export const ptBR: Strings = {
   walletAccount: 'Carteira',
   vault: 'Pagando pelo cofre',
   vaultNew: 'criado com este pagamento',
+  paymentAccountExplained: 'Uma conta que só a sua carteira controla, para pagar faturas sem taxa de rede.',
   balance: 'Saldo',
   pay: (amount) => `Pagar ${amount}`,
   insufficientTitle: 'Saldo insuficiente',

@@ -74,6 +74,7 @@ export const tr: Strings = {
   walletAccount: 'Cüzdan',
   vault: 'Ödeme yapılan kasa',
   vaultNew: 'bu ödemeyle oluşturulacak',
+  paymentAccountExplained: 'Yalnızca cüzdanınızın yönettiği, faturaları ağ ücreti olmadan ödemeye yarayan bir hesap.',
   balance: 'Bakiye',
   pay: (amount) => `${amount} öde`,
   insufficientTitle: 'Yetersiz bakiye',

@@ -73,6 +73,7 @@ export const vi: Strings = {
   walletAccount: 'Ví',
   vault: 'Thanh toán từ kho',
   vaultNew: 'được tạo cùng khoản thanh toán này',
+  paymentAccountExplained: 'Một tài khoản chỉ ví của bạn điều khiển, để thanh toán hóa đơn mà không mất phí mạng.',
   balance: 'Số dư',
   pay: (amount) => `Thanh toán ${amount}`,
   insufficientTitle: 'Không đủ tiền',

@@ -73,6 +73,7 @@ export const zhCN: Strings = {
   walletAccount: '钱包',
   vault: '付款金库',
   vaultNew: '随本次付款创建',
+  paymentAccountExplained: '只有您的钱包能控制的账户，用于支付发票且无需网络费用。',
   balance: '余额',
   pay: (amount) => `支付 ${amount}`,
   insufficientTitle: '余额不足',

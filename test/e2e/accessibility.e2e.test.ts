@@ -203,7 +203,7 @@ describe('the pay page for assistive technology', () => {
     const held = wallet.holdNext('eth_signTypedData_v4')
     await offer.click()
     const release = await held
-    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Allow your vault to take the missing amount')
+    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Allow your payment account to take the missing amount')
     expect(await accessibilityViolations(page)).toEqual([])
     // closed first: the signature released afterwards reaches no page, and nothing is paid
     await page.context().close()

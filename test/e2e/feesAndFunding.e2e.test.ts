@@ -104,16 +104,16 @@ describe('not enough funds, as the payer reads where to send them', () => {
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Not enough funds')
     const fund = page.locator('.svc-fund')
-    await expect.poll(() => fund.locator('.svc-fund-label').textContent()).toBe("Your vault's address (send the missing amount here)")
+    await expect.poll(() => fund.locator('.svc-fund-label').textContent()).toBe("Your payment account's address (send the missing amount here)")
     expect(await fund.getByRole('button', { name: `Copy address ${payer.vault}` }).count()).toBe(1)
     expect(await fund.locator('dt').allTextContents()).toEqual(['Network', 'Token'])
     expect(await fund.locator('dd').first().textContent()).toBe('svc-checkout devnet')
     expect(await fund.locator('dd').nth(1).locator('.svc-hex-short').textContent()).toBe(short(token()))
     expect(await fund.locator('dd').nth(1).textContent()).toMatch(/^USDC /)
     expect(await fund.getByRole('button', { name: `Copy token contract ${token()}` }).isVisible()).toBe(true)
-    // one name for it: the summary above calls it "Your vault" too, never a "payment account"
-    expect(await page.locator('.svc-details dt', { hasText: 'Your vault' }).count()).toBe(1)
-    expect(await page.locator('.svc-widget').textContent()).not.toMatch(/payment account/i)
+    // one name for it: the summary above calls it "Your payment account" too, never a "vault"
+    expect(await page.locator('.svc-details dt', { hasText: 'Your payment account' }).count()).toBe(1)
+    expect(await page.locator('.svc-widget').textContent()).not.toMatch(/vault/i)
     const qr = page.getByRole('img', { name: `QR code of the address ${payer.vault}` })
     if (width === 390) {
       // a phone would have to scan its own screen: no code, and the network and token stay in view

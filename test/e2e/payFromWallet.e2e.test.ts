@@ -61,12 +61,12 @@ describe('paying from the wallet the payer already has', () => {
     const step1 = wallet.holdNext('eth_signTypedData_v4')
     await page.getByRole('button', { name: 'Pay 248.00 USDC from your wallet' }).click()
     const releaseFunding = await step1
-    await expect.poll(() => widgetText(page)).toContain('1 of 3: allow your vault to take 248.00 USDC from your wallet, once')
+    await expect.poll(() => widgetText(page)).toContain('1 of 3: allow your payment account to take 248.00 USDC from your wallet, once')
     await screenshot(page, '41-pay-from-wallet-step-1')
     const step2 = wallet.holdNext('eth_signTypedData_v4')
     releaseFunding()
     const releasePermit = await step2
-    await expect.poll(() => widgetText(page)).toContain('2 of 3: allow the invoice to be paid from your vault')
+    await expect.poll(() => widgetText(page)).toContain('2 of 3: allow the invoice to be paid from your payment account')
     const step3 = wallet.holdNext('Payment')
     releasePermit()
     const releaseOperation = await step3
@@ -97,7 +97,7 @@ describe('paying from the wallet the payer already has', () => {
     const { payer, page, url } = await scenario({ vaultFunds: usdc('47') })
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await expect.poll(() => widgetText(page)).toContain('47.00 from your vault, 201.00 from your wallet')
+    await expect.poll(() => widgetText(page)).toContain('47.00 from your payment account, 201.00 from your wallet')
     await page.getByRole('button', { name: 'Pay 248.00 USDC from your wallet' }).click()
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment received')
     expect(await balanceOf(payer.owner)).toBe(usdc('500') - usdc('201'))
@@ -111,9 +111,9 @@ describe('paying from the wallet the payer already has', () => {
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     const sent = wallet.holdNext('eth_sendTransaction')
-    await page.getByRole('button', { name: 'Send 201.00 USDC to your vault (you pay the network fee)' }).click()
+    await page.getByRole('button', { name: 'Send 201.00 USDC to your payment account (you pay the network fee)' }).click()
     const release = await sent
-    await expect.poll(() => heading(page)).toBe('Sending to your vault')
+    await expect.poll(() => heading(page)).toBe('Sending to your payment account')
     release()
     // an invoice issued without metadata: no name for the payee, so paying asks a second time
     await page.getByRole('button', { name: 'Pay 248.00 USDC' }).waitFor({ timeout: 20_000 })
@@ -128,8 +128,8 @@ describe('paying from the wallet the payer already has', () => {
   })
 
   test.each([
-    ['spender', (message: Record<string, string>) => (message.spender = devnetRoles.treasury.address), 'The funding would let someone other than your vault take from your wallet.'],
-    ['value', (message: Record<string, string>) => (message.value = usdc('500').toString()), 'The funding would take a different amount than your vault lacks.'],
+    ['spender', (message: Record<string, string>) => (message.spender = devnetRoles.treasury.address), 'The funding would let someone other than your payment account take from your wallet.'],
+    ['value', (message: Record<string, string>) => (message.value = usdc('500').toString()), 'The funding would take a different amount than your payment account lacks.'],
     ['owner', (message: Record<string, string>) => (message.owner = devnetRoles.treasury.address), 'The funding would take from an account that is not yours.'],
   ] as const)('behavior: a funding permit with another %s from the service is unsafe before any signature', async (_, tamper, said) => {
     const { invoice, page, url, signatures, payer } = await scenario()

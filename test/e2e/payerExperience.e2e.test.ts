@@ -14,6 +14,7 @@ import permit from '../../clear-signing/eip712-svc-checkout-devnet-usdc-Permit.j
 import { renderDescriptor, type Descriptor, type TypedDataRequest, type WalletKnowledge } from '../../shared/clearSigning/renderDescriptor'
 import pinnedDevnet from '../../shared/devnet.deployment.json'
 import { createPayer, mintTo } from '../../devnet/seed'
+import { accessibilityViolations } from './support/accessibilityViolations'
 import { artifactsDir } from './support/browser'
 import { useCheckoutInBrowser, type BrowserDevnet } from './support/checkoutInBrowser'
 import { answerDevnetWallet } from './support/devnetWalletPrompt'
@@ -50,10 +51,10 @@ async function shot(target: Page | ReturnType<Page['locator']>, name: string) {
 
 /** A page of its own context at `width`, with a fresh payer's wallet (funded vault unless told), and
  * every layout shift recorded that no input of the payer caused. */
-async function payerPage(browser: Browser, width: number, { funds = parseUnits('100000', 6), accountFunds = 0n, startChainId }: { funds?: bigint; accountFunds?: bigint; startChainId?: number } = {}) {
+async function payerPage(browser: Browser, width: number, { funds = parseUnits('100000', 6), accountFunds = 0n, startChainId, locale = 'en-US' }: { funds?: bigint; accountFunds?: bigint; startChainId?: number; locale?: string } = {}) {
   const payer = await createPayer(clients(), deployment(), funds)
   if (accountFunds > 0n) await mintTo(clients(), deployment(), payer.owner, accountFunds)
-  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 }, locale: 'en-US' })
+  const context = await browser.newContext({ viewport: { width, height: width < 500 ? 844 : 900 }, locale })
   const page = await context.newPage()
   await page.addInitScript(() => {
     const shifts: number[] = []
@@ -118,7 +119,7 @@ function keep(name: string, value: number) {
 describe('the pay page as a payer meets it', () => {
   test.each(widths)('behavior: at %i px nothing takes focus on load, nothing shifts through a whole payment, and the saved receipt names invoice, amount, payee and transaction', async (width) => {
     const invoice = await demoInvoice()
-    const { page, wallet } = await payerPage(checkout.browser, width)
+    const { page, wallet, payer } = await payerPage(checkout.browser, width)
     await page.goto(invoice.shareLink)
     await expect.poll(() => heading(page)).toBe('Choose a wallet to pay with')
     await expect.poll(() => page.getByText(trustLine).isVisible()).toBe(true)
@@ -131,6 +132,13 @@ describe('the pay page as a payer meets it', () => {
     // after the payer acted, focus is on the new state's heading
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('svc-widget-heading')
     expect(await page.locator('.svc-steps [aria-current="step"]').textContent()).toBe('1Check the payment')
+    // Pay first, then who pays: the wallet, the payment account (its one explanation) and the balance
+    const who = page.locator('.svc-widget .svc-details')
+    expect(await who.locator('dt').allTextContents()).toEqual(['Wallet', 'Your payment account', 'Balance'])
+    expect(await who.locator('.svc-account-explained').textContent()).toBe('An account only your wallet controls, for paying invoices without a network fee.')
+    expect(await page.locator('.svc-widget :is(button.svc-primary, .svc-details)').evaluateAll((nodes) => nodes.map((node) => node.tagName))).toEqual(['BUTTON', 'DL'])
+    expect(await page.locator('.svc-widget').textContent()).not.toMatch(/vault/i)
+    expect(await accessibilityViolations(page)).toEqual([])
     await shot(page, `page-${width}-02-connected`)
 
     const held = wallet.holdNext('eth_signTypedData_v4')
@@ -138,9 +146,26 @@ describe('the pay page as a payer meets it', () => {
     const release = await held
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Authorise the payment in your wallet')
     expect(await page.locator('.svc-steps [aria-current="step"]').textContent()).toBe('2Sign in your wallet')
+    // one deadline in view, and the contract that takes the amount folded under the details
+    expect(await page.locator('.svc-widget dt:visible').allTextContents()).toEqual(['Amount', 'Token', 'Paid to', 'Valid until'])
+    expect(await page.getByText('Taken by (invoice registry)').isVisible()).toBe(false)
+    await page.locator('.svc-widget details.svc-technical:visible summary', { hasText: 'Technical details' }).click()
+    expect(await page.getByText('Taken by (invoice registry)').isVisible()).toBe(true)
+    expect(await accessibilityViolations(page)).toEqual([])
     await shot(page, `page-${width}-03-signing-permit`)
     release()
     await expect.poll(() => heading(page), { timeout: 30_000 }).toBe('Payment received')
+    // the receipt names the wallet the payer connected, with the payment account the chain records as
+    // the payer as its detail; the operation's hash is folded under the details
+    const receipt = page.getByRole('region', { name: 'Receipt' })
+    const row = (label: string) => receipt.locator('.svc-detail', { has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('[title]').first().getAttribute('title')
+    expect(await row('Paid from')).toBe(payer.owner)
+    const [onChainPayer] = await clients().public.getContractEvents({ address: deployment().registry, abi: invoiceRegistryAbi, eventName: 'InvoicePaid', args: { id: BigInt(invoice.id) }, fromBlock: 0n })
+    expect(getAddress((await row('Your payment account')) ?? '')).toBe(getAddress(onChainPayer!.args.payer!))
+    expect(getAddress(onChainPayer!.args.payer!)).toBe(getAddress(payer.vault))
+    expect(await receipt.getByText('Operation hash').isVisible()).toBe(false)
+    expect(await receipt.locator('details.svc-technical summary').textContent()).toBe('Technical details')
+    expect(await accessibilityViolations(page)).toEqual([])
     await shot(page, `page-${width}-04-paid`)
     const cls = await layoutShift(page)
     keep(`cls-page-${width}`, cls)
@@ -220,6 +245,27 @@ describe('the pay page as a payer meets it', () => {
     expect(await page.getByText('Local test network: no explorer to link to.').isVisible()).toBe(true)
     expect(await checkout.invoiceOnChain(BigInt(invoice.id)).then((onChain) => onChain.status)).toBe(2)
     await context.close()
+  })
+
+  test.each([
+    ['de-DE', 'Ihr Zahlungskonto', 'Ein Konto, über das nur Ihre Wallet verfügt, um Rechnungen ohne Netzwerkgebühr zu bezahlen.', /Vault/],
+    ['ar', 'خزنتك', 'حساب لا تتحكم فيه إلا محفظتك، لدفع الفواتير دون رسوم شبكة.', /vault/i],
+  ] as const)('behavior: at 390 px in %s the connected payer reads Pay first, then the payment account under one name, explained once', async (locale, account, explained, otherName) => {
+    const invoice = await demoInvoice()
+    const { page } = await payerPage(checkout.browser, 390, { locale })
+    await page.goto(invoice.shareLink)
+    await page.getByRole('button', { name: 'Test Wallet' }).click()
+    const pay = page.locator('.svc-widget button.svc-primary')
+    await pay.waitFor({ timeout: 20_000 })
+    const who = page.locator('.svc-widget .svc-details')
+    expect((await who.locator('dt').allTextContents())[1]).toBe(account)
+    expect(await page.locator('.svc-account-explained').allTextContents()).toEqual([explained])
+    expect(await page.locator('.svc-widget').textContent()).not.toMatch(otherName)
+    // nothing wider than the phone, right to left included
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    expect(await accessibilityViolations(page)).toEqual([])
+    await shot(page, `page-390-connected-${locale}`)
+    await page.context().close()
   })
 
   test.each(widths)('behavior: at %i px not enough funds shows the payment account\'s address to copy and as a QR code that reads back to it', async (width) => {

@@ -156,13 +156,23 @@ describe('embedding on a storefront origin', () => {
     await bridged.click()
     const pay = frame.getByRole('button', { name: /^Pay / })
     await pay.waitFor({ timeout: 20_000 })
-    // on the page as it opens, unscrolled (the click above scrolls to the wallet if it has to): Pay
-    // starts about 1,280 px down, where the full layout put it about 2,800 px down. Not yet on the
-    // first screen (844 px): the compact header, the brand band and the language switch above the
-    // payment still take about 490 px of the frame
+    // on the page as it opens, unscrolled (the click above scrolls to the wallet if it has to): the
+    // whole of Pay lies within the embed's first screen, 844 px from the frame's top (Pay comes before
+    // the connected wallet's details, and the compact header, steps, brand band and language switch
+    // take less room); on this shop's page, under its own 322 px of product, Pay starts about 920 px
+    // down, where the compact layout put it 1,330 px down and the full one 2,800
     await page.evaluate(() => scrollTo(0, 0))
-    const payTop = (await pay.boundingBox())!.y
-    expect(payTop, `Pay starts ${Math.round(payTop)} px down a ${screen.height} px screen`).toBeLessThan(1_400)
+    const [payBox, frameTop] = [(await pay.boundingBox())!, (await page.locator('iframe').first().boundingBox())!.y]
+    const payBottom = payBox.y + payBox.height - frameTop
+    expect(payBottom, `Pay ends ${Math.round(payBottom)} px below the embed's top, on a ${screen.height} px screen`).toBeLessThanOrEqual(screen.height)
+    // what the payer confirms is still there, under Pay: the wallet, the payment account with its one explanation, the balance
+    const who = frame.locator('.svc-widget .svc-details')
+    expect(await who.locator('dt').allTextContents()).toEqual(['Wallet', 'Your payment account', 'Balance'])
+    expect(await who.locator('.svc-account-explained').textContent()).toBe('An account only your wallet controls, for paying invoices without a network fee.')
+    // the steps on one line, the current one named, all three there for assistive technology
+    expect(await frame.locator('.svc-steps li').allTextContents()).toEqual(['1Check the payment', '2Sign in your wallet', '3The network confirms it'])
+    expect(await frame.locator('.svc-steps').evaluate((steps) => steps.getBoundingClientRect().height)).toBeLessThan(40)
+    expect(await accessibilityViolations(page, { within: 'iframe' })).toEqual([])
     await screenshot(page, '10b-storefront-script-tag-ready-390')
     await pay.click()
     await expect.poll(() => heading(frame), { timeout: 20_000 }).toBe('Payment received')

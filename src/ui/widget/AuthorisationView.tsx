@@ -32,13 +32,20 @@ export function AuthorisationView({ authorisation: a, step, summary, party, spen
           {a.token.symbol} <ShortHex value={a.token.address} label={t.labelAddress} />
         </Detail>
         <Detail label={party.label}>{party.children}</Detail>
-        <Detail label={spenderLabel}>
-          <ShortHex value={a.spender} label={t.labelAddress} />
-        </Detail>
         <Detail label={t.permitDeadline}>
           <PermitDeadline deadline={a.deadline} />
         </Detail>
       </dl>
+      {/* which contract takes the amount is what a wallet shows as the spender: there for whoever
+          compares, not a step the payer needs to read */}
+      <details class="svc-technical">
+        <summary>{t.unsafeDetails}</summary>
+        <dl class="svc-details">
+          <Detail label={spenderLabel}>
+            <ShortHex value={a.spender} label={t.labelAddress} />
+          </Detail>
+        </dl>
+      </details>
       <p class="svc-hint">{t.walletRequestNext}</p>
       <ProgressView>{t.connecting}</ProgressView>
     </>

@@ -22,7 +22,6 @@ export function ConnectedView({ invoice, payer, note, unnamed, onPay }: Connecte
   return (
     <>
       <FlowNote note={note} />
-      <PayerSummary payer={payer} token={invoice.token} />
       {asked ? (
         <p class="svc-warning" role="alert">
           {t.payUnnamedConfirm}
@@ -31,6 +30,10 @@ export function ConnectedView({ invoice, payer, note, unnamed, onPay }: Connecte
       <button type="button" class="svc-primary" onClick={unnamed && !asked ? () => setAsked(true) : onPay}>
         {asked ? t.payUnnamed(amount) : t.pay(amount)}
       </button>
+      {/* who pays after the action, not before it: here the balance is known to cover the invoice (a
+          shortfall is its own state), so the details confirm rather than decide, and on a phone Pay
+          stays within the first screen */}
+      <PayerSummary payer={payer} token={invoice.token} />
     </>
   )
 }

@@ -17,6 +17,8 @@ export function PayerSummary({ payer, token }: { payer: Payer; token: WireInvoic
       <Detail label={t.payingAccount}>
         <ShortHex value={payer.vault} label={t.labelAddress} />
         {payer.deployed ? null : <span class="svc-hint"> ({t.vaultNew})</span>}
+        {/* the one place the payment account is explained: every later step names it, never again in other words */}
+        <span class="svc-hint svc-account-explained">{t.paymentAccountExplained}</span>
       </Detail>
       <Detail label={t.balance}>{formatTokenAmount(payer.balance, token, tag)}</Detail>
     </dl>

@@ -118,7 +118,7 @@ describe('PaymentWidget', () => {
 
   test('insufficientBalance: says how much is missing, and checks again on request', () => {
     const act = show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 200_000_000n }, missing: 48_000_000n })
-    expect(shown('Your vault holds 200.00 USDC. 48.00 USDC more is needed to pay this invoice.')).toBe(true)
+    expect(shown('Your payment account holds 200.00 USDC. 48.00 USDC more is needed to pay this invoice.')).toBe(true)
     expect(screen.queryByRole('button', { name: /^Pay/ })).toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'Check again' }))
     expect(act.retry).toHaveBeenCalledOnce()
@@ -126,7 +126,7 @@ describe('PaymentWidget', () => {
 
   test('insufficientBalance: beside the address to send to, the pinned network and token (its contract to copy), and the vault called one name throughout', () => {
     show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 200_000_000n }, missing: 48_000_000n })
-    const fund = screen.getByText("Your vault's address (send the missing amount here)").closest('.svc-fund')!
+    const fund = screen.getByText("Your payment account's address (send the missing amount here)").closest('.svc-fund')!
     const details = [...fund.querySelectorAll('.svc-detail')].map((detail) => [detail.querySelector('dt')!.textContent, detail.querySelector('dd')!.textContent])
     expect(details).toEqual([
       ['Network', 'Devnet'],
@@ -134,9 +134,9 @@ describe('PaymentWidget', () => {
     ])
     expect(screen.queryByRole('button', { name: `Copy token contract ${deployment.token}` })).not.toBeNull()
     expect(within(fund as HTMLElement).queryByRole('button', { name: `Copy address ${vault}` })).not.toBeNull()
-    // the vault is "your vault" in every line that names it, never a "payment account"
-    expect(shown('Your vault')).toBe(true)
-    expect(document.body.textContent).not.toMatch(/payment account/i)
+    // the vault is "your payment account" in every line that names it, never a "vault"
+    expect(shown('Your payment account')).toBe(true)
+    expect(document.body.textContent).not.toMatch(/vault/i)
   })
 
   test('insufficientBalance: a deployment without a chain name names the chain by its id', () => {
@@ -161,38 +161,38 @@ describe('PaymentWidget', () => {
 
   test('insufficientBalance: with the rest in the wallet, offers one action that pays from the wallet, and shows the split', () => {
     const act = show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 47_000_000n }, missing: 201_000_000n, fromWallet: true })
-    expect(shown('47.00 from your vault, 201.00 from your wallet')).toBe(true)
+    expect(shown('47.00 from your payment account, 201.00 from your wallet')).toBe(true)
     fireEvent.click(screen.getByRole('button', { name: 'Pay 248.00 USDC from your wallet' }))
     expect(act.payFromWallet).toHaveBeenCalledOnce()
     expect(screen.queryByRole('button', { name: 'Check again' })).not.toBeNull()
-    fireEvent.click(screen.getByRole('button', { name: 'Send 201.00 USDC to your vault (you pay the network fee)' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Send 201.00 USDC to your payment account (you pay the network fee)' }))
     expect(act.sendToVault).toHaveBeenCalledOnce()
   })
 
   test("insufficientBalance: with a host page's wallet, which sends no transactions from here, only the permit way is offered", () => {
     show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 47_000_000n, sendsTransactions: false }, missing: 201_000_000n, fromWallet: true })
     expect(screen.queryByRole('button', { name: 'Pay 248.00 USDC from your wallet' })).not.toBeNull()
-    expect(screen.queryByRole('button', { name: /Send .* to your vault/ })).toBeNull()
+    expect(screen.queryByRole('button', { name: /Send .* to your payment account/ })).toBeNull()
   })
 
   test('sendingToVault: says what the wallet is asked to send, and that the payment goes on after it', () => {
     show({ name: 'sendingToVault', invoice, payer, missing: 201_000_000n })
-    expect(screen.queryByRole('heading', { name: 'Sending to your vault' })).not.toBeNull()
+    expect(screen.queryByRole('heading', { name: 'Sending to your payment account' })).not.toBeNull()
     expect(shown('Confirm the transfer of 201.00 USDC in your wallet; the payment goes on once it is on-chain.')).toBe(true)
   })
 
   test('insufficientBalance: an empty vault pays it all from the wallet, with no split; a declined funding signature is said', () => {
     show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 0n }, missing: 248_000_000n, fromWallet: true, note: 'permitRejected' })
     expect(shown('You declined the authorisation. Nothing was paid.')).toBe(true)
-    expect(shown(/from your vault,/)).toBe(false)
+    expect(shown(/from your payment account,/)).toBe(false)
     expect(screen.queryByRole('button', { name: 'Pay 248.00 USDC from your wallet' })).not.toBeNull()
   })
 
   test('signingFunding: step 1 of 3 says in plain words that the vault takes the missing amount from the wallet, once', () => {
     const authorisation = { amount: 201_000_000n, token: invoice.token, merchant: invoice.merchant, spender: vault, deadline: inAnHour }
     show({ name: 'signingFunding', invoice, payer, authorisation, typedData: {} as never, next: { authorisation, typedData: {} as never } })
-    expect(screen.queryByRole('heading', { name: 'Allow your vault to take the missing amount' })).not.toBeNull()
-    expect(shown('1 of 3: allow your vault to take 201.00 USDC from your wallet, once')).toBe(true)
+    expect(screen.queryByRole('heading', { name: 'Allow your payment account to take the missing amount' })).not.toBeNull()
+    expect(shown('1 of 3: allow your payment account to take 201.00 USDC from your wallet, once')).toBe(true)
     expect(shown(owner)).toBe(true)
     expect(shown(vault)).toBe(true)
     expect(paymentActions()).toEqual([])
@@ -202,17 +202,17 @@ describe('PaymentWidget', () => {
     const funding = { from: owner, to: vault, amount: 201_000_000n, permit }
     const authorisation = { amount: 248_000_000n, token: invoice.token, merchant: invoice.merchant, spender: deployment.registry, deadline: inAnHour }
     show({ name: 'signingPermit', invoice, payer, authorisation, typedData: {} as never, funding })
-    expect(shown('2 of 3: allow the invoice to be paid from your vault')).toBe(true)
+    expect(shown('2 of 3: allow the invoice to be paid from your payment account')).toBe(true)
     cleanup()
     show({ name: 'signingOperation', invoice, payer, permit, funding, userOp: {} as never, userOpHash, window, payment: paymentOf(201_000_000n) })
     expect(shown('3 of 3: confirm the payment')).toBe(true)
-    expect(shown('Checked: it moves 201.00 USDC from your wallet to your vault and pays exactly this invoice, nothing else.')).toBe(true)
+    expect(shown('Checked: it moves 201.00 USDC from your wallet to your payment account and pays exactly this invoice, nothing else.')).toBe(true)
   })
 
   test('signingPermit: says in plain words what is authorised, with a countdown to the deadline', () => {
     const authorisation = { amount: 248_000_000n, token: invoice.token, merchant: invoice.merchant, spender: deployment.registry, deadline: inAnHour }
     show({ name: 'signingPermit', invoice, payer, authorisation, typedData: {} as never })
-    expect(shown('You allow the invoice registry to take 248.00 USDC from your vault, once, to pay Northwind Studio Ltd.')).toBe(true)
+    expect(shown('You allow the invoice registry to take 248.00 USDC from your payment account, once, to pay Northwind Studio Ltd.')).toBe(true)
     expect(shown(invoice.token.address)).toBe(true)
     expect(shown(deployment.registry)).toBe(true)
     expect(shown(invoice.merchant)).toBe(true)
@@ -234,7 +234,7 @@ describe('PaymentWidget', () => {
     const problems = [{ code: 'INVOICE_DIFFERS_FROM_CHAIN' as const, message: 'differs', fields: ['amount', 'merchant'] }]
     show({ name: 'unsafe', invoice, problems, handedOver: { amount: 248_000_000n, deadline: inAnHour } })
     expect(shown('The invoice shown differs from the one recorded on-chain. Differs in: amount, merchant.')).toBe(true)
-    expect(shown(/it lets the invoice registry take 248\.00 USDC from your vault, but only in a payment your vault makes/)).toBe(true)
+    expect(shown(/it lets the invoice registry take 248\.00 USDC from your payment account, but only in a payment your payment account makes/)).toBe(true)
     expect(paymentActions()).toEqual([])
   })
 
@@ -242,7 +242,7 @@ describe('PaymentWidget', () => {
     const problems = [{ code: 'CALLDATA_UNDECODABLE' as const, message: 'Not the funded payment.' }]
     show({ name: 'unsafe', invoice, problems, handedOver: { amount: 248_000_000n, deadline: inAnHour, funding: { amount: 201_000_000n, deadline: inAnHour } } })
     expect(shown('The payment contains an action this checkout cannot read.')).toBe(true)
-    expect(shown(/your vault may take 201\.00 USDC from your wallet until .*: it too can only be used in a payment your vault makes, with your signature\./)).toBe(true)
+    expect(shown(/your payment account may take 201\.00 USDC from your wallet until .*: it too can only be used in a payment your payment account makes, with your signature\./)).toBe(true)
     expect(paymentActions()).toEqual([])
   })
 
@@ -299,7 +299,7 @@ describe('PaymentWidget', () => {
     expect(screen.getByText(/send the missing amount here/).textContent).toBe("This account's address (send the missing amount here)")
     expect(screen.getByText(/send the missing amount here/).closest('.svc-fund')?.textContent).toContain('Devnet')
     expect(screen.queryByRole('button', { name: /^Pay / })).toBeNull()
-    expect(shown(/^Your vault holds 200\.00 USDC that this account cannot pay with/)).toBe(true)
+    expect(shown(/^Your payment account holds 200\.00 USDC that this account cannot pay with/)).toBe(true)
     fireEvent.click(screen.getByRole('button', { name: 'Move 200.00 USDC back to this account (you pay the network fee)' }))
     expect(act.moveBack).toHaveBeenCalledOnce()
     fireEvent.click(screen.getByRole('button', { name: 'Check again' }))
@@ -310,7 +310,7 @@ describe('PaymentWidget', () => {
     const stranded = { vault, deployed: true, balance: 200_000_000n }
     show({ name: 'smartWallet', invoice, payer: { owner, balance: 0n, cannotPay: true, stranded }, note: null })
     expect(shown(/^This account is a smart contract account\./)).toBe(true)
-    expect(shown(/^To take it out, send from this account a call to the vault's execute function that transfers all its USDC to this account\./)).toBe(true)
+    expect(shown(/^To take it out, send from this account a call to the payment account's execute function that transfers all its USDC to this account\./)).toBe(true)
     expect(paymentActions()).toEqual([])
     cleanup()
     show({ name: 'smartWallet', invoice, payer: { owner, balance: 0n, cannotPay: true, stranded }, note: null }, { locale: { strings: de, tag: 'de' } })
@@ -401,7 +401,7 @@ describe('PaymentWidget', () => {
   test('behavior: speaks German to a German browser', () => {
     show({ name: 'insufficientBalance', invoice, payer: { ...payer, balance: 200_000_000n }, missing: 48_000_000n }, { locale: { strings: de, tag: 'de-DE' } })
     expect(screen.queryByRole('heading', { name: 'Guthaben reicht nicht' })).not.toBeNull()
-    expect(shown('Ihr Vault enthält 200,00 USDC. Es fehlen 48,00 USDC, um diese Rechnung zu bezahlen.')).toBe(true)
+    expect(shown('Ihr Zahlungskonto enthält 200,00 USDC. Es fehlen 48,00 USDC, um diese Rechnung zu bezahlen.')).toBe(true)
   })
 })
 
@@ -442,11 +442,16 @@ describe('PaymentWidget, as a payer reads it', () => {
     expect(await screen.findByText('Copied', { selector: '[role="status"]' })).not.toBeNull()
   })
 
-  test('paid: the receipt names invoice, amount, payee, payer, time and transaction, and says the devnet has no explorer', () => {
+  test('paid: the receipt names invoice, amount, payee, the wallet that paid with its payment account, time and transaction, the operation under details, and says the devnet has no explorer', () => {
     const paid = { ...invoice, status: 'Paid' as const, payer: vault, paidAt: '1790000000', txHash }
-    show({ name: 'paid', invoice: paid, receipt: { amount: 248_000_000n, invoiceNumber: invoice.invoiceNumber, userOpHash, txHash } }, { deployment: { ...deployment, chainId: 31337 } })
+    show({ name: 'paid', invoice: paid, receipt: { amount: 248_000_000n, invoiceNumber: invoice.invoiceNumber, userOpHash, txHash, wallet: owner } }, { deployment: { ...deployment, chainId: 31337 } })
     const receipt = screen.getByRole('region', { name: 'Receipt' })
-    expect([...receipt.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual(['Invoice', 'Amount paid', 'Paid to', 'Paid from', 'Time', 'Transaction', 'Operation hash'])
+    expect([...receipt.querySelectorAll(':scope > dl > div > dt')].map((dt) => dt.textContent)).toEqual(['Invoice', 'Amount paid', 'Paid to', 'Paid from', 'Your payment account', 'Time', 'Transaction'])
+    const row = (label: string) => [...receipt.querySelectorAll('dt')].find((dt) => dt.textContent === label)!.nextElementSibling!
+    expect(row('Paid from').querySelector('[title]')?.getAttribute('title')).toBe(owner)
+    expect(row('Your payment account').querySelector('[title]')?.getAttribute('title')).toBe(vault)
+    expect(receipt.querySelector('details > summary')?.textContent).toBe('Technical details')
+    expect(receipt.querySelector('details dt')?.textContent).toBe('Operation hash')
     expect(receipt.textContent).toContain('NW-1042')
     expect(receipt.textContent).toContain('Northwind Studio Ltd')
     expect(receipt.textContent).toContain(txHash)

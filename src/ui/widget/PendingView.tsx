@@ -36,11 +36,14 @@ export function PendingView({ userOpHash, nextCheckAt, submission, window, onSen
   return (
     <>
       <p class={submission.kind === 'refused' ? 'svc-warning' : undefined}>{body}</p>
-      <dl class="svc-details">
-        <Detail label={t.userOpHash}>
-          <ShortHex value={userOpHash} label={t.labelOperation} />
-        </Detail>
-      </dl>
+      <details class="svc-technical">
+        <summary>{t.unsafeDetails}</summary>
+        <dl class="svc-details">
+          <Detail label={t.userOpHash}>
+            <ShortHex value={userOpHash} label={t.labelOperation} />
+          </Detail>
+        </dl>
+      </details>
       <ProgressView>{t.nextCheck(formatCountdown((nextCheckAt - now) / 1000))}</ProgressView>
       {submission.kind === 'refused' ? (
         <button type="button" class="svc-primary" onClick={onSignNew}>

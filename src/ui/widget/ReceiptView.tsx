@@ -48,6 +48,11 @@ export function ReceiptView(p: ReceiptViewProps) {
           </Detail>
           {invoice.payer ? (
             <Detail label={t.receiptPayer}>
+              <ShortHex value={receipt?.wallet ?? invoice.payer} label={t.labelAddress} />
+            </Detail>
+          ) : null}
+          {invoice.payer && receipt?.wallet ? (
+            <Detail label={t.payingAccount}>
               <ShortHex value={invoice.payer} label={t.labelAddress} />
             </Detail>
           ) : null}
@@ -64,12 +69,17 @@ export function ReceiptView(p: ReceiptViewProps) {
           {refunded ? (
             <Detail label={afterPayStrings(t).receiptRefunded}>{formatTokenAmount(refunded, invoice.token, tag)}</Detail>
           ) : null}
-          {receipt?.userOpHash ? (
-            <Detail label={t.userOpHash}>
-              <ShortHex value={receipt.userOpHash} label={t.labelOperation} />
-            </Detail>
-          ) : null}
         </dl>
+        {receipt?.userOpHash ? (
+          <details class="svc-technical">
+            <summary>{t.unsafeDetails}</summary>
+            <dl class="svc-details">
+              <Detail label={t.userOpHash}>
+                <ShortHex value={receipt.userOpHash} label={t.labelOperation} />
+              </Detail>
+            </dl>
+          </details>
+        ) : null}
       </section>
       {txHash && explorerUrl ? (
         <p>

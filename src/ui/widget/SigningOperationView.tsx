@@ -40,12 +40,19 @@ export function SigningOperationView({ payment, token, merchantName, validUntil,
         <Detail label={t.walletLineUntil}>
           <PermitDeadline deadline={payment.validUntil} />
         </Detail>
-        {BigInt(validUntil) !== payment.validUntil ? (
-          <Detail label={t.operationValidUntil}>
-            <PermitDeadline deadline={BigInt(validUntil)} />
-          </Detail>
-        ) : null}
       </dl>
+      {/* the wallet shows the payment's own deadline, the one to compare; the sponsored operation's
+          window is the service's timing, which the payer cannot act on, so it sits with the details */}
+      {BigInt(validUntil) !== payment.validUntil ? (
+        <details class="svc-technical">
+          <summary>{t.unsafeDetails}</summary>
+          <dl class="svc-details">
+            <Detail label={t.operationValidUntil}>
+              <PermitDeadline deadline={BigInt(validUntil)} />
+            </Detail>
+          </dl>
+        </details>
+      ) : null}
       <p class="svc-hint">{t.walletRequestNext}</p>
       <ProgressView>{t.connecting}</ProgressView>
     </>
