@@ -1,3 +1,4 @@
+import { pluralCategory } from '../src/ui/languages'
 import type { DashboardCatalog } from './strings'
 
 /** A number inside a right-to-left sentence, kept left to right and apart from its neighbours
@@ -5,6 +6,11 @@ import type { DashboardCatalog } from './strings'
 const ltr = (value: string) => `\u2066${value}\u2069`
 /** A name in its own direction (FSI … PDI): a customer may be called in Latin or Arabic letters. */
 const own = (value: string) => `\u2068${value}\u2069`
+
+/** "n keys revoked" in Arabic's six forms (none, one, two, 3–10, 11–99, 100…), by CLDR's rules. */
+const keysRevoked = (keys: number) =>
+  ({ zero: 'لم يُلغَ أي مفتاح', one: 'أُلغي مفتاح واحد', two: 'أُلغي مفتاحان', few: `أُلغيت ${ltr(String(keys))} مفاتيح`, many: `أُلغي ${ltr(String(keys))} مفتاحًا` } as Partial<Record<Intl.LDMLPluralRule, string>>)[pluralCategory('ar', keys)] ??
+  `أُلغي ${ltr(String(keys))} مفتاح`
 
 /** Arabic (Modern Standard, polite second person), right to left: see dashboardLanguage.ts. */
 export const ar: DashboardCatalog = {
@@ -211,5 +217,36 @@ export const ar: DashboardCatalog = {
     nextPage: 'الصفحة التالية',
     previousPage: 'الصفحة السابقة',
     pageOf: (page) => `الصفحة ${ltr(String(page))}`,
+  },
+  setup: {
+    heading: 'أنشئ الاستوديو الخاص بك',
+    intro: 'خزنة الاستوديو عقدٌ تملكه محفظتك: تُدفع الفواتير إليها، ولا تُخرج منها الأموال إلا محفظتك. إنشاؤها لا يكلفك شيئًا؛ فالخدمة تتكفل به.',
+    studioName: 'اسم الاستوديو (اختياري)',
+    create: 'إنشاء خزنتي بمحفظتي',
+    created: (vault) => `أُنشئت خزنتك ${ltr(vault)}.`,
+  },
+  agents: 'الوكلاء',
+  agentsPage: {
+    intro: 'الوكيل أحد تكاملاتك (خدمة أو روبوت أو برنامج نصي) وله مفاتيحه الخاصة. عطّله لإيقاف جميع مفاتيحه دفعة واحدة.',
+    noAgents: 'لا يوجد وكلاء بعد.',
+    icon: 'الأيقونة',
+    icons: { bot: 'روبوت', code: 'رمز برمجي', server: 'خادم', database: 'قاعدة بيانات', cloud: 'سحابة', terminal: 'طرفية', webhook: 'خطاف ويب', plug: 'قابس', cpu: 'معالج', globe: 'كرة أرضية' },
+    description: 'الوصف (اختياري)',
+    keysHeld: 'المفاتيح',
+    statuses: { active: 'نشط', disabled: 'معطّل' },
+    newAgent: 'وكيل جديد',
+    createAgent: 'إنشاء الوكيل',
+    agentCreated: (name) => `أُنشئ الوكيل ${own(name)} مع مفتاحه الأول.`,
+    disable: (name) => `تعطيل ${own(name)}`,
+    enable: (name) => `تفعيل ${own(name)}`,
+    disabled: (name) => `عُطّل ${own(name)}: تُرفض مفاتيحه حتى تفعّله من جديد.`,
+    enabled: (name) => `فُعّل ${own(name)}: عادت مفاتيحه تعمل.`,
+    remove: (name) => `حذف ${own(name)}`,
+    confirmRemove: (name) => `حذف ${own(name)}؟ ستُلغى كل مفاتيحه، ولا يمكن التراجع عن ذلك.`,
+    removed: (name, keys) => `حُذف ${own(name)}؛ ${keysRevoked(keys)}.`,
+    showKeys: (name) => `مفاتيح ${own(name)}`,
+    keysOf: (name) => `مفاتيح ${own(name)}`,
+    newKeyFor: (name) => `مفتاح جديد لـ ${own(name)}`,
+    newKeyHeading: (name) => `مفتاح آخر لـ ${own(name)}`,
   },
 }

@@ -1,4 +1,10 @@
+import { pluralCategory } from '../src/ui/languages'
 import type { DashboardCatalog } from './strings'
+
+/** "n keys revoked" in Polish's forms (1; 2–4, 22–24…; 5–21, 25…; fractions), chosen by CLDR's rules. */
+const keysRevoked = (keys: number) =>
+  ({ one: 'unieważniono 1 klucz', few: `unieważniono ${keys} klucze`, many: `unieważniono ${keys} kluczy` } as Partial<Record<Intl.LDMLPluralRule, string>>)[pluralCategory('pl', keys)] ??
+  `unieważniono ${keys} klucza`
 
 /** Polish (the courteous "Twój/Twoja" of Polish banking, or impersonal forms), as the pay page's catalog. */
 export const pl: DashboardCatalog = {
@@ -205,5 +211,36 @@ export const pl: DashboardCatalog = {
     nextPage: 'Następna strona',
     previousPage: 'Poprzednia strona',
     pageOf: (page) => `Strona ${page}`,
+  },
+  setup: {
+    heading: 'Utwórz swoje studio',
+    intro: 'Skarbiec Twojego studia to kontrakt należący do Twojego portfela: na niego wpływają płatności za faktury i tylko Twój portfel może wypłacać z niego pieniądze. Utworzenie go nic nie kosztuje; opłaca je serwis.',
+    studioName: 'Nazwa studia (opcjonalnie)',
+    create: 'Utwórz skarbiec moim portfelem',
+    created: (vault) => `Utworzono Twój skarbiec ${vault}.`,
+  },
+  agents: 'Agenci',
+  agentsPage: {
+    intro: 'Agent to jedna z Twoich integracji (usługa, bot, skrypt) z własnymi kluczami. Wyłącz go, aby zatrzymać wszystkie jego klucze naraz.',
+    noAgents: 'Nie ma jeszcze agentów.',
+    icon: 'Ikona',
+    icons: { bot: 'Bot', code: 'Kod', server: 'Serwer', database: 'Baza danych', cloud: 'Chmura', terminal: 'Terminal', webhook: 'Webhook', plug: 'Wtyczka', cpu: 'Procesor', globe: 'Globus' },
+    description: 'Opis (opcjonalnie)',
+    keysHeld: 'Klucze',
+    statuses: { active: 'Aktywny', disabled: 'Wyłączony' },
+    newAgent: 'Nowy agent',
+    createAgent: 'Utwórz agenta',
+    agentCreated: (name) => `Utworzono agenta ${name} z jego pierwszym kluczem.`,
+    disable: (name) => `Wyłącz ${name}`,
+    enable: (name) => `Włącz ${name}`,
+    disabled: (name) => `Wyłączono ${name}: jego klucze są odrzucane, dopóki go nie włączysz.`,
+    enabled: (name) => `Włączono ${name}: jego klucze znów działają.`,
+    remove: (name) => `Usuń ${name}`,
+    confirmRemove: (name) => `Usunąć ${name}? Wszystkie jego klucze zostaną unieważnione i nie da się tego cofnąć.`,
+    removed: (name, keys) => `Usunięto ${name}; ${keysRevoked(keys)}.`,
+    showKeys: (name) => `Klucze: ${name}`,
+    keysOf: (name) => `Klucze agenta ${name}`,
+    newKeyFor: (name) => `Nowy klucz dla ${name}`,
+    newKeyHeading: (name) => `Kolejny klucz dla ${name}`,
   },
 }

@@ -27,14 +27,16 @@ const sameAsEnglish: Record<string, readonly string[]> = {
   de: ['navigation', 'name', 'status', 'webhooks', 'settings.keyName', 'settings.client', 'settings.doors.mcp'],
   es: ['webhooks'],
   'pt-BR': ['webhooks', 'settings.client'],
-  fr: ['type', 'actions', 'webhooks', 'settings.doors.mcp', 'settings.pageOf'],
+  fr: ['type', 'actions', 'webhooks', 'agents', 'settings.doors.mcp', 'settings.pageOf'],
   it: ['navigation', 'settings.client'],
-  nl: ['navigation', 'webhooks', 'settings.client', 'settings.doors.mcp'],
+  nl: ['navigation', 'webhooks', 'agents', 'settings.client', 'settings.doors.mcp'],
   pl: ['settings.doors.mcp'],
   id: ['email', 'status'],
   vi: ['email'],
 }
 const sameEverywhere = ['settings.endpointUrl', 'settings.doors.cli']
+// the agents' icons are named by things most languages call by their English names (a bot, a server, a terminal)
+const borrowedEverywhere = /^agentsPage\.icons\./
 
 /** Every leaf of a catalog by its dotted path; a sentence with a value is called with markers, so
  * what it writes is compared and its placeholders are seen to survive. */
@@ -80,7 +82,7 @@ describe("the dashboard's languages", () => {
   test('behavior: no catalog leaves a word in English but brand and technical words, and every placeholder is kept', () => {
     for (const [code, catalog] of Object.entries(catalogs)) {
       const allowed = new Set([...(sameAsEnglish[code] ?? []), ...sameEverywhere, 'lang'])
-      const untranslated = leaves(catalog).filter(([path, text]) => english.get(path) === text && !allowed.has(path)).map(([path]) => path)
+      const untranslated = leaves(catalog).filter(([path, text]) => english.get(path) === text && !allowed.has(path) && !borrowedEverywhere.test(path)).map(([path]) => path)
       expect(untranslated, `${code} keeps English`).toEqual([])
       for (const [path, text] of leaves(catalog)) {
         const markers = english.get(path)?.match(/⟦\d⟧/g) ?? []
@@ -88,6 +90,18 @@ describe("the dashboard's languages", () => {
       }
     }
     expect(de.issued('42')).toBe('Rechnung 42 ausgestellt. Senden Sie Ihrem Kunden diesen Link:')
+  })
+
+  test("behavior: a count is written in the language's own plural forms, not English's one-or-many", () => {
+    expect([1, 3, 5, 22].map((keys) => pl.agentsPage.removed('Bot', keys))).toEqual([
+      'Usunięto Bot; unieważniono 1 klucz.',
+      'Usunięto Bot; unieważniono 3 klucze.',
+      'Usunięto Bot; unieważniono 5 kluczy.',
+      'Usunięto Bot; unieważniono 22 klucze.',
+    ])
+    expect(ar.agentsPage.removed('Bot', 2)).toContain('أُلغي مفتاحان')
+    expect(ar.agentsPage.removed('Bot', 7)).toContain('مفاتيح')
+    expect(de.agentsPage.removed('Bot', 1)).toBe('Bot gelöscht; 1 Schlüssel wurde widerrufen.')
   })
 
   test('behavior: amounts and dates are written as the language writes them, with no digit lost; Arabic keeps Latin digits', () => {
