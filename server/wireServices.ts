@@ -216,6 +216,8 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
       apiKeyManagement: { apiKeys: stores.apiKeys, auditLog: stores.apiKeyAudit, now },
       // SPEC 4.4 activation and 4.5: the signer's lifecycle, on the same chain parts and database
       serverSigner: sessionSigner,
+      agentManagement: { agents: stores.agents, apiKeys: stores.apiKeys, auditLog: stores.apiKeyAudit, now },
+      leads: { leads: stores.leads, mailer, notifyTo: config.LEADS_NOTIFY_EMAIL ?? null, logger },
       share: {
         invoices: pay.invoices,
         chainId: config.CHAIN_ID,
