@@ -37,6 +37,8 @@ import type { ApiKeyManagementDependencies } from './merchant/accounts/apiKeyRou
 import type { VaultProvisioningDependencies } from './merchant/vaults/vaultProvisioningRoutes'
 import type { OperationQuota } from './merchant/signer/operationQuota'
 import type { AgentManagementDependencies } from './merchant/agents/agentRoutes'
+import { ownerOfPathStudio } from './merchant/accounts/requireOwner'
+import { signedInCredentialOnly } from './merchant/accounts/signedInIdentity'
 import type { LeadDependencies } from './merchant/leads/receiveLead'
 import { publicBranding, type BrandingDependencies } from './routes/brandingRoutes'
 import { apiRoutes } from './routes/apiRoutes'
@@ -170,11 +172,14 @@ export function createApp(dependencies: AppDependencies) {
   mountApiRoutes(app, apiRoutes, routeDependencies, {
     policy,
     guard: (route): MiddlewareHandler<AuthEnv>[] => {
-      if (route.auth === 'none') return []
+      // SPEC 5.6's "JWT with owner checks; API keys unsupported", before any body is read: a route that
+      // signs its user in itself refuses what is no sign-in; the others, what is not the path studio's owner
+      if (route.auth === 'none') return route.signedInOnly ? [signedInCredentialOnly] : []
+      const owner = route.signedInOnly ? [ownerOfPathStudio] : []
       const oauthScope = oauthScopeOf(route)
       // a CLI sign-in's writes are each written to the studio's audit log with the client's name
       const audited = oauthScope && route.method !== 'get' && dependencies.oauth?.audit ? [auditOAuthWrites(dependencies.oauth.audit, route, dependencies.logger)] : []
-      return [oauthScope ? authenticatedOrOAuth : authenticated, ...(route.scope ? [requireScope(route.scope)] : []), ...(oauthScope && oauthScope !== route.scope ? [requireScope(oauthScope, { only: 'oauth' })] : []), ...audited]
+      return [oauthScope ? authenticatedOrOAuth : authenticated, ...owner, ...(route.scope ? [requireScope(route.scope)] : []), ...(oauthScope && oauthScope !== route.scope ? [requireScope(oauthScope, { only: 'oauth' })] : []), ...audited]
     },
   })
   if (dependencies.oauth) {
