@@ -162,7 +162,13 @@ describe('POST /v1/studios/:studioId/signer/revoke', () => {
     const receipt = await ctx.devnet.clients.public.getTransactionReceipt({ hash: confirmed.body.tx_hash })
     expect(receipt.status).toBe('success')
     expect(await sessionOnChain()).toEqual({ signer: '0x0000000000000000000000000000000000000000', registry: '0x0000000000000000000000000000000000000000', validUntil: 0 })
-    expect((await asOwner('GET', signerPath('status'))).body).toMatchObject({ status: 'revoked', revocation: 'on_chain', transaction: { tx_hash: confirmed.body.tx_hash, kind: 'EndSession' } })
+    // revoked, with the way back should the owner want it
+    expect((await asOwner('GET', signerPath('status'))).body).toMatchObject({
+      status: 'revoked',
+      revocation: 'on_chain',
+      transaction: { tx_hash: confirmed.body.tx_hash, kind: 'EndSession' },
+      activation: { signer_address: serverSigner(), user_op: { typedDataToSign: { primaryType: 'StartSession' } } },
+    })
 
     // refused before anything is counted or signed
     const used = await usedToday(merchant.studioId)

@@ -73,7 +73,9 @@ export async function readSignerState(signing: ServerSignerDependencies, studio:
   const base = { signer: signer.address, record, session, nowSeconds }
   // forced here: the chain's session is not ours to end, but our key signs nothing with it
   if (record.revocation === 'database_only') return { status: 'revoked', ...base }
-  if (live) return { status: record.revocationRequestedAt ? 'pending_revocation' : 'active', ...base }
+  // a revoke the owner never signed lapses with its operation's signature window: the session holds
+  const revoking = record.revocationRequestedAt !== null && record.revocationRequestedAt.getTime() + signing.sponsorshipWindowSeconds * 1000 > signing.now()
+  if (live) return { status: revoking ? 'pending_revocation' : 'active', ...base }
   if (record.revocation === 'on_chain') return { status: 'revoked', ...base }
   return { status: 'pending_activation', ...base }
 }
@@ -141,12 +143,19 @@ export async function signerStatus(signing: ServerSignerDependencies, studio: Si
       revocation: state.record.revocation ?? 'on_chain',
       transaction: ended?.txHash ? { tx_hash: ended.txHash, kind: 'EndSession' as const } : null,
       message: forced ? forceRevokedMessage : "the vault's session for this server's signer has ended on-chain: activate it again to issue and cancel with API keys",
+      // the way back, should the owner want it: a new session clears the revocation
+      ...(await freshActivation(signing, studio, state.nowSeconds)),
     }
   }
+  return { status: state.status, ...identity, ...(await freshActivation(signing, studio, state.nowSeconds)) }
+}
+
+/** A StartSession for defaultSessionSeconds from `nowSeconds`, or why none could be prepared: a status read never fails for it. */
+async function freshActivation(signing: ServerSignerDependencies, studio: SignerStudio, nowSeconds: number) {
   try {
-    return { status: state.status, ...identity, activation: await prepareActivation(signing, studio, state.nowSeconds + defaultSessionSeconds) }
+    return { activation: await prepareActivation(signing, studio, nowSeconds + defaultSessionSeconds) }
   } catch (error) {
-    return { status: state.status, ...identity, activation_error: `no activation could be prepared now: ${(error as Error).message.split('\n')[0]}` }
+    return { activation_error: `no activation could be prepared now: ${(error as Error).message.split('\n')[0]}` }
   }
 }
 

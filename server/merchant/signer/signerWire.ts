@@ -37,7 +37,7 @@ export const signerStatusResponseSchema = z.object({
   session: z.optional(z.object({ registry: addressSchema, valid_until: z.int(), expires_at: z.iso.datetime() })),
   /** The last transaction that started (active) or ended (revoked) the session, when this server sent it. */
   transaction: z.optional(z.nullable(z.object({ tx_hash: bytes32Schema, kind: z.enum(['StartSession', 'EndSession']) }))),
-  /** pending_activation: a fresh StartSession for the owner to sign, or why none could be prepared. */
+  /** pending_activation and revoked: a fresh StartSession for the owner to sign, or why none could be prepared. */
   activation: z.optional(activationSchema),
   activation_error: z.optional(z.string()),
   /** revoked: how (on_chain, or database_only with the session still installed) and what that means. */
