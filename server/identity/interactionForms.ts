@@ -1,12 +1,16 @@
+import { oauthPageStyle } from '../merchant/oauth/oauthPageStyle'
+
 /** The identity provider's own pages: plain HTML forms, so that a person, a test with fetch, or
- * a screen reader can each sign in. No script, no third-party resources. */
+ * a screen reader can each sign in. No script, no third-party resources. They wear the dashboard's
+ * look, as the authorization server's pages do, so the devnet's sign-in reads as one product; their
+ * words stay English, as they stand in for the merchant's own identity provider. */
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>` +
-  '<style>body{font:16px/1.5 system-ui,sans-serif;max-width:24rem;margin:3rem auto;padding:0 1rem}label,input,button{display:block;width:100%;margin:.25rem 0 .75rem}input,button{padding:.5rem;font:inherit}[role=alert]{color:#a00}</style>' +
-  `</head><body><main><h1>${escape(title)}</h1>${body}</main></body></html>`
+  `<style>${oauthPageStyle}</style>` +
+  `</head><body><header class="bar"><p class="brand">svc-checkout</p></header><main><h1>${escape(title)}</h1>${body}</main></body></html>`
 
 export function renderLoginForm(uid: string, email: string, error?: string): string {
   return page(
