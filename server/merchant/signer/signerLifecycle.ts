@@ -54,15 +54,16 @@ export async function readSignerState(signing: ServerSignerDependencies, studio:
   if (!signer || !deployment.sessionValidator) {
     return { status: 'not_configured', message: 'this server has no signer key or session module configured: server-signed issuance is not available on this deployment' }
   }
-  const code = await client.getCode({ address: studio.vaultAddress })
+  // read together: each is a round trip to the chain or the database, and none waits for another
+  const [code, supportsSessions] = await Promise.all([
+    client.getCode({ address: studio.vaultAddress }),
+    client.readContract({ address: studio.vaultAddress, abi: merchantVaultAbi, functionName: 'supportsModule', args: [moduleTypeValidator] }).catch(() => false),
+    settleSignerOperations(signing, studio),
+  ])
   if (!code || code === '0x') return { status: 'not_configured', message: "the studio's vault is not deployed yet: provision it first (SPEC 4.3)" }
-  const supportsSessions = await client
-    .readContract({ address: studio.vaultAddress, abi: merchantVaultAbi, functionName: 'supportsModule', args: [moduleTypeValidator] })
-    .catch(() => false)
   if (!supportsSessions) {
     return { status: 'upgrade_required', vaultAddress: studio.vaultAddress, message: "the studio's vault cannot hold a signer session: upgrade it to ERC-7579 first (POST /v1/studios/:studioId/upgrade-7579)" }
   }
-  await settleSignerOperations(signing, studio)
   const [record, session, block] = await Promise.all([
     signing.signers.ensure(studio.id, deployment.chainId, signer.address),
     readSession(client, deployment, studio.vaultAddress),
