@@ -19,13 +19,14 @@ import { WithdrawalsView } from './views/WithdrawalsView'
 const firstLanguage = preferredLanguage(rememberedLanguage(), navigator.languages)
 const firstStrings = await loadDashboardStrings(firstLanguage)
 applyLanguage(firstLanguage)
-const views = ['invoices', 'customers', 'payments', 'withdrawals', 'keys', 'webhooks', 'branding', 'connections'] as const
+const views = ['invoices', 'customers', 'payments', 'withdrawals', 'keys', 'agents', 'webhooks', 'branding', 'connections'] as const
 // the settings pages, each a chunk fetched when first opened
 const settingsViews = {
   keys: () => import('./views/ApiKeysView').then((module) => module.ApiKeysView),
   webhooks: () => import('./views/WebhooksView').then((module) => module.WebhooksView),
   branding: () => import('./views/BrandingView').then((module) => module.BrandingView),
   connections: () => import('./views/ConnectionsView').then((module) => module.ConnectionsView),
+  agents: () => import('./views/AgentsView').then((module) => module.AgentsView),
 }
 type View = (typeof views)[number]
 const viewOf = (hash: string): View => (views as readonly string[]).includes(hash.slice(1)) ? (hash.slice(1) as View) : 'invoices'

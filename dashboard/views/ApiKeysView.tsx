@@ -4,7 +4,9 @@ import type { DashboardStrings } from '../strings'
 import { errorText, Field, Notice, Problem } from './Field'
 import { ownStudioPath } from './ownStudio'
 import { Pager, usePages } from './Pager'
+import { ScopeChoices } from './ScopeChoices'
 import { SecretOnce } from './SecretOnce'
+import { localDate, localMoment } from '../localFormat'
 
 type ApiKey = { key_id: string; name: string; scopes: string[]; secret_hint: string; status: 'active' | 'revoked'; write_status: string; created_at: string; expires_at: string | null }
 type AuditEvent = { id: string; key_id: string; event: string; method: string | null; path: string | null; client_name?: string | null; summary?: string | null; created_at: string }
@@ -93,7 +95,7 @@ export function ApiKeysView({ api, t }: { api: Api; t: DashboardStrings }) {
     })
   }
   const keyName = (keyId: string) => keys?.find((key) => key.key_id === keyId)?.name ?? keyId
-  const when = (iso: string) => new Date(iso).toLocaleString(t.lang)
+  const when = (iso: string) => localMoment(iso, t.lang)
 
   return (
     <>
@@ -156,7 +158,7 @@ export function ApiKeysView({ api, t }: { api: Api; t: DashboardStrings }) {
                     <code>{key.secret_hint}</code>
                   </td>
                   <td>{words.keyFilters[key.write_status] ?? key.write_status}</td>
-                  <td>{key.expires_at ? new Date(key.expires_at).toLocaleDateString(t.lang) : words.never}</td>
+                  <td>{key.expires_at ? localDate(key.expires_at, t.lang) : words.never}</td>
                   <td>
                     {key.status === 'active' ? (
                       <div class="actions">
@@ -179,17 +181,7 @@ export function ApiKeysView({ api, t }: { api: Api; t: DashboardStrings }) {
       <h2>{words.newKey}</h2>
       <form onSubmit={create}>
         <Field id="keyName" label={words.keyName} required maxLength={100} />
-        <fieldset>
-          <legend>{words.scopesLegend}</legend>
-          {Object.entries(words.scopeText).map(([scope, text]) => (
-            <div class="check" key={scope}>
-              <input type="checkbox" id={`scope-${scope}`} name="scope" value={scope} />
-              <label for={`scope-${scope}`}>
-                <code>{scope}</code>: {text}
-              </label>
-            </div>
-          ))}
-        </fieldset>
+        <ScopeChoices t={t} prefix="scope" />
         <Field id="expiresInDays" label={words.expiresIn} type="number" min={1} max={365} inputMode="numeric" />
         <div class="actions">
           <button type="submit" disabled={busy}>

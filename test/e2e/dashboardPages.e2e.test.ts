@@ -139,6 +139,48 @@ describe('the dashboard settings pages', () => {
     expect(named).toEqual(['Revoked', 'New secret', 'Created'])
   }, 120_000)
 
+  test("behavior: an agent is created with an icon and its first key, shown once; disabling it stops its keys and enabling restarts them; a second key is listed among its keys; deleting it says how many keys were revoked", async () => {
+    const name = `Agent ${randomUUID().slice(0, 8)}`
+    await open('Agents', 'Agents')
+    await accessibleAtEveryWidth('agents')
+    await page.getByLabel('Name', { exact: true }).fill(name)
+    await page.getByLabel('Icon').selectOption({ label: 'Terminal' })
+    await page.getByRole('checkbox', { name: /^invoice:read:/ }).check()
+    await page.getByRole('button', { name: 'Create agent' }).click()
+    const secretPanel = page.getByRole('region', { name: `Secret of ${name}` })
+    await secretPanel.waitFor()
+    const first = { keyId: (await secretPanel.locator('[data-key-id]').textContent())!, secret: (await secretPanel.locator('[data-secret]').textContent())! }
+    const reads = (key: { keyId: string; secret: string }) => call('GET', '/v1/invoices', key, undefined, 'limit=1').then((answer) => answer.status)
+    expect(await reads(first)).toBe(200)
+    const agents = page.getByRole('region', { name: 'Agents, scrollable table' })
+    const row = agents.getByRole('row').filter({ hasText: name })
+    await row.getByRole('cell', { name: 'Terminal' }).waitFor()
+
+    await row.getByRole('button', { name: `Disable ${name}` }).click()
+    await page.getByRole('status').filter({ hasText: `${name} disabled` }).waitFor()
+    expect(await reads(first)).toBe(403)
+    await row.getByRole('button', { name: `Enable ${name}` }).click()
+    await page.getByRole('status').filter({ hasText: `${name} enabled` }).waitFor()
+    expect(await reads(first)).toBe(200)
+
+    // its keys, and another made for it
+    await row.getByRole('button', { name: `Keys of ${name}` }).click()
+    const keys = page.getByRole('region', { name: `Keys of ${name}, scrollable table` })
+    await keys.getByRole('cell', { name: first.keyId }).waitFor()
+    await page.getByRole('checkbox', { name: /^customer:read:/ }).first().check()
+    await page.getByRole('button', { name: `New key for ${name}` }).click()
+    await expect.poll(() => keys.locator('tbody tr').count()).toBe(2)
+    const second = { keyId: (await secretPanel.locator('[data-key-id]').textContent())!, secret: (await secretPanel.locator('[data-secret]').textContent())! }
+    expect(second.keyId).not.toBe(first.keyId)
+    await accessibleAtEveryWidth('agent-keys')
+
+    page.once('dialog', (dialog) => void dialog.accept())
+    await row.getByRole('button', { name: `Delete ${name}` }).click()
+    await page.getByRole('status').filter({ hasText: `${name} deleted; 2 keys were revoked.` }).waitFor()
+    expect(await reads(first)).toBe(401)
+    expect((await call('GET', '/v1/customers', second, undefined, 'limit=1')).status).toBe(401)
+  }, 120_000)
+
   test('behavior: a webhook endpoint added on the page receives a signed invoice.canceled delivery at a loopback receiver, then is deleted', async () => {
     const receiver = await startWebhookReceiver()
     try {
