@@ -1,4 +1,5 @@
-import { createPublicClient, createTestClient, http, type Address, type Hex } from 'viem'
+import { createPublicClient, createTestClient, http, parseEventLogs, type Address, type Hex } from 'viem'
+import { entryPoint07Abi } from 'viem/account-abstraction'
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { merchantVaultAbi } from '../../contracts/artifacts/MerchantVault'
@@ -189,7 +190,12 @@ describe('POST /v1/studios/submit', () => {
 
     expect(await chain().getCode({ address: unsigned.sender })).toMatch(/^0x[0-9a-f]{10,}/)
     expect(await chain().readContract({ address: unsigned.sender, abi: merchantVaultAbi, functionName: 'owner' })).toBe(newcomer.owner.address)
-    expect((await chain().getTransactionReceipt({ hash: submitted.body.txHash as Hex })).status).toBe('success')
+    const receipt = await chain().getTransactionReceipt({ hash: submitted.body.txHash as Hex })
+    expect(receipt.status).toBe('success')
+    // the EntryPoint's own record: this vault's operation, successful, paid for by our paymaster
+    const [event] = parseEventLogs({ abi: entryPoint07Abi, eventName: 'UserOperationEvent', logs: receipt.logs }).filter((log) => log.args.userOpHash === prepared.userOpHash)
+    expect(event?.args).toMatchObject({ sender: unsigned.sender, paymaster: ctx.devnet.deployment.paymaster, success: true, nonce: 0n })
+    console.log(`vault deployment: ${event!.args.actualGasUsed} gas used of ${BigInt(prepared.userOp.verificationGasLimit) + BigInt(prepared.userOp.callGasLimit) + BigInt(prepared.userOp.preVerificationGas) + BigInt(prepared.userOp.paymasterVerificationGasLimit)} allowed`)
 
     const me = await call('/v1/studios/me', token)
     expect(me.body.data).toMatchObject({ id: submitted.body.studioId, name: 'New Merchant Studio', vaultAddress: unsigned.sender, vaultChainId: chainId(), vaultDeploymentStatus: 'deployed' })
