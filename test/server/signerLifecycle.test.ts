@@ -80,8 +80,9 @@ function issueWith(key: { keyId: string; secret: string }) {
     send: { headers: { 'idempotency-key': crypto.randomUUID() } },
   })
 }
-const usedToday = async (studioId: string) =>
-  (await ctx.server.stores.db.query<{ used: number }>("SELECT used FROM merchant_operation_usage WHERE studio_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date", [studioId]))[0]?.used ?? 0
+/** The studio's sponsored operations counted, every day together: a run across midnight counts the same. */
+const operationsCounted = async (studioId: string) =>
+  (await ctx.server.stores.db.query<{ used: number }>('SELECT COALESCE(sum(used), 0)::int AS used FROM merchant_operation_usage WHERE studio_id = $1', [studioId]))[0]!.used
 
 beforeAll(async () => {
   merchant = await freshMerchant(ctx, 'Signer Lifecycle GmbH')
@@ -171,9 +172,9 @@ describe('POST /v1/studios/:studioId/signer/revoke', () => {
     })
 
     // refused before anything is counted or signed
-    const used = await usedToday(merchant.studioId)
+    const used = await operationsCounted(merchant.studioId)
     expect(await issueWith(merchant.apiKey)).toMatchObject({ status: 403, body: { code: 'no_active_signer' } })
-    expect(await usedToday(merchant.studioId)).toBe(used)
+    expect(await operationsCounted(merchant.studioId)).toBe(used)
     // the same signed operation again answers what became of it; there is no session left to revoke
     expect(await asOwner('POST', signerPath('confirm-revocation'), { signed_user_op: signed })).toMatchObject({ status: 200, body: { status: 'revoked', tx_hash: confirmed.body.tx_hash } })
     expect(await asOwner('POST', signerPath('revoke'))).toMatchObject({ status: 409, body: { code: 'INVALID_STATE_TRANSITION' } })
@@ -218,13 +219,13 @@ describe('POST /v1/studios/:studioId/signer/force-revoke', () => {
     expect(forced).toMatchObject({ status: 200, body: { status: 'revoked', signer_id: expect.any(String), message: expect.stringMatching(/stays installed/) } })
     expect((await sessionOnChain()).signer).toBe(serverSigner())
 
-    const used = await usedToday(merchant.studioId)
+    const used = await operationsCounted(merchant.studioId)
     expect(await issueWith(merchant.apiKey)).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } })
     // a CLI sign-in granted invoice:write is refused alike (SPEC 5.3: only with an active server signer)
     const cli = await cliOAuthToken({ serverUrl: ctx.server.url, user: owner, approve: ['invoice:write'] })
     const byCli = await asOwner('POST', '/v1/invoices/issue', { customerId, amount: '5000000', dueDays: 7 }, cli, { 'idempotency-key': crypto.randomUUID() })
     expect(byCli).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } })
-    expect(await usedToday(merchant.studioId)).toBe(used)
+    expect(await operationsCounted(merchant.studioId)).toBe(used)
     expect((await asOwner('GET', signerPath('status'))).body).toMatchObject({ status: 'revoked', revocation: 'database_only' })
     expect((await asOwner('GET', `${keysPath()}?status=pending_activation`)).body.keys.map((each: { key_id: string }) => each.key_id)).toContain(merchant.apiKey.keyId)
 
@@ -271,14 +272,14 @@ describe('POST /v1/invoices/:id/cancel/prepare', () => {
     const issued = await issueWith(merchant.apiKey)
     expect(issued.status).toBe(200)
     const calls = merchantCalls(ctx, () => merchant)
-    const used = await usedToday(merchant.studioId)
+    const used = await operationsCounted(merchant.studioId)
     const prepared = await calls.post(`/v1/invoices/${issued.body.id}/cancel/prepare`, { ownerAddress: merchant.owner })
     expect(prepared.status).toBe(200)
     expect(await calls.post(`/v1/invoices/${issued.body.id}/cancel/prepare`, { ownerAddress: merchant.owner })).toMatchObject({ status: 200 })
-    expect(await usedToday(merchant.studioId)).toBe(used)
+    expect(await operationsCounted(merchant.studioId)).toBe(used)
     const submitted = await calls.post(`/v1/invoices/${issued.body.id}/cancel`, { userOp: await ownerSigns(prepared.body, merchant.ownerPrivateKey) })
     expect(submitted).toMatchObject({ status: 200, body: { status: 'confirmed' } })
-    expect(await usedToday(merchant.studioId)).toBe(used + 1)
+    expect(await operationsCounted(merchant.studioId)).toBe(used + 1)
   })
 })
 
