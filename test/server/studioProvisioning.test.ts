@@ -27,10 +27,12 @@ const legacyNewcomer = { subject: 'legacy-newcomer', email: 'legacy@devnet.local
 const lateNewcomer = { subject: 'late-newcomer', email: 'late@devnet.local', password: 'late-newcomer-password' }
 
 let provider: RunningIdentityProvider
+/** A studio's sponsored operations a day, and a user's sponsored prepares. */
+const perDay = 3
 
 const ctx = useServer({
   // a receipt later than this is answered 202 pending
-  overrides: { SUBMIT_WAIT_MS: '1500' },
+  overrides: { SUBMIT_WAIT_MS: '1500', MERCHANT_DAILY_OPERATION_QUOTA: String(perDay) },
   beforeServer: async () => {
     // the server's own authorization server (/oauth) signs people in at the provider too: a CLI's token is refused here
     const port = await freePort()
@@ -119,6 +121,24 @@ describe('POST /v1/studios/prepare', () => {
     expect(squatted.status).toBe(200)
     expect(squatted.body.studioId).toBeNull()
     expect((await call('/v1/auth/login', squatter, { method: 'POST' })).body.user.studioId).toBeNull()
+  })
+
+  test("a user's prepares are sponsored a few a UTC day; the next is 429 QUOTA_EXCEEDED with when it resets", async () => {
+    const token = await signIn(refusedNewcomer)
+    const userOp = await deploymentFor(privateKeyToAccount(generatePrivateKey()).address)
+    // at most twice the day's count before the refusal, whatever the day: a UTC midnight may pass once
+    const answers: number[] = []
+    let refused: Awaited<ReturnType<typeof call>> | undefined
+    while (!refused && answers.length <= 2 * perDay) {
+      const answer = await call('/v1/studios/prepare', token, { body: { chainId: chainId(), userOp } })
+      answers.push(answer.status)
+      if (answer.status !== 200) refused = answer
+    }
+    expect(refused?.status).toBe(429)
+    expect(refused?.body).toMatchObject({ code: 'QUOTA_EXCEEDED', limit: perDay })
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(Date.parse(refused?.body.resetsAt)).toBeGreaterThan(Date.now())
+    expect(answers.filter((status) => status === 200).length).toBeGreaterThanOrEqual(perDay - 1)
   })
 
   test('the demo merchant, who owns a studio, cannot provision a second one', async () => {

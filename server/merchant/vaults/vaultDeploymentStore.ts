@@ -98,11 +98,14 @@ export function createVaultDeploymentStore(db: Database) {
       )
       if (rows.length === 0) {
         const resetsAt = nextUtcDay()
-        throw new HttpError(429, 'QUOTA_EXCEEDED', `your ${perDay} sponsored vault deployments for today are prepared: more from ${resetsAt.toISOString()}`, {
-          limit: perDay,
-          resetsAt: resetsAt.toISOString(),
-          retryAfterSeconds: Math.ceil((resetsAt.getTime() - Date.now()) / 1000),
-        })
+        const retryAfterSeconds = Math.max(1, Math.ceil((resetsAt.getTime() - Date.now()) / 1000))
+        throw new HttpError(
+          429,
+          'QUOTA_EXCEEDED',
+          `your ${perDay} sponsored vault deployments for today are prepared: more from ${resetsAt.toISOString()}`,
+          { limit: perDay, resetsAt: resetsAt.toISOString(), retryAfterSeconds },
+          { 'Retry-After': String(retryAfterSeconds) },
+        )
       }
     },
 
