@@ -90,9 +90,10 @@ describe('the merchant routes in GET /openapi.json', () => {
     for (const name of Object.keys(merchant)) {
       const [method, path] = name.split(' ') as [string, string]
       // SPEC 5.6: sign-in, the studio's settings, its keys, agents and OAuth connections, its vault's
-      // provisioning and upgrade and its quotas take the owner's bearer token only
+      // provisioning and upgrade and its quotas take the owner's bearer token only, as do its reads by id (4.1)
       const signedInOnly =
         path.startsWith('/v1/auth/') ||
+        /^\/v1\/studios\/\{id\}(\/balance|\/invoices\/stats|\/transactions)?$/.test(path) ||
         /^\/v1\/studios\/\{(id|studioId)\}\/(profile|withdrawal-address|api-keys|agents|signer|oauth-connections|upgrade-7579|quotas)/.test(path) ||
         (method === 'POST' && /^\/v1\/studios(\/prepare|\/submit)?$/.test(path))
       expect(document.paths[path][method.toLowerCase()].security, name).toEqual(signedInOnly ? [{ bearer: [] }] : [{ hmac: [] }, { bearer: [] }])

@@ -1,15 +1,35 @@
 import { randomBytes, randomUUID } from 'node:crypto'
 import { getAbiItem, getAddress, parseUnits, toEventSelector, type Address } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
-import { beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startIdentityProvider, type RunningIdentityProvider } from '../../server/identity/identityProvider'
+import { demoMerchantUser, devnetApiAudience, devnetIdentityClient, seedMerchantLogin } from '../../devnet/seedMerchantLogin'
+import { signInWithPassword } from '../../devnet/passwordSignIn'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { demoBusinessProfile } from '../../devnet/seedMerchantAccess'
 import { sendMerchantOperation } from '../../devnet/merchantOperation'
 import { payDirectly } from '../support/payDirectly'
 import { useServer } from '../support/server'
-import { signedRequest } from '../support/signedRequest'
+import { answerOf, signedRequest } from '../support/signedRequest'
 
-const ctx = useServer({ overrides: { WEBHOOK_INTERVAL_MS: '50', WEBHOOK_CONFIRMATIONS: '1' } })
+const redirectUri = 'http://127.0.0.1:9/signed-in'
+const client = devnetIdentityClient([redirectUri])
+/** The owner of the second studio, whose vault is not deployed. */
+const undeployedOwner = { subject: 'undeployed-owner', email: 'owner@not-deployed.test', password: 'undeployed-owner-password' }
+let provider: RunningIdentityProvider
+
+// SPEC 4.1: a studio read by its id is its owner's, signed in with the identity provider's token
+const ctx = useServer({
+  overrides: { WEBHOOK_INTERVAL_MS: '50', WEBHOOK_CONFIRMATIONS: '1' },
+  beforeServer: async () => {
+    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, undeployedOwner], clients: [client] })
+    const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
+    return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience }
+  },
+})
+afterAll(async () => {
+  await provider?.close()
+})
 type Key = { keyId: string; secret: string }
 let dashboardKey: Key, invoiceKey: Key, otherKey: Key, undeployedKey: Key
 let studioId: string, otherStudioId: string
@@ -17,7 +37,12 @@ let vault: Address
 let payment: { id: bigint; payer: Address; txHash: `0x${string}`; amount: bigint }
 const refunded = 1_000_000n
 
+let ownerToken: string, undeployedOwnerToken: string
 const get = (path: string, query = '', as = dashboardKey) => signedRequest(ctx.server.url, as, { method: 'GET', path, query })
+/** A read as the studio's signed-in owner (the /:id routes), or as another studio's. */
+const getAsOwner = async (path: string, query = '', token = ownerToken) => answerOf(await fetch(`${ctx.server.url}${path}${query ? `?${query}` : ''}`, { headers: { authorization: `Bearer ${token}` } }))
+const signIn = async (user: { email: string; password: string }) =>
+  (await signInWithPassword({ issuer: provider.issuer, clientId: client.clientId, redirectUri, email: user.email, password: user.password, resource: devnetApiAudience })).accessToken
 const randomAddress = () => privateKeyToAccount(`0x${randomBytes(32).toString('hex')}`).address
 
 /** What the index holds for the vault, counted by the database directly. */
@@ -56,6 +81,10 @@ beforeAll(async () => {
   otherStudioId = other.id
   otherKey = await server.stores.apiKeys.createApiKey({ studioId: other.id, name: 'other', scopes: ['read'] })
   undeployedKey = otherKey
+  await seedMerchantLogin(server.stores, provider.issuer, studioId)
+  await seedMerchantLogin(server.stores, provider.issuer, other.id, undeployedOwner)
+  ownerToken = await signIn(demoMerchantUser)
+  undeployedOwnerToken = await signIn(undeployedOwner)
   const amount = parseUnits('250.000001', 6)
   const { id } = await devnet.newInvoice(amount)
   const { payer, receipt } = await payDirectly(devnet, id, amount)
@@ -148,40 +177,43 @@ describe('GET /v1/studios/me/invoices/stats', () => {
   })
 })
 
-/** Another studio's id, and an id no studio has, are refused alike. */
+/** Another studio's id, and an id no studio has, are refused alike; so is the studio's own API key,
+ * which reads /me (SPEC 4.1 and 5.6: by id, the owner's token only). */
 async function refusedForOthers(suffix: string) {
   for (const id of [otherStudioId, randomUUID()]) {
-    const { status, body } = await get(`/v1/studios/${id}${suffix}`)
+    const { status, body } = await getAsOwner(`/v1/studios/${id}${suffix}`)
     expect(status).toBe(403)
     expect(body).toMatchObject({ error: 'FORBIDDEN' })
   }
-  expect((await get(`/v1/studios/not-a-uuid${suffix}`)).body).toMatchObject({ error: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: 'id' })] })
+  expect((await getAsOwner(`/v1/studios/not-a-uuid${suffix}`)).body).toMatchObject({ error: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: 'id' })] })
+  const byKey = await get(`/v1/studios/${studioId}${suffix}`)
+  expect({ status: byKey.status, code: byKey.body.code }).toEqual({ status: 403, code: 'FORBIDDEN' })
 }
 
 describe('GET /v1/studios/:id', () => {
   test("behavior: the caller's own id answers the studio /me answers; another studio's id is a 403", async () => {
-    expect((await get(`/v1/studios/${studioId}`)).body).toEqual({ success: true, studio: (await get('/v1/studios/me')).body.data })
+    expect((await getAsOwner(`/v1/studios/${studioId}`)).body).toEqual({ success: true, studio: (await get('/v1/studios/me')).body.data })
     await refusedForOthers('')
   })
 })
 
 describe('GET /v1/studios/:id/balance', () => {
   test("behavior: the caller's own id answers the balance /me/balance answers; another studio's id is a 403", async () => {
-    expect((await get(`/v1/studios/${studioId}/balance`)).body.balance).toBe((await ctx.devnet.balanceOf(vault)).toString())
+    expect((await getAsOwner(`/v1/studios/${studioId}/balance`)).body.balance).toBe((await ctx.devnet.balanceOf(vault)).toString())
     await refusedForOthers('/balance')
   })
 })
 
 describe('GET /v1/studios/:id/invoices/stats', () => {
   test("behavior: the caller's own id answers the statistics /me answers; another studio's id is a 403", async () => {
-    expect((await get(`/v1/studios/${studioId}/invoices/stats`)).body.stats).toEqual((await get('/v1/studios/me/invoices/stats')).body.stats)
+    expect((await getAsOwner(`/v1/studios/${studioId}/invoices/stats`)).body.stats).toEqual((await get('/v1/studios/me/invoices/stats')).body.stats)
     await refusedForOthers('/invoices/stats')
   })
 })
 
 describe('GET /v1/studios/:id/transactions', () => {
   test("default: the vault's own activity from the chain, newest first: the payment's net coming in, in the payment's transaction, and the vault's operations", async () => {
-    const { status, body } = await get(`/v1/studios/${studioId}/transactions`)
+    const { status, body } = await getAsOwner(`/v1/studios/${studioId}/transactions`)
     expect(status).toBe(200)
     expect(body).toMatchObject({ success: true, vaultAddress: vault, chainId: ctx.devnet.deployment.chainId })
     expect(body.pagination).toMatchObject({ page: 1, limit: 20, hasPrev: false })
@@ -205,29 +237,29 @@ describe('GET /v1/studios/:id/transactions', () => {
   })
 
   test('parameters: page and limit walk the whole activity once; limit is clamped to 1 through 100', async () => {
-    const whole = (await get(`/v1/studios/${studioId}/transactions`, 'limit=100')).body
+    const whole = (await getAsOwner(`/v1/studios/${studioId}/transactions`, 'limit=100')).body
     const total = whole.pagination.total as number
     expect(whole.transactions).toHaveLength(Math.min(total, 100))
     const seen: string[] = []
     for (let page = 1; ; page++) {
-      const { body } = await get(`/v1/studios/${studioId}/transactions`, `page=${page}&limit=3`)
+      const { body } = await getAsOwner(`/v1/studios/${studioId}/transactions`, `page=${page}&limit=3`)
       expect(body.pagination).toMatchObject({ page, limit: 3, total, totalPages: Math.ceil(total / 3), hasPrev: page > 1 })
       seen.push(...body.transactions.map((item: any) => `${item.transactionHash}:${item.logIndex}`))
       if (!body.pagination.hasNext) break
     }
     expect(seen).toEqual(whole.transactions.map((item: any) => `${item.transactionHash}:${item.logIndex}`))
-    expect((await get(`/v1/studios/${studioId}/transactions`, 'limit=1000')).body.pagination.limit).toBe(100)
-    expect((await get(`/v1/studios/${studioId}/transactions`, 'limit=0')).body.pagination.limit).toBe(1)
-    const beyond = (await get(`/v1/studios/${studioId}/transactions`, `page=${total + 1}&limit=1`)).body
+    expect((await getAsOwner(`/v1/studios/${studioId}/transactions`, 'limit=1000')).body.pagination.limit).toBe(100)
+    expect((await getAsOwner(`/v1/studios/${studioId}/transactions`, 'limit=0')).body.pagination.limit).toBe(1)
+    const beyond = (await getAsOwner(`/v1/studios/${studioId}/transactions`, `page=${total + 1}&limit=1`)).body
     expect(beyond).toMatchObject({ transactions: [], pagination: { hasNext: false, hasPrev: true } })
   })
 
   test("errors: page 0 or a non-number is a 400; another studio's id a 403", async () => {
-    expect((await get(`/v1/studios/${studioId}/transactions`, 'page=0')).body).toMatchObject({ error: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: 'page' })] })
-    expect((await get(`/v1/studios/${studioId}/transactions`, 'limit=ten')).body).toMatchObject({ error: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: 'limit' })] })
-    expect((await get(`/v1/studios/${studioId}/transactions`, '', otherKey)).status).toBe(403)
+    expect((await getAsOwner(`/v1/studios/${studioId}/transactions`, 'page=0')).body).toMatchObject({ error: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: 'page' })] })
+    expect((await getAsOwner(`/v1/studios/${studioId}/transactions`, 'limit=ten')).body).toMatchObject({ error: 'VALIDATION_ERROR', details: [expect.objectContaining({ path: 'limit' })] })
+    expect((await getAsOwner(`/v1/studios/${studioId}/transactions`, '', undeployedOwnerToken)).status).toBe(403)
     // `me` is the caller's own studio, whichever it is
-    expect((await get('/v1/studios/me/transactions', '', otherKey)).body).toMatchObject({ success: true, transactions: [], pagination: { total: 0 } })
+    expect((await getAsOwner('/v1/studios/me/transactions', '', undeployedOwnerToken)).body).toMatchObject({ success: true, transactions: [], pagination: { total: 0 } })
   })
 })
 

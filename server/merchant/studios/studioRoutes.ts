@@ -164,12 +164,15 @@ const studiosLimit = perClientLimit('studios', (settings) => settings.perMinute)
 
 const studioRoute = apiRoute<StudioRoutesDependencies>()
 const policy = { auth: 'merchant', cors: 'none', rateLimits: [studiosLimit], scope: 'dashboard:read' } as const
+/** SPEC 4.1 and 5.6: a studio read by its id is its owner's, signed in; an API key reads /me. */
+const ownerPolicy = { auth: 'merchant', cors: 'none', rateLimits: [studiosLimit], signedInOnly: true } as const
 const errors = ['UNAUTHORIZED', 'FORBIDDEN', 'CHAIN_UNAVAILABLE'] as const
 const noStore = { 'Cache-Control': 'no-store' }
 
 /**
- * SPEC 4.1's studio reads. `/me` routes read the caller's studio (HMAC with dashboard:read, or a
- * signed-in user); `/:id` routes the same for the caller's own studio id only (403 otherwise). The
+ * SPEC 4.1's studio reads. `/me` routes read the caller's studio (HMAC with dashboard:read, a
+ * signed-in user, or a CLI's grant); `/:id` routes the same for its signed-in owner only (an API key,
+ * or another studio's owner, is a 403). The
  * balance and the vault's activity come from the chain, the statistics from the invoice index.
  */
 export const studioRoutes = [
@@ -215,7 +218,7 @@ export const studioRoutes = [
     method: 'get',
     path: '/v1/studios/:id',
     summary: 'A studio, by id (the caller\'s own)',
-    ...policy,
+    ...ownerPolicy,
     params: studioIdParams,
     response: { status: 200, schema: studioByIdResponseSchema, description: 'The studio.', headers: noStore },
     errors,
@@ -227,7 +230,7 @@ export const studioRoutes = [
     method: 'get',
     path: '/v1/studios/:id/balance',
     summary: "A studio vault's balance, by studio id (the caller's own)",
-    ...policy,
+    ...ownerPolicy,
     params: studioIdParams,
     response: { status: 200, schema: balanceResponseSchema, description: 'The balance.', headers: noStore },
     errors: [...errors, 'VAULT_ON_OTHER_CHAIN'],
@@ -239,7 +242,7 @@ export const studioRoutes = [
     method: 'get',
     path: '/v1/studios/:id/invoices/stats',
     summary: "Counts and sums of a studio's invoices, by studio id (the caller's own)",
-    ...policy,
+    ...ownerPolicy,
     params: studioIdParams,
     response: { status: 200, schema: invoiceStatsResponseSchema, description: 'The statistics.', headers: noStore },
     errors,
@@ -253,7 +256,7 @@ export const studioRoutes = [
     summary: "The studio vault's own activity, read from the chain",
     description:
       "The deployment token's transfers into and out of the vault and the EntryPoint's UserOperationEvents of its operations, newest first, read from the chain's logs (no transaction service; native-token movements are not listed). `page` from 1, `limit` clamped to 1 through 100, default 20. Only the caller's own studio id (another is a 403).",
-    ...policy,
+    ...ownerPolicy,
     params: studioIdParams,
     query: vaultTransactionsQuerySchema,
     response: { status: 200, schema: vaultTransactionsResponseSchema, description: 'One page of the activity.', headers: noStore },
