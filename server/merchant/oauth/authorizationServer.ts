@@ -12,6 +12,7 @@ import type { Database } from '../../store/database'
 import type { StudioStore } from '../../store/studioStore'
 import type { UserStore } from '../accounts/userStore'
 import { oauthPage, renderOAuthConsent } from './consentPage'
+import { consentLanguage } from './consentStrings'
 import { oauthAdapterFactory } from './oauthPayloadStore'
 
 /** The scopes a CLI or an agent may be granted: the granular ones only (SPEC 5.5); legacy read,
@@ -289,7 +290,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       await grantStudios.upsert(grantId, { grantId, studioId: studio.id, ...(chainId !== undefined ? { chainId } : {}), ...(limits ? { limits } : {}) } satisfies GrantChoices, refreshTokenSeconds)
       return (await provider.interactionFinished(incoming, outgoing, { consent: { grantId } }, { mergeWithLastSubmission: true }), RESPONSE_ALREADY_SENT)
     }
-    return html(outgoing, 200, renderOAuthConsent({ uid, clientName: String(client?.clientName ?? params.client_id), returnsTo: new URL(String(params.redirect_uri)).origin, studios: [{ id: studio.id, name: studio.name ?? studio.id }], networks, resource, scopes: requested }))
+    return html(outgoing, 200, renderOAuthConsent({ uid, clientName: String(client?.clientName ?? params.client_id), returnsTo: new URL(String(params.redirect_uri)).origin, studios: [{ id: studio.id, name: studio.name ?? studio.id }], networks, resource, scopes: requested, language: consentLanguage({ chosen: new URL(incoming.url ?? '/', 'http://localhost').searchParams.get('lang'), uiLocales: params.ui_locales, acceptLanguageHeader: incoming.headers['accept-language'] }) }))
   }
 
   /** The identity provider's redirect back: its code becomes the user's subject, checked as any

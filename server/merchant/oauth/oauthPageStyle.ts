@@ -15,8 +15,9 @@ export const oauthPageStyle = [
   "a[aria-current='true']{font-weight:700}",
   // a name or an address in its own direction inside a right-to-left sentence
   'strong{unicode-bidi:plaintext}',
-  // a scope stays whole unless it cannot fit; a long address breaks where it must
+  // a long address breaks where it must; a scope beside its words stays whole
   'code{direction:ltr;unicode-bidi:isolate;overflow-wrap:anywhere}',
+  'label code{white-space:nowrap}',
   'form{display:grid;grid-template-columns:minmax(0,1fr);gap:.25rem}',
   'fieldset{border:1px solid #d0d7de;border-radius:4px;margin:.5rem 0 0;padding:.25rem .75rem .5rem;min-width:0}',
   'legend{font-weight:600;padding:0 .25rem}',
@@ -30,6 +31,8 @@ export const oauthPageStyle = [
   ':focus-visible{outline:3px solid #1f2328;outline-offset:2px}',
   '[role=alert]{color:#a40e26;border-left:4px solid #a40e26;padding:.25rem .75rem}',
   '[dir=rtl] [role=alert]{border-left:0;border-right:4px solid #a40e26}',
-  '.languages ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:0;padding:0;list-style:none}',
+  '.languages{margin-inline-start:auto}',
+  '.languages summary{color:#0b57d0;cursor:pointer;padding:.5rem 0}',
+  '.languages ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;margin:.25rem 0 0;padding:0;list-style:none}',
   '.languages a{display:inline-block;padding:.25rem 0}',
 ].join('')

@@ -1,0 +1,492 @@
+import { acceptLanguage } from '../../http/qualityValues'
+import { languageOf, negotiateLanguage, type Language } from '../../../src/ui/languages'
+
+/**
+ * The words of the authorization server's consent page, in the pay page's and the dashboard's 16
+ * languages: what an agent or a CLI asks to do, in the words the person uses, before they allow it.
+ * Values (the client's name, the studio, the origin) are given as HTML already escaped; the words
+ * here are plain text with no markup.
+ */
+export type ConsentStrings = {
+  lang: Language
+  title: string
+  asks: (client: string, studio: string, resource: string) => string
+  returnsTo: (origin: string) => string
+  yourStudio: string
+  whereLegend: string
+  studio: string
+  network: string
+  chain: (name: string, chainId: string) => string
+  whatLegend: string
+  writesUnticked: string
+  scopes: Record<string, string>
+  limitsLegend: string
+  limitsIntro: string
+  maxInvoice: string
+  perDay: string
+  allow: string
+  deny: string
+  language: string
+}
+
+const en: ConsentStrings = {
+  lang: 'en',
+  title: 'Allow access to your studio',
+  asks: (client, studio, resource) => `${client} asks to act for you on ${studio} through ${resource}.`,
+  returnsTo: (origin) => `After you answer, you go back to ${origin}. Allow only if you started this from there.`,
+  yourStudio: 'your studio',
+  whereLegend: 'Where it may act',
+  studio: 'Studio',
+  network: 'Network',
+  chain: (name, chainId) => `${name} (chain ${chainId})`,
+  whatLegend: 'What it may do',
+  writesUnticked: 'Anything that changes your studio is unticked: tick it only if this app should do it.',
+  scopes: {
+    'invoice:read': 'Read your invoices and their share links',
+    'invoice:write': 'Issue and cancel invoices, and email them to your customers',
+    'customer:read': 'Read your customers',
+    'customer:write': 'Create and change customers',
+    'dashboard:read': "Read your studio's balance and statistics",
+  },
+  limitsLegend: 'Limits on the invoices it issues',
+  limitsIntro: 'It can never issue an invoice above the largest amount, nor more invoices than this in any 24 hours. You can revoke it at any time in the dashboard.',
+  maxInvoice: "Largest invoice, in the token's smallest unit (1000000 is 1 USDC)",
+  perDay: 'Invoices in any 24 hours',
+  allow: 'Allow',
+  deny: 'Deny',
+  language: 'Language',
+}
+
+const es: ConsentStrings = {
+  lang: 'es',
+  title: 'Permitir el acceso a su estudio',
+  asks: (client, studio, resource) => `${client} solicita actuar en su nombre en ${studio} a través de ${resource}.`,
+  returnsTo: (origin) => `Después de responder, volverá a ${origin}. Permítalo solo si empezó desde allí.`,
+  yourStudio: 'su estudio',
+  whereLegend: 'Dónde puede actuar',
+  studio: 'Estudio',
+  network: 'Red',
+  chain: (name, chainId) => `${name} (cadena ${chainId})`,
+  whatLegend: 'Qué puede hacer',
+  writesUnticked: 'Todo lo que modifica su estudio está sin marcar: márquelo solo si esta aplicación debe hacerlo.',
+  scopes: {
+    'invoice:read': 'Ver sus facturas y sus enlaces de pago',
+    'invoice:write': 'Emitir y anular facturas, y enviarlas por correo a sus clientes',
+    'customer:read': 'Ver sus clientes',
+    'customer:write': 'Crear y modificar clientes',
+    'dashboard:read': 'Ver el saldo y las estadísticas de su estudio',
+  },
+  limitsLegend: 'Límites de las facturas que emite',
+  limitsIntro: 'Nunca podrá emitir una factura por encima del importe máximo, ni más facturas que estas en 24 horas. Puede revocar el acceso en cualquier momento desde el panel.',
+  maxInvoice: 'Factura máxima, en la unidad más pequeña del token (1000000 es 1 USDC)',
+  perDay: 'Facturas en 24 horas',
+  allow: 'Permitir',
+  deny: 'Rechazar',
+  language: 'Idioma',
+}
+
+const ptBR: ConsentStrings = {
+  lang: 'pt-BR',
+  title: 'Permitir acesso ao seu estúdio',
+  asks: (client, studio, resource) => `${client} pede para agir em seu nome em ${studio} por meio de ${resource}.`,
+  returnsTo: (origin) => `Depois de responder, você volta para ${origin}. Só permita se você começou por lá.`,
+  yourStudio: 'seu estúdio',
+  whereLegend: 'Onde pode agir',
+  studio: 'Estúdio',
+  network: 'Rede',
+  chain: (name, chainId) => `${name} (cadeia ${chainId})`,
+  whatLegend: 'O que pode fazer',
+  writesUnticked: 'Tudo o que altera seu estúdio vem desmarcado: marque só se este app deve fazer isso.',
+  scopes: {
+    'invoice:read': 'Ver suas faturas e os links de pagamento',
+    'invoice:write': 'Emitir e cancelar faturas, e enviá-las por e-mail aos seus clientes',
+    'customer:read': 'Ver seus clientes',
+    'customer:write': 'Criar e alterar clientes',
+    'dashboard:read': 'Ver o saldo e as estatísticas do seu estúdio',
+  },
+  limitsLegend: 'Limites das faturas que ele emite',
+  limitsIntro: 'Ele nunca poderá emitir uma fatura acima do valor máximo, nem mais faturas do que isto em 24 horas. Você pode revogar o acesso a qualquer momento no painel.',
+  maxInvoice: 'Maior fatura, na menor unidade do token (1000000 é 1 USDC)',
+  perDay: 'Faturas em 24 horas',
+  allow: 'Permitir',
+  deny: 'Recusar',
+  language: 'Idioma',
+}
+
+const fr: ConsentStrings = {
+  lang: 'fr',
+  title: 'Autoriser l’accès à votre studio',
+  asks: (client, studio, resource) => `${client} demande à agir en votre nom sur ${studio} via ${resource}.`,
+  returnsTo: (origin) => `Après votre réponse, vous revenez sur ${origin}. N’autorisez que si vous êtes parti de là.`,
+  yourStudio: 'votre studio',
+  whereLegend: 'Où il peut agir',
+  studio: 'Studio',
+  network: 'Réseau',
+  chain: (name, chainId) => `${name} (chaîne ${chainId})`,
+  whatLegend: 'Ce qu’il peut faire',
+  writesUnticked: 'Tout ce qui modifie votre studio est décoché : cochez-le seulement si cette application doit le faire.',
+  scopes: {
+    'invoice:read': 'Consulter vos factures et leurs liens de paiement',
+    'invoice:write': 'Émettre et annuler des factures, et les envoyer par e-mail à vos clients',
+    'customer:read': 'Consulter vos clients',
+    'customer:write': 'Créer et modifier des clients',
+    'dashboard:read': 'Consulter le solde et les statistiques de votre studio',
+  },
+  limitsLegend: 'Limites des factures qu’il émet',
+  limitsIntro: 'Il ne pourra jamais émettre une facture au-delà du montant maximal, ni plus de factures que ce nombre sur 24 heures. Vous pouvez révoquer l’accès à tout moment depuis le tableau de bord.',
+  maxInvoice: 'Facture maximale, dans la plus petite unité du jeton (1000000 vaut 1 USDC)',
+  perDay: 'Factures sur 24 heures',
+  allow: 'Autoriser',
+  deny: 'Refuser',
+  language: 'Langue',
+}
+
+const de: ConsentStrings = {
+  lang: 'de',
+  title: 'Zugriff auf Ihr Studio erlauben',
+  asks: (client, studio, resource) => `${client} möchte über ${resource} in Ihrem Namen in ${studio} handeln.`,
+  returnsTo: (origin) => `Nach Ihrer Antwort kehren Sie zu ${origin} zurück. Erlauben Sie es nur, wenn Sie dort begonnen haben.`,
+  yourStudio: 'Ihrem Studio',
+  whereLegend: 'Wo es handeln darf',
+  studio: 'Studio',
+  network: 'Netzwerk',
+  chain: (name, chainId) => `${name} (Chain ${chainId})`,
+  whatLegend: 'Was es tun darf',
+  writesUnticked: 'Alles, was Ihr Studio verändert, ist nicht angehakt: Haken Sie es nur an, wenn diese App es tun soll.',
+  scopes: {
+    'invoice:read': 'Ihre Rechnungen und deren Zahlungslinks lesen',
+    'invoice:write': 'Rechnungen ausstellen und stornieren und sie Ihren Kunden per E-Mail senden',
+    'customer:read': 'Ihre Kunden lesen',
+    'customer:write': 'Kunden anlegen und ändern',
+    'dashboard:read': 'Guthaben und Statistiken Ihres Studios lesen',
+  },
+  limitsLegend: 'Grenzen für die Rechnungen, die es ausstellt',
+  limitsIntro: 'Es kann nie eine Rechnung über dem Höchstbetrag ausstellen und nie mehr Rechnungen als diese in 24 Stunden. Sie können den Zugriff jederzeit im Dashboard widerrufen.',
+  maxInvoice: 'Höchste Rechnung, in der kleinsten Einheit des Tokens (1000000 sind 1 USDC)',
+  perDay: 'Rechnungen in 24 Stunden',
+  allow: 'Erlauben',
+  deny: 'Ablehnen',
+  language: 'Sprache',
+}
+
+const it: ConsentStrings = {
+  lang: 'it',
+  title: 'Consenti l’accesso al suo studio',
+  asks: (client, studio, resource) => `${client} chiede di agire per suo conto su ${studio} tramite ${resource}.`,
+  returnsTo: (origin) => `Dopo la risposta tornerà su ${origin}. Consenta solo se ha iniziato da lì.`,
+  yourStudio: 'il suo studio',
+  whereLegend: 'Dove può agire',
+  studio: 'Studio',
+  network: 'Rete',
+  chain: (name, chainId) => `${name} (catena ${chainId})`,
+  whatLegend: 'Cosa può fare',
+  writesUnticked: 'Tutto ciò che modifica il suo studio non è selezionato: lo selezioni solo se questa app deve farlo.',
+  scopes: {
+    'invoice:read': 'Leggere le sue fatture e i relativi link di pagamento',
+    'invoice:write': 'Emettere e annullare fatture e inviarle per e-mail ai suoi clienti',
+    'customer:read': 'Leggere i suoi clienti',
+    'customer:write': 'Creare e modificare clienti',
+    'dashboard:read': 'Leggere il saldo e le statistiche del suo studio',
+  },
+  limitsLegend: 'Limiti sulle fatture che emette',
+  limitsIntro: 'Non potrà mai emettere una fattura oltre l’importo massimo, né più fatture di queste in 24 ore. Può revocare l’accesso in qualsiasi momento dalla dashboard.',
+  maxInvoice: 'Fattura massima, nell’unità più piccola del token (1000000 è 1 USDC)',
+  perDay: 'Fatture in 24 ore',
+  allow: 'Consenti',
+  deny: 'Nega',
+  language: 'Lingua',
+}
+
+const nl: ConsentStrings = {
+  lang: 'nl',
+  title: 'Toegang tot uw studio toestaan',
+  asks: (client, studio, resource) => `${client} vraagt namens u te handelen in ${studio} via ${resource}.`,
+  returnsTo: (origin) => `Na uw antwoord gaat u terug naar ${origin}. Sta het alleen toe als u daar bent begonnen.`,
+  yourStudio: 'uw studio',
+  whereLegend: 'Waar het mag handelen',
+  studio: 'Studio',
+  network: 'Netwerk',
+  chain: (name, chainId) => `${name} (chain-ID ${chainId})`,
+  whatLegend: 'Wat het mag doen',
+  writesUnticked: 'Alles wat uw studio verandert, staat uit: vink het alleen aan als deze app het moet doen.',
+  scopes: {
+    'invoice:read': 'Uw facturen en hun betaallinks lezen',
+    'invoice:write': 'Facturen uitgeven en annuleren, en ze naar uw klanten mailen',
+    'customer:read': 'Uw klanten lezen',
+    'customer:write': 'Klanten aanmaken en wijzigen',
+    'dashboard:read': 'Het saldo en de statistieken van uw studio lezen',
+  },
+  limitsLegend: 'Grenzen aan de facturen die het uitgeeft',
+  limitsIntro: 'Het kan nooit een factuur boven het hoogste bedrag uitgeven, en nooit meer facturen dan dit in 24 uur. U kunt de toegang altijd intrekken in het dashboard.',
+  maxInvoice: 'Hoogste factuur, in de kleinste eenheid van de token (1000000 is 1 USDC)',
+  perDay: 'Facturen per 24 uur',
+  allow: 'Toestaan',
+  deny: 'Weigeren',
+  language: 'Taal',
+}
+
+const pl: ConsentStrings = {
+  lang: 'pl',
+  title: 'Zezwól na dostęp do Twojego studia',
+  asks: (client, studio, resource) => `${client} prosi o działanie w Twoim imieniu w ${studio} przez ${resource}.`,
+  returnsTo: (origin) => `Po odpowiedzi wrócisz do ${origin}. Zezwól tylko, jeśli zaczynasz właśnie stamtąd.`,
+  yourStudio: 'Twoim studiu',
+  whereLegend: 'Gdzie może działać',
+  studio: 'Studio',
+  network: 'Sieć',
+  chain: (name, chainId) => `${name} (łańcuch ${chainId})`,
+  whatLegend: 'Co może robić',
+  writesUnticked: 'Wszystko, co zmienia Twoje studio, jest odznaczone: zaznacz tylko to, co ta aplikacja ma robić.',
+  scopes: {
+    'invoice:read': 'Odczyt Twoich faktur i ich linków do płatności',
+    'invoice:write': 'Wystawianie i anulowanie faktur oraz wysyłanie ich e-mailem do klientów',
+    'customer:read': 'Odczyt Twoich klientów',
+    'customer:write': 'Dodawanie i zmienianie klientów',
+    'dashboard:read': 'Odczyt salda i statystyk Twojego studia',
+  },
+  limitsLegend: 'Limity wystawianych faktur',
+  limitsIntro: 'Nigdy nie wystawi faktury powyżej najwyższej kwoty ani więcej faktur niż tyle w ciągu 24 godzin. Dostęp możesz cofnąć w każdej chwili w panelu.',
+  maxInvoice: 'Najwyższa faktura, w najmniejszej jednostce tokena (1000000 to 1 USDC)',
+  perDay: 'Faktury w ciągu 24 godzin',
+  allow: 'Zezwól',
+  deny: 'Odmów',
+  language: 'Język',
+}
+
+const tr: ConsentStrings = {
+  lang: 'tr',
+  title: 'Stüdyonuza erişime izin verin',
+  asks: (client, studio, resource) => `${client}, adınıza işlem yapmak istiyor. Stüdyo: ${studio}. Erişim yolu: ${resource}.`,
+  returnsTo: (origin) => `Yanıtınızdan sonra şu adrese dönersiniz: ${origin}. Yalnızca oradan başladıysanız izin verin.`,
+  yourStudio: 'stüdyonuz',
+  whereLegend: 'Nerede işlem yapabilir',
+  studio: 'Stüdyo',
+  network: 'Ağ',
+  chain: (name, chainId) => `${name} (zincir ${chainId})`,
+  whatLegend: 'Neler yapabilir',
+  writesUnticked: 'Stüdyonuzu değiştiren her şey işaretsizdir: yalnızca bu uygulamanın yapması gerekiyorsa işaretleyin.',
+  scopes: {
+    'invoice:read': 'Faturalarınızı ve ödeme bağlantılarını görmek',
+    'invoice:write': 'Fatura düzenlemek, iptal etmek ve müşterilerinize e-postayla göndermek',
+    'customer:read': 'Müşterilerinizi görmek',
+    'customer:write': 'Müşteri oluşturmak ve değiştirmek',
+    'dashboard:read': 'Stüdyonuzun bakiyesini ve istatistiklerini görmek',
+  },
+  limitsLegend: 'Düzenleyeceği faturaların sınırları',
+  limitsIntro: 'En yüksek tutarın üzerinde fatura ya da 24 saat içinde bundan fazla fatura asla düzenleyemez. Erişimi panelden istediğiniz zaman kaldırabilirsiniz.',
+  maxInvoice: 'En yüksek fatura, tokenın en küçük biriminde (1000000 = 1 USDC)',
+  perDay: '24 saatteki fatura sayısı',
+  allow: 'İzin ver',
+  deny: 'Reddet',
+  language: 'Dil',
+}
+
+const ar: ConsentStrings = {
+  lang: 'ar',
+  title: 'السماح بالوصول إلى الاستوديو الخاص بك',
+  asks: (client, studio, resource) => `يطلب ${client} التصرف نيابةً عنك في ${studio} عبر ${resource}.`,
+  returnsTo: (origin) => `بعد ردّك ستعود إلى ${origin}. لا تسمح إلا إذا بدأت من هناك.`,
+  yourStudio: 'الاستوديو الخاص بك',
+  whereLegend: 'أين يمكنه التصرف',
+  studio: 'الاستوديو',
+  network: 'الشبكة',
+  chain: (name, chainId) => `${name} (السلسلة ${chainId})`,
+  whatLegend: 'ما الذي يمكنه فعله',
+  writesUnticked: 'كل ما يغيّر الاستوديو الخاص بك غير محدد: حدده فقط إذا كان على هذا التطبيق القيام به.',
+  scopes: {
+    'invoice:read': 'قراءة فواتيرك وروابط الدفع الخاصة بها',
+    'invoice:write': 'إصدار الفواتير وإلغاؤها وإرسالها بالبريد الإلكتروني إلى عملائك',
+    'customer:read': 'قراءة بيانات عملائك',
+    'customer:write': 'إنشاء العملاء وتعديلهم',
+    'dashboard:read': 'قراءة رصيد الاستوديو وإحصاءاته',
+  },
+  limitsLegend: 'حدود الفواتير التي يصدرها',
+  limitsIntro: 'لا يمكنه أبدًا إصدار فاتورة تتجاوز أكبر مبلغ، ولا أكثر من هذا العدد من الفواتير خلال 24 ساعة. يمكنك إلغاء الوصول في أي وقت من لوحة التحكم.',
+  maxInvoice: 'أكبر فاتورة، بأصغر وحدة للرمز المميز (\u20661000000\u2069 تساوي \u20661 USDC\u2069)',
+  perDay: 'عدد الفواتير خلال 24 ساعة',
+  allow: 'سماح',
+  deny: 'رفض',
+  language: 'اللغة',
+}
+
+const hi: ConsentStrings = {
+  lang: 'hi',
+  title: 'अपने स्टूडियो तक पहुँच की अनुमति दें',
+  asks: (client, studio, resource) => `${client} ${resource} के ज़रिए ${studio} पर आपकी ओर से काम करने की अनुमति माँग रहा है।`,
+  returnsTo: (origin) => `जवाब देने के बाद आप ${origin} पर लौटेंगे। अनुमति तभी दें जब आपने वहीं से शुरू किया हो।`,
+  yourStudio: 'आपके स्टूडियो',
+  whereLegend: 'यह कहाँ काम कर सकता है',
+  studio: 'स्टूडियो',
+  network: 'नेटवर्क',
+  chain: (name, chainId) => `${name} (चेन ${chainId})`,
+  whatLegend: 'यह क्या कर सकता है',
+  writesUnticked: 'आपके स्टूडियो में बदलाव करने वाली हर चीज़ पर निशान नहीं लगा है: निशान तभी लगाएँ जब यह ऐप वह काम करे।',
+  scopes: {
+    'invoice:read': 'आपके इनवॉइस और उनके भुगतान लिंक देखना',
+    'invoice:write': 'इनवॉइस जारी और रद्द करना, और उन्हें आपके ग्राहकों को ईमेल करना',
+    'customer:read': 'आपके ग्राहकों को देखना',
+    'customer:write': 'ग्राहक बनाना और बदलना',
+    'dashboard:read': 'आपके स्टूडियो का बैलेंस और आँकड़े देखना',
+  },
+  limitsLegend: 'इसके जारी किए इनवॉइस की सीमाएँ',
+  limitsIntro: 'यह कभी भी सबसे बड़ी राशि से ऊपर का इनवॉइस, या 24 घंटों में इससे ज़्यादा इनवॉइस जारी नहीं कर सकता। आप डैशबोर्ड में कभी भी पहुँच वापस ले सकते हैं।',
+  maxInvoice: 'सबसे बड़ा इनवॉइस, टोकन की सबसे छोटी इकाई में (1000000 यानी 1 USDC)',
+  perDay: '24 घंटों में इनवॉइस',
+  allow: 'अनुमति दें',
+  deny: 'अस्वीकार करें',
+  language: 'भाषा',
+}
+
+const id: ConsentStrings = {
+  lang: 'id',
+  title: 'Izinkan akses ke studio Anda',
+  asks: (client, studio, resource) => `${client} meminta izin bertindak atas nama Anda di ${studio} melalui ${resource}.`,
+  returnsTo: (origin) => `Setelah Anda menjawab, Anda kembali ke ${origin}. Izinkan hanya jika Anda memulainya dari sana.`,
+  yourStudio: 'studio Anda',
+  whereLegend: 'Tempat ia boleh bertindak',
+  studio: 'Studio',
+  network: 'Jaringan',
+  chain: (name, chainId) => `${name} (ID chain ${chainId})`,
+  whatLegend: 'Yang boleh ia lakukan',
+  writesUnticked: 'Semua yang mengubah studio Anda tidak dicentang: centang hanya jika aplikasi ini memang perlu melakukannya.',
+  scopes: {
+    'invoice:read': 'Membaca faktur Anda dan tautan pembayarannya',
+    'invoice:write': 'Menerbitkan dan membatalkan faktur, serta mengirimkannya lewat email ke pelanggan Anda',
+    'customer:read': 'Membaca data pelanggan Anda',
+    'customer:write': 'Membuat dan mengubah pelanggan',
+    'dashboard:read': 'Membaca saldo dan statistik studio Anda',
+  },
+  limitsLegend: 'Batas faktur yang diterbitkannya',
+  limitsIntro: 'Ia tidak akan pernah bisa menerbitkan faktur di atas jumlah terbesar, atau lebih banyak faktur dari ini dalam 24 jam. Anda dapat mencabut akses kapan saja di dasbor.',
+  maxInvoice: 'Faktur terbesar, dalam satuan terkecil token (1000000 adalah 1 USDC)',
+  perDay: 'Faktur dalam 24 jam',
+  allow: 'Izinkan',
+  deny: 'Tolak',
+  language: 'Bahasa',
+}
+
+const vi: ConsentStrings = {
+  lang: 'vi',
+  title: 'Cho phép truy cập studio của bạn',
+  asks: (client, studio, resource) => `${client} xin quyền thay mặt bạn thao tác trên ${studio} qua ${resource}.`,
+  returnsTo: (origin) => `Sau khi trả lời, bạn sẽ quay lại ${origin}. Chỉ cho phép nếu bạn bắt đầu từ đó.`,
+  yourStudio: 'studio của bạn',
+  whereLegend: 'Nơi ứng dụng được thao tác',
+  studio: 'Studio',
+  network: 'Mạng',
+  chain: (name, chainId) => `${name} (chuỗi ${chainId})`,
+  whatLegend: 'Những việc ứng dụng được làm',
+  writesUnticked: 'Mọi thứ làm thay đổi studio của bạn đều chưa được chọn: chỉ chọn nếu ứng dụng này cần làm việc đó.',
+  scopes: {
+    'invoice:read': 'Xem hóa đơn và liên kết thanh toán của bạn',
+    'invoice:write': 'Phát hành và hủy hóa đơn, gửi email hóa đơn cho khách hàng của bạn',
+    'customer:read': 'Xem khách hàng của bạn',
+    'customer:write': 'Tạo và sửa khách hàng',
+    'dashboard:read': 'Xem số dư và thống kê của studio',
+  },
+  limitsLegend: 'Giới hạn cho hóa đơn ứng dụng phát hành',
+  limitsIntro: 'Ứng dụng không bao giờ được phát hành hóa đơn vượt số tiền lớn nhất, hay nhiều hóa đơn hơn mức này trong 24 giờ. Bạn có thể thu hồi quyền bất cứ lúc nào trong bảng điều khiển.',
+  maxInvoice: 'Hóa đơn lớn nhất, tính theo đơn vị nhỏ nhất của token (1000000 là 1 USDC)',
+  perDay: 'Số hóa đơn trong 24 giờ',
+  allow: 'Cho phép',
+  deny: 'Từ chối',
+  language: 'Ngôn ngữ',
+}
+
+const ja: ConsentStrings = {
+  lang: 'ja',
+  title: 'スタジオへのアクセスを許可',
+  asks: (client, studio, resource) => `${client} が ${resource} を通じて、${studio} であなたの代わりに操作することを求めています。`,
+  returnsTo: (origin) => `回答すると ${origin} に戻ります。そこから始めた場合にのみ許可してください。`,
+  yourStudio: 'あなたのスタジオ',
+  whereLegend: '操作できる場所',
+  studio: 'スタジオ',
+  network: 'ネットワーク',
+  chain: (name, chainId) => `${name}（チェーン ${chainId}）`,
+  whatLegend: 'できること',
+  writesUnticked: 'スタジオを変更する操作はチェックされていません。このアプリに行わせる場合にのみチェックしてください。',
+  scopes: {
+    'invoice:read': '請求書とその支払いリンクの閲覧',
+    'invoice:write': '請求書の発行と取り消し、顧客へのメール送信',
+    'customer:read': '顧客の閲覧',
+    'customer:write': '顧客の作成と変更',
+    'dashboard:read': 'スタジオの残高と統計の閲覧',
+  },
+  limitsLegend: '発行する請求書の上限',
+  limitsIntro: '上限額を超える請求書や、24時間でこの件数を超える請求書は発行できません。アクセスはダッシュボードでいつでも取り消せます。',
+  maxInvoice: '請求書の上限額（トークンの最小単位。1000000 が 1 USDC）',
+  perDay: '24時間あたりの請求書の件数',
+  allow: '許可',
+  deny: '拒否',
+  language: '言語',
+}
+
+const ko: ConsentStrings = {
+  lang: 'ko',
+  title: '스튜디오 접근 허용',
+  asks: (client, studio, resource) => `${client}에서 ${resource}을(를) 통해 ${studio}에서 대신 작업할 권한을 요청합니다.`,
+  returnsTo: (origin) => `응답하면 ${origin}(으)로 돌아갑니다. 그곳에서 시작한 경우에만 허용하세요.`,
+  yourStudio: '내 스튜디오',
+  whereLegend: '작업할 수 있는 곳',
+  studio: '스튜디오',
+  network: '네트워크',
+  chain: (name, chainId) => `${name}(체인 ${chainId})`,
+  whatLegend: '할 수 있는 일',
+  writesUnticked: '스튜디오를 변경하는 항목은 선택되어 있지 않습니다. 이 앱이 해야 하는 경우에만 선택하세요.',
+  scopes: {
+    'invoice:read': '청구서와 결제 링크 보기',
+    'invoice:write': '청구서 발행과 취소, 고객에게 이메일 보내기',
+    'customer:read': '고객 보기',
+    'customer:write': '고객 만들기와 변경',
+    'dashboard:read': '스튜디오 잔액과 통계 보기',
+  },
+  limitsLegend: '발행하는 청구서의 한도',
+  limitsIntro: '최대 금액을 넘는 청구서나, 24시간 동안 이보다 많은 청구서는 절대 발행할 수 없습니다. 대시보드에서 언제든지 접근 권한을 취소할 수 있습니다.',
+  maxInvoice: '최대 청구 금액(토큰의 최소 단위, 1000000은 1 USDC)',
+  perDay: '24시간 동안의 청구서 수',
+  allow: '허용',
+  deny: '거부',
+  language: '언어',
+}
+
+const zhCN: ConsentStrings = {
+  lang: 'zh-CN',
+  title: '允许访问您的工作室',
+  asks: (client, studio, resource) => `${client} 请求通过 ${resource} 代表您在 ${studio} 中操作。`,
+  returnsTo: (origin) => `答复后，您将回到 ${origin}。只有当您是从那里开始的，才应允许。`,
+  yourStudio: '您的工作室',
+  whereLegend: '可操作的范围',
+  studio: '工作室',
+  network: '网络',
+  chain: (name, chainId) => `${name}（链 ${chainId}）`,
+  whatLegend: '可执行的操作',
+  writesUnticked: '所有会更改您工作室的操作都未勾选：只有在此应用确实需要时才勾选。',
+  scopes: {
+    'invoice:read': '查看您的发票及其付款链接',
+    'invoice:write': '开具和作废发票，并通过邮件发送给您的客户',
+    'customer:read': '查看您的客户',
+    'customer:write': '创建和修改客户',
+    'dashboard:read': '查看您工作室的余额和统计数据',
+  },
+  limitsLegend: '其开具发票的限额',
+  limitsIntro: '它永远不能开具超过最高金额的发票，也不能在任意 24 小时内开具超过此数量的发票。您可以随时在控制台中撤销访问权限。',
+  maxInvoice: '单张发票最高金额，以代币的最小单位计（1000000 即 1 USDC）',
+  perDay: '任意 24 小时内的发票数',
+  allow: '允许',
+  deny: '拒绝',
+  language: '语言',
+}
+
+export const consentCatalogs: Record<Language, ConsentStrings> = { en, es, 'pt-BR': ptBR, fr, de, it, nl, pl, tr, ar, hi, id, vi, ja, ko, 'zh-CN': zhCN }
+
+/**
+ * The consent page's language: the one the person picked with the page's switch (`?lang=`), else the
+ * client's `ui_locales` (OpenID Connect: the languages the app asks the page in, space-separated),
+ * else the browser's Accept-Language, else English.
+ */
+export function consentLanguage({ chosen, uiLocales, acceptLanguageHeader }: { chosen?: string | null | undefined; uiLocales?: unknown; acceptLanguageHeader?: string | undefined }): Language {
+  const picked = chosen ? languageOf(chosen) : null
+  if (picked) return picked
+  const asked = typeof uiLocales === 'string' ? uiLocales.split(/\s+/).filter(Boolean) : []
+  return negotiateLanguage([...asked, ...acceptLanguage(acceptLanguageHeader)]).language
+}
