@@ -9,6 +9,7 @@ import { loadOwnerWallet } from '../wallet/loadOwnerWallet'
 import type { PreparedOperation } from '../wallet/ownerWallet'
 import { errorText, Field, Notice, Problem } from './Field'
 import { OwnerSignature, useStudio, type OwnerOperation } from './OwnerSignature'
+import { Pager, usePages } from './Pager'
 
 type InvoiceItem = { id: string; invoiceNumber: string; documentNumber: string | null; amount: string; status: string; dueAt: string; customerId: string | null; token: { symbol: string; decimals: number } }
 type Issued = { status: 'Issued'; invoiceNumber: string; shareLink: string }
@@ -30,7 +31,6 @@ async function untilSettled<T extends { status: string }>(send: () => Promise<T>
  * refunded by the owner's own wallet (4.10, 4.11): the dashboard holds a signed-in user's token, which
  * makes the server's key sign nothing. The share link is what the merchant sends to the customer. */
 export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
-  const [invoices, setInvoices] = useState<InvoiceItem[] | null>(null)
   const [customers, setCustomers] = useState<CustomerWire[]>([])
   const studio = useStudio(api)
   const [operation, setOperation] = useState<OwnerOperation | null>(null)
@@ -39,11 +39,17 @@ export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
   const [notice, setNotice] = useState<string | null>(null)
   const [issued, setIssued] = useState<Issued | null>(null)
   const [busy, setBusy] = useState(false)
-  const load = () =>
-    api
-      .json<{ data: { items: InvoiceItem[] } }>('GET', '/v1/invoices?limit=50')
-      .then((answer) => setInvoices(answer.data.items))
-      .catch((error: unknown) => setProblem(errorText(error)))
+  // latest first, a page at a time by the list's cursor; a reload stays on the page shown
+  const list = usePages(async (cursor) => {
+    const answer = await api.json<{ data: { items: InvoiceItem[]; page: { cursor: string | null; hasNextPage: boolean } } }>(
+      'GET',
+      `/v1/invoices?limit=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    )
+    return { items: answer.data.items, next: answer.data.page.hasNextPage ? answer.data.page.cursor : null }
+  })
+  const invoices = list.items
+  const showProblem = (error: unknown) => setProblem(errorText(error))
+  const load = () => list.show().catch(showProblem)
   useEffect(() => {
     void load()
     api
@@ -228,6 +234,7 @@ export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
           </table>
         </div>
       )}
+      <Pager label={t.invoices} pager={list.pager} onProblem={showProblem} t={t} />
       {refunding ? (
         <form onSubmit={(event) => refund(event, refunding)} aria-labelledby="refund-heading">
           <h2 id="refund-heading">{t.wallet.refundHeading(label(refunding))}</h2>
