@@ -66,7 +66,7 @@ export const webhookRoutes = [
     path: '/v1/webhook-endpoints',
     summary: 'Register a webhook endpoint',
     description:
-      "Events from the chain (invoice.paid, invoice.canceled, and invoice.refunded when asked for by name) for invoices whose merchant is the studio's vault, signed as Standard Webhooks specifies with the secret in this answer, which is shown once. The URL must be http(s) and resolve to public addresses only.",
+      "Events from the chain (invoice.paid, invoice.canceled, and invoice.refunded when asked for by name) for invoices whose merchant is the studio's vault, signed as Standard Webhooks specifies with the secret in this answer, which is shown once. The URL must be https and resolve to public addresses only (http and private addresses where WEBHOOK_ALLOW_PRIVATE_URLS allows them, as on the devnet).",
     auth: 'merchant',
     cors: 'none',
     rateLimits: [webhooksLimit],
@@ -82,6 +82,11 @@ export const webhookRoutes = [
       } catch (error) {
         if (hasCode(error, 'WEBHOOK_URL_REFUSED')) throw new ValidationError([{ path: 'body.url', message: error.message }])
         throw error
+      }
+      // an event says which invoice was paid, by whom and how much: it crosses the internet encrypted.
+      // Plain http is for the loopback and private receivers a devnet allows, never on the way out.
+      if (!webhooks.allowPrivateUrls && new URL(body.url).protocol !== 'https:') {
+        throw new ValidationError([{ path: 'body.url', message: 'the webhook URL must be https: events say who paid what, and are not sent over the internet in the clear' }])
       }
       const events = body.events ?? [...defaultWebhookEventTypes]
       let created

@@ -143,6 +143,16 @@ describe('POST /v1/webhook-endpoints', () => {
     expect(credentials.body.details[0].message).toContain('user name or password')
   })
 
+  test('behavior: a public receiver over plain http is refused, events are sent over https only; with WEBHOOK_ALLOW_PRIVATE_URLS it is accepted', async () => {
+    const before = await stores.webhookEndpoints.countEndpoints(keys.ownerStudioId)
+    const refused = await create('http://hooks.shop.example/hook')
+    expect(refused.status).toBe(400)
+    expect(refused.body.details).toEqual([{ path: 'body.url', message: expect.stringContaining('must be https') }])
+    expect(await stores.webhookEndpoints.countEndpoints(keys.ownerStudioId)).toBe(before)
+    const onDevnet = await call(keys.owner, 'POST', '/v1/webhook-endpoints', { url: 'http://hooks.shop.example/hook' }, devApp)
+    expect(onDevnet.status).toBe(201)
+  })
+
   test('behavior: with WEBHOOK_ALLOW_PRIVATE_URLS a loopback receiver is accepted', async () => {
     const answer = await call(keys.owner, 'POST', '/v1/webhook-endpoints', { url: 'http://127.0.0.1:4242/webhooks' }, devApp)
     expect(answer.status).toBe(201)
