@@ -12,6 +12,7 @@ import { LanguageSwitch } from './views/LanguageSwitch'
 import { LazyView } from './views/LazyView'
 import { PaymentsView } from './views/PaymentsView'
 import { ProfileView } from './views/ProfileView'
+import { VaultSetupView } from './views/VaultSetupView'
 import { WithdrawalsView } from './views/WithdrawalsView'
 
 // the page is served in English; its words are the merchant's language's from the first render on
@@ -31,7 +32,7 @@ const settingsViews = {
 type View = (typeof views)[number]
 const viewOf = (hash: string): View => (views as readonly string[]).includes(hash.slice(1)) ? (hash.slice(1) as View) : 'invoices'
 
-type Session = { state: 'loading' } | { state: 'signedOut'; problem?: string } | { state: 'signedIn'; api: Api; profileComplete: boolean }
+type Session = { state: 'loading' } | { state: 'signedOut'; problem?: string } | { state: 'setup'; api: Api } | { state: 'signedIn'; api: Api; profileComplete: boolean }
 
 /** Where to sign in: the server's answer, so the same build serves any provider it is configured with. */
 async function signInSettings(): Promise<SignInSettings> {
@@ -81,7 +82,9 @@ function Dashboard() {
       const api = dashboardApi(token, () => signedOut())
       try {
         // creates or syncs the user and its studio, as SPEC 4.1 asks of every sign-in
-        await api.json('POST', '/v1/auth/login')
+        const { user } = await api.json<{ user: { studioId: string | null } }>('POST', '/v1/auth/login')
+        // a user without a studio creates its vault first (SPEC 4.3)
+        if (!user.studioId) return setSession({ state: 'setup', api })
         const { profileComplete } = await api.json<{ profileComplete: boolean }>('GET', '/v1/studios/me/profile')
         setSession({ state: 'signedIn', api, profileComplete })
       } catch (error) {
@@ -111,7 +114,7 @@ function Dashboard() {
           </nav>
         ) : null}
         <LanguageSwitch t={t} onChoose={(language) => void chooseLanguage(language)} />
-        {session.state === 'signedIn' ? (
+        {session.state === 'signedIn' || session.state === 'setup' ? (
           <button type="button" class="secondary" onClick={() => signedOut()}>
             {t.signOut}
           </button>
@@ -132,6 +135,8 @@ function Dashboard() {
               {t.signIn}
             </button>
           </>
+        ) : session.state === 'setup' ? (
+          <VaultSetupView api={session.api} t={t} onCreated={() => setSession({ state: 'signedIn', api: session.api, profileComplete: false })} />
         ) : !session.profileComplete ? (
           <ProfileView api={session.api} t={t} onSaved={() => setSession({ ...session, profileComplete: true })} />
         ) : view in settingsViews ? (

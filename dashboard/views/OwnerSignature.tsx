@@ -10,6 +10,8 @@ import { errorText } from './Field'
 /** What a view asks the owner to sign: the prepare route's answer for the connected owner, and what
  * to do with the signed operation (its answer is the notice the merchant reads). */
 export type OwnerOperation = {
+  /** The vault the message must name, when it is not the signed-in studio's (a vault being created). */
+  vaultOf?: (owner: Address) => Promise<OwnerStudio>
   prepare: (owner: Address) => Promise<PreparedOperation>
   submit: (signedUserOp: Record<string, unknown>, prepared: PreparedOperation) => Promise<string>
 }
@@ -52,12 +54,14 @@ export function OwnerSignature({ t, studio, operation, onFinished }: { t: Dashbo
   const fail = (error: unknown) => finish({ problem: rejected(error) ? t.wallet.notSigned : errorText(error) })
 
   async function prepareFor(owner: Address) {
-    if (!operation || !studio) return
+    if (!operation) return
     setStep({ step: 'preparing' })
     try {
       const wallet = await loadOwnerWallet()
+      const vault = operation.vaultOf ? await operation.vaultOf(owner) : studio
+      if (!vault) throw new Error(t.wallet.noStudio)
       const prepared = await operation.prepare(owner)
-      const prompt = await wallet.describeOwnerOperation(prepared, studio, owner)
+      const prompt = await wallet.describeOwnerOperation(prepared, vault, owner)
       setStep({ step: 'review', owner, prepared, prompt })
     } catch (error) {
       fail(error)
@@ -66,7 +70,7 @@ export function OwnerSignature({ t, studio, operation, onFinished }: { t: Dashbo
 
   useEffect(() => {
     if (!operation) return setStep({ step: 'idle' })
-    if (!studio) return finish({ problem: t.wallet.noStudio })
+    if (!studio && !operation.vaultOf) return finish({ problem: t.wallet.noStudio })
     if (connectedOwner.address) return void prepareFor(connectedOwner.address)
     setStep({ step: 'preparing' })
     let stop = () => {}

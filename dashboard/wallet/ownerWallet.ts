@@ -3,7 +3,10 @@ import { decodeFunctionResult, encodeFunctionData, getAddress, isAddressEqual, t
 import merchantVaultDescriptor from '../../clear-signing/eip712-svc-checkout-MerchantVault.json'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { bindDescriptor, renderDescriptor, type Descriptor, type TypedDataRequest, type WalletKnowledge } from '../../shared/clearSigning/renderDescriptor'
+import { unsignedVaultDeployment } from '../../shared/merchantVaultDeployment'
+import { vaultFactoryAbi } from '../../shared/vaultFactoryAbi'
 import { ownerOperationSignature } from '../../shared/merchantVaultMessage'
+import type { WireUserOp } from '../../shared/userOpWire'
 import { ethCall } from '../../src/chain/ethCall'
 import { readBlockTime } from '../../src/chain/readBlockTime'
 import { pinned } from '../../src/config/pinned'
@@ -50,6 +53,38 @@ async function readCloneImplementation(node: Awaited<ReturnType<typeof walletNod
   return getAddress(`0x${code.slice(clonePrefix.length, clonePrefix.length + 40)}`)
 }
 
+const vaultImplementationAbi = { type: 'function', name: 'vaultImplementation', stateMutability: 'view', inputs: [], outputs: [{ type: 'address' }] } as const
+
+function merchantFactory(): Address {
+  if (!pinned.merchantVaultFactory) throw new OwnerWalletRefusal('This deployment names no merchant vault factory, so no vault can be created here.')
+  return pinned.merchantVaultFactory
+}
+
+/** Where the pinned factory deploys `owner`'s vault (salt 0, one vault per owner wallet). */
+export async function predictedVault(owner: Address): Promise<Address> {
+  const provider = await wallets.provider()
+  // the merchant factory's getAddress(owner, salt) is the payer factory's
+  const data = encodeFunctionData({ abi: vaultFactoryAbi, functionName: 'getAddress', args: [owner, 0n] })
+  return getAddress(decodeFunctionResult({ abi: vaultFactoryAbi, functionName: 'getAddress', data: await ethCall(provider, merchantFactory(), data) }))
+}
+
+/** The factory's implementation, when `vault` is where the factory deploys `owner`'s vault. */
+async function factoryImplementationFor(owner: Address, vault: Address): Promise<Address | undefined> {
+  try {
+    if (!isAddressEqual(await predictedVault(owner), vault)) return undefined
+    const provider = await wallets.provider()
+    const data = encodeFunctionData({ abi: [vaultImplementationAbi], functionName: 'vaultImplementation' })
+    return getAddress(decodeFunctionResult({ abi: [vaultImplementationAbi], functionName: 'vaultImplementation', data: await ethCall(provider, merchantFactory(), data) }))
+  } catch {
+    return undefined
+  }
+}
+
+/** The unsigned operation that deploys the owner's vault (SPEC 4.3), as POST /v1/studios/prepare takes it. */
+export function vaultDeployment(owner: Address, vault: Address): WireUserOp {
+  return unsignedVaultDeployment({ factory: merchantFactory(), vault, owner, token: pinned.token })
+}
+
 /** The browser's wallets (EIP-6963 and a legacy injected one), as they are discovered. */
 export function watchOwnerWallets(onChange: (choices: WalletChoice[]) => void): () => void {
   // the devnet wallet is the payer's stand-in, and WalletConnect needs a project id the dashboard is not built with
@@ -78,7 +113,9 @@ export async function describeOwnerOperation(prepared: PreparedOperation, studio
     throw new OwnerWalletRefusal(`The message is for ${domain.verifyingContract}, not your studio's vault ${studio.vaultAddress}. Nothing was signed.`)
   }
   const vault = getAddress(studio.vaultAddress)
-  const implementation = await readCloneImplementation(await walletNode(), vault)
+  const node = await walletNode()
+  // a vault not yet deployed (its first operation deploys it) is the clone the factory will make
+  const implementation = (await readCloneImplementation(node, vault)) ?? (await factoryImplementationFor(owner, vault))
   const knowledge: WalletKnowledge = {
     tokens: [{ chainId: pinned.chainId, address: getAddress(pinned.token), ticker: pinned.tokenSymbol, decimals: pinned.tokenDecimals }],
     names: { [vault]: 'Your vault', [getAddress(pinned.registry)]: 'Invoice registry' },
