@@ -6,11 +6,14 @@ import { registryStatusOf } from '../../shared/invoiceStatus'
 import { accessibilityViolations } from './support/accessibilityViolations'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
+import { injectTestWallet } from './support/testWallet'
 
 /**
  * The merchant dashboard in chromium against the devnet `npm start` runs: the demo merchant signs in
  * through the identity provider's real login form, creates a customer and an invoice, and the share
- * link the dashboard hands over opens the pay page with that invoice. Every view is checked by axe
+ * link the dashboard hands over opens the pay page with that invoice; the invoice is issued and canceled
+ * by the owner's own wallet (an injected EIP-6963 wallet holding the demo owner's key), each message
+ * shown in words before the wallet is asked. Every view is checked by axe
  * against WCAG 2.2 AA at a desktop and a phone width. One page and few loads: each costs seconds.
  */
 
@@ -30,12 +33,13 @@ async function accessibleAtEveryWidth(page: Page, view: string) {
 }
 
 describe('the merchant dashboard', () => {
-  test('behavior: the demo merchant signs in through the provider, creates a customer and an invoice, and its share link opens the pay page, then mails, downloads and cancels it', async () => {
-    const { dashboardUrl, merchant } = checkout.devnet.file
+  test("behavior: the demo merchant signs in through the provider, creates a customer and an invoice signed in the owner's wallet, and its share link opens the pay page, then mails, downloads and cancels it with the wallet", async () => {
+    const { dashboardUrl, merchant, rpcUrl, chainId } = checkout.devnet.file
     expect(dashboardUrl).toBeDefined()
     const context = await checkout.browser.newContext({ viewport: { width: 1280, height: 900 } })
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(dashboardUrl!).origin })
     const page = await context.newPage()
+    const wallet = await injectTestWallet(page, { privateKey: merchant.ownerPrivateKey, rpcUrl, chainId, name: 'Owner Wallet' })
 
     // the page says where the merchant is before its script has run
     let release: () => void = () => {}
@@ -53,7 +57,9 @@ describe('the merchant dashboard', () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor()
     await page.unroute('**/dashboard/assets/*.js')
     await accessibleAtEveryWidth(page, 'sign-in')
-    // from the keyboard: the first stop is the button, and Enter leaves for the provider
+    // from the keyboard: the language switch in the bar, then the button, and Enter leaves for the provider
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('dashboard-language')
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Sign in')
     await page.keyboard.press('Enter')
@@ -102,10 +108,23 @@ describe('the merchant dashboard', () => {
     await page.getByLabel('Due in (days)').fill('14')
     await page.getByLabel('Description (optional)').fill('Dashboard-issued consulting')
     await page.getByRole('button', { name: 'Issue invoice' }).click()
+    // the owner's wallet, connected once; then the message in words, and nothing asked of the wallet yet
+    await page.getByRole('button', { name: 'Connect Owner Wallet' }).click()
+    const review = page.getByRole('region', { name: 'Check what you sign' })
+    await review.waitFor({ timeout: 30_000 })
+    expect(await review.locator('.intent').textContent()).toMatch(/^Issue an invoice for 12\.5 USDC, due \d{4}-\d\d-\d\dT/)
+    expect(await review.getByRole('listitem').allTextContents()).toEqual(expect.arrayContaining(['Amount: 12.5 USDC', 'Merchant vault: Your vault', 'Invoice registry: Invoice registry']))
+    expect(wallet.typed).toEqual([])
+    await accessibleAtEveryWidth(page, 'sign-issue')
+    await review.getByRole('button', { name: 'Sign in my wallet' }).click()
     const shareLink = page.getByRole('link', { name: 'Share link' })
     await shareLink.waitFor({ timeout: 30_000 })
     const link = (await shareLink.getAttribute('href'))!
     expect(link).toMatch(/\/pay\/\d+\?token=/)
+    // what the wallet signed: the vault's Issue message, under the studio's own vault on the devnet
+    expect(wallet.typed).toHaveLength(1)
+    expect(wallet.typed[0]).toMatchObject({ primaryType: 'Issue', domain: { chainId }, message: { amount: '12500000' } })
+    expect(String(wallet.typed[0]!.domain.verifyingContract).toLowerCase()).toBe(merchant.vault.toLowerCase())
     // its QR code says the same link to a phone's camera
     const qr = page.getByRole('img', { name: /share link, for a phone's camera$/ })
     await expect.poll(async () => {
@@ -141,6 +160,9 @@ describe('the merchant dashboard', () => {
     await row.getByRole('button', { name: /^Email invoice .+ again$/ }).click()
     await page.getByRole('status').filter({ hasText: /^Invoice .+ sent to the customer\.$/ }).waitFor()
     await row.getByRole('button', { name: /^Cancel invoice / }).click()
+    await review.waitFor({ timeout: 30_000 })
+    expect(await review.locator('.intent').textContent()).toBe(`Cancel invoice ${invoiceId}`)
+    await review.getByRole('button', { name: 'Sign in my wallet' }).click()
     await page.getByRole('status').filter({ hasText: /^Invoice .+ canceled\.$/ }).waitFor({ timeout: 30_000 })
     await expect
       .poll(async () => {

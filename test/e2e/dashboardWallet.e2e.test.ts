@@ -4,8 +4,10 @@ import type { Page } from 'playwright-core'
 import { parseUnits } from 'viem'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
 import { describe, expect, test } from 'vitest'
+import { merchantVaultAbi } from '../../contracts/artifacts/MerchantVault'
 import { devnetClients } from '../../devnet/deploy'
 import { createPayer } from '../../devnet/seed'
+import { readSession } from '../../server/merchant/signer/readSession'
 import { registryStatusOf } from '../../shared/invoiceStatus'
 import { signedRequest } from '../support/signedRequest'
 import { accessibilityViolations } from './support/accessibilityViolations'
@@ -35,19 +37,18 @@ async function accessibleAtEveryWidth(page: Page, view: string) {
   await page.setViewportSize({ width: 1280, height: 900 })
 }
 
-/** Signs in through the provider's own forms, as the merchant does, and lands on the invoices. */
-async function signIn(page: Page) {
-  const { dashboardUrl, merchant } = checkout.devnet.file
-  await page.goto(dashboardUrl!)
+/** Signs in through the provider's own forms, as the merchant does, and lands on `landing`. */
+async function signIn(page: Page, login = checkout.devnet.file.merchant.login!, landing = 'Invoices') {
+  await page.goto(checkout.devnet.file.dashboardUrl!)
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByLabel('Email').fill(merchant.login!.email)
-  await page.getByLabel('Password').fill(merchant.login!.password)
+  await page.getByLabel('Email').fill(login.email)
+  await page.getByLabel('Password').fill(login.password)
   await page.getByRole('button', { name: 'Sign in' }).click()
   const allow = page.getByRole('button', { name: 'Allow' })
-  const invoices = page.getByRole('heading', { level: 1, name: 'Invoices' })
-  await Promise.race([allow.waitFor(), invoices.waitFor()])
+  const landed = page.getByRole('heading', { level: 1, name: landing })
+  await Promise.race([allow.waitFor(), landed.waitFor()])
   if (await allow.isVisible()) await allow.click()
-  await invoices.waitFor()
+  await landed.waitFor()
 }
 
 describe("the owner's wallet in the dashboard", () => {
@@ -150,4 +151,52 @@ describe("the owner's wallet in the dashboard", () => {
     for (const typed of wallet.typed) expect([String(typed.domain.verifyingContract).toLowerCase(), typed.domain.chainId]).toEqual([merchant.vault.toLowerCase(), chainId])
     await context.close()
   }, 240_000)
+
+  test("behavior: a merchant without a studio creates its vault in their wallet, then lets the server's signer issue for it, reading each message first; the chain holds the vault owned by that wallet and the signer's session, and the business profile comes next", async () => {
+    const { merchant, rpcUrl, chainId } = checkout.devnet.file
+    const { newLogin } = merchant
+    expect(newLogin).toBeDefined()
+    const ownerKey = generatePrivateKey()
+    const owner = privateKeyToAccount(ownerKey).address
+    const context = await checkout.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
+    const page = await context.newPage()
+    const wallet = await injectTestWallet(page, { privateKey: ownerKey, rpcUrl, chainId, name: 'Owner Wallet' })
+    await signIn(page, newLogin!, 'Create your studio')
+    await accessibleAtEveryWidth(page, 'setup')
+
+    await page.getByLabel('Studio name (optional)').fill('Wallet-made studio')
+    await page.getByRole('button', { name: 'Create my vault with my wallet' }).click()
+    await page.getByRole('button', { name: 'Connect Owner Wallet' }).click()
+    const review = page.getByRole('region', { name: 'Check what you sign' })
+    await review.waitFor({ timeout: 30_000 })
+    // the vault's first operation withdraws nothing to its owner: the words say so before the wallet is asked
+    expect(await review.locator('.intent').textContent()).toBe(`Withdraw 0 USDC to ${owner}`)
+    expect(wallet.typed).toEqual([])
+    await accessibleAtEveryWidth(page, 'sign-setup')
+    await review.getByRole('button', { name: 'Sign in my wallet' }).click()
+
+    // created, owned by the wallet that signed; then the server's signer, let issue by the same wallet
+    await page.getByRole('heading', { level: 1, name: 'Let the service issue invoices for you' }).waitFor({ timeout: 60_000 })
+    const vault = String(wallet.typed[0]!.domain.verifyingContract) as `0x${string}`
+    expect(await checkout.chain().getCode({ address: vault })).toMatch(/^0x[0-9a-f]+$/)
+    expect(await checkout.chain().readContract({ address: vault, abi: merchantVaultAbi, functionName: 'owner' })).toBe(owner)
+    await accessibleAtEveryWidth(page, 'setup-signer')
+    await page.getByRole('button', { name: 'Allow it with my wallet' }).click()
+    await review.waitFor({ timeout: 30_000 })
+    expect(await review.locator('.intent').textContent()).toMatch(/^Let 0x[0-9a-fA-F]{40} issue and cancel invoices until \d{4}-/)
+    expect(wallet.typed).toHaveLength(1)
+    await review.getByRole('button', { name: 'Sign in my wallet' }).click()
+    await page.getByRole('status').filter({ hasText: "The service's signer may now issue and cancel your invoices." }).waitFor({ timeout: 60_000 })
+    expect(wallet.typed.map((typed) => typed.primaryType)).toEqual(['Withdrawal', 'StartSession'])
+    // the session module the vault itself names, as the server reads it
+    const sessionValidator = await checkout.chain().readContract({ address: vault, abi: merchantVaultAbi, functionName: 'sessionValidator' })
+    const session = await readSession(checkout.chain() as never, { ...checkout.deployment(), sessionValidator } as never, vault)
+    expect(session?.signer.toLowerCase()).toBe(String(wallet.typed[1]!.message.signer).toLowerCase())
+    expect(BigInt(session!.validUntil)).toBeGreaterThan((await checkout.chain().getBlock()).timestamp)
+
+    // the studio's first run goes on with the business profile
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.getByRole('heading', { level: 1, name: 'Your business profile' }).waitFor()
+    await context.close()
+  }, 180_000)
 })
