@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { startIdentityProvider, type RunningIdentityProvider } from '../../server/identity/identityProvider'
 import { seedMerchantAccess } from '../../devnet/seedMerchantAccess'
 import { demoMerchantUser, devnetApiAudience, seedMerchantLogin } from '../../devnet/seedMerchantLogin'
@@ -234,6 +235,21 @@ describe('the hosted MCP endpoint', () => {
     expect(second.isError).toBe(true)
     expect(textOf(second)).toMatchObject({ code: 'LIMIT_EXCEEDED', message: expect.stringContaining('1 invoices a day') })
     await client.close()
+  })
+
+  test("invoice writes are refused at consent while the studio's server signer is not active; reads are still granted", async () => {
+    // the merchant's user moves, for this test, to a studio whose vault no session lets the server sign for
+    const user = (await ctx.server.stores.users.findUser(provider.issuer, demoMerchantUser.subject))!
+    const unsigned = await ctx.server.stores.studios.createStudio({ name: 'Studio without a signer', vaultAddress: privateKeyToAddress(generatePrivateKey()), chainId: ctx.devnet.deployment.chainId })
+    await ctx.server.stores.users.makeOwner(user.id, unsigned.id)
+    try {
+      await expect(connectAgent([...reads, ...writes])).rejects.toThrow(/Server signer not active/)
+      const { client } = await connectAgent(reads)
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0)
+      await client.close()
+    } finally {
+      await ctx.server.stores.users.makeOwner(user.id, studioId)
+    }
   })
 
   test('a refresh token rotates; using the old one again revokes the grant', async () => {

@@ -9,7 +9,7 @@ import { oauthAccessTokenPrefix } from '../../auth/oauthTokenPrefix'
 import type { Logger } from '../../http/logger'
 import { partOf, perClientLimit } from '../../http/perClientLimit'
 import type { Database } from '../../store/database'
-import type { StudioStore } from '../../store/studioStore'
+import type { Studio, StudioStore } from '../../store/studioStore'
 import type { UserStore } from '../accounts/userStore'
 import { oauthPage, renderOAuthConsent } from './consentPage'
 import { consentLanguage } from './consentStrings'
@@ -45,6 +45,9 @@ export type AuthorizationServerDependencies = {
   /** The networks this deployment's invoices live on (its CHAIN_ID today): the person picks one at
    * consent and the grant is bound to it. */
   networks?: readonly Network[]
+  /** Why the studio's server signer cannot issue or cancel now (no live session its owner started, or
+   * its write access revoked), or null when it can: invoice writes are granted only with one (SPEC 5.4). */
+  signerRefusal?: (studio: Studio) => Promise<string | null>
 }
 
 /** A chain a grant may be bound to, by its id and the name a person knows it by. */
@@ -285,6 +288,11 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
           return html(outgoing, 400, oauthPage('Limits needed', '<p>Issuing invoices needs a largest invoice (a whole number above 0) and a number of invoices a day (1 to 10000): go back and set them.</p>'))
         }
         limits = { maxInvoice, perDay }
+        // writes go through the studio's server signer: granted only while its owner has it active
+        const signerProblem = (await dependencies.signerRefusal?.(studio)) ?? null
+        if (signerProblem !== null) {
+          return html(outgoing, 403, oauthPage('Server signer not active', `<p>Issuing and canceling invoices needs this studio's server signer, and it is not active: ${escapeHtml(signerProblem)}. Its owner activates it in the dashboard; until then, go back and allow without invoice writes.</p>`))
+        }
       }
       const grantId = await grant.save()
       await grantStudios.upsert(grantId, { grantId, studioId: studio.id, ...(chainId !== undefined ? { chainId } : {}), ...(limits ? { limits } : {}) } satisfies GrantChoices, refreshTokenSeconds)
@@ -446,3 +454,5 @@ async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
   }
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
 }
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
