@@ -20,6 +20,15 @@ type ToolSpec = {
   split(args: Record<string, unknown>): { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: Record<string, unknown>; headers?: Record<string, string> }
   /** What a read did, in a sentence (a write's sentence is the audit log's, agentWriteAudit.ts). */
   read?(answer: any, args: Record<string, unknown>): string
+  /** The part of the route's answer the tool gives, where it gives less than the whole. */
+  shape?(answer: any): unknown
+}
+
+/** A UTC day (YYYY-MM-DD) as Unix seconds: its first second, or with `end` its last. */
+const daySeconds = (day: unknown, end = false) => {
+  const at = /^\d{4}-\d{2}-\d{2}$/.test(String(day)) ? Date.parse(`${String(day)}T00:00:00Z`) : Number.NaN
+  // not a day: left for the route's own validation to refuse, in its words
+  return Number.isNaN(at) ? String(day) : String(at / 1000 + (end ? 86_399 : 0))
 }
 
 const id = { id: z.string().describe('the invoice id') }
@@ -75,6 +84,17 @@ const tools: readonly ToolSpec[] = [
     split: ({ id: customer, ...body }) => ({ params: { id: customer }, body }),
   },
   { name: 'payments_list', description: 'List the payments received, latest first.', method: 'get', path: '/v1/payments', scope: 'dashboard:read', input: paging, split: (args) => ({ query: args }), read: (answer) => `listed ${count(answer, 'payments')} payments` },
+  {
+    name: 'payments_export',
+    description: 'The summary of the payments received between two UTC days, inclusive (at most 366 days): how many, gross, fees, net and refunded, in display units and base units.',
+    method: 'get',
+    path: '/v1/payments/export',
+    scope: 'dashboard:read',
+    input: { from: z.string().describe('the first day, YYYY-MM-DD'), to: z.string().describe('the last day, YYYY-MM-DD') },
+    split: ({ from, to }) => ({ query: { format: 'json', start_date: daySeconds(from), end_date: daySeconds(to, true) } }),
+    shape: (answer) => ({ dateRange: answer?.dateRange, summary: answer?.summary }),
+    read: (answer, args) => `summed ${String(answer?.summary?.totalPayments ?? 0)} payments received from ${String(args.from)} to ${String(args.to)}`,
+  },
   { name: 'balance', description: "The studio vault's balance, read from the chain.", method: 'get', path: '/v1/studios/me/balance', scope: 'dashboard:read', input: {}, split: () => ({}), read: () => "read the vault's balance" },
   { name: 'stats', description: "The studio's invoice statistics.", method: 'get', path: '/v1/studios/me/invoices/stats', scope: 'dashboard:read', input: {}, split: () => ({}), read: () => "read the studio's invoice statistics" },
 ]
@@ -135,7 +155,7 @@ export function registerMerchantTools(server: McpServer, caller: ToolCaller) {
         const answer = await route.handle({ params, query, body }, caller.dependencies as never, c as never)
         if (issuing) await issuing.limits.count(issuing.key)
         const answered = answer instanceof Response ? await answer.json() : answer
-        if (tool.method === 'get') return result(answered, false, tool.read?.(answered, args))
+        if (tool.method === 'get') return result(tool.shape ? tool.shape(answered) : answered, false, tool.read?.(answered, args))
         const write = { route: `${tool.method.toUpperCase()} ${tool.path}`, params: params as Record<string, unknown> | undefined, body: body as Record<string, unknown> | undefined, answer: answered }
         const path = tool.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String((params as Record<string, unknown> | undefined)?.[name] ?? '')))
         // every write is kept with the client's name before the agent is told it happened
