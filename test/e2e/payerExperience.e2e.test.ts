@@ -247,6 +247,31 @@ describe('the pay page as a payer meets it', () => {
     await context.close()
   })
 
+  test('behavior: on a 390 px phone, as Lighthouse\'s mobile run loads it, the largest text the share link paints is the payment\'s summary from the server\'s page: nothing painted later (the chain\'s check, the record\'s, no wallet found) outgrows it', async () => {
+    const invoice = await demoInvoice()
+    // no wallet in this browser, on a phone: the page ends with the most text it shows before the
+    // payer acts (at 1280 px the invoice document beside the payment has larger paragraphs, painted
+    // from the server's page as well)
+    const width = 390
+    const phone = true
+    const context = await checkout.browser.newContext({ viewport: { width, height: phone ? 844 : 900 }, isMobile: phone, hasTouch: phone, locale: 'en-US' })
+    const page = await context.newPage()
+    await page.addInitScript(() => {
+      const painted: string[] = []
+      ;(window as unknown as { painted: string[] }).painted = painted
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { element: Element | null })[]) painted.push(`${entry.element?.tagName}.${entry.element?.className}: ${entry.element?.textContent?.slice(0, 40)}`)
+      }).observe({ type: 'largest-contentful-paint', buffered: true })
+    })
+    await page.goto(invoice.shareLink)
+    await expect.poll(() => page.getByText(trustLine).isVisible(), { timeout: 20_000 }).toBe(true)
+    await expect.poll(() => page.locator('.svc-elsewhere h3').isVisible(), { timeout: 20_000 }).toBe(true)
+    expect(await page.locator('.svc-elsewhere h3').textContent()).toBe(phone ? 'Open in your wallet app' : 'Pay on your phone')
+    const painted = () => page.evaluate(() => (window as unknown as { painted: string[] }).painted)
+    await expect.poll(async () => (await painted()).at(-1)?.split(':')[0]).toBe('P.svc-summary-line')
+    await context.close()
+  })
+
   test.each([
     ['de-DE', 'Ihr Zahlungskonto', 'Ein Konto, über das nur Ihre Wallet verfügt, um Rechnungen ohne Netzwerkgebühr zu bezahlen.', /Vault/],
     ['ar', 'خزنتك', 'حساب لا تتحكم فيه إلا محفظتك، لدفع الفواتير دون رسوم شبكة.', /vault/i],

@@ -30,10 +30,13 @@ export async function startNpmStart(env: Record<string, string> = {}): Promise<R
     const killer = setTimeout(() => child.kill('SIGKILL'), 10_000)
     const code = await exited
     clearTimeout(killer)
-    rmSync(dir, { recursive: true, force: true })
+    // the page build it started may still be writing its last files as it goes
+    rmSync(dir, { recursive: true, force: true, maxRetries: 5 })
     return code
   }
-  const deadline = Date.now() + 60_000
+  // a devnet on free ports builds its own page first (devnet/devnetPage.ts): over a minute when the
+  // two cores are busy with other runs
+  const deadline = Date.now() + 240_000
   while (!existsSync(join(dir, 'devnet.json'))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       await stop()

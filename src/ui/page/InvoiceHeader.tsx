@@ -7,8 +7,13 @@ export type InvoiceStanding = 'open' | 'overdue' | 'paid' | 'canceled' | 'unconf
 /** Who bills what, how much, by when: the on-chain facts, which are what a payment settles. Until the
  * chain has been read they are the service's, and the header says so. */
 /** `documentChecked`: the invoice's details (names, lines) hash to the chain's record and bill what it says. */
-export function InvoiceHeader(p: { invoice: ShownInvoice; invoiceNumber: string; merchantName: string | null; standing: InvoiceStanding; documentChecked: boolean }) {
-  const { invoice, merchantName, standing, documentChecked } = p
+/** `documentPending`: the record's check has not answered yet (its chunk, or the chain, still on the way). */
+export function InvoiceHeader(p: { invoice: ShownInvoice; invoiceNumber: string; merchantName: string | null; standing: InvoiceStanding; documentChecked: boolean; documentPending?: boolean }) {
+  const { invoice, merchantName, standing, documentChecked, documentPending = false } = p
+  // still checking until both the chain and the record's check have answered: the chain answering
+  // first must not paint "the recipient's name is not confirmed" for the moment the check takes (a
+  // wrong word, and the largest text painted late, where Lighthouse put the page's LCP)
+  const checking = !invoice.confirmed || (documentPending && !documentChecked)
   const { strings: t, tag } = useLocale()
   const badge = { open: t.statusIssued, overdue: t.statusOverdue, paid: t.statusPaid, canceled: t.statusCanceled, unconfirmed: t.unconfirmed }[standing]
   return (
@@ -28,7 +33,7 @@ export function InvoiceHeader(p: { invoice: ShownInvoice; invoiceNumber: string;
       {/* One trust line, in the payer's words; what was checked against what is one click away. All
           its wordings share one cell, the others invisible: the check finishing moves nothing. */}
       <div class="svc-chain-status">
-        <p class="svc-note" hidden={invoice.confirmed}>
+        <p class="svc-note" hidden={!checking}>
           {t.trustChecking}
         </p>
         <p class="svc-ok" hidden={!invoice.confirmed || !documentChecked}>
@@ -37,7 +42,7 @@ export function InvoiceHeader(p: { invoice: ShownInvoice; invoiceNumber: string;
         </p>
         {/* no checked record names the payee: the chain's facts, said to be the chain's, under no ✓
             (it would stand beside "The recipient's name could not be confirmed") */}
-        <p class="svc-note" hidden={!invoice.confirmed || documentChecked}>
+        <p class="svc-note" hidden={checking || documentChecked}>
           {t.trustCheckedNoDocument}
         </p>
       </div>

@@ -109,6 +109,13 @@ describe('PayPage', () => {
     expect(screen.getByText('What was checked').closest('details')?.textContent).toContain('Not yet confirmed on-chain: the amount, payee, status and due date above come from the payment service')
   })
 
+  test('behavior: once the chain has answered but the record is still on its way, the header still says it is checking, never that the name is not confirmed', () => {
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, { status: 'loading' })
+    expect(shown('Checking this invoice with the payment record…')).toBe(true)
+    expect(shown("From the blockchain: the amount, recipient and due date. The recipient\'s name is not confirmed.")).toBe(false)
+    expect(shown('Checked: the amount, recipient and due date match the payment record.')).toBe(false)
+  })
+
   test('behavior: without a token only the on-chain record is shown, and payment is still offered', () => {
     show({ name: 'ready', invoice, note: null, rechecks: 0 }, { status: 'loaded', document: { accessLevel: 'onchain_only', invoice, metadata: null } }, now, null)
     expect(shown(/Only the on-chain record is shown/)).toBe(true)

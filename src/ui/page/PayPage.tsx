@@ -61,7 +61,7 @@ export function PayPage(p: PayPageProps) {
   const invoiceDocument = <InvoiceDocument load={document} invoice={invoice} deployment={p.deployment} pdfUrl={p.pdfUrl} onReload={p.onReloadDocument} />
   return (
     <main class={compact ? `svc-page svc-page-narrow svc-page-compact svc-page-${standing}` : `svc-page${p.embedded ? ' svc-page-embedded' : ''} svc-page-${standing}`}>
-      <InvoiceHeader invoice={invoice} invoiceNumber={invoiceNumber} merchantName={merchantName} standing={standing} documentChecked={verified !== null} />
+      <InvoiceHeader invoice={invoice} invoiceNumber={invoiceNumber} merchantName={merchantName} standing={standing} documentChecked={verified !== null} documentPending={namePending} />
       {/* which of revoked, expired, mistyped or another invoice's is not known here, so none is named;
           what to do, and that what the page shows is the on-chain record alone, which stays payable */}
       {deadLink ? (
