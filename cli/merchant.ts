@@ -1,15 +1,16 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { devnetDir, readDevnetFile } from '../devnet/devnetFile'
-import { MerchantCommandError, merchantUsage, runMerchantCommand } from './merchantCommand'
+import { MerchantCommandError, merchantUsage, runMerchantCommand, type MerchantTarget } from './merchantCommand'
 import { asksForHelp, UsageError } from './usageError'
 import { oauthCommands, runOAuthCommand } from './oauth/oauthCommand'
 import { OAuthCommandError } from './oauth/oauthLogin'
 import { credentialsPath, readCredentials } from './oauth/credentialsFile'
 import { currentCredentials } from './oauth/oauthSession'
 
-/** `npm run merchant -- <command>`: the merchant's loop (customers, issue, list, share, cancel)
- * against the running devnet, signed with the studio's API key devnet.json names. */
+/** `npm run merchant -- <command>`: the merchant's loop (customers, issue, list, share, cancel,
+ * payments) against the running devnet, signed with the studio's API key devnet.json names or the
+ * sign-in of `login`; without a devnet, against the server signed in to. */
 async function main(): Promise<number> {
   const argv = process.argv.slice(2)
   if (asksForHelp(argv) || argv.length === 0) {
@@ -33,15 +34,21 @@ async function main(): Promise<number> {
       return 1
     }
   }
-  if (!existsSync(join(dir, 'devnet.json'))) {
-    console.error(`no devnet.json in ${dir}: start the devnet with \`npm start\` (or set SVC_DEVNET_DIR)`)
+  const stored = await readCredentials(credentialsPath())
+  const signedIn = async () => (await currentCredentials(credentialsPath())).accessToken
+  let target: MerchantTarget
+  if (existsSync(join(dir, 'devnet.json'))) {
+    const devnet = readDevnetFile(dir)
+    // signed in to this server with `login`: its OAuth tokens rather than the devnet's key
+    const bearer = stored?.serverUrl === devnet.serverUrl ? signedIn : undefined
+    target = { serverUrl: devnet.serverUrl, chain: { rpcUrl: devnet.rpcUrl, token: devnet.contracts.token }, apiKey: devnet.merchant.apiKey, ...(bearer ? { bearer } : {}) }
+  } else if (stored) {
+    // no devnet here: the server signed in to with `login --server`, and its sign-in alone
+    target = { serverUrl: stored.serverUrl, bearer: signedIn }
+  } else {
+    console.error(`not signed in, and no devnet.json in ${dir}: run login --server <URL>, or start the devnet with \`npm start\` (or set SVC_DEVNET_DIR)`)
     return 1
   }
-  const devnet = readDevnetFile(dir)
-  // signed in to this server with `login`: its OAuth tokens rather than the devnet's key
-  const stored = await readCredentials(credentialsPath())
-  const bearer = stored?.serverUrl === devnet.serverUrl ? async () => (await currentCredentials(credentialsPath())).accessToken : undefined
-  const target = { serverUrl: devnet.serverUrl, rpcUrl: devnet.rpcUrl, token: devnet.contracts.token, apiKey: devnet.merchant.apiKey, ...(bearer ? { bearer } : {}) }
   let lines: string[]
   try {
     lines = await runMerchantCommand(target, argv)

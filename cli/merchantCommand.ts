@@ -7,8 +7,9 @@ import { oauthUsage } from './oauth/oauthCommand'
 export const merchantUsage = `usage: npm run merchant -- <command> [flags]
   the merchant's API from the command line. Signed in with \`login\`, the commands send that
   sign-in's OAuth token (what you approved, and no more); otherwise they sign with the running
-  devnet's API key (\`npm start\`; devnet.json in SVC_DEVNET_DIR, default .devnet). Payments are
-  always read with the API key: the API keeps them from OAuth sign-ins (SPEC 5.6).
+  devnet's API key (\`npm start\`; devnet.json in SVC_DEVNET_DIR, default .devnet). Without a devnet
+  they go to the server of \`login --server\`. Payments are always read with the devnet's API key:
+  the API keeps them from OAuth sign-ins (SPEC 5.6).
   --json on every read prints the server's answer as JSON instead of lines.
 
   customers create --name <legal name> --email <email> --street <street> --city <city>
@@ -35,9 +36,11 @@ exit codes: 0 done; 1 the server refused (its status, code, the fields and what 
 /** What the commands need of devnet.json: where the server and the chain are, and the studio's key. */
 export type MerchantTarget = {
   serverUrl: string
-  rpcUrl: string
-  token: Address
-  apiKey: { keyId: string; secret: string }
+  /** The chain and token devnet.json names; absent against another server, where the server says
+   * the token's decimals (GET /v1/studios/me/balance). */
+  chain?: { rpcUrl: string; token: Address }
+  /** The devnet's API key; absent against another server, where only the sign-in is there. */
+  apiKey?: { keyId: string; secret: string }
   /** Signed in with `login` to this server: the OAuth access token (refreshed as needed) is sent
    * instead of the API key's signature. */
   bearer?: () => Promise<string>
@@ -89,8 +92,12 @@ function sender(target: MerchantTarget): Send {
     const url = new URL(path, target.serverUrl)
     for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value)
     const bytes = body === undefined ? undefined : new TextEncoder().encode(JSON.stringify(body))
-    const bearer = target.bearer && !withKey ? target.bearer : undefined
-    const signed = bearer ? { authorization: `Bearer ${await bearer()}` } : await signRequest({ ...target.apiKey, method, path: url.pathname, query: url.search.slice(1), body: bytes })
+    const bearer = target.bearer && !(withKey && target.apiKey) ? target.bearer : undefined
+    if (!bearer && !target.apiKey) throw new MerchantCommandError('no credential for this server: run login first (npm run merchant -- login --server <URL>)')
+    if (withKey && !target.apiKey) {
+      throw new MerchantCommandError("payments are read with an API key: SPEC 5.6 keeps them from OAuth sign-ins\n  what to do: run it where the devnet's devnet.json is, or read them with your backend's API key")
+    }
+    const signed = bearer ? { authorization: `Bearer ${await bearer()}` } : await signRequest({ ...target.apiKey!, method, path: url.pathname, query: url.search.slice(1), body: bytes })
     const response = await fetch(url, {
       method,
       headers: { ...signed, accept: raw ? '*/*' : 'application/json', ...(bytes ? { 'content-type': 'application/json' } : {}), ...headers },
@@ -127,9 +134,10 @@ function dayOf(value: string, flag: string, end = false): string {
   return String(day / 1000 + (end ? 86_399 : 0))
 }
 
-async function tokenDecimals(target: MerchantTarget): Promise<number> {
-  const client = createPublicClient({ transport: http(target.rpcUrl) })
-  return Number(await client.readContract({ address: target.token, abi: stablecoinAbi, functionName: 'decimals' }))
+async function tokenDecimals(target: MerchantTarget, send: Send): Promise<number> {
+  if (!target.chain) return (await send('GET', '/v1/studios/me/balance')).decimals
+  const client = createPublicClient({ transport: http(target.chain.rpcUrl) })
+  return Number(await client.readContract({ address: target.chain.token, abi: stablecoinAbi, functionName: 'decimals' }))
 }
 
 const day = (seconds: string | number | null | undefined) => (seconds ? new Date(Number(seconds) * 1000).toISOString().slice(0, 10) : '-')
@@ -194,7 +202,7 @@ export async function runMerchantCommand(target: MerchantTarget, argv: readonly 
       const amountText = required(values, 'amount', 'the amount in USDC, e.g. 250.00')
       if (!/^\d+(\.\d+)?$/.test(amountText)) throw new UsageError('--amount: not an amount in USDC, such as 250 or 250.00')
       const dueDays = Number(wholeNumber(typeof values['due-days'] === 'string' ? values['due-days'] : '14', 'due-days', 'a number of days'))
-      const amount = parseUnits(amountText, await tokenDecimals(target)).toString()
+      const amount = parseUnits(amountText, await tokenDecimals(target, send)).toString()
       const body = {
         customerId,
         amount,
@@ -257,7 +265,7 @@ export async function runMerchantCommand(target: MerchantTarget, argv: readonly 
       if (values.json) return json(listed)
       const payments: any[] = listed.data.payments
       if (payments.length === 0) return ['no payments received yet']
-      const decimals = await tokenDecimals(target)
+      const decimals = await tokenDecimals(target, send)
       return payments.map((payment) => `${day(payment.paidAt)}  invoice ${payment.id.padStart(4)}  ${formatUnits(BigInt(payment.grossAmount), decimals).padStart(12)} gross  ${formatUnits(BigInt(payment.netAmount), decimals).padStart(12)} net  from ${payment.payer}`)
     }
     case 'payments export': {

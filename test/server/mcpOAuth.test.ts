@@ -378,7 +378,7 @@ describe("the CLI's login, whoami and logout", () => {
     expect(Date.parse(info.expires_at) - Date.now()).toBeGreaterThan(14 * 60_000)
     expect(Date.parse(info.expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60_000)
     // the merchant commands send the signed-in token instead of a key's signature (this key signs nothing)
-    const target = { serverUrl: ctx.server.url, rpcUrl: ctx.devnet.anvil.rpcUrl, token: ctx.devnet.deployment.token, apiKey: { keyId: 'svc_pk_unused', secret: 'svc_sk_unused' }, bearer: async () => (await currentCredentials(path)).accessToken }
+    const target = { serverUrl: ctx.server.url, chain: { rpcUrl: ctx.devnet.anvil.rpcUrl, token: ctx.devnet.deployment.token }, apiKey: { keyId: 'svc_pk_unused', secret: 'svc_sk_unused' }, bearer: async () => (await currentCredentials(path)).accessToken }
     expect((await runMerchantCommand(target, ['customer', 'list'])).join('\n')).toContain('Acme Robotics GmbH')
     await expect(runMerchantCommand(target, ['customer', 'create', '--name', 'Read-only Ltd', '--email', 'ro@example.com', '--street', '1 Way', '--city', 'Leeds', '--postal', 'LS1 4AP', '--country', 'GB', '--registration', '123'])).rejects.toThrow(/403 FORBIDDEN/)
 
@@ -421,7 +421,7 @@ describe("the CLI's commands over its sign-in", () => {
     await browsing
     let cliClock = Date.now
     // the studio's own API key is there only for payments, which SPEC 5.6 keeps from OAuth sign-ins
-    const target = { serverUrl: ctx.server.url, rpcUrl: ctx.devnet.anvil.rpcUrl, token: ctx.devnet.deployment.token, apiKey, bearer: async () => (await currentCredentials(path, cliClock)).accessToken }
+    const target = { serverUrl: ctx.server.url, chain: { rpcUrl: ctx.devnet.anvil.rpcUrl, token: ctx.devnet.deployment.token }, apiKey, bearer: async () => (await currentCredentials(path, cliClock)).accessToken }
     const run = (...argv: string[]) => runMerchantCommand(target, argv)
     const name = `CLI Customer ${Date.now()}`
 
@@ -455,6 +455,14 @@ describe("the CLI's commands over its sign-in", () => {
     expect(JSON.parse((await run('payments', 'list', '--json'))[0]!).data.payments).toEqual(expect.any(Array))
     expect((await run('payments', 'export', '--from', '2020-01-01', '--to', '2020-12-31'))[0]).toMatch(/^date,/)
 
+    // against a server with no devnet here, the sign-in alone: the token's decimals come from the
+    // server, and payments, which only an API key reads, are refused with what to do
+    const elsewhere = { serverUrl: ctx.server.url, bearer: target.bearer }
+    const [elsewhereIssued] = await runMerchantCommand(elsewhere, ['invoices', 'issue', '--customer', customerId!, '--amount', '1.25'])
+    const elsewhereId = /^invoice (\d+) /.exec(elsewhereIssued!)![1]!
+    expect(JSON.parse((await runMerchantCommand(elsewhere, ['invoices', 'get', '--invoice', elsewhereId, '--json']))[0]!).data.amount).toBe('1250000')
+    await expect(runMerchantCommand(elsewhere, ['payments', 'list'])).rejects.toThrow(/^payments are read with an API key: .*\n  what to do: /)
+
     // refusals say the code, the field and what to do
     await expect(run('invoices', 'get', '--invoice', '999999999')).rejects.toThrow(/^404 NOT_FOUND: .*\n  what to do: check the id/)
     await expect(run('customers', 'create', '--name', `${name} 2`, '--email', 'not-an-email', '--street', 'x', '--city', 'y', '--postal', 'z', '--country', 'GB', '--registration', '1')).rejects.toThrow(/^400 VALIDATION_ERROR: .*body\.email --email: .*\n  what to do: correct the flags/)
@@ -463,6 +471,7 @@ describe("the CLI's commands over its sign-in", () => {
     const events = ((await (await fetch(`${ctx.server.url}/v1/studios/${studioId}/api-keys/audit-log?limit=100`, { headers: { authorization: `Bearer ${owner}` } })).json()) as { events: { event: string; client_name: string; summary: string }[] }).events
     const written = events.filter((event) => event.event === 'agent_write' && (event.summary.includes(customerId!) || event.summary.includes(`invoice ${id} `)))
     expect(written.map((event) => [event.client_name, event.summary.split(' ')[0]])).toEqual([
+      ['svc-checkout CLI', 'issued'],
       ['svc-checkout CLI', 'canceled'],
       ['svc-checkout CLI', 'issued'],
       ['svc-checkout CLI', 'created'],
