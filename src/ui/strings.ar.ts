@@ -79,7 +79,6 @@ export const ar: Strings = {
   sendingToVaultTitle: 'الإرسال إلى خزنتك',
   sendingToVault: (amount) => `أكّد تحويل ${ltr(amount)} في محفظتك؛ يستمر الدفع فور تسجيل التحويل على البلوكتشين.`,
   walletAccount: 'المحفظة',
-  vault: 'الدفع من الخزنة',
   vaultNew: 'يُنشأ مع هذا الدفع',
   paymentAccountExplained: 'حساب لا تتحكم فيه إلا محفظتك، لدفع الفواتير دون رسوم شبكة.',
   balance: 'الرصيد',

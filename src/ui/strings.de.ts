@@ -71,7 +71,6 @@ export const de: Strings = {
   sendingToVaultTitle: 'Überweisung an Ihr Zahlungskonto',
   sendingToVault: (amount) => `Bestätigen Sie die Überweisung von ${amount} in Ihrer Wallet; die Zahlung geht weiter, sobald sie on-chain ist.`,
   walletAccount: 'Wallet',
-  vault: 'Zahlung aus Ihrem Zahlungskonto',
   vaultNew: 'wird mit dieser Zahlung angelegt',
   paymentAccountExplained: 'Ein Konto, über das nur Ihre Wallet verfügt, um Rechnungen ohne Netzwerkgebühr zu bezahlen.',
   balance: 'Guthaben',

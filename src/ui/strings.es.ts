@@ -71,7 +71,6 @@ export const es: Strings = {
   sendingToVaultTitle: 'Enviando a su bóveda',
   sendingToVault: (amount) => `Confirme en su billetera la transferencia de ${amount}; el pago continuará en cuanto esté en la blockchain.`,
   walletAccount: 'Billetera',
-  vault: 'Se paga desde la bóveda',
   vaultNew: 'se crea con este pago',
   paymentAccountExplained: 'Una cuenta que solo controla su billetera, para pagar facturas sin comisión de red.',
   balance: 'Saldo',

@@ -71,7 +71,6 @@ export const fr: Strings = {
   sendingToVaultTitle: 'Envoi vers votre coffre',
   sendingToVault: (amount) => `Confirmez le virement de ${amount} dans votre portefeuille ; le paiement reprend dès qu’il est sur la blockchain.`,
   walletAccount: 'Portefeuille',
-  vault: 'Paiement depuis le coffre',
   vaultNew: 'créé avec ce paiement',
   paymentAccountExplained: 'Un compte que seul votre portefeuille contrôle, pour payer des factures sans frais de réseau.',
   balance: 'Solde',

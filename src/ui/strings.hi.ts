@@ -72,7 +72,6 @@ export const hi: Strings = {
   sendingToVaultTitle: 'आपके वॉल्ट में भेजा जा रहा है',
   sendingToVault: (amount) => `अपने वॉलेट में ${amount} के ट्रांसफ़र की पुष्टि करें; ब्लॉकचेन पर दर्ज होते ही भुगतान आगे बढ़ेगा।`,
   walletAccount: 'वॉलेट',
-  vault: 'भुगतान करने वाला वॉल्ट',
   vaultNew: 'इस भुगतान के साथ बनाया जाएगा',
   paymentAccountExplained: 'एक खाता जिसे केवल आपका वॉलेट नियंत्रित करता है, ताकि आप बिना नेटवर्क शुल्क के चालान चुका सकें।',
   balance: 'बैलेंस',

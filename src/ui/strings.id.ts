@@ -71,7 +71,6 @@ export const id: Strings = {
   sendingToVaultTitle: 'Mengirim ke brankas Anda',
   sendingToVault: (amount) => `Konfirmasikan transfer ${amount} di dompet Anda; pembayaran berlanjut segera setelah transfer tercatat di blockchain.`,
   walletAccount: 'Dompet',
-  vault: 'Membayar dari brankas',
   vaultNew: 'dibuat bersama pembayaran ini',
   paymentAccountExplained: 'Akun yang hanya dikendalikan dompet Anda, untuk membayar tagihan tanpa biaya jaringan.',
   balance: 'Saldo',

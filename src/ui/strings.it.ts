@@ -71,7 +71,6 @@ export const it: Strings = {
   sendingToVaultTitle: 'Invio al suo vault',
   sendingToVault: (amount) => `Confermi nel wallet il trasferimento di ${amount}; il pagamento prosegue appena è sulla blockchain.`,
   walletAccount: 'Wallet',
-  vault: 'Pagamento dal vault',
   vaultNew: 'creato con questo pagamento',
   paymentAccountExplained: 'Un conto che solo il suo wallet controlla, per pagare fatture senza commissione di rete.',
   balance: 'Saldo',

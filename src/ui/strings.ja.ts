@@ -71,7 +71,6 @@ export const ja: Strings = {
   sendingToVaultTitle: 'ボールトに送金中',
   sendingToVault: (amount) => `ウォレットで ${amount} の送金を確認してください。送金がブロックチェーンに記録され次第、支払いが続行されます。`,
   walletAccount: 'ウォレット',
-  vault: '支払い元のボールト',
   vaultNew: 'この支払いで作成されます',
   paymentAccountExplained: 'お客様のウォレットだけが操作できるアカウントで、ネットワーク手数料なしで請求書を支払うためのものです。',
   balance: '残高',

@@ -71,7 +71,6 @@ export const ko: Strings = {
   sendingToVaultTitle: '볼트로 보내는 중',
   sendingToVault: (amount) => `지갑에서 이체(${amount})를 확인하세요. 이체가 블록체인에 기록되는 즉시 결제가 계속됩니다.`,
   walletAccount: '지갑',
-  vault: '결제에 사용하는 볼트',
   vaultNew: '이번 결제와 함께 생성됨',
   paymentAccountExplained: '내 지갑만 제어할 수 있는 계정으로, 네트워크 수수료 없이 청구서를 결제하는 데 쓰입니다.',
   balance: '잔액',

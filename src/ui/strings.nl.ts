@@ -71,7 +71,6 @@ export const nl: Strings = {
   sendingToVaultTitle: 'Naar uw kluis sturen',
   sendingToVault: (amount) => `Bevestig de overboeking van ${amount} in uw wallet; de betaling gaat verder zodra die op de blockchain staat.`,
   walletAccount: 'Wallet',
-  vault: 'Betaling vanuit kluis',
   vaultNew: 'wordt met deze betaling aangemaakt',
   paymentAccountExplained: 'Een rekening die alleen uw wallet beheert, om facturen te betalen zonder netwerkkosten.',
   balance: 'Saldo',

@@ -71,7 +71,6 @@ export const pl: Strings = {
   sendingToVaultTitle: 'Wysyłanie do Twojego sejfu',
   sendingToVault: (amount) => `Potwierdź w portfelu przelew ${amount}; płatność będzie kontynuowana, gdy tylko trafi on do blockchaina.`,
   walletAccount: 'Portfel',
-  vault: 'Płatność z sejfu',
   vaultNew: 'zostanie utworzone przy tej płatności',
   paymentAccountExplained: 'Konto, którym zarządza tylko Twój portfel, do płacenia faktur bez opłaty sieciowej.',
   balance: 'Saldo',

@@ -71,7 +71,6 @@ export const ptBR: Strings = {
   sendingToVaultTitle: 'Enviando para o seu cofre',
   sendingToVault: (amount) => `Confirme na sua carteira a transferência de ${amount}; o pagamento continua assim que ela estiver na blockchain.`,
   walletAccount: 'Carteira',
-  vault: 'Pagando pelo cofre',
   vaultNew: 'criado com este pagamento',
   paymentAccountExplained: 'Uma conta que só a sua carteira controla, para pagar faturas sem taxa de rede.',
   balance: 'Saldo',

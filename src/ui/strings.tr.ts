@@ -72,7 +72,6 @@ export const tr: Strings = {
   sendingToVaultTitle: 'Kasanıza gönderiliyor',
   sendingToVault: (amount) => `Transferi cüzdanınızda onaylayın (${amount}); transfer blokzincire yazılır yazılmaz ödeme devam eder.`,
   walletAccount: 'Cüzdan',
-  vault: 'Ödeme yapılan kasa',
   vaultNew: 'bu ödemeyle oluşturulacak',
   paymentAccountExplained: 'Yalnızca cüzdanınızın yönettiği, faturaları ağ ücreti olmadan ödemeye yarayan bir hesap.',
   balance: 'Bakiye',

@@ -74,7 +74,6 @@ const en = {
   sendingToVaultTitle: 'Sending to your payment account',
   sendingToVault: (amount: string) => `Confirm the transfer of ${amount} in your wallet; the payment goes on once it is on-chain.`,
   walletAccount: 'Wallet',
-  vault: 'Paying from your payment account',
   vaultNew: 'created with this payment',
   paymentAccountExplained: 'An account only your wallet controls, for paying invoices without a network fee.',
   balance: 'Balance',

@@ -71,7 +71,6 @@ export const vi: Strings = {
   sendingToVaultTitle: 'Đang gửi vào kho của bạn',
   sendingToVault: (amount) => `Hãy xác nhận khoản chuyển ${amount} trong ví; thanh toán sẽ tiếp tục ngay khi khoản chuyển được ghi lên blockchain.`,
   walletAccount: 'Ví',
-  vault: 'Thanh toán từ kho',
   vaultNew: 'được tạo cùng khoản thanh toán này',
   paymentAccountExplained: 'Một tài khoản chỉ ví của bạn điều khiển, để thanh toán hóa đơn mà không mất phí mạng.',
   balance: 'Số dư',

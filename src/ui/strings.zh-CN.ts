@@ -71,7 +71,6 @@ export const zhCN: Strings = {
   sendingToVaultTitle: '正在转入您的金库',
   sendingToVault: (amount) => `请在钱包中确认转账 ${amount}；转账上链后，付款将继续进行。`,
   walletAccount: '钱包',
-  vault: '付款金库',
   vaultNew: '随本次付款创建',
   paymentAccountExplained: '只有您的钱包能控制的账户，用于支付发票且无需网络费用。',
   balance: '余额',
