@@ -137,7 +137,7 @@ describe('the dashboard and the consent page in the merchant\'s language', () =>
     }
   }, 120_000)
 
-  test('behavior: a CLI sign-in shows the consent page in German from the browser\'s language, and in Arabic right to left once picked; allowing it in Arabic signs the CLI in', async () => {
+  test('behavior: a CLI sign-in shows the consent page in German from the browser\'s language, and in Arabic right to left once picked, its refusal of a missing limit too; allowing it in Arabic signs the CLI in', async () => {
     const { serverUrl } = checkout.devnet.file
     const credentialsPath = join(await mkdtemp(join(tmpdir(), 'consent-languages-')), 'credentials.json')
     let authorizeAt: (url: string) => void = () => {}
@@ -165,6 +165,16 @@ describe('the dashboard and the consent page in the merchant\'s language', () =>
       expect(await direction(page)).toEqual(['ar', 'rtl', 'rtl'])
       await page.getByLabel('قراءة بيانات عملائك').waitFor()
       await accessibleAtEveryWidth(page, 'consent-ar')
+      // issuing allowed without a usable limit: the refusal says so in Arabic
+      await page.getByLabel('إصدار الفواتير وإلغاؤها وإرسالها بالبريد الإلكتروني إلى عملائك').check()
+      await page.getByLabel('عدد الفواتير خلال 24 ساعة').fill('0')
+      await page.getByRole('button', { name: 'سماح' }).click()
+      await page.getByRole('heading', { level: 1, name: 'الحدود مطلوبة' }).waitFor()
+      expect(await direction(page)).toEqual(['ar', 'rtl', 'rtl'])
+      await page.goBack()
+      await page.getByRole('heading', { level: 1, name: 'السماح بالوصول إلى الاستوديو الخاص بك' }).waitFor()
+      // the browser keeps what was typed on the way back: the person allows reads only this time
+      await page.getByLabel('إصدار الفواتير وإلغاؤها وإرسالها بالبريد الإلكتروني إلى عملائك').uncheck()
       await page.getByRole('button', { name: 'سماح' }).click()
       const signedIn = await signingIn
       expect((await fetch(`${serverUrl}/v1/customers?limit=1`, { headers: { authorization: `Bearer ${signedIn.accessToken}` } })).status).toBe(200)

@@ -19,11 +19,14 @@ const consent = (language: (typeof languageCodes)[number]) =>
     language,
   })
 
-/** Every word of a catalog by its dotted path, sentences with values called with markers. */
-function leaves(strings: ConsentStrings): [string, string][] {
-  return Object.entries(strings).flatMap(([key, value]): [string, string][] =>
-    typeof value === 'function' ? [[key, (value as (...markers: string[]) => string)('⟦1⟧', '⟦2⟧', '⟦3⟧')]] : typeof value === 'object' ? Object.entries(value as Record<string, string>).map(([inner, text]) => [`${key}.${inner}`, text]) : [[key, String(value)]],
-  )
+/** Every word of a catalog by its dotted path, nested ones too, sentences with values called with markers. */
+function leaves(strings: ConsentStrings | object, path = ''): [string, string][] {
+  return Object.entries(strings).flatMap(([key, value]): [string, string][] => {
+    const at = path ? `${path}.${key}` : key
+    if (typeof value === 'function') return [[at, (value as (...markers: string[]) => string)('⟦1⟧', '⟦2⟧', '⟦3⟧')]]
+    if (value && typeof value === 'object') return leaves(value as object, at)
+    return [[at, String(value)]]
+  })
 }
 const english = new Map(leaves(consentCatalogs.en))
 /** Words a language writes as English does: the product's words its readers use as they are. */
@@ -73,6 +76,8 @@ describe('the consent page in the 16 languages', () => {
       expect(links).toEqual([...languageCodes])
     }
     expect(arabic).toMatch(/<a href="\?lang=ar" lang="ar" hreflang="ar" aria-current="true">العربية<\/a>/)
+    // the answer carries the language, so a refusal of what was sent reads in it too
+    expect(arabic).toContain('<form method="post" action="/oauth/interaction/abc/confirm?lang=ar">')
   })
 
   test('behavior: English keeps the words the existing agents and tests read', () => {

@@ -11,8 +11,8 @@ import { partOf, perClientLimit } from '../../http/perClientLimit'
 import type { Database } from '../../store/database'
 import type { Studio, StudioStore } from '../../store/studioStore'
 import type { UserStore } from '../accounts/userStore'
-import { oauthPage, renderOAuthConsent } from './consentPage'
-import { consentLanguage } from './consentStrings'
+import { oauthPage, oauthRefusalPage, renderOAuthConsent } from './consentPage'
+import { consentCatalogs, consentLanguage } from './consentStrings'
 import { oauthAdapterFactory } from './oauthPayloadStore'
 
 /** The scopes a CLI or an agent may be granted: the granular ones only (SPEC 5.5); legacy read,
@@ -257,7 +257,11 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     const accountId = details.session?.accountId
     const user = accountId ? await users.findUser(identity.issuer, accountId) : null
     const studio = user?.studioId ? await studios.getStudio(user.studioId) : null
-    if (!accountId || !studio) return html(outgoing, 403, oauthPage('No studio', '<p>This account owns no studio yet: set one up in the dashboard first.</p>'))
+    // the person's language from here on: what they picked on the consent page, their app's, their browser's
+    const language = consentLanguage({ chosen: new URL(incoming.url ?? '/', 'http://localhost').searchParams.get('lang'), uiLocales: params.ui_locales, acceptLanguageHeader: incoming.headers['accept-language'] })
+    const refusal = (status: number, { title, message }: { title: string; message: string }) => html(outgoing, status, oauthRefusalPage(title, message, language))
+    const { refusals } = consentCatalogs[language]
+    if (!accountId || !studio) return refusal(403, refusals.noStudio)
     const missing = prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> }
     const [resource, requested] = Object.entries(missing.missingResourceScopes ?? {})[0] ?? [String(params.resource ?? resourceOf('mcp')), []]
     const client = await provider.Client.find(String(params.client_id))
@@ -275,17 +279,17 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       const refused = requested.filter((scope) => !approved.includes(scope))
       if (refused.length > 0) grant.rejectResourceScope(resource, refused.join(' '))
       // the studio and network chosen: one of the person's own studios, one of this deployment's chains
-      if (form.get('studio_id') !== studio.id) return html(outgoing, 400, oauthPage('Choose a studio', '<p>Choose one of your studios: go back and pick it.</p>'))
+      if (form.get('studio_id') !== studio.id) return refusal(400, refusals.chooseStudio)
       const chainId = networks.length > 0 ? Number(form.get('chain_id')) : undefined
       if (chainId !== undefined && !networks.some((network) => network.chainId === chainId)) {
-        return html(outgoing, 400, oauthPage('Choose a network', `<p>Choose one of this deployment's networks (${networks.map((network) => network.name).join(', ')}): go back and pick it.</p>`))
+        return refusal(400, { title: refusals.chooseNetwork.title, message: refusals.chooseNetwork.message(networks.map((network) => network.name).join(', ')) })
       }
       let limits: InvoiceLimits | undefined
       if (approved.includes('invoice:write')) {
         const maxInvoice = form.get('max_invoice')?.trim() ?? ''
         const perDay = Number(form.get('invoices_per_day')?.trim())
         if (!/^[1-9]\d{0,29}$/.test(maxInvoice) || !Number.isInteger(perDay) || perDay < 1 || perDay > 10_000) {
-          return html(outgoing, 400, oauthPage('Limits needed', '<p>Issuing invoices needs a largest invoice (a whole number above 0) and a number of invoices a day (1 to 10000): go back and set them.</p>'))
+          return refusal(400, refusals.limitsNeeded)
         }
         limits = { maxInvoice, perDay }
         // writes go through the studio's server signer: granted only while its owner has it active
@@ -298,7 +302,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       await grantStudios.upsert(grantId, { grantId, studioId: studio.id, ...(chainId !== undefined ? { chainId } : {}), ...(limits ? { limits } : {}) } satisfies GrantChoices, refreshTokenSeconds)
       return (await provider.interactionFinished(incoming, outgoing, { consent: { grantId } }, { mergeWithLastSubmission: true }), RESPONSE_ALREADY_SENT)
     }
-    return html(outgoing, 200, renderOAuthConsent({ uid, clientName: String(client?.clientName ?? params.client_id), returnsTo: new URL(String(params.redirect_uri)).origin, studios: [{ id: studio.id, name: studio.name ?? studio.id }], networks, resource, scopes: requested, language: consentLanguage({ chosen: new URL(incoming.url ?? '/', 'http://localhost').searchParams.get('lang'), uiLocales: params.ui_locales, acceptLanguageHeader: incoming.headers['accept-language'] }) }))
+    return html(outgoing, 200, renderOAuthConsent({ uid, clientName: String(client?.clientName ?? params.client_id), returnsTo: new URL(String(params.redirect_uri)).origin, studios: [{ id: studio.id, name: studio.name ?? studio.id }], networks, resource, scopes: requested, language }))
   }
 
   /** The identity provider's redirect back: its code becomes the user's subject, checked as any

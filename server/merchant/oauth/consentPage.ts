@@ -20,6 +20,9 @@ export const oauthPage = (title: string, body: string, { language = 'en', withSw
   `<style>${oauthPageStyle}</style>` +
   `</head><body><header class="bar"><p class="brand">svc-checkout</p>${withSwitch ? languageSwitch(consentCatalogs[language]) : ''}</header><main><h1>${escape(title)}</h1>${body}</main></body></html>`
 
+/** A page that says why the form could not be taken, and what to do, in the person's language. */
+export const oauthRefusalPage = (title: string, message: string, language: Language) => oauthPage(title, `<p>${escape(message)}</p>`, { language })
+
 /** Writes are never ticked in advance: a person opts into them (SPEC 5.4). */
 const isWrite = (scope: string) => scope.endsWith(':write')
 
@@ -48,7 +51,8 @@ export function renderOAuthConsent({ uid, clientName, returnsTo, studios, networ
     `<p>${t.asks(`<strong>${escape(clientName)}</strong>`, `<strong>${escape(studioName)}</strong>`, `<code>${escape(resource)}</code>`)}</p>` +
       // anyone may register a client under any name: where it sends you back is what identifies it
       `<p>${t.returnsTo(`<code>${escape(returnsTo)}</code>`)}</p>` +
-      `<form method="post" action="/oauth/interaction/${escape(uid)}/confirm">` +
+      // the language rides along, so a refusal of what was sent reads in it too
+      `<form method="post" action="/oauth/interaction/${escape(uid)}/confirm?lang=${t.lang}">` +
       `<fieldset><legend>${escape(t.whereLegend)}</legend>${choice('studio_id', t.studio, studios.map((studio) => ({ value: studio.id, label: studio.name })))}` +
       (networks.length > 0 ? choice('chain_id', t.network, networks.map((network) => ({ value: String(network.chainId), label: network.name.includes(String(network.chainId)) ? network.name : t.chain(network.name, String(network.chainId)) }))) : '') +
       '</fieldset>' +

@@ -27,6 +27,13 @@ export type ConsentStrings = {
   allow: string
   deny: string
   language: string
+  /** The pages a person meets when the form cannot be taken as sent: each a title and what to do. */
+  refusals: {
+    noStudio: { title: string; message: string }
+    chooseStudio: { title: string; message: string }
+    chooseNetwork: { title: string; message: (networks: string) => string }
+    limitsNeeded: { title: string; message: string }
+  }
 }
 
 const en: ConsentStrings = {
@@ -55,6 +62,12 @@ const en: ConsentStrings = {
   allow: 'Allow',
   deny: 'Deny',
   language: 'Language',
+  refusals: {
+    noStudio: { title: 'No studio', message: 'This account owns no studio yet: set one up in the dashboard first.' },
+    chooseStudio: { title: 'Choose a studio', message: 'Choose one of your studios: go back and pick it.' },
+    chooseNetwork: { title: 'Choose a network', message: (networks) => `Choose one of this deployment's networks (${networks}): go back and pick it.` },
+    limitsNeeded: { title: 'Limits needed', message: 'Issuing invoices needs a largest invoice (a whole number above 0) and a number of invoices a day (1 to 10000): go back and set them.' },
+  },
 }
 
 const es: ConsentStrings = {
@@ -83,6 +96,12 @@ const es: ConsentStrings = {
   allow: 'Permitir',
   deny: 'Rechazar',
   language: 'Idioma',
+  refusals: {
+    noStudio: { title: 'Sin estudio', message: 'Esta cuenta aún no tiene ningún estudio: configure uno primero en el panel.' },
+    chooseStudio: { title: 'Elija un estudio', message: 'Elija uno de sus estudios: vuelva atrás y selecciónelo.' },
+    chooseNetwork: { title: 'Elija una red', message: (networks) => `Elija una de las redes de este servicio (${networks}): vuelva atrás y selecciónela.` },
+    limitsNeeded: { title: 'Faltan los límites', message: 'Para emitir facturas hacen falta una factura máxima (un número entero mayor que 0) y un número de facturas al día (de 1 a 10000): vuelva atrás e indíquelos.' },
+  },
 }
 
 const ptBR: ConsentStrings = {
@@ -111,6 +130,12 @@ const ptBR: ConsentStrings = {
   allow: 'Permitir',
   deny: 'Recusar',
   language: 'Idioma',
+  refusals: {
+    noStudio: { title: 'Nenhum estúdio', message: 'Esta conta ainda não tem estúdio: crie um primeiro no painel.' },
+    chooseStudio: { title: 'Escolha um estúdio', message: 'Escolha um dos seus estúdios: volte e selecione-o.' },
+    chooseNetwork: { title: 'Escolha uma rede', message: (networks) => `Escolha uma das redes deste serviço (${networks}): volte e selecione-a.` },
+    limitsNeeded: { title: 'Faltam os limites', message: 'Para emitir faturas é preciso uma fatura máxima (um número inteiro maior que 0) e um número de faturas por dia (de 1 a 10000): volte e preencha-os.' },
+  },
 }
 
 const fr: ConsentStrings = {
@@ -139,6 +164,12 @@ const fr: ConsentStrings = {
   allow: 'Autoriser',
   deny: 'Refuser',
   language: 'Langue',
+  refusals: {
+    noStudio: { title: 'Aucun studio', message: 'Ce compte n’a pas encore de studio : créez-en un d’abord dans le tableau de bord.' },
+    chooseStudio: { title: 'Choisissez un studio', message: 'Choisissez l’un de vos studios : revenez en arrière et sélectionnez-le.' },
+    chooseNetwork: { title: 'Choisissez un réseau', message: (networks) => `Choisissez l’un des réseaux de ce service (${networks}) : revenez en arrière et sélectionnez-le.` },
+    limitsNeeded: { title: 'Limites requises', message: 'Pour émettre des factures, il faut une facture maximale (un nombre entier supérieur à 0) et un nombre de factures par jour (de 1 à 10000) : revenez en arrière et indiquez-les.' },
+  },
 }
 
 const de: ConsentStrings = {
@@ -167,6 +198,12 @@ const de: ConsentStrings = {
   allow: 'Erlauben',
   deny: 'Ablehnen',
   language: 'Sprache',
+  refusals: {
+    noStudio: { title: 'Kein Studio', message: 'Dieses Konto hat noch kein Studio: Legen Sie zuerst eines im Dashboard an.' },
+    chooseStudio: { title: 'Studio wählen', message: 'Wählen Sie eines Ihrer Studios: Gehen Sie zurück und wählen Sie es aus.' },
+    chooseNetwork: { title: 'Netzwerk wählen', message: (networks) => `Wählen Sie eines der Netzwerke dieses Dienstes (${networks}): Gehen Sie zurück und wählen Sie es aus.` },
+    limitsNeeded: { title: 'Grenzen fehlen', message: 'Zum Ausstellen von Rechnungen braucht es eine höchste Rechnung (eine ganze Zahl über 0) und eine Zahl von Rechnungen pro Tag (1 bis 10000): Gehen Sie zurück und legen Sie sie fest.' },
+  },
 }
 
 const it: ConsentStrings = {
@@ -195,6 +232,12 @@ const it: ConsentStrings = {
   allow: 'Consenti',
   deny: 'Nega',
   language: 'Lingua',
+  refusals: {
+    noStudio: { title: 'Nessuno studio', message: 'Questo account non ha ancora uno studio: ne crei prima uno nella dashboard.' },
+    chooseStudio: { title: 'Scelga uno studio', message: 'Scelga uno dei suoi studi: torni indietro e lo selezioni.' },
+    chooseNetwork: { title: 'Scelga una rete', message: (networks) => `Scelga una delle reti di questo servizio (${networks}): torni indietro e la selezioni.` },
+    limitsNeeded: { title: 'Limiti mancanti', message: 'Per emettere fatture servono una fattura massima (un numero intero maggiore di 0) e un numero di fatture al giorno (da 1 a 10000): torni indietro e li imposti.' },
+  },
 }
 
 const nl: ConsentStrings = {
@@ -223,6 +266,12 @@ const nl: ConsentStrings = {
   allow: 'Toestaan',
   deny: 'Weigeren',
   language: 'Taal',
+  refusals: {
+    noStudio: { title: 'Geen studio', message: 'Dit account heeft nog geen studio: maak er eerst een aan in het dashboard.' },
+    chooseStudio: { title: 'Kies een studio', message: 'Kies een van uw studio’s: ga terug en selecteer die.' },
+    chooseNetwork: { title: 'Kies een netwerk', message: (networks) => `Kies een van de netwerken van deze dienst (${networks}): ga terug en selecteer het.` },
+    limitsNeeded: { title: 'Grenzen nodig', message: 'Om facturen uit te geven zijn een hoogste factuur (een geheel getal boven 0) en een aantal facturen per dag (1 tot 10000) nodig: ga terug en vul ze in.' },
+  },
 }
 
 const pl: ConsentStrings = {
@@ -251,6 +300,12 @@ const pl: ConsentStrings = {
   allow: 'Zezwól',
   deny: 'Odmów',
   language: 'Język',
+  refusals: {
+    noStudio: { title: 'Brak studia', message: 'To konto nie ma jeszcze studia: najpierw utwórz je w panelu.' },
+    chooseStudio: { title: 'Wybierz studio', message: 'Wybierz jedno ze swoich studiów: wróć i zaznacz je.' },
+    chooseNetwork: { title: 'Wybierz sieć', message: (networks) => `Wybierz jedną z sieci tej usługi (${networks}): wróć i zaznacz ją.` },
+    limitsNeeded: { title: 'Brak limitów', message: 'Wystawianie faktur wymaga najwyższej kwoty faktury (liczby całkowitej większej od 0) i liczby faktur dziennie (od 1 do 10000): wróć i ustaw je.' },
+  },
 }
 
 const tr: ConsentStrings = {
@@ -279,6 +334,12 @@ const tr: ConsentStrings = {
   allow: 'İzin ver',
   deny: 'Reddet',
   language: 'Dil',
+  refusals: {
+    noStudio: { title: 'Stüdyo yok', message: 'Bu hesabın henüz stüdyosu yok: önce panelden bir stüdyo oluşturun.' },
+    chooseStudio: { title: 'Stüdyo seçin', message: 'Stüdyolarınızdan birini seçin: geri dönüp seçiminizi yapın.' },
+    chooseNetwork: { title: 'Ağ seçin', message: (networks) => `Bu hizmetin ağlarından birini seçin: ${networks}. Geri dönüp seçiminizi yapın.` },
+    limitsNeeded: { title: 'Sınırlar gerekli', message: 'Fatura düzenlemek için en yüksek fatura tutarı (0’dan büyük bir tam sayı) ve günlük fatura sayısı (1 ile 10000 arası) gerekir: geri dönüp bunları girin.' },
+  },
 }
 
 const ar: ConsentStrings = {
@@ -307,6 +368,12 @@ const ar: ConsentStrings = {
   allow: 'سماح',
   deny: 'رفض',
   language: 'اللغة',
+  refusals: {
+    noStudio: { title: 'لا يوجد استوديو', message: 'لا يملك هذا الحساب استوديو بعد: أنشئ واحدًا أولًا من لوحة التحكم.' },
+    chooseStudio: { title: 'اختر استوديو', message: 'اختر أحد الاستوديوهات الخاصة بك: ارجع واختره.' },
+    chooseNetwork: { title: 'اختر شبكة', message: (networks) => `اختر إحدى شبكات هذه الخدمة (${networks}): ارجع واخترها.` },
+    limitsNeeded: { title: 'الحدود مطلوبة', message: 'يتطلب إصدار الفواتير تحديد أكبر فاتورة (عدد صحيح أكبر من 0) وعدد الفواتير في اليوم (من 1 إلى 10000): ارجع وحدّدها.' },
+  },
 }
 
 const hi: ConsentStrings = {
@@ -335,6 +402,12 @@ const hi: ConsentStrings = {
   allow: 'अनुमति दें',
   deny: 'अस्वीकार करें',
   language: 'भाषा',
+  refusals: {
+    noStudio: { title: 'कोई स्टूडियो नहीं', message: 'इस खाते का अभी कोई स्टूडियो नहीं है: पहले डैशबोर्ड में एक बनाएँ।' },
+    chooseStudio: { title: 'स्टूडियो चुनें', message: 'अपने स्टूडियो में से एक चुनें: वापस जाकर उसे चुनें।' },
+    chooseNetwork: { title: 'नेटवर्क चुनें', message: (networks) => `इस सेवा के नेटवर्क में से एक चुनें (${networks}): वापस जाकर उसे चुनें।` },
+    limitsNeeded: { title: 'सीमाएँ ज़रूरी हैं', message: 'इनवॉइस जारी करने के लिए सबसे बड़ा इनवॉइस (0 से बड़ी पूर्ण संख्या) और दिन में इनवॉइस की संख्या (1 से 10000) चाहिए: वापस जाकर इन्हें भरें।' },
+  },
 }
 
 const id: ConsentStrings = {
@@ -363,6 +436,12 @@ const id: ConsentStrings = {
   allow: 'Izinkan',
   deny: 'Tolak',
   language: 'Bahasa',
+  refusals: {
+    noStudio: { title: 'Belum ada studio', message: 'Akun ini belum punya studio: buat dulu di dasbor.' },
+    chooseStudio: { title: 'Pilih studio', message: 'Pilih salah satu studio Anda: kembali dan pilih.' },
+    chooseNetwork: { title: 'Pilih jaringan', message: (networks) => `Pilih salah satu jaringan layanan ini (${networks}): kembali dan pilih.` },
+    limitsNeeded: { title: 'Batas diperlukan', message: 'Menerbitkan faktur memerlukan faktur terbesar (bilangan bulat di atas 0) dan jumlah faktur per hari (1 sampai 10000): kembali dan isi keduanya.' },
+  },
 }
 
 const vi: ConsentStrings = {
@@ -391,6 +470,12 @@ const vi: ConsentStrings = {
   allow: 'Cho phép',
   deny: 'Từ chối',
   language: 'Ngôn ngữ',
+  refusals: {
+    noStudio: { title: 'Chưa có studio', message: 'Tài khoản này chưa có studio: hãy tạo một studio trong bảng điều khiển trước.' },
+    chooseStudio: { title: 'Chọn studio', message: 'Hãy chọn một studio của bạn: quay lại và chọn.' },
+    chooseNetwork: { title: 'Chọn mạng', message: (networks) => `Hãy chọn một mạng của dịch vụ này (${networks}): quay lại và chọn.` },
+    limitsNeeded: { title: 'Cần đặt giới hạn', message: 'Để phát hành hóa đơn, cần có hóa đơn lớn nhất (số nguyên lớn hơn 0) và số hóa đơn mỗi ngày (từ 1 đến 10000): hãy quay lại và điền.' },
+  },
 }
 
 const ja: ConsentStrings = {
@@ -419,6 +504,12 @@ const ja: ConsentStrings = {
   allow: '許可',
   deny: '拒否',
   language: '言語',
+  refusals: {
+    noStudio: { title: 'スタジオがありません', message: 'このアカウントにはまだスタジオがありません。先にダッシュボードで作成してください。' },
+    chooseStudio: { title: 'スタジオを選択', message: 'あなたのスタジオから1つ選んでください。前の画面に戻って選択してください。' },
+    chooseNetwork: { title: 'ネットワークを選択', message: (networks) => `このサービスのネットワーク（${networks}）から1つ選んでください。前の画面に戻って選択してください。` },
+    limitsNeeded: { title: '上限の入力が必要です', message: '請求書を発行するには、請求書の上限額（0より大きい整数）と1日あたりの件数（1〜10000）が必要です。前の画面に戻って入力してください。' },
+  },
 }
 
 const ko: ConsentStrings = {
@@ -447,6 +538,12 @@ const ko: ConsentStrings = {
   allow: '허용',
   deny: '거부',
   language: '언어',
+  refusals: {
+    noStudio: { title: '스튜디오 없음', message: '이 계정에는 아직 스튜디오가 없습니다. 먼저 대시보드에서 만드세요.' },
+    chooseStudio: { title: '스튜디오 선택', message: '내 스튜디오 중 하나를 선택하세요. 이전 화면으로 돌아가 선택하세요.' },
+    chooseNetwork: { title: '네트워크 선택', message: (networks) => `이 서비스의 네트워크(${networks}) 중 하나를 선택하세요. 이전 화면으로 돌아가 선택하세요.` },
+    limitsNeeded: { title: '한도 필요', message: '청구서를 발행하려면 최대 청구 금액(0보다 큰 정수)과 하루 청구서 수(1~10000)가 필요합니다. 이전 화면으로 돌아가 입력하세요.' },
+  },
 }
 
 const zhCN: ConsentStrings = {
@@ -475,6 +572,12 @@ const zhCN: ConsentStrings = {
   allow: '允许',
   deny: '拒绝',
   language: '语言',
+  refusals: {
+    noStudio: { title: '没有工作室', message: '此账户还没有工作室：请先在控制台中创建一个。' },
+    chooseStudio: { title: '请选择工作室', message: '请选择您的一个工作室：返回并选择。' },
+    chooseNetwork: { title: '请选择网络', message: (networks) => `请选择本服务的一个网络（${networks}）：返回并选择。` },
+    limitsNeeded: { title: '需要设置限额', message: '开具发票需要设置单张发票最高金额（大于 0 的整数）和每天的发票数（1 到 10000）：请返回并填写。' },
+  },
 }
 
 export const consentCatalogs: Record<Language, ConsentStrings> = { en, es, 'pt-BR': ptBR, fr, de, it, nl, pl, tr, ar, hi, id, vi, ja, ko, 'zh-CN': zhCN }
