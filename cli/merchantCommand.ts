@@ -4,7 +4,7 @@ import { signRequest } from './merchant/signRequest'
 import { parseFlags, UsageError } from './usageError'
 import { oauthUsage } from './oauth/oauthCommand'
 
-export const merchantUsage = `usage: npm run merchant -- <command> [flags]
+export const merchantUsage = `usage: npm run merchant -- <command> [flags]   (or, linked with npm link, svc <command> [flags])
   the merchant's API from the command line. Signed in with \`login\`, the commands send that
   sign-in's OAuth token (what you approved, and no more); otherwise they sign with the running
   devnet's API key (\`npm start\`; devnet.json in SVC_DEVNET_DIR, default .devnet). Without a devnet

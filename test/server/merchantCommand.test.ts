@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -67,6 +67,16 @@ describe('npm run merchant', () => {
     expect(await merchantCli('invoice', 'cancel', '--invoice', id)).toMatchObject({ code: 0, stdout: expect.stringMatching(new RegExp(`^invoice ${id} Canceled \\(transaction 0x[0-9a-f]{64}\\)`)) })
     expect((await onChain(BigInt(id))).status).toBe(3)
     await expect.poll(async () => (await merchantCli('invoice', 'list', '--status', 'Canceled')).stdout, { timeout: 10_000, interval: 200 }).toMatch(new RegExp(`^ *${id}  .*Canceled$`, 'm'))
+  })
+
+  test('behavior: the package\'s svc bin runs the same commands, reads as JSON too', async () => {
+    const child = spawn(process.execPath, [join(process.cwd(), 'cli/svc.mjs'), 'customers', 'list', '--json'], { env: { ...process.env, SVC_DEVNET_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    child.stdout.on('data', (chunk) => (stdout += chunk))
+    expect(await new Promise<number | null>((resolve) => child.once('exit', resolve))).toBe(0)
+    expect(JSON.parse(stdout).data.map((customer: { legalName: string }) => customer.legalName)).toContain('Acme Robotics GmbH')
+    const packageJson = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { bin: Record<string, string> }
+    expect(packageJson.bin.svc).toBe('cli/svc.mjs')
   })
 
   test("behavior: the server's refusal prints its status and code (exit 1); a command line it cannot read prints the usage (exit 2)", async () => {
