@@ -237,4 +237,13 @@ export const de: DashboardCatalog = {
     newKeyFor: (name) => `Neuer Schlüssel für ${name}`,
     newKeyHeading: (name) => `Ein weiterer Schlüssel für ${name}`,
   },
+  signerSetup: {
+    heading: 'Lassen Sie den Dienst Rechnungen für Sie ausstellen',
+    intro: 'Die API-Schlüssel Ihres Backends und die Schnellaktionen des Dashboards stellen Rechnungen über den Signierer des Dienstes aus und stornieren sie. Ihre Wallet erlaubt das für begrenzte Zeit, und Sie können es jederzeit beenden; Erstattungen und Auszahlungen bleiben immer bei Ihrer Wallet.',
+    activate: 'Mit meiner Wallet erlauben',
+    later: 'Später',
+    next: 'Weiter',
+    active: 'Der Signierer des Dienstes darf jetzt Ihre Rechnungen ausstellen und stornieren.',
+    noActivation: (status) => `Der Signierer kann jetzt nicht aktiviert werden (sein Status ist ${status}). Sie können es später tun.`,
+  },
 }

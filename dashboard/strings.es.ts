@@ -237,4 +237,13 @@ export const es: DashboardCatalog = {
     newKeyFor: (name) => `Nueva clave para ${name}`,
     newKeyHeading: (name) => `Otra clave para ${name}`,
   },
+  signerSetup: {
+    heading: 'Deje que el servicio emita facturas por usted',
+    intro: 'Las claves de API de su backend y las acciones rápidas del panel emiten y anulan facturas mediante el firmante del servicio. Su billetera lo autoriza por un tiempo limitado, y puede terminarlo cuando quiera; los reembolsos y retiros siempre dependen de su billetera.',
+    activate: 'Autorizarlo con mi billetera',
+    later: 'Más tarde',
+    next: 'Continuar',
+    active: 'El firmante del servicio ya puede emitir y anular sus facturas.',
+    noActivation: (status) => `El firmante no se puede activar ahora (su estado es ${status}). Puede hacerlo más tarde.`,
+  },
 }

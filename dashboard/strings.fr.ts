@@ -237,4 +237,13 @@ export const fr: DashboardCatalog = {
     newKeyFor: (name) => `Nouvelle clé pour ${name}`,
     newKeyHeading: (name) => `Une autre clé pour ${name}`,
   },
+  signerSetup: {
+    heading: 'Laissez le service émettre vos factures',
+    intro: 'Les clés d’API de votre backend et les actions rapides du tableau de bord émettent et annulent des factures via le signataire du service. Votre wallet l’autorise pour une durée limitée, et vous pouvez y mettre fin quand vous voulez ; les remboursements et les retraits restent toujours du ressort de votre wallet.',
+    activate: 'L’autoriser avec mon wallet',
+    later: 'Plus tard',
+    next: 'Continuer',
+    active: 'Le signataire du service peut désormais émettre et annuler vos factures.',
+    noActivation: (status) => `Le signataire ne peut pas être activé maintenant (son état est ${status}). Vous pourrez le faire plus tard.`,
+  },
 }

@@ -237,4 +237,13 @@ export const id: DashboardCatalog = {
     newKeyFor: (name) => `Kunci baru untuk ${name}`,
     newKeyHeading: (name) => `Satu kunci lagi untuk ${name}`,
   },
+  signerSetup: {
+    heading: 'Biarkan layanan menerbitkan faktur untuk Anda',
+    intro: 'Kunci API backend Anda dan tindakan cepat di dasbor menerbitkan serta membatalkan faktur melalui penanda tangan layanan. Dompet Anda mengizinkannya untuk waktu terbatas, dan Anda bisa mengakhirinya kapan saja; pengembalian dana dan penarikan selalu tetap di tangan dompet Anda.',
+    activate: 'Izinkan dengan dompet saya',
+    later: 'Nanti',
+    next: 'Lanjutkan',
+    active: 'Penanda tangan layanan kini boleh menerbitkan dan membatalkan faktur Anda.',
+    noActivation: (status) => `Penanda tangan belum bisa diaktifkan sekarang (statusnya ${status}). Anda bisa melakukannya nanti.`,
+  },
 }

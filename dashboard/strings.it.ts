@@ -237,4 +237,13 @@ export const it: DashboardCatalog = {
     newKeyFor: (name) => `Nuova chiave per ${name}`,
     newKeyHeading: (name) => `Un’altra chiave per ${name}`,
   },
+  signerSetup: {
+    heading: 'Lasci che il servizio emetta fatture per lei',
+    intro: 'Le chiavi API del suo backend e le azioni rapide della dashboard emettono e annullano fatture tramite il firmatario del servizio. Il suo wallet lo autorizza per un tempo limitato e può revocarlo quando vuole; rimborsi e prelievi restano sempre al suo wallet.',
+    activate: 'Autorizza con il mio wallet',
+    later: 'Più tardi',
+    next: 'Continua',
+    active: 'Il firmatario del servizio ora può emettere e annullare le sue fatture.',
+    noActivation: (status) => `Il firmatario non può essere attivato ora (il suo stato è ${status}). Potrà farlo più tardi.`,
+  },
 }

@@ -237,4 +237,13 @@ export const ja: DashboardCatalog = {
     newKeyFor: (name) => `${name} の新しいキー`,
     newKeyHeading: (name) => `${name} に別のキーを追加`,
   },
+  signerSetup: {
+    heading: 'サービスに請求書の発行を任せる',
+    intro: 'バックエンドのAPIキーとダッシュボードのクイック操作は、サービスの署名者を通じて請求書を発行・取り消しします。ウォレットはこれを期間を限って許可し、いつでも終了できます。返金と出金は常にあなたのウォレットで行います。',
+    activate: 'ウォレットで許可する',
+    later: '後で',
+    next: '続ける',
+    active: 'サービスの署名者が請求書を発行・取り消しできるようになりました。',
+    noActivation: (status) => `署名者は現在有効にできません（状態: ${status}）。後で行うこともできます。`,
+  },
 }

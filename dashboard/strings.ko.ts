@@ -237,4 +237,13 @@ export const ko: DashboardCatalog = {
     newKeyFor: (name) => `${name}의 새 키`,
     newKeyHeading: (name) => `${name}에 키 하나 더 추가`,
   },
+  signerSetup: {
+    heading: '서비스가 대신 청구서를 발행하도록 허용',
+    intro: '백엔드의 API 키와 대시보드의 빠른 작업은 서비스의 서명자를 통해 청구서를 발행하고 취소합니다. 지갑은 이를 제한된 시간 동안만 허용하며, 원할 때 언제든 끝낼 수 있습니다. 환불과 출금은 항상 내 지갑으로만 합니다.',
+    activate: '내 지갑으로 허용',
+    later: '나중에',
+    next: '계속',
+    active: '이제 서비스의 서명자가 청구서를 발행하고 취소할 수 있습니다.',
+    noActivation: (status) => `지금은 서명자를 활성화할 수 없습니다(상태: ${status}). 나중에 할 수 있습니다.`,
+  },
 }

@@ -237,4 +237,13 @@ export const nl: DashboardCatalog = {
     newKeyFor: (name) => `Nieuwe sleutel voor ${name}`,
     newKeyHeading: (name) => `Nog een sleutel voor ${name}`,
   },
+  signerSetup: {
+    heading: 'Laat de dienst facturen voor u uitgeven',
+    intro: 'De API-sleutels van uw backend en de snelle acties van het dashboard geven facturen uit en annuleren ze via de ondertekenaar van de dienst. Uw wallet staat dat een beperkte tijd toe, en u kunt het beëindigen wanneer u wilt; terugbetalingen en opnames blijven altijd bij uw wallet.',
+    activate: 'Toestaan met mijn wallet',
+    later: 'Later',
+    next: 'Doorgaan',
+    active: 'De ondertekenaar van de dienst mag nu uw facturen uitgeven en annuleren.',
+    noActivation: (status) => `De ondertekenaar kan nu niet worden geactiveerd (de status is ${status}). U kunt het later doen.`,
+  },
 }

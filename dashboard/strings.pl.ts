@@ -243,4 +243,13 @@ export const pl: DashboardCatalog = {
     newKeyFor: (name) => `Nowy klucz dla ${name}`,
     newKeyHeading: (name) => `Kolejny klucz dla ${name}`,
   },
+  signerSetup: {
+    heading: 'Pozwól serwisowi wystawiać faktury za Ciebie',
+    intro: 'Klucze API Twojego backendu i szybkie akcje panelu wystawiają i anulują faktury przez podpisującego serwisu. Twój portfel zezwala na to na ograniczony czas i możesz to zakończyć, kiedy chcesz; zwroty i wypłaty zawsze pozostają w gestii Twojego portfela.',
+    activate: 'Zezwól moim portfelem',
+    later: 'Później',
+    next: 'Dalej',
+    active: 'Podpisujący serwisu może teraz wystawiać i anulować Twoje faktury.',
+    noActivation: (status) => `Nie można teraz aktywować podpisującego (jego stan: ${status}). Możesz to zrobić później.`,
+  },
 }

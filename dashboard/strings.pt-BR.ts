@@ -237,4 +237,13 @@ export const ptBR: DashboardCatalog = {
     newKeyFor: (name) => `Nova chave para ${name}`,
     newKeyHeading: (name) => `Mais uma chave para ${name}`,
   },
+  signerSetup: {
+    heading: 'Deixe o serviço emitir faturas por você',
+    intro: 'As chaves de API do seu backend e as ações rápidas do painel emitem e cancelam faturas pelo assinante do serviço. Sua carteira autoriza isso por tempo limitado, e você pode encerrar quando quiser; reembolsos e saques continuam sempre com a sua carteira.',
+    activate: 'Autorizar com minha carteira',
+    later: 'Depois',
+    next: 'Continuar',
+    active: 'O assinante do serviço agora pode emitir e cancelar suas faturas.',
+    noActivation: (status) => `O assinante não pode ser ativado agora (a situação dele é ${status}). Você pode fazer isso depois.`,
+  },
 }

@@ -238,4 +238,13 @@ export const tr: DashboardCatalog = {
     newKeyFor: (name) => `Yeni anahtar: ${name}`,
     newKeyHeading: (name) => `Bir anahtar daha: ${name}`,
   },
+  signerSetup: {
+    heading: 'Faturalarınızı hizmet sizin yerinize düzenlesin',
+    intro: 'Arka ucunuzun API anahtarları ve panelin hızlı işlemleri, faturaları hizmetin imzalayıcısıyla düzenler ve iptal eder. Cüzdanınız buna sınırlı bir süre için izin verir ve istediğiniz zaman sonlandırabilirsiniz; iadeler ve para çekme işlemleri her zaman cüzdanınızda kalır.',
+    activate: 'Cüzdanımla izin ver',
+    later: 'Daha sonra',
+    next: 'Devam',
+    active: 'Hizmetin imzalayıcısı artık faturalarınızı düzenleyip iptal edebilir.',
+    noActivation: (status) => `İmzalayıcı şu anda etkinleştirilemiyor (durumu: ${status}). Bunu daha sonra yapabilirsiniz.`,
+  },
 }

@@ -237,4 +237,13 @@ export const vi: DashboardCatalog = {
     newKeyFor: (name) => `Khóa mới cho ${name}`,
     newKeyHeading: (name) => `Thêm một khóa cho ${name}`,
   },
+  signerSetup: {
+    heading: 'Để dịch vụ phát hành hóa đơn thay bạn',
+    intro: 'Khóa API của backend và các thao tác nhanh trên bảng điều khiển phát hành và hủy hóa đơn qua trình ký của dịch vụ. Ví của bạn cho phép việc này trong thời gian giới hạn, và bạn có thể chấm dứt bất cứ lúc nào; hoàn tiền và rút tiền luôn do ví của bạn thực hiện.',
+    activate: 'Cho phép bằng ví của tôi',
+    later: 'Để sau',
+    next: 'Tiếp tục',
+    active: 'Trình ký của dịch vụ giờ có thể phát hành và hủy hóa đơn của bạn.',
+    noActivation: (status) => `Hiện chưa thể kích hoạt trình ký (trạng thái: ${status}). Bạn có thể làm việc này sau.`,
+  },
 }

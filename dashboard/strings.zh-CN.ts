@@ -237,4 +237,13 @@ export const zhCN: DashboardCatalog = {
     newKeyFor: (name) => `为 ${name} 新建密钥`,
     newKeyHeading: (name) => `为 ${name} 再添加一个密钥`,
   },
+  signerSetup: {
+    heading: '让服务代您开具发票',
+    intro: '您后端的 API 密钥和控制台的快捷操作会通过本服务的签名器开具和作废发票。您的钱包只在有限时间内授权，您可以随时终止；退款和提现始终由您的钱包完成。',
+    activate: '用我的钱包授权',
+    later: '稍后',
+    next: '继续',
+    active: '本服务的签名器现在可以开具和作废您的发票了。',
+    noActivation: (status) => `现在无法激活签名器（状态：${status}）。您可以稍后再做。`,
+  },
 }

@@ -29,7 +29,7 @@ const sameAsEnglish: Record<string, readonly string[]> = {
   'pt-BR': ['webhooks', 'settings.client'],
   fr: ['type', 'actions', 'webhooks', 'agents', 'settings.doors.mcp', 'settings.pageOf'],
   it: ['navigation', 'settings.client'],
-  nl: ['navigation', 'webhooks', 'agents', 'settings.client', 'settings.doors.mcp'],
+  nl: ['navigation', 'webhooks', 'agents', 'settings.client', 'settings.doors.mcp', 'signerSetup.later'],
   pl: ['settings.doors.mcp'],
   id: ['email', 'status'],
   vi: ['email'],
