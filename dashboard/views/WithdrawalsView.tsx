@@ -4,10 +4,10 @@ import type { DashboardStrings } from '../strings'
 import type { PreparedOperation } from '../wallet/ownerWallet'
 import { errorText, Field, Notice, Problem } from './Field'
 import { OwnerSignature, useStudio, type OwnerOperation } from './OwnerSignature'
-import { localMoment } from '../localFormat'
+import { localAmount, localMoment } from '../localFormat'
 
 type Balance = { balance: string; formatted: string; symbol: string; decimals: number }
-type Withdrawal = { id: string; amountFormatted: string; destination: string; status: string; createdAt: string }
+type Withdrawal = { id: string; amount: string; amountFormatted: string; destination: string; status: string; createdAt: string }
 type Submitted = { status: string }
 
 /**
@@ -124,7 +124,9 @@ export function WithdrawalsView({ api, t }: { api: Api; t: DashboardStrings }) {
                 <tr key={row.id}>
                   <td>{localMoment(row.createdAt, t.lang)}</td>
                   <td>
-                    {row.amountFormatted} {balance?.symbol ?? ''}
+                    <bdi>
+                      {balance ? localAmount(row.amount, t.lang, balance.decimals) : row.amountFormatted} {balance?.symbol ?? ''}
+                    </bdi>
                   </td>
                   <td class="share">{row.destination}</td>
                   <td>{t.wallet.withdrawalStatuses[row.status] ?? row.status}</td>
