@@ -4,6 +4,7 @@ import type { Api } from '../dashboardApi'
 import type { DashboardStrings } from '../strings'
 import type { OwnerPrompt, OwnerStudio, PreparedOperation } from '../wallet/ownerWallet'
 import { connectedOwner, loadOwnerWallet } from '../wallet/loadOwnerWallet'
+import { hasProviderCode, providerErrors } from '../../shared/eip1193'
 import type { WalletChoice } from '../../src/wallet/walletChoice'
 import { errorText } from './Field'
 
@@ -37,8 +38,8 @@ type Step =
   | { step: 'review'; owner: Address; prepared: PreparedOperation; prompt: OwnerPrompt }
   | { step: 'signing' }
 
-/** EIP-1193's "the user rejected the request", also as some wallets nest it. */
-const rejected = (error: unknown) => JSON.stringify(error, Object.getOwnPropertyNames(error ?? {})).includes('4001') || /rejected|denied/i.test(errorText(error))
+/** EIP-1193's "the user rejected the request", also as wallets and wagmi nest it. */
+const rejected = (error: unknown) => hasProviderCode(error, providerErrors.userRejected)
 
 /**
  * One owner operation, step by step, as the merchant sees it: the wallet to connect (the browser's own,

@@ -113,13 +113,24 @@ describe("the owner's wallet in the dashboard", () => {
     const download = page.waitForEvent('download')
     await page.getByRole('button', { name: 'Export the last year as CSV' }).click()
     const csv = readFileSync((await (await download).path())!, 'utf8').toLowerCase()
-    expect(csv.split('\n').some((line) => line.includes(payer.vault.toLowerCase()) && line.includes(`,${invoiceId},`) && line.includes(',10000000,'))).toBe(true)
+    const exported = csv.split('\n').find((line) => line.includes(`,${invoiceId},`))
+    expect(exported, csv).toBeDefined()
+    expect([exported!.includes(payer.vault.toLowerCase()), exported!.includes(',10000000,')]).toEqual([true, true])
 
     // half refunded to the payer: the amount, the payer and the invoice read before signing
     await page.getByRole('link', { name: 'Invoices' }).click()
     await row.getByRole('button', { name: /^Refund invoice / }).click()
     await page.getByLabel('Amount to refund (USDC)').fill('5')
     const payerBefore = await checkout.balanceOf(payer.vault)
+    // a prepare answer naming another contract than the studio's vault is refused before any words or wallet
+    const stranger = privateKeyToAccount(generatePrivateKey()).address
+    await page.route('**/v1/invoices/*/refund/prepare', async (route) => {
+      const answer = await (await route.fetch()).json()
+      await route.fulfill({ json: { ...answer, typedDataToSign: { ...answer.typedDataToSign, domain: { ...answer.typedDataToSign.domain, verifyingContract: stranger } } } })
+    }, { times: 1 })
+    await page.getByRole('button', { name: 'Prepare the refund' }).click()
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe(`The message is for ${stranger}, not your studio's vault ${merchant.vault}. Nothing was signed.`)
+    expect(wallet.typed.map((typed) => typed.primaryType)).toEqual(['Issue'])
     await page.getByRole('button', { name: 'Prepare the refund' }).click()
     await review.waitFor({ timeout: 30_000 })
     expect(await review.locator('.intent').textContent()).toBe(`Refund 5 USDC of invoice ${invoiceId} to ${payer.vault}`)
@@ -141,13 +152,20 @@ describe("the owner's wallet in the dashboard", () => {
     await page.getByRole('button', { name: 'Prepare the withdrawal' }).click()
     await review.waitFor({ timeout: 30_000 })
     expect(await review.locator('.intent').textContent()).toBe(`Withdraw 1.5 USDC to ${destination}`)
+    // the owner rejects it in the wallet first: nothing is sent, and the page says so
+    wallet.rejectNext('eth_signTypedData_v4')
+    await review.getByRole('button', { name: 'Sign in my wallet' }).click()
+    await expect.poll(() => page.getByRole('alert').textContent()).toBe('Nothing was signed and nothing was sent.')
+    expect(await checkout.balanceOf(destination)).toBe(0n)
+    await page.getByRole('button', { name: 'Prepare the withdrawal' }).click()
+    await review.waitFor({ timeout: 30_000 })
     await review.getByRole('button', { name: 'Sign in my wallet' }).click()
     await page.getByRole('status').filter({ hasText: '1.5 USDC withdrawn to your withdrawal address.' }).waitFor({ timeout: 30_000 })
     expect(await checkout.balanceOf(destination)).toBe(parseUnits('1.5', 6))
     await page.getByRole('cell', { name: destination }).waitFor()
 
     // every message the wallet signed named the studio's vault on the devnet, and came after its words
-    expect(wallet.typed.map((typed) => typed.primaryType)).toEqual(['Issue', 'Refund', 'Withdrawal'])
+    expect(wallet.typed.map((typed) => typed.primaryType)).toEqual(['Issue', 'Refund', 'Withdrawal', 'Withdrawal'])
     for (const typed of wallet.typed) expect([String(typed.domain.verifyingContract).toLowerCase(), typed.domain.chainId]).toEqual([merchant.vault.toLowerCase(), chainId])
     await context.close()
   }, 240_000)
