@@ -215,14 +215,15 @@ describe('POST /v1/studios/:studioId/api-keys/activate-signer', () => {
 describe('POST /v1/studios/:studioId/signer/force-revoke', () => {
   test("behavior: force-revoke refuses the keys' writes at once, says the on-chain session stays, and the chain still shows it; a new activation clears it", async () => {
     expect((await asOwner('GET', signerPath('status'))).body.status).toBe('active')
+    // granted before the revocation: consent itself refuses invoice:write once the signer is revoked
+    const cli = await cliOAuthToken({ serverUrl: ctx.server.url, user: owner, approve: ['invoice:write'] })
     const forced = await asOwner('POST', signerPath('force-revoke'))
     expect(forced).toMatchObject({ status: 200, body: { status: 'revoked', signer_id: expect.any(String), message: expect.stringMatching(/stays installed/) } })
     expect((await sessionOnChain()).signer).toBe(serverSigner())
 
     const used = await operationsCounted(merchant.studioId)
     expect(await issueWith(merchant.apiKey)).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } })
-    // a CLI sign-in granted invoice:write is refused alike (SPEC 5.3: only with an active server signer)
-    const cli = await cliOAuthToken({ serverUrl: ctx.server.url, user: owner, approve: ['invoice:write'] })
+    // the CLI sign-in granted invoice:write while the signer was active is refused alike (SPEC 5.3: only with an active server signer)
     const byCli = await asOwner('POST', '/v1/invoices/issue', { customerId, amount: '5000000', dueDays: 7 }, cli, { 'idempotency-key': crypto.randomUUID() })
     expect(byCli).toMatchObject({ status: 403, body: { code: 'FORBIDDEN' } })
     expect(await operationsCounted(merchant.studioId)).toBe(used)
