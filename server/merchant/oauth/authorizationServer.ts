@@ -295,7 +295,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
         // writes go through the studio's server signer: granted only while its owner has it active
         const signerProblem = (await dependencies.signerRefusal?.(studio)) ?? null
         if (signerProblem !== null) {
-          return html(outgoing, 403, oauthPage('Server signer not active', `<p>Issuing and canceling invoices needs this studio's server signer, and it is not active: ${escapeHtml(signerProblem)}. Its owner activates it in the dashboard; until then, go back and allow without invoice writes.</p>`))
+          return refusal(403, { title: refusals.signerInactive.title, message: refusals.signerInactive.message(signerProblem) })
         }
       }
       const grantId = await grant.save()
@@ -458,5 +458,3 @@ async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
   }
   return new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
 }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)

@@ -33,6 +33,8 @@ export type ConsentStrings = {
     chooseStudio: { title: string; message: string }
     chooseNetwork: { title: string; message: (networks: string) => string }
     limitsNeeded: { title: string; message: string }
+    /** Invoice writes asked for while the studio's server signer is not active; `problem` is the signer's state, in English. */
+    signerInactive: { title: string; message: (problem: string) => string }
   }
 }
 
@@ -67,6 +69,7 @@ const en: ConsentStrings = {
     chooseStudio: { title: 'Choose a studio', message: 'Choose one of your studios: go back and pick it.' },
     chooseNetwork: { title: 'Choose a network', message: (networks) => `Choose one of this deployment's networks (${networks}): go back and pick it.` },
     limitsNeeded: { title: 'Limits needed', message: 'Issuing invoices needs a largest invoice (a whole number above 0) and a number of invoices a day (1 to 10000): go back and set them.' },
+    signerInactive: { title: 'Server signer not active', message: (problem) => `Issuing and canceling invoices needs this studio's server signer, and it is not active: ${problem}. Its owner activates it in the dashboard; until then, go back and allow without invoice writes.` },
   },
 }
 
@@ -101,6 +104,7 @@ const es: ConsentStrings = {
     chooseStudio: { title: 'Elija un estudio', message: 'Elija uno de sus estudios: vuelva atrás y selecciónelo.' },
     chooseNetwork: { title: 'Elija una red', message: (networks) => `Elija una de las redes de este servicio (${networks}): vuelva atrás y selecciónela.` },
     limitsNeeded: { title: 'Faltan los límites', message: 'Para emitir facturas hacen falta una factura máxima (un número entero mayor que 0) y un número de facturas al día (de 1 a 10000): vuelva atrás e indíquelos.' },
+    signerInactive: { title: 'El firmante del servidor no está activo', message: (problem) => `Emitir y anular facturas requiere el firmante del servidor de este estudio, y no está activo: ${problem}. Su propietario lo activa en el panel; hasta entonces, vuelva atrás y permita el acceso sin escritura de facturas.` },
   },
 }
 
@@ -135,6 +139,7 @@ const ptBR: ConsentStrings = {
     chooseStudio: { title: 'Escolha um estúdio', message: 'Escolha um dos seus estúdios: volte e selecione-o.' },
     chooseNetwork: { title: 'Escolha uma rede', message: (networks) => `Escolha uma das redes deste serviço (${networks}): volte e selecione-a.` },
     limitsNeeded: { title: 'Faltam os limites', message: 'Para emitir faturas é preciso uma fatura máxima (um número inteiro maior que 0) e um número de faturas por dia (de 1 a 10000): volte e preencha-os.' },
+    signerInactive: { title: 'O assinante do servidor não está ativo', message: (problem) => `Emitir e cancelar faturas exige o assinante do servidor deste estúdio, e ele não está ativo: ${problem}. O dono o ativa no painel; até lá, volte e permita sem escrita de faturas.` },
   },
 }
 
@@ -169,6 +174,7 @@ const fr: ConsentStrings = {
     chooseStudio: { title: 'Choisissez un studio', message: 'Choisissez l’un de vos studios : revenez en arrière et sélectionnez-le.' },
     chooseNetwork: { title: 'Choisissez un réseau', message: (networks) => `Choisissez l’un des réseaux de ce service (${networks}) : revenez en arrière et sélectionnez-le.` },
     limitsNeeded: { title: 'Limites requises', message: 'Pour émettre des factures, il faut une facture maximale (un nombre entier supérieur à 0) et un nombre de factures par jour (de 1 à 10000) : revenez en arrière et indiquez-les.' },
+    signerInactive: { title: 'Le signataire du serveur n’est pas actif', message: (problem) => `Émettre et annuler des factures nécessite le signataire du serveur de ce studio, et il n’est pas actif : ${problem}. Son propriétaire l’active dans le tableau de bord ; d’ici là, revenez en arrière et autorisez sans l’écriture de factures.` },
   },
 }
 
@@ -203,6 +209,7 @@ const de: ConsentStrings = {
     chooseStudio: { title: 'Studio wählen', message: 'Wählen Sie eines Ihrer Studios: Gehen Sie zurück und wählen Sie es aus.' },
     chooseNetwork: { title: 'Netzwerk wählen', message: (networks) => `Wählen Sie eines der Netzwerke dieses Dienstes (${networks}): Gehen Sie zurück und wählen Sie es aus.` },
     limitsNeeded: { title: 'Grenzen fehlen', message: 'Zum Ausstellen von Rechnungen braucht es eine höchste Rechnung (eine ganze Zahl über 0) und eine Zahl von Rechnungen pro Tag (1 bis 10000): Gehen Sie zurück und legen Sie sie fest.' },
+    signerInactive: { title: 'Server-Signierer nicht aktiv', message: (problem) => `Das Ausstellen und Stornieren von Rechnungen braucht den Server-Signierer dieses Studios, und er ist nicht aktiv: ${problem}. Die Inhaberin oder der Inhaber aktiviert ihn im Dashboard; bis dahin gehen Sie zurück und erlauben Sie den Zugriff ohne Rechnungen auszustellen.` },
   },
 }
 
@@ -237,6 +244,7 @@ const it: ConsentStrings = {
     chooseStudio: { title: 'Scelga uno studio', message: 'Scelga uno dei suoi studi: torni indietro e lo selezioni.' },
     chooseNetwork: { title: 'Scelga una rete', message: (networks) => `Scelga una delle reti di questo servizio (${networks}): torni indietro e la selezioni.` },
     limitsNeeded: { title: 'Limiti mancanti', message: 'Per emettere fatture servono una fattura massima (un numero intero maggiore di 0) e un numero di fatture al giorno (da 1 a 10000): torni indietro e li imposti.' },
+    signerInactive: { title: 'Il firmatario del server non è attivo', message: (problem) => `Emettere e annullare fatture richiede il firmatario del server di questo studio, che non è attivo: ${problem}. Il titolare lo attiva nella dashboard; nel frattempo, torni indietro e consenta senza la scrittura di fatture.` },
   },
 }
 
@@ -271,6 +279,7 @@ const nl: ConsentStrings = {
     chooseStudio: { title: 'Kies een studio', message: 'Kies een van uw studio’s: ga terug en selecteer die.' },
     chooseNetwork: { title: 'Kies een netwerk', message: (networks) => `Kies een van de netwerken van deze dienst (${networks}): ga terug en selecteer het.` },
     limitsNeeded: { title: 'Grenzen nodig', message: 'Om facturen uit te geven zijn een hoogste factuur (een geheel getal boven 0) en een aantal facturen per dag (1 tot 10000) nodig: ga terug en vul ze in.' },
+    signerInactive: { title: 'Serverondertekenaar niet actief', message: (problem) => `Facturen uitgeven en annuleren vraagt de serverondertekenaar van deze studio, en die is niet actief: ${problem}. De eigenaar activeert hem in het dashboard; ga tot dan terug en sta toegang toe zonder facturen te schrijven.` },
   },
 }
 
@@ -305,6 +314,7 @@ const pl: ConsentStrings = {
     chooseStudio: { title: 'Wybierz studio', message: 'Wybierz jedno ze swoich studiów: wróć i zaznacz je.' },
     chooseNetwork: { title: 'Wybierz sieć', message: (networks) => `Wybierz jedną z sieci tej usługi (${networks}): wróć i zaznacz ją.` },
     limitsNeeded: { title: 'Brak limitów', message: 'Wystawianie faktur wymaga najwyższej kwoty faktury (liczby całkowitej większej od 0) i liczby faktur dziennie (od 1 do 10000): wróć i ustaw je.' },
+    signerInactive: { title: 'Podpisujący serwera nie jest aktywny', message: (problem) => `Wystawianie i anulowanie faktur wymaga podpisującego serwera tego studia, a nie jest on aktywny: ${problem}. Właściciel aktywuje go w panelu; do tego czasu wróć i zezwól bez zapisu faktur.` },
   },
 }
 
@@ -339,6 +349,7 @@ const tr: ConsentStrings = {
     chooseStudio: { title: 'Stüdyo seçin', message: 'Stüdyolarınızdan birini seçin: geri dönüp seçiminizi yapın.' },
     chooseNetwork: { title: 'Ağ seçin', message: (networks) => `Bu hizmetin ağlarından birini seçin: ${networks}. Geri dönüp seçiminizi yapın.` },
     limitsNeeded: { title: 'Sınırlar gerekli', message: 'Fatura düzenlemek için en yüksek fatura tutarı (0’dan büyük bir tam sayı) ve günlük fatura sayısı (1 ile 10000 arası) gerekir: geri dönüp bunları girin.' },
+    signerInactive: { title: 'Sunucu imzalayıcısı etkin değil', message: (problem) => `Fatura düzenlemek ve iptal etmek için bu stüdyonun sunucu imzalayıcısı gerekir ve etkin değil. Durum: ${problem}. Sahibi bunu panelden etkinleştirir; o zamana kadar geri dönüp fatura yazma izni olmadan izin verin.` },
   },
 }
 
@@ -373,6 +384,7 @@ const ar: ConsentStrings = {
     chooseStudio: { title: 'اختر استوديو', message: 'اختر أحد الاستوديوهات الخاصة بك: ارجع واختره.' },
     chooseNetwork: { title: 'اختر شبكة', message: (networks) => `اختر إحدى شبكات هذه الخدمة (${networks}): ارجع واخترها.` },
     limitsNeeded: { title: 'الحدود مطلوبة', message: 'يتطلب إصدار الفواتير تحديد أكبر فاتورة (عدد صحيح أكبر من 0) وعدد الفواتير في اليوم (من 1 إلى 10000): ارجع وحدّدها.' },
+    signerInactive: { title: 'أداة التوقيع على الخادم غير نشطة', message: (problem) => `يتطلب إصدار الفواتير وإلغاؤها أداة التوقيع على خادم هذا الاستوديو، وهي غير نشطة: \u2068${problem}\u2069. يفعّلها المالك من لوحة التحكم؛ وإلى ذلك الحين ارجع واسمح دون كتابة الفواتير.` },
   },
 }
 
@@ -407,6 +419,7 @@ const hi: ConsentStrings = {
     chooseStudio: { title: 'स्टूडियो चुनें', message: 'अपने स्टूडियो में से एक चुनें: वापस जाकर उसे चुनें।' },
     chooseNetwork: { title: 'नेटवर्क चुनें', message: (networks) => `इस सेवा के नेटवर्क में से एक चुनें (${networks}): वापस जाकर उसे चुनें।` },
     limitsNeeded: { title: 'सीमाएँ ज़रूरी हैं', message: 'इनवॉइस जारी करने के लिए सबसे बड़ा इनवॉइस (0 से बड़ी पूर्ण संख्या) और दिन में इनवॉइस की संख्या (1 से 10000) चाहिए: वापस जाकर इन्हें भरें।' },
+    signerInactive: { title: 'सर्वर साइनर सक्रिय नहीं है', message: (problem) => `इनवॉइस जारी और रद्द करने के लिए इस स्टूडियो का सर्वर साइनर चाहिए, और वह सक्रिय नहीं है: ${problem}। इसका मालिक इसे डैशबोर्ड में सक्रिय करता है; तब तक वापस जाएँ और इनवॉइस लिखने की अनुमति के बिना अनुमति दें।` },
   },
 }
 
@@ -441,6 +454,7 @@ const id: ConsentStrings = {
     chooseStudio: { title: 'Pilih studio', message: 'Pilih salah satu studio Anda: kembali dan pilih.' },
     chooseNetwork: { title: 'Pilih jaringan', message: (networks) => `Pilih salah satu jaringan layanan ini (${networks}): kembali dan pilih.` },
     limitsNeeded: { title: 'Batas diperlukan', message: 'Menerbitkan faktur memerlukan faktur terbesar (bilangan bulat di atas 0) dan jumlah faktur per hari (1 sampai 10000): kembali dan isi keduanya.' },
+    signerInactive: { title: 'Penanda tangan server tidak aktif', message: (problem) => `Menerbitkan dan membatalkan faktur memerlukan penanda tangan server studio ini, dan penanda tangan itu tidak aktif: ${problem}. Pemiliknya mengaktifkannya di dasbor; sampai saat itu, kembali dan izinkan tanpa penulisan faktur.` },
   },
 }
 
@@ -475,6 +489,7 @@ const vi: ConsentStrings = {
     chooseStudio: { title: 'Chọn studio', message: 'Hãy chọn một studio của bạn: quay lại và chọn.' },
     chooseNetwork: { title: 'Chọn mạng', message: (networks) => `Hãy chọn một mạng của dịch vụ này (${networks}): quay lại và chọn.` },
     limitsNeeded: { title: 'Cần đặt giới hạn', message: 'Để phát hành hóa đơn, cần có hóa đơn lớn nhất (số nguyên lớn hơn 0) và số hóa đơn mỗi ngày (từ 1 đến 10000): hãy quay lại và điền.' },
+    signerInactive: { title: 'Trình ký máy chủ chưa hoạt động', message: (problem) => `Phát hành và hủy hóa đơn cần trình ký máy chủ của studio này, nhưng nó chưa hoạt động: ${problem}. Chủ studio kích hoạt nó trong bảng điều khiển; trong lúc chờ, hãy quay lại và cho phép mà không có quyền ghi hóa đơn.` },
   },
 }
 
@@ -509,6 +524,7 @@ const ja: ConsentStrings = {
     chooseStudio: { title: 'スタジオを選択', message: 'あなたのスタジオから1つ選んでください。前の画面に戻って選択してください。' },
     chooseNetwork: { title: 'ネットワークを選択', message: (networks) => `このサービスのネットワーク（${networks}）から1つ選んでください。前の画面に戻って選択してください。` },
     limitsNeeded: { title: '上限の入力が必要です', message: '請求書を発行するには、請求書の上限額（0より大きい整数）と1日あたりの件数（1〜10000）が必要です。前の画面に戻って入力してください。' },
+    signerInactive: { title: 'サーバー署名者が有効ではありません', message: (problem) => `請求書の発行と取り消しには、このスタジオのサーバー署名者が必要ですが、有効ではありません（${problem}）。オーナーがダッシュボードで有効にします。それまでは前の画面に戻り、請求書の書き込みなしで許可してください。` },
   },
 }
 
@@ -543,6 +559,7 @@ const ko: ConsentStrings = {
     chooseStudio: { title: '스튜디오 선택', message: '내 스튜디오 중 하나를 선택하세요. 이전 화면으로 돌아가 선택하세요.' },
     chooseNetwork: { title: '네트워크 선택', message: (networks) => `이 서비스의 네트워크(${networks}) 중 하나를 선택하세요. 이전 화면으로 돌아가 선택하세요.` },
     limitsNeeded: { title: '한도 필요', message: '청구서를 발행하려면 최대 청구 금액(0보다 큰 정수)과 하루 청구서 수(1~10000)가 필요합니다. 이전 화면으로 돌아가 입력하세요.' },
+    signerInactive: { title: '서버 서명자가 활성 상태가 아님', message: (problem) => `청구서를 발행하고 취소하려면 이 스튜디오의 서버 서명자가 필요하지만, 활성 상태가 아닙니다(${problem}). 소유자가 대시보드에서 활성화합니다. 그때까지는 이전 화면으로 돌아가 청구서 쓰기 없이 허용하세요.` },
   },
 }
 
@@ -577,6 +594,7 @@ const zhCN: ConsentStrings = {
     chooseStudio: { title: '请选择工作室', message: '请选择您的一个工作室：返回并选择。' },
     chooseNetwork: { title: '请选择网络', message: (networks) => `请选择本服务的一个网络（${networks}）：返回并选择。` },
     limitsNeeded: { title: '需要设置限额', message: '开具发票需要设置单张发票最高金额（大于 0 的整数）和每天的发票数（1 到 10000）：请返回并填写。' },
+    signerInactive: { title: '服务器签名器未激活', message: (problem) => `开具和作废发票需要此工作室的服务器签名器，但它未激活：${problem}。所有者可在控制台中激活；在此之前，请返回并在不含发票写入权限的情况下授权。` },
   },
 }
 
