@@ -176,7 +176,8 @@ describe('an MCP agent consented to in chromium', () => {
     const page = await context.newPage()
     await page.goto(oauth.authorizationUrl!.toString())
     await signInAndConsent(page, ['invoice:write'], { maxInvoice: '20000000', perDay: '1' })
-    await expect.poll(() => back).toContain('code=')
+    // until the code is back, what the browser shows instead: a refusal at consent reads in the failure
+    await expect.poll(async () => back ?? `${page.url()} shows: ${(await page.textContent('body').catch(() => ''))?.slice(0, 400)}`).toContain('code=')
     expect(await page.textContent('body')).toBe('back at the agent')
     await context.close()
     listener.close()
