@@ -175,7 +175,8 @@ describe('an MCP agent consented to in chromium', () => {
     const context = await checkout.browser.newContext()
     const page = await context.newPage()
     await page.goto(oauth.authorizationUrl!.toString())
-    await signInAndConsent(page, ['invoice:write'], { maxInvoice: '20000000', perDay: '1' })
+    // the merchant types the largest invoice in USDC: 20, which the agent meets as 20000000 base units
+    await signInAndConsent(page, ['invoice:write'], { maxInvoice: '20', perDay: '1' })
     // until the code is back, what the browser shows instead: a refusal at consent reads in the failure
     await expect.poll(async () => back ?? `${page.url()} shows: ${(await page.textContent('body').catch(() => ''))?.slice(0, 400)}`).toContain('code=')
     expect(await page.textContent('body')).toBe('back at the agent')
@@ -202,7 +203,8 @@ describe('an MCP agent consented to in chromium', () => {
     expect(JSON.parse(textOf(await issue(key, '20000000'))[0]!)).toMatchObject({ id: invoice.id, idempotency: { replayed: true } })
     const over = await issue(`${key}-over`, '20000001')
     expect(over.isError).toBe(true)
-    expect(JSON.parse(textOf(over)[0]!)).toMatchObject({ code: 'LIMIT_EXCEEDED', message: expect.stringContaining('largest invoice') })
+    // one base unit over: refused, naming both amounts in USDC
+    expect(JSON.parse(textOf(over)[0]!)).toMatchObject({ code: 'LIMIT_EXCEEDED', message: 'the amount, 20.000001 USDC, is above the largest invoice approved at consent, 20 USDC: issue a smaller invoice, or reconnect with a higher limit' })
     const secondToday = await issue(`${key}-second`, '1000000')
     expect(JSON.parse(textOf(secondToday)[0]!)).toMatchObject({ code: 'LIMIT_EXCEEDED' })
 

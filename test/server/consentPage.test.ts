@@ -17,6 +17,7 @@ const consent = (language: (typeof languageCodes)[number]) =>
     resource: 'http://127.0.0.1:8080/mcp',
     scopes: ['invoice:read', 'invoice:write', 'customer:read', 'customer:write', 'dashboard:read'],
     language,
+    token: { symbol: 'USDC', decimals: 6 },
   })
 
 /** Every word of a catalog by its dotted path, nested ones too, sentences with values called with markers. */
@@ -86,7 +87,18 @@ describe('the consent page in the 16 languages', () => {
     expect(page).toMatch(/you go back to <code>http:\/\/127\.0\.0\.1:9<\/code>/)
     expect(page).toContain('>Allow</button>')
     expect(page).toContain('>Deny</button>')
-    expect(page).toContain('Largest invoice, in the token&#39;s smallest unit (1000000 is 1 USDC)')
+    expect(page).toContain('<label for="max_invoice">Largest invoice, in USDC</label>')
+  })
+
+  test('behavior: the largest invoice is asked in USDC, 1000 unless the person types another amount, the symbol beside the field', () => {
+    for (const code of languageCodes) {
+      const field = /<input id="max_invoice" name="max_invoice"[^>]*>[^<]*<span[^>]*>([^<]*)<\/span>/.exec(consent(code))
+      expect(field?.[0], code).toContain('value="1000"')
+      expect(field?.[0], code).toContain('inputmode="decimal"')
+      expect(field?.[1], code).toBe('USDC')
+      // and the label names the token in every language
+      expect(consentCatalogs[code].maxInvoice('USDC'), code).toContain('USDC')
+    }
   })
 
   test("behavior: the authorization server's pages wear the dashboard's colours and font", () => {

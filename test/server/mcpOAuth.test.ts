@@ -126,7 +126,8 @@ async function browseToRedirect(authorizationUrl: URL, approve: readonly string[
       continue
     }
     const page = await response.text()
-    expect(response.status, page.slice(0, 300)).toBe(200)
+    // a refusal reads in the failure as the person reads it: the page without its style
+    expect(response.status, page.replace(/<style>.*?<\/style>/s, '').slice(0, 800)).toBe(200)
     const action = new URL(/<form method="post" action="([^"]+)"/.exec(page)![1]!, url).toString()
     if (page.includes('name="password"')) response = await post(action, new URLSearchParams({ email: demoMerchantUser.email, password: demoMerchantUser.password }))
     else if (action.includes('/oauth/interaction/')) {
@@ -226,12 +227,17 @@ describe('the hosted MCP endpoint', () => {
   })
 
   test('a write within the limits set at consent is issued; one over the largest invoice, or past the day\'s count, is refused', async () => {
-    const { client } = await connectAgent([...reads, ...writes], { max_invoice: '20000000', invoices_per_day: '1' })
+    // the merchant types 20 USDC; the agent's amounts are base units, six decimals for USDC
+    const { client, oauth } = await connectAgent([...reads, ...writes], { max_invoice: '20', invoices_per_day: '1' })
     const customer = (await ctx.server.stores.customers.findCustomerByName(studioId, 'Acme Robotics GmbH'))!
     const issue = (key: string, amount: string) => client.callTool({ name: 'invoice_issue', arguments: { idempotency_key: key, customer_id: customer.id, amount, due_days: 7 } })
+    // one base unit above 20 USDC: refused in the amounts the merchant chose
     const over = await issue(`over-${Date.now()}`, '20000001')
     expect(over.isError).toBe(true)
-    expect(textOf(over)).toMatchObject({ code: 'LIMIT_EXCEEDED', message: expect.stringContaining('largest invoice') })
+    expect(textOf(over)).toMatchObject({ code: 'LIMIT_EXCEEDED', message: 'the amount, 20.000001 USDC, is above the largest invoice approved at consent, 20 USDC: issue a smaller invoice, or reconnect with a higher limit' })
+    // who the token stands for says the limit in base units and as typed
+    const info = (await (await fetch(`${ctx.server.url}/oauth/token-info`, { headers: { authorization: `Bearer ${oauth.saved!.access_token}` } })).json()) as { limits: unknown }
+    expect(info.limits).toEqual({ max_invoice: '20000000', max_invoice_display: '20 USDC', invoices_per_day: 1 })
     const key = `within-${Date.now()}`
     const within = textOf(await issue(key, '20000000'))
     expect(within).toMatchObject({ amount: '20000000', status: 'Issued' })
@@ -240,6 +246,19 @@ describe('the hosted MCP endpoint', () => {
     expect(second.isError).toBe(true)
     expect(textOf(second)).toMatchObject({ code: 'LIMIT_EXCEEDED', message: expect.stringContaining('1 invoices a day') })
     await client.close()
+  })
+
+  test('a largest invoice that is not an amount of USDC is refused at consent in the merchant\'s words, and nothing is granted', async () => {
+    // more decimals than USDC has, zero, a sign, an absurd figure (base units typed out of habit, say)
+    for (const typed of ['20.0000001', '0', '-5', '20000000000000']) {
+      await expect(connectAgent([...reads, ...writes], { max_invoice: typed }), typed).rejects.toThrow(
+        'The largest invoice is an amount in USDC above 0, such as 1000 or 1000.50, with at most 6 decimals and at most 1,000,000,000 USDC: go back and correct it.',
+      )
+    }
+    // with a comma, as many languages write amounts: 12.5 USDC is the limit
+    const { oauth } = await connectAgent([...reads, ...writes], { max_invoice: '12,5', invoices_per_day: '3' })
+    const info = (await (await fetch(`${ctx.server.url}/oauth/token-info`, { headers: { authorization: `Bearer ${oauth.saved!.access_token}` } })).json()) as { limits: unknown }
+    expect(info.limits).toEqual({ max_invoice: '12500000', max_invoice_display: '12.5 USDC', invoices_per_day: 3 })
   })
 
   test("invoice writes are refused at consent while the studio's server signer is not active; reads are still granted", async () => {
@@ -529,7 +548,7 @@ describe("the studio's audit log", () => {
   }
 
   test("keeps every write an agent makes through MCP with the client's name, in the words its tool result says; reads and replays are not writes", async () => {
-    const { client, oauth } = await connectAgent([...reads, ...writes], { max_invoice: '50000000', invoices_per_day: '5' })
+    const { client, oauth } = await connectAgent([...reads, ...writes], { max_invoice: '50', invoices_per_day: '5' })
     const name = `Audited Customer ${Date.now()}`
     const creation = await client.callTool({ name: 'customer_create', arguments: { type: 'entity', legal_name: name, email: 'audited@example.com', registration_number: 'HRB 7', address: { street: '1 Audit Way', city: 'Berlin', postal: '10115', country: 'DE' } } })
     const customer = textOf(creation).data

@@ -13,6 +13,7 @@ import type { Studio, StudioStore } from '../../store/studioStore'
 import type { UserStore } from '../accounts/userStore'
 import { oauthPage, oauthRefusalPage, renderOAuthConsent } from './consentPage'
 import { consentCatalogs, consentLanguage } from './consentStrings'
+import { limitAmountText, limitBaseUnits, mostLimitAmount, type LimitToken } from './invoiceLimitAmount'
 import { oauthAdapterFactory } from './oauthPayloadStore'
 
 /** The scopes a CLI or an agent may be granted: the granular ones only (SPEC 5.5); legacy read,
@@ -48,6 +49,9 @@ export type AuthorizationServerDependencies = {
   /** Why the studio's server signer cannot issue or cancel now (no live session its owner started, or
    * its write access revoked), or null when it can: invoice writes are granted only with one (SPEC 5.4). */
   signerRefusal?: (studio: Studio) => Promise<string | null>
+  /** The deployment's token (its symbol and decimals, as the chain says them): the person sets the
+   * largest invoice in its amounts, and reads it back in them wherever the limit is named. */
+  invoiceToken: () => Promise<LimitToken>
 }
 
 /** A chain a grant may be bound to, by its id and the name a person knows it by. */
@@ -74,8 +78,8 @@ export type OAuthGrantPrincipal = {
 /** What the grant keeps beside oidc-provider's own: what the person chose at consent. */
 type GrantChoices = { grantId: string; studioId: string; chainId?: number; limits?: InvoiceLimits }
 
-/** What the person set at consent for invoice writes (SPEC 5.4): the largest amount in base units,
- * and how many invoices in any 24 hours. */
+/** What the person set at consent for invoice writes (SPEC 5.4): the largest amount, typed in the
+ * token's amounts and kept in base units (as invoices' amounts are), and how many invoices in any 24 hours. */
 export type InvoiceLimits = { maxInvoice: string; perDay: number }
 
 export type AuthorizationServer = {
@@ -286,12 +290,14 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       }
       let limits: InvoiceLimits | undefined
       if (approved.includes('invoice:write')) {
-        const maxInvoice = form.get('max_invoice')?.trim() ?? ''
-        const perDay = Number(form.get('invoices_per_day')?.trim())
-        if (!/^[1-9]\d{0,29}$/.test(maxInvoice) || !Number.isInteger(perDay) || perDay < 1 || perDay > 10_000) {
-          return refusal(400, refusals.limitsNeeded)
+        const token = await dependencies.invoiceToken()
+        const maxInvoice = limitBaseUnits(form.get('max_invoice') ?? '', token)
+        if (maxInvoice === null) {
+          return refusal(400, { title: refusals.largestInvoice.title, message: refusals.largestInvoice.message(token.symbol, String(token.decimals), new Intl.NumberFormat(language, { numberingSystem: 'latn' }).format(mostLimitAmount)) })
         }
-        limits = { maxInvoice, perDay }
+        const perDay = Number(form.get('invoices_per_day')?.trim())
+        if (!Number.isInteger(perDay) || perDay < 1 || perDay > 10_000) return refusal(400, refusals.limitsNeeded)
+        limits = { maxInvoice: maxInvoice.toString(), perDay }
         // writes go through the studio's server signer: granted only while its owner has it active
         const signerProblem = (await dependencies.signerRefusal?.(studio)) ?? null
         if (signerProblem !== null) {
@@ -302,7 +308,9 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       await grantStudios.upsert(grantId, { grantId, studioId: studio.id, ...(chainId !== undefined ? { chainId } : {}), ...(limits ? { limits } : {}) } satisfies GrantChoices, refreshTokenSeconds)
       return (await provider.interactionFinished(incoming, outgoing, { consent: { grantId } }, { mergeWithLastSubmission: true }), RESPONSE_ALREADY_SENT)
     }
-    return html(outgoing, 200, renderOAuthConsent({ uid, clientName: String(client?.clientName ?? params.client_id), returnsTo: new URL(String(params.redirect_uri)).origin, studios: [{ id: studio.id, name: studio.name ?? studio.id }], networks, resource, scopes: requested, language }))
+    // the token is read only where its amounts are asked for: a sign-in for reads needs no chain
+    const token = requested.includes('invoice:write') ? await dependencies.invoiceToken() : undefined
+    return html(outgoing, 200, renderOAuthConsent({ uid, clientName: String(client?.clientName ?? params.client_id), returnsTo: new URL(String(params.redirect_uri)).origin, studios: [{ id: studio.id, name: studio.name ?? studio.id }], networks, resource, scopes: requested, language, ...(token ? { token } : {}) }))
   }
 
   /** The identity provider's redirect back: its code becomes the user's subject, checked as any
@@ -346,7 +354,8 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
         network: grant.chainId === null ? null : { chain_id: grant.chainId, name: network?.name ?? String(grant.chainId) },
         client: { id: grant.clientId, name: grant.clientName },
         scopes: grant.scopes,
-        limits: grant.limits && { max_invoice: grant.limits.maxInvoice, invoices_per_day: grant.limits.perDay },
+        // base units as everywhere in the API, and the amount as the person typed it at consent
+        limits: grant.limits && { max_invoice: grant.limits.maxInvoice, max_invoice_display: limitAmountText(grant.limits.maxInvoice, await dependencies.invoiceToken()), invoices_per_day: grant.limits.perDay },
         expires_at: new Date(grant.expiresAt * 1000).toISOString(),
       },
       200,
@@ -405,7 +414,10 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     if (!grant.limits) return 'no limits were set for invoice writes at consent: reconnect and set them'
     const entry = `${grant.grantId}:${idempotencyKey}`
     if (await issues.find(entry)) return null
-    if (amount > BigInt(grant.limits.maxInvoice)) return `the amount is above the largest invoice approved at consent (${grant.limits.maxInvoice} base units)`
+    if (amount > BigInt(grant.limits.maxInvoice)) {
+      const token = await dependencies.invoiceToken()
+      return `the amount, ${limitAmountText(amount, token)}, is above the largest invoice approved at consent, ${limitAmountText(grant.limits.maxInvoice, token)}: issue a smaller invoice, or reconnect with a higher limit`
+    }
     const [row] = await db.query<{ issued: number }>(
       `SELECT count(*)::int AS issued FROM oauth_payloads WHERE model = 'GrantIssue' AND grant_id = $1 AND expires_at > $2`,
       [grant.grantId, new Date(now())],

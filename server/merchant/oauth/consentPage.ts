@@ -1,5 +1,6 @@
 import { languageCodes, languageNames, textDirection, type Language } from '../../../src/ui/languages'
 import { consentCatalogs, type ConsentStrings } from './consentStrings'
+import { defaultLimitAmount, type LimitToken } from './invoiceLimitAmount'
 import { oauthPageStyle } from './oauthPageStyle'
 
 /** The authorization server's own pages: plain HTML forms a person, a test with fetch or a screen
@@ -26,11 +27,13 @@ export const oauthRefusalPage = (title: string, message: string, language: Langu
 /** Writes are never ticked in advance: a person opts into them (SPEC 5.4). */
 const isWrite = (scope: string) => scope.endsWith(':write')
 
-/** SPEC 5.4: invoice writes need limits set at consent; these hold only if invoice:write is ticked. */
-export const defaultInvoiceLimits = { maxInvoice: '1000000000', perDay: 20 }
-const limitFields = (t: ConsentStrings) =>
+/** SPEC 5.4: invoice writes need limits set at consent; these hold only if invoice:write is ticked.
+ * The largest invoice is an amount of the token as the merchant writes one (1000 USDC), its symbol
+ * beside the field, never base units. */
+export const defaultInvoiceLimits = { maxInvoice: defaultLimitAmount, perDay: 20 }
+const limitFields = (t: ConsentStrings, token: LimitToken) =>
   `<fieldset><legend>${escape(t.limitsLegend)}</legend><p class="hint" id="limits-hint">${escape(t.limitsIntro)}</p>` +
-  `<label for="max_invoice">${escape(t.maxInvoice)}</label><input id="max_invoice" name="max_invoice" aria-describedby="limits-hint" inputmode="numeric" required value="${defaultInvoiceLimits.maxInvoice}">` +
+  `<label for="max_invoice">${escape(t.maxInvoice(token.symbol))}</label><div class="amount"><input id="max_invoice" name="max_invoice" aria-describedby="limits-hint" inputmode="decimal" autocomplete="off" required value="${defaultInvoiceLimits.maxInvoice}"><span aria-hidden="true">${escape(token.symbol)}</span></div>` +
   `<label for="invoices_per_day">${escape(t.perDay)}</label><input id="invoices_per_day" name="invoices_per_day" aria-describedby="limits-hint" inputmode="numeric" required value="${defaultInvoiceLimits.perDay}">` +
   '</fieldset>'
 
@@ -40,7 +43,7 @@ const choice = (name: string, legend: string, options: readonly { value: string;
   options.map((option, i) => `<option value="${escape(option.value)}"${i === 0 ? ' selected' : ''}>${escape(option.label)}</option>`).join('') +
   '</select>'
 
-export function renderOAuthConsent({ uid, clientName, returnsTo, studios, networks, resource, scopes, language = 'en' }: { uid: string; clientName: string; returnsTo: string; studios: readonly { id: string; name: string }[]; networks: readonly { chainId: number; name: string }[]; resource: string; scopes: readonly string[]; language?: Language }): string {
+export function renderOAuthConsent({ uid, clientName, returnsTo, studios, networks, resource, scopes, language = 'en', token }: { uid: string; clientName: string; returnsTo: string; studios: readonly { id: string; name: string }[]; networks: readonly { chainId: number; name: string }[]; resource: string; scopes: readonly string[]; language?: Language; token?: LimitToken }): string {
   const t = consentCatalogs[language]
   const studioName = studios.length === 1 ? studios[0]!.name : t.yourStudio
   const boxes = scopes
@@ -57,7 +60,7 @@ export function renderOAuthConsent({ uid, clientName, returnsTo, studios, networ
       (networks.length > 0 ? choice('chain_id', t.network, networks.map((network) => ({ value: String(network.chainId), label: network.name.includes(String(network.chainId)) ? network.name : t.chain(network.name, String(network.chainId)) }))) : '') +
       '</fieldset>' +
       `<fieldset><legend>${escape(t.whatLegend)}</legend>${scopes.some(isWrite) ? `<p class="hint">${escape(t.writesUnticked)}</p>` : ''}${boxes}</fieldset>` +
-      (scopes.includes('invoice:write') ? limitFields(t) : '') +
+      (scopes.includes('invoice:write') && token ? limitFields(t, token) : '') +
       `<button type="submit">${escape(t.allow)}</button></form>` +
       `<form method="post" action="/oauth/interaction/${escape(uid)}/deny"><button type="submit" class="secondary">${escape(t.deny)}</button></form>`,
     { language, withSwitch: true },

@@ -22,7 +22,8 @@ export type ConsentStrings = {
   scopes: Record<string, string>
   limitsLegend: string
   limitsIntro: string
-  maxInvoice: string
+  /** The largest invoice's label: an amount of the token named by its symbol. */
+  maxInvoice: (symbol: string) => string
   perDay: string
   allow: string
   deny: string
@@ -33,6 +34,8 @@ export type ConsentStrings = {
     chooseStudio: { title: string; message: string }
     chooseNetwork: { title: string; message: (networks: string) => string }
     limitsNeeded: { title: string; message: string }
+    /** A largest invoice that is not an amount of the token: its symbol, its decimals, the most allowed (written for the language). */
+    largestInvoice: { title: string; message: (symbol: string, decimals: string, most: string) => string }
     /** Invoice writes asked for while the studio's server signer is not active; `problem` is the signer's state, in English. */
     signerInactive: { title: string; message: (problem: string) => string }
   }
@@ -59,7 +62,7 @@ const en: ConsentStrings = {
   },
   limitsLegend: 'Limits on the invoices it issues',
   limitsIntro: 'It can never issue an invoice above the largest amount, nor more invoices than this in any 24 hours. You can revoke it at any time in the dashboard.',
-  maxInvoice: "Largest invoice, in the token's smallest unit (1000000 is 1 USDC)",
+  maxInvoice: (symbol) => `Largest invoice, in ${symbol}`,
   perDay: 'Invoices in any 24 hours',
   allow: 'Allow',
   deny: 'Deny',
@@ -68,7 +71,8 @@ const en: ConsentStrings = {
     noStudio: { title: 'No studio', message: 'This account owns no studio yet: set one up in the dashboard first.' },
     chooseStudio: { title: 'Choose a studio', message: 'Choose one of your studios: go back and pick it.' },
     chooseNetwork: { title: 'Choose a network', message: (networks) => `Choose one of this deployment's networks (${networks}): go back and pick it.` },
-    limitsNeeded: { title: 'Limits needed', message: 'Issuing invoices needs a largest invoice (a whole number above 0) and a number of invoices a day (1 to 10000): go back and set them.' },
+    limitsNeeded: { title: 'Limits needed', message: 'Issuing invoices needs a number of invoices a day (1 to 10000): go back and set it.' },
+    largestInvoice: { title: 'Largest invoice', message: (symbol, decimals, most) => `The largest invoice is an amount in ${symbol} above 0, such as 1000 or 1000.50, with at most ${decimals} decimals and at most ${most} ${symbol}: go back and correct it.` },
     signerInactive: { title: 'Server signer not active', message: (problem) => `Issuing and canceling invoices needs this studio's server signer, and it is not active: ${problem}. Its owner activates it in the dashboard; until then, go back and allow without invoice writes.` },
   },
 }
@@ -94,7 +98,7 @@ const es: ConsentStrings = {
   },
   limitsLegend: 'Límites de las facturas que emite',
   limitsIntro: 'Nunca podrá emitir una factura por encima del importe máximo, ni más facturas que estas en 24 horas. Puede revocar el acceso en cualquier momento desde el panel.',
-  maxInvoice: 'Factura máxima, en la unidad más pequeña del token (1000000 es 1 USDC)',
+  maxInvoice: (symbol) => `Factura máxima, en ${symbol}`,
   perDay: 'Facturas en 24 horas',
   allow: 'Permitir',
   deny: 'Rechazar',
@@ -103,7 +107,8 @@ const es: ConsentStrings = {
     noStudio: { title: 'Sin estudio', message: 'Esta cuenta aún no tiene ningún estudio: configure uno primero en el panel.' },
     chooseStudio: { title: 'Elija un estudio', message: 'Elija uno de sus estudios: vuelva atrás y selecciónelo.' },
     chooseNetwork: { title: 'Elija una red', message: (networks) => `Elija una de las redes de este servicio (${networks}): vuelva atrás y selecciónela.` },
-    limitsNeeded: { title: 'Faltan los límites', message: 'Para emitir facturas hacen falta una factura máxima (un número entero mayor que 0) y un número de facturas al día (de 1 a 10000): vuelva atrás e indíquelos.' },
+    limitsNeeded: { title: 'Faltan los límites', message: 'Para emitir facturas hace falta un número de facturas al día (de 1 a 10000): vuelva atrás e indíquelo.' },
+    largestInvoice: { title: 'Factura máxima', message: (symbol, decimals, most) => `La factura máxima es un importe en ${symbol} mayor que 0, como 1000 o 1000,50, con ${decimals} decimales como máximo y como mucho ${most} ${symbol}: vuelva atrás y corríjalo.` },
     signerInactive: { title: 'El firmante del servidor no está activo', message: (problem) => `Emitir y anular facturas requiere el firmante del servidor de este estudio, y no está activo: ${problem}. Su propietario lo activa en el panel; hasta entonces, vuelva atrás y permita el acceso sin escritura de facturas.` },
   },
 }
@@ -129,7 +134,7 @@ const ptBR: ConsentStrings = {
   },
   limitsLegend: 'Limites das faturas que ele emite',
   limitsIntro: 'Ele nunca poderá emitir uma fatura acima do valor máximo, nem mais faturas do que isto em 24 horas. Você pode revogar o acesso a qualquer momento no painel.',
-  maxInvoice: 'Maior fatura, na menor unidade do token (1000000 é 1 USDC)',
+  maxInvoice: (symbol) => `Maior fatura, em ${symbol}`,
   perDay: 'Faturas em 24 horas',
   allow: 'Permitir',
   deny: 'Recusar',
@@ -138,7 +143,8 @@ const ptBR: ConsentStrings = {
     noStudio: { title: 'Nenhum estúdio', message: 'Esta conta ainda não tem estúdio: crie um primeiro no painel.' },
     chooseStudio: { title: 'Escolha um estúdio', message: 'Escolha um dos seus estúdios: volte e selecione-o.' },
     chooseNetwork: { title: 'Escolha uma rede', message: (networks) => `Escolha uma das redes deste serviço (${networks}): volte e selecione-a.` },
-    limitsNeeded: { title: 'Faltam os limites', message: 'Para emitir faturas é preciso uma fatura máxima (um número inteiro maior que 0) e um número de faturas por dia (de 1 a 10000): volte e preencha-os.' },
+    limitsNeeded: { title: 'Faltam os limites', message: 'Para emitir faturas é preciso um número de faturas por dia (de 1 a 10000): volte e preencha-o.' },
+    largestInvoice: { title: 'Maior fatura', message: (symbol, decimals, most) => `A maior fatura é um valor em ${symbol} maior que 0, como 1000 ou 1000,50, com no máximo ${decimals} casas decimais e no máximo ${most} ${symbol}: volte e corrija-o.` },
     signerInactive: { title: 'O assinante do servidor não está ativo', message: (problem) => `Emitir e cancelar faturas exige o assinante do servidor deste estúdio, e ele não está ativo: ${problem}. O dono o ativa no painel; até lá, volte e permita sem escrita de faturas.` },
   },
 }
@@ -164,7 +170,7 @@ const fr: ConsentStrings = {
   },
   limitsLegend: 'Limites des factures qu’il émet',
   limitsIntro: 'Il ne pourra jamais émettre une facture au-delà du montant maximal, ni plus de factures que ce nombre sur 24 heures. Vous pouvez révoquer l’accès à tout moment depuis le tableau de bord.',
-  maxInvoice: 'Facture maximale, dans la plus petite unité du jeton (1000000 vaut 1 USDC)',
+  maxInvoice: (symbol) => `Facture maximale, en ${symbol}`,
   perDay: 'Factures sur 24 heures',
   allow: 'Autoriser',
   deny: 'Refuser',
@@ -173,7 +179,8 @@ const fr: ConsentStrings = {
     noStudio: { title: 'Aucun studio', message: 'Ce compte n’a pas encore de studio : créez-en un d’abord dans le tableau de bord.' },
     chooseStudio: { title: 'Choisissez un studio', message: 'Choisissez l’un de vos studios : revenez en arrière et sélectionnez-le.' },
     chooseNetwork: { title: 'Choisissez un réseau', message: (networks) => `Choisissez l’un des réseaux de ce service (${networks}) : revenez en arrière et sélectionnez-le.` },
-    limitsNeeded: { title: 'Limites requises', message: 'Pour émettre des factures, il faut une facture maximale (un nombre entier supérieur à 0) et un nombre de factures par jour (de 1 à 10000) : revenez en arrière et indiquez-les.' },
+    limitsNeeded: { title: 'Limites requises', message: 'Pour émettre des factures, il faut un nombre de factures par jour (de 1 à 10000) : revenez en arrière et indiquez-le.' },
+    largestInvoice: { title: 'Facture maximale', message: (symbol, decimals, most) => `La facture maximale est un montant en ${symbol} supérieur à 0, comme 1000 ou 1000,50, avec au plus ${decimals} décimales et au plus ${most} ${symbol} : revenez en arrière et corrigez-le.` },
     signerInactive: { title: 'Le signataire du serveur n’est pas actif', message: (problem) => `Émettre et annuler des factures nécessite le signataire du serveur de ce studio, et il n’est pas actif : ${problem}. Son propriétaire l’active dans le tableau de bord ; d’ici là, revenez en arrière et autorisez sans l’écriture de factures.` },
   },
 }
@@ -199,7 +206,7 @@ const de: ConsentStrings = {
   },
   limitsLegend: 'Grenzen für die Rechnungen, die es ausstellt',
   limitsIntro: 'Es kann nie eine Rechnung über dem Höchstbetrag ausstellen und nie mehr Rechnungen als diese in 24 Stunden. Sie können den Zugriff jederzeit im Dashboard widerrufen.',
-  maxInvoice: 'Höchste Rechnung, in der kleinsten Einheit des Tokens (1000000 sind 1 USDC)',
+  maxInvoice: (symbol) => `Höchste Rechnung, in ${symbol}`,
   perDay: 'Rechnungen in 24 Stunden',
   allow: 'Erlauben',
   deny: 'Ablehnen',
@@ -208,7 +215,8 @@ const de: ConsentStrings = {
     noStudio: { title: 'Kein Studio', message: 'Dieses Konto hat noch kein Studio: Legen Sie zuerst eines im Dashboard an.' },
     chooseStudio: { title: 'Studio wählen', message: 'Wählen Sie eines Ihrer Studios: Gehen Sie zurück und wählen Sie es aus.' },
     chooseNetwork: { title: 'Netzwerk wählen', message: (networks) => `Wählen Sie eines der Netzwerke dieses Dienstes (${networks}): Gehen Sie zurück und wählen Sie es aus.` },
-    limitsNeeded: { title: 'Grenzen fehlen', message: 'Zum Ausstellen von Rechnungen braucht es eine höchste Rechnung (eine ganze Zahl über 0) und eine Zahl von Rechnungen pro Tag (1 bis 10000): Gehen Sie zurück und legen Sie sie fest.' },
+    limitsNeeded: { title: 'Grenzen fehlen', message: 'Zum Ausstellen von Rechnungen braucht es eine Zahl von Rechnungen pro Tag (1 bis 10000): Gehen Sie zurück und legen Sie sie fest.' },
+    largestInvoice: { title: 'Höchste Rechnung', message: (symbol, decimals, most) => `Die höchste Rechnung ist ein Betrag in ${symbol} über 0, etwa 1000 oder 1000,50, mit höchstens ${decimals} Nachkommastellen und höchstens ${most} ${symbol}: Gehen Sie zurück und korrigieren Sie ihn.` },
     signerInactive: { title: 'Server-Signierer nicht aktiv', message: (problem) => `Das Ausstellen und Stornieren von Rechnungen braucht den Server-Signierer dieses Studios, und er ist nicht aktiv: ${problem}. Die Inhaberin oder der Inhaber aktiviert ihn im Dashboard; bis dahin gehen Sie zurück und erlauben Sie den Zugriff ohne Rechnungen auszustellen.` },
   },
 }
@@ -234,7 +242,7 @@ const it: ConsentStrings = {
   },
   limitsLegend: 'Limiti sulle fatture che emette',
   limitsIntro: 'Non potrà mai emettere una fattura oltre l’importo massimo, né più fatture di queste in 24 ore. Può revocare l’accesso in qualsiasi momento dalla dashboard.',
-  maxInvoice: 'Fattura massima, nell’unità più piccola del token (1000000 è 1 USDC)',
+  maxInvoice: (symbol) => `Fattura massima, in ${symbol}`,
   perDay: 'Fatture in 24 ore',
   allow: 'Consenti',
   deny: 'Nega',
@@ -243,7 +251,8 @@ const it: ConsentStrings = {
     noStudio: { title: 'Nessuno studio', message: 'Questo account non ha ancora uno studio: ne crei prima uno nella dashboard.' },
     chooseStudio: { title: 'Scelga uno studio', message: 'Scelga uno dei suoi studi: torni indietro e lo selezioni.' },
     chooseNetwork: { title: 'Scelga una rete', message: (networks) => `Scelga una delle reti di questo servizio (${networks}): torni indietro e la selezioni.` },
-    limitsNeeded: { title: 'Limiti mancanti', message: 'Per emettere fatture servono una fattura massima (un numero intero maggiore di 0) e un numero di fatture al giorno (da 1 a 10000): torni indietro e li imposti.' },
+    limitsNeeded: { title: 'Limiti mancanti', message: 'Per emettere fatture serve un numero di fatture al giorno (da 1 a 10000): torni indietro e lo imposti.' },
+    largestInvoice: { title: 'Fattura massima', message: (symbol, decimals, most) => `La fattura massima è un importo in ${symbol} maggiore di 0, come 1000 o 1000,50, con al massimo ${decimals} decimali e al massimo ${most} ${symbol}: torni indietro e lo corregga.` },
     signerInactive: { title: 'Il firmatario del server non è attivo', message: (problem) => `Emettere e annullare fatture richiede il firmatario del server di questo studio, che non è attivo: ${problem}. Il titolare lo attiva nella dashboard; nel frattempo, torni indietro e consenta senza la scrittura di fatture.` },
   },
 }
@@ -269,7 +278,7 @@ const nl: ConsentStrings = {
   },
   limitsLegend: 'Grenzen aan de facturen die het uitgeeft',
   limitsIntro: 'Het kan nooit een factuur boven het hoogste bedrag uitgeven, en nooit meer facturen dan dit in 24 uur. U kunt de toegang altijd intrekken in het dashboard.',
-  maxInvoice: 'Hoogste factuur, in de kleinste eenheid van de token (1000000 is 1 USDC)',
+  maxInvoice: (symbol) => `Hoogste factuur, in ${symbol}`,
   perDay: 'Facturen per 24 uur',
   allow: 'Toestaan',
   deny: 'Weigeren',
@@ -278,7 +287,8 @@ const nl: ConsentStrings = {
     noStudio: { title: 'Geen studio', message: 'Dit account heeft nog geen studio: maak er eerst een aan in het dashboard.' },
     chooseStudio: { title: 'Kies een studio', message: 'Kies een van uw studio’s: ga terug en selecteer die.' },
     chooseNetwork: { title: 'Kies een netwerk', message: (networks) => `Kies een van de netwerken van deze dienst (${networks}): ga terug en selecteer het.` },
-    limitsNeeded: { title: 'Grenzen nodig', message: 'Om facturen uit te geven zijn een hoogste factuur (een geheel getal boven 0) en een aantal facturen per dag (1 tot 10000) nodig: ga terug en vul ze in.' },
+    limitsNeeded: { title: 'Grenzen nodig', message: 'Om facturen uit te geven is een aantal facturen per dag (1 tot 10000) nodig: ga terug en vul het in.' },
+    largestInvoice: { title: 'Hoogste factuur', message: (symbol, decimals, most) => `De hoogste factuur is een bedrag in ${symbol} boven 0, zoals 1000 of 1000,50, met hoogstens ${decimals} decimalen en hoogstens ${most} ${symbol}: ga terug en verbeter het.` },
     signerInactive: { title: 'Serverondertekenaar niet actief', message: (problem) => `Facturen uitgeven en annuleren vraagt de serverondertekenaar van deze studio, en die is niet actief: ${problem}. De eigenaar activeert hem in het dashboard; ga tot dan terug en sta toegang toe zonder facturen te schrijven.` },
   },
 }
@@ -304,7 +314,7 @@ const pl: ConsentStrings = {
   },
   limitsLegend: 'Limity wystawianych faktur',
   limitsIntro: 'Nigdy nie wystawi faktury powyżej najwyższej kwoty ani więcej faktur niż tyle w ciągu 24 godzin. Dostęp możesz cofnąć w każdej chwili w panelu.',
-  maxInvoice: 'Najwyższa faktura, w najmniejszej jednostce tokena (1000000 to 1 USDC)',
+  maxInvoice: (symbol) => `Najwyższa faktura, w ${symbol}`,
   perDay: 'Faktury w ciągu 24 godzin',
   allow: 'Zezwól',
   deny: 'Odmów',
@@ -313,7 +323,8 @@ const pl: ConsentStrings = {
     noStudio: { title: 'Brak studia', message: 'To konto nie ma jeszcze studia: najpierw utwórz je w panelu.' },
     chooseStudio: { title: 'Wybierz studio', message: 'Wybierz jedno ze swoich studiów: wróć i zaznacz je.' },
     chooseNetwork: { title: 'Wybierz sieć', message: (networks) => `Wybierz jedną z sieci tej usługi (${networks}): wróć i zaznacz ją.` },
-    limitsNeeded: { title: 'Brak limitów', message: 'Wystawianie faktur wymaga najwyższej kwoty faktury (liczby całkowitej większej od 0) i liczby faktur dziennie (od 1 do 10000): wróć i ustaw je.' },
+    limitsNeeded: { title: 'Brak limitów', message: 'Wystawianie faktur wymaga liczby faktur dziennie (od 1 do 10000): wróć i ustaw ją.' },
+    largestInvoice: { title: 'Najwyższa faktura', message: (symbol, decimals, most) => `Najwyższa faktura to kwota w ${symbol} większa od 0, np. 1000 lub 1000,50, z najwyżej ${decimals} miejscami po przecinku i nie większa niż ${most} ${symbol}: wróć i popraw ją.` },
     signerInactive: { title: 'Podpisujący serwera nie jest aktywny', message: (problem) => `Wystawianie i anulowanie faktur wymaga podpisującego serwera tego studia, a nie jest on aktywny: ${problem}. Właściciel aktywuje go w panelu; do tego czasu wróć i zezwól bez zapisu faktur.` },
   },
 }
@@ -339,7 +350,7 @@ const tr: ConsentStrings = {
   },
   limitsLegend: 'Düzenleyeceği faturaların sınırları',
   limitsIntro: 'En yüksek tutarın üzerinde fatura ya da 24 saat içinde bundan fazla fatura asla düzenleyemez. Erişimi panelden istediğiniz zaman kaldırabilirsiniz.',
-  maxInvoice: 'En yüksek fatura, tokenın en küçük biriminde (1000000 = 1 USDC)',
+  maxInvoice: (symbol) => `En yüksek fatura, ${symbol} olarak`,
   perDay: '24 saatteki fatura sayısı',
   allow: 'İzin ver',
   deny: 'Reddet',
@@ -348,7 +359,8 @@ const tr: ConsentStrings = {
     noStudio: { title: 'Stüdyo yok', message: 'Bu hesabın henüz stüdyosu yok: önce panelden bir stüdyo oluşturun.' },
     chooseStudio: { title: 'Stüdyo seçin', message: 'Stüdyolarınızdan birini seçin: geri dönüp seçiminizi yapın.' },
     chooseNetwork: { title: 'Ağ seçin', message: (networks) => `Bu hizmetin ağlarından birini seçin: ${networks}. Geri dönüp seçiminizi yapın.` },
-    limitsNeeded: { title: 'Sınırlar gerekli', message: 'Fatura düzenlemek için en yüksek fatura tutarı (0’dan büyük bir tam sayı) ve günlük fatura sayısı (1 ile 10000 arası) gerekir: geri dönüp bunları girin.' },
+    limitsNeeded: { title: 'Sınırlar gerekli', message: 'Fatura düzenlemek için günlük fatura sayısı (1 ile 10000 arası) gerekir: geri dönüp bunu girin.' },
+    largestInvoice: { title: 'En yüksek fatura', message: (symbol, decimals, most) => `En yüksek fatura, 0’dan büyük bir ${symbol} tutarıdır (ör. 1000 veya 1000,50); en fazla ${decimals} ondalık basamak ve en fazla ${most} ${symbol} olabilir: geri dönüp düzeltin.` },
     signerInactive: { title: 'Sunucu imzalayıcısı etkin değil', message: (problem) => `Fatura düzenlemek ve iptal etmek için bu stüdyonun sunucu imzalayıcısı gerekir ve etkin değil. Durum: ${problem}. Sahibi bunu panelden etkinleştirir; o zamana kadar geri dönüp fatura yazma izni olmadan izin verin.` },
   },
 }
@@ -374,7 +386,7 @@ const ar: ConsentStrings = {
   },
   limitsLegend: 'حدود الفواتير التي يصدرها',
   limitsIntro: 'لا يمكنه أبدًا إصدار فاتورة تتجاوز أكبر مبلغ، ولا أكثر من هذا العدد من الفواتير خلال 24 ساعة. يمكنك إلغاء الوصول في أي وقت من لوحة التحكم.',
-  maxInvoice: 'أكبر فاتورة، بأصغر وحدة للرمز المميز (\u20661000000\u2069 تساوي \u20661 USDC\u2069)',
+  maxInvoice: (symbol) => `أكبر فاتورة، بعملة \u2066${symbol}\u2069`,
   perDay: 'عدد الفواتير خلال 24 ساعة',
   allow: 'سماح',
   deny: 'رفض',
@@ -383,7 +395,8 @@ const ar: ConsentStrings = {
     noStudio: { title: 'لا يوجد استوديو', message: 'لا يملك هذا الحساب استوديو بعد: أنشئ واحدًا أولًا من لوحة التحكم.' },
     chooseStudio: { title: 'اختر استوديو', message: 'اختر أحد الاستوديوهات الخاصة بك: ارجع واختره.' },
     chooseNetwork: { title: 'اختر شبكة', message: (networks) => `اختر إحدى شبكات هذه الخدمة (${networks}): ارجع واخترها.` },
-    limitsNeeded: { title: 'الحدود مطلوبة', message: 'يتطلب إصدار الفواتير تحديد أكبر فاتورة (عدد صحيح أكبر من 0) وعدد الفواتير في اليوم (من 1 إلى 10000): ارجع وحدّدها.' },
+    limitsNeeded: { title: 'الحدود مطلوبة', message: 'يتطلب إصدار الفواتير تحديد عدد الفواتير في اليوم (من 1 إلى 10000): ارجع وحدّده.' },
+    largestInvoice: { title: 'أكبر فاتورة', message: (symbol, decimals, most) => `أكبر فاتورة مبلغ بعملة \u2066${symbol}\u2069 أكبر من 0، مثل \u20661000\u2069 أو \u20661000.50\u2069، بما لا يزيد على ${decimals} منازل عشرية ولا يتجاوز \u2066${most} ${symbol}\u2069: ارجع وصحّحه.` },
     signerInactive: { title: 'أداة التوقيع على الخادم غير نشطة', message: (problem) => `يتطلب إصدار الفواتير وإلغاؤها أداة التوقيع على خادم هذا الاستوديو، وهي غير نشطة: \u2068${problem}\u2069. يفعّلها المالك من لوحة التحكم؛ وإلى ذلك الحين ارجع واسمح دون كتابة الفواتير.` },
   },
 }
@@ -409,7 +422,7 @@ const hi: ConsentStrings = {
   },
   limitsLegend: 'इसके जारी किए इनवॉइस की सीमाएँ',
   limitsIntro: 'यह कभी भी सबसे बड़ी राशि से ऊपर का इनवॉइस, या 24 घंटों में इससे ज़्यादा इनवॉइस जारी नहीं कर सकता। आप डैशबोर्ड में कभी भी पहुँच वापस ले सकते हैं।',
-  maxInvoice: 'सबसे बड़ा इनवॉइस, टोकन की सबसे छोटी इकाई में (1000000 यानी 1 USDC)',
+  maxInvoice: (symbol) => `सबसे बड़ा इनवॉइस, ${symbol} में`,
   perDay: '24 घंटों में इनवॉइस',
   allow: 'अनुमति दें',
   deny: 'अस्वीकार करें',
@@ -418,7 +431,8 @@ const hi: ConsentStrings = {
     noStudio: { title: 'कोई स्टूडियो नहीं', message: 'इस खाते का अभी कोई स्टूडियो नहीं है: पहले डैशबोर्ड में एक बनाएँ।' },
     chooseStudio: { title: 'स्टूडियो चुनें', message: 'अपने स्टूडियो में से एक चुनें: वापस जाकर उसे चुनें।' },
     chooseNetwork: { title: 'नेटवर्क चुनें', message: (networks) => `इस सेवा के नेटवर्क में से एक चुनें (${networks}): वापस जाकर उसे चुनें।` },
-    limitsNeeded: { title: 'सीमाएँ ज़रूरी हैं', message: 'इनवॉइस जारी करने के लिए सबसे बड़ा इनवॉइस (0 से बड़ी पूर्ण संख्या) और दिन में इनवॉइस की संख्या (1 से 10000) चाहिए: वापस जाकर इन्हें भरें।' },
+    limitsNeeded: { title: 'सीमाएँ ज़रूरी हैं', message: 'इनवॉइस जारी करने के लिए दिन में इनवॉइस की संख्या (1 से 10000) चाहिए: वापस जाकर इसे भरें।' },
+    largestInvoice: { title: 'सबसे बड़ा इनवॉइस', message: (symbol, decimals, most) => `सबसे बड़ा इनवॉइस ${symbol} में 0 से बड़ी राशि है, जैसे 1000 या 1000.50, जिसमें अधिकतम ${decimals} दशमलव अंक हों और जो ${most} ${symbol} से अधिक न हो: वापस जाकर इसे ठीक करें।` },
     signerInactive: { title: 'सर्वर साइनर सक्रिय नहीं है', message: (problem) => `इनवॉइस जारी और रद्द करने के लिए इस स्टूडियो का सर्वर साइनर चाहिए, और वह सक्रिय नहीं है: ${problem}। इसका मालिक इसे डैशबोर्ड में सक्रिय करता है; तब तक वापस जाएँ और इनवॉइस लिखने की अनुमति के बिना अनुमति दें।` },
   },
 }
@@ -444,7 +458,7 @@ const id: ConsentStrings = {
   },
   limitsLegend: 'Batas faktur yang diterbitkannya',
   limitsIntro: 'Ia tidak akan pernah bisa menerbitkan faktur di atas jumlah terbesar, atau lebih banyak faktur dari ini dalam 24 jam. Anda dapat mencabut akses kapan saja di dasbor.',
-  maxInvoice: 'Faktur terbesar, dalam satuan terkecil token (1000000 adalah 1 USDC)',
+  maxInvoice: (symbol) => `Faktur terbesar, dalam ${symbol}`,
   perDay: 'Faktur dalam 24 jam',
   allow: 'Izinkan',
   deny: 'Tolak',
@@ -453,7 +467,8 @@ const id: ConsentStrings = {
     noStudio: { title: 'Belum ada studio', message: 'Akun ini belum punya studio: buat dulu di dasbor.' },
     chooseStudio: { title: 'Pilih studio', message: 'Pilih salah satu studio Anda: kembali dan pilih.' },
     chooseNetwork: { title: 'Pilih jaringan', message: (networks) => `Pilih salah satu jaringan layanan ini (${networks}): kembali dan pilih.` },
-    limitsNeeded: { title: 'Batas diperlukan', message: 'Menerbitkan faktur memerlukan faktur terbesar (bilangan bulat di atas 0) dan jumlah faktur per hari (1 sampai 10000): kembali dan isi keduanya.' },
+    limitsNeeded: { title: 'Batas diperlukan', message: 'Menerbitkan faktur memerlukan jumlah faktur per hari (1 sampai 10000): kembali dan isi.' },
+    largestInvoice: { title: 'Faktur terbesar', message: (symbol, decimals, most) => `Faktur terbesar adalah jumlah dalam ${symbol} di atas 0, misalnya 1000 atau 1000,50, dengan paling banyak ${decimals} desimal dan paling banyak ${most} ${symbol}: kembali dan perbaiki.` },
     signerInactive: { title: 'Penanda tangan server tidak aktif', message: (problem) => `Menerbitkan dan membatalkan faktur memerlukan penanda tangan server studio ini, dan penanda tangan itu tidak aktif: ${problem}. Pemiliknya mengaktifkannya di dasbor; sampai saat itu, kembali dan izinkan tanpa penulisan faktur.` },
   },
 }
@@ -479,7 +494,7 @@ const vi: ConsentStrings = {
   },
   limitsLegend: 'Giới hạn cho hóa đơn ứng dụng phát hành',
   limitsIntro: 'Ứng dụng không bao giờ được phát hành hóa đơn vượt số tiền lớn nhất, hay nhiều hóa đơn hơn mức này trong 24 giờ. Bạn có thể thu hồi quyền bất cứ lúc nào trong bảng điều khiển.',
-  maxInvoice: 'Hóa đơn lớn nhất, tính theo đơn vị nhỏ nhất của token (1000000 là 1 USDC)',
+  maxInvoice: (symbol) => `Hóa đơn lớn nhất, tính bằng ${symbol}`,
   perDay: 'Số hóa đơn trong 24 giờ',
   allow: 'Cho phép',
   deny: 'Từ chối',
@@ -488,7 +503,8 @@ const vi: ConsentStrings = {
     noStudio: { title: 'Chưa có studio', message: 'Tài khoản này chưa có studio: hãy tạo một studio trong bảng điều khiển trước.' },
     chooseStudio: { title: 'Chọn studio', message: 'Hãy chọn một studio của bạn: quay lại và chọn.' },
     chooseNetwork: { title: 'Chọn mạng', message: (networks) => `Hãy chọn một mạng của dịch vụ này (${networks}): quay lại và chọn.` },
-    limitsNeeded: { title: 'Cần đặt giới hạn', message: 'Để phát hành hóa đơn, cần có hóa đơn lớn nhất (số nguyên lớn hơn 0) và số hóa đơn mỗi ngày (từ 1 đến 10000): hãy quay lại và điền.' },
+    limitsNeeded: { title: 'Cần đặt giới hạn', message: 'Để phát hành hóa đơn, cần có số hóa đơn mỗi ngày (từ 1 đến 10000): hãy quay lại và điền.' },
+    largestInvoice: { title: 'Hóa đơn lớn nhất', message: (symbol, decimals, most) => `Hóa đơn lớn nhất là một số tiền bằng ${symbol} lớn hơn 0, ví dụ 1000 hoặc 1000,50, có tối đa ${decimals} chữ số thập phân và không quá ${most} ${symbol}: hãy quay lại và sửa.` },
     signerInactive: { title: 'Trình ký máy chủ chưa hoạt động', message: (problem) => `Phát hành và hủy hóa đơn cần trình ký máy chủ của studio này, nhưng nó chưa hoạt động: ${problem}. Chủ studio kích hoạt nó trong bảng điều khiển; trong lúc chờ, hãy quay lại và cho phép mà không có quyền ghi hóa đơn.` },
   },
 }
@@ -514,7 +530,7 @@ const ja: ConsentStrings = {
   },
   limitsLegend: '発行する請求書の上限',
   limitsIntro: '上限額を超える請求書や、24時間でこの件数を超える請求書は発行できません。アクセスはダッシュボードでいつでも取り消せます。',
-  maxInvoice: '請求書の上限額（トークンの最小単位。1000000 が 1 USDC）',
+  maxInvoice: (symbol) => `請求書の上限額（${symbol}）`,
   perDay: '24時間あたりの請求書の件数',
   allow: '許可',
   deny: '拒否',
@@ -523,7 +539,8 @@ const ja: ConsentStrings = {
     noStudio: { title: 'スタジオがありません', message: 'このアカウントにはまだスタジオがありません。先にダッシュボードで作成してください。' },
     chooseStudio: { title: 'スタジオを選択', message: 'あなたのスタジオから1つ選んでください。前の画面に戻って選択してください。' },
     chooseNetwork: { title: 'ネットワークを選択', message: (networks) => `このサービスのネットワーク（${networks}）から1つ選んでください。前の画面に戻って選択してください。` },
-    limitsNeeded: { title: '上限の入力が必要です', message: '請求書を発行するには、請求書の上限額（0より大きい整数）と1日あたりの件数（1〜10000）が必要です。前の画面に戻って入力してください。' },
+    limitsNeeded: { title: '上限の入力が必要です', message: '請求書を発行するには、1日あたりの件数（1〜10000）が必要です。前の画面に戻って入力してください。' },
+    largestInvoice: { title: '請求書の上限額', message: (symbol, decimals, most) => `請求書の上限額は、0より大きい ${symbol} の金額です（例: 1000、1000.50）。小数点以下は ${decimals} 桁まで、上限は ${most} ${symbol} です。前の画面に戻って修正してください。` },
     signerInactive: { title: 'サーバー署名者が有効ではありません', message: (problem) => `請求書の発行と取り消しには、このスタジオのサーバー署名者が必要ですが、有効ではありません（${problem}）。オーナーがダッシュボードで有効にします。それまでは前の画面に戻り、請求書の書き込みなしで許可してください。` },
   },
 }
@@ -549,7 +566,7 @@ const ko: ConsentStrings = {
   },
   limitsLegend: '발행하는 청구서의 한도',
   limitsIntro: '최대 금액을 넘는 청구서나, 24시간 동안 이보다 많은 청구서는 절대 발행할 수 없습니다. 대시보드에서 언제든지 접근 권한을 취소할 수 있습니다.',
-  maxInvoice: '최대 청구 금액(토큰의 최소 단위, 1000000은 1 USDC)',
+  maxInvoice: (symbol) => `최대 청구 금액(${symbol})`,
   perDay: '24시간 동안의 청구서 수',
   allow: '허용',
   deny: '거부',
@@ -558,7 +575,8 @@ const ko: ConsentStrings = {
     noStudio: { title: '스튜디오 없음', message: '이 계정에는 아직 스튜디오가 없습니다. 먼저 대시보드에서 만드세요.' },
     chooseStudio: { title: '스튜디오 선택', message: '내 스튜디오 중 하나를 선택하세요. 이전 화면으로 돌아가 선택하세요.' },
     chooseNetwork: { title: '네트워크 선택', message: (networks) => `이 서비스의 네트워크(${networks}) 중 하나를 선택하세요. 이전 화면으로 돌아가 선택하세요.` },
-    limitsNeeded: { title: '한도 필요', message: '청구서를 발행하려면 최대 청구 금액(0보다 큰 정수)과 하루 청구서 수(1~10000)가 필요합니다. 이전 화면으로 돌아가 입력하세요.' },
+    limitsNeeded: { title: '한도 필요', message: '청구서를 발행하려면 하루 청구서 수(1~10000)가 필요합니다. 이전 화면으로 돌아가 입력하세요.' },
+    largestInvoice: { title: '최대 청구 금액', message: (symbol, decimals, most) => `최대 청구 금액은 0보다 큰 ${symbol} 금액입니다(예: 1000, 1000.50). 소수점 이하는 ${decimals}자리까지, 최대 ${most} ${symbol}까지입니다. 이전 화면으로 돌아가 고치세요.` },
     signerInactive: { title: '서버 서명자가 활성 상태가 아님', message: (problem) => `청구서를 발행하고 취소하려면 이 스튜디오의 서버 서명자가 필요하지만, 활성 상태가 아닙니다(${problem}). 소유자가 대시보드에서 활성화합니다. 그때까지는 이전 화면으로 돌아가 청구서 쓰기 없이 허용하세요.` },
   },
 }
@@ -584,7 +602,7 @@ const zhCN: ConsentStrings = {
   },
   limitsLegend: '其开具发票的限额',
   limitsIntro: '它永远不能开具超过最高金额的发票，也不能在任意 24 小时内开具超过此数量的发票。您可以随时在控制台中撤销访问权限。',
-  maxInvoice: '单张发票最高金额，以代币的最小单位计（1000000 即 1 USDC）',
+  maxInvoice: (symbol) => `单张发票最高金额（${symbol}）`,
   perDay: '任意 24 小时内的发票数',
   allow: '允许',
   deny: '拒绝',
@@ -593,7 +611,8 @@ const zhCN: ConsentStrings = {
     noStudio: { title: '没有工作室', message: '此账户还没有工作室：请先在控制台中创建一个。' },
     chooseStudio: { title: '请选择工作室', message: '请选择您的一个工作室：返回并选择。' },
     chooseNetwork: { title: '请选择网络', message: (networks) => `请选择本服务的一个网络（${networks}）：返回并选择。` },
-    limitsNeeded: { title: '需要设置限额', message: '开具发票需要设置单张发票最高金额（大于 0 的整数）和每天的发票数（1 到 10000）：请返回并填写。' },
+    limitsNeeded: { title: '需要设置限额', message: '开具发票需要设置每天的发票数（1 到 10000）：请返回并填写。' },
+    largestInvoice: { title: '单张发票最高金额', message: (symbol, decimals, most) => `单张发票最高金额是大于 0 的 ${symbol} 金额，例如 1000 或 1000.50，最多 ${decimals} 位小数，且不超过 ${most} ${symbol}：请返回修改。` },
     signerInactive: { title: '服务器签名器未激活', message: (problem) => `开具和作废发票需要此工作室的服务器签名器，但它未激活：${problem}。所有者可在控制台中激活；在此之前，请返回并在不含发票写入权限的情况下授权。` },
   },
 }

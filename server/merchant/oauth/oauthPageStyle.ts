@@ -26,6 +26,9 @@ export const oauthPageStyle = [
   'input[type=checkbox]{width:1.5rem;height:1.5rem;margin:0;flex:none}',
   'input:not([type=checkbox]),select{width:100%;min-width:0;font:inherit;padding:.5rem;min-height:2.75rem;box-sizing:border-box;border:1px solid #57606a;border-radius:4px}',
   '.hint{color:#57606a;margin:.25rem 0}',
+  // the token's symbol after the amount, in the reading direction, as the dashboard's amounts read
+  '.amount{display:flex;align-items:center;gap:.5rem}',
+  '.amount span{font-weight:600;direction:ltr;unicode-bidi:isolate}',
   'button{font:inherit;min-height:2.75rem;width:100%;margin-top:.75rem;padding:.5rem 1rem;border-radius:4px;border:1px solid #0b57d0;background:#0b57d0;color:#fff;cursor:pointer}',
   'button.secondary{background:#fff;color:#0b57d0}',
   ':focus-visible{outline:3px solid #1f2328;outline-offset:2px}',

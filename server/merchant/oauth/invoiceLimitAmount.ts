@@ -1,0 +1,39 @@
+import type { Address } from 'viem'
+import type { TokenDetails } from '../invoices/tokenDetails'
+import { baseUnitAmount } from '../payments/baseUnitAmount'
+
+/** The deployment's token as a person reads its amounts: its symbol, and the decimals that turn the
+ * amount typed at consent into the base units the limit is kept and enforced in. */
+export type LimitToken = { symbol: string; decimals: number }
+
+/** The deployment's token, read from the chain once per process (tokenDetailsReader keeps it). */
+export const invoiceTokenOf = (tokens: TokenDetails, token: Address) => () => tokens(token)
+
+/** No invoice an agent issues is ever worth more than a billion of the token: above it, a typed
+ * limit is a slip of the keyboard (a base-unit figure typed out of habit), not a choice. */
+export const mostLimitAmount = 1_000_000_000n
+
+/** What the consent form shows before the person types: 1,000 of the token. */
+export const defaultLimitAmount = '1000'
+
+/**
+ * The largest invoice as the person typed it ("1000", "1000.50", or "1000,50" as many languages
+ * write it) in base units, exactly (bigints, no floating point); null when it is not a positive amount
+ * with at most the token's decimals and at most `mostLimitAmount`: no sign, no exponent, no grouping.
+ */
+export function limitBaseUnits(typed: string, token: LimitToken): bigint | null {
+  const match = /^(\d{1,30})(?:[.,](\d+))?$/.exec(typed.trim())
+  if (!match) return null
+  const fraction = match[2] ?? ''
+  if (fraction.length > token.decimals) return null
+  const scale = 10n ** BigInt(token.decimals)
+  const units = BigInt(match[1]!) * scale + BigInt(fraction.padEnd(token.decimals, '0') || '0')
+  return units > 0n && units <= mostLimitAmount * scale ? units : null
+}
+
+/** Base units as the amount a person typed and reads: "20 USDC", "1000.5 USDC"; exact, trailing zeros dropped. */
+export function limitAmountText(baseUnits: string | bigint, token: LimitToken): string {
+  const exact = baseUnitAmount(BigInt(baseUnits), token.decimals)
+  const trimmed = exact.includes('.') ? exact.replace(/0+$/, '').replace(/\.$/, '') : exact
+  return `${trimmed} ${token.symbol}`
+}
