@@ -52,7 +52,8 @@ export type TokenInfo = {
   network: { chain_id: number; name: string } | null
   client: { id: string; name: string }
   scopes: string[]
-  limits: { max_invoice: string; invoices_per_day: number } | null
+  /** `max_invoice` in base units, `max_invoice_display` as the person typed it at consent ("20 USDC"). */
+  limits: { max_invoice: string; max_invoice_display?: string; invoices_per_day: number } | null
   expires_at: string
 }
 
@@ -69,7 +70,7 @@ export async function whoami(credentialsPath: string, now: () => number = Date.n
     `studio   ${body.studio.name ?? '(unnamed)'} (${body.studio.id}) on ${credentials.serverUrl}`,
     `network  ${body.network ? `${body.network.name} (chain ${body.network.chain_id})` : 'not chosen (signed in before networks were asked)'}`,
     `scopes   ${body.scopes.join(' ') || 'none'}`,
-    ...(body.limits ? [`limits   invoices up to ${body.limits.max_invoice} base units, ${body.limits.invoices_per_day} a day`] : []),
+    ...(body.limits ? [`limits   invoices up to ${body.limits.max_invoice_display ?? `${body.limits.max_invoice} base units`}, ${body.limits.invoices_per_day} a day`] : []),
     `expires  ${body.expires_at} (this access token; refreshed silently until the sign-in ends or is revoked)`,
   ]
 }

@@ -438,6 +438,8 @@ describe("the CLI's commands over its sign-in", () => {
       },
     })
     await browsing
+    // the limits the consent page filled in, as whoami tells the operator: in USDC, not base units
+    expect(await whoami(path)).toContain('limits   invoices up to 1000 USDC, 20 a day')
     let cliClock = Date.now
     // the studio's own API key is there only for payments, which SPEC 5.6 keeps from OAuth sign-ins
     const target = { serverUrl: ctx.server.url, chain: { rpcUrl: ctx.devnet.anvil.rpcUrl, token: ctx.devnet.deployment.token }, apiKey, bearer: async () => (await currentCredentials(path, cliClock)).accessToken }
