@@ -70,7 +70,8 @@ export const createApiKeyRequestSchema = z.strictObject({
 })
 
 export const keyStatuses = ['active', 'pending_activation', 'revoked'] as const
-const keySchema = z.object({
+/** A key as every list of keys shows it (the studio's, an agent's): never its secret. */
+export const keySchema = z.object({
   key_id: z.string(),
   name: z.string(),
   scopes: z.array(z.string()),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini'
-import { createApiKeyRequestSchema, createdApiKeyResponseSchema, keyStatuses } from '../accounts/accountWire'
+import { createApiKeyRequestSchema, createdApiKeyResponseSchema, keySchema } from '../accounts/accountWire'
 import { activationSchema, signerSummarySchema } from '../signer/signerWire'
 import { agentIcons, agentStatuses } from './agentStore'
 
@@ -55,19 +55,5 @@ export const agentListResponseSchema = z.object({ agents: z.array(agentSchema), 
 export const updatedAgentResponseSchema = z.object({ agent: agentSchema })
 export const deletedAgentResponseSchema = z.object({ deleted: z.literal(true), keys_revoked: z.number() })
 export const createdAgentKeyResponseSchema = z.object(newKeyFields)
-export const agentKeysResponseSchema = z.object({
-  keys: z.array(
-    z.object({
-      key_id: z.string(),
-      name: z.string(),
-      scopes: z.array(z.string()),
-      secret_hint: z.string(),
-      status: z.enum(['active', 'revoked']),
-      write_status: z.enum(keyStatuses),
-      created_at: z.string(),
-      expires_at: z.nullable(z.string()),
-      revoked_at: z.nullable(z.string()),
-    }),
-  ),
-})
+export const agentKeysResponseSchema = z.object({ keys: z.array(keySchema) })
 export const agentKeyLinkResponseSchema = z.object({ success: z.literal(true) })
