@@ -1,47 +1,33 @@
 import { randomUUID } from 'node:crypto'
-import { getAddress, type Address, type Hex } from 'viem'
+import { getAddress, type Address } from 'viem'
 import type { Queryable } from '../../store/database'
-import { ownerOperationTable } from '../signer/ownerOperationTable'
+import { ownerOperationColumns, ownerOperationFields, ownerOperationTable, type OwnerOperationFields, type OwnerOperationRow, type OwnerOperationStatus } from '../signer/ownerOperationTable'
 import { invoiceKeyParams, type InvoiceKey } from '../../store/invoiceKey'
 
-export type RefundSubmissionStatus = 'pending' | 'confirmed' | 'failed'
+export type RefundSubmissionStatus = OwnerOperationStatus
 
 /** An owner-signed refund this server sent (migration 16). The refund itself is the chain's record
  * (InvoiceRefunded, the registry's refundedAmount); this row only follows the operation. */
-export type RefundSubmission = {
+export type RefundSubmission = OwnerOperationFields & {
   id: string
   studioId: string
   invoiceId: bigint
   payer: Address
   amount: bigint
-  userOpHash: Hex
-  nonce: bigint
-  validUntil: number
-  sentAtBlock: bigint
-  status: RefundSubmissionStatus
-  txHash: Hex | null
-  failure: string | null
   createdAt: Date
 }
 
-type Row = {
+type Row = OwnerOperationRow & {
   id: string
   studio_id: string
   invoice_id: string
   payer: string
   amount: string
-  user_op_hash: Hex
-  nonce: string
-  valid_until: string
-  sent_at_block: string
-  status: RefundSubmissionStatus
-  tx_hash: Hex | null
-  failure: string | null
   created_at: Date
 }
 
 const columns =
-  'id, studio_id, invoice_id::text AS invoice_id, payer, amount::text AS amount, user_op_hash, nonce::text AS nonce, valid_until::text AS valid_until, sent_at_block::text AS sent_at_block, status, tx_hash, failure, created_at'
+  `id, studio_id, invoice_id::text AS invoice_id, payer, amount::text AS amount, ${ownerOperationColumns}, created_at`
 
 const toSubmission = (row: Row): RefundSubmission => ({
   id: row.id,
@@ -49,13 +35,7 @@ const toSubmission = (row: Row): RefundSubmission => ({
   invoiceId: BigInt(row.invoice_id),
   payer: getAddress(row.payer),
   amount: BigInt(row.amount),
-  userOpHash: row.user_op_hash,
-  nonce: BigInt(row.nonce),
-  validUntil: Number(row.valid_until),
-  sentAtBlock: BigInt(row.sent_at_block),
-  status: row.status,
-  txHash: row.tx_hash,
-  failure: row.failure,
+  ...ownerOperationFields(row),
   createdAt: row.created_at,
 })
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { getAddress, type Address, type Hex } from 'viem'
 import type { Queryable } from '../../store/database'
-import { ownerOperationTable } from './ownerOperationTable'
+import { ownerOperationColumns, ownerOperationFields, ownerOperationTable, type OwnerOperationFields, type OwnerOperationRow } from './ownerOperationTable'
 
 /** The studio's server signer as this server keeps it (migration 23): its id, and what the chain
  * cannot say. Whether its session is live is the session module's to say (readSession.ts). */
@@ -41,45 +41,25 @@ const toRecord = (row: SignerRow): ServerSignerRecord => ({
 
 export type SignerOperationKind = 'StartSession' | 'EndSession'
 
-export type SignerOperation = {
+export type SignerOperation = OwnerOperationFields & {
   id: string
   studioId: string
   kind: SignerOperationKind
-  userOpHash: Hex
-  nonce: bigint
-  validUntil: number
-  sentAtBlock: bigint
-  status: 'pending' | 'confirmed' | 'failed'
-  txHash: Hex | null
-  failure: string | null
 }
 
-type OperationRow = {
+type OperationRow = OwnerOperationRow & {
   id: string
   studio_id: string
   kind: SignerOperationKind
-  user_op_hash: Hex
-  nonce: string
-  valid_until: string
-  sent_at_block: string
-  status: SignerOperation['status']
-  tx_hash: Hex | null
-  failure: string | null
 }
 
-const operationColumns = 'id, studio_id, kind, user_op_hash, nonce::text AS nonce, valid_until::text AS valid_until, sent_at_block::text AS sent_at_block, status, tx_hash, failure'
+const operationColumns = `id, studio_id, kind, ${ownerOperationColumns}`
 
 const toOperation = (row: OperationRow): SignerOperation => ({
   id: row.id,
   studioId: row.studio_id,
   kind: row.kind,
-  userOpHash: row.user_op_hash,
-  nonce: BigInt(row.nonce),
-  validUntil: Number(row.valid_until),
-  sentAtBlock: BigInt(row.sent_at_block),
-  status: row.status,
-  txHash: row.tx_hash,
-  failure: row.failure,
+  ...ownerOperationFields(row),
 })
 
 /**

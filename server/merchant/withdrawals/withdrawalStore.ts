@@ -1,47 +1,31 @@
 import { randomUUID } from 'node:crypto'
-import { getAddress, type Address, type Hex } from 'viem'
+import { getAddress, type Address } from 'viem'
 import type { Queryable } from '../../store/database'
-import { ownerOperationTable } from '../signer/ownerOperationTable'
+import { ownerOperationColumns, ownerOperationFields, ownerOperationTable, type OwnerOperationFields, type OwnerOperationRow, type OwnerOperationStatus } from '../signer/ownerOperationTable'
 
-export type WithdrawalStatus = 'pending' | 'confirmed' | 'failed'
+export type WithdrawalStatus = OwnerOperationStatus
 
-export type Withdrawal = {
+export type Withdrawal = OwnerOperationFields & {
   id: string
   studioId: string
   token: Address
   amount: bigint
   destination: Address
-  userOpHash: Hex
-  /** The operation's sender is the studio's vault; its nonce and signature's end say when it can no
-   * longer be included, and the block it left at where its receipt is looked for. */
-  nonce: bigint
-  validUntil: number
-  sentAtBlock: bigint
-  status: WithdrawalStatus
-  txHash: Hex | null
-  failure: string | null
   createdAt: Date
   confirmedAt: Date | null
 }
 
-type Row = {
+type Row = OwnerOperationRow & {
   id: string
   studio_id: string
   token: string
   amount: string
   destination: string
-  user_op_hash: Hex
-  nonce: string
-  valid_until: string
-  sent_at_block: string
-  status: WithdrawalStatus
-  tx_hash: Hex | null
-  failure: string | null
   created_at: Date
   confirmed_at: Date | null
 }
 
-const columns = 'id, studio_id, token, amount::text AS amount, destination, user_op_hash, nonce::text AS nonce, valid_until::text AS valid_until, sent_at_block::text AS sent_at_block, status, tx_hash, failure, created_at, confirmed_at'
+const columns = `id, studio_id, token, amount::text AS amount, destination, ${ownerOperationColumns}, created_at, confirmed_at`
 
 const toWithdrawal = (row: Row): Withdrawal => ({
   id: row.id,
@@ -49,13 +33,7 @@ const toWithdrawal = (row: Row): Withdrawal => ({
   token: getAddress(row.token),
   amount: BigInt(row.amount),
   destination: getAddress(row.destination),
-  userOpHash: row.user_op_hash,
-  nonce: BigInt(row.nonce),
-  validUntil: Number(row.valid_until),
-  sentAtBlock: BigInt(row.sent_at_block),
-  status: row.status,
-  txHash: row.tx_hash,
-  failure: row.failure,
+  ...ownerOperationFields(row),
   createdAt: row.created_at,
   confirmedAt: row.confirmed_at,
 })
