@@ -209,7 +209,7 @@ export const ar: DashboardCatalog = {
     doors: { mcp: 'وكيل (MCP)', cli: 'CLI' },
     limits: 'الحدود',
     noLimits: 'لا شيء',
-    limitText: (max, perDay) => `فواتير حتى ${ltr(`${max} USDC`)}، و${ltr(String(perDay))} في اليوم`,
+    limitText: (max, perDay) => `فواتير حتى ${ltr(max)}، و${ltr(String(perDay))} في اليوم`,
     connected: 'تاريخ الاتصال',
     revokeConnection: (name) => `إلغاء ${own(name)}`,
     confirmRevokeConnection: (name) => `إلغاء ${own(name)}؟ يجب ربطه مرة أخرى ليتصرف نيابةً عنك.`,

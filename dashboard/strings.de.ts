@@ -197,7 +197,7 @@ export const de: DashboardCatalog = {
     doors: { mcp: 'Agent (MCP)', cli: 'CLI' },
     limits: 'Grenzen',
     noLimits: 'Keine',
-    limitText: (max, perDay) => `Rechnungen bis ${max} USDC, ${perDay} pro Tag`,
+    limitText: (max, perDay) => `Rechnungen bis ${max}, ${perDay} pro Tag`,
     connected: 'Verbunden',
     revokeConnection: (name) => `${name} widerrufen`,
     confirmRevokeConnection: (name) => `${name} widerrufen? Die App muss erneut verbunden werden, um für Sie zu handeln.`,

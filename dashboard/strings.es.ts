@@ -197,7 +197,7 @@ export const es: DashboardCatalog = {
     doors: { mcp: 'Agente (MCP)', cli: 'CLI' },
     limits: 'Límites',
     noLimits: 'Ninguno',
-    limitText: (max, perDay) => `Facturas de hasta ${max} USDC, ${perDay} al día`,
+    limitText: (max, perDay) => `Facturas de hasta ${max}, ${perDay} al día`,
     connected: 'Conectada',
     revokeConnection: (name) => `Revocar ${name}`,
     confirmRevokeConnection: (name) => `¿Revocar ${name}? Tendrá que volver a conectarse para actuar en su nombre.`,

@@ -197,7 +197,7 @@ export const fr: DashboardCatalog = {
     doors: { mcp: 'Agent (MCP)', cli: 'CLI' },
     limits: 'Limites',
     noLimits: 'Aucune',
-    limitText: (max, perDay) => `Factures jusqu’à ${max} USDC, ${perDay} par jour`,
+    limitText: (max, perDay) => `Factures jusqu’à ${max}, ${perDay} par jour`,
     connected: 'Connectée le',
     revokeConnection: (name) => `Révoquer ${name}`,
     confirmRevokeConnection: (name) => `Révoquer ${name} ? Elle devra être reconnectée pour agir pour vous.`,

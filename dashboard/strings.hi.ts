@@ -198,7 +198,7 @@ export const hi: DashboardCatalog = {
     doors: { mcp: 'एजेंट (MCP)', cli: 'CLI' },
     limits: 'सीमाएँ',
     noLimits: 'कोई नहीं',
-    limitText: (max, perDay) => `${max} USDC तक के इनवॉइस, दिन में ${perDay}`,
+    limitText: (max, perDay) => `${max} तक के इनवॉइस, दिन में ${perDay}`,
     connected: 'जुड़ने का समय',
     revokeConnection: (name) => `${name} रद्द करें`,
     confirmRevokeConnection: (name) => `${name} रद्द करें? आपकी ओर से काम करने के लिए इसे फिर से जोड़ना होगा।`,

@@ -197,7 +197,7 @@ export const id: DashboardCatalog = {
     doors: { mcp: 'Agen (MCP)', cli: 'CLI' },
     limits: 'Batas',
     noLimits: 'Tidak ada',
-    limitText: (max, perDay) => `Faktur hingga ${max} USDC, ${perDay} per hari`,
+    limitText: (max, perDay) => `Faktur hingga ${max}, ${perDay} per hari`,
     connected: 'Terhubung',
     revokeConnection: (name) => `Cabut ${name}`,
     confirmRevokeConnection: (name) => `Cabut ${name}? Aplikasi ini harus dihubungkan lagi untuk bertindak atas nama Anda.`,

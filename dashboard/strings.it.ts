@@ -197,7 +197,7 @@ export const it: DashboardCatalog = {
     doors: { mcp: 'Agente (MCP)', cli: 'CLI' },
     limits: 'Limiti',
     noLimits: 'Nessuno',
-    limitText: (max, perDay) => `Fatture fino a ${max} USDC, ${perDay} al giorno`,
+    limitText: (max, perDay) => `Fatture fino a ${max}, ${perDay} al giorno`,
     connected: 'Collegata il',
     revokeConnection: (name) => `Revoca ${name}`,
     confirmRevokeConnection: (name) => `Revocare ${name}? Dovrà essere collegata di nuovo per agire per lei.`,

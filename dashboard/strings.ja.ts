@@ -197,7 +197,7 @@ export const ja: DashboardCatalog = {
     doors: { mcp: 'エージェント（MCP）', cli: 'CLI' },
     limits: '上限',
     noLimits: 'なし',
-    limitText: (max, perDay) => `1件 ${max} USDC まで、1日 ${perDay} 件まで`,
+    limitText: (max, perDay) => `1件 ${max} まで、1日 ${perDay} 件まで`,
     connected: '接続日時',
     revokeConnection: (name) => `${name} を失効`,
     confirmRevokeConnection: (name) => `${name} を失効させますか？ 再び操作させるには、もう一度接続する必要があります。`,

@@ -197,7 +197,7 @@ export const ko: DashboardCatalog = {
     doors: { mcp: '에이전트(MCP)', cli: 'CLI' },
     limits: '한도',
     noLimits: '없음',
-    limitText: (max, perDay) => `청구서당 최대 ${max} USDC, 하루 ${perDay}건`,
+    limitText: (max, perDay) => `청구서당 최대 ${max}, 하루 ${perDay}건`,
     connected: '연결 일시',
     revokeConnection: (name) => `${name} 폐기`,
     confirmRevokeConnection: (name) => `${name}을(를) 폐기할까요? 다시 작업하게 하려면 다시 연결해야 합니다.`,

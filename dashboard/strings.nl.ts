@@ -197,7 +197,7 @@ export const nl: DashboardCatalog = {
     doors: { mcp: 'Agent (MCP)', cli: 'CLI' },
     limits: 'Grenzen',
     noLimits: 'Geen',
-    limitText: (max, perDay) => `Facturen tot ${max} USDC, ${perDay} per dag`,
+    limitText: (max, perDay) => `Facturen tot ${max}, ${perDay} per dag`,
     connected: 'Verbonden op',
     revokeConnection: (name) => `${name} intrekken`,
     confirmRevokeConnection: (name) => `${name} intrekken? De app moet opnieuw worden verbonden om voor u te handelen.`,

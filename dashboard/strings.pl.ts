@@ -203,7 +203,7 @@ export const pl: DashboardCatalog = {
     doors: { mcp: 'Agent (MCP)', cli: 'CLI' },
     limits: 'Limity',
     noLimits: 'Brak',
-    limitText: (max, perDay) => `Faktury do ${max} USDC, ${perDay} dziennie`,
+    limitText: (max, perDay) => `Faktury do ${max}, ${perDay} dziennie`,
     connected: 'Połączono',
     revokeConnection: (name) => `Unieważnij ${name}`,
     confirmRevokeConnection: (name) => `Unieważnić ${name}? Trzeba będzie połączyć ją ponownie, by działała w Twoim imieniu.`,

@@ -197,7 +197,7 @@ export const ptBR: DashboardCatalog = {
     doors: { mcp: 'Agente (MCP)', cli: 'CLI' },
     limits: 'Limites',
     noLimits: 'Nenhum',
-    limitText: (max, perDay) => `Faturas de até ${max} USDC, ${perDay} por dia`,
+    limitText: (max, perDay) => `Faturas de até ${max}, ${perDay} por dia`,
     connected: 'Conectado em',
     revokeConnection: (name) => `Revogar ${name}`,
     confirmRevokeConnection: (name) => `Revogar ${name}? Ele terá de ser conectado de novo para agir por você.`,

@@ -198,7 +198,7 @@ export const tr: DashboardCatalog = {
     doors: { mcp: 'Ajan (MCP)', cli: 'CLI' },
     limits: 'Sınırlar',
     noLimits: 'Yok',
-    limitText: (max, perDay) => `En fazla ${max} USDC tutarında faturalar, günde ${perDay} adet`,
+    limitText: (max, perDay) => `En fazla ${max} tutarında faturalar, günde ${perDay} adet`,
     connected: 'Bağlandığı tarih',
     revokeConnection: (name) => `İptal et: ${name}`,
     confirmRevokeConnection: (name) => `İptal edilsin mi: ${name}? Sizin adınıza işlem yapması için yeniden bağlanması gerekir.`,

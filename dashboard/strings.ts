@@ -221,7 +221,8 @@ export const en = {
     doors: { mcp: 'Agent (MCP)', cli: 'CLI' } as Record<string, string>,
     limits: 'Limits',
     noLimits: 'None',
-    limitText: (max: string, perDay: number) => `Invoices up to ${max} USDC, ${perDay} a day`,
+    /** `max` is the largest invoice with its token's symbol, as the merchant typed it at consent: "1,000.00 USDC". */
+    limitText: (max: string, perDay: number) => `Invoices up to ${max}, ${perDay} a day`,
     connected: 'Connected',
     revokeConnection: (name: string) => `Revoke ${name}`,
     confirmRevokeConnection: (name: string) => `Revoke ${name}? It has to be connected again to act for you.`,

@@ -197,7 +197,7 @@ export const vi: DashboardCatalog = {
     doors: { mcp: 'Tác tử (MCP)', cli: 'CLI' },
     limits: 'Giới hạn',
     noLimits: 'Không có',
-    limitText: (max, perDay) => `Hóa đơn tối đa ${max} USDC, ${perDay} hóa đơn mỗi ngày`,
+    limitText: (max, perDay) => `Hóa đơn tối đa ${max}, ${perDay} hóa đơn mỗi ngày`,
     connected: 'Kết nối lúc',
     revokeConnection: (name) => `Thu hồi ${name}`,
     confirmRevokeConnection: (name) => `Thu hồi ${name}? Ứng dụng sẽ phải kết nối lại mới thao tác thay bạn được.`,

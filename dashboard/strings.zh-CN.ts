@@ -197,7 +197,7 @@ export const zhCN: DashboardCatalog = {
     doors: { mcp: '代理（MCP）', cli: 'CLI' },
     limits: '限额',
     noLimits: '无',
-    limitText: (max, perDay) => `单张发票最高 ${max} USDC，每天 ${perDay} 张`,
+    limitText: (max, perDay) => `单张发票最高 ${max}，每天 ${perDay} 张`,
     connected: '连接时间',
     revokeConnection: (name) => `吊销 ${name}`,
     confirmRevokeConnection: (name) => `要吊销 ${name} 吗？需要重新连接后它才能代表您操作。`,

@@ -4,8 +4,12 @@ import type { DashboardStrings } from '../strings'
 import { errorText, Notice, Problem } from './Field'
 import { ownStudioPath } from './ownStudio'
 import { localAmount, localMoment } from '../localFormat'
+import { pinned } from '../../src/config/pinned'
 
 type Connection = { id: string; client_name: string; door: 'mcp' | 'cli'; scopes: string[]; limits: { max_invoice: string; invoices_per_day: number } | null; created_at: string }
+
+/** The largest invoice, base units in the API, read in the deployment token's amounts, as it was typed at consent. */
+const largestInvoice = (baseUnits: string, lang: string) => `${localAmount(baseUnits, lang, pinned.tokenDecimals)} ${pinned.tokenSymbol}`
 
 /**
  * The CLIs and AI agents the owner allowed to act for the studio (issue 36, the OAuth connections):
@@ -70,7 +74,7 @@ export function ConnectionsView({ api, t }: { api: Api; t: DashboardStrings }) {
                   <td>{connection.client_name}</td>
                   <td>{words.doors[connection.door] ?? connection.door}</td>
                   <td>{connection.scopes.join(', ')}</td>
-                  <td>{connection.limits ? words.limitText(localAmount(connection.limits.max_invoice, t.lang), connection.limits.invoices_per_day) : words.noLimits}</td>
+                  <td>{connection.limits ? words.limitText(largestInvoice(connection.limits.max_invoice, t.lang), connection.limits.invoices_per_day) : words.noLimits}</td>
                   <td>{localMoment(connection.created_at, t.lang)}</td>
                   <td>
                     <button type="button" class="secondary" disabled={busy} onClick={() => void revoke(connection)}>

@@ -218,6 +218,26 @@ describe('an MCP agent consented to in chromium', () => {
     const connections = (await (await fetch(`${serverUrl}/v1/studios/${merchant.studioId}/oauth-connections`, asOwner)).json()) as { connections: { id: string; client_name: string; limits: unknown }[] }
     const mine = connections.connections.filter((connection) => connection.client_name === 'Chromium agent' && JSON.stringify(connection.limits) === JSON.stringify({ max_invoice: '20000000', invoices_per_day: 1 }))
     expect(mine.length).toBeGreaterThan(0)
+    // the owner reads that limit in the dashboard's connected apps as typed at consent, in USDC
+    const dashboard = await (await checkout.browser.newContext()).newPage()
+    await dashboard.goto(checkout.devnet.file.dashboardUrl!)
+    await dashboard.getByRole('button', { name: 'Sign in' }).click()
+    const invoicesHeading = dashboard.getByRole('heading', { level: 1, name: 'Invoices' })
+    const email = dashboard.getByRole('textbox', { name: 'Email' })
+    const allow = dashboard.getByRole('button', { name: 'Allow' })
+    await expect
+      .poll(async () => {
+        if (await email.isVisible()) {
+          await email.fill(merchant.login!.email)
+          await dashboard.getByLabel('Password').fill(merchant.login!.password)
+          await dashboard.getByRole('button', { name: 'Sign in' }).click()
+        } else if (await allow.isVisible()) await allow.click()
+        return invoicesHeading.isVisible()
+      }, { timeout: 30_000 })
+      .toBe(true)
+    await dashboard.getByRole('link', { name: 'Connected apps', exact: true }).click()
+    await dashboard.getByRole('row').filter({ hasText: 'Chromium agent' }).filter({ hasText: 'Invoices up to 20.00 USDC, 1 a day' }).first().waitFor()
+    await dashboard.context().close()
 
     // its token is no REST credential, and the studio's API key is no MCP one
     expect((await fetch(`${serverUrl}/v1/invoices`, { headers: { authorization: `Bearer ${oauth.saved!.access_token}` } })).status).toBe(401)
