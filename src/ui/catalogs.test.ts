@@ -1,13 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import { languageCodes } from './languages'
-import { english, loadLocale, type Strings } from './strings'
+import { english, loadLocale } from './strings'
 import { afterPayEn } from './strings.afterPay'
 
 type Entry = [key: string, value: unknown]
 
-function entries(strings: Strings): Entry[] {
+// every word, however deep: the verifiers' refusals sit in `afterPay.unsafe`
+function entries(strings: object, prefix = ''): Entry[] {
   return Object.entries(strings).flatMap(([key, value]): Entry[] =>
-    typeof value === 'object' && value !== null ? Object.entries(value).map(([inner, text]): Entry => [`${key}.${inner}`, text]) : [[key, value]],
+    typeof value === 'object' && value !== null ? entries(value, `${prefix}${key}.`) : [[`${prefix}${key}`, value]],
   )
 }
 

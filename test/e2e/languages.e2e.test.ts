@@ -6,6 +6,7 @@ import { describe, expect, test } from 'vitest'
 import { devnetClients } from '../../devnet/deploy'
 import { createPayer } from '../../devnet/seed'
 import { loadLocale, type Strings } from '../../src/ui/strings'
+import { afterPayStrings } from '../../src/ui/strings.afterPay'
 import { accessibilityViolations } from './support/accessibilityViolations'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
@@ -147,7 +148,7 @@ describe('the checkout in the payer\'s language, and from a browser with no wall
     await tampered.getByRole('button', { name: 'Test Wallet' }).click()
     await tampered.getByRole('button', { name: /^ادفع/ }).first().click()
     await expect.poll(() => heading(tampered), { timeout: 30_000 }).toBe(t.unsafeTitle)
-    await expect.poll(() => tampered.getByText(t.unsafeBody).isVisible()).toBe(true)
+    await expect.poll(() => tampered.getByText(afterPayStrings(t).unsafeBody).isVisible()).toBe(true)
     await screenshot(tampered, name('09-unsafe'))
     expect(await accessibilityViolations(tampered)).toEqual([])
     await tampered.context().close()

@@ -220,7 +220,7 @@ describe('paying from a smart wallet in one prompt', () => {
     await connect(page, invoice.url)
     await expect.poll(() => widgetText(page)).toContain(afterPayEn.smartCannotPay)
     expect(await widgetText(page)).not.toContain('Pay 248.00 USDC from your wallet')
-    expect(await widgetText(page)).not.toContain(t.insufficientHint)
+    expect(await widgetText(page)).not.toContain(afterPayEn.insufficientHint)
     expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0)
     expect(await accessibilityViolations(page)).toEqual([])
     expect(wallet.requests).toContain('wallet_getCapabilities')
@@ -245,7 +245,7 @@ describe('paying from a smart wallet in one prompt', () => {
     // the address to send to is the account's own; the vault's is named only as holding what is stranded
     expect(await page.locator('.svc-fund > .svc-hex').getAttribute('title')).toBe(wallet.account)
     expect(await page.locator('.svc-stranded .svc-hex').getAttribute('title')).toBe(vault)
-    expect(await widgetText(page)).not.toContain(t.insufficientHint)
+    expect(await widgetText(page)).not.toContain(afterPayEn.insufficientHint)
     expect(await widgetText(page)).toContain(afterPayEn.strandedBody('200.00 USDC'))
     expect(await page.getByRole('button', { name: /^Pay / }).count()).toBe(0)
     expect(await accessibilityViolations(page)).toEqual([])
@@ -262,7 +262,7 @@ describe('paying from a smart wallet in one prompt', () => {
     expect(wallet.sent[0]!.calls.map((call) => call.to.toLowerCase())).toEqual([checkout.devnet.file.contracts.vaultFactory.toLowerCase(), vault.toLowerCase()])
     expect(wallet.paymasterRequests).toEqual([])
     // the one-prompt payment from the account itself, as for any smart account holding the amount
-    expect(await widgetText(page)).toContain(t.smartWalletBody('248.00 USDC'))
+    expect(await widgetText(page)).toContain(afterPayEn.smartWalletBody('248.00 USDC'))
     expect(await page.getByRole('button', { name: 'Pay 248.00 USDC' }).isEnabled()).toBe(true)
     expect((await onchain(invoice.id)).status).toBe(1)
     await page.context().close()

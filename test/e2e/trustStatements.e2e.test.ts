@@ -6,6 +6,7 @@ import { createPayer, issueInvoice } from '../../devnet/seed'
 import type { InvoiceMetadata } from '../../shared/metadata'
 import { hashMetadata } from '../../shared/metadataHash'
 import { english } from '../../src/ui/strings'
+import { afterPayEn } from '../../src/ui/strings.afterPay'
 import { screenshot } from './support/browser'
 import { clickPay } from './support/clickPay'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
@@ -139,7 +140,7 @@ describe('nothing false on screen', () => {
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await clickPay(page)
-    await expect.poll(() => widgetText(page), { timeout: 20_000 }).toContain(t.errorPermitRenew)
+    await expect.poll(() => widgetText(page), { timeout: 20_000 }).toContain(afterPayEn.errorPermitRenew)
     expect(await widgetText(page)).not.toContain(t.permitExpiredTitle)
     expect(signatures()).toEqual([])
     await page.close()
@@ -151,11 +152,11 @@ describe('nothing false on screen', () => {
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await clickPay(page)
-    await expect.poll(() => widgetText(page), { timeout: 20_000 }).toContain(t.errorPermitRenew)
+    await expect.poll(() => widgetText(page), { timeout: 20_000 }).toContain(afterPayEn.errorPermitRenew)
     expect(await heading(page)).not.toBe(t.permitExpiredTitle)
     expect(await widgetText(page)).not.toContain(t.permitExpiredTitle)
     await screenshots(page, '32-permit-expired-by-service-reasks')
-    await page.getByRole('button', { name: t.signNewPermit }).click()
+    await page.getByRole('button', { name: afterPayEn.signNewPermit }).click()
     await expect.poll(() => heading(page), { timeout: 30_000 }).toBe('Payment received')
     expect(wallet.typed.filter((request) => request.primaryType === 'Permit').length).toBe(2)
     await page.close()
@@ -166,7 +167,7 @@ describe('nothing false on screen', () => {
     await page.route((u) => u.href.startsWith(checkout.devnet.file.rpcUrl), (route) => route.abort('connectionrefused'))
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
-    await expect.poll(() => widgetText(page), { timeout: 30_000 }).toContain(t.errorCannotCheck)
+    await expect.poll(() => widgetText(page), { timeout: 30_000 }).toContain(afterPayEn.errorCannotCheck)
     // nothing on the page calls the invoice checked: the one trust line says it is still being checked
     expect(await page.locator('body').innerText()).not.toContain(t.trustChecked)
     expect(await page.locator('body').innerText()).not.toContain(t.trustCheckedNoDocument)
@@ -182,7 +183,7 @@ describe('nothing false on screen', () => {
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await clickPay(page)
-    await expect.poll(() => widgetText(page), { timeout: 20_000 }).toContain(t.errorRefused)
+    await expect.poll(() => widgetText(page), { timeout: 20_000 }).toContain(afterPayEn.errorRefused)
     const text = (await pageText(page))!
     expect(text).not.toContain('PAID_PAID')
     expect(text).not.toContain('Payment received')
@@ -211,7 +212,7 @@ describe('nothing false on screen', () => {
       )
     }
     await page.goto(url)
-    await expect.poll(() => widgetText(page), { timeout: 20_000 }).toContain(t.errorServiceNotFound)
+    await expect.poll(() => widgetText(page), { timeout: 20_000 }).toContain(afterPayEn.errorServiceNotFound)
     await expect.poll(() => page.locator('.svc-amount strong').textContent()).toBe('5,000.00 USDC')
     expect(await page.getByRole('heading', { name: t.notFoundTitle }).count()).toBe(0)
     await screenshots(page, '34-served-not-found-open-on-chain')

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact'
 import type { Authorisation } from '../../flow/paymentState'
 import { formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
+import { afterPayStrings } from '../strings.afterPay'
 import { Detail } from './Detail'
 import { PermitDeadline } from './PermitDeadline'
 import { ProgressView } from './ProgressView'
@@ -21,32 +22,33 @@ type AuthorisationViewProps = {
 /** A permit the wallet is about to ask for, in plain words and in full, before it asks. */
 export function AuthorisationView({ authorisation: a, step, summary, party, spenderLabel }: AuthorisationViewProps) {
   const { strings: t, tag } = useLocale()
+  const w = afterPayStrings(t)
   const amount = formatTokenAmount(a.amount, a.token, tag)
   return (
     <>
       {step ? <p class="svc-step">{step}</p> : null}
       {summary ? <p>{summary(amount)}</p> : null}
       <dl class="svc-details">
-        <Detail label={t.permitAmount}>{amount}</Detail>
-        <Detail label={t.permitToken}>
+        <Detail label={w.permitAmount}>{amount}</Detail>
+        <Detail label={w.permitToken}>
           {a.token.symbol} <ShortHex value={a.token.address} label={t.labelAddress} />
         </Detail>
         <Detail label={party.label}>{party.children}</Detail>
-        <Detail label={t.permitDeadline}>
+        <Detail label={w.permitDeadline}>
           <PermitDeadline deadline={a.deadline} />
         </Detail>
       </dl>
       {/* which contract takes the amount is what a wallet shows as the spender: there for whoever
           compares, not a step the payer needs to read */}
       <details class="svc-technical">
-        <summary>{t.unsafeDetails}</summary>
+        <summary>{w.unsafeDetails}</summary>
         <dl class="svc-details">
           <Detail label={spenderLabel}>
             <ShortHex value={a.spender} label={t.labelAddress} />
           </Detail>
         </dl>
       </details>
-      <p class="svc-hint">{t.walletRequestNext}</p>
+      <p class="svc-hint">{w.walletRequestNext}</p>
       <ProgressView>{t.connecting}</ProgressView>
     </>
   )

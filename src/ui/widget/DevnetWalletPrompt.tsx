@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { devnetWalletRequestEvent, type DevnetWalletRequestDetail } from '../../wallet/devnetWalletRequest'
 import { useLocale } from '../LocaleContext'
+import { afterPayStrings } from '../strings.afterPay'
 import { WalletIcon } from './WalletIcon'
 
 /** The devnet wallet's window: the request it was asked to sign or send, in the lines the wallet
@@ -8,6 +9,7 @@ import { WalletIcon } from './WalletIcon'
  * the devnet wallet asks. */
 export function DevnetWalletPrompt() {
   const { strings: t } = useLocale()
+  const a = afterPayStrings(t)
   const [asked, setAsked] = useState<DevnetWalletRequestDetail | null>(null)
   const heading = useRef<HTMLHeadingElement>(null)
   useEffect(() => {
@@ -31,9 +33,9 @@ export function DevnetWalletPrompt() {
   return (
     <div class="svc-devnet-wallet" role="group" aria-labelledby="svc-devnet-wallet-title">
       <h3 id="svc-devnet-wallet-title" tabIndex={-1} ref={heading}>
-        <WalletIcon kind="devnet" icon="" /> {t.devnetWalletTitle}
+        <WalletIcon kind="devnet" icon="" /> {a.devnetWalletTitle}
       </h3>
-      <p>{request.kind === 'sign' ? t.devnetWalletSignRequest : t.devnetWalletSendRequest}</p>
+      <p>{request.kind === 'sign' ? a.devnetWalletSignRequest : a.devnetWalletSendRequest}</p>
       {request.intent ? <p><strong>{request.intent}</strong></p> : null}
       {request.warning ? <p class="svc-warning">{request.warning}</p> : null}
       <dl class="svc-devnet-request">
@@ -46,10 +48,10 @@ export function DevnetWalletPrompt() {
       </dl>
       <div class="svc-devnet-actions">
         <button type="button" onClick={() => answer(false)}>
-          {t.devnetWalletReject}
+          {a.devnetWalletReject}
         </button>
         <button type="button" class="svc-approve" onClick={() => answer(true)}>
-          {t.devnetWalletApprove}
+          {a.devnetWalletApprove}
         </button>
       </div>
     </div>

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/preact'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { LocaleContext } from '../LocaleContext'
 import { english, type Locale } from '../strings'
+import { afterPayEn } from '../strings.afterPay'
 import { de } from '../strings.de'
 import { ErrorView } from './ErrorView'
 
@@ -22,7 +23,7 @@ describe('ErrorView', () => {
   test.each(['PERMIT_REFUSED', 'PERMIT_EXPIRED'])('behavior: %s (the service\'s PERMIT_EXPIRED, which the chain\'s clock did not bear out) asks for a new authorisation and never says "expired"', (code) => {
     const onRetry = show(code, 409)
     const text = screen.getByRole('alert').textContent
-    expect(text).toBe(english.strings.errorPermitRenew + 'Sign a new authorisation')
+    expect(text).toBe(afterPayEn.errorPermitRenew + 'Sign a new authorisation')
     expect(text).not.toMatch(/expired/i)
     fireEvent.click(screen.getByRole('button', { name: 'Sign a new authorisation' }))
     expect(onRetry).toHaveBeenCalledOnce()
@@ -32,14 +33,14 @@ describe('ErrorView', () => {
     show('INVALID_RESPONSE', 0)
     const text = screen.getByRole('alert').textContent
     expect(text).toBe('The payment service answered, but not in a form this page can use. Nothing was paid. Try again, and tell the sender if it happens again.Try again')
-    expect(text).not.toContain(english.strings.errorNetwork)
+    expect(text).not.toContain(afterPayEn.errorNetwork)
     cleanup()
     show('INVALID_RESPONSE', 0, { strings: de, tag: 'de' })
     expect(screen.getByRole('alert').textContent).toContain(de.afterPay!.errorInvalidAnswer)
     // no answer at all still reads as such
     cleanup()
     show('NETWORK_ERROR', 0)
-    expect(screen.getByRole('alert').textContent).toContain(english.strings.errorNetwork)
+    expect(screen.getByRole('alert').textContent).toContain(afterPayEn.errorNetwork)
   })
 
   test('behavior: an unknown code or a known one without words of its own reads as the generic message, never the code', () => {

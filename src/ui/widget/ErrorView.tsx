@@ -1,7 +1,6 @@
 import { formatCountdown } from '../format'
 import { useLocale } from '../LocaleContext'
-import type { Strings } from '../strings'
-import { afterPayStrings } from '../strings.afterPay'
+import { type AfterPayStrings, afterPayStrings } from '../strings.afterPay'
 import { useNow } from '../useNow'
 
 type ErrorProps = { code: string; status: number | null; retryAt: number | null; onRetry(): void }
@@ -11,13 +10,14 @@ type ErrorProps = { code: string; status: number | null; retryAt: number | null;
  * Retry-After has passed. */
 export function ErrorView({ code, status, retryAt, onRetry }: ErrorProps) {
   const { strings: t } = useLocale()
+  const a = afterPayStrings(t)
   const now = useNow(retryAt !== null)
   const wait = retryAt === null ? 0 : Math.ceil((retryAt - now) / 1000)
   return (
     <div role="alert">
-      <p class="svc-warning">{errorText(code, status, t)}</p>
+      <p class="svc-warning">{errorText(code, status, a)}</p>
       <button type="button" class="svc-primary" onClick={onRetry} disabled={wait > 0}>
-        {wait > 0 ? t.retryIn(formatCountdown(wait)) : newPermit(code) ? t.signNewPermit : t.retry}
+        {wait > 0 ? a.retryIn(formatCountdown(wait)) : newPermit(code) ? a.signNewPermit : t.retry}
       </button>
     </div>
   )
@@ -32,19 +32,19 @@ function newPermit(code: string): boolean {
 
 const permitRenew = (code: string) => code === 'PERMIT_REFUSED' || code === 'PERMIT_EXPIRED'
 
-function errorText(code: string, status: number | null, t: Strings): string {
-  if (permitRenew(code)) return t.errorPermitRenew
-  if (newPermit(code)) return t.errorPermitRefused
-  if (code === 'CHAIN_UNREADABLE') return t.errorCannotCheck
+function errorText(code: string, status: number | null, a: AfterPayStrings): string {
+  if (permitRenew(code)) return a.errorPermitRenew
+  if (newPermit(code)) return a.errorPermitRefused
+  if (code === 'CHAIN_UNREADABLE') return a.errorCannotCheck
   // the flow says this only where the chain holds the invoice open: "not found" itself is a page of its own
-  if (code === 'NOT_FOUND') return t.errorServiceNotFound
-  if (status === 429) return t.errorRateLimited
-  if (status === 502 || status === 503) return t.errorUnavailable
+  if (code === 'NOT_FOUND') return a.errorServiceNotFound
+  if (status === 429) return a.errorRateLimited
+  if (status === 502 || status === 503) return a.errorUnavailable
   // the service answered, in a shape that is not the documented one: it was reached
-  if (code === 'INVALID_RESPONSE') return afterPayStrings(t).errorInvalidAnswer
-  if (code === 'NETWORK_ERROR' || status === 0) return t.errorNetwork
-  if (code === 'WALLET_ERROR') return t.errorWallet
-  if (code === 'CONNECT_FAILED') return t.errorConnect
-  if (code === 'VERIFICATION_FAILED') return t.errorVerification
-  return t.errorRefused
+  if (code === 'INVALID_RESPONSE') return a.errorInvalidAnswer
+  if (code === 'NETWORK_ERROR' || status === 0) return a.errorNetwork
+  if (code === 'WALLET_ERROR') return a.errorWallet
+  if (code === 'CONNECT_FAILED') return a.errorConnect
+  if (code === 'VERIFICATION_FAILED') return a.errorVerification
+  return a.errorRefused
 }

@@ -2,6 +2,7 @@ import type { Address } from 'viem'
 import type { Authorisation } from '../../flow/paymentState'
 import { formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
+import { afterPayStrings } from '../strings.afterPay'
 import { AuthorisationView } from './AuthorisationView'
 import { ShortHex } from './ShortHex'
 
@@ -9,13 +10,14 @@ import { ShortHex } from './ShortHex'
  * lets its vault take the missing amount, once. */
 export function FundingView({ authorisation: a, account }: { authorisation: Authorisation; account: Address }) {
   const { strings: t, tag } = useLocale()
+  const w = afterPayStrings(t)
   return (
     <AuthorisationView
       authorisation={a}
-      step={t.stepFunding(formatTokenAmount(a.amount, a.token, tag))}
+      step={w.stepFunding(formatTokenAmount(a.amount, a.token, tag))}
       summary={null}
-      party={{ label: t.fundingFrom, children: <ShortHex value={account} label={t.labelAddress} /> }}
-      spenderLabel={t.fundingSpender}
+      party={{ label: w.fundingFrom, children: <ShortHex value={account} label={t.labelAddress} /> }}
+      spenderLabel={w.fundingSpender}
     />
   )
 }

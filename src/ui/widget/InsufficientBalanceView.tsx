@@ -26,17 +26,18 @@ type InsufficientBalanceProps = {
 
 export function InsufficientBalanceView(p: InsufficientBalanceProps) {
   const { strings: t, tag } = useLocale()
+  const a = afterPayStrings(t)
   const amount = (raw: bigint) => formatTokenAmount(raw, p.invoice.token, tag)
   const number = (raw: bigint) => formatTokenNumber(raw, p.invoice.token, tag)
   return (
     <>
       <FlowNote note={p.note ?? null} />
-      <p class="svc-warning">{t.insufficientBody(amount(p.missing), amount(p.payer.balance))}</p>
+      <p class="svc-warning">{a.insufficientBody(amount(p.missing), amount(p.payer.balance))}</p>
       <PayerSummary payer={p.payer} token={p.invoice.token} />
       {p.fromWallet ? (
         <>
-          {p.payer.balance > 0n ? <p>{t.payFromWalletSplit(number(p.payer.balance), number(p.missing))}</p> : null}
-          <p>{t.payFromWalletHint}</p>
+          {p.payer.balance > 0n ? <p>{a.payFromWalletSplit(number(p.payer.balance), number(p.missing))}</p> : null}
+          <p>{a.payFromWalletHint}</p>
           <button type="button" class="svc-primary" onClick={p.onPayFromWallet}>
             {t.payFromWallet(amount(BigInt(p.invoice.amount)))}
           </button>
@@ -47,8 +48,8 @@ export function InsufficientBalanceView(p: InsufficientBalanceProps) {
           )}
         </>
       ) : null}
-      <p>{t.insufficientHint}</p>
-      <FundAddress address={p.payer.vault} label={t.fundAddress} deployment={p.deployment} />
+      <p>{a.insufficientHint}</p>
+      <FundAddress address={p.payer.vault} label={a.fundAddress} deployment={p.deployment} />
       <button type="button" class={p.fromWallet ? 'svc-secondary' : 'svc-primary'} onClick={p.onCheckAgain}>
         {t.checkAgain}
       </button>
@@ -76,11 +77,11 @@ export function FundAddress({ address, label, deployment }: { address: string; l
       <ShortHex value={address} label={t.labelAddress} />
       <dl class="svc-details">
         <Detail label={a.fundNetwork}>{deployment.chainName ?? t.chainLabel(deployment.chainId)}</Detail>
-        <Detail label={t.permitToken}>
+        <Detail label={a.permitToken}>
           {deployment.tokenSymbol} <ShortHex value={deployment.token} label={a.labelTokenContract} />
         </Detail>
       </dl>
-      {showQr ? <div class="svc-qr-box"><QrCode value={address} label={t.fundQr(address)} /></div> : null}
+      {showQr ? <div class="svc-qr-box"><QrCode value={address} label={a.fundQr(address)} /></div> : null}
     </div>
   )
 }

@@ -27,31 +27,31 @@ export function PendingView({ userOpHash, nextCheckAt, submission, window, onSen
   const now = useNow()
   const body =
     submission.kind === 'refused'
-      ? t.pendingRefused(submission.code, formatMoment(window.validUntil * 1000, tag))
+      ? a.pendingRefused(submission.code, formatMoment(window.validUntil * 1000, tag))
       : submission.kind === 'unknown'
         ? submission.unreadable
           ? a.pendingUnreadable
-          : t.pendingUnknown
+          : a.pendingUnknown
         : a.pendingServiceSays
   return (
     <>
       <p class={submission.kind === 'refused' ? 'svc-warning' : undefined}>{body}</p>
       <details class="svc-technical">
-        <summary>{t.unsafeDetails}</summary>
+        <summary>{a.unsafeDetails}</summary>
         <dl class="svc-details">
           <Detail label={t.userOpHash}>
-            <ShortHex value={userOpHash} label={t.labelOperation} />
+            <ShortHex value={userOpHash} label={a.labelOperation} />
           </Detail>
         </dl>
       </details>
-      <ProgressView>{t.nextCheck(formatCountdown((nextCheckAt - now) / 1000))}</ProgressView>
+      <ProgressView>{a.nextCheck(formatCountdown((nextCheckAt - now) / 1000))}</ProgressView>
       {submission.kind === 'refused' ? (
         <button type="button" class="svc-primary" onClick={onSignNew}>
-          {t.signNewPayment}
+          {a.signNewPayment}
         </button>
       ) : submission.kind === 'unknown' ? (
         <button type="button" onClick={onSendAgain}>
-          {t.sendAgain}
+          {a.sendAgain}
         </button>
       ) : null}
     </>

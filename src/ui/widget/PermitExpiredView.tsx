@@ -5,11 +5,12 @@ import { afterPayStrings } from '../strings.afterPay'
  * service said it sent the operation and the chain never showed it before its window closed. */
 export function PermitExpiredView({ reason, onRenew }: { reason: 'expired' | 'failed' | 'notSent'; onRenew(): void }) {
   const { strings: t } = useLocale()
+  const a = afterPayStrings(t)
   return (
     <>
-      <p>{reason === 'notSent' ? afterPayStrings(t).notSentBody : reason === 'failed' ? t.failedOnChainBody : t.permitExpiredBody}</p>
+      <p>{reason === 'notSent' ? a.notSentBody : reason === 'failed' ? a.failedOnChainBody : a.permitExpiredBody}</p>
       <button type="button" class="svc-primary" onClick={onRenew}>
-        {reason === 'notSent' ? t.retry : t.getNewPermit}
+        {reason === 'notSent' ? t.retry : a.getNewPermit}
       </button>
     </>
   )

@@ -1,5 +1,6 @@
 import type { Authorisation } from '../../flow/paymentState'
 import { useLocale } from '../LocaleContext'
+import { afterPayStrings } from '../strings.afterPay'
 import { AuthorisationView } from './AuthorisationView'
 import { PaymentStepRoom } from './PaymentStepRoom'
 import { ShortHex } from './ShortHex'
@@ -8,6 +9,7 @@ import { ShortHex } from './ShortHex'
  * there are several. */
 export function PermitView({ authorisation: a, merchantName, step = null }: { authorisation: Authorisation; merchantName: string | null; step?: string | null }) {
   const { strings: t } = useLocale()
+  const w = afterPayStrings(t)
   const merchant = (
     <>
       {merchantName ? `${merchantName} ` : ''}
@@ -19,9 +21,9 @@ export function PermitView({ authorisation: a, merchantName, step = null }: { au
       <AuthorisationView
         authorisation={a}
         step={step}
-        summary={(amount) => t.permitSummary(amount, merchantName ?? a.merchant)}
-        party={{ label: t.permitMerchant, children: merchant }}
-        spenderLabel={t.permitSpender}
+        summary={(amount) => w.permitSummary(amount, merchantName ?? a.merchant)}
+        party={{ label: w.permitMerchant, children: merchant }}
+        spenderLabel={w.permitSpender}
       />
     </PaymentStepRoom>
   )

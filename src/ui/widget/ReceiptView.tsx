@@ -31,23 +31,24 @@ type ReceiptViewProps = {
 export function ReceiptView(p: ReceiptViewProps) {
   const { invoice, receipt, explorerUrl } = p
   const { strings: t, tag } = useLocale()
+  const a = afterPayStrings(t)
   const txHash: Hex | null = receipt?.txHash ?? invoice.txHash
   const paidAt = invoice.paidAt ? Number(invoice.paidAt) * 1000 : null
   const refunded = useRefunded(p.readChain, p.registry, invoice.id)
   return (
     <>
-      <p class="svc-ok">{t.paidBody}</p>
+      <p class="svc-ok">{a.paidBody}</p>
       <section class="svc-receipt" aria-labelledby="svc-receipt-heading">
-        <h3 id="svc-receipt-heading">{t.receiptHeading}</h3>
+        <h3 id="svc-receipt-heading">{a.receiptHeading}</h3>
         <dl class="svc-details">
-          <Detail label={t.receiptInvoice}>{p.invoiceNumber ?? receipt?.invoiceNumber ?? invoice.invoiceNumber}</Detail>
-          <Detail label={t.receiptAmount}>{formatTokenAmount(receipt?.amount ?? BigInt(invoice.amount), invoice.token, tag)}</Detail>
-          <Detail label={t.receiptPayee}>
+          <Detail label={a.receiptInvoice}>{p.invoiceNumber ?? receipt?.invoiceNumber ?? invoice.invoiceNumber}</Detail>
+          <Detail label={a.receiptAmount}>{formatTokenAmount(receipt?.amount ?? BigInt(invoice.amount), invoice.token, tag)}</Detail>
+          <Detail label={a.receiptPayee}>
             {p.merchantName ? <span class="svc-receipt-name">{p.merchantName} </span> : null}
             <ShortHex value={invoice.merchant} label={t.labelAddress} />
           </Detail>
           {invoice.payer ? (
-            <Detail label={t.receiptPayer}>
+            <Detail label={a.receiptPayer}>
               <ShortHex value={receipt?.wallet ?? invoice.payer} label={t.labelAddress} />
             </Detail>
           ) : null}
@@ -57,25 +58,25 @@ export function ReceiptView(p: ReceiptViewProps) {
             </Detail>
           ) : null}
           {paidAt ? (
-            <Detail label={t.receiptTime}>
+            <Detail label={a.receiptTime}>
               <time dateTime={new Date(paidAt).toISOString()}>{formatMoment(paidAt, tag)}</time>
             </Detail>
           ) : null}
           {txHash ? (
             <Detail label={t.txHash}>
-              <ShortHex value={txHash} label={t.labelTransaction} />
+              <ShortHex value={txHash} label={a.labelTransaction} />
             </Detail>
           ) : null}
           {refunded ? (
-            <Detail label={afterPayStrings(t).receiptRefunded}>{formatTokenAmount(refunded, invoice.token, tag)}</Detail>
+            <Detail label={a.receiptRefunded}>{formatTokenAmount(refunded, invoice.token, tag)}</Detail>
           ) : null}
         </dl>
         {receipt?.userOpHash ? (
           <details class="svc-technical">
-            <summary>{t.unsafeDetails}</summary>
+            <summary>{a.unsafeDetails}</summary>
             <dl class="svc-details">
               <Detail label={t.userOpHash}>
-                <ShortHex value={receipt.userOpHash} label={t.labelOperation} />
+                <ShortHex value={receipt.userOpHash} label={a.labelOperation} />
               </Detail>
             </dl>
           </details>
@@ -84,14 +85,14 @@ export function ReceiptView(p: ReceiptViewProps) {
       {txHash && explorerUrl ? (
         <p>
           <a href={`${explorerUrl.replace(/\/+$/, '')}/tx/${txHash}`} target="_blank" rel="noopener noreferrer">
-            {t.viewOnExplorer}
+            {a.viewOnExplorer}
           </a>
         </p>
       ) : txHash && p.localChain ? (
         <p class="svc-hint">{t.localChain}</p>
       ) : null}
       <button type="button" class="svc-secondary svc-save-receipt" onClick={() => globalThis.print()}>
-        {t.saveReceipt}
+        {a.saveReceipt}
       </button>
     </>
   )

@@ -1,6 +1,7 @@
 import type { PaymentMessage } from '../../../shared/paymentMessage'
 import { formatTokenAmount, type Token } from '../format'
 import { useLocale } from '../LocaleContext'
+import { afterPayStrings } from '../strings.afterPay'
 import { Detail } from './Detail'
 import { PermitDeadline } from './PermitDeadline'
 import { ProgressView } from './ProgressView'
@@ -22,22 +23,23 @@ type SigningOperationProps = {
 
 export function SigningOperationView({ payment, token, merchantName, validUntil, simulated }: SigningOperationProps) {
   const { strings: t, tag } = useLocale()
+  const a = afterPayStrings(t)
   const funded = payment.fromWallet > 0n ? formatTokenAmount(payment.fromWallet, token, tag) : null
   return (
     <>
-      {funded ? <p class="svc-step">{t.stepConfirm}</p> : null}
-      <p class="svc-ok">{funded ? t.signingBodyFunded(funded) : t.signingBody}</p>
+      {funded ? <p class="svc-step">{a.stepConfirm}</p> : null}
+      <p class="svc-ok">{funded ? a.signingBodyFunded(funded) : a.signingBody}</p>
       {simulated ? <SimulatedEffect effect={simulated} token={token} merchantName={merchantName} /> : null}
-      <p>{t.walletWillAsk}</p>
+      <p>{a.walletWillAsk}</p>
       <dl class="svc-details svc-wallet-lines">
-        <Detail label={t.walletLinePay}>{t.walletLineInvoice(payment.invoice.toString())}</Detail>
-        <Detail label={t.walletLineAmount}>{formatTokenAmount(payment.amount, token, tag)}</Detail>
-        <Detail label={t.walletLineTo}>
+        <Detail label={a.walletLinePay}>{a.walletLineInvoice(payment.invoice.toString())}</Detail>
+        <Detail label={a.walletLineAmount}>{formatTokenAmount(payment.amount, token, tag)}</Detail>
+        <Detail label={a.walletLineTo}>
           {merchantName ? `${merchantName} ` : null}
           <code class="svc-address">{payment.merchant}</code>
         </Detail>
-        {funded ? <Detail label={t.walletLineFromWallet}>{funded}</Detail> : null}
-        <Detail label={t.walletLineUntil}>
+        {funded ? <Detail label={a.walletLineFromWallet}>{funded}</Detail> : null}
+        <Detail label={a.walletLineUntil}>
           <PermitDeadline deadline={payment.validUntil} />
         </Detail>
       </dl>
@@ -45,15 +47,15 @@ export function SigningOperationView({ payment, token, merchantName, validUntil,
           window is the service's timing, which the payer cannot act on, so it sits with the details */}
       {BigInt(validUntil) !== payment.validUntil ? (
         <details class="svc-technical">
-          <summary>{t.unsafeDetails}</summary>
+          <summary>{a.unsafeDetails}</summary>
           <dl class="svc-details">
-            <Detail label={t.operationValidUntil}>
+            <Detail label={a.operationValidUntil}>
               <PermitDeadline deadline={BigInt(validUntil)} />
             </Detail>
           </dl>
         </details>
       ) : null}
-      <p class="svc-hint">{t.walletRequestNext}</p>
+      <p class="svc-hint">{a.walletRequestNext}</p>
       <ProgressView>{t.connecting}</ProgressView>
     </>
   )

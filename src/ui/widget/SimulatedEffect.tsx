@@ -13,11 +13,12 @@ type SimulatedEffectProps = { effect: Effect; token: Token; /** From the verifie
  * read as a contradiction, and as a charge on the payer. */
 export function SimulatedEffect({ effect, token, merchantName }: SimulatedEffectProps) {
   const { strings: t, tag } = useLocale()
+  const a = afterPayStrings(t)
   const amount = (value: bigint) => formatTokenAmount(value, token, tag)
   const shown = feeShares(effect, token.decimals)
   return (
     <p class="svc-simulated">
-      {t.simulatedEffect} <strong>{afterPayStrings(t).simulatedShares(amount(effect.paid), merchantName ?? t.simulatedPayee, amount(shown.merchantReceives), amount(shown.fee))}</strong>
+      {a.simulatedEffect} <strong>{a.simulatedShares(amount(effect.paid), merchantName ?? a.simulatedPayee, amount(shown.merchantReceives), amount(shown.fee))}</strong>
     </p>
   )
 }

@@ -20,15 +20,15 @@ export function SmartWalletView({ state, deployment, onPay, onCheckAgain, onMove
   const { invoice, payer } = state
   const money = (raw: bigint) => formatTokenAmount(raw, invoice.token, tag)
   const amount = money(BigInt(invoice.amount))
-  if (state.name === 'sendingCalls') return <ProgressView>{t.sendingCallsBody(amount)}</ProgressView>
-  if (state.name === 'followingCalls') return <ProgressView>{t.pendingAccepted}</ProgressView>
+  if (state.name === 'sendingCalls') return <ProgressView>{a.sendingCallsBody(amount)}</ProgressView>
+  if (state.name === 'followingCalls') return <ProgressView>{a.pendingAccepted}</ProgressView>
   if (state.name === 'movingBack') return <ProgressView>{a.movingBack(money(state.stranded.balance))}</ProgressView>
   if (state.name === 'followingMoveBack') return <ProgressView>{a.followingMoveBack}</ProgressView>
   const notes = {
     callsRejected: t.noteOperationRejected,
-    callsFailed: t.noteCallsFailed,
-    callsNotOnChain: t.noteCallsNotOnChain,
-    callsUnknown: t.noteCallsUnknown,
+    callsFailed: a.noteCallsFailed,
+    callsNotOnChain: a.noteCallsNotOnChain,
+    callsUnknown: a.noteCallsUnknown,
     transferRejected: t.noteTransferRejected,
     moveNotOnChain: a.noteMoveNotOnChain,
   }
@@ -53,7 +53,7 @@ export function SmartWalletView({ state, deployment, onPay, onCheckAgain, onMove
         </>
       ) : (
         <>
-          <p>{t.smartWalletBody(amount)}</p>
+          <p>{a.smartWalletBody(amount)}</p>
           <button type="button" class="svc-primary" onClick={onPay}>
             {t.pay(amount)}
           </button>

@@ -3,6 +3,7 @@ import type { WireInvoice } from '../../../shared/wire'
 import type { UnsafeProblem } from '../../verify/unsafeProblem'
 import { formatMoment, formatTokenAmount } from '../format'
 import { useLocale } from '../LocaleContext'
+import { afterPayStrings } from '../strings.afterPay'
 
 type UnsafeProps = { problems: UnsafeProblem[]; handedOver: HandedOverPermit | null; token: WireInvoice['token'] }
 
@@ -10,27 +11,28 @@ type UnsafeProps = { problems: UnsafeProblem[]; handedOver: HandedOverPermit | n
  * and offers nothing to sign. */
 export function UnsafeView({ problems, handedOver, token }: UnsafeProps) {
   const { strings: t, tag } = useLocale()
+  const a = afterPayStrings(t)
   return (
     <div class="svc-danger" role="alert">
-      <p>{t.unsafeBody}</p>
+      <p>{a.unsafeBody}</p>
       <ul class="svc-problems">
         {problems.map((problem) => (
           <li key={problem.code}>
-            {t.unsafe[problem.code]}
-            {problem.fields ? ` ${t.differsIn(problem.fields.join(', '))}` : null}
+            {a.unsafe[problem.code]}
+            {problem.fields ? ` ${a.differsIn(problem.fields.join(', '))}` : null}
           </li>
         ))}
       </ul>
       <p class="svc-handed-over">
         {handedOver
-          ? t.unsafeHandedOver(formatTokenAmount(handedOver.amount, token, tag), formatMoment(Number(handedOver.deadline) * 1000, tag))
-          : t.unsafeNothingSigned}
+          ? a.unsafeHandedOver(formatTokenAmount(handedOver.amount, token, tag), formatMoment(Number(handedOver.deadline) * 1000, tag))
+          : a.unsafeNothingSigned}
         {handedOver?.funding
-          ? ` ${t.unsafeHandedOverFunding(formatTokenAmount(handedOver.funding.amount, token, tag), formatMoment(Number(handedOver.funding.deadline) * 1000, tag))}`
+          ? ` ${a.unsafeHandedOverFunding(formatTokenAmount(handedOver.funding.amount, token, tag), formatMoment(Number(handedOver.funding.deadline) * 1000, tag))}`
           : null}
       </p>
       <details>
-        <summary>{t.unsafeDetails}</summary>
+        <summary>{a.unsafeDetails}</summary>
         <ul class="svc-mono">
           {problems.map((problem) => (
             <li key={problem.code}>
