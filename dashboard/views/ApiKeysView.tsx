@@ -1,16 +1,17 @@
 import { useEffect, useState } from 'preact/hooks'
 import type { Api } from '../dashboardApi'
 import type { DashboardStrings } from '../strings'
-import { errorText, Field, Notice, Problem } from './Field'
+import { Field, Outcome } from './Field'
+import { KeySecretOnce, type ShownKey } from './KeySecretOnce'
+import { ListTable, RowAction } from './ListTable'
 import { ownStudioPath } from './ownStudio'
 import { Pager, usePages } from './Pager'
 import { ScopeChoices } from './ScopeChoices'
-import { SecretOnce } from './SecretOnce'
+import { useAction } from './useAction'
 import { localDate, localMoment } from '../localFormat'
 
 type ApiKey = { key_id: string; name: string; scopes: string[]; secret_hint: string; status: 'active' | 'revoked'; write_status: string; created_at: string; expires_at: string | null }
 type AuditEvent = { id: string; key_id: string; event: string; method: string | null; path: string | null; client_name?: string | null; summary?: string | null; created_at: string }
-type Shown = { heading: string; keyId: string; secret: string; activationRequired: boolean }
 
 const filters = ['all', 'active', 'pending_activation', 'revoked'] as const
 const auditPageSize = 20
@@ -24,10 +25,7 @@ export function ApiKeysView({ api, t }: { api: Api; t: DashboardStrings }) {
   const words = t.settings
   const [keys, setKeys] = useState<ApiKey[] | null>(null)
   const [filter, setFilter] = useState<(typeof filters)[number]>('all')
-  const [shown, setShown] = useState<Shown | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
-  const [notice, setNotice] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const [shown, setShown] = useState<ShownKey | null>(null)
 
   const loadKeys = async (status = filter) => {
     const studio = await ownStudioPath(api)
@@ -39,32 +37,19 @@ export function ApiKeysView({ api, t }: { api: Api; t: DashboardStrings }) {
     const answer = await api.json<{ events: AuditEvent[]; next_cursor: string | null }>('GET', `${studio}/api-keys/audit-log?limit=${auditPageSize}${cursor ? `&cursor=${cursor}` : ''}`)
     return { items: answer.events, next: answer.next_cursor }
   })
-  const showProblem = (error: unknown) => setProblem(errorText(error))
+  // after an action, the newest events first again: the one just caused is on the first page
+  const action = useAction(() => Promise.all([loadKeys(), audit.show(true)]))
+  const { act, busy, showProblem } = action
   useEffect(() => {
     Promise.all([loadKeys(), audit.show(true)]).catch(showProblem)
   }, [])
-
-  async function act(work: () => Promise<string | null>) {
-    setBusy(true)
-    setProblem(null)
-    setNotice(null)
-    try {
-      setNotice(await work())
-      // the newest events first again: the one just caused is on the first page
-      await Promise.all([loadKeys(), audit.show(true)])
-    } catch (error) {
-      setProblem(errorText(error))
-    } finally {
-      setBusy(false)
-    }
-  }
 
   function create(event: SubmitEvent) {
     event.preventDefault()
     const formElement = event.currentTarget as HTMLFormElement
     const form = new FormData(formElement)
     const days = String(form.get('expiresInDays') ?? '').trim()
-    void act(async () => {
+    act(async () => {
       const studio = await ownStudioPath(api)
       const created = await api.json<ApiKey & { secret: string; activation_required: boolean }>('POST', `${studio}/api-keys`, {
         name: String(form.get('keyName') ?? '').trim(),
@@ -77,22 +62,26 @@ export function ApiKeysView({ api, t }: { api: Api; t: DashboardStrings }) {
     })
   }
   function rotate(key: ApiKey) {
-    if (!confirm(words.confirmRotate(key.name))) return
-    void act(async () => {
-      const studio = await ownStudioPath(api)
-      const rotated = await api.json<{ secret: string }>('POST', `${studio}/api-keys/${key.key_id}/rotate`)
-      setShown({ heading: words.secretHeading(key.name), keyId: key.key_id, secret: rotated.secret, activationRequired: false })
-      return null
-    })
+    act(
+      async () => {
+        const studio = await ownStudioPath(api)
+        const rotated = await api.json<{ secret: string }>('POST', `${studio}/api-keys/${key.key_id}/rotate`)
+        setShown({ heading: words.secretHeading(key.name), keyId: key.key_id, secret: rotated.secret, activationRequired: false })
+        return null
+      },
+      { confirm: words.confirmRotate(key.name) },
+    )
   }
   function revoke(key: ApiKey) {
-    if (!confirm(words.confirmRevoke(key.name))) return
-    setShown(null)
-    void act(async () => {
-      const studio = await ownStudioPath(api)
-      await api.json('DELETE', `${studio}/api-keys/${key.key_id}`)
-      return words.keyRevoked(key.name)
-    })
+    act(
+      async () => {
+        setShown(null)
+        const studio = await ownStudioPath(api)
+        await api.json('DELETE', `${studio}/api-keys/${key.key_id}`)
+        return words.keyRevoked(key.name)
+      },
+      { confirm: words.confirmRevoke(key.name) },
+    )
   }
   const keyName = (keyId: string) => keys?.find((key) => key.key_id === keyId)?.name ?? keyId
   const when = (iso: string) => localMoment(iso, t.lang)
@@ -101,16 +90,8 @@ export function ApiKeysView({ api, t }: { api: Api; t: DashboardStrings }) {
     <>
       <h1>{t.keys}</h1>
       <p>{words.keysIntro}</p>
-      <Problem message={problem} />
-      <Notice message={notice} />
-      {shown ? (
-        <SecretOnce heading={shown.heading} secret={shown.secret} t={t} onDone={() => setShown(null)}>
-          <p>
-            {words.keyId}: <code data-key-id>{shown.keyId}</code>
-          </p>
-          {shown.activationRequired ? <p class="alert">{words.activationRequired}</p> : null}
-        </SecretOnce>
-      ) : null}
+      <Outcome action={action} />
+      {shown ? <KeySecretOnce shown={shown} t={t} onDone={() => setShown(null)} /> : null}
       <label for="key-filter">{words.keyFilter}</label>
       <select
         id="key-filter"
@@ -119,7 +100,7 @@ export function ApiKeysView({ api, t }: { api: Api; t: DashboardStrings }) {
         onChange={(event) => {
           const next = (event.currentTarget as HTMLSelectElement).value as (typeof filters)[number]
           setFilter(next)
-          loadKeys(next).catch((error: unknown) => setProblem(errorText(error)))
+          loadKeys(next).catch(showProblem)
         }}
       >
         {filters.map((name) => (
@@ -128,55 +109,39 @@ export function ApiKeysView({ api, t }: { api: Api; t: DashboardStrings }) {
           </option>
         ))}
       </select>
-      {keys === null ? (
-        <p>{t.loading}</p>
-      ) : keys.length === 0 ? (
-        <p>{words.noKeys}</p>
-      ) : (
-        <div class="table" role="region" aria-label={t.table(t.keys)} tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{words.keyName}</th>
-                <th scope="col">{words.keyId}</th>
-                <th scope="col">{words.keyScopes}</th>
-                <th scope="col">{words.keyHint}</th>
-                <th scope="col">{t.status}</th>
-                <th scope="col">{words.keyExpires}</th>
-                <th scope="col">{t.actions}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <tr key={key.key_id}>
-                  <td>{key.name}</td>
-                  <td>
-                    <code>{key.key_id}</code>
-                  </td>
-                  <td>{key.scopes.join(', ')}</td>
-                  <td>
-                    <code>{key.secret_hint}</code>
-                  </td>
-                  <td>{words.keyFilters[key.write_status] ?? key.write_status}</td>
-                  <td>{key.expires_at ? localDate(key.expires_at, t.lang) : words.never}</td>
-                  <td>
-                    {key.status === 'active' ? (
-                      <div class="actions">
-                        <button type="button" class="secondary" disabled={busy} onClick={() => rotate(key)}>
-                          {words.rotateKey(key.name)}
-                        </button>
-                        <button type="button" class="secondary" disabled={busy} onClick={() => revoke(key)}>
-                          {words.revokeKey(key.name)}
-                        </button>
-                      </div>
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        items={keys}
+        empty={words.noKeys}
+        label={t.keys}
+        columns={[words.keyName, words.keyId, words.keyScopes, words.keyHint, t.status, words.keyExpires, t.actions]}
+        t={t}
+        row={(key) => (
+          <tr key={key.key_id}>
+            <td>{key.name}</td>
+            <td>
+              <code>{key.key_id}</code>
+            </td>
+            <td>{key.scopes.join(', ')}</td>
+            <td>
+              <code>{key.secret_hint}</code>
+            </td>
+            <td>{words.keyFilters[key.write_status] ?? key.write_status}</td>
+            <td>{key.expires_at ? localDate(key.expires_at, t.lang) : words.never}</td>
+            <td>
+              {key.status === 'active' ? (
+                <div class="actions">
+                  <RowAction busy={busy} onClick={() => rotate(key)}>
+                    {words.rotateKey(key.name)}
+                  </RowAction>
+                  <RowAction busy={busy} onClick={() => revoke(key)}>
+                    {words.revokeKey(key.name)}
+                  </RowAction>
+                </div>
+              ) : null}
+            </td>
+          </tr>
+        )}
+      />
 
       <h2>{words.newKey}</h2>
       <form onSubmit={create}>
@@ -192,34 +157,21 @@ export function ApiKeysView({ api, t }: { api: Api; t: DashboardStrings }) {
 
       <h2>{words.auditHeading}</h2>
       <p>{words.auditSampling}</p>
-      {audit.items === null ? (
-        <p>{t.loading}</p>
-      ) : audit.items.length === 0 ? (
-        <p>{words.noAudit}</p>
-      ) : (
-        <div class="table" role="region" aria-label={t.table(words.auditHeading)} tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{words.auditWhen}</th>
-                <th scope="col">{words.auditEvent}</th>
-                <th scope="col">{words.auditKey}</th>
-                <th scope="col">{words.auditRequest}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {audit.items.map((event) => (
-                <tr key={event.id}>
-                  <td>{when(event.created_at)}</td>
-                  <td>{words.auditEvents[event.event] ?? event.event}</td>
-                  <td>{event.client_name ?? keyName(event.key_id)}</td>
-                  <td class="share">{event.summary ?? (event.method ? `${event.method} ${event.path ?? ''}` : '')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        items={audit.items}
+        empty={words.noAudit}
+        label={words.auditHeading}
+        columns={[words.auditWhen, words.auditEvent, words.auditKey, words.auditRequest]}
+        t={t}
+        row={(event) => (
+          <tr key={event.id}>
+            <td>{when(event.created_at)}</td>
+            <td>{words.auditEvents[event.event] ?? event.event}</td>
+            <td>{event.client_name ?? keyName(event.key_id)}</td>
+            <td class="share">{event.summary ?? (event.method ? `${event.method} ${event.path ?? ''}` : '')}</td>
+          </tr>
+        )}
+      />
       <Pager label={words.auditHeading} pager={audit.pager} onProblem={showProblem} t={t} />
     </>
   )

@@ -3,7 +3,8 @@ import { brandPalette } from '../../src/ui/brandPalette'
 import { contrastRatio } from '../../src/ui/contrastRatio'
 import type { Api } from '../dashboardApi'
 import type { DashboardStrings } from '../strings'
-import { errorText, Notice, Problem } from './Field'
+import { Outcome } from './Field'
+import { useAction } from './useAction'
 
 type Branding = { brandColor: string; logo: { url: string } | null } | null
 
@@ -38,31 +39,18 @@ export function BrandingView({ api, t }: { api: Api; t: DashboardStrings }) {
   const [color, setColor] = useState(houseColor)
   const [picked, setPicked] = useState<{ file: File; preview: string } | null>(null)
   const [keepLogo, setKeepLogo] = useState(true)
-  const [problem, setProblem] = useState<string | null>(null)
-  const [notice, setNotice] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const action = useAction()
+  const { act, busy, showProblem } = action
   const load = async () => {
     const { branding } = await api.json<{ branding: Branding }>('GET', '/v1/studios/me/branding')
     setStored(branding)
     if (branding) setColor(branding.brandColor)
   }
-  useEffect(() => void load().catch((error: unknown) => setProblem(errorText(error))), [])
+  useEffect(() => void load().catch(showProblem), [])
 
-  async function act(work: () => Promise<string>) {
-    setBusy(true)
-    setProblem(null)
-    setNotice(null)
-    try {
-      setNotice(await work())
-    } catch (error) {
-      setProblem(errorText(error))
-    } finally {
-      setBusy(false)
-    }
-  }
   function save(event: SubmitEvent) {
     event.preventDefault()
-    void act(async () => {
+    act(async () => {
       // PUT replaces the whole branding: the logo kept is sent again as it is stored
       const logo = picked ? await base64Of(picked.file) : stored?.logo && keepLogo ? await base64Of(await api.file(stored.logo.url)) : null
       const { branding } = await api.json<{ branding: Branding }>('PUT', '/v1/studios/me/branding', { brandColor: color, logo })
@@ -72,7 +60,7 @@ export function BrandingView({ api, t }: { api: Api; t: DashboardStrings }) {
     })
   }
   function remove() {
-    void act(async () => {
+    act(async () => {
       await api.json('DELETE', '/v1/studios/me/branding')
       setStored(null)
       setColor(houseColor)
@@ -104,7 +92,7 @@ export function BrandingView({ api, t }: { api: Api; t: DashboardStrings }) {
             onChange={(event) => {
               const file = (event.currentTarget as HTMLInputElement).files?.[0]
               if (!file) return setPicked(null)
-              dataUrlOf(file).then((preview) => setPicked({ file, preview }), (error: unknown) => setProblem(errorText(error)))
+              dataUrlOf(file).then((preview) => setPicked({ file, preview }), showProblem)
             }}
           />
           {stored?.logo && !picked ? (
@@ -126,8 +114,7 @@ export function BrandingView({ api, t }: { api: Api; t: DashboardStrings }) {
             {palette.edge !== palette.background ? ` ${words.contrastEdge}` : ''}
           </p>
 
-          <Problem message={problem} />
-          <Notice message={notice} />
+          <Outcome action={action} />
           <div class="actions">
             <button type="submit" disabled={busy || !valid}>
               {words.saveBranding}

@@ -20,3 +20,13 @@ export function Notice({ message }: { message: string | null }) {
 }
 
 export const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/** The outcome of a page's last action (useAction): its problem, announced, and its notice. */
+export function Outcome({ action }: { action: { problem: string | null; notice: string | null } }) {
+  return (
+    <>
+      <Problem message={action.problem} />
+      <Notice message={action.notice} />
+    </>
+  )
+}

@@ -7,25 +7,16 @@ import type { DashboardStrings } from '../strings'
 import { invoiceRecord, type CustomerWire } from '../wallet/invoiceRecord'
 import { loadOwnerWallet } from '../wallet/loadOwnerWallet'
 import type { PreparedOperation } from '../wallet/ownerWallet'
-import { errorText, Field, Notice, Problem } from './Field'
+import { Field, Notice, Outcome } from './Field'
+import { ListTable, RowAction } from './ListTable'
 import { OwnerSignature, useStudio, type OwnerOperation } from './OwnerSignature'
 import { Pager, usePages } from './Pager'
+import { untilSettled } from './untilSettled'
+import { useAction } from './useAction'
 
 type InvoiceItem = { id: string; invoiceNumber: string; documentNumber: string | null; amount: string; status: string; dueAt: string; customerId: string | null; token: { symbol: string; decimals: number } }
 type Issued = { status: 'Issued'; invoiceNumber: string; shareLink: string }
 type Submitted = { status: string; shareLink?: string; invoiceId?: string }
-
-/** A submission answered 202 (sent, not yet on-chain) is followed by sending it again, as SPEC 4.10
- * asks; after a minute the merchant is told it is on its way. */
-async function untilSettled<T extends { status: string }>(send: () => Promise<T>): Promise<T> {
-  let answer = await send()
-  for (let tries = 0; answer.status === 'pending' && tries < 30; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 2_000))
-    answer = await send()
-  }
-  return answer
-}
-
 
 /** The studio's invoices (SPEC 4.8) with what can be done to each, and a new one issued, canceled or
  * refunded by the owner's own wallet (4.10, 4.11): the dashboard holds a signed-in user's token, which
@@ -35,10 +26,7 @@ export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
   const studio = useStudio(api)
   const [operation, setOperation] = useState<OwnerOperation | null>(null)
   const [refunding, setRefunding] = useState<InvoiceItem | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
-  const [notice, setNotice] = useState<string | null>(null)
   const [issued, setIssued] = useState<Issued | null>(null)
-  const [busy, setBusy] = useState(false)
   // latest first, a page at a time by the list's cursor; a reload stays on the page shown
   const list = usePages(async (cursor) => {
     const answer = await api.json<{ data: { items: InvoiceItem[]; page: { cursor: string | null; hasNextPage: boolean } } }>(
@@ -48,29 +36,16 @@ export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
     return { items: answer.data.items, next: answer.data.page.hasNextPage ? answer.data.page.cursor : null }
   })
   const invoices = list.items
-  const showProblem = (error: unknown) => setProblem(errorText(error))
   const load = () => list.show().catch(showProblem)
+  const action = useAction(load)
+  const { act, busy, setBusy, setProblem, setNotice, showProblem } = action
   useEffect(() => {
     void load()
     api
       .json<{ data: CustomerWire[] }>('GET', '/v1/customers?limit=100')
       .then((answer) => setCustomers(answer.data))
-      .catch((error: unknown) => setProblem(errorText(error)))
+      .catch(showProblem)
   }, [])
-
-  async function act(work: () => Promise<string>) {
-    setBusy(true)
-    setProblem(null)
-    setNotice(null)
-    try {
-      setNotice(await work())
-      await load()
-    } catch (error) {
-      setProblem(errorText(error))
-    } finally {
-      setBusy(false)
-    }
-  }
 
   /** Starts an owner operation: the signing panel takes over until it is signed and sent, or not. */
   function ownerSigns(work: OwnerOperation) {
@@ -173,67 +148,52 @@ export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
       </form>
       <OwnerSignature t={t} studio={studio} operation={operation} onFinished={(outcome) => void signed(outcome)} />
       {issued?.status === 'Issued' ? <ShareLink t={t} number={issued.invoiceNumber} link={issued.shareLink} /> : null}
-      <Problem message={problem} />
-      <Notice message={notice} />
+      <Outcome action={action} />
       <h2>{t.invoices}</h2>
       <div class="actions">
         <button type="button" class="secondary" onClick={() => void load()}>{t.refresh}</button>
       </div>
-      {invoices === null ? (
-        <p>{t.loading}</p>
-      ) : invoices.length === 0 ? (
-        <p>{t.noInvoices}</p>
-      ) : (
-        <div class="table" role="region" aria-label={t.table(t.invoices)} tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t.number}</th>
-                <th scope="col">{t.amountColumn}</th>
-                <th scope="col">{t.status}</th>
-                <th scope="col">{t.due}</th>
-                <th scope="col">{t.actions}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {invoices.map((invoice) => (
-                <tr key={invoice.id}>
-                  <td>{label(invoice)}</td>
-                  <td>
-                    <bdi>
-                      {localAmount(invoice.amount, t.lang, invoice.token.decimals)} {invoice.token.symbol}
-                    </bdi>
-                  </td>
-                  <td>{t.statuses[invoice.status] ?? invoice.status}</td>
-                  <td>{localDate(invoice.dueAt, t.lang)}</td>
-                  <td>
-                    <div class="actions">
-                      <button type="button" class="secondary" disabled={busy} onClick={() => void act(async () => (saveFile(await api.file(`/v1/invoices/${invoice.id}/pdf`), `invoice-${label(invoice)}.pdf`), ''))}>
-                        {t.pdf(label(invoice))}
-                      </button>
-                      {invoice.status === 'Issued' ? (
-                        <>
-                          <button type="button" class="secondary" disabled={busy} onClick={() => void act(async () => (await api.json('POST', `/v1/invoices/${invoice.id}/send-email`, {}), t.resent(label(invoice))))}>
-                            {t.resend(label(invoice))}
-                          </button>
-                          <button type="button" class="secondary" disabled={busy} onClick={() => cancel(invoice)}>
-                            {t.cancel(label(invoice))}
-                          </button>
-                        </>
-                      ) : null}
-                      {invoice.status === 'Paid' ? (
-                        <button type="button" class="secondary" disabled={busy} onClick={() => setRefunding(invoice)}>
-                          {t.wallet.refund(label(invoice))}
-                        </button>
-                      ) : null}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <ListTable
+        items={invoices}
+        empty={t.noInvoices}
+        label={t.invoices}
+        columns={[t.number, t.amountColumn, t.status, t.due, t.actions]}
+        t={t}
+        row={(invoice) => (
+          <tr key={invoice.id}>
+            <td>{label(invoice)}</td>
+            <td>
+              <bdi>
+                {localAmount(invoice.amount, t.lang, invoice.token.decimals)} {invoice.token.symbol}
+              </bdi>
+            </td>
+            <td>{t.statuses[invoice.status] ?? invoice.status}</td>
+            <td>{localDate(invoice.dueAt, t.lang)}</td>
+            <td>
+              <div class="actions">
+                <RowAction busy={busy} onClick={() => act(async () => (saveFile(await api.file(`/v1/invoices/${invoice.id}/pdf`), `invoice-${label(invoice)}.pdf`), ''))}>
+                  {t.pdf(label(invoice))}
+                </RowAction>
+                {invoice.status === 'Issued' ? (
+                  <>
+                    <RowAction busy={busy} onClick={() => act(async () => (await api.json('POST', `/v1/invoices/${invoice.id}/send-email`, {}), t.resent(label(invoice))))}>
+                      {t.resend(label(invoice))}
+                    </RowAction>
+                    <RowAction busy={busy} onClick={() => cancel(invoice)}>
+                      {t.cancel(label(invoice))}
+                    </RowAction>
+                  </>
+                ) : null}
+                {invoice.status === 'Paid' ? (
+                  <RowAction busy={busy} onClick={() => setRefunding(invoice)}>
+                    {t.wallet.refund(label(invoice))}
+                  </RowAction>
+                ) : null}
+              </div>
+            </td>
+          </tr>
+        )}
+      />
       <Pager label={t.invoices} pager={list.pager} onProblem={showProblem} t={t} />
       {refunding ? (
         <form onSubmit={(event) => refund(event, refunding)} aria-labelledby="refund-heading">

@@ -5,6 +5,7 @@ import { loadOwnerWallet } from '../wallet/loadOwnerWallet'
 import type { PreparedOperation } from '../wallet/ownerWallet'
 import { Field, Notice, Problem } from './Field'
 import { OwnerSignature, type OwnerOperation } from './OwnerSignature'
+import { untilSettled } from './untilSettled'
 
 type Submitted = { status: 'deployed' | 'pending'; studioId: string; vaultAddress: `0x${string}` }
 type SignerStatus = { status: string; signer_address?: string; activation?: { signer_address: string; user_op: Record<string, unknown> & { typedDataToSign: PreparedOperation['typedDataToSign'] } }; activation_error?: string }
@@ -17,21 +18,17 @@ type SignerStatus = { status: string; signer_address?: string; activation?: { si
  * issue and cancel for the studio (SPEC 4.4, 4.5): its StartSession, read and signed the same way.
  */
 export function VaultSetupView({ api, t, onCreated }: { api: Api; t: DashboardStrings; onCreated: () => void }) {
-  const [operation, setOperation] = useState<OwnerOperation | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
-  const [notice, setNotice] = useState<string | null>(null)
+  const { signing, notice, start, panel } = useOwnerSigning(t)
   const [created, setCreated] = useState<Submitted | null>(null)
 
   function create(event: SubmitEvent) {
     event.preventDefault()
     const name = String(new FormData(event.currentTarget as HTMLFormElement).get('studioName') ?? '').trim()
-    setProblem(null)
-    setNotice(null)
     const vaultOf = async (owner: `0x${string}`) => {
       const wallet = await loadOwnerWallet()
       return { vaultAddress: await wallet.predictedVault(owner), vaultChainId: wallet.tokenOfDeployment.chainId }
     }
-    setOperation({
+    start({
       vaultOf,
       async prepare(owner) {
         const wallet = await loadOwnerWallet()
@@ -40,12 +37,7 @@ export function VaultSetupView({ api, t, onCreated }: { api: Api; t: DashboardSt
       },
       async submit(userOp) {
         const chainId = (await loadOwnerWallet()).tokenOfDeployment.chainId
-        let answer = await api.json<Submitted>('POST', '/v1/studios/submit', { name: name || null, chainId, userOp })
-        // the same signed operation again follows a 202 (SPEC 4.3)
-        for (let tries = 0; answer.status === 'pending' && tries < 30; tries++) {
-          await new Promise((resolve) => setTimeout(resolve, 2_000))
-          answer = await api.json<Submitted>('POST', '/v1/studios/submit', { name: name || null, chainId, userOp })
-        }
+        const answer = await untilSettled(() => api.json<Submitted>('POST', '/v1/studios/submit', { name: name || null, chainId, userOp }))
         if (answer.status !== 'deployed') return t.pending
         setCreated(answer)
         return t.setup.created(answer.vaultAddress)
@@ -61,20 +53,10 @@ export function VaultSetupView({ api, t, onCreated }: { api: Api; t: DashboardSt
       <form onSubmit={create}>
         <Field id="studioName" label={t.setup.studioName} autoComplete="organization" maxLength={100} />
         <div class="actions">
-          <button type="submit" disabled={operation !== null}>{t.setup.create}</button>
+          <button type="submit" disabled={signing}>{t.setup.create}</button>
         </div>
       </form>
-      <OwnerSignature
-        t={t}
-        studio={null}
-        operation={operation}
-        onFinished={({ notice: said, problem: failed }) => {
-          setOperation(null)
-          setProblem(failed ?? null)
-          setNotice(said ?? null)
-        }}
-      />
-      <Problem message={problem} />
+      {panel}
       <Notice message={notice} />
     </>
   )
@@ -83,16 +65,12 @@ export function VaultSetupView({ api, t, onCreated }: { api: Api; t: DashboardSt
 /** The second step: the owner lets the server's signer issue and cancel invoices for the new studio
  * (its StartSession, from GET /signer/status), or leaves it for later. */
 function SignerActivation({ api, t, studio, vaultNotice, onDone }: { api: Api; t: DashboardStrings; studio: Submitted; vaultNotice: string | null; onDone: () => void }) {
-  const [operation, setOperation] = useState<OwnerOperation | null>(null)
-  const [problem, setProblem] = useState<string | null>(null)
-  const [notice, setNotice] = useState<string | null>(vaultNotice)
+  const { signing, notice, start, panel } = useOwnerSigning(t, vaultNotice)
   const [active, setActive] = useState(false)
   const vault = { vaultAddress: studio.vaultAddress, vaultChainId: 0 }
 
   function activate() {
-    setProblem(null)
-    setNotice(null)
-    setOperation({
+    start({
       async vaultOf() {
         return { ...vault, vaultChainId: (await loadOwnerWallet()).tokenOfDeployment.chainId }
       },
@@ -102,11 +80,10 @@ function SignerActivation({ api, t, studio, vaultNotice, onDone }: { api: Api; t
         return { userOp: status.activation.user_op, typedDataToSign: status.activation.user_op.typedDataToSign }
       },
       async submit(signedUserOp) {
-        let answer = await api.json<{ status: string }>('POST', `/v1/studios/${studio.studioId}/api-keys/activate-signer`, { signed_user_op: signedUserOp })
-        for (let tries = 0; answer.status !== 'active' && tries < 30; tries++) {
-          await new Promise((resolve) => setTimeout(resolve, 2_000))
-          answer = await api.json<{ status: string }>('POST', `/v1/studios/${studio.studioId}/api-keys/activate-signer`, { signed_user_op: signedUserOp })
-        }
+        const answer = await untilSettled(
+          () => api.json<{ status: string }>('POST', `/v1/studios/${studio.studioId}/api-keys/activate-signer`, { signed_user_op: signedUserOp }),
+          (sent) => sent.status !== 'active',
+        )
         if (answer.status !== 'active') return t.pending
         setActive(true)
         return t.signerSetup.active
@@ -124,11 +101,29 @@ function SignerActivation({ api, t, studio, vaultNotice, onDone }: { api: Api; t
           <button type="button" onClick={onDone}>{t.signerSetup.next}</button>
         ) : (
           <>
-            <button type="button" disabled={operation !== null} onClick={activate}>{t.signerSetup.activate}</button>
-            <button type="button" class="secondary" disabled={operation !== null} onClick={onDone}>{t.signerSetup.later}</button>
+            <button type="button" disabled={signing} onClick={activate}>{t.signerSetup.activate}</button>
+            <button type="button" class="secondary" disabled={signing} onClick={onDone}>{t.signerSetup.later}</button>
           </>
         )}
       </div>
+      {panel}
+    </>
+  )
+}
+
+/** An owner operation of the first run: the signing panel takes over until the message is signed
+ * and sent, or not; the problem shows under it and the notice where each step puts it. */
+function useOwnerSigning(t: DashboardStrings, firstNotice: string | null = null) {
+  const [operation, setOperation] = useState<OwnerOperation | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [notice, setNotice] = useState<string | null>(firstNotice)
+  function start(work: OwnerOperation) {
+    setProblem(null)
+    setNotice(null)
+    setOperation(work)
+  }
+  const panel = (
+    <>
       <OwnerSignature
         t={t}
         studio={null}
@@ -142,4 +137,5 @@ function SignerActivation({ api, t, studio, vaultNotice, onDone }: { api: Api; t
       <Problem message={problem} />
     </>
   )
+  return { signing: operation !== null, notice, start, panel }
 }
