@@ -3,6 +3,7 @@ import { getAddress, type Address } from 'viem'
 import * as z from 'zod/mini'
 import { CodedError } from '../shared/codedError'
 import { isScope, scopes } from '../server/auth/scopes'
+import { keyToWire } from '../server/merchant/accounts/ownerApiKey'
 import type { ApiKey, ApiKeyStore } from '../server/store/apiKeyStore'
 import { rotateEncryptionKey, type RotateEncryptionKeyDependencies } from '../server/store/rotateEncryptionKey'
 import { StudioNotFoundError, type Studio, type StudioStore } from '../server/store/studioStore'
@@ -115,17 +116,11 @@ function studioView(studio: Studio) {
   return { studio_id: studio.id, name: studio.name, vault: studio.vaultAddress, chain_id: studio.chainId, created_at: studio.createdAt.toISOString() }
 }
 
-/** SPEC 2.8's field names; the secret appears only in create's answer. */
+/** SPEC 2.8's field names, as the API lists a key (keyToWire), its expiry under the name this
+ * command has always printed; the secret appears only in create's answer. */
 function keyView(key: ApiKey) {
-  return {
-    key_id: key.keyId,
-    name: key.name,
-    scopes: key.scopes,
-    secret_hint: key.secretHint,
-    status: key.status,
-    created_at: key.createdAt.toISOString(),
-    expiry: key.expiresAt?.toISOString() ?? null,
-  }
+  const { key_id, name, scopes, secret_hint, status, created_at, expires_at } = keyToWire(key)
+  return { key_id, name, scopes, secret_hint, status, created_at, expiry: expires_at }
 }
 
 /** Runs one command; the answer is what the command line prints, as JSON. */
