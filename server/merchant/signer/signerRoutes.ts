@@ -3,7 +3,7 @@ import { studioKeyParams } from '../accounts/accountWire'
 import { requireOwner } from '../accounts/requireOwner'
 import { accountsLimit } from '../accounts/signInRoutes'
 import type { SessionSignerDependencies } from './sendSessionCall'
-import { forceRevoke, prepareRevocation, signerDependenciesOf, signerStatus, submitSignerOperation } from './signerLifecycle'
+import { forceRevoke, prepareRevocation, signerDependenciesOf, signerStatus, submitSignerOperation, type SignerSubmission } from './signerLifecycle'
 import {
   activateSignerResponseSchema,
   confirmRevocationResponseSchema,
@@ -26,6 +26,15 @@ const base = '/v1/studios/:studioId/signer'
 const signatureLayout =
   "Sign `user_op.typedDataToSign` in the owner's wallet (eth_signTypedData_v4; the words a clear-signing wallet shows are in `user_op.clearSigning`, from the ERC-7730 descriptor in clear-signing/), set `user_op.signature` to the typed message's validUntil as 6 bytes (big-endian) followed by the 65-byte signature, and send the whole object back as `signed_user_op`, every other field as returned: the vault accepts no signature of a bare hash."
 const submitErrors = [...ownerErrors, 'INVALID_STATE_TRANSITION', 'USEROP_CALL_MISMATCH', 'OWNER_SIGNATURE_REQUIRED', 'ALREADY_SUBMITTED', 'OWNER_OPERATION_PENDING', 'TRANSACTION_FAILED', 'BUNDLER_UNAVAILABLE'] as const
+
+/** What the two routes that send an owner's signed operation answer: sent and not yet included (the
+ * same signed operation sent again follows it), or included, with its transaction; each route names
+ * the two states in its own words. */
+function sentAnswer<Pending extends string, Done extends string>({ signerId, outcome }: SignerSubmission, pending: Pending, done: Done) {
+  return outcome.status === 'pending'
+    ? { signer_id: signerId, status: pending, userOpHash: outcome.userOpHash, message: 'the operation is sent and not yet included: send it again to follow it' }
+    : { signer_id: signerId, status: done, tx_hash: outcome.txHash }
+}
 
 /** SPEC 4.4's activate-signer and 4.5's lifecycle: the studio's server signer, started and ended by its owner's wallet. */
 export const signerRoutes = [
@@ -71,11 +80,8 @@ export const signerRoutes = [
     errors: submitErrors,
     async handle({ params, body }, dependencies, c) {
       const { studio } = requireOwner(c, params.studioId)
-      const { signerId, outcome } = await submitSignerOperation(signerDependenciesOf(dependencies.serverSigner), studio, body.signed_user_op, 'EndSession')
-      if (outcome.status === 'pending') {
-        return { signer_id: signerId, status: 'pending_revocation' as const, userOpHash: outcome.userOpHash, message: 'the operation is sent and not yet included: send it again to follow it' }
-      }
-      return { signer_id: signerId, status: 'revoked' as const, tx_hash: outcome.txHash }
+      const sent = await submitSignerOperation(signerDependenciesOf(dependencies.serverSigner), studio, body.signed_user_op, 'EndSession')
+      return sentAnswer(sent, 'pending_revocation', 'revoked')
     },
   }),
   signerRoute({
@@ -104,11 +110,8 @@ export const signerRoutes = [
     errors: submitErrors,
     async handle({ params, body }, dependencies, c) {
       const { studio } = requireOwner(c, params.studioId)
-      const { signerId, outcome } = await submitSignerOperation(signerDependenciesOf(dependencies.serverSigner), studio, body.signed_user_op, 'StartSession')
-      if (outcome.status === 'pending') {
-        return { signer_id: signerId, status: 'pending_activation' as const, userOpHash: outcome.userOpHash, message: 'the operation is sent and not yet included: send it again to follow it' }
-      }
-      return { signer_id: signerId, status: 'active' as const, tx_hash: outcome.txHash }
+      const sent = await submitSignerOperation(signerDependenciesOf(dependencies.serverSigner), studio, body.signed_user_op, 'StartSession')
+      return sentAnswer(sent, 'pending_activation', 'active')
     },
   }),
 ]
