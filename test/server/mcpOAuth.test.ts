@@ -1,12 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto'
 import { mkdtemp, readFile, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer as createNetServer, type AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
 import { startIdentityProvider, type RunningIdentityProvider } from '../../server/identity/identityProvider'
@@ -16,6 +15,9 @@ import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { login } from '../../cli/oauth/oauthLogin'
 import { currentCredentials, logout, whoami } from '../../cli/oauth/oauthSession'
 import { runMerchantCommand } from '../../cli/merchantCommand'
+import { AgentOAuth } from '../support/agentOAuth'
+import { cliOAuthToken } from '../support/cliOAuthToken'
+import { formBrowser } from '../support/formBrowser'
 import { signedRequest } from '../support/signedRequest'
 import { signInWithPassword } from '../../devnet/passwordSignIn'
 import { useServer } from '../support/server'
@@ -59,41 +61,6 @@ beforeAll(async () => {
   await seedMerchantLogin(ctx.server.stores, provider.issuer, seeded.studioId)
 })
 
-/** The MCP client's side of OAuth, kept in memory, as an agent would keep it on disk. */
-class AgentOAuth implements OAuthClientProvider {
-  information: OAuthClientInformationMixed | undefined
-  saved: OAuthTokens | undefined
-  verifier = ''
-  authorizationUrl: URL | undefined
-  get redirectUrl() {
-    return redirectUrl
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Test agent', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }
-  }
-  clientInformation() {
-    return this.information
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.information = information
-  }
-  tokens() {
-    return this.saved
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier
-  }
-  codeVerifier() {
-    return this.verifier
-  }
-}
-
 /** A browser: one cookie jar, redirects followed by hand, the forms filled in as a person would. */
 async function signInAndConsent(authorizationUrl: URL, approve: readonly string[], redirectTo = redirectUrl, limits: Record<string, string> = {}): Promise<string> {
   return new URL(await browseToRedirect(authorizationUrl, approve, (url) => url.startsWith(redirectTo), limits)).searchParams.get('code') ?? 'no code'
@@ -101,17 +68,7 @@ async function signInAndConsent(authorizationUrl: URL, approve: readonly string[
 
 /** The browser's way from the authorization request to the client's redirect, which it returns. */
 async function browseToRedirect(authorizationUrl: URL, approve: readonly string[], isBack: (url: string) => boolean, limits: Record<string, string> = {}): Promise<string> {
-  const cookies = new Map<string, string>()
-  const go = async (url: string, init: RequestInit = {}) => {
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') } })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';')
-      const at = pair!.indexOf('=')
-      cookies.set(pair!.slice(0, at).trim(), pair!.slice(at + 1).trim())
-    }
-    return response
-  }
-  const post = (url: string, form: URLSearchParams) => go(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() })
+  const { go, post } = formBrowser()
   let url = authorizationUrl.toString()
   let response = await go(url)
   for (let step = 0; step < 20; step++) {
@@ -148,7 +105,7 @@ async function browseToRedirect(authorizationUrl: URL, approve: readonly string[
 
 /** Discovery from the 401, registration and PKCE by the SDK's own client; the person's part by fetch. */
 async function connectAgent(approve: readonly string[], limits: Record<string, string> = {}) {
-  const oauth = new AgentOAuth()
+  const oauth = new AgentOAuth(redirectUrl, 'Test agent')
   const endpoint = new URL(`${ctx.server.url}/mcp`)
   const first = new Client({ name: 'test-agent', version: '1.0.0' })
   const refusal = await first.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth })).catch((error: unknown) => error)
@@ -322,21 +279,8 @@ describe('the hosted MCP endpoint', () => {
   })
 })
 
-/** What `svc login` does: registers, then the code flow with PKCE for the API's audience (/v1). */
-async function cliSignIn(approve: readonly string[]) {
-  const cliRedirect = 'http://127.0.0.1:9/cli-callback'
-  const registration = await fetch(`${ctx.server.url}/oauth/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'svc CLI', redirect_uris: [cliRedirect], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'] }) })
-  expect(registration.status).toBe(201)
-  const { client_id } = (await registration.json()) as { client_id: string }
-  const verifier = randomBytes(32).toString('base64url')
-  const resource = `${ctx.server.url}/v1`
-  const authorize = new URL(`${ctx.server.url}/oauth/auth`)
-  authorize.search = new URLSearchParams({ client_id, redirect_uri: cliRedirect, response_type: 'code', scope: [...reads, ...writes].join(' '), resource, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', state: 'cli' }).toString()
-  const code = await signInAndConsent(authorize, approve, cliRedirect)
-  const answer = await fetch(`${ctx.server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: cliRedirect, client_id, resource }) })
-  expect(answer.status).toBe(200)
-  return (await answer.json()) as OAuthTokens
-}
+/** What `svc login` does (test/support/cliOAuthToken.ts): it asks for every scope, the person ticks `approve`. */
+const cliSignIn = async (approve: readonly string[]) => ({ access_token: await cliOAuthToken({ serverUrl: ctx.server.url, user: demoMerchantUser, approve, ask: [...reads, ...writes] }) })
 
 describe('a CLI OAuth token on the REST routes (SPEC 5.6)', () => {
   const rest = (token: string, path: string, init: RequestInit = {}) =>

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { formBrowser } from './formBrowser'
 
 export type CliSignInParameters = {
   /** The server whose authorization server (/oauth) grants the token. */
@@ -7,6 +8,8 @@ export type CliSignInParameters = {
   user: { email: string; password: string }
   /** The scopes ticked on the consent page. */
   approve: readonly string[]
+  /** The scopes the CLI asks for, when it asks for more than the person ticks; `approve` unless given. */
+  ask?: readonly string[]
 }
 
 /**
@@ -15,7 +18,7 @@ export type CliSignInParameters = {
  * browser (fetch with its cookies) signs in at the identity provider and approves the scopes on the
  * consent page with its preselected studio and network, and the code is exchanged for the token.
  */
-export async function cliOAuthToken({ serverUrl, user, approve }: CliSignInParameters): Promise<string> {
+export async function cliOAuthToken({ serverUrl, user, approve, ask = approve }: CliSignInParameters): Promise<string> {
   const redirectUri = 'http://127.0.0.1:9/cli-callback'
   const registration = await fetch(`${serverUrl}/oauth/reg`, {
     method: 'POST',
@@ -27,19 +30,9 @@ export async function cliOAuthToken({ serverUrl, user, approve }: CliSignInParam
   const verifier = randomBytes(32).toString('base64url')
   const resource = `${serverUrl}/v1`
   const authorize = new URL(`${serverUrl}/oauth/auth`)
-  authorize.search = new URLSearchParams({ client_id, redirect_uri: redirectUri, response_type: 'code', scope: approve.join(' '), resource, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', state: 'cli' }).toString()
+  authorize.search = new URLSearchParams({ client_id, redirect_uri: redirectUri, response_type: 'code', scope: ask.join(' '), resource, code_challenge: createHash('sha256').update(verifier).digest('base64url'), code_challenge_method: 'S256', state: 'cli' }).toString()
 
-  const cookies = new Map<string, string>()
-  const go = async (url: string, init: RequestInit = {}) => {
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; ') } })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';')
-      const at = pair!.indexOf('=')
-      cookies.set(pair!.slice(0, at).trim(), pair!.slice(at + 1).trim())
-    }
-    return response
-  }
-  const post = (url: string, form: URLSearchParams) => go(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() })
+  const { go, post } = formBrowser()
 
   let url = authorize.toString()
   let response = await go(url)
