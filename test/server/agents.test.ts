@@ -1,36 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startIdentityProvider, type RunningIdentityProvider } from '../../server/identity/identityProvider'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { seedMerchantAccess } from '../../devnet/seedMerchantAccess'
-import { demoMerchantUser, devnetApiAudience, devnetIdentityClient, seedMerchantLogin } from '../../devnet/seedMerchantLogin'
-import { signInWithPassword } from '../../devnet/passwordSignIn'
+import { demoMerchantUser, seedMerchantLogin } from '../../devnet/seedMerchantLogin'
 import { answerOf, signedRequest } from '../support/signedRequest'
-import { useServer } from '../support/server'
+import { useSignedInServer } from '../support/signedInServer'
 
-const redirectUri = 'http://127.0.0.1:9/signed-in'
-const client = devnetIdentityClient([redirectUri])
 const otherOwner = { subject: 'agents-other-owner', email: 'owner@agents-elsewhere.test', password: 'other-owner-password' }
 
-let provider: RunningIdentityProvider
-
-const ctx = useServer({
-  beforeServer: async () => {
-    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, otherOwner], clients: [client] })
-    const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
-    return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience }
-  },
-})
-afterAll(async () => {
-  await provider?.close()
-})
+const { ctx, signIn, issuer } = useSignedInServer({ users: [demoMerchantUser, otherOwner] })
 
 let studioId: string
 let devnetKey: { keyId: string; secret: string }
 let token: string
 let otherToken: string
 let otherStudioId: string
-
-const signIn = async (user: { email: string; password: string }) =>
-  (await signInWithPassword({ issuer: provider.issuer, clientId: client.clientId, redirectUri, email: user.email, password: user.password, resource: devnetApiAudience })).accessToken
 
 async function call(path: string, bearer: string | null, init: RequestInit = {}) {
   const headers: Record<string, string> = { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(init.body ? { 'content-type': 'application/json' } : {}), ...(init.headers as Record<string, string>) }
@@ -43,9 +25,9 @@ const keyOf = (apiKey: { key_id: string; secret: string }) => ({ keyId: apiKey.k
 
 beforeAll(async () => {
   ;({ studioId, apiKey: devnetKey } = await seedMerchantAccess(ctx.server.stores, ctx.devnet))
-  await seedMerchantLogin(ctx.server.stores, provider.issuer, studioId)
+  await seedMerchantLogin(ctx.server.stores, issuer(), studioId)
   otherStudioId = (await ctx.server.stores.studios.createStudio({ name: 'Agents elsewhere', vaultAddress: ctx.devnet.seed.payer.vault, chainId: ctx.devnet.deployment.chainId })).id
-  await seedMerchantLogin(ctx.server.stores, provider.issuer, otherStudioId, otherOwner)
+  await seedMerchantLogin(ctx.server.stores, issuer(), otherStudioId, otherOwner)
   token = await signIn(demoMerchantUser)
   otherToken = await signIn(otherOwner)
 })
@@ -241,7 +223,7 @@ describe('GET /v1/studios/:studioId/agents', () => {
   test('a studio holds at most 50 agents: the 51st is 409 AGENT_LIMIT_REACHED and makes no key; deleting one makes room', async () => {
     const fresh = (await ctx.server.stores.studios.createStudio({ name: 'Fifty agents', vaultAddress: ctx.devnet.seed.merchant.owner, chainId: ctx.devnet.deployment.chainId })).id
     // the other owner moves to the new studio (a user owns one), so the limit is counted on a studio of this test alone
-    await seedMerchantLogin(ctx.server.stores, provider.issuer, fresh, otherOwner)
+    await seedMerchantLogin(ctx.server.stores, issuer(), fresh, otherOwner)
     const base = `/v1/studios/${fresh}/agents`
     for (let i = 0; i < 50; i++) expect((await send('POST', base, { name: `agent ${i}`, scopes: ['read'] }, otherToken)).status).toBe(201)
     const keysBefore = (await call(`/v1/studios/${fresh}/api-keys`, otherToken)).body.keys.length

@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { seedMerchantAccess } from '../../devnet/seedMerchantAccess'
-import { demoMerchantUser, devnetApiAudience, devnetIdentityClient, seedMerchantLogin } from '../../devnet/seedMerchantLogin'
-import { signInWithPassword } from '../../devnet/passwordSignIn'
-import { startIdentityProvider, type RunningIdentityProvider } from '../../server/identity/identityProvider'
+import { demoMerchantUser, seedMerchantLogin } from '../../devnet/seedMerchantLogin'
 import { answerOf, signedRequest } from '../support/signedRequest'
-import { useServer } from '../support/server'
+import { useSignedInServer } from '../support/signedInServer'
 
 /**
  * The dashboard manages a studio's webhook endpoints with the owner's signed-in token through the
@@ -13,29 +11,12 @@ import { useServer } from '../support/server'
  * studio's owner neither sees nor touches it, and a key of the studio sees what the owner made.
  */
 
-const redirectUri = 'http://127.0.0.1:9/signed-in'
-const client = devnetIdentityClient([redirectUri])
 const otherOwner = { subject: 'other-owner', email: 'owner@elsewhere.test', password: 'other-owner-password' }
-let provider: RunningIdentityProvider
-
-const ctx = useServer({
-  overrides: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' },
-  beforeServer: async () => {
-    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, otherOwner], clients: [client] })
-    const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
-    return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience }
-  },
-})
-afterAll(async () => {
-  await provider?.close()
-})
+const { ctx, signIn, issuer } = useSignedInServer({ users: [demoMerchantUser, otherOwner], overrides: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' } })
 
 let owner: string
 let other: string
 let key: { keyId: string; secret: string }
-
-const signIn = async (user: { email: string; password: string }) =>
-  (await signInWithPassword({ issuer: provider.issuer, clientId: client.clientId, redirectUri, email: user.email, password: user.password, resource: devnetApiAudience })).accessToken
 
 async function call(method: string, path: string, bearer: string, body?: unknown) {
   const headers: Record<string, string> = { authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }
@@ -45,9 +26,9 @@ async function call(method: string, path: string, bearer: string, body?: unknown
 beforeAll(async () => {
   const seeded = await seedMerchantAccess(ctx.server.stores, ctx.devnet)
   key = seeded.apiKey
-  await seedMerchantLogin(ctx.server.stores, provider.issuer, seeded.studioId)
+  await seedMerchantLogin(ctx.server.stores, issuer(), seeded.studioId)
   const otherStudio = await ctx.server.stores.studios.createStudio({ name: 'Someone else', vaultAddress: ctx.devnet.seed.payer.vault, chainId: ctx.devnet.deployment.chainId })
-  await seedMerchantLogin(ctx.server.stores, provider.issuer, otherStudio.id, otherOwner)
+  await seedMerchantLogin(ctx.server.stores, issuer(), otherStudio.id, otherOwner)
   ;[owner, other] = await Promise.all([signIn(demoMerchantUser), signIn(otherOwner)])
   for (const token of [owner, other]) expect((await call('POST', '/v1/auth/login', token)).status).toBe(200)
 })
