@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { Page } from 'playwright-core'
 import { afterAll, describe, expect, test } from 'vitest'
 import { writeDevnetFile } from '../../devnet/devnetFile'
 import { signInWithPassword } from '../../devnet/passwordSignIn'
+import { AgentOAuth } from '../support/agentOAuth'
 import { bundledCli } from '../support/cliBundle'
 import { runCli } from '../support/runCli'
 import { signedRequest } from '../support/signedRequest'
@@ -120,39 +120,6 @@ describe("the CLI's sign-in in chromium", () => {
   })
 })
 
-/** The agent's side of OAuth, kept in memory as an agent would keep it on disk. */
-class AgentOAuth implements OAuthClientProvider {
-  information: OAuthClientInformationMixed | undefined
-  saved: OAuthTokens | undefined
-  verifier = ''
-  authorizationUrl: URL | undefined
-  constructor(readonly redirectUrl: string) {}
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Chromium agent', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }
-  }
-  clientInformation() {
-    return this.information
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.information = information
-  }
-  tokens() {
-    return this.saved
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier
-  }
-  codeVerifier() {
-    return this.verifier
-  }
-}
-
 const textOf = (result: unknown) => (result as { content: { text: string }[] }).content.map((part) => part.text)
 
 describe('an MCP agent consented to in chromium', () => {
@@ -166,7 +133,7 @@ describe('an MCP agent consented to in chromium', () => {
     })
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve))
     const redirectUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/agent/callback`
-    const oauth = new AgentOAuth(redirectUrl)
+    const oauth = new AgentOAuth(redirectUrl, 'Chromium agent')
     const endpoint = new URL('/mcp', serverUrl)
     const refusal = await new Client({ name: 'chromium-agent', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth })).catch((error: unknown) => error)
     expect(refusal).toBeInstanceOf(UnauthorizedError)

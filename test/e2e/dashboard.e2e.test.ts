@@ -1,10 +1,8 @@
 import jsQR from 'jsqr'
-import type { Page } from 'playwright-core'
 import { PNG } from 'pngjs'
 import { describe, expect, test } from 'vitest'
 import { registryStatusOf } from '../../shared/invoiceStatus'
-import { accessibilityViolations } from './support/accessibilityViolations'
-import { screenshot } from './support/browser'
+import { accessibleAtEveryWidth } from './support/accessibleAtEveryWidth'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { injectTestWallet } from './support/testWallet'
 
@@ -18,19 +16,6 @@ import { injectTestWallet } from './support/testWallet'
  */
 
 const checkout = useCheckoutInBrowser()
-const widths = [1280, 390] as const
-
-/** axe at each width, and no sideways scrolling of the page (WCAG 1.4.10); left at the desktop width. */
-async function accessibleAtEveryWidth(page: Page, view: string) {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: 900 })
-    expect(await accessibilityViolations(page), `${view} at ${width} px`).toEqual([])
-    // nothing wider than the screen: only a table scrolls sideways, inside its own region
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${view}'s width at ${width} px`).toBeLessThanOrEqual(width)
-    await screenshot(page, `dashboard-${view}-${width}`)
-  }
-  await page.setViewportSize({ width: 1280, height: 900 })
-}
 
 describe('the merchant dashboard', () => {
   test("behavior: the demo merchant signs in through the provider, creates a customer and an invoice signed in the owner's wallet, and its share link opens the pay page, then mails, downloads and cancels it with the wallet", async () => {
@@ -56,7 +41,7 @@ describe('the merchant dashboard', () => {
     // signed out: one button to the provider
     await page.getByRole('button', { name: 'Sign in' }).waitFor()
     await page.unroute('**/dashboard/assets/*.js')
-    await accessibleAtEveryWidth(page, 'sign-in')
+    await accessibleAtEveryWidth(page, 'sign-in', 'dashboard-')
     // from the keyboard: the language switch in the bar, then the button, and Enter leaves for the provider
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('dashboard-language')
@@ -78,13 +63,13 @@ describe('the merchant dashboard', () => {
     await invoicesHeading.waitFor()
     expect(new URL(page.url()).search).toBe('')
     expect(await page.evaluate(() => document.cookie)).toBe('')
-    await accessibleAtEveryWidth(page, 'invoices')
+    await accessibleAtEveryWidth(page, 'invoices', 'dashboard-')
 
     // a customer, created in the form
     const customerName = `Dashboard Customer ${Date.now()}`
     await page.getByRole('link', { name: 'Customers' }).click()
     await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor()
-    await accessibleAtEveryWidth(page, 'customers')
+    await accessibleAtEveryWidth(page, 'customers', 'dashboard-')
     await page.getByLabel('Legal name').fill(customerName)
     await page.getByLabel('Email').fill('accounts@customer.example')
     await page.getByLabel('Street').fill('Hauptstraße 1')
@@ -115,7 +100,7 @@ describe('the merchant dashboard', () => {
     expect(await review.locator('.intent').textContent()).toMatch(/^Issue an invoice for 12\.5 USDC, due \d{4}-\d\d-\d\dT/)
     expect(await review.getByRole('listitem').allTextContents()).toEqual(expect.arrayContaining(['Amount: 12.5 USDC', 'Merchant vault: Your vault', 'Invoice registry: Invoice registry']))
     expect(wallet.typed).toEqual([])
-    await accessibleAtEveryWidth(page, 'sign-issue')
+    await accessibleAtEveryWidth(page, 'sign-issue', 'dashboard-')
     await review.getByRole('button', { name: 'Sign in my wallet' }).click()
     const shareLink = page.getByRole('link', { name: 'Share link' })
     await shareLink.waitFor({ timeout: 30_000 })
@@ -133,7 +118,7 @@ describe('the merchant dashboard', () => {
     }).toBe(link)
     await page.getByRole('button', { name: 'Copy link' }).click()
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(link)
-    await accessibleAtEveryWidth(page, 'invoice-issued')
+    await accessibleAtEveryWidth(page, 'invoice-issued', 'dashboard-')
 
     // the list shows it Issued once the registry's follower has indexed it
     const invoiceId = new URL(link).pathname.split('/').pop()!
@@ -177,7 +162,7 @@ describe('the merchant dashboard', () => {
     await page.getByRole('link', { name: 'Payments' }).click()
     await page.getByRole('heading', { level: 1, name: 'Payments' }).waitFor()
     await page.getByRole('button', { name: 'Export the last year as CSV' }).waitFor()
-    await accessibleAtEveryWidth(page, 'payments')
+    await accessibleAtEveryWidth(page, 'payments', 'dashboard-')
     const download = page.waitForEvent('download')
     await page.getByRole('button', { name: 'Export the last year as CSV' }).click()
     expect((await download).suggestedFilename()).toBe('payments.csv')
@@ -188,7 +173,7 @@ describe('the merchant dashboard', () => {
     )
     await page.reload()
     await page.getByRole('heading', { level: 1, name: 'Your business profile' }).waitFor()
-    await accessibleAtEveryWidth(page, 'first-run')
+    await accessibleAtEveryWidth(page, 'first-run', 'dashboard-')
     await context.close()
 
     // a browser set to German gets the German catalog, its page marked as German for screen readers
@@ -197,7 +182,7 @@ describe('the merchant dashboard', () => {
     await germanPage.goto(dashboardUrl!)
     await germanPage.getByRole('heading', { level: 1, name: 'Anmelden' }).waitFor()
     expect(await germanPage.evaluate(() => document.documentElement.lang)).toBe('de')
-    await accessibleAtEveryWidth(germanPage, 'sign-in-de')
+    await accessibleAtEveryWidth(germanPage, 'sign-in-de', 'dashboard-')
     await german.close()
   }, 180_000)
 })

@@ -6,9 +6,9 @@ import type { BrowserContextOptions, Page } from 'playwright-core'
 import { describe, expect, test } from 'vitest'
 import { login } from '../../cli/oauth/oauthLogin'
 import { signedRequest } from '../support/signedRequest'
-import { accessibilityViolations } from './support/accessibilityViolations'
-import { screenshot } from './support/browser'
+import { accessibleAtEveryWidth } from './support/accessibleAtEveryWidth'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
+import { throughSignIn } from './support/throughSignIn'
 
 /**
  * The dashboard and the authorization server's consent page in the merchant's language, in chromium
@@ -19,35 +19,6 @@ import { useCheckoutInBrowser } from './support/checkoutInBrowser'
  */
 
 const checkout = useCheckoutInBrowser()
-const widths = [1280, 390] as const
-
-async function accessibleAtEveryWidth(page: Page, view: string) {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: 900 })
-    expect(await accessibilityViolations(page), `${view} at ${width} px`).toEqual([])
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${view}'s width at ${width} px`).toBeLessThanOrEqual(width)
-    await screenshot(page, `languages-${view}-${width}`)
-  }
-  await page.setViewportSize({ width: 1280, height: 900 })
-}
-
-/** The identity provider's own forms (in English: it stands in for the merchant's provider) as the
- * merchant fills them, until `done` holds. */
-async function throughSignIn(page: Page, done: () => Promise<boolean>) {
-  const { merchant } = checkout.devnet.file
-  for (let step = 0; step < 10 && !(await done()); step++) {
-    const email = page.getByLabel('Email')
-    const allow = page.getByRole('button', { name: 'Allow', exact: true })
-    await Promise.race([email.waitFor(), allow.waitFor(), expect.poll(done).toBe(true)]).catch(() => {})
-    if (await email.isVisible().catch(() => false)) {
-      await email.fill(merchant.login!.email)
-      await page.getByLabel('Password').fill(merchant.login!.password)
-      await page.getByRole('button', { name: 'Sign in' }).click()
-    } else if (await allow.isVisible().catch(() => false)) {
-      await allow.click()
-    }
-  }
-}
 
 async function newPage(options: BrowserContextOptions) {
   const context = await checkout.browser.newContext({ viewport: { width: 1280, height: 900 }, ...options })
@@ -65,11 +36,11 @@ describe('the dashboard and the consent page in the merchant\'s language', () =>
       expect(await direction(page)).toEqual(['ar', 'rtl', 'rtl'])
       // the switch names the language in itself
       expect(await page.getByLabel('اللغة').inputValue()).toBe('ar')
-      await accessibleAtEveryWidth(page, 'dashboard-ar-sign-in')
+      await accessibleAtEveryWidth(page, 'dashboard-ar-sign-in', 'languages-')
 
       await page.getByRole('button', { name: 'تسجيل الدخول' }).click()
       const invoices = page.getByRole('heading', { level: 1, name: 'الفواتير' })
-      await throughSignIn(page, () => invoices.isVisible())
+      await throughSignIn(page, checkout.devnet.file.merchant.login!, () => invoices.isVisible())
       await page.getByLabel('المبلغ (USDC)').waitFor()
       await page.getByRole('button', { name: 'إصدار الفاتورة' }).waitFor()
       await page.getByRole('link', { name: 'العملاء' }).waitFor()
@@ -79,7 +50,7 @@ describe('the dashboard and the consent page in the merchant\'s language', () =>
       const languageSwitch = (await page.getByLabel('اللغة').boundingBox())!
       expect(brand.x).toBeGreaterThan(languageSwitch.x)
       expect(await page.title()).toContain('لوحة تحكم التاجر')
-      await accessibleAtEveryWidth(page, 'dashboard-ar-invoices')
+      await accessibleAtEveryWidth(page, 'dashboard-ar-invoices', 'languages-')
     } finally {
       await page.context().close()
     }
@@ -107,7 +78,7 @@ describe('the dashboard and the consent page in the merchant\'s language', () =>
     try {
       await page.goto(dashboardUrl!)
       await page.getByRole('button', { name: 'Sign in' }).click()
-      await throughSignIn(page, () => page.getByRole('heading', { level: 1, name: 'Invoices' }).isVisible())
+      await throughSignIn(page, checkout.devnet.file.merchant.login!, () => page.getByRole('heading', { level: 1, name: 'Invoices' }).isVisible())
       await page.getByLabel('Language').selectOption({ label: 'Deutsch' })
       await page.getByRole('heading', { level: 1, name: 'Rechnungen' }).waitFor()
       expect(await direction(page)).toEqual(['de', 'ltr', 'ltr'])
@@ -126,7 +97,7 @@ describe('the dashboard and the consent page in the merchant\'s language', () =>
       const due = new Date(dueAt * 1000)
       const germanDate = `${String(due.getUTCDate()).padStart(2, '0')}.${String(due.getUTCMonth() + 1).padStart(2, '0')}.${due.getUTCFullYear()}`
       expect(await row.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining(['1.234,56 USDC', 'Offen', germanDate]))
-      await accessibleAtEveryWidth(page, 'dashboard-de-invoices')
+      await accessibleAtEveryWidth(page, 'dashboard-de-invoices', 'languages-')
 
       // the choice outlives the page: the next visit opens in German though the browser prefers English
       await page.reload()
@@ -147,7 +118,7 @@ describe('the dashboard and the consent page in the merchant\'s language', () =>
     try {
       await page.goto(await shown)
       const german = page.getByRole('heading', { level: 1, name: 'Zugriff auf Ihr Studio erlauben' })
-      await throughSignIn(page, () => german.isVisible())
+      await throughSignIn(page, checkout.devnet.file.merchant.login!, () => german.isVisible())
       expect(await direction(page)).toEqual(['de', 'ltr', 'ltr'])
       // the scopes and the limits in plain German, each field labelled
       await page.getByLabel('Ihre Kunden lesen').waitFor()
@@ -155,7 +126,7 @@ describe('the dashboard and the consent page in the merchant\'s language', () =>
       expect(await page.getByLabel('Höchste Rechnung, in der kleinsten Einheit des Tokens (1000000 sind 1 USDC)').inputValue()).toBe('1000000000')
       await page.getByLabel('Rechnungen in 24 Stunden').waitFor()
       await page.getByRole('button', { name: 'Erlauben' }).waitFor()
-      await accessibleAtEveryWidth(page, 'consent-de')
+      await accessibleAtEveryWidth(page, 'consent-de', 'languages-')
 
       // the switch, folded under the current language, opened as a person opens it
       const languages = page.getByRole('navigation', { name: 'Sprache' })
@@ -164,7 +135,7 @@ describe('the dashboard and the consent page in the merchant\'s language', () =>
       await page.getByRole('heading', { level: 1, name: 'السماح بالوصول إلى الاستوديو الخاص بك' }).waitFor()
       expect(await direction(page)).toEqual(['ar', 'rtl', 'rtl'])
       await page.getByLabel('قراءة بيانات عملائك').waitFor()
-      await accessibleAtEveryWidth(page, 'consent-ar')
+      await accessibleAtEveryWidth(page, 'consent-ar', 'languages-')
       // issuing allowed without a usable limit: the refusal says so in Arabic
       await page.getByLabel('إصدار الفواتير وإلغاؤها وإرسالها بالبريد الإلكتروني إلى عملائك').check()
       await page.getByLabel('عدد الفواتير خلال 24 ساعة').fill('0')

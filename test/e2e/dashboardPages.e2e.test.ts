@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { login } from '../../cli/oauth/oauthLogin'
 import { signedRequest } from '../support/signedRequest'
 import { startWebhookReceiver, verified } from '../support/webhookReceiver'
-import { accessibilityViolations } from './support/accessibilityViolations'
-import { screenshot } from './support/browser'
+import { accessibleAtEveryWidth } from './support/accessibleAtEveryWidth'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
+import { throughSignIn } from './support/throughSignIn'
 
 /**
  * The dashboard's settings pages and its paged lists in chromium, signed in as the devnet's demo
@@ -22,37 +22,7 @@ import { useCheckoutInBrowser } from './support/checkoutInBrowser'
  */
 
 const checkout = useCheckoutInBrowser()
-const widths = [1280, 390] as const
 let page: Page
-
-async function accessibleAtEveryWidth(view: string) {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: 900 })
-    expect(await accessibilityViolations(page), `${view} at ${width} px`).toEqual([])
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${view}'s width at ${width} px`).toBeLessThanOrEqual(width)
-    await screenshot(page, `dashboard-${view}-${width}`)
-  }
-  await page.setViewportSize({ width: 1280, height: 900 })
-}
-
-/** The identity provider's and the consent forms as the merchant fills them, until `done` holds
- * (the hook's or test's timeout bounds the wait). */
-async function throughSignIn(on: Page, done: () => Promise<boolean>) {
-  const { merchant } = checkout.devnet.file
-  const email = on.getByRole('textbox', { name: 'Email' })
-  const allow = on.getByRole('button', { name: 'Allow' })
-  while (!(await done())) {
-    if (await email.isVisible()) {
-      await email.fill(merchant.login!.email)
-      await on.getByLabel('Password').fill(merchant.login!.password)
-      await on.getByRole('button', { name: 'Sign in' }).click()
-    } else if (await allow.isVisible()) {
-      await allow.click()
-    } else {
-      await on.waitForTimeout(200)
-    }
-  }
-}
 
 async function open(view: string, heading: string) {
   await page.getByRole('link', { name: view, exact: true }).click()
@@ -70,7 +40,7 @@ beforeAll(async () => {
   await page.goto(dashboardUrl!)
   await page.getByRole('button', { name: 'Sign in' }).click()
   const invoices = page.getByRole('heading', { level: 1, name: 'Invoices' })
-  await throughSignIn(page, () => invoices.isVisible())
+  await throughSignIn(page, checkout.devnet.file.merchant.login!, () => invoices.isVisible())
 }, 120_000)
 afterAll(async () => {
   await page?.context().close()
@@ -81,7 +51,7 @@ describe('the dashboard settings pages', () => {
     const name = `Backend ${randomUUID().slice(0, 8)}`
     await open('API keys', 'API keys')
     await page.getByText('about one request in ten (10 %)', { exact: false }).waitFor()
-    await accessibleAtEveryWidth('keys')
+    await accessibleAtEveryWidth(page, 'keys', 'dashboard-')
 
     await page.getByLabel('Name', { exact: true }).fill(name)
     await page.getByRole('checkbox', { name: /^invoice:read:/ }).check()
@@ -96,7 +66,7 @@ describe('the dashboard settings pages', () => {
     expect(keyId).toMatch(/^svc_pk_/)
     await secretPanel.getByRole('button', { name: 'Copy secret' }).click()
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(secret)
-    await accessibleAtEveryWidth('key-secret')
+    await accessibleAtEveryWidth(page, 'key-secret', 'dashboard-')
     // the key signs a read its scope allows, and is refused a write it does not
     expect((await call('GET', '/v1/invoices', { keyId, secret }, undefined, 'limit=1')).status).toBe(200)
     expect((await call('POST', '/v1/customers', { keyId, secret }, {})).status).toBe(403)
@@ -142,7 +112,7 @@ describe('the dashboard settings pages', () => {
   test("behavior: an agent is created with an icon and its first key, shown once; disabling it stops its keys and enabling restarts them; a second key is listed among its keys; deleting it says how many keys were revoked", async () => {
     const name = `Agent ${randomUUID().slice(0, 8)}`
     await open('Agents', 'Agents')
-    await accessibleAtEveryWidth('agents')
+    await accessibleAtEveryWidth(page, 'agents', 'dashboard-')
     await page.getByLabel('Name', { exact: true }).fill(name)
     await page.getByLabel('Icon').selectOption({ label: 'Terminal' })
     await page.getByRole('checkbox', { name: /^invoice:read:/ }).check()
@@ -172,7 +142,7 @@ describe('the dashboard settings pages', () => {
     await expect.poll(() => keys.locator('tbody tr').count()).toBe(2)
     const second = { keyId: (await secretPanel.locator('[data-key-id]').textContent())!, secret: (await secretPanel.locator('[data-secret]').textContent())! }
     expect(second.keyId).not.toBe(first.keyId)
-    await accessibleAtEveryWidth('agent-keys')
+    await accessibleAtEveryWidth(page, 'agent-keys', 'dashboard-')
 
     page.once('dialog', (dialog) => void dialog.accept())
     await row.getByRole('button', { name: `Delete ${name}` }).click()
@@ -186,7 +156,7 @@ describe('the dashboard settings pages', () => {
     try {
       const url = `${receiver.url}/hooks/${randomUUID().slice(0, 8)}`
       await open('Webhooks', 'Webhooks')
-      await accessibleAtEveryWidth('webhooks')
+      await accessibleAtEveryWidth(page, 'webhooks', 'dashboard-')
       await page.getByLabel('Endpoint URL').fill(url)
       await page.getByRole('button', { name: 'Add endpoint' }).click()
       const secretPanel = page.getByRole('region', { name: `Signing secret of ${url}` })
@@ -250,7 +220,7 @@ describe('the dashboard settings pages', () => {
     await expect.poll(async () => (await rows.allTextContents())[0]).not.toBe(firstPage[0])
     const secondPage = await rows.allTextContents()
     expect(secondPage.filter((row) => firstPage.includes(row))).toEqual([])
-    await accessibleAtEveryWidth('customers-page-2')
+    await accessibleAtEveryWidth(page, 'customers-page-2', 'dashboard-')
     await pages.getByRole('button', { name: 'Previous page' }).click()
     await pages.getByText('Page 1').waitFor()
     await expect.poll(() => rows.allTextContents()).toEqual(firstPage)
@@ -264,7 +234,7 @@ describe('the dashboard settings pages', () => {
     const signingIn = login({ serverUrl, credentialsPath, showUrl: authorizeAt })
     const cli = await page.context().newPage()
     await cli.goto(await shown)
-    await throughSignIn(cli, async () => new URL(cli.url()).pathname === '/callback')
+    await throughSignIn(cli, checkout.devnet.file.merchant.login!, async () => new URL(cli.url()).pathname === '/callback')
     const signedIn = await signingIn
     await cli.close()
     expect((await fetch(`${serverUrl}/v1/customers?limit=1`, { headers: { authorization: `Bearer ${signedIn.accessToken}` } })).status).toBe(200)
@@ -272,7 +242,7 @@ describe('the dashboard settings pages', () => {
     await open('Connected apps', 'Connected apps')
     const rows = page.getByRole('row').filter({ hasText: 'svc-checkout CLI' })
     await rows.first().waitFor()
-    await accessibleAtEveryWidth('connections')
+    await accessibleAtEveryWidth(page, 'connections', 'dashboard-')
     // the newest is listed last: this file's sign-in
     const mine = rows.last()
     expect(await mine.textContent()).toContain('customer:read')
@@ -291,7 +261,7 @@ describe('the dashboard settings pages', () => {
     await page.getByText('buttons get a darker edge').waitFor()
     await page.getByLabel('Brand colour (#RRGGBB)').fill('#1d4ed8')
     await page.getByText(/Text on your colour is white: contrast \d+\.\d\d:1\. Passes WCAG AA/).waitFor()
-    await accessibleAtEveryWidth('branding')
+    await accessibleAtEveryWidth(page, 'branding', 'dashboard-')
     await page.getByRole('button', { name: 'Save branding' }).click()
     await page.getByRole('status').filter({ hasText: 'Branding saved.' }).waitFor()
     const stored = await call('GET', '/v1/studios/me/branding')

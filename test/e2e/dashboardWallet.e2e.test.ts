@@ -10,11 +10,11 @@ import { createPayer } from '../../devnet/seed'
 import { readSession } from '../../server/merchant/signer/readSession'
 import { registryStatusOf } from '../../shared/invoiceStatus'
 import { signedRequest } from '../support/signedRequest'
-import { accessibilityViolations } from './support/accessibilityViolations'
-import { screenshot } from './support/browser'
+import { accessibleAtEveryWidth } from './support/accessibleAtEveryWidth'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { clickPay } from './support/clickPay'
 import { injectTestWallet } from './support/testWallet'
+import { throughSignIn } from './support/throughSignIn'
 
 /**
  * The merchant's money in the dashboard, every owner operation signed in the owner's own wallet (an
@@ -25,30 +25,13 @@ import { injectTestWallet } from './support/testWallet'
  */
 
 const checkout = useCheckoutInBrowser()
-const widths = [1280, 390] as const
-
-async function accessibleAtEveryWidth(page: Page, view: string) {
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: 900 })
-    expect(await accessibilityViolations(page), `${view} at ${width} px`).toEqual([])
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${view}'s width at ${width} px`).toBeLessThanOrEqual(width)
-    await screenshot(page, `dashboard-wallet-${view}-${width}`)
-  }
-  await page.setViewportSize({ width: 1280, height: 900 })
-}
 
 /** Signs in through the provider's own forms, as the merchant does, and lands on `landing`. */
 async function signIn(page: Page, login = checkout.devnet.file.merchant.login!, landing = 'Invoices') {
   await page.goto(checkout.devnet.file.dashboardUrl!)
   await page.getByRole('button', { name: 'Sign in' }).click()
-  await page.getByLabel('Email').fill(login.email)
-  await page.getByLabel('Password').fill(login.password)
-  await page.getByRole('button', { name: 'Sign in' }).click()
-  const allow = page.getByRole('button', { name: 'Allow' })
   const landed = page.getByRole('heading', { level: 1, name: landing })
-  await Promise.race([allow.waitFor(), landed.waitFor()])
-  if (await allow.isVisible()) await allow.click()
-  await landed.waitFor()
+  await throughSignIn(page, login, () => landed.isVisible())
 }
 
 describe("the owner's wallet in the dashboard", () => {
@@ -134,7 +117,7 @@ describe("the owner's wallet in the dashboard", () => {
     await page.getByRole('button', { name: 'Prepare the refund' }).click()
     await review.waitFor({ timeout: 30_000 })
     expect(await review.locator('.intent').textContent()).toBe(`Refund 5 USDC of invoice ${invoiceId} to ${payer.vault}`)
-    await accessibleAtEveryWidth(page, 'sign-refund')
+    await accessibleAtEveryWidth(page, 'sign-refund', 'dashboard-wallet-')
     await review.getByRole('button', { name: 'Sign in my wallet' }).click()
     await page.getByRole('status').filter({ hasText: /^5\.00 USDC of invoice .+ refunded to the payer\.$/ }).waitFor({ timeout: 30_000 })
     expect(await checkout.balanceOf(payer.vault)).toBe(payerBefore + parseUnits('5', 6))
@@ -147,7 +130,7 @@ describe("the owner's wallet in the dashboard", () => {
     await page.getByLabel('New withdrawal address (0x…)').fill(destination)
     await page.getByRole('button', { name: 'Save address' }).click()
     await page.getByRole('status').filter({ hasText: 'Withdrawal address saved.' }).waitFor()
-    await accessibleAtEveryWidth(page, 'withdrawals')
+    await accessibleAtEveryWidth(page, 'withdrawals', 'dashboard-wallet-')
     await page.getByLabel('Amount to withdraw (USDC)').fill('1.5')
     await page.getByRole('button', { name: 'Prepare the withdrawal' }).click()
     await review.waitFor({ timeout: 30_000 })
@@ -180,7 +163,7 @@ describe("the owner's wallet in the dashboard", () => {
     const page = await context.newPage()
     const wallet = await injectTestWallet(page, { privateKey: ownerKey, rpcUrl, chainId, name: 'Owner Wallet' })
     await signIn(page, newLogin!, 'Create your studio')
-    await accessibleAtEveryWidth(page, 'setup')
+    await accessibleAtEveryWidth(page, 'setup', 'dashboard-wallet-')
 
     await page.getByLabel('Studio name (optional)').fill('Wallet-made studio')
     await page.getByRole('button', { name: 'Create my vault with my wallet' }).click()
@@ -190,7 +173,7 @@ describe("the owner's wallet in the dashboard", () => {
     // the vault's first operation withdraws nothing to its owner: the words say so before the wallet is asked
     expect(await review.locator('.intent').textContent()).toBe(`Withdraw 0 USDC to ${owner}`)
     expect(wallet.typed).toEqual([])
-    await accessibleAtEveryWidth(page, 'sign-setup')
+    await accessibleAtEveryWidth(page, 'sign-setup', 'dashboard-wallet-')
     await review.getByRole('button', { name: 'Sign in my wallet' }).click()
 
     // created, owned by the wallet that signed; then the server's signer, let issue by the same wallet
@@ -198,7 +181,7 @@ describe("the owner's wallet in the dashboard", () => {
     const vault = String(wallet.typed[0]!.domain.verifyingContract) as `0x${string}`
     expect(await checkout.chain().getCode({ address: vault })).toMatch(/^0x[0-9a-f]+$/)
     expect(await checkout.chain().readContract({ address: vault, abi: merchantVaultAbi, functionName: 'owner' })).toBe(owner)
-    await accessibleAtEveryWidth(page, 'setup-signer')
+    await accessibleAtEveryWidth(page, 'setup-signer', 'dashboard-wallet-')
     await page.getByRole('button', { name: 'Allow it with my wallet' }).click()
     await review.waitFor({ timeout: 30_000 })
     expect(await review.locator('.intent').textContent()).toMatch(/^Let 0x[0-9a-fA-F]{40} issue and cancel invoices until \d{4}-/)
