@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import type { Api } from '../dashboardApi'
 import type { DashboardStrings } from '../strings'
 import { Field, Outcome } from './Field'
+import { KeyCells } from './KeyCells'
 import { KeySecretOnce, type ShownKey } from './KeySecretOnce'
 import { ListTable, RowAction } from './ListTable'
 import { ownStudioPath } from './ownStudio'
@@ -133,14 +134,7 @@ export function AgentsView({ api, t }: { api: Api; t: DashboardStrings }) {
             t={t}
             row={(key) => (
               <tr key={key.key_id}>
-                <td>
-                  <code>{key.key_id}</code>
-                </td>
-                <td>{key.scopes.join(', ')}</td>
-                <td>
-                  <code>{key.secret_hint}</code>
-                </td>
-                <td>{t.settings.keyFilters[key.write_status] ?? key.write_status}</td>
+                <KeyCells apiKey={key} t={t} />
               </tr>
             )}
           />

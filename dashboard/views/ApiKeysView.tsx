@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import type { Api } from '../dashboardApi'
 import type { DashboardStrings } from '../strings'
 import { Field, Outcome } from './Field'
+import { KeyCells } from './KeyCells'
 import { KeySecretOnce, type ShownKey } from './KeySecretOnce'
 import { ListTable, RowAction } from './ListTable'
 import { ownStudioPath } from './ownStudio'
@@ -118,14 +119,7 @@ export function ApiKeysView({ api, t }: { api: Api; t: DashboardStrings }) {
         row={(key) => (
           <tr key={key.key_id}>
             <td>{key.name}</td>
-            <td>
-              <code>{key.key_id}</code>
-            </td>
-            <td>{key.scopes.join(', ')}</td>
-            <td>
-              <code>{key.secret_hint}</code>
-            </td>
-            <td>{words.keyFilters[key.write_status] ?? key.write_status}</td>
+            <KeyCells apiKey={key} t={t} />
             <td>{key.expires_at ? localDate(key.expires_at, t.lang) : words.never}</td>
             <td>
               {key.status === 'active' ? (
