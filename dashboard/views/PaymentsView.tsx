@@ -25,12 +25,14 @@ export function PaymentsView({ api, t }: { api: Api; t: DashboardStrings }) {
   useEffect(() => void list.show().catch(showProblem), [])
   async function exportCsv() {
     setProblem(null)
-    // a day past the browser's clock: block times run ahead of it (a busy devnet mines a block a
-    // second), and a payment made a moment ago would fall after "now" and out of the file
-    const now = Math.floor(Date.now() / 1000)
-    const endDate = now + 86_400
     try {
-      saveFile(await api.file(`/v1/payments/export?format=csv&startDate=${now - yearSeconds}&endDate=${endDate}`), 'payments.csv')
+      // the year up to the newest payment the chain recorded, or now if that is later: block times
+      // are the chain's clock, which may run ahead of the browser's (a devnet whose time was moved,
+      // a sequencer's drift), and a payment made a moment ago must not fall after the range
+      const newest = await api.json<{ data: { payments: Payment[] } }>('GET', '/v1/payments?limit=1')
+      const newestPaid = newest.data.payments[0] ? Number(newest.data.payments[0].paidAt) : 0
+      const endDate = Math.max(Math.floor(Date.now() / 1000), newestPaid) + 60
+      saveFile(await api.file(`/v1/payments/export?format=csv&startDate=${endDate - yearSeconds}&endDate=${endDate}`), 'payments.csv')
     } catch (error) {
       setProblem(errorText(error))
     }
