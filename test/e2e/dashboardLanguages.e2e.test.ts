@@ -123,7 +123,8 @@ describe('the dashboard and the consent page in the merchant\'s language', () =>
       // the scopes and the limits in plain German, each field labelled
       await page.getByLabel('Ihre Kunden lesen').waitFor()
       expect(await page.getByLabel('Rechnungen ausstellen und stornieren und sie Ihren Kunden per E-Mail senden').isChecked()).toBe(false)
-      expect(await page.getByLabel('Höchste Rechnung, in der kleinsten Einheit des Tokens (1000000 sind 1 USDC)').inputValue()).toBe('1000000000')
+      // the largest invoice in USDC as the merchant writes amounts, not in the token's base units
+      expect(await page.getByLabel('Höchste Rechnung, in USDC').inputValue()).toBe('1000')
       await page.getByLabel('Rechnungen in 24 Stunden').waitFor()
       await page.getByRole('button', { name: 'Erlauben' }).waitFor()
       await accessibleAtEveryWidth(page, 'consent-de', 'languages-')
