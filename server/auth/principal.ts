@@ -7,7 +7,16 @@ export type Principal =
   | { kind: 'apiKey'; studio: Studio; scopes: readonly string[] }
   | { kind: 'user'; studio: Studio; userId?: string }
   /** An OAuth grant's token (SPEC 5.3, 5.4): limited to the scopes its user approved, as a key is. */
-  | { kind: 'oauth'; studio: Studio; scopes: readonly string[]; userId: string; clientId: string; clientName: string }
+  | { kind: 'oauth'; studio: Studio; scopes: readonly string[]; userId: string; clientId: string; clientName: string; issueLimits: IssueLimits }
+
+/** The limits the person set at consent on an OAuth grant's invoice writes (SPEC 5.4), carried by its
+ * principal so that every door that issues (REST, MCP) is bound by them through the one route. */
+export type IssueLimits = {
+  /** Why this issue is refused (in USDC, as the person set it), or null; a key the grant already used is never refused. */
+  refused(amount: bigint, idempotencyKey: string): Promise<string | null>
+  /** Counts an issued invoice against the grant's 24 hours, once per idempotency key. */
+  count(idempotencyKey: string): Promise<void>
+}
 
 /** The Hono environment of routes behind `authenticate`. */
 export type AuthEnv = { Variables: { principal: Principal } }

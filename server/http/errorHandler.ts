@@ -46,6 +46,8 @@ export const answers: Readonly<Record<string, Answer>> = {
   // or the studio's sponsored operations for the day are used (Retry-After: the next UTC day)
   no_active_signer: { status: 403 },
   QUOTA_EXCEEDED: { status: 429 },
+  // an OAuth grant's issue past the limits set at consent (server/merchant/oauth/invoiceLimitExceededError.ts)
+  LIMIT_EXCEEDED: { status: 403 },
   EMAIL_REQUEST_LIMIT: { status: 429 },
   // an invoice-creating request under its Idempotency-Key (server/merchant/idempotency, SPEC 7.4)
   IDEMPOTENCY_KEY_REQUIRED: { status: 400 },

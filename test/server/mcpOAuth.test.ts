@@ -16,7 +16,8 @@ import { login } from '../../cli/oauth/oauthLogin'
 import { currentCredentials, logout, whoami } from '../../cli/oauth/oauthSession'
 import { runMerchantCommand } from '../../cli/merchantCommand'
 import { AgentOAuth } from '../support/agentOAuth'
-import { cliOAuthToken } from '../support/cliOAuthToken'
+import { cliOAuthToken, cliOAuthTokens } from '../support/cliOAuthToken'
+import { createOperationQuota } from '../../server/merchant/signer/operationQuota'
 import { formBrowser } from '../support/formBrowser'
 import { signedRequest } from '../support/signedRequest'
 import { signInWithPassword } from '../../devnet/passwordSignIn'
@@ -307,6 +308,66 @@ describe('a CLI OAuth token on the REST routes (SPEC 5.6)', () => {
     expect((await rest(tokens.access_token, '/v1/invoices/prepare', { method: 'POST', body: '{}' })).status).toBe(403)
     const mcp = await fetch(`${ctx.server.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
     expect(mcp.status).toBe(401)
+  })
+
+  test("is held to the limits set at consent: 20 USDC is issued, 20.000001 USDC and a second invoice that day are refused with nothing sent to the chain, the first key answers again, and the next day issues", async () => {
+    // the person types 20 USDC and 1 a day on the consent page the CLI opens
+    const tokens = await cliOAuthTokens({ serverUrl: ctx.server.url, user: demoMerchantUser, approve: [...reads, ...writes], typed: { max_invoice: '20', invoices_per_day: '1' } })
+    const created = await rest(tokens.access_token, '/v1/customers', { method: 'POST', body: JSON.stringify({ type: 'entity', legalName: `Limited CLI GmbH ${Date.now()}`, email: 'limited-cli@example.com', registrationNumber: 'HRB 20', address: { street: '2 Limit Way', city: 'Berlin', postal: '10115', country: 'DE' } }) })
+    expect(created.status, await created.clone().text()).toBe(201)
+    const customerId = ((await created.json()) as { data: { id: string } }).data.id
+    const issue = (token: string, key: string, amount: string) =>
+      fetch(`${ctx.server.url}/v1/invoices/issue`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ customerId, amount, dueDays: 7 }) })
+    const invoiceCount = () => ctx.devnet.clients.public.readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoiceCount' })
+    const quota = createOperationQuota(ctx.server.stores.db, { perDay: 500 })
+    const quotaUsed = async () => (await quota.usage(studioId)).used
+
+    const chainBefore = await invoiceCount()
+    const quotaBefore = await quotaUsed()
+    const over = await issue(tokens.access_token, `cli-over-${Date.now()}`, '20000001')
+    expect(over.status).toBe(403)
+    expect(await over.json()).toMatchObject({ code: 'LIMIT_EXCEEDED', message: 'the amount, 20.000001 USDC, is above the largest invoice approved at consent, 20 USDC: issue a smaller invoice, or reconnect with a higher limit' })
+    expect(await invoiceCount()).toBe(chainBefore)
+    expect(await quotaUsed()).toBe(quotaBefore)
+
+    const firstKey = `cli-within-${Date.now()}`
+    const first = await issue(tokens.access_token, firstKey, '20000000')
+    expect(first.status).toBe(200)
+    const issued = (await first.json()) as { id: string; amount: string; status: string }
+    expect(issued).toMatchObject({ amount: '20000000', status: 'Issued', idempotency: { replayed: false } })
+    const onChain = await ctx.devnet.clients.public.readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoices', args: [BigInt(issued.id)] })
+    expect(onChain.amount).toBe(20_000_000n)
+
+    const chainAfterFirst = await invoiceCount()
+    const quotaAfterFirst = await quotaUsed()
+    const second = await issue(tokens.access_token, `cli-second-${Date.now()}`, '1000000')
+    expect(second.status).toBe(403)
+    expect(await second.json()).toMatchObject({ code: 'LIMIT_EXCEEDED', message: 'the 1 invoices a day approved at consent are used: wait, or reconnect with a higher limit' })
+    expect(await invoiceCount()).toBe(chainAfterFirst)
+    expect(await quotaUsed()).toBe(quotaAfterFirst)
+
+    // the first key is the first invoice, however the day's count stands
+    const replay = await issue(tokens.access_token, firstKey, '20000000')
+    expect(replay.status).toBe(200)
+    expect(await replay.json()).toMatchObject({ id: issued.id, idempotency: { replayed: true } })
+    expect(await invoiceCount()).toBe(chainAfterFirst)
+
+    // a day later by the server's clock the access token has expired: the CLI refreshes it, as it
+    // does silently, and the grant's day has room again
+    clockOffset = 24 * 3600_000 + 60_000
+    try {
+      const refreshed = await fetch(`${ctx.server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: tokens.client_id }) })
+      expect(refreshed.status, await refreshed.clone().text()).toBe(200)
+      const { access_token } = (await refreshed.json()) as { access_token: string }
+      const nextDay = await issue(access_token, `cli-next-day-${Date.now()}`, '5000000')
+      expect(nextDay.status, await nextDay.clone().text()).toBe(200)
+      expect(await nextDay.json()).toMatchObject({ amount: '5000000', status: 'Issued' })
+      expect(await invoiceCount()).toBe(chainAfterFirst + 1n)
+      // and that day's one invoice is used in turn
+      expect((await issue(access_token, `cli-next-day-second-${Date.now()}`, '1000000')).status).toBe(403)
+    } finally {
+      clockOffset = 0
+    }
   })
 })
 

@@ -10,7 +10,12 @@ export type CliSignInParameters = {
   approve: readonly string[]
   /** The scopes the CLI asks for, when it asks for more than the person ticks; `approve` unless given. */
   ask?: readonly string[]
+  /** The consent form's fields the person types over, by name (max_invoice, invoices_per_day); the rest keep their preset values. */
+  typed?: Readonly<Record<string, string>>
 }
+
+/** What the token endpoint answers `svc login`, with the client it registered: what a refresh sends back. */
+export type CliTokens = { access_token: string; refresh_token?: string; client_id: string }
 
 /**
  * A CLI's OAuth access token for the REST API (SPEC 5.3), obtained as `svc login` does and as a
@@ -18,7 +23,12 @@ export type CliSignInParameters = {
  * browser (fetch with its cookies) signs in at the identity provider and approves the scopes on the
  * consent page with its preselected studio and network, and the code is exchanged for the token.
  */
-export async function cliOAuthToken({ serverUrl, user, approve, ask = approve }: CliSignInParameters): Promise<string> {
+export async function cliOAuthToken(parameters: CliSignInParameters): Promise<string> {
+  return (await cliOAuthTokens(parameters)).access_token
+}
+
+/** As cliOAuthToken, with the refresh token and the client a later refresh names. */
+export async function cliOAuthTokens({ serverUrl, user, approve, ask = approve, typed = {} }: CliSignInParameters): Promise<CliTokens> {
   const redirectUri = 'http://127.0.0.1:9/cli-callback'
   const registration = await fetch(`${serverUrl}/oauth/reg`, {
     method: 'POST',
@@ -55,7 +65,7 @@ export async function cliOAuthToken({ serverUrl, user, approve, ask = approve }:
     if (page.includes('name="password"')) response = await post(action, new URLSearchParams({ email: user.email, password: user.password }))
     else if (action.includes('/oauth/interaction/')) {
       // as a browser submits the consent form: the ticked scopes, each field's value and each list's chosen option
-      const fields = [...page.matchAll(/<input id="[^"]+" name="([^"]+)"[^>]*value="([^"]*)">/g)].map(([, name, value]) => [name!, value!])
+      const fields = [...page.matchAll(/<input id="[^"]+" name="([^"]+)"[^>]*value="([^"]*)">/g)].map(([, name, value]) => [name!, typed[name!] ?? value!])
       const chosen = [...page.matchAll(/<select id="[^"]+" name="([^"]+)"[^>]*>.*?<option value="([^"]*)" selected>/g)].map(([, name, value]) => [name!, value!])
       response = await post(action, new URLSearchParams([...approve.map((scope) => ['scope', scope]), ...fields, ...chosen]))
     } else response = await post(action, new URLSearchParams())
@@ -67,5 +77,5 @@ export async function cliOAuthToken({ serverUrl, user, approve, ask = approve }:
     body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: redirectUri, client_id, resource }),
   })
   if (token.status !== 200) throw new Error(`the token request answered ${token.status}: ${await token.text()}`)
-  return ((await token.json()) as { access_token: string }).access_token
+  return { ...((await token.json()) as { access_token: string; refresh_token?: string }), client_id }
 }

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto'
 import { apiRoute } from '../../routes/apiRoute'
+import { InvoiceLimitExceededError } from '../oauth/invoiceLimitExceededError'
 import { invoicesLimit } from '../../routes/invoiceShareRoutes'
 import type { IdempotencyStore } from '../idempotency/idempotencyStore'
 import { idempotentSubmissionErrors, readIdempotencyKey, idempotencyKeyHeader } from '../idempotency/idempotencyKey'
@@ -58,19 +60,28 @@ export const issueRoutes = [
       'PROFILE_INCOMPLETE',
       'no_active_signer',
       'QUOTA_EXCEEDED',
+      'LIMIT_EXCEEDED',
       'TRANSACTION_FAILED',
       ...idempotentSubmissionErrors,
     ],
     async handle({ body }, dependencies, c) {
       const issue = issueOf(dependencies)
-      const { studio } = c.get('principal')
+      const principal = c.get('principal')
+      const { studio } = principal
       const key = readIdempotencyKey(c.req.header(idempotencyKeyHeader), { required: issue.idempotencyKeyRequired })
+      // an OAuth grant (the CLI's on REST, an agent's through MCP) is held to the limits its person set
+      // at consent here, for both doors: refused before any quota is spent or anything signed, a key it
+      // already used answered again whatever the limits, and counted only once the issue went through
+      const limits = principal.kind === 'oauth' ? principal.issueLimits : null
+      const limitKey = key ?? randomUUID()
+      const refusal = limits ? await limits.refused(body.amount, limitKey) : null
+      if (refusal) throw new InvoiceLimitExceededError(refusal)
       // the schema has refused a body without these
       const customerId = body.customerId!
       const due = body.dueAt !== undefined ? { dueAt: body.dueAt } : { dueDays: body.dueDays! }
       const input = { customerId, amount: body.amount, due, description: body.description, sendEmail: body.sendEmail ?? false }
       const chainId = issue.signer.deployment.chainId
-      return runIdempotent<IssueWork, IssuedAnswer>(
+      const answer = await runIdempotent<IssueWork, IssuedAnswer>(
         issue.idempotency,
         { scope: { studioId: studio.id, chainId, route: 'invoices.issue' }, key, fingerprint: issueFingerprint({ studioId: studio.id, chainId, ...input }) },
         {
@@ -80,6 +91,8 @@ export const issueRoutes = [
           kept: { keep: keptIssuance, replay: (kept) => replayedIssuance(issue, kept as ReturnType<typeof keptIssuance>) },
         },
       )
+      if (limits) await limits.count(limitKey)
+      return answer
     },
   }),
 ]

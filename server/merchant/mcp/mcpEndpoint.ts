@@ -5,7 +5,8 @@ import type { Principal } from '../../auth/principal'
 import { perClientLimit } from '../../http/perClientLimit'
 import type { StudioStore } from '../../store/studioStore'
 import type { ApiRoute } from '../../routes/apiRoute'
-import type { AuthorizationServer, OAuthGrantPrincipal } from '../oauth/authorizationServer'
+import type { AuthorizationServer } from '../oauth/authorizationServer'
+import { oauthPrincipalFor } from '../oauth/oauthPrincipal'
 import { registerMerchantTools } from './mcpTools'
 import type { AgentWriteAudit } from '../oauth/agentWriteAudit'
 
@@ -65,21 +66,16 @@ export function mcpEndpoint({ authorization, studios, routes, dependencies, publ
     const first = await authorization.verifyAccessToken(token, 'mcp')
     if (!first) return refuse('the access token is unknown, expired or revoked')
 
-    // each tool call reads the grant again: a revocation or a lost membership ends it mid-session
-    let grant: OAuthGrantPrincipal = first
+    // each tool call reads the grant again: a revocation or a lost membership ends it mid-session;
+    // its consent-time limits travel in the principal and invoice_issue meets them in the REST route
     async function principal(): Promise<Principal> {
       const current = await authorization.verifyAccessToken(token!, 'mcp')
       const studio = current ? await studios.getStudio(current.studioId) : null
       if (!current || !studio) throw new GrantEndedError('the connection was revoked or its membership ended')
-      grant = current
-      return { kind: 'oauth', studio, scopes: current.scopes, userId: current.userId, clientId: current.clientId, clientName: current.clientName }
-    }
-    const issueLimits = {
-      refused: (amount: bigint, idempotencyKey: string) => authorization.refusedIssue(grant, amount, idempotencyKey),
-      count: (idempotencyKey: string) => authorization.countIssue(grant, idempotencyKey),
+      return oauthPrincipalFor(authorization, current, studio)
     }
     const server = new McpServer({ name: 'svc-checkout', version: '1.0.0' })
-    registerMerchantTools(server, { principal, routes, dependencies, baseUrl: base(), issueLimits, ...(audit ? { audit } : {}) })
+    registerMerchantTools(server, { principal, routes, dependencies, baseUrl: base(), ...(audit ? { audit } : {}) })
     const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true })
     await server.connect(transport)
     try {

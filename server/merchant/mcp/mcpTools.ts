@@ -121,8 +121,6 @@ export type ToolCaller = {
   routes: readonly ApiRoute<unknown, never>[]
   dependencies: unknown
   baseUrl: string
-  /** The consent-time limits on invoice_issue (SPEC 5.4), checked before and counted after. */
-  issueLimits?: { refused(amount: bigint, idempotencyKey: string): Promise<string | null>; count(idempotencyKey: string): Promise<void> }
   /** Where each write is kept with the client's name (the studio's audit log). */
   audit?: AgentWriteAudit
 }
@@ -147,13 +145,9 @@ export function registerMerchantTools(server: McpServer, caller: ToolCaller) {
         const params = parse(route.params, parts.params)
         const query = parse(route.query, asQuery(camelKeys(parts.query)))
         const body = parse(route.body, camelKeys(parts.body))
-        const issuing = tool.name === 'invoice_issue' && caller.issueLimits ? { limits: caller.issueLimits, key: String(args.idempotency_key), amount: (body as { amount: bigint }).amount } : null
-        const refusal = issuing ? await issuing.limits.refused(issuing.amount, issuing.key) : null
-        if (refusal) return result({ error: 'LIMIT_EXCEEDED', code: 'LIMIT_EXCEEDED', message: refusal }, true)
         const c = new Context(new Request(`${caller.baseUrl}${tool.path}`, { method: tool.method.toUpperCase(), headers: parts.headers ?? {} }))
         c.set('principal', principal)
         const answer = await route.handle({ params, query, body }, caller.dependencies as never, c as never)
-        if (issuing) await issuing.limits.count(issuing.key)
         const answered = answer instanceof Response ? await answer.json() : answer
         if (tool.method === 'get') return result(tool.shape ? tool.shape(answered) : answered, false, tool.read?.(answered, args))
         const write = { route: `${tool.method.toUpperCase()} ${tool.path}`, params: params as Record<string, unknown> | undefined, body: body as Record<string, unknown> | undefined, answer: answered }

@@ -152,6 +152,10 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       ttl: { AccessToken: accessTokenSeconds, RefreshToken: refreshTokenSeconds, AuthorizationCode: 60, Interaction: 600, Session: 3600, Grant: refreshTokenSeconds },
       rotateRefreshToken: true,
       issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+      // the grant's tokens outlive the hour-long sign-in session at this server (SPEC 5.3: refresh for 30
+      // days): the library's default ties every token without offline_access to it, which the CLI and
+      // agents never ask for, so their refresh failed an hour after login
+      expiresWithSession: async () => false,
       features: {
         devInteractions: { enabled: false },
         registration: { enabled: true },
@@ -426,7 +430,10 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     return null
   }
   async function countIssue(grant: OAuthGrantPrincipal, idempotencyKey: string): Promise<void> {
-    await issues.upsert(`${grant.grantId}:${idempotencyKey}`, { grantId: grant.grantId }, 24 * 3600)
+    const entry = `${grant.grantId}:${idempotencyKey}`
+    // a replay keeps the first issue's 24 hours: upserting again would move its day forward
+    if (await issues.find(entry)) return
+    await issues.upsert(entry, { grantId: grant.grantId }, 24 * 3600)
   }
 
   /** The studio's live grants: which client, for which door, with what scopes and limits, since when. */

@@ -1,6 +1,7 @@
 import type { Principal } from '../../auth/principal'
 import type { StudioStore } from '../../store/studioStore'
-import type { AuthorizationServer } from './authorizationServer'
+import type { Studio } from '../../store/studioStore'
+import type { AuthorizationServer, OAuthGrantPrincipal } from './authorizationServer'
 
 type OAuthPrincipal = Extract<Principal, { kind: 'oauth' }>
 
@@ -11,6 +12,23 @@ export function oauthPrincipalOf(authorization: AuthorizationServer, studios: Pi
     const grant = await authorization.verifyAccessToken(token, 'api')
     const studio = grant ? await studios.getStudio(grant.studioId) : null
     if (!grant || !studio) return null
-    return { kind: 'oauth', studio, scopes: grant.scopes, userId: grant.userId, clientId: grant.clientId, clientName: grant.clientName }
+    return oauthPrincipalFor(authorization, grant, studio)
+  }
+}
+
+/** The principal of a grant on its studio, REST's and MCP's alike: its scopes, and its consent-time
+ * issue limits bound to this grant, which the issue route checks for both doors. */
+export function oauthPrincipalFor(authorization: Pick<AuthorizationServer, 'refusedIssue' | 'countIssue'>, grant: OAuthGrantPrincipal, studio: Studio): OAuthPrincipal {
+  return {
+    kind: 'oauth',
+    studio,
+    scopes: grant.scopes,
+    userId: grant.userId,
+    clientId: grant.clientId,
+    clientName: grant.clientName,
+    issueLimits: {
+      refused: (amount, idempotencyKey) => authorization.refusedIssue(grant, amount, idempotencyKey),
+      count: (idempotencyKey) => authorization.countIssue(grant, idempotencyKey),
+    },
   }
 }
