@@ -12,11 +12,13 @@ export type Principal =
 /** The limits the person set at consent on an OAuth grant's invoice writes (SPEC 5.4), carried by its
  * principal so that every door that issues (REST, MCP) is bound by them through the one route. */
 export type IssueLimits = {
-  /** Why this issue is refused (in USDC, as the person set it), or null; a key the grant already used is never refused. */
-  refused(amount: bigint, idempotencyKey: string): Promise<string | null>
-  /** Counts an issued invoice against the grant's 24 hours, once per idempotency key. */
-  count(idempotencyKey: string): Promise<void>
+  /** Takes this issue's place in the grant's 24 hours, or says why the limits refuse it (in USDC, as
+   * the person set it); a key the grant already used is never refused and takes no new place. */
+  reserve(amount: bigint, idempotencyKey: string): Promise<IssueReservation>
 }
+
+/** A refusal, or a place held for the issue: given back with `release` when the issue fails. */
+export type IssueReservation = { refusal: string } | { refusal: null; release(): Promise<void> }
 
 /** The Hono environment of routes behind `authenticate`. */
 export type AuthEnv = { Variables: { principal: Principal } }

@@ -369,6 +369,28 @@ describe('a CLI OAuth token on the REST routes (SPEC 5.6)', () => {
       clockOffset = 0
     }
   })
+  test("issues sent at once with different keys cannot share the day's last place: with 1 a day, exactly one of three is issued, and a refusal before anything was sent gives its place back", async () => {
+    const tokens = await cliOAuthTokens({ serverUrl: ctx.server.url, user: demoMerchantUser, approve: [...reads, ...writes], typed: { max_invoice: '20', invoices_per_day: '1' } })
+    const created = await rest(tokens.access_token, '/v1/customers', { method: 'POST', body: JSON.stringify({ type: 'entity', legalName: `Racing CLI GmbH ${Date.now()}`, email: 'racing-cli@example.com', registrationNumber: 'HRB 21', address: { street: '3 Race Way', city: 'Berlin', postal: '10115', country: 'DE' } }) })
+    expect(created.status, await created.clone().text()).toBe(201)
+    const customerId = ((await created.json()) as { data: { id: string } }).data.id
+    const issue = (key: string, customer: string) =>
+      fetch(`${ctx.server.url}/v1/invoices/issue`, { method: 'POST', headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ customerId: customer, amount: '1000000', dueDays: 7 }) })
+    const invoiceCount = () => ctx.devnet.clients.public.readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoiceCount' })
+
+    // a customer that does not exist is refused before anything is sent: the day's place is not spent
+    const missing = await issue(`cli-missing-${Date.now()}`, crypto.randomUUID())
+    expect(missing.status).toBe(404)
+
+    const before = await invoiceCount()
+    const answers = await Promise.all([1, 2, 3].map((n) => issue(`cli-race-${n}-${Date.now()}`, customerId)))
+    const statuses = answers.map((answer) => answer.status).sort()
+    expect(statuses).toEqual([200, 403, 403])
+    for (const refused of answers.filter((answer) => answer.status === 403)) {
+      expect(await refused.json()).toMatchObject({ code: 'LIMIT_EXCEEDED', message: 'the 1 invoices a day approved at consent are used: wait, or reconnect with a higher limit' })
+    }
+    expect(await invoiceCount()).toBe(before + 1n)
+  })
 })
 
 describe("the CLI's login, whoami and logout", () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { hasCode } from '../../../shared/codedError'
 import { apiRoute } from '../../routes/apiRoute'
 import { InvoiceLimitExceededError } from '../oauth/invoiceLimitExceededError'
 import { invoicesLimit } from '../../routes/invoiceShareRoutes'
@@ -8,6 +9,9 @@ import { issueFingerprint } from '../idempotency/issueFingerprint'
 import { runIdempotent } from '../idempotency/runIdempotent'
 import { finalizeIssuance, keptIssuance, pollIssuance, replayedIssuance, submitIssuance, type IssueDependencies, type IssuedAnswer, type IssueWork } from './issueInvoice'
 import { issueAnswerSchema, issueRequestSchema } from './issueWire'
+
+/** Refusals answered before anything was signed or sent for the issue. */
+const nothingSentCodes = ['FORBIDDEN', 'NOT_FOUND', 'PROFILE_INCOMPLETE', 'no_active_signer', 'QUOTA_EXCEEDED', 'VALIDATION_ERROR', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_LEASE_CONTENTION'] as const
 
 export type IssueRouteDependencies = IssueDependencies & {
   idempotency: IdempotencyStore
@@ -71,28 +75,31 @@ export const issueRoutes = [
       const key = readIdempotencyKey(c.req.header(idempotencyKeyHeader), { required: issue.idempotencyKeyRequired })
       // an OAuth grant (the CLI's on REST, an agent's through MCP) is held to the limits its person set
       // at consent here, for both doors: refused before any quota is spent or anything signed, a key it
-      // already used answered again whatever the limits, and counted only once the issue went through
+      // already used answered again whatever the limits; the place it takes is given back if the issue fails
       const limits = principal.kind === 'oauth' ? principal.issueLimits : null
-      const limitKey = key ?? randomUUID()
-      const refusal = limits ? await limits.refused(body.amount, limitKey) : null
-      if (refusal) throw new InvoiceLimitExceededError(refusal)
+      const reservation = limits ? await limits.reserve(body.amount, key ?? randomUUID()) : null
+      if (reservation?.refusal) throw new InvoiceLimitExceededError(reservation.refusal)
       // the schema has refused a body without these
       const customerId = body.customerId!
       const due = body.dueAt !== undefined ? { dueAt: body.dueAt } : { dueDays: body.dueDays! }
       const input = { customerId, amount: body.amount, due, description: body.description, sendEmail: body.sendEmail ?? false }
       const chainId = issue.signer.deployment.chainId
-      const answer = await runIdempotent<IssueWork, IssuedAnswer>(
-        issue.idempotency,
-        { scope: { studioId: studio.id, chainId, route: 'invoices.issue' }, key, fingerprint: issueFingerprint({ studioId: studio.id, chainId, ...input }) },
-        {
-          submit: ({ anchor, submissionBegins }) => submitIssuance(issue, { studio, input, anchor, submissionBegins }),
-          poll: ({ userOpHash }) => pollIssuance(issue, { userOpHash }),
-          finalize: ({ userOpHash, invoiceId, txHash }) => finalizeIssuance(issue, { userOpHash, invoiceId, txHash }),
-          kept: { keep: keptIssuance, replay: (kept) => replayedIssuance(issue, kept as ReturnType<typeof keptIssuance>) },
-        },
-      )
-      if (limits) await limits.count(limitKey)
-      return answer
+      try {
+        return await runIdempotent<IssueWork, IssuedAnswer>(
+          issue.idempotency,
+          { scope: { studioId: studio.id, chainId, route: 'invoices.issue' }, key, fingerprint: issueFingerprint({ studioId: studio.id, chainId, ...input }) },
+          {
+            submit: ({ anchor, submissionBegins }) => submitIssuance(issue, { studio, input, anchor, submissionBegins }),
+            poll: ({ userOpHash }) => pollIssuance(issue, { userOpHash }),
+            finalize: ({ userOpHash, invoiceId, txHash }) => finalizeIssuance(issue, { userOpHash, invoiceId, txHash }),
+            kept: { keep: keptIssuance, replay: (kept) => replayedIssuance(issue, kept as ReturnType<typeof keptIssuance>) },
+          },
+        )
+      } catch (error) {
+        // given back only when the answer says nothing was sent: an invoice that may be on-chain keeps its place
+        if (reservation && reservation.refusal === null && nothingSentCodes.some((code) => hasCode(error, code))) await reservation.release()
+        throw error
+      }
     },
   }),
 ]

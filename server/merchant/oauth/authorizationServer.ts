@@ -5,16 +5,17 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import { Hono } from 'hono'
 import type { Configuration, default as Provider } from 'oidc-provider'
 import type { IdentityVerifier } from '../../auth/jwtVerifier'
+import type { IssueReservation } from '../../auth/principal'
 import { oauthAccessTokenPrefix } from '../../auth/oauthTokenPrefix'
 import type { Logger } from '../../http/logger'
 import { partOf, perClientLimit } from '../../http/perClientLimit'
-import type { Database } from '../../store/database'
+import { lockForTransaction, type Database } from '../../store/database'
 import type { Studio, StudioStore } from '../../store/studioStore'
 import type { UserStore } from '../accounts/userStore'
 import { oauthPage, oauthRefusalPage, renderOAuthConsent } from './consentPage'
 import { consentCatalogs, consentLanguage } from './consentStrings'
 import { limitAmountText, limitBaseUnits, mostLimitAmount, type LimitToken } from './invoiceLimitAmount'
-import { oauthAdapterFactory } from './oauthPayloadStore'
+import { oauthAdapterFactory, oauthPayloadIdHash } from './oauthPayloadStore'
 
 /** The scopes a CLI or an agent may be granted: the granular ones only (SPEC 5.5); legacy read,
  * write and sponsor stay with API keys. */
@@ -91,10 +92,8 @@ export type AuthorizationServer = {
   /** The token's grant, user, studio and scopes, or null when it is unknown, expired, revoked, for
    * another audience, or its user no longer belongs to the studio it was granted for. */
   verifyAccessToken(token: string, audience: 'mcp' | 'api'): Promise<OAuthGrantPrincipal | null>
-  /** Why the consent-time limits refuse this issue, or null. */
-  refusedIssue(grant: OAuthGrantPrincipal, amount: bigint, idempotencyKey: string): Promise<string | null>
-  /** Counts an issued invoice against the grant's day (once per idempotency key). */
-  countIssue(grant: OAuthGrantPrincipal, idempotencyKey: string): Promise<void>
+  /** Holds the issue's place in the grant's day under its consent-time limits, or says why they refuse it. */
+  reserveIssue(grant: OAuthGrantPrincipal, amount: bigint, idempotencyKey: string): Promise<IssueReservation>
   listConnections(studioId: string): Promise<OAuthConnection[]>
   revokeConnection(studioId: string, grantId: string): Promise<boolean>
 }
@@ -411,29 +410,46 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     }
   }
 
-  const issues = new Adapter('GrantIssue')
-  /** Whether the grant may issue this invoice under its consent-time limits: a replay of a key it
-   * already used always may (the answer is the first invoice's); else the amount and the day's count. */
-  async function refusedIssue(grant: OAuthGrantPrincipal, amount: bigint, idempotencyKey: string): Promise<string | null> {
-    if (!grant.limits) return 'no limits were set for invoice writes at consent: reconnect and set them'
-    const entry = `${grant.grantId}:${idempotencyKey}`
-    if (await issues.find(entry)) return null
-    if (amount > BigInt(grant.limits.maxInvoice)) {
+  /**
+   * Whether the grant may issue this invoice under its consent-time limits, deciding and taking its
+   * place in one transaction under a lock on the grant: counted at the end instead, two issues sent at
+   * once with different keys both passed a day's last place. A replay of a key the grant already used
+   * always may (the answer is the first invoice's) and takes no second place.
+   */
+  async function reserveIssue(grant: OAuthGrantPrincipal, amount: bigint, idempotencyKey: string): Promise<IssueReservation> {
+    const limits = grant.limits
+    if (!limits) return { refusal: 'no limits were set for invoice writes at consent: reconnect and set them' }
+    const entry = oauthPayloadIdHash(`${grant.grantId}:${idempotencyKey}`)
+    const at = new Date(now())
+    const decided = await db.transaction(async (tx) => {
+      await lockForTransaction(tx, 'oauthGrantIssues', grant.grantId)
+      const [used] = await tx.query(`SELECT 1 FROM oauth_payloads WHERE model = 'GrantIssue' AND id_hash = $1 AND expires_at > $2`, [entry, at])
+      if (used) return { refusal: null, taken: false } as const
+      if (amount > BigInt(limits.maxInvoice)) return { refusal: 'amount', taken: false } as const
+      const [row] = await tx.query<{ issued: number }>(
+        `SELECT count(*)::int AS issued FROM oauth_payloads WHERE model = 'GrantIssue' AND grant_id = $1 AND expires_at > $2`,
+        [grant.grantId, at],
+      )
+      if ((row?.issued ?? 0) >= limits.perDay) return { refusal: 'day', taken: false } as const
+      // a place that expired keeps its row until the key is used again: taking it anew restarts its day
+      await tx.query(
+        `INSERT INTO oauth_payloads (model, id_hash, payload, grant_id, uid, expires_at) VALUES ('GrantIssue', $1, $2, $3, NULL, $4)
+         ON CONFLICT (model, id_hash) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, expires_at = EXCLUDED.expires_at`,
+        [entry, JSON.stringify({ grantId: grant.grantId }), grant.grantId, new Date(at.getTime() + 24 * 3600 * 1000)],
+      )
+      return { refusal: null, taken: true } as const
+    })
+    if (decided.refusal === 'amount') {
       const token = await dependencies.invoiceToken()
-      return `the amount, ${limitAmountText(amount, token)}, is above the largest invoice approved at consent, ${limitAmountText(grant.limits.maxInvoice, token)}: issue a smaller invoice, or reconnect with a higher limit`
+      return { refusal: `the amount, ${limitAmountText(amount, token)}, is above the largest invoice approved at consent, ${limitAmountText(limits.maxInvoice, token)}: issue a smaller invoice, or reconnect with a higher limit` }
     }
-    const [row] = await db.query<{ issued: number }>(
-      `SELECT count(*)::int AS issued FROM oauth_payloads WHERE model = 'GrantIssue' AND grant_id = $1 AND expires_at > $2`,
-      [grant.grantId, new Date(now())],
-    )
-    if ((row?.issued ?? 0) >= grant.limits.perDay) return `the ${grant.limits.perDay} invoices a day approved at consent are used: wait, or reconnect with a higher limit`
-    return null
-  }
-  async function countIssue(grant: OAuthGrantPrincipal, idempotencyKey: string): Promise<void> {
-    const entry = `${grant.grantId}:${idempotencyKey}`
-    // a replay keeps the first issue's 24 hours: upserting again would move its day forward
-    if (await issues.find(entry)) return
-    await issues.upsert(entry, { grantId: grant.grantId }, 24 * 3600)
+    if (decided.refusal === 'day') return { refusal: `the ${limits.perDay} invoices a day approved at consent are used: wait, or reconnect with a higher limit` }
+    return {
+      refusal: null,
+      release: async () => {
+        if (decided.taken) await db.query(`DELETE FROM oauth_payloads WHERE model = 'GrantIssue' AND id_hash = $1`, [entry])
+      },
+    }
   }
 
   /** The studio's live grants: which client, for which door, with what scopes and limits, since when. */
@@ -464,7 +480,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     return true
   }
 
-  return { routes, resourceOf, issuer: () => `${base()}/oauth`, verifyAccessToken, refusedIssue, countIssue, listConnections, revokeConnection }
+  return { routes, resourceOf, issuer: () => `${base()}/oauth`, verifyAccessToken, reserveIssue, listConnections, revokeConnection }
 }
 
 async function formBody(req: IncomingMessage): Promise<URLSearchParams> {

@@ -4,7 +4,8 @@ import type { Database } from '../../store/database'
 
 /** Ids are hashed before they reach the database: an access or refresh token's id is the token
  * itself (opaque format), so a leaked table must not be a list of working credentials. */
-const hashOf = (id: string) => createHash('sha256').update(id).digest('hex')
+export const oauthPayloadIdHash = (id: string) => createHash('sha256').update(id).digest('hex')
+const hashOf = oauthPayloadIdHash
 
 type Row = { payload: AdapterPayload; consumed: boolean }
 

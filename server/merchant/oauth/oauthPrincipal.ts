@@ -18,7 +18,7 @@ export function oauthPrincipalOf(authorization: AuthorizationServer, studios: Pi
 
 /** The principal of a grant on its studio, REST's and MCP's alike: its scopes, and its consent-time
  * issue limits bound to this grant, which the issue route checks for both doors. */
-export function oauthPrincipalFor(authorization: Pick<AuthorizationServer, 'refusedIssue' | 'countIssue'>, grant: OAuthGrantPrincipal, studio: Studio): OAuthPrincipal {
+export function oauthPrincipalFor(authorization: Pick<AuthorizationServer, 'reserveIssue'>, grant: OAuthGrantPrincipal, studio: Studio): OAuthPrincipal {
   return {
     kind: 'oauth',
     studio,
@@ -27,8 +27,7 @@ export function oauthPrincipalFor(authorization: Pick<AuthorizationServer, 'refu
     clientId: grant.clientId,
     clientName: grant.clientName,
     issueLimits: {
-      refused: (amount, idempotencyKey) => authorization.refusedIssue(grant, amount, idempotencyKey),
-      count: (idempotencyKey) => authorization.countIssue(grant, idempotencyKey),
+      reserve: (amount, idempotencyKey) => authorization.reserveIssue(grant, amount, idempotencyKey),
     },
   }
 }
