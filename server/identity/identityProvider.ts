@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair } from 'jose'
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider'
 import { renderConsentForm, renderLoginForm } from './interactionForms'
+import { readFormBody } from '../http/readFormBody'
 
 /** A person who may sign in, with the password they type: devnet-only credentials. */
 export type IdentityUser = { subject: string; email: string; password: string; name?: string }
@@ -41,17 +42,6 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest()
 /** Compared as hashes in constant time: how long the comparison takes says nothing of the password. */
 function passwordMatches(user: IdentityUser, typed: string): boolean {
   return timingSafeEqual(sha256(user.password), sha256(typed))
-}
-
-async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length
-    if (size > 16_384) throw new Error('form too large')
-    chunks.push(chunk as Buffer)
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
 }
 
 function html(res: ServerResponse, status: number, body: string) {
@@ -134,7 +124,7 @@ export async function startIdentityProvider({ port, audience, otherAudiences = [
     const { prompt, params } = details
     if (prompt.name === 'login') {
       if (req.method === 'POST' && action === 'login') {
-        const form = await formBody(req)
+        const form = await readFormBody(req)
         const email = (form.get('email') ?? '').trim().toLowerCase()
         const user = users.find((candidate) => candidate.email.toLowerCase() === email)
         // one answer for an unknown email and a wrong password: the form must not tell which emails exist

@@ -16,6 +16,7 @@ import { oauthPage, oauthRefusalPage, renderOAuthConsent } from './consentPage'
 import { consentCatalogs, consentLanguage } from './consentStrings'
 import { limitAmountText, limitBaseUnits, mostLimitAmount, type LimitToken } from './invoiceLimitAmount'
 import { oauthAdapterFactory, oauthPayloadIdHash } from './oauthPayloadStore'
+import { readFormBody } from '../../http/readFormBody'
 
 /** The scopes a CLI or an agent may be granted: the granular ones only (SPEC 5.5); legacy read,
  * write and sponsor stay with API keys. */
@@ -276,7 +277,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       return (await provider.interactionFinished(incoming, outgoing, { error: 'access_denied', error_description: 'the user refused' }, { mergeWithLastSubmission: false }), RESPONSE_ALREADY_SENT)
     }
     if (action === 'confirm' && incoming.method === 'POST') {
-      const form = await formBody(incoming)
+      const form = await readFormBody(incoming)
       const approved = form.getAll('scope').filter((scope) => requested.includes(scope))
       const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId: String(params.client_id) })
       if (!grant) return html(outgoing, 400, oauthPage('Sign-in expired', '<p>Start again.</p>'))
@@ -481,15 +482,4 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
   }
 
   return { routes, resourceOf, issuer: () => `${base()}/oauth`, verifyAccessToken, reserveIssue, listConnections, revokeConnection }
-}
-
-async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length
-    if (size > 16_384) throw new Error('form too large')
-    chunks.push(chunk as Buffer)
-  }
-  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'))
 }
