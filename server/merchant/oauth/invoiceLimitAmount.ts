@@ -1,6 +1,5 @@
-import type { Address } from 'viem'
+import { formatUnits, type Address } from 'viem'
 import type { TokenDetails } from '../invoices/tokenDetails'
-import { baseUnitAmount } from '../payments/baseUnitAmount'
 
 /** The deployment's token as a person reads its amounts: its symbol, and the decimals that turn the
  * amount typed at consent into the base units the limit is kept and enforced in. */
@@ -33,7 +32,5 @@ export function limitBaseUnits(typed: string, token: LimitToken): bigint | null 
 
 /** Base units as the amount a person typed and reads: "20 USDC", "1000.5 USDC"; exact, trailing zeros dropped. */
 export function limitAmountText(baseUnits: string | bigint, token: LimitToken): string {
-  const exact = baseUnitAmount(BigInt(baseUnits), token.decimals)
-  const trimmed = exact.includes('.') ? exact.replace(/0+$/, '').replace(/\.$/, '') : exact
-  return `${trimmed} ${token.symbol}`
+  return `${formatUnits(BigInt(baseUnits), token.decimals)} ${token.symbol}`
 }
