@@ -369,6 +369,17 @@ describe('a CLI OAuth token on the REST routes (SPEC 5.6)', () => {
       clockOffset = 0
     }
   })
+  test('the table behind the authorization server holds no working token: neither an access token nor a refresh token appears in it, and both still work', async () => {
+    const tokens = await cliOAuthTokens({ serverUrl: ctx.server.url, user: demoMerchantUser, approve: [...reads] })
+    const rows = await ctx.server.stores.db.query<{ model: string; id_hash: string; payload: unknown }>('SELECT model, id_hash, payload FROM oauth_payloads')
+    const stored = JSON.stringify(rows)
+    expect(stored).not.toContain(tokens.access_token)
+    expect(stored).not.toContain(tokens.refresh_token!)
+    expect((await rest(tokens.access_token, '/v1/studios/me')).status).toBe(200)
+    const refreshed = await fetch(`${ctx.server.url}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: tokens.client_id }) })
+    expect(refreshed.status, await refreshed.clone().text()).toBe(200)
+  })
+
   test("issues sent at once with different keys cannot share the day's last place: with 1 a day, exactly one of three is issued, and a refusal before anything was sent gives its place back", async () => {
     const tokens = await cliOAuthTokens({ serverUrl: ctx.server.url, user: demoMerchantUser, approve: [...reads, ...writes], typed: { max_invoice: '20', invoices_per_day: '1' } })
     const created = await rest(tokens.access_token, '/v1/customers', { method: 'POST', body: JSON.stringify({ type: 'entity', legalName: `Racing CLI GmbH ${Date.now()}`, email: 'racing-cli@example.com', registrationNumber: 'HRB 21', address: { street: '3 Race Way', city: 'Berlin', postal: '10115', country: 'DE' } }) })

@@ -23,8 +23,17 @@ export function oauthAdapterFactory(db: Database, now: () => number) {
       await db.query(
         `INSERT INTO oauth_payloads (model, id_hash, payload, grant_id, uid, expires_at) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (model, id_hash) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, uid = EXCLUDED.uid, expires_at = EXCLUDED.expires_at`,
-        [this.model, hashOf(id), JSON.stringify(payload), payload.grantId ?? null, payload.uid ?? null, expiresAt],
+        [this.model, hashOf(id), JSON.stringify(this.stored(payload)), payload.grantId ?? null, payload.uid ?? null, expiresAt],
       )
+    }
+
+    /** The provider repeats a record's id in its payload as `jti`: for a token that id is the token,
+     * so it is left out, and `find` puts back the id it was asked for. A session keeps it, since the
+     * provider also finds sessions by uid, where no id is given to put back. */
+    private stored(payload: AdapterPayload): AdapterPayload {
+      if (this.model === 'Session') return payload
+      const { jti: _token, ...rest } = payload
+      return rest
     }
 
     private async findWhere(column: 'id_hash' | 'uid', value: string): Promise<AdapterPayload | undefined> {
@@ -38,8 +47,9 @@ export function oauthAdapterFactory(db: Database, now: () => number) {
       return row.consumed ? { ...payload, consumed: true } : payload
     }
 
-    find(id: string) {
-      return this.findWhere('id_hash', hashOf(id))
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      const payload = await this.findWhere('id_hash', hashOf(id))
+      return payload && this.model !== 'Session' ? { ...payload, jti: id } : payload
     }
 
     findByUid(uid: string) {
