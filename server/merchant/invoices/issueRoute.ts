@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import { hasCode } from '../../../shared/codedError'
 import { apiRoute } from '../../routes/apiRoute'
 import { InvoiceLimitExceededError } from '../oauth/invoiceLimitExceededError'
 import { invoicesLimit } from '../../routes/invoiceShareRoutes'
@@ -9,9 +8,6 @@ import { issueFingerprint } from '../idempotency/issueFingerprint'
 import { runIdempotent } from '../idempotency/runIdempotent'
 import { finalizeIssuance, keptIssuance, pollIssuance, replayedIssuance, submitIssuance, type IssueDependencies, type IssuedAnswer, type IssueWork } from './issueInvoice'
 import { issueAnswerSchema, issueRequestSchema } from './issueWire'
-
-/** Refusals answered before anything was signed or sent for the issue. */
-const nothingSentCodes = ['FORBIDDEN', 'NOT_FOUND', 'PROFILE_INCOMPLETE', 'no_active_signer', 'QUOTA_EXCEEDED', 'VALIDATION_ERROR', 'IDEMPOTENCY_CONFLICT', 'IDEMPOTENCY_LEASE_CONTENTION'] as const
 
 export type IssueRouteDependencies = IssueDependencies & {
   idempotency: IdempotencyStore
@@ -84,20 +80,23 @@ export const issueRoutes = [
       const due = body.dueAt !== undefined ? { dueAt: body.dueAt } : { dueDays: body.dueDays! }
       const input = { customerId, amount: body.amount, due, description: body.description, sendEmail: body.sendEmail ?? false }
       const chainId = issue.signer.deployment.chainId
+      // whether this request handed an operation to the bundler: until then a failure sent nothing
+      let sent = false
       try {
         return await runIdempotent<IssueWork, IssuedAnswer>(
           issue.idempotency,
           { scope: { studioId: studio.id, chainId, route: 'invoices.issue' }, key, fingerprint: issueFingerprint({ studioId: studio.id, chainId, ...input }) },
           {
-            submit: ({ anchor, submissionBegins }) => submitIssuance(issue, { studio, input, anchor, submissionBegins }),
+            submit: ({ anchor, submissionBegins }) =>
+              submitIssuance(issue, { studio, input, anchor, submissionBegins: (work, userOpHash) => ((sent = true), submissionBegins(work, userOpHash)) }),
             poll: ({ userOpHash }) => pollIssuance(issue, { userOpHash }),
             finalize: ({ userOpHash, invoiceId, txHash }) => finalizeIssuance(issue, { userOpHash, invoiceId, txHash }),
             kept: { keep: keptIssuance, replay: (kept) => replayedIssuance(issue, kept as ReturnType<typeof keptIssuance>) },
           },
         )
       } catch (error) {
-        // given back only when the answer says nothing was sent: an invoice that may be on-chain keeps its place
-        if (reservation && reservation.refusal === null && nothingSentCodes.some((code) => hasCode(error, code))) await reservation.release()
+        // given back only when nothing was sent: an invoice that may be on-chain keeps its place
+        if (reservation && reservation.refusal === null && !sent) await reservation.release()
         throw error
       }
     },
