@@ -408,6 +408,7 @@ describe("the CLI's login, whoami and logout", () => {
   test('login signs in through the browser to a loopback redirect and keeps the tokens with mode 0600; whoami refreshes them silently; logout revokes them', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'svc-cli-')), 'svc-checkout', 'credentials.json')
     let browsing: Promise<unknown> = Promise.resolve()
+    const beforeSignIn = Date.now()
     const signedIn = await login({
       serverUrl: ctx.server.url,
       credentialsPath: path,
@@ -431,9 +432,9 @@ describe("the CLI's login, whoami and logout", () => {
     ])
     const info = JSON.parse((await whoami(path, Date.now, { json: true }))[0]!)
     expect(info).toMatchObject({ server: ctx.server.url, user: { email: demoMerchantUser.email }, studio: { id: studioId }, network: { chain_id: ctx.devnet.deployment.chainId }, client: { name: 'svc-checkout CLI' }, scopes: reads })
-    // fifteen minutes from the token's making, by the server's clock
-    expect(Date.parse(info.expires_at) - Date.now()).toBeGreaterThan(14 * 60_000)
-    expect(Date.parse(info.expires_at) - Date.now()).toBeLessThanOrEqual(15 * 60_000)
+    // fifteen minutes from the token's making, by the server's clock: made after the sign-in began and before now
+    expect(Date.parse(info.expires_at)).toBeGreaterThanOrEqual(beforeSignIn + 15 * 60_000 - 1000)
+    expect(Date.parse(info.expires_at)).toBeLessThanOrEqual(Date.now() + 15 * 60_000)
     // the merchant commands send the signed-in token instead of a key's signature (this key signs nothing)
     const target = { serverUrl: ctx.server.url, chain: { rpcUrl: ctx.devnet.anvil.rpcUrl, token: ctx.devnet.deployment.token }, apiKey: { keyId: 'svc_pk_unused', secret: 'svc_sk_unused' }, bearer: async () => (await currentCredentials(path)).accessToken }
     expect((await runMerchantCommand(target, ['customer', 'list'])).join('\n')).toContain('Acme Robotics GmbH')
