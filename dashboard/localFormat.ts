@@ -20,6 +20,8 @@ export function localAmount(baseUnits: string, lang: string, decimals = 6): stri
 /** A moment the API answers, as unix seconds (a decimal string) or an ISO 8601 string. */
 const dateOf = (at: string) => (/^\d+$/.test(at) ? new Date(Number(at) * 1000) : new Date(at))
 
-export const localDate = (at: string, lang: string) => dateOf(at).toLocaleDateString(tagOf(lang), { dateStyle: 'medium' })
+/** A due day is the chain's day, which the invoice's record and the pay page write in UTC: a merchant
+ * west or east of it must not read the day before or after. */
+export const localDate = (at: string, lang: string) => dateOf(at).toLocaleDateString(tagOf(lang), { dateStyle: 'medium', timeZone: 'UTC' })
 
 export const localMoment = (at: string, lang: string) => dateOf(at).toLocaleString(tagOf(lang), { dateStyle: 'medium', timeStyle: 'short' })
