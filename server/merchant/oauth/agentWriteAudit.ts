@@ -25,7 +25,7 @@ export function describeAgentWrite({ route, params, body, answer }: AgentWrite):
       const to = typeof body?.customerId === 'string' ? ` to customer ${body.customerId}` : ''
       if (a?.status === 'pending') return `sent an invoice of ${String(body?.amount ?? '?')} base units${to} for issuance; not yet on-chain (operation ${String(a.userOpHash)})`
       const mailed = a?.delivery?.to ? `, mailed to ${String(a.delivery.to)}` : ''
-      return `issued invoice ${String(a?.id)} (number ${String(a?.invoiceNumber)}) of ${String(a?.amount)} base units${to}, due in ${String(body?.dueDays ?? '?')} days${mailed}`
+      return `issued invoice ${String(a?.id)} (number ${String(a?.invoiceNumber)}) of ${String(a?.amount)} base units${to}, ${typeof body?.dueAt === 'number' || typeof body?.dueAt === 'string' ? `due ${new Date(Number(body.dueAt) * 1000).toISOString().slice(0, 10)}` : `due in ${String(body?.dueDays ?? '?')} days`}${mailed}`
     }
     case 'POST /v1/invoices/:id/cancel/submit':
       return a?.status === 'Canceled' ? `canceled invoice ${String(params?.id)} (transaction ${String(a.txHash)})` : `sent the cancellation of invoice ${String(params?.id)}; not yet on-chain (operation ${String(a?.userOpHash)})`
