@@ -78,6 +78,9 @@ function servedEntryPoints(deployment: Deployment): ServedEntryPoint[] {
 
 /** Long enough for a database or node across a network, short enough for a platform's probe. */
 const readinessTimeoutMs = 2_000
+/** A user needs one vault: each prepare hands out a sponsored deployment, so a handful a day covers a
+ * wallet that declined or timed out, and no more is ours to pay for whatever the operation quota allows. */
+const vaultPreparesPerDay = 5
 
 function bundlerFor(config: Config, context: { client: PayDependencies['client']; deployment: Deployment; timeRpc: CallTimer }): Bundler {
   if (config.BUNDLER_URL) return rpcBundler({ url: config.BUNDLER_URL, deployment: context.deployment, queueLimit: config.UPSTREAM_QUEUE_LIMIT })
@@ -212,7 +215,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
         ...(oauth ? { oauth: oauthPrincipalOf(oauth.authorization, stores.studios) } : {}),
       },
       accounts: { identity: identityVerifier, users: stores.users, studios: stores.studios },
-      vaultProvisioning: { identity: identityVerifier, users: stores.users, deployments: vaultDeployments, signing: sessionSigner, preparesPerDay: config.MERCHANT_DAILY_OPERATION_QUOTA },
+      vaultProvisioning: { identity: identityVerifier, users: stores.users, deployments: vaultDeployments, signing: sessionSigner, preparesPerDay: Math.min(config.MERCHANT_DAILY_OPERATION_QUOTA, vaultPreparesPerDay) },
       quotas: sessionSigner.quota,
       studioSettings: { businessProfiles: stores.businessProfiles, withdrawalAddresses: stores.withdrawalAddresses },
       apiKeyManagement: { apiKeys: stores.apiKeys, auditLog: stores.apiKeyAudit, now },
