@@ -24,6 +24,17 @@ export type OwnerTypedData<Kind extends OwnerCall['kind'] = OwnerCall['kind']> =
   message: Record<string, string>
 }
 
+/** An owner's typed message as a wallet's eth_signTypedData_v4 takes it: the one primary type's
+ * fields, integers as decimal strings. */
+export function typedDataToSignOf<Kind extends OwnerCall['kind']>(kind: Kind, typedData: { domain: OwnerTypedData<Kind>['domain']; message: Record<string, unknown> }): OwnerTypedData<Kind> {
+  return {
+    domain: typedData.domain,
+    types: { [kind]: merchantVaultTypes[kind].map((field) => ({ ...field })) },
+    primaryType: kind,
+    message: Object.fromEntries(Object.entries(typedData.message).map(([name, value]) => [name, typeof value === 'bigint' ? value.toString() : String(value)])),
+  }
+}
+
 /**
  * A withdrawal or a refund prepared for the owner's wallet (prepareOwnerOperation: sponsored, one of
  * the studio's daily quota, a call that would revert refused before anything is signed), as the
@@ -31,14 +42,7 @@ export type OwnerTypedData<Kind extends OwnerCall['kind'] = OwnerCall['kind']> =
  */
 export async function prepareOwnerCall<Call extends OwnerCall>(signing: SessionSignerDependencies, parameters: { studioId: string; vault: Address; call: Call; spendQuota?: boolean }) {
   const { userOp, userOpHash, validUntil, typedData } = await prepareOwnerOperation(signing, parameters)
-  const kind: Call['kind'] = parameters.call.kind
-  const message = Object.fromEntries(Object.entries(typedData.message).map(([name, value]) => [name, typeof value === 'bigint' ? value.toString() : String(value)]))
-  const typedDataToSign: OwnerTypedData<Call['kind']> = {
-    domain: typedData.domain,
-    types: { [kind]: merchantVaultTypes[kind].map((field) => ({ ...field })) },
-    primaryType: kind,
-    message,
-  }
+  const typedDataToSign = typedDataToSignOf(parameters.call.kind as Call['kind'], typedData)
   return { userOp: toWireUserOp(userOp), userOpHash, validUntil, expiresAt: new Date(validUntil * 1000).toISOString(), typedDataToSign }
 }
 

@@ -9,10 +9,10 @@ import { SessionCallFailedError, type SessionSignerDependencies } from './sendSe
 
 /** The owner's validation: the typed message's hash and one ECDSA recovery, through the vault's
  * ERC-7579 dispatch; well above what anvil measures (an Issue's message hashes its tokenURI too). */
-const ownerValidationGas = 200_000n
+export const ownerValidationGas = 200_000n
 /** The vault's signature: the message's end (6 bytes) and the owner's 65-byte ECDSA signature. */
-const ownerSignatureBytes = 71
-const withMargin = (gas: bigint) => (gas * 130n) / 100n
+export const ownerSignatureBytes = 71
+export const withMargin = (gas: bigint) => (gas * 130n) / 100n
 
 /**
  * Refuses an ownerAddress that is not the vault's owner as the chain says now: only the owner's

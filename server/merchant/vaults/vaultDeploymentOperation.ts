@@ -1,21 +1,18 @@
 import { isAddressEqual, recoverTypedDataAddress, size, slice, type Address, type Hex } from 'viem'
 import { getUserOperationHash, type UserOperation } from 'viem/account-abstraction'
-import { merchantVaultTypedData, merchantVaultTypes } from '../../../shared/merchantVaultMessage'
+import { merchantVaultTypedData } from '../../../shared/merchantVaultMessage'
 import { deploymentCall, isDeploymentCallData, readCreateVaultFactoryData } from '../../../shared/merchantVaultDeployment'
 import { vaultFactoryAbi } from '../../../shared/vaultFactoryAbi'
 import { fromWireUserOp, toWireUserOp, type WireUserOp } from '../../../shared/userOpWire'
 import { referencePreVerificationGas } from '../../chain/referencePreVerificationGas'
 import { HttpError } from '../../http/httpError'
+import { typedDataToSignOf } from '../signer/ownerOperation'
+import { ownerSignatureBytes, ownerValidationGas, withMargin } from '../signer/prepareOwnerOperation'
 import type { SessionSignerDependencies } from '../signer/sendSessionCall'
 
-/** The owner's validation (the typed message's hash, one ECDSA recovery) as prepareOwnerOperation
- * allows it, on top of what creating the clone and initializing it costs. */
-const ownerValidationGas = 200_000n
-/** A transfer of nothing by the new vault: well above what anvil measures for the stablecoin. */
+/** A transfer of nothing by the new vault: well above what anvil measures for the stablecoin. The
+ * owner's validation is prepareOwnerOperation's, on top of what creating and initializing the clone costs. */
 const deploymentCallGas = 100_000n
-/** The vault's signature: the message's end (6 bytes) and the owner's 65-byte ECDSA signature. */
-const ownerSignatureBytes = 71
-const withMargin = (gas: bigint) => (gas * 130n) / 100n
 
 /** What a deployment operation was read as: whose vault, where, and created how. */
 export type DeploymentOperation = { userOp: UserOperation<'0.7'>; vault: Address; owner: Address; salt: bigint }
@@ -67,13 +64,7 @@ export async function assertNotDeployed(signing: SessionSignerDependencies, vaul
 
 /** The owner's typed message for the deployment, integers as decimal strings (eth_signTypedData_v4). */
 function typedDataToSign(chainId: number, operation: DeploymentOperation, token: Address, validUntil: number, userOpHash: Hex) {
-  const typed = merchantVaultTypedData({ chainId, vault: operation.vault, call: deploymentCall(token, operation.owner), validUntil: BigInt(validUntil), operation: userOpHash })
-  return {
-    domain: typed.domain,
-    types: { Withdrawal: merchantVaultTypes.Withdrawal.map((field) => ({ ...field })) },
-    primaryType: 'Withdrawal' as const,
-    message: Object.fromEntries(Object.entries(typed.message).map(([name, value]) => [name, typeof value === 'bigint' ? value.toString() : String(value)])),
-  }
+  return typedDataToSignOf('Withdrawal', merchantVaultTypedData({ chainId, vault: operation.vault, call: deploymentCall(token, operation.owner), validUntil: BigInt(validUntil), operation: userOpHash }))
 }
 
 /**
