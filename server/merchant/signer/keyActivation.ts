@@ -1,5 +1,5 @@
 import type { Studio } from '../../store/studioStore'
-import { defaultSessionSeconds, prepareActivation, readSignerState, type ServerSignerDependencies, type SignerState } from './signerLifecycle'
+import { defaultSessionSeconds, freshActivation, type prepareActivation, readSignerState, type ServerSignerDependencies, type SignerState } from './signerLifecycle'
 
 /** The scopes whose writes the server signer signs (SPEC 5.6: issue and cancel/submit); customer
  * writes are plain database writes and need no signer. */
@@ -37,9 +37,5 @@ export async function keyActivation(signing: ServerSignerDependencies | undefine
   const state = await readSignerState(signing, studio)
   if (state.status !== 'pending_activation' && state.status !== 'revoked') return { activation_required: false, signerStatus: state.status }
   const sessionUntil = expiresAt ? Math.floor(expiresAt.getTime() / 1000) : state.nowSeconds + defaultSessionSeconds
-  try {
-    return { activation_required: true, activation: await prepareActivation(signing, studio, sessionUntil), signerStatus: state.status }
-  } catch (error) {
-    return { activation_required: true, activation_error: `no activation could be prepared now: ${(error as Error).message.split('\n')[0]}`, signerStatus: state.status }
-  }
+  return { activation_required: true, ...(await freshActivation(signing, studio, sessionUntil)), signerStatus: state.status }
 }

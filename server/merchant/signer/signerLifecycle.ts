@@ -145,16 +145,18 @@ export async function signerStatus(signing: ServerSignerDependencies, studio: Si
       transaction: ended?.txHash ? { tx_hash: ended.txHash, kind: 'EndSession' as const } : null,
       message: forced ? forceRevokedMessage : "the vault's session for this server's signer has ended on-chain: activate it again to issue and cancel with API keys",
       // the way back, should the owner want it: a new session clears the revocation
-      ...(await freshActivation(signing, studio, state.nowSeconds)),
+      ...(await freshActivation(signing, studio, state.nowSeconds + defaultSessionSeconds)),
     }
   }
-  return { status: state.status, ...identity, ...(await freshActivation(signing, studio, state.nowSeconds)) }
+  return { status: state.status, ...identity, ...(await freshActivation(signing, studio, state.nowSeconds + defaultSessionSeconds)) }
 }
 
 /** A StartSession for defaultSessionSeconds from `nowSeconds`, or why none could be prepared: a status read never fails for it. */
-async function freshActivation(signing: ServerSignerDependencies, studio: SignerStudio, nowSeconds: number) {
+/** A StartSession until `sessionUntil` for the owner to sign, or why none could be prepared now (the
+ * answer still says the status: a paymaster that is down must not hide it). */
+export async function freshActivation(signing: ServerSignerDependencies, studio: SignerStudio, sessionUntil: number) {
   try {
-    return { activation: await prepareActivation(signing, studio, nowSeconds + defaultSessionSeconds) }
+    return { activation: await prepareActivation(signing, studio, sessionUntil) }
   } catch (error) {
     return { activation_error: `no activation could be prepared now: ${(error as Error).message.split('\n')[0]}` }
   }
