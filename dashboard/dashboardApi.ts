@@ -1,3 +1,5 @@
+import { formatUnits } from '../src/ui/formatUnits'
+
 /**
  * The dashboard's client of /v1: the bearer token on every call, as any client of the API sends
  * it. A refusal becomes an error carrying the API's own message (and each field's), which the views
@@ -48,14 +50,11 @@ export function dashboardApi(token: string, onSignedOut: () => void): Api {
   }
 }
 
-/** Base units (a decimal string) shown with the token's decimals, trailing zeros kept to two. */
+/** Base units (a decimal string) shown with the token's decimals, trailing zeros kept to two: the
+ * pay page's exact formatUnits, padded as money is written. */
 export function displayAmount(baseUnits: string, decimals = 6): string {
-  // a token without decimals: slice(-0) below would take the whole number as its fraction
-  if (decimals === 0) return `${BigInt(baseUnits)}.00`
-  const padded = baseUnits.padStart(decimals + 1, '0')
-  const whole = padded.slice(0, -decimals)
-  const fraction = padded.slice(-decimals).replace(/0+$/, '').padEnd(2, '0')
-  return `${whole}.${fraction}`
+  const [whole, fraction = ''] = formatUnits(BigInt(baseUnits), decimals).split('.')
+  return `${whole}.${fraction.padEnd(2, '0')}`
 }
 
 /** "12.5" USDC as base units, or null when it is not a positive amount with at most `decimals` places. */

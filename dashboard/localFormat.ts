@@ -1,5 +1,6 @@
+import { formatDecimal, formatMoment } from '../src/ui/format'
+import { formatUnits } from '../src/ui/formatUnits'
 import { negotiateLanguage } from '../src/ui/languages'
-import { displayAmount } from './dashboardApi'
 
 /**
  * Amounts, dates and moments as the merchant's language writes them (Intl), from the catalog's `lang`.
@@ -8,13 +9,11 @@ import { displayAmount } from './dashboardApi'
  */
 const tagOf = (lang: string) => negotiateLanguage([lang]).tag
 
-/** Base units with the token's decimals, none lost: Intl groups the whole part (a bigint, exact at
- * any size) and gives the decimal separator; the fraction is the exact digits `displayAmount` keeps. */
+/** Base units with the token's decimals, none lost, written as the pay page writes an amount
+ * (formatDecimal: Intl formats the exact decimal string, so the digits and the separators are the
+ * language's own). At least two places, as money is written, even for a token with fewer. */
 export function localAmount(baseUnits: string, lang: string, decimals = 6): string {
-  const [whole, fraction] = displayAmount(baseUnits, decimals).split('.') as [string, string]
-  const tag = tagOf(lang)
-  const separator = new Intl.NumberFormat(tag, { minimumFractionDigits: 1 }).formatToParts(1.5).find((part) => part.type === 'decimal')?.value ?? '.'
-  return `${new Intl.NumberFormat(tag).format(BigInt(whole))}${separator}${fraction}`
+  return formatDecimal(formatUnits(BigInt(baseUnits), decimals), tagOf(lang), Math.max(2, decimals))
 }
 
 /** A moment the API answers, as unix seconds (a decimal string) or an ISO 8601 string. */
@@ -24,4 +23,4 @@ const dateOf = (at: string) => (/^\d+$/.test(at) ? new Date(Number(at) * 1000) :
  * west or east of it must not read the day before or after. */
 export const localDate = (at: string, lang: string) => dateOf(at).toLocaleDateString(tagOf(lang), { dateStyle: 'medium', timeZone: 'UTC' })
 
-export const localMoment = (at: string, lang: string) => dateOf(at).toLocaleString(tagOf(lang), { dateStyle: 'medium', timeStyle: 'short' })
+export const localMoment = (at: string, lang: string) => formatMoment(dateOf(at).getTime(), tagOf(lang))
