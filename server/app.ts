@@ -40,7 +40,8 @@ import type { AgentManagementDependencies } from './merchant/agents/agentRoutes'
 import { ownerOfPathStudio } from './merchant/accounts/requireOwner'
 import { signedInCredentialOnly } from './merchant/accounts/signedInIdentity'
 import type { LeadDependencies } from './merchant/leads/receiveLead'
-import { publicBranding, type BrandingDependencies } from './routes/brandingRoutes'
+import type { BrandingDependencies } from './routes/brandingRoutes'
+import { servedBrandingReader } from './routes/servedBranding'
 import { apiRoutes } from './routes/apiRoutes'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
 import { devnetWalletRoute } from './routes/devnetWalletRoute'
@@ -199,7 +200,7 @@ export function createApp(dependencies: AppDependencies) {
       payPage({
         ...dependencies.payPage,
         document: invoiceDocument(routeDependencies),
-        branding: async (merchant) => publicBranding(await dependencies.merchant.branding.store.findBrandingByVault(dependencies.merchant.branding.chainId, merchant)),
+        branding: servedBrandingReader(dependencies.merchant.branding.store, dependencies.merchant.branding.chainId),
         policy,
       }),
     )

@@ -73,3 +73,8 @@ export type PutBrandingRequest = z.input<typeof putBrandingRequestSchema>
 export type BrandingResponse = z.infer<typeof brandingResponseSchema>
 export type DeletedBrandingResponse = z.infer<typeof deletedBrandingResponseSchema>
 export type PublicBranding = z.infer<typeof publicBrandingSchema>
+
+/** What the server renders a pay page with: the public branding, and a small logo's own bytes as a
+ * `data:` URL beside its file name, so that the first paint needs no request for it. Only the
+ * server's render carries `data`; the public read above never does. */
+export type ServedBranding = Omit<PublicBranding, 'logo'> & { logo: (NonNullable<PublicBranding['logo']> & { data?: string }) | null }

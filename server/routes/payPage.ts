@@ -16,7 +16,7 @@ import { payPageError } from './payPageError'
 import { payPageMarkup } from './payPageMarkup'
 import { allowStyleAttribute } from './allowStyleAttribute'
 import { brandPalette, brandStyle } from '../../src/ui/brandPalette'
-import type { PublicBranding } from '../../shared/brandingWire'
+import type { ServedBranding } from '../../shared/brandingWire'
 import type { PayErrorKind } from '../../src/ui/page/PayErrorPage'
 import { perClientLimit } from '../http/perClientLimit'
 import type { PolicyMiddleware } from './routePolicy'
@@ -35,7 +35,7 @@ export type PayPageParameters = {
   document?: (id: bigint, token: string | undefined) => Promise<ServedInvoiceDocument>
   /** The colour and logo of the studio whose vault this is (the invoice's payee), drawn around the
    * rendered page: presentation only. */
-  branding?: (merchant: `0x${string}`) => Promise<PublicBranding | null>
+  branding?: (merchant: `0x${string}`) => Promise<ServedBranding | null>
 }
 
 type ServedInvoiceDocument = Extract<ServedPage, { response: unknown }>['response']

@@ -6,7 +6,7 @@ import { NotFoundPage, PayPage } from '../../src/ui/page/PayPage'
 import type { PageLayout } from '../../src/ui/page/pageParams'
 import { BrandScope } from '../../src/ui/page/BrandScope'
 import { pageBrandingOf } from '../../src/ui/page/pageBrandingOf'
-import type { PublicBranding } from '../../shared/brandingWire'
+import type { ServedBranding } from '../../shared/brandingWire'
 import { servedDocument, servedPageElementId, servedPageJson, type ServedPage } from '../../src/ui/page/servedPage'
 import type { Locale } from '../../src/ui/strings'
 import { textDirection } from '../../src/ui/languages'
@@ -32,7 +32,7 @@ export type PayPageMarkupParameters = {
   layout?: PageLayout
   /** The payee's colour and logo (presentation only): rendered around the page, and written beside its
    * data so that the client hydrates the same. */
-  branding?: PublicBranding | null
+  branding?: ServedBranding | null
   /** The share link's query, for the language switch's links (which keep the token and framing). */
   link?: LanguageSwitchProps['params']
 }

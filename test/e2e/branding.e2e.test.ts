@@ -23,6 +23,8 @@ const checkout = useCheckoutInBrowser()
 const deployment = () => ({ chainId: checkout.devnet.file.chainId, ...checkout.devnet.file.contracts })
 const logo = demoLogo()
 const logoPath = `/v1/branding/logos/${createHash('sha256').update(logo).digest('hex')}.png`
+// the demo's logo is 1 kB: the server writes it into the page, exactly the file's bytes (server/routes/servedBranding.ts)
+const logoInPage = `data:image/png;base64,${Buffer.from(logo).toString('base64')}`
 const yellow = 'rgb(255, 255, 0)'
 const black = 'rgb(0, 0, 0)'
 
@@ -91,7 +93,7 @@ async function assertBrandedAndAccessible(page: Page) {
 }
 
 describe('a studio brand colour on the pay page', () => {
-  test('behavior: the server-rendered page, before any script runs, paints the band in the brand colour with the logo from our origin, and has no accessibility violations', async () => {
+  test('behavior: the server-rendered page, before any script runs, paints the band in the brand colour with the small logo from the page itself, requesting no image, and has no accessibility violations', async () => {
     const { page, images } = await payerPage()
     let release: () => void = () => {}
     const held = new Promise<void>((resolve) => (release = resolve))
@@ -105,10 +107,10 @@ describe('a studio brand colour on the pay page', () => {
     expect(response?.headers()['content-security-policy']).toContain("'unsafe-hashes'")
     await page.getByRole('heading', { level: 1 }).waitFor()
     // no script of the page has run: the colour is the style attribute its policy allowed by hash
-    await expect.poll(() => band(page)).toEqual({ background: yellow, logo: { src: `${checkout.devnet.file.serverUrl}${logoPath}`, loaded: 96, alt: '' } })
+    await expect.poll(() => band(page)).toEqual({ background: yellow, logo: { src: logoInPage, loaded: 96, alt: '' } })
     expect(await page.evaluate(() => document.querySelector('.svc-brand-scope')!.getAttribute('style'))).toBe('--svc-brand:#ffff00;--svc-brand-text:#000000;--svc-brand-edge:#999900')
     expect(await page.getByText('Unconfirmed', { exact: true }).isVisible()).toBe(true)
-    expect(images).toEqual([`${checkout.devnet.file.serverUrl}${logoPath}`])
+    expect(images.filter((url) => !url.startsWith('data:'))).toEqual([])
     expect(await accessibilityViolations(page)).toEqual([])
     await screenshot(page, 'branding-01-first-paint-ffff00')
     release()
@@ -119,7 +121,7 @@ describe('a studio brand colour on the pay page', () => {
     const { page, images } = await payerPage()
     await page.goto(unpaidInvoice().shareLink)
     await expect.poll(() => heading(page)).toBe('Choose a wallet to pay with')
-    expect(await band(page)).toEqual({ background: yellow, logo: { src: `${checkout.devnet.file.serverUrl}${logoPath}`, loaded: 96, alt: '' } })
+    expect(await band(page)).toEqual({ background: yellow, logo: { src: logoInPage, loaded: 96, alt: '' } })
     await assertBrandedAndAccessible(page)
     // every image the page loaded came from the checkout's origin (wallet icons are data URIs)
     expect(images.filter((url) => !url.startsWith('data:') && !url.startsWith(`${checkout.devnet.file.serverUrl}/`))).toEqual([])
@@ -249,7 +251,7 @@ describe('a studio brand colour where a merchant embeds the checkout', () => {
     await expect.poll(() => page.frames().some((frame) => frame.url().includes('/pay/'))).toBe(true)
     const frame = page.frames().find((candidate) => candidate.url().includes('/pay/'))!
     await expect.poll(() => heading(frame)).not.toBeNull()
-    await expect.poll(() => band(frame)).toEqual({ background: yellow, logo: { src: `${checkout.devnet.file.serverUrl}${logoPath}`, loaded: 96, alt: '' } })
+    await expect.poll(() => band(frame)).toEqual({ background: yellow, logo: { src: logoInPage, loaded: 96, alt: '' } })
     expect(await accessibilityViolations(page, { within: 'iframe' })).toEqual([])
     await screenshot(page, 'branding-04-storefront-iframe')
     await page.context().close()

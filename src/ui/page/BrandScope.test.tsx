@@ -37,6 +37,20 @@ describe('pageBrandingOf', () => {
       expect(pageBrandingOf(raw, '')).toBeNull()
     }
   })
+  test("behavior: a small logo the server wrote into its page is drawn from the page itself; anything but a base64 image of the file's own type is ignored for the file on our origin", () => {
+    const png = 'data:image/png;base64,iVBORw0KGgo='
+    expect(pageBrandingOf({ brandColor: '#ffff00', logo: { file, width: 96, height: 40, data: png } }, '')?.logo).toEqual({ url: png, width: 96, height: 40 })
+    for (const data of [
+      'data:image/jpeg;base64,iVBORw0KGgo=',
+      'data:image/svg+xml;base64,PHN2Zy8+',
+      'data:image/png,<svg onload=alert(1)>',
+      'https://tracker.example/pixel.png',
+      `data:image/png;base64,${'A'.repeat(6_000)}`,
+      42,
+    ]) {
+      expect(pageBrandingOf({ brandColor: '#ffff00', logo: { file, width: 96, height: 40, data } }, '')?.logo).toEqual({ url: `/v1/branding/logos/${file}`, width: 96, height: 40 })
+    }
+  })
 })
 
 describe('readServedBranding', () => {

@@ -20,7 +20,19 @@ export function pageBrandingOf(raw: unknown, baseUrl: string): PageBranding | nu
   let shown: PageBranding['logo'] = null
   if (logo !== null) {
     if (!isRecord(logo) || typeof logo.file !== 'string' || !/^[0-9a-f]{64}\.(png|jpg|webp)$/.test(logo.file) || !isSide(logo.width) || !isSide(logo.height)) return null
-    shown = { url: `${baseUrl.replace(/\/+$/, '')}/v1/branding/logos/${logo.file}`, width: logo.width, height: logo.height }
+    const inline = inlineLogo(logo.data, logo.file)
+    shown = { url: inline ?? `${baseUrl.replace(/\/+$/, '')}/v1/branding/logos/${logo.file}`, width: logo.width, height: logo.height }
   }
   return { palette: brandPalette(raw.brandColor), logo: shown }
+}
+
+const inlineTypes: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' }
+
+/** A small logo the server wrote into its page (server/routes/servedBranding.ts): a base64 `data:`
+ * image of the type its file name says, and short (about 4 kB of bytes), or not used at all. An image
+ * in any form draws nothing but pixels; the page's policy allows `data:` images and nothing else inline. */
+function inlineLogo(data: unknown, file: string): string | null {
+  if (typeof data !== 'string' || data.length > 6_000) return null
+  const type = inlineTypes[file.slice(file.lastIndexOf('.') + 1)]
+  return data.startsWith(`data:${type};base64,`) && /^[A-Za-z0-9+/]+={0,2}$/.test(data.slice(`data:${type};base64,`.length)) ? data : null
 }
