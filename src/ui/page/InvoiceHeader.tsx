@@ -8,8 +8,17 @@ export type InvoiceStanding = 'open' | 'overdue' | 'paid' | 'canceled' | 'unconf
  * chain has been read they are the service's, and the header says so. */
 /** `documentChecked`: the invoice's details (names, lines) hash to the chain's record and bill what it says. */
 /** `documentPending`: the record's check has not answered yet (its chunk, or the chain, still on the way). */
-export function InvoiceHeader(p: { invoice: ShownInvoice; invoiceNumber: string; merchantName: string | null; standing: InvoiceStanding; documentChecked: boolean; documentPending?: boolean }) {
-  const { invoice, merchantName, standing, documentChecked, documentPending = false } = p
+/** `toCome`: the record's words while it is checked, each holding its place unseen (see PayPage). */
+export function InvoiceHeader(p: {
+  invoice: ShownInvoice
+  invoiceNumber: string
+  merchantName: string | null
+  toCome?: { merchantName: string; invoiceNumber: string } | null
+  standing: InvoiceStanding
+  documentChecked: boolean
+  documentPending?: boolean
+}) {
+  const { invoice, merchantName, toCome = null, standing, documentChecked, documentPending = false } = p
   // still checking until both the chain and the record's check have answered: the chain answering
   // first must not paint "the recipient's name is not confirmed" for the moment the check takes (a
   // wrong word, and the largest text painted late, where Lighthouse put the page's LCP)
@@ -18,9 +27,9 @@ export function InvoiceHeader(p: { invoice: ShownInvoice; invoiceNumber: string;
   const badge = { open: t.statusIssued, overdue: t.statusOverdue, paid: t.statusPaid, canceled: t.statusCanceled, unconfirmed: t.unconfirmed }[standing]
   return (
     <header class="svc-header">
-      <p class="svc-merchant">{merchantName ?? <span class="svc-mono">{invoice.merchant}</span>}</p>
+      <p class="svc-merchant">{merchantName ?? (toCome ? <ToCome words={toCome.merchantName} /> : <span class="svc-mono">{invoice.merchant}</span>)}</p>
       <div class="svc-title-row">
-        <h1>{t.invoiceTitle(p.invoiceNumber)}</h1>
+        <h1>{toCome ? <InvoiceTitleToCome number={toCome.invoiceNumber} /> : t.invoiceTitle(p.invoiceNumber)}</h1>
         <span class={`svc-badge svc-badge-${standing}`}>{badge}</span>
       </div>
       <p class="svc-amount">
@@ -54,5 +63,29 @@ export function InvoiceHeader(p: { invoice: ShownInvoice; invoiceNumber: string;
         </ul>
       </details>
     </header>
+  )
+}
+
+/** Words that will be shown once checked, holding their place: laid out, never painted or read out. */
+function ToCome({ words }: { words: string }) {
+  return (
+    <span class="svc-name-to-come" aria-hidden="true">
+      {words}
+    </span>
+  )
+}
+
+/** The title's own words around a number still to come ("Invoice …", "الفاتورة …"), in the
+ * language's order. */
+function InvoiceTitleToCome({ number }: { number: string }) {
+  const { strings: t } = useLocale()
+  const marker = '\u0000'
+  const [before = '', after = ''] = t.invoiceTitle(marker).split(marker)
+  return (
+    <>
+      {before}
+      <ToCome words={number} />
+      {after}
+    </>
   )
 }

@@ -144,6 +144,30 @@ describe('PayPage', () => {
     expect(shown(/could not be confirmed/)).toBe(false)
   })
 
+  test("behavior: while the record is checked, the header paints neither the chain's bare number and address nor the record's unchecked words, which hold their places; once checked, the record's words stand in them", () => {
+    const unconfirmed = { ...invoice, confirmed: false }
+    show({ name: 'checking', invoice: unconfirmed }, loaded(unconfirmed))
+    const header = document.querySelector('header.svc-header')!
+    const title = screen.getByRole('heading', { level: 1 })
+    expect(title.textContent).toBe('Invoice NW-0007')
+    expect(title.querySelector('.svc-name-to-come')?.textContent).toBe('NW-0007')
+    expect(header.querySelector('.svc-merchant .svc-name-to-come')?.textContent).toBe('Northwind Studio Ltd')
+    expect(header.textContent).not.toContain(invoice.merchant)
+    expect(header.textContent).not.toContain(`Invoice ${invoice.invoiceNumber}`)
+    cleanup()
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded())
+    expect(screen.getByRole('heading', { level: 1 }).querySelector('.svc-name-to-come')).toBeNull()
+    expect(screen.queryByRole('heading', { level: 1, name: 'Invoice NW-0007' })).not.toBeNull()
+    expect(document.querySelector('header.svc-header .svc-merchant')!.textContent).toBe('Northwind Studio Ltd')
+  })
+
+  test("behavior: a record the check refuses leaves the chain's own number and the payee's address in the header", () => {
+    show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded(invoice, { ...metadata, invoiceNumber: 'NW-9999', merchant: { ...metadata.merchant, name: 'Someone Else Ltd' } }))
+    expect(screen.queryByRole('heading', { level: 1, name: `Invoice ${invoice.invoiceNumber}` })).not.toBeNull()
+    expect(document.querySelector('header.svc-header .svc-merchant')!.textContent).toBe(invoice.merchant)
+    expect(document.querySelector('header.svc-header')!.textContent).not.toContain('Someone Else Ltd')
+  })
+
   test('behavior: a past-due invoice says it is overdue and can still be paid', () => {
     show({ name: 'ready', invoice, note: null, rechecks: 0 }, loaded(), Date.parse('2026-12-01T00:00:00Z'))
     expect(shown('Overdue', { selector: '.svc-badge' })).toBe(true)

@@ -55,13 +55,26 @@ export function PayPage(p: PayPageProps) {
   // the name may still come while the chain or the record is being read: no finding about it yet
   const namePending = document.status === 'loading' || verdict === 'unconfirmed'
   const merchantName = verified?.merchant.name ?? null
+  // While the record is checked, the words it gives (the payee's name, the merchant's invoice number)
+  // hold their places unseen, and the chain's bare figures for them are not painted either: the check
+  // then shows the words where they stood, and no word painted first is taken back. A record the
+  // check refuses leaves the chain's address and number, said to be the chain's.
+  const toCome = namePending ? metadata : null
   const invoiceNumber = verified?.invoiceNumber ?? invoice.invoiceNumber
   const standing = standingOf(state, invoice, p.now)
   const compact = p.layout === 'compact'
   const invoiceDocument = <InvoiceDocument load={document} invoice={invoice} deployment={p.deployment} pdfUrl={p.pdfUrl} onReload={p.onReloadDocument} />
   return (
     <main class={compact ? `svc-page svc-page-narrow svc-page-compact svc-page-${standing}` : `svc-page${p.embedded ? ' svc-page-embedded' : ''} svc-page-${standing}`}>
-      <InvoiceHeader invoice={invoice} invoiceNumber={invoiceNumber} merchantName={merchantName} standing={standing} documentChecked={verified !== null} documentPending={namePending} />
+      <InvoiceHeader
+        invoice={invoice}
+        invoiceNumber={invoiceNumber}
+        merchantName={merchantName}
+        toCome={toCome && { merchantName: toCome.merchant.name, invoiceNumber: toCome.invoiceNumber }}
+        standing={standing}
+        documentChecked={verified !== null}
+        documentPending={namePending}
+      />
       {/* which of revoked, expired, mistyped or another invoice's is not known here, so none is named;
           what to do, and that what the page shows is the on-chain record alone, which stays payable */}
       {deadLink ? (
@@ -97,7 +110,7 @@ export function PayPage(p: PayPageProps) {
               {...p}
               merchantName={merchantName}
               merchantNamePending={namePending}
-              merchantNameToCome={namePending ? (metadata?.merchant.name ?? null) : null}
+              merchantNameToCome={toCome?.merchant.name ?? null}
               invoiceNumber={verified ? invoiceNumber : null}
             />
           </PageLinkContext.Provider>
