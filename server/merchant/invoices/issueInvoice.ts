@@ -1,9 +1,9 @@
-import { formatUnits, parseEventLogs, type Address, type Hex, type PublicClient } from 'viem'
+import { parseEventLogs, type Address, type Hex, type PublicClient } from 'viem'
 import { invoiceRegistryAbi } from '../../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../../contracts/artifacts/Stablecoin'
 import { CodedError, hasCode } from '../../../shared/codedError'
-import type { InvoiceMetadata } from '../../../shared/metadata'
 import { hashMetadata } from '../../../shared/metadataHash'
+import { oneLineInvoiceRecord } from '../../../shared/oneLineInvoiceRecord'
 import { shareLinkFor } from '../../../shared/shareLink'
 import type { InvoiceReader } from '../../chain/invoiceReader'
 import { HttpError, ValidationError } from '../../http/httpError'
@@ -20,7 +20,6 @@ import type { BusinessProfileStore } from '../profile/businessProfileStore'
 import { assertProfileComplete } from '../profile/profileIncompleteError'
 import { assertActiveServerSigner } from '../signer/activeServerSigner'
 import { sendSessionCall, waitForSessionCall, type SessionSignerDependencies } from '../signer/sendSessionCall'
-import { merchantPartyOf, payerPartyOf } from './issuanceParties'
 import { IssuedInvoiceNotFoundError, type IssuedInvoiceStore } from './issuedInvoiceStore'
 
 export type IssueDependencies = {
@@ -77,8 +76,6 @@ function tokenFacts(client: PublicClient, token: Address) {
   return facts
 }
 
-const isoDay = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString().slice(0, 10)
-
 /**
  * Step one of a server-signed issuance (SPEC 4.9): checks what issuing needs (the studio's customer,
  * a complete business profile, a live session for the server's key on the vault, read from the
@@ -112,24 +109,22 @@ export async function submitIssuance(
     prepare: async ({ blockNumber }) => {
       const issuedBefore = await client.readContract({ address: deployment.registry, abi: invoiceRegistryAbi, functionName: 'merchantInvoiceCount', args: [studio.vaultAddress], blockNumber })
       const invoiceNumber = (BigInt(issuedBefore) + 1n).toString()
-      const amount = formatUnits(input.amount, token.decimals)
       const createdAt = new Date(signing.now())
-      const description = input.description?.trim() ? input.description : undefined
-      const metadata: InvoiceMetadata = {
-        version: '1.0',
+      // the record's issue day is the day the server signs it; the registry stamps its own block's
+      const issuedAt = BigInt(Math.floor(createdAt.getTime() / 1000))
+      const metadata = oneLineInvoiceRecord({
         invoiceNumber,
-        issuedAt: createdAt.toISOString().slice(0, 10),
-        dueAt: isoDay(dueAt),
-        merchant: merchantPartyOf(profile, studio.vaultAddress),
-        payer: payerPartyOf(customer),
+        issuedAt,
+        dueAt,
+        profile,
+        vault: studio.vaultAddress,
+        customer,
         token,
-        amount,
-        amountRaw: input.amount.toString(),
-        lineItems: [{ description: description ?? `Invoice ${invoiceNumber}`, quantity: 1, unitPrice: amount, amount }],
+        amount: input.amount,
+        description: input.description,
         createdBy: 'svc-checkout server signer',
-        createdAt: createdAt.toISOString(),
-        ...(description ? { description } : {}),
-      }
+        createdAt,
+      })
       const metaHash = hashMetadata(metadata)
       return {
         call: { kind: 'Issue' as const, registry: deployment.registry, token: deployment.token, amount: input.amount, dueAt, metaHash, tokenURI: '' },
