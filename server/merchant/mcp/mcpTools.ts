@@ -3,18 +3,18 @@ import * as z from 'zod/v4'
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { Principal } from '../../auth/principal'
-import { grantsScope, type Scope } from '../../auth/scopes'
+import { grantsScope } from '../../auth/scopes'
 import { CodedError } from '../../../shared/codedError'
 import type { ApiRoute } from '../../routes/apiRoute'
 import { recordAgentWrite, type AgentWriteAudit } from '../oauth/agentWriteAudit'
+import { toolScopeOf, type OAuthRoute } from '../oauth/oauthRestRoutes'
 
-/** One MCP tool: the REST route whose code it runs, and how its snake_case arguments become that route's input. */
+/** One MCP tool: the REST route whose code it runs, and how its snake_case arguments become that route's
+ * input. Its scope is the route's, from the OAuth routes' one table (oauthRestRoutes.ts). */
 type ToolSpec = {
   name: string
   description: string
-  method: ApiRoute['method']
-  path: string
-  scope: Scope
+  route: OAuthRoute
   input: z.ZodRawShape
   /** Splits the arguments into the route's params, query, body and headers (keys still snake_case). */
   split(args: Record<string, unknown>): { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: Record<string, unknown>; headers?: Record<string, string> }
@@ -41,62 +41,52 @@ const count = (answer: any, field?: string) => {
 }
 
 const tools: readonly ToolSpec[] = [
-  { name: 'invoices_list', description: "List the studio's invoices, latest first.", method: 'get', path: '/v1/invoices', scope: 'invoice:read', input: { ...paging, status: z.optional(z.string()) }, split: (args) => ({ query: args }), read: (answer) => `listed ${count(answer)} invoices` },
-  { name: 'invoice_get', description: 'One invoice by id.', method: 'get', path: '/v1/invoices/:id', scope: 'invoice:read', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }), read: (answer, args) => `read invoice ${String(args.id)} (${String(answer?.data?.status ?? answer?.status ?? 'status unknown')})` },
-  { name: 'invoice_lookup', description: 'Find an invoice by its number or payment reference.', method: 'get', path: '/v1/invoices/lookup', scope: 'invoice:read', input: { invoice_number: z.optional(z.string()), q: z.optional(z.string()) }, split: (args) => ({ query: args }), read: () => 'looked up an invoice' },
+  { name: 'invoices_list', description: "List the studio's invoices, latest first.", route: 'GET /v1/invoices', input: { ...paging, status: z.optional(z.string()) }, split: (args) => ({ query: args }), read: (answer) => `listed ${count(answer)} invoices` },
+  { name: 'invoice_get', description: 'One invoice by id.', route: 'GET /v1/invoices/:id', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }), read: (answer, args) => `read invoice ${String(args.id)} (${String(answer?.data?.status ?? answer?.status ?? 'status unknown')})` },
+  { name: 'invoice_lookup', description: 'Find an invoice by its number or payment reference.', route: 'GET /v1/invoices/lookup', input: { invoice_number: z.optional(z.string()), q: z.optional(z.string()) }, split: (args) => ({ query: args }), read: () => 'looked up an invoice' },
   {
     name: 'invoice_issue',
     description: "Issue an invoice to one of the studio's customers with the server signer. The same idempotency_key replays the first answer instead of issuing twice.",
-    method: 'post',
-    path: '/v1/invoices/issue',
-    scope: 'invoice:write',
+    route: 'POST /v1/invoices/issue',
     input: { idempotency_key: z.string(), customer_id: z.string(), amount: z.string().describe("base units of the studio's token"), due_days: z.number().int(), description: z.optional(z.string()), send_email: z.optional(z.boolean()) },
     split: ({ idempotency_key, ...body }) => ({ body, headers: { 'idempotency-key': String(idempotency_key) } }),
   },
-  { name: 'invoice_cancel', description: 'Cancel an unpaid invoice with the server signer.', method: 'post', path: '/v1/invoices/:id/cancel/submit', scope: 'invoice:write', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }) },
+  { name: 'invoice_cancel', description: 'Cancel an unpaid invoice with the server signer.', route: 'POST /v1/invoices/:id/cancel/submit', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }) },
   {
     name: 'invoice_send_email',
     description: "Mail an Issued invoice's link to its customer again (at most five a day per invoice).",
-    method: 'post',
-    path: '/v1/invoices/:id/send-email',
-    scope: 'invoice:write',
+    route: 'POST /v1/invoices/:id/send-email',
     input: { ...id, customer_id: z.optional(z.string()) },
     split: ({ id: invoice, ...body }) => ({ params: { id: invoice }, body }),
   },
-  { name: 'invoice_share_link', description: "An invoice's share link, for the payer.", method: 'get', path: '/v1/invoices/:id/share', scope: 'invoice:read', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }), read: (_, args) => `read the share link of invoice ${String(args.id)}` },
-  { name: 'customers_list', description: "List the studio's customers.", method: 'get', path: '/v1/customers', scope: 'customer:read', input: { search: z.optional(z.string()), limit: z.optional(z.number().int()), offset: z.optional(z.number().int()) }, split: (args) => ({ query: args }), read: (answer) => `listed ${count(answer)} customers` },
+  { name: 'invoice_share_link', description: "An invoice's share link, for the payer.", route: 'GET /v1/invoices/:id/share', input: id, split: ({ id: invoice }) => ({ params: { id: invoice } }), read: (_, args) => `read the share link of invoice ${String(args.id)}` },
+  { name: 'customers_list', description: "List the studio's customers.", route: 'GET /v1/customers', input: { search: z.optional(z.string()), limit: z.optional(z.number().int()), offset: z.optional(z.number().int()) }, split: (args) => ({ query: args }), read: (answer) => `listed ${count(answer)} customers` },
   {
     name: 'customer_create',
     description: 'Create a customer (type entity or person).',
-    method: 'post',
-    path: '/v1/customers',
-    scope: 'customer:write',
+    route: 'POST /v1/customers',
     input: { type: z.enum(['entity', 'person']), legal_name: z.string(), email: z.string(), registration_number: z.optional(z.string()), trade_name: z.optional(z.string()), tax_id: z.optional(z.string()), vat_number: z.optional(z.string()), wallet_address: z.optional(z.string()), notes: z.optional(z.string()), address },
     split: (body) => ({ body }),
   },
   {
     name: 'customer_update',
     description: "Change some of a customer's fields; omitted ones are kept, an address is sent whole.",
-    method: 'patch',
-    path: '/v1/customers/:id',
-    scope: 'customer:write',
+    route: 'PATCH /v1/customers/:id',
     input: { id: z.string().describe('the customer id'), legal_name: z.optional(z.string()), email: z.optional(z.string()), registration_number: z.optional(z.string()), trade_name: z.optional(z.string()), tax_id: z.optional(z.string()), vat_number: z.optional(z.string()), wallet_address: z.optional(z.string()), notes: z.optional(z.string()), address: z.optional(address) },
     split: ({ id: customer, ...body }) => ({ params: { id: customer }, body }),
   },
-  { name: 'payments_list', description: 'List the payments received, latest first.', method: 'get', path: '/v1/payments', scope: 'dashboard:read', input: paging, split: (args) => ({ query: args }), read: (answer) => `listed ${count(answer, 'payments')} payments` },
+  { name: 'payments_list', description: 'List the payments received, latest first.', route: 'GET /v1/payments', input: paging, split: (args) => ({ query: args }), read: (answer) => `listed ${count(answer, 'payments')} payments` },
   {
     name: 'payments_export',
     description: 'The summary of the payments received between two UTC days, inclusive (at most 366 days): how many, gross, fees, net and refunded, in display units and base units.',
-    method: 'get',
-    path: '/v1/payments/export',
-    scope: 'dashboard:read',
+    route: 'GET /v1/payments/export',
     input: { from: z.string().describe('the first day, YYYY-MM-DD'), to: z.string().describe('the last day, YYYY-MM-DD') },
     split: ({ from, to }) => ({ query: { format: 'json', start_date: daySeconds(from), end_date: daySeconds(to, true) } }),
     shape: (answer) => ({ dateRange: answer?.dateRange, summary: answer?.summary }),
     read: (answer, args) => `summed ${String(answer?.summary?.totalPayments ?? 0)} payments received from ${String(args.from)} to ${String(args.to)}`,
   },
-  { name: 'balance', description: "The studio vault's balance, read from the chain.", method: 'get', path: '/v1/studios/me/balance', scope: 'dashboard:read', input: {}, split: () => ({}), read: () => "read the vault's balance" },
-  { name: 'stats', description: "The studio's invoice statistics.", method: 'get', path: '/v1/studios/me/invoices/stats', scope: 'dashboard:read', input: {}, split: () => ({}), read: () => "read the studio's invoice statistics" },
+  { name: 'balance', description: "The studio vault's balance, read from the chain.", route: 'GET /v1/studios/me/balance', input: {}, split: () => ({}), read: () => "read the vault's balance" },
+  { name: 'stats', description: "The studio's invoice statistics.", route: 'GET /v1/studios/me/invoices/stats', input: {}, split: () => ({}), read: () => "read the studio's invoice statistics" },
 ]
 
 const camel = (key: string) => key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase())
@@ -132,28 +122,31 @@ export type ToolCaller = {
  */
 export function registerMerchantTools(server: McpServer, caller: ToolCaller) {
   for (const tool of tools) {
-    const route = caller.routes.find((candidate) => candidate.method === tool.method && candidate.path === tool.path)
+    const [verb, path] = tool.route.split(' ') as [Uppercase<ApiRoute['method']>, string]
+    const method = verb.toLowerCase() as ApiRoute['method']
+    const scope = toolScopeOf(tool.route)
+    const route = caller.routes.find((candidate) => candidate.method === method && candidate.path === path)
     if (!route) continue
     server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input }, async (args: Record<string, unknown>) => {
       try {
         const principal = await caller.principal()
-        if (principal.kind === 'oauth' && !grantsScope(principal.scopes, tool.scope)) {
-          return result({ error: 'FORBIDDEN', code: 'FORBIDDEN', message: `this connection was not granted ${tool.scope}: reconnect and approve it` }, true)
+        if (principal.kind === 'oauth' && !grantsScope(principal.scopes, scope)) {
+          return result({ error: 'FORBIDDEN', code: 'FORBIDDEN', message: `this connection was not granted ${scope}: reconnect and approve it` }, true)
         }
         const parts = tool.split(args)
         const parse = (schema: unknown, value: unknown) => (schema ? (schema as z.ZodType).parse(value ?? {}) : undefined)
         const params = parse(route.params, parts.params)
         const query = parse(route.query, asQuery(camelKeys(parts.query)))
         const body = parse(route.body, camelKeys(parts.body))
-        const c = new Context(new Request(`${caller.baseUrl}${tool.path}`, { method: tool.method.toUpperCase(), headers: parts.headers ?? {} }))
+        const c = new Context(new Request(`${caller.baseUrl}${path}`, { method: verb, headers: parts.headers ?? {} }))
         c.set('principal', principal)
         const answer = await route.handle({ params, query, body }, caller.dependencies as never, c as never)
         const answered = answer instanceof Response ? await answer.json() : answer
-        if (tool.method === 'get') return result(tool.shape ? tool.shape(answered) : answered, false, tool.read?.(answered, args))
-        const write = { route: `${tool.method.toUpperCase()} ${tool.path}`, params: params as Record<string, unknown> | undefined, body: body as Record<string, unknown> | undefined, answer: answered }
-        const path = tool.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String((params as Record<string, unknown> | undefined)?.[name] ?? '')))
+        if (method === 'get') return result(tool.shape ? tool.shape(answered) : answered, false, tool.read?.(answered, args))
+        const write = { route: tool.route, params: params as Record<string, unknown> | undefined, body: body as Record<string, unknown> | undefined, answer: answered }
+        const filledPath = path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(String((params as Record<string, unknown> | undefined)?.[name] ?? '')))
         // every write is kept with the client's name before the agent is told it happened
-        const said = principal.kind === 'oauth' && caller.audit ? await recordAgentWrite(caller.audit, principal, { ...write, method: tool.method.toUpperCase(), path }) : null
+        const said = principal.kind === 'oauth' && caller.audit ? await recordAgentWrite(caller.audit, principal, { ...write, method: verb, path: filledPath }) : null
         const replayed = (answered as { idempotency?: { replayed?: boolean } } | null)?.idempotency?.replayed === true
         return result(answered, false, said ?? (replayed ? 'answered again with the first answer to this idempotency_key: nothing new was written' : undefined))
       } catch (error) {
