@@ -799,6 +799,31 @@ export const migrations: readonly Migration[] = [
       'ALTER TABLE api_key_audit_events ADD COLUMN summary text CHECK (char_length(summary) <= 500)',
     ],
   },
+  {
+    version: 28,
+    name: 'sponsorships bound to who asked for them',
+    statements: [
+      // each vault deployment our paymaster sponsored, under the user who asked: submit takes only an
+      // operation this very user prepared, so a signed deployment seen by a watcher (a mempool, the
+      // chain) cannot be submitted under their sign-in and recorded as their studio (server/merchant/vaults)
+      `CREATE TABLE vault_deployment_prepares (
+        user_id uuid NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        ${bytes32('user_op_hash')},
+        valid_until bigint NOT NULL,
+        PRIMARY KEY (user_id, user_op_hash)
+      )`,
+      // the server signer's StartSession prepares our paymaster sponsored a studio in a UTC day, counted
+      // once per vault nonce: only one operation at a nonce can ever be included, so a status read again
+      // costs nothing, while starting and ending sessions in turn does (server/merchant/signer)
+      `CREATE TABLE signer_session_sponsorships (
+        studio_id uuid NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+        day date NOT NULL,
+        starts integer NOT NULL CHECK (starts >= 0),
+        last_nonce numeric(78, 0) NOT NULL,
+        PRIMARY KEY (studio_id, day)
+      )`,
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

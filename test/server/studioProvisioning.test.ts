@@ -25,6 +25,9 @@ const refusedNewcomer = { subject: 'refused-newcomer', email: 'refused@devnet.lo
 const legacyNewcomer = { subject: 'legacy-newcomer', email: 'legacy@devnet.local', password: 'legacy-newcomer-password' }
 /** A fourth, whose deployment is mined late. */
 const lateNewcomer = { subject: 'late-newcomer', email: 'late@devnet.local', password: 'late-newcomer-password' }
+/** A fifth, whose signed deployment a sixth, watching, submits under their own sign-in. */
+const watchedNewcomer = { subject: 'watched-newcomer', email: 'watched@devnet.local', password: 'watched-newcomer-password' }
+const watcher = { subject: 'deployment-watcher', email: 'watcher@devnet.local', password: 'deployment-watcher-password' }
 
 let provider: RunningIdentityProvider
 /** A studio's sponsored operations a day, and a user's sponsored prepares. */
@@ -36,7 +39,7 @@ const ctx = useServer({
   beforeServer: async () => {
     // the server's own authorization server (/oauth) signs people in at the provider too: a CLI's token is refused here
     const port = await freePort()
-    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, newMerchantUser, refusedNewcomer, legacyNewcomer, lateNewcomer], clients: [devnetIdentityClient([redirectUri, `http://127.0.0.1:${port}/oauth/signed-in`])] })
+    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, newMerchantUser, refusedNewcomer, legacyNewcomer, lateNewcomer, watchedNewcomer, watcher], clients: [devnetIdentityClient([redirectUri, `http://127.0.0.1:${port}/oauth/signed-in`])] })
     const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
     return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, OAUTH_IDENTITY_CLIENT_ID: client.clientId, PORT: String(port) }
   },
@@ -231,6 +234,41 @@ describe('POST /v1/studios/submit', () => {
     const another = await call('/v1/studios/prepare', token, { body: { chainId: chainId(), userOp: await deploymentFor(privateKeyToAccount(generatePrivateKey()).address) } })
     expect(another.status).toBe(409)
     expect(another.body).toMatchObject({ code: 'STUDIO_EXISTS', studioId: submitted.body.studioId })
+  })
+})
+
+describe('POST /v1/studios/submit, by someone who saw the signed deployment', () => {
+  test("a watcher who submits another user's signed deployment under their own sign-in is refused 403 and gets no studio, before and after it lands; the user who prepared it gets their studio", async () => {
+    const ownerToken = await signIn(watchedNewcomer)
+    await call('/v1/auth/login', ownerToken, { method: 'POST' })
+    const watcherToken = await signIn(watcher)
+    await call('/v1/auth/login', watcherToken, { method: 'POST' })
+    const owner = privateKeyToAccount(generatePrivateKey())
+    const unsigned = await deploymentFor(owner.address)
+    const prepared = await call('/v1/studios/prepare', ownerToken, { body: { name: 'Watched Studio', chainId: chainId(), userOp: unsigned } })
+    expect(prepared.status).toBe(200)
+    const signed = await signPrepared(owner, prepared.body)
+    // the watcher has prepared the same vault themselves: a prepare of their own makes another operation, not this one
+    expect((await call('/v1/studios/prepare', watcherToken, { body: { chainId: chainId(), userOp: unsigned } })).status).toBe(200)
+
+    for (const path of ['/v1/studios/submit', '/v1/studios']) {
+      const claimed = await call(path, watcherToken, { body: { name: 'Not Yours', chainId: chainId(), userOp: signed } })
+      expect(claimed.status, JSON.stringify(claimed.body)).toBe(403)
+      expect(claimed.body).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining('not prepared for you') })
+    }
+    expect((await call('/v1/auth/login', watcherToken, { method: 'POST' })).body.user.studioId).toBeNull()
+    expect(await chain().getCode({ address: unsigned.sender })).toBeUndefined()
+
+    const submitted = await call('/v1/studios/submit', ownerToken, { body: { chainId: chainId(), userOp: signed } })
+    expect(submitted.status, JSON.stringify(submitted.body)).toBe(200)
+    expect(submitted.body).toMatchObject({ status: 'deployed', vaultAddress: unsigned.sender })
+    expect((await call('/v1/studios/me', ownerToken)).body.data).toMatchObject({ id: submitted.body.studioId, name: 'Watched Studio', vaultAddress: unsigned.sender })
+
+    // once it is on-chain for anyone to read, the replay is refused just the same
+    const replayed = await call('/v1/studios/submit', watcherToken, { body: { chainId: chainId(), userOp: signed } })
+    expect(replayed.status).toBe(403)
+    expect(replayed.body).toMatchObject({ code: 'FORBIDDEN' })
+    expect((await call('/v1/auth/login', watcherToken, { method: 'POST' })).body.user.studioId).toBeNull()
   })
 })
 

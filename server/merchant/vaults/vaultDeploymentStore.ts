@@ -110,6 +110,28 @@ export function createVaultDeploymentStore(db: Database) {
     },
 
     /**
+     * Binds a sponsored deployment to the user who asked for it, until its signature window ends: the
+     * only user whose submit may send it. This user's bindings that have lapsed go with the new one.
+     */
+    async operationPrepared(userId: string, userOpHash: Hex, validUntil: number): Promise<void> {
+      await db.query('DELETE FROM vault_deployment_prepares WHERE user_id = $1 AND valid_until < extract(epoch FROM now())', [userId])
+      await db.query('INSERT INTO vault_deployment_prepares (user_id, user_op_hash, valid_until) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [userId, userOpHash.toLowerCase(), validUntil])
+    },
+
+    /**
+     * Refuses a signed deployment this user did not prepare. An owner's signature proves the owner
+     * wants the vault, not which user it is for: anyone who saw it signed (a bundler's mempool, the
+     * chain after inclusion) could otherwise submit it under their own sign-in and have the vault as
+     * their studio.
+     */
+    async assertPreparedBy(userId: string, userOpHash: Hex): Promise<void> {
+      const rows = await db.query('SELECT 1 FROM vault_deployment_prepares WHERE user_id = $1 AND user_op_hash = $2', [userId, userOpHash.toLowerCase()])
+      if (rows.length === 0) {
+        throw new HttpError(403, 'FORBIDDEN', 'this signed deployment was not prepared for you: a vault becomes the studio of the user who prepared its deployment. Prepare your own vault with POST /v1/studios/prepare, sign it in your wallet and submit that one')
+      }
+    },
+
+    /**
      * The user's studio for the vault at `place`, once its owner has signed its deployment: made with
      * its owner membership in one transaction, the user's row locked so that two submits make one
      * studio; the one already made for this vault is answered again. Another studio of the user's is
@@ -131,7 +153,7 @@ export function createVaultDeploymentStore(db: Database) {
           ;[studio] = (await tx.query<StudioRow>('INSERT INTO studios (id, name, vault_address, chain_id) VALUES ($1, $2, $3, $4) RETURNING *', [randomUUID(), name ?? prepared?.studio_name ?? null, place.vault.toLowerCase(), place.chainId])) as [StudioRow]
           await tx.query(`INSERT INTO studio_memberships (user_id, studio_id, role) VALUES ($1, $2, 'owner')`, [userId, studio.id])
         }
-        // a deployment signed by its owner may be submitted by a user who did not prepare it
+        // the user's row names the vault submitted: they may have prepared another one since
         await tx.query(
           `INSERT INTO vault_deployments (user_id, studio_id, chain_id, vault_address, owner_address, salt, status, prepared_day, prepares_on_day)
            VALUES ($1, $2, $3, $4, $5, $6, 'prepared', (now() AT TIME ZONE 'UTC')::date, 0)

@@ -61,7 +61,8 @@ async function submitDeployment(provisioning: VaultProvisioningDependencies, use
   const { signing, deployments } = provisioning
   const operation = await readDeploymentOperation(signing, body.chainId, body.userOp)
   const { userOpHash, validUntil } = await verifyDeploymentSignature(signing, operation)
-  // the owner has signed: the vault's address is now this user's to claim
+  // the owner has signed, and this user asked for this very operation: the vault is now theirs to claim
+  await deployments.assertPreparedBy(user.id, userOpHash)
   const studio = await deployments.studioFor(user.id, body.name ?? null, { chainId: body.chainId, vault: operation.vault, owner: operation.owner, salt: operation.salt })
   const record = await deployments.findByStudio(studio.id)
   const sameOperation = record?.userOpHash === userOpHash.toLowerCase()
@@ -132,6 +133,7 @@ export const vaultProvisioningRoutes = [
       if (own && !(own.chainId === body.chainId && isAddressEqual(own.vaultAddress, operation.vault))) throw new StudioExistsError(own.id, own.vaultAddress)
       await provisioning.deployments.prepared(user.id, { chainId: body.chainId, vault: operation.vault, owner: operation.owner, salt: operation.salt }, body.name ?? null, provisioning.preparesPerDay)
       const prepared = await prepareDeployment(provisioning.signing, operation)
+      await provisioning.deployments.operationPrepared(user.id, prepared.userOpHash, prepared.validUntil)
       return { success: true as const, ...prepared, studioId: own?.id ?? null, vaultAddress: operation.vault }
     },
   }),
@@ -140,7 +142,7 @@ export const vaultProvisioningRoutes = [
     path: '/v1/studios/submit',
     summary: "Send the owner's signed vault deployment",
     description:
-      "Signed-in user only. The operation prepare returned, signed by the owner over its typedDataToSign, every other field unchanged. Once the signature is checked to be the owner's, the user's studio is made (one per user) and the deployment sent, one of the studio's sponsored operations today. 200 with status deployed and txHash once the vault has code; 202 with status pending when the receipt is late (vaultDeploymentStatus reads pending; the same request follows it).",
+      "Signed-in user only. The operation prepare returned, signed by the owner over its typedDataToSign, every other field unchanged. Only an operation this same user prepared is taken (403 FORBIDDEN otherwise: an owner's signed deployment seen in a mempool or on-chain cannot be submitted under another sign-in). Once the signature is checked to be the owner's, the user's studio is made (one per user) and the deployment sent, one of the studio's sponsored operations today. 200 with status deployed and txHash once the vault has code; 202 with status pending when the receipt is late (vaultDeploymentStatus reads pending; the same request follows it).",
     ...policy,
     body: submitVaultRequestSchema,
     response: { status: 200, schema: submitVaultResponseSchema, description: 'Deployed, or pending.', headers: noStore, statusFor: (body) => (body.status === 'pending' ? 202 : 200) },
