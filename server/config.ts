@@ -61,6 +61,13 @@ export const configSchema = z.object({
   SERVER_SIGNER_PRIVATE_KEY: z.optional(z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/, 'a 32-byte private key'))) as unknown as z.ZodMiniOptional<z.ZodMiniType<`0x${string}`>>,
   /** Vault operations (issue, cancel) our paymaster sponsors per studio per UTC day. */
   MERCHANT_DAILY_OPERATION_QUOTA: z._default(z.coerce.number().check(z.int(), z.minimum(0)), 500),
+  /** The same operations per studio per UTC calendar month: a month of full days would otherwise be
+   * thirty-one times the day's. */
+  MERCHANT_MONTHLY_OPERATION_QUOTA: z._default(z.coerce.number().check(z.int(), z.minimum(0)), 10_000),
+  /** The server signer's session starts (StartSession) our paymaster sponsors per studio per UTC day:
+   * they spend no operation quota, so that ending a session never waits, and alternating them with
+   * ends would otherwise be sponsored without bound. */
+  MERCHANT_DAILY_SESSION_STARTS: z._default(z.coerce.number().check(z.int(), z.minimum(0)), 10),
   DATABASE_URL: z.optional(z.string()),
   /** PGlite's data directory when DATABASE_URL is not set. */
   DATA_DIR: z._default(z.string(), '.data'),
@@ -212,6 +219,8 @@ const wants: { [name in keyof Config]: string } = {
   PAYMASTER_SIGNER_PRIVATE_KEY: "the key of the VerifyingPaymaster's signer, 0x and 64 hex digits",
   SERVER_SIGNER_PRIVATE_KEY: "the server signer's session key, 0x and 64 hex digits (each studio's vault owner starts a session for its address)",
   MERCHANT_DAILY_OPERATION_QUOTA: 'sponsored vault operations per studio per day, a whole number',
+  MERCHANT_MONTHLY_OPERATION_QUOTA: 'sponsored vault operations per studio per calendar month, a whole number',
+  MERCHANT_DAILY_SESSION_STARTS: "sponsored starts of the server signer's session per studio per day, a whole number",
   DATABASE_URL: 'a PostgreSQL connection string, postgres://…',
   DATA_DIR: "PGlite's data directory",
   METADATA_ENCRYPTION_KEY: '32 random bytes, base64 (openssl rand -base64 32); keep it: the stored metadata and API keys are sealed under it (or set METADATA_ENCRYPTION_KEYS)',

@@ -146,5 +146,6 @@ test("behavior: a malformed SERVER_SIGNER_PRIVATE_KEY is named with what it must
   const unset = readConfig(valid)
   expect(unset.SERVER_SIGNER_PRIVATE_KEY).toBeUndefined()
   expect(unset.MERCHANT_DAILY_OPERATION_QUOTA).toBe(500)
+  expect(unset.MERCHANT_DAILY_SESSION_STARTS).toBe(10)
   expect(readConfig({ ...valid, SERVER_SIGNER_PRIVATE_KEY: `0x${'ab'.repeat(32)}`, MERCHANT_DAILY_OPERATION_QUOTA: '0' })).toMatchObject({ MERCHANT_DAILY_OPERATION_QUOTA: 0 })
 })

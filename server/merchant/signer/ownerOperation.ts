@@ -40,7 +40,7 @@ export function typedDataToSignOf<Kind extends OwnerCall['kind']>(kind: Kind, ty
  * the studio's daily quota, a call that would revert refused before anything is signed), as the
  * routes answer it: the operation on the wire and its typed message with integers as strings.
  */
-export async function prepareOwnerCall<Call extends OwnerCall>(signing: SessionSignerDependencies, parameters: { studioId: string; vault: Address; call: Call; spendQuota?: boolean }) {
+export async function prepareOwnerCall<Call extends OwnerCall>(signing: SessionSignerDependencies, parameters: { studioId: string; vault: Address; call: Call; spendQuota?: boolean; beforeSponsoring?: (nonce: bigint) => Promise<void> }) {
   const { userOp, userOpHash, validUntil, typedData } = await prepareOwnerOperation(signing, parameters)
   const typedDataToSign = typedDataToSignOf(parameters.call.kind as Call['kind'], typedData)
   return { userOp: toWireUserOp(userOp), userOpHash, validUntil, expiresAt: new Date(validUntil * 1000).toISOString(), typedDataToSign }

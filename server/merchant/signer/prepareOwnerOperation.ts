@@ -40,10 +40,11 @@ export type PreparedOwnerOperation = {
  * bound to the operation's hash. Nothing is sent. `spendQuota: false` counts nothing here: the route
  * counts at submission (a prepare the owner never signs must not use up the day), or not at all for
  * the server signer's lifecycle (a spent quota must never keep an owner from ending a session).
+ * `beforeSponsoring` is told the operation's nonce before our paymaster signs, and may refuse it.
  */
 export async function prepareOwnerOperation(
   signing: SessionSignerDependencies,
-  { studioId, vault, call, spendQuota = true }: { studioId: string; vault: Address; call: MerchantVaultCall; spendQuota?: boolean },
+  { studioId, vault, call, spendQuota = true, beforeSponsoring }: { studioId: string; vault: Address; call: MerchantVaultCall; spendQuota?: boolean; beforeSponsoring?: (nonce: bigint) => Promise<void> },
 ): Promise<PreparedOwnerOperation> {
   const { client, deployment, sponsor } = signing
   const callData = encodeMerchantVaultCall(call)
@@ -68,6 +69,7 @@ export async function prepareOwnerOperation(
   // the owner's signature and the sponsorship end together: neither outlives the other's window
   const validUntil = Math.floor(signing.now() / 1000) + signing.sponsorshipWindowSeconds
   if (await signing.registeredMerchant(vault)) {
+    await beforeSponsoring?.(nonce)
     if (spendQuota) await signing.quota.reserve(studioId)
     try {
       userOp = { ...userOp, ...(await sponsor.stub(userOp, { validUntil })) }

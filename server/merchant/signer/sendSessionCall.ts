@@ -9,6 +9,7 @@ import type { Sponsor } from '../../chain/sponsor'
 import type { RegisteredMerchant } from '../../payments/registeredMerchant'
 import type { OperationQuota } from './operationQuota'
 import type { ServerSignerStore } from './serverSignerStore'
+import type { SessionStartAllowance } from './sessionStartAllowance'
 
 /** The two calls a session may make: the session module refuses anything else anyway, but a call the
  * chain will refuse is better never built, signed and paid for. */
@@ -35,6 +36,8 @@ export type SessionSignerDependencies = {
   /** The studios' server signers as this server keeps them (a revocation forced here): absent where
    * no database backs the signer (a tool sending one operation). */
   signers?: ServerSignerStore
+  /** The session starts our paymaster sponsors a studio a day (MERCHANT_DAILY_SESSION_STARTS), beside `signers`. */
+  sessionStarts?: SessionStartAllowance
 }
 
 export class SessionCallRefusedError extends CodedError {

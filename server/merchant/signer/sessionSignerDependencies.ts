@@ -4,6 +4,7 @@ import { defaultSponsorshipWindowSeconds, type PayDependencies } from '../../pay
 import type { Queryable } from '../../store/database'
 import { createOperationQuota } from './operationQuota'
 import { createServerSignerStore } from './serverSignerStore'
+import { createSessionStartAllowance } from './sessionStartAllowance'
 import type { SessionSignerDependencies } from './sendSessionCall'
 
 /**
@@ -12,7 +13,7 @@ import type { SessionSignerDependencies } from './sendSessionCall'
  * its account only: it is never logged or answered.
  */
 export function sessionSignerDependencies(
-  config: Pick<Config, 'SERVER_SIGNER_PRIVATE_KEY' | 'MERCHANT_DAILY_OPERATION_QUOTA'>,
+  config: Pick<Config, 'SERVER_SIGNER_PRIVATE_KEY' | 'MERCHANT_DAILY_OPERATION_QUOTA' | 'MERCHANT_MONTHLY_OPERATION_QUOTA' | 'MERCHANT_DAILY_SESSION_STARTS'>,
   { pay, db }: { pay: PayDependencies; db: Queryable },
 ): SessionSignerDependencies {
   return {
@@ -22,8 +23,9 @@ export function sessionSignerDependencies(
     sponsor: pay.sponsor,
     signer: config.SERVER_SIGNER_PRIVATE_KEY ? privateKeyToAccount(config.SERVER_SIGNER_PRIVATE_KEY) : null,
     registeredMerchant: pay.registeredMerchant,
-    quota: createOperationQuota(db, { perDay: config.MERCHANT_DAILY_OPERATION_QUOTA }),
+    quota: createOperationQuota(db, { perDay: config.MERCHANT_DAILY_OPERATION_QUOTA, perMonth: config.MERCHANT_MONTHLY_OPERATION_QUOTA }),
     signers: createServerSignerStore(db),
+    sessionStarts: createSessionStartAllowance(db, { perDay: config.MERCHANT_DAILY_SESSION_STARTS }),
     now: pay.now,
     submitWaitMs: pay.submitWaitMs,
     receiptPollMs: pay.receiptPollMs,

@@ -11,9 +11,11 @@ import { reconcilePendingOwnerOperations } from './reconcilePendingOwnerOperatio
 import { followOwnerOperation, sendOwnerOperation, type OwnerOperationOutcome } from './sendOwnerOperation'
 import type { SessionSignerDependencies } from './sendSessionCall'
 import type { ServerSignerRecord, ServerSignerStore, SignerOperation, SignerOperationKind } from './serverSignerStore'
+import type { SessionStartAllowance } from './sessionStartAllowance'
+import { QuotaExceededError } from './operationQuota'
 
 /** The server signer's parts with the database that keeps its lifecycle. */
-export type ServerSignerDependencies = SessionSignerDependencies & { signers: ServerSignerStore }
+export type ServerSignerDependencies = SessionSignerDependencies & { signers: ServerSignerStore; sessionStarts: SessionStartAllowance }
 
 type SignerStudio = Pick<Studio, 'id' | 'vaultAddress'>
 
@@ -26,7 +28,7 @@ const latestSessionEnd = 2 ** 48 - 1
 const moduleTypeValidator = 1n
 
 export function signerDependenciesOf(signing: SessionSignerDependencies | undefined): ServerSignerDependencies {
-  if (!signing?.signers) throw new Error('the server signer routes are mounted without their dependencies')
+  if (!signing?.signers || !signing.sessionStarts) throw new Error('the server signer routes are mounted without their dependencies')
   return signing as ServerSignerDependencies
 }
 
@@ -104,10 +106,12 @@ function clearSigningOf(kind: SignerOperationKind) {
  * The owner operation for `call`, as SPEC 4.4 and 4.5 answer it (`user_op`): the unsigned operation's
  * fields beside its typed message and the descriptor's words. Sponsored like the owner's other
  * operations, but never counted in the day's quota: an owner must always be able to end a session,
- * and starting one sends nothing until it is signed.
+ * and starting one sends nothing until it is signed. A start is counted in the studio's sponsored
+ * session starts instead (sessionStartAllowance.ts); an end never is.
  */
 async function prepareSignerOperation(signing: ServerSignerDependencies, studio: SignerStudio, call: { kind: 'StartSession'; signer: Address; registry: Address; sessionUntil: bigint } | { kind: 'EndSession' }) {
-  const prepared = await prepareOwnerCall(signing, { studioId: studio.id, vault: studio.vaultAddress, call, spendQuota: false })
+  const beforeSponsoring = call.kind === 'StartSession' ? (nonce: bigint) => signing.sessionStarts.sponsor(studio.id, nonce) : undefined
+  const prepared = await prepareOwnerCall(signing, { studioId: studio.id, vault: studio.vaultAddress, call, spendQuota: false, ...(beforeSponsoring ? { beforeSponsoring } : {}) })
   return { ...prepared.userOp, userOpHash: prepared.userOpHash, typedDataToSign: prepared.typedDataToSign, expiresAt: prepared.expiresAt, clearSigning: clearSigningOf(call.kind) }
 }
 
@@ -145,19 +149,22 @@ export async function signerStatus(signing: ServerSignerDependencies, studio: Si
       transaction: ended?.txHash ? { tx_hash: ended.txHash, kind: 'EndSession' as const } : null,
       message: forced ? forceRevokedMessage : "the vault's session for this server's signer has ended on-chain: activate it again to issue and cancel with API keys",
       // the way back, should the owner want it: a new session clears the revocation
-      ...(await freshActivation(signing, studio, state.nowSeconds + defaultSessionSeconds)),
+      ...(await freshActivation(signing, studio, state.nowSeconds + defaultSessionSeconds, { overLimit: 'refuse' })),
     }
   }
-  return { status: state.status, ...identity, ...(await freshActivation(signing, studio, state.nowSeconds + defaultSessionSeconds)) }
+  return { status: state.status, ...identity, ...(await freshActivation(signing, studio, state.nowSeconds + defaultSessionSeconds, { overLimit: 'refuse' })) }
 }
 
-/** A StartSession for defaultSessionSeconds from `nowSeconds`, or why none could be prepared: a status read never fails for it. */
 /** A StartSession until `sessionUntil` for the owner to sign, or why none could be prepared now (the
- * answer still says the status: a paymaster that is down must not hide it). */
-export async function freshActivation(signing: ServerSignerDependencies, studio: SignerStudio, sessionUntil: number) {
+ * answer still says the status: a paymaster that is down must not hide it). Past the day's sponsored
+ * session starts, `overLimit: 'refuse'` lets the refusal be the answer (429, with Retry-After), as the
+ * status read's is; a key's creation, whose key is already made and its secret shown once, says it as
+ * activation_error beside the key. */
+export async function freshActivation(signing: ServerSignerDependencies, studio: SignerStudio, sessionUntil: number, { overLimit = 'say' }: { overLimit?: 'say' | 'refuse' } = {}) {
   try {
     return { activation: await prepareActivation(signing, studio, sessionUntil) }
   } catch (error) {
+    if (overLimit === 'refuse' && error instanceof QuotaExceededError) throw error
     return { activation_error: `no activation could be prepared now: ${(error as Error).message.split('\n')[0]}` }
   }
 }

@@ -1,0 +1,48 @@
+import type { Queryable } from '../../store/database'
+import { QuotaExceededError } from './operationQuota'
+
+export type SessionStartAllowance = {
+  /**
+   * Counts a sponsored StartSession for the studio's vault at `nonce` today, or throws
+   * QuotaExceededError (429 with Retry-After) once `perDay` nonces have had one.
+   */
+  sponsor(studioId: string, nonce: bigint): Promise<void>
+}
+
+/** The next UTC midnight after `now`: when a studio's session starts count from zero again. */
+function nextUtcDay(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
+}
+
+/**
+ * The server signer's session starts our paymaster sponsors for a studio in a UTC day
+ * (MERCHANT_DAILY_SESSION_STARTS). Lifecycle operations spend no operation quota, so that an owner can
+ * always end a session; unbounded, a wallet that bundles its own operations could start and end
+ * sessions in turn at our paymaster's expense. Only starts are counted: an end needs a live session,
+ * and a session needs a start. Counted once per vault nonce, since only one operation at a nonce can
+ * ever be included: a status read again, or a key made while a start waits to be signed, costs
+ * nothing more. Nonces only rise, so one row per studio and day with the highest nonce seen is enough,
+ * written in one statement so that instances answering at once count once.
+ */
+export function createSessionStartAllowance(db: Queryable, { perDay }: { perDay: number }): SessionStartAllowance {
+  return {
+    async sponsor(studioId, nonce) {
+      const rows = await db.query<{ starts: number }>(
+        `INSERT INTO signer_session_sponsorships (studio_id, day, starts, last_nonce) SELECT $1, (now() AT TIME ZONE 'UTC')::date, 1, $2 WHERE $3 > 0
+         ON CONFLICT (studio_id, day) DO UPDATE
+           SET starts = CASE WHEN signer_session_sponsorships.last_nonce >= EXCLUDED.last_nonce THEN signer_session_sponsorships.starts ELSE signer_session_sponsorships.starts + 1 END,
+               last_nonce = GREATEST(signer_session_sponsorships.last_nonce, EXCLUDED.last_nonce)
+           WHERE signer_session_sponsorships.last_nonce >= EXCLUDED.last_nonce OR signer_session_sponsorships.starts < $3
+         RETURNING starts`,
+        [studioId, nonce.toString(), perDay],
+      )
+      if (rows.length > 0) return
+      const resetsAt = nextUtcDay(new Date())
+      const retryAfterSeconds = Math.max(1, Math.ceil((resetsAt.getTime() - Date.now()) / 1000))
+      throw new QuotaExceededError(
+        `the server signer was started ${perDay} times today, as many as we sponsor a studio in a day: you can start it again from ${resetsAt.toISOString().slice(11, 16)} UTC (${resetsAt.toISOString()}). Ending a session is never limited.`,
+        { details: { limit: perDay, resetsAt: resetsAt.toISOString(), retryAfterSeconds } },
+      )
+    },
+  }
+}
