@@ -274,7 +274,7 @@ describe('the pay page as a payer meets it', () => {
 
   test.each([
     ['de-DE', 'Ihr Zahlungskonto', 'Ein Konto, über das nur Ihre Wallet verfügt, um Rechnungen ohne Netzwerkgebühr zu bezahlen.', /Vault/],
-    ['ar', 'خزنتك', 'حساب لا تتحكم فيه إلا محفظتك، لدفع الفواتير دون رسوم شبكة.', /vault/i],
+    ['ar', 'حساب الدفع الخاص بك', 'حساب لا تتحكم فيه إلا محفظتك، لدفع الفواتير دون رسوم شبكة.', /vault/i],
   ] as const)('behavior: at 390 px in %s the connected payer reads Pay first, then the payment account under one name, explained once', async (locale, account, explained, otherName) => {
     const invoice = await demoInvoice()
     const { page } = await payerPage(checkout.browser, 390, { locale })
