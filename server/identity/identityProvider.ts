@@ -3,8 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair } from 'jose'
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider'
-import { renderConsentForm, renderLoginForm } from './interactionForms'
+import { renderConsentForm, renderLoginForm, renderSignInError } from './interactionForms'
 import { readFormBody } from '../http/readFormBody'
+import { writeHtmlPage as html } from '../http/writeHtmlPage'
 
 /** A person who may sign in, with the password they type: devnet-only credentials. */
 export type IdentityUser = { subject: string; email: string; password: string; name?: string }
@@ -42,11 +43,6 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest()
 /** Compared as hashes in constant time: how long the comparison takes says nothing of the password. */
 function passwordMatches(user: IdentityUser, typed: string): boolean {
   return timingSafeEqual(sha256(user.password), sha256(typed))
-}
-
-function html(res: ServerResponse, status: number, body: string) {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY' })
-  res.end(body)
 }
 
 /**
@@ -112,7 +108,7 @@ export async function startIdentityProvider({ port, audience, otherAudiences = [
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     renderError(ctx, out) {
       ctx.type = 'html'
-      ctx.body = `<!doctype html><title>Sign-in error</title><p>${String(out.error)}: ${String(out.error_description ?? '')}</p>`
+      ctx.body = renderSignInError(String(out.error), String(out.error_description ?? ''))
     },
   }
   const provider = new Provider(issuer, configuration)

@@ -17,6 +17,7 @@ import { consentCatalogs, consentLanguage } from './consentStrings'
 import { limitAmountText, limitBaseUnits, mostLimitAmount, type LimitToken } from './invoiceLimitAmount'
 import { oauthAdapterFactory, oauthPayloadIdHash } from './oauthPayloadStore'
 import { readFormBody } from '../../http/readFormBody'
+import { writeHtmlPage } from '../../http/writeHtmlPage'
 
 /** The scopes a CLI or an agent may be granted: the granular ones only (SPEC 5.5); legacy read,
  * write and sponsor stay with API keys. */
@@ -183,7 +184,8 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
       renderError(ctx, out) {
         ctx.type = 'html'
-        ctx.body = oauthPage('Sign-in error', `<p>${String(out.error).replace(/[<>&]/g, '')}: ${String(out.error_description ?? '').replace(/[<>&]/g, '')}</p>`)
+        // the provider's own words, in English, shown as text: they can carry what the request sent
+        ctx.body = oauthRefusalPage('Sign-in error', `${String(out.error)}: ${String(out.error_description ?? '')}`, 'en')
       },
     }
     const provider = new Provider(issuer, configuration)
@@ -216,8 +218,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
   }
 
   const html = (outgoing: ServerResponse, status: number, body: string) => {
-    outgoing.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY' })
-    outgoing.end(body)
+    writeHtmlPage(outgoing, status, body)
     return RESPONSE_ALREADY_SENT
   }
   const redirect = (outgoing: ServerResponse, location: string) => {

@@ -1,4 +1,5 @@
 import { languageCodes, languageNames, textDirection, type Language } from '../../../src/ui/languages'
+import { escapeHtml as escape } from '../../http/escapeHtml'
 import { consentCatalogs, type ConsentStrings } from './consentStrings'
 import { defaultLimitAmount, type LimitToken } from './invoiceLimitAmount'
 import { oauthPageStyle } from './oauthPageStyle'
@@ -6,8 +7,6 @@ import { oauthPageStyle } from './oauthPageStyle'
 /** The authorization server's own pages: plain HTML forms a person, a test with fetch or a screen
  * reader can use; no script, no third-party resources; in the dashboard's look and the person's
  * language (server/merchant/oauth/consentStrings.ts). */
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`)
 
 /** The switch between the 16 languages: links to this same page, each language named in itself,
  * folded under the current one (as the pay page's switch is) so they do not push the form down. */
