@@ -8,6 +8,7 @@ import { distDir } from '../build/distDir'
 import type { EmbedManifest } from '../embed/build'
 // a merchant's server imports '@svc-checkout/js/server'; this repository holds the package's source
 import { verifyWebhook, WebhookVerificationError, type WebhookEvent } from '../packages/checkout/src/server'
+import { escapeHtml as escape } from '../server/http/escapeHtml'
 import { listenOn } from '../server/http/listenOn'
 import { hmacMessage } from '../shared/hmacMessage'
 import { createdWebhookEndpointResponseSchema } from '../shared/webhookWire'
@@ -24,8 +25,6 @@ export type StorefrontMerchant = { keyId: string; secret: string; vault: string;
 
 /** The shop's server side: its webhook secret once registered, and its orders. */
 type ShopBackend = { secrets: string[]; orders: Map<string, StorefrontOrder>; merchant: StorefrontMerchant | null }
-
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /** As the checkout shows an amount (grouped, two decimals at least), so the shop's price and the
  * checkout's total read the same: "4,540.00 USDC", not "4540 USDC". `amount` is a decimal string. */
