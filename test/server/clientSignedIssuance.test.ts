@@ -267,7 +267,7 @@ describe('POST /v1/invoices/prepare', () => {
     const fields = await invoiceFields(parseUnits('61', 6))
     const key = crypto.randomUUID()
     // read only: the limit given here plays no part in what is counted
-    const quota = createOperationQuota(ctx.server.stores.db, { perDay: 500 })
+    const quota = createOperationQuota(ctx.server.stores.db, { perDay: 500, perMonth: 10_000 })
     const usedBefore = (await quota.usage(merchant.studioId)).used
     const first = await post('/v1/invoices/prepare', fields, key)
     expect(first).toMatchObject({ status: 200, body: { idempotency: { key, replayed: false, state: 'confirmed' } } })

@@ -319,7 +319,7 @@ describe('a CLI OAuth token on the REST routes (SPEC 5.6)', () => {
     const issue = (token: string, key: string, amount: string) =>
       fetch(`${ctx.server.url}/v1/invoices/issue`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ customerId, amount, dueDays: 7 }) })
     const invoiceCount = () => ctx.devnet.clients.public.readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoiceCount' })
-    const quota = createOperationQuota(ctx.server.stores.db, { perDay: 500 })
+    const quota = createOperationQuota(ctx.server.stores.db, { perDay: 500, perMonth: 10_000 })
     const quotaUsed = async () => (await quota.usage(studioId)).used
 
     const chainBefore = await invoiceCount()

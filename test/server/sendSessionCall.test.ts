@@ -27,7 +27,7 @@ async function signerParts({ registered }: { registered: boolean }) {
   // the real count, on a database of its own: one studio owning the vault
   const db = await databases.open('postgres')
   const studio = await createStudioStore(db).createStudio({ vaultAddress: devnet.seed.merchant.vault, chainId: devnet.deployment.chainId })
-  const quota = createOperationQuota(db, { perDay: 10 })
+  const quota = createOperationQuota(db, { perDay: 10, perMonth: 100 })
   const dependencies: SessionSignerDependencies = {
     client,
     deployment: devnet.deployment,

@@ -318,7 +318,7 @@ describe('GET /v1/studios/:id/quotas', () => {
   test("the deployment counted as one of the studio's sponsored operations today", async () => {
     const quotas = await call(`/v1/studios/${newcomer.submitted.studioId}/quotas`, newcomer.token)
     expect(quotas.status).toBe(200)
-    expect(quotas.body).toMatchObject({ success: true, studioId: newcomer.submitted.studioId, quotas: [{ name: 'sponsored_operations', period: 'day', used: 1 }] })
+    expect(quotas.body).toMatchObject({ success: true, studioId: newcomer.submitted.studioId, quotas: [{ name: 'sponsored_operations', period: 'day', used: 1 }, { name: 'sponsored_operations', period: 'month', used: 1 }] })
     expect(quotas.body.quotas[0].remaining).toBe(quotas.body.quotas[0].limit - 1)
     expect(Date.parse(quotas.body.quotas[0].resetsAt)).toBeGreaterThan(Date.now())
   })

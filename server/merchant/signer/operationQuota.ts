@@ -1,59 +1,108 @@
 import { CodedError } from '../../../shared/codedError'
 import type { Queryable } from '../../store/database'
 
-/** SPEC 2.11 and 7.3: the studio's sponsored vault operations for the day are used up. */
+/** SPEC 2.11 and 7.3: the studio's sponsored vault operations for the day or the month are used up. */
 export class QuotaExceededError extends CodedError {
   override name = 'QuotaExceededError'
   readonly code = 'QUOTA_EXCEEDED'
 }
 
+/** One period's limit, what is used of it and when it starts again. */
+export type QuotaPeriodUsage = { limit: number; used: number; resetsAt: Date }
+
 export type OperationQuota = {
-  /** Counts one sponsored operation for the studio today, or throws QuotaExceededError. */
+  /** Counts one sponsored operation for the studio today, or throws QuotaExceededError past the
+   * day's or the month's limit. */
   reserve(studioId: string): Promise<void>
   /** Gives back a reservation whose operation was never sent (the bundler refused it). */
   release(studioId: string): Promise<void>
-  /** The day's limit and what is used of it, for the studio. */
-  usage(studioId: string): Promise<{ limit: number; used: number; resetsAt: Date }>
+  /** The day's limit and what is used of it, for the studio, and the month's beside it. */
+  usage(studioId: string): Promise<QuotaPeriodUsage & { month: QuotaPeriodUsage }>
 }
 
-/** The next UTC midnight after `now`: when a studio's day starts again. */
-function nextUtcDay(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
+export type OperationQuotaLimits = { perDay: number; perMonth: number }
+
+/** The database's UTC day, as text so that no driver turns it into a local midnight. */
+const today = `(now() AT TIME ZONE 'UTC')::date`
+
+/** The UTC day after `day` (YYYY-MM-DD) starts: when a studio's day starts again. */
+function dayAfter(day: string): Date {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number]
+  return new Date(Date.UTC(year, month - 1, date + 1))
+}
+
+/** The first of the month after `day`'s, UTC: when a studio's month starts again. */
+function monthAfter(day: string): Date {
+  const [year, month] = day.split('-').map(Number) as [number, number]
+  return new Date(Date.UTC(year, month, 1))
+}
+
+/** `day`'s month as a merchant names it: "November 2026". */
+function monthName(day: string): string {
+  const [year, month] = day.split('-').map(Number) as [number, number]
+  return new Date(Date.UTC(year, month - 1, 1)).toLocaleString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' })
 }
 
 /**
  * A per-studio, per-UTC-day count of the vault operations our paymaster pays for, in the database so
- * every instance counts against one limit. The day is the database's, for the same reason.
+ * every instance counts against one limit; a month is the sum of its days. The day and the month are
+ * the database's, for the same reason.
  */
-export function createOperationQuota(db: Queryable, { perDay }: { perDay: number }): OperationQuota {
+export function createOperationQuota(db: Queryable, { perDay, perMonth }: OperationQuotaLimits): OperationQuota {
+  async function read(studioId: string) {
+    const [row] = await db.query<{ today: string; day_used: number; month_used: number }>(
+      `SELECT to_char(clock.today, 'YYYY-MM-DD') AS today,
+         coalesce((SELECT used FROM merchant_operation_usage WHERE studio_id = $1 AND day = clock.today), 0)::int AS day_used,
+         coalesce((SELECT sum(used) FROM merchant_operation_usage WHERE studio_id = $1 AND day >= date_trunc('month', clock.today)::date AND day <= clock.today), 0)::int AS month_used
+       FROM (SELECT ${today} AS today) AS clock`,
+      [studioId],
+    )
+    if (!row) throw new Error('the quota read answered no row')
+    return row
+  }
+
   return {
     async reserve(studioId) {
-      // one statement: two instances reserving the last operation cannot both get it
+      // One statement, so that two instances reserving the last operation of the day or of the month
+      // cannot both get it. Only today's row is ever counted up, and the insert or the update holds it
+      // locked: the month's earlier days no longer change, so their sum read beside it is exact.
       const rows = await db.query<{ used: number }>(
-        `INSERT INTO merchant_operation_usage (studio_id, day, used) SELECT $1, (now() AT TIME ZONE 'UTC')::date, 1 WHERE $2 > 0
-         ON CONFLICT (studio_id, day) DO UPDATE SET used = merchant_operation_usage.used + 1 WHERE merchant_operation_usage.used < $2
+        `WITH earlier AS (
+           SELECT coalesce(sum(used), 0)::int AS used FROM merchant_operation_usage
+           WHERE studio_id = $1 AND day >= date_trunc('month', ${today})::date AND day < ${today}
+         )
+         INSERT INTO merchant_operation_usage (studio_id, day, used)
+         SELECT $1, ${today}, 1 FROM earlier WHERE $2 > 0 AND earlier.used < $3
+         ON CONFLICT (studio_id, day) DO UPDATE SET used = merchant_operation_usage.used + 1
+           WHERE merchant_operation_usage.used < $2 AND merchant_operation_usage.used + (SELECT used FROM earlier) < $3
          RETURNING used`,
-        [studioId, perDay],
+        [studioId, perDay, perMonth],
       )
-      if (rows.length === 0) {
-        const resetsAt = nextUtcDay(new Date())
-        throw new QuotaExceededError(`this studio's ${perDay} sponsored vault operations for today are used: more from ${resetsAt.toISOString()}`, {
-          details: { limit: perDay, resetsAt: resetsAt.toISOString(), retryAfterSeconds: Math.ceil((resetsAt.getTime() - Date.now()) / 1000) },
+      if (rows.length > 0) return
+      // refused: say which period is used, the month first as it is the longer wait
+      const counted = await read(studioId)
+      if (counted.month_used >= perMonth) {
+        const resetsAt = monthAfter(counted.today)
+        throw new QuotaExceededError(`this studio's ${perMonth} sponsored vault operations for ${monthName(counted.today)} are used: more from ${resetsAt.toISOString()}`, {
+          details: { limit: perMonth, period: 'month', resetsAt: resetsAt.toISOString(), retryAfterSeconds: Math.ceil((resetsAt.getTime() - Date.now()) / 1000) },
         })
       }
+      const resetsAt = dayAfter(counted.today)
+      throw new QuotaExceededError(`this studio's ${perDay} sponsored vault operations for today are used: more from ${resetsAt.toISOString()}`, {
+        details: { limit: perDay, period: 'day', resetsAt: resetsAt.toISOString(), retryAfterSeconds: Math.ceil((resetsAt.getTime() - Date.now()) / 1000) },
+      })
     },
     async release(studioId) {
-      await db.query(
-        `UPDATE merchant_operation_usage SET used = used - 1 WHERE studio_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date AND used > 0`,
-        [studioId],
-      )
+      await db.query(`UPDATE merchant_operation_usage SET used = used - 1 WHERE studio_id = $1 AND day = ${today} AND used > 0`, [studioId])
     },
     async usage(studioId) {
-      const [row] = await db.query<{ used: number }>(
-        `SELECT used FROM merchant_operation_usage WHERE studio_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date`,
-        [studioId],
-      )
-      return { limit: perDay, used: row?.used ?? 0, resetsAt: nextUtcDay(new Date()) }
+      const counted = await read(studioId)
+      return {
+        limit: perDay,
+        used: counted.day_used,
+        resetsAt: dayAfter(counted.today),
+        month: { limit: perMonth, used: counted.month_used, resetsAt: monthAfter(counted.today) },
+      }
     },
   }
 }

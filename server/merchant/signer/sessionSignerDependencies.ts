@@ -13,7 +13,7 @@ import type { SessionSignerDependencies } from './sendSessionCall'
  * its account only: it is never logged or answered.
  */
 export function sessionSignerDependencies(
-  config: Pick<Config, 'SERVER_SIGNER_PRIVATE_KEY' | 'MERCHANT_DAILY_OPERATION_QUOTA' | 'MERCHANT_DAILY_SESSION_STARTS'>,
+  config: Pick<Config, 'SERVER_SIGNER_PRIVATE_KEY' | 'MERCHANT_DAILY_OPERATION_QUOTA' | 'MERCHANT_MONTHLY_OPERATION_QUOTA' | 'MERCHANT_DAILY_SESSION_STARTS'>,
   { pay, db }: { pay: PayDependencies; db: Queryable },
 ): SessionSignerDependencies {
   return {
@@ -23,7 +23,7 @@ export function sessionSignerDependencies(
     sponsor: pay.sponsor,
     signer: config.SERVER_SIGNER_PRIVATE_KEY ? privateKeyToAccount(config.SERVER_SIGNER_PRIVATE_KEY) : null,
     registeredMerchant: pay.registeredMerchant,
-    quota: createOperationQuota(db, { perDay: config.MERCHANT_DAILY_OPERATION_QUOTA }),
+    quota: createOperationQuota(db, { perDay: config.MERCHANT_DAILY_OPERATION_QUOTA, perMonth: config.MERCHANT_MONTHLY_OPERATION_QUOTA }),
     signers: createServerSignerStore(db),
     sessionStarts: createSessionStartAllowance(db, { perDay: config.MERCHANT_DAILY_SESSION_STARTS }),
     now: pay.now,

@@ -2,7 +2,7 @@ import * as z from 'zod/mini'
 import { apiRoute } from '../../routes/apiRoute'
 import { accountsLimit } from '../accounts/signInRoutes'
 import { requireOwner } from '../accounts/requireOwner'
-import type { OperationQuota } from '../signer/operationQuota'
+import type { OperationQuota, QuotaPeriodUsage } from '../signer/operationQuota'
 
 /** Absent only where no request reaches the route (a document of it). */
 export type StudioQuotaRoutesDependencies = { quotas?: Pick<OperationQuota, 'usage'> }
@@ -12,11 +12,13 @@ const quotaParams = z.object({ id: z.uuid('the studio id is a UUID') })
 const quotaSchema = z.object({
   /** What the quota counts. */
   name: z.literal('sponsored_operations'),
-  period: z.literal('day'),
+  /** The UTC day, or the UTC calendar month that the days add up to. */
+  period: z.enum(['day', 'month']),
   limit: z.int(),
   used: z.int(),
+  /** What can still be sent in the period: the day's is never more than the month leaves. */
   remaining: z.int(),
-  /** When the period starts again (the next UTC midnight). */
+  /** When the period starts again: the next UTC midnight, or the first of the next month. */
   resetsAt: z.string(),
 })
 
@@ -24,16 +26,17 @@ export const studioQuotasResponseSchema = z.object({ success: z.literal(true), s
 
 /**
  * SPEC 2.11 and 4.1: the studio's quotas as counted now, never figures written down. The one quota
- * this deployment keeps is the vault operations our paymaster sponsors for the studio per UTC day
- * (MERCHANT_DAILY_OPERATION_QUOTA): withdrawals, refunds, client-signed issues and cancels, the
- * server signer's, and the vault's deployment. There is no monthly quota; HTTP rate limits are apart.
+ * this deployment keeps is the vault operations our paymaster sponsors for the studio: withdrawals,
+ * refunds, client-signed issues and cancels, the server signer's, and the vault's deployment, limited
+ * per UTC day (MERCHANT_DAILY_OPERATION_QUOTA) and per UTC month (MERCHANT_MONTHLY_OPERATION_QUOTA),
+ * one entry each. HTTP rate limits are apart.
  */
 export const studioQuotaRoutes = [
   apiRoute<StudioQuotaRoutesDependencies>()({
     method: 'get',
     path: '/v1/studios/:id/quotas',
     summary: "The studio's quotas, as counted now",
-    description: "The studio owner's bearer token only. The sponsored vault operations of the current UTC day: limit, used (reservations included: an operation counts from its prepare), remaining and resetsAt, read from the counter every instance shares.",
+    description: "The studio owner's bearer token only. The sponsored vault operations, two entries: period day (the current UTC day, resetsAt the next UTC midnight) and period month (the current UTC month, the sum of its days, resetsAt the first of the next month). Each has limit, used (reservations included: an operation counts from its prepare), remaining (what can still be sent: the day's never more than the month leaves) and resetsAt, read from the counter every instance shares. An operation is refused (429 QUOTA_EXCEEDED) once either is used.",
     auth: 'merchant',
     cors: 'none',
     rateLimits: [accountsLimit],
@@ -44,12 +47,12 @@ export const studioQuotaRoutes = [
     async handle({ params }, dependencies, c) {
       const { studio } = requireOwner(c, params.id)
       if (!dependencies.quotas) throw new Error('the quota route is mounted without its dependencies')
-      const usage = await dependencies.quotas.usage(studio.id)
-      return {
-        success: true as const,
-        studioId: studio.id,
-        quotas: [{ name: 'sponsored_operations' as const, period: 'day' as const, limit: usage.limit, used: usage.used, remaining: Math.max(0, usage.limit - usage.used), resetsAt: usage.resetsAt.toISOString() }],
-      }
+      const { month, ...day } = await dependencies.quotas.usage(studio.id)
+      const monthRemaining = Math.max(0, month.limit - month.used)
+      // remaining is what can still be sent: near the month's end the month leaves less than the day
+      const entry = (period: 'day' | 'month', { limit, used, resetsAt }: QuotaPeriodUsage) =>
+        ({ name: 'sponsored_operations' as const, period, limit, used, remaining: Math.min(monthRemaining, Math.max(0, limit - used)), resetsAt: resetsAt.toISOString() })
+      return { success: true as const, studioId: studio.id, quotas: [entry('day', day), entry('month', month)] }
     },
   }),
 ]
