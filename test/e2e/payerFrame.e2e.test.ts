@@ -49,11 +49,17 @@ function badLinks(): Promise<[string, string][]> {
   deadLinks ??= (async () => {
     const { invoices, serverUrl, merchant } = checkout.devnet.file
     const [first, second, third, fourth] = invoices
+    // first, so that it runs out while the other link is revoked
+    const expiring = await signedRequest(serverUrl, merchant.apiKey, { method: 'POST', path: `/v1/invoices/${fourth!.id}/tokens`, body: JSON.stringify({ expiresAt: new Date(Date.now() + 1_500).toISOString() }) })
+    expect(expiring.status).toBe(201)
     const revoked = await signedRequest(serverUrl, merchant.apiKey, { method: 'POST', path: `/v1/invoices/${third!.id}/share/regenerate` })
     expect(revoked.status).toBe(200)
-    const expiring = await signedRequest(serverUrl, merchant.apiKey, { method: 'POST', path: `/v1/invoices/${fourth!.id}/tokens`, body: JSON.stringify({ expiresAt: new Date(Date.now() + 2_000).toISOString() }) })
-    expect(expiring.status).toBe(201)
-    await new Promise((resolve) => setTimeout(resolve, 2_500))
+    // until the server no longer opens the expiring link's details: it has expired
+    const detailsOf = async (shareLink: string) => {
+      const { pathname, searchParams } = new URL(shareLink)
+      return ((await (await fetch(`${serverUrl}/v1${pathname}/metadata?token=${searchParams.get('token')}`)).json()) as { accessLevel: string }).accessLevel
+    }
+    await expect.poll(() => detailsOf(expiring.body.shareLink as string), { timeout: 10_000, interval: 250 }).toBe('onchain_only')
     const token = tokenOf(first!.shareLink)
     return [
       ['garbage', withToken(first!.shareLink, `svc_tk_${'x'.repeat(43)}`)],
