@@ -824,6 +824,21 @@ export const migrations: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 29,
+    name: 'one lead confirmation per address a day',
+    statements: [
+      // the form is open to anyone, and many clients together could have us mail one stranger again and
+      // again: a confirmation goes to an address at most once in 24 hours. The address is kept as a
+      // hash of its normalised form only, the enquiry already holding it (server/merchant/leads)
+      `CREATE TABLE lead_confirmations (
+        recipient_hash text PRIMARY KEY CHECK (recipient_hash ~ '^[0-9a-f]{64}$'),
+        sent_at timestamptz NOT NULL
+      )`,
+      // an enquiry whose confirmation was not sent because its address had one within the 24 hours
+      'ALTER TABLE leads ADD COLUMN confirmation_withheld_at timestamptz',
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

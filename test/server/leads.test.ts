@@ -12,6 +12,8 @@ let mailbox: TestMailbox
 const operator = 'sales@northwind.example'
 
 const ctx = useInProcessApp({
+  // one proxy in front, as production has: x-forwarded-for names the client, so tests can be two clients
+  trustedProxies: { hops: 1 },
   merchant: async (stores) => {
     mailbox = await startTestMailbox()
     return { leads: { leads: stores.leads, mailer: smtpMailer({ smtpUrl: mailbox.url, from: 'Northwind <hello@northwind.example>' }), notifyTo: operator, logger: silentLogger } }
@@ -94,16 +96,16 @@ describe('POST /v1/leads', () => {
       const answer = await post(body)
       expect({ name, status: answer.status, code: answer.body.error, paths: answer.body.details?.map((issue: { path: string }) => issue.path) }).toEqual({ name, status: 400, code: 'VALIDATION_ERROR', paths: expect.arrayContaining([path]) })
     }
-    // at the limits it is taken
-    const longest = { ...enquiry, firstName: 'f'.repeat(100), useCaseDescription: 'u'.repeat(2000), additionalNotes: 'n'.repeat(2000), sourcePlan: 'p'.repeat(100), referralSource: 'r'.repeat(200) }
+    // at the limits it is taken (each address its own: an address is confirmed once a day)
+    const longest = { ...enquiry, email: 'longest@fleet.example', firstName: 'f'.repeat(100), useCaseDescription: 'u'.repeat(2000), additionalNotes: 'n'.repeat(2000), sourcePlan: 'p'.repeat(100), referralSource: 'r'.repeat(200) }
     expect((await post(longest)).status).toBe(201)
-    expect((await post({ ...enquiry, useCaseDescription: 'ten chars!' })).status).toBe(201)
+    expect((await post({ ...enquiry, email: 'shortest@fleet.example', useCaseDescription: 'ten chars!' })).status).toBe(201)
     await nextMails(4)
     expect(Number((await ctx.stores.db.query<{ count: string }>('SELECT count(*) FROM leads'))[0]!.count)).toBe(Number(before) + 2)
   })
 
   test('an API key or a bearer token beside the form changes nothing: the route takes no credential', async () => {
-    const answer = await post(enquiry, { authorization: 'Bearer not-a-token', 'x-svc-key': 'svc_pk_unused' })
+    const answer = await post({ ...enquiry, email: 'credentials@fleet.example' }, { authorization: 'Bearer not-a-token', 'x-svc-key': 'svc_pk_unused' })
     expect(answer.status).toBe(201)
     await nextMails(2)
   })
@@ -119,7 +121,8 @@ describe('POST /v1/leads', () => {
     const lines: string[] = []
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) })
     const mailer = smtpMailer({ smtpUrl: `smtp://127.0.0.1:${closed}`, from: 'Northwind <hello@northwind.example>' })
-    const { id, mailed } = await receiveLead({ leads: ctx.stores.leads, mailer, notifyTo: operator, logger }, { ...enquiry, lastName: 'Unmailed' } as Parameters<typeof receiveLead>[1])
+    const unmailed = 'unmailed@fleet.example'
+    const { id, mailed } = await receiveLead({ leads: ctx.stores.leads, mailer, notifyTo: operator, logger }, { ...enquiry, lastName: 'Unmailed', email: unmailed } as Parameters<typeof receiveLead>[1])
     await mailed
     expect(await ctx.stores.leads.getLead(id)).toMatchObject({ lastName: 'Unmailed', operatorNotifiedAt: null, confirmationSentAt: null })
     const warnings = lines.map((line) => JSON.parse(line) as { msg: string; mail: string; lead: string; err: { message: string } })
@@ -129,8 +132,29 @@ describe('POST /v1/leads', () => {
     ])
     // the reason, never the enquirer's address
     expect(warnings[0]!.err.message).toMatch(/ECONNREFUSED/)
-    expect(lines.join('\n')).not.toContain(enquiry.email)
+    expect(lines.join('\n')).not.toContain(unmailed)
     mailer.close()
+    // the confirmation that did not go leaves the address's day free: the next enquiry confirms it
+    expect((await post({ ...enquiry, email: unmailed })).status).toBe(201)
+    expect((await nextMails(2)).map((mail) => mail.to && 'text' in mail.to && mail.to.text).sort()).toEqual([operator, unmailed].sort())
+  })
+
+  test('an address gets one confirmation a day, however many clients send enquiries naming it, however it is written; every enquiry is kept and the team told of each', async () => {
+    const before = mailbox.files().length
+    const first = await post({ ...enquiry, email: 'ada@analytical.example', lastName: 'Lovelace' }, { 'x-forwarded-for': '198.51.100.7' })
+    const second = await post({ ...enquiry, email: 'Ada+again@Analytical.example', lastName: 'Byron' }, { 'x-forwarded-for': '203.0.113.9' })
+    expect([first.status, second.status]).toEqual([201, 201])
+    // both enquiries done with: the first confirmed, the second's confirmation withheld, the team told of each
+    await expect.poll(async () => await ctx.stores.leads.getLead(first.body.data.id)).toMatchObject({ lastName: 'Lovelace', operatorNotifiedAt: expect.any(Date), confirmationSentAt: expect.any(Date), confirmationWithheldAt: null })
+    await expect.poll(async () => await ctx.stores.leads.getLead(second.body.data.id)).toMatchObject({ lastName: 'Byron', email: 'Ada+again@Analytical.example', operatorNotifiedAt: expect.any(Date), confirmationSentAt: null, confirmationWithheldAt: expect.any(Date) })
+    await expect.poll(() => mailbox.files().length - before).toBe(3)
+    const mails = await nextMails(3)
+    const recipients = mails.map((mail) => (mail.to && 'text' in mail.to ? mail.to.text : '')).sort()
+    expect(recipients).toEqual(['ada@analytical.example', operator, operator].sort())
+    expect(mails.filter((mail) => mail.subject === 'We have your enquiry')).toHaveLength(1)
+    // the address is kept once, in its enquiry: what counts its confirmations holds only a hash
+    const counted = await ctx.stores.db.query<{ recipient_hash: string }>('SELECT recipient_hash FROM lead_confirmations')
+    expect(JSON.stringify(counted)).not.toMatch(/analytical/i)
   })
 })
 

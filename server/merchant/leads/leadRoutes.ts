@@ -19,7 +19,7 @@ export const leadRoutes = [
     method: 'post',
     path: '/v1/leads',
     summary: 'Sends an enquiry to the team; opens no account',
-    description: 'Unauthenticated and rate-limited per client. The enquiry is kept; the team is notified and the enquirer gets a confirmation by mail, sent after the answer: a mail that fails loses nothing.',
+    description: 'Unauthenticated and rate-limited per client. The enquiry is kept; the team is notified and the enquirer gets a confirmation by mail, sent after the answer: a mail that fails loses nothing. An address gets at most one confirmation in 24 hours, however many clients send enquiries naming it; the enquiry is still kept and the team still told.',
     auth: 'none',
     cors: 'anyOrigin',
     rateLimits: [leadsLimit],

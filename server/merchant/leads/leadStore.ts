@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto'
 import { isUuid, type Database } from '../../store/database'
+import { confirmationRecipientHash } from './confirmationRecipient'
 import type { LeadRequest } from './leadWire'
 
-/** An enquiry as kept (migration 25), with what became of its two mails. */
-export type Lead = LeadRequest & { id: string; createdAt: Date; operatorNotifiedAt: Date | null; confirmationSentAt: Date | null }
+/** An enquiry as kept (migration 25), with what became of its two mails: the confirmation may be
+ * withheld, its address having had one within 24 hours (migration 29). */
+export type Lead = LeadRequest & { id: string; createdAt: Date; operatorNotifiedAt: Date | null; confirmationSentAt: Date | null; confirmationWithheldAt: Date | null }
+
+/** A confirmation's place in its address's 24 hours, taken before sending: given back if the mail
+ * fails. Its time is the database's text, exact to the microsecond, which a Date would round. */
+export type ConfirmationClaim = { recipientHash: string; sentAt: string }
+
+/** How long an address waits between two confirmations, whoever sends the enquiries. */
+const confirmationInterval = '24 hours'
 
 type LeadRow = {
   id: string
@@ -23,6 +32,7 @@ type LeadRow = {
   created_at: Date
   operator_notified_at: Date | null
   confirmation_sent_at: Date | null
+  confirmation_withheld_at: Date | null
 }
 
 function toLead(row: LeadRow): Lead {
@@ -44,6 +54,7 @@ function toLead(row: LeadRow): Lead {
     createdAt: row.created_at,
     operatorNotifiedAt: row.operator_notified_at,
     confirmationSentAt: row.confirmation_sent_at,
+    confirmationWithheldAt: row.confirmation_withheld_at,
   }
 }
 
@@ -86,6 +97,32 @@ export function createLeadStore(db: Database) {
     async markMailed(id: string, mail: 'operator' | 'confirmation'): Promise<void> {
       const column = mail === 'operator' ? 'operator_notified_at' : 'confirmation_sent_at'
       await db.query(`UPDATE leads SET ${column} = now() WHERE id = $1`, [id])
+    },
+
+    /**
+     * Takes the one confirmation `email`'s inbox may have in 24 hours, in one statement so that
+     * enquiries sent at once from many clients take it once; null when it is already taken.
+     */
+    async claimConfirmation(email: string): Promise<ConfirmationClaim | null> {
+      const recipientHash = confirmationRecipientHash(email)
+      const [row] = await db.query<{ sent_at: string }>(
+        `INSERT INTO lead_confirmations (recipient_hash, sent_at) VALUES ($1, statement_timestamp())
+         ON CONFLICT (recipient_hash) DO UPDATE SET sent_at = EXCLUDED.sent_at
+           WHERE lead_confirmations.sent_at <= statement_timestamp() - interval '${confirmationInterval}'
+         RETURNING sent_at::text`,
+        [recipientHash],
+      )
+      return row ? { recipientHash, sentAt: row.sent_at } : null
+    },
+
+    /** Gives back a claim whose mail did not go: the next enquiry for the address is confirmed. */
+    async releaseConfirmation(claim: ConfirmationClaim): Promise<void> {
+      await db.query('DELETE FROM lead_confirmations WHERE recipient_hash = $1 AND sent_at = $2::timestamptz', [claim.recipientHash, claim.sentAt])
+    },
+
+    /** The enquiry's confirmation was not sent: its address had one within the 24 hours. */
+    async confirmationWithheld(id: string): Promise<void> {
+      await db.query('UPDATE leads SET confirmation_withheld_at = now() WHERE id = $1', [id])
     },
   }
 }

@@ -5,7 +5,7 @@ import type { LeadStore } from './leadStore'
 import type { LeadRequest } from './leadWire'
 
 export type LeadDependencies = {
-  leads: Pick<LeadStore, 'createLead' | 'markMailed'>
+  leads: Pick<LeadStore, 'createLead' | 'markMailed' | 'claimConfirmation' | 'releaseConfirmation' | 'confirmationWithheld'>
   /** Null where no SMTP server is configured: enquiries are kept, no mail goes out. */
   mailer: Mailer | null
   /** LEADS_NOTIFY_EMAIL: who hears of each enquiry; null, nobody is told (they are still kept). */
@@ -18,15 +18,26 @@ export type LeadDependencies = {
  * first, and the mails go out after the answer (`mailed`), each on its own: a mail server that is
  * down or slow neither loses the enquiry nor holds the form's answer, and one mail failing does not
  * stop the other. What was sent is written beside the enquiry. Nothing here opens an account.
+ * The enquirer's address gets at most one confirmation in 24 hours, however many clients send
+ * enquiries naming it: the per-client rate limit alone let many clients together mail one stranger
+ * again and again. Every enquiry is still kept, and the operator still told of each.
  */
 export async function receiveLead({ leads, mailer, notifyTo, logger }: LeadDependencies, lead: LeadRequest): Promise<{ id: string; mailed: Promise<void> }> {
   const id = await leads.createLead(lead)
   const send = async (what: 'operator' | 'confirmation') => {
     if (!mailer || (what === 'operator' && !notifyTo)) return
+    let claim: Awaited<ReturnType<typeof leads.claimConfirmation>> = null
     try {
+      if (what === 'confirmation') {
+        claim = await leads.claimConfirmation(lead.email)
+        if (!claim) return await leads.confirmationWithheld(id)
+      }
       await mailer.send(what === 'operator' ? operatorNotice(id, lead, notifyTo!) : enquirerConfirmation(lead))
+      claim = null
       await leads.markMailed(id, what)
     } catch (error) {
+      // a confirmation that did not go leaves its address's 24 hours free for the next enquiry
+      if (claim) await leads.releaseConfirmation(claim).catch(() => undefined)
       // the enquiry is kept: whoever reads the leads sees which mail did not go
       logger.warn({ err: error, lead: id, mail: what }, 'an enquiry mail was not sent')
     }
