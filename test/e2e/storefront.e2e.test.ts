@@ -291,11 +291,11 @@ describe('embedding on a storefront origin', () => {
     const blocked: string[] = []
     page.on('console', (message) => blocked.push(message.text()))
     await page.goto(strangerUrl)
-    await page.waitForTimeout(1_000)
+    // the browser's refusal, as it reports it; then what the frame shows once refused
+    await expect.poll(() => blocked.join('\n')).toMatch(/frame-ancestors/)
     const frame = page.frames().find((f) => f !== page.mainFrame())
     const rendered = frame ? await frame.locator('#app').count().catch(() => 0) : 0
     expect(rendered).toBe(0)
-    expect(blocked.join('\n')).toMatch(/frame-ancestors/)
     await page.close()
   })
 
