@@ -839,6 +839,24 @@ export const migrations: readonly Migration[] = [
       'ALTER TABLE leads ADD COLUMN confirmation_withheld_at timestamptz',
     ],
   },
+  {
+    version: 30,
+    name: 'reserved sponsored operations',
+    statements: [
+      // SPEC 2.11's reserved operations: a sponsored vault operation prepared for the owner's wallet is
+      // counted in merchant_operation_usage from its prepare, and is reserved until it is sent through
+      // us or its sponsorship ends (one sent straight to a bundler stays reserved until then). day is
+      // the one it was counted in (server/merchant/signer/operationQuota.ts)
+      `CREATE TABLE merchant_operation_reservations (
+        ${bytes32('user_op_hash')} PRIMARY KEY,
+        studio_id uuid NOT NULL REFERENCES studios (id) ON DELETE CASCADE,
+        day date NOT NULL,
+        valid_until timestamptz NOT NULL,
+        sent_at timestamptz
+      )`,
+      'CREATE INDEX merchant_operation_reservations_studio ON merchant_operation_reservations (studio_id, day)',
+    ],
+  },
 ]
 
 /** Brings the schema up to date and returns the versions it applied. Everything happens in one

@@ -47,7 +47,7 @@ describe.each(backends)('%s', (backend) => {
     const usage = await quota.usage(studioId)
     // on the 1st, the seeded day is today
     expect(usage.used).toBe(today === first ? 9 : 2)
-    expect(usage.month).toEqual({ limit: 100, used: 9, resetsAt: new Date(nextMonth(today)) })
+    expect(usage.month).toEqual({ limit: 100, used: 9, reserved: 0, resetsAt: new Date(nextMonth(today)) })
     expect(usage.limit).toBe(50)
     expect(usage.resetsAt.toISOString()).toBe(new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString())
   })
@@ -82,6 +82,31 @@ describe.each(backends)('%s', (backend) => {
     await quota.release(studio.id)
     expect((await quota.usage(studio.id)).month.used).toBe(1)
     await quota.reserve(studio.id)
+  })
+
+  test('behavior: an operation held for the wallet is reserved in the day and the month until it is sent, or until its sponsorship ends', async () => {
+    const quota = createOperationQuota(one, { perDay: 50, perMonth: 100 })
+    const other = createOperationQuota(two, { perDay: 50, perMonth: 100 })
+    const studio = await createStudioStore(one).createStudio({ vaultAddress: vault(), chainId: 31337 })
+    const hash = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as const
+    const inSeconds = (seconds: number) => Math.floor(Date.now() / 1000) + seconds
+    const held = ++serial * 10
+    for (const [n, validUntil] of [[1, inSeconds(900)], [2, inSeconds(900)], [3, inSeconds(-1)]] as const) {
+      await quota.reserve(studio.id)
+      await quota.hold(studio.id, hash(held + n), validUntil)
+    }
+    const reserved = async () => {
+      const usage = await other.usage(studio.id)
+      return [usage.used, usage.reserved, usage.month.used, usage.month.reserved]
+    }
+    // the third one's sponsorship has ended: used, no longer reserved
+    expect(await reserved()).toEqual([3, 2, 3, 2])
+    // sent through another instance, upper-case or not: used still, no longer reserved, and sent once only
+    await other.sent(`0x${hash(held + 1).slice(2).toUpperCase()}`)
+    await other.sent(hash(held + 1))
+    expect(await reserved()).toEqual([3, 1, 3, 1])
+    await quota.sent(hash(held + 2))
+    expect(await reserved()).toEqual([3, 0, 3, 0])
   })
 
   test('behavior: a month limit of 0 refuses every operation', async () => {

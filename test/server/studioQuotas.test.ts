@@ -2,11 +2,14 @@ import { beforeAll, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { seedDemoCustomer, seedMerchantAccess } from '../../devnet/seedMerchantAccess'
 import { demoMerchantUser, seedMerchantLogin } from '../../devnet/seedMerchantLogin'
+import { freshMerchant, merchantCalls, ownerSigns, paidInvoice, randomAddress, type FreshMerchant } from '../support/ownerOperations'
 import { answerOf, signedRequest } from '../support/signedRequest'
 import { useSignedInServer } from '../support/signedInServer'
 
 // a day roomy enough, a month of four sponsored operations
-const { ctx, signIn, issuer } = useSignedInServer({ users: [demoMerchantUser], overrides: { MERCHANT_DAILY_OPERATION_QUOTA: '100', MERCHANT_MONTHLY_OPERATION_QUOTA: '4' } })
+/** The owner of a studio of its own, whose withdrawals move nothing the demo studio's tests read. */
+const withdrawer = { subject: 'quota-withdrawer', email: 'withdrawer@quotas.test', password: 'withdrawer-password', name: 'Withdrawer' }
+const { ctx, signIn, issuer } = useSignedInServer({ users: [demoMerchantUser, withdrawer], overrides: { MERCHANT_DAILY_OPERATION_QUOTA: '100', MERCHANT_MONTHLY_OPERATION_QUOTA: '4' } })
 let studioId: string
 let key: { keyId: string; secret: string }
 let customerId: string
@@ -30,7 +33,7 @@ beforeAll(async () => {
 
 const invoiceCount = () => ctx.devnet.clients.public.readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoiceCount' })
 const nextMonth = () => new Date(Date.UTC(Number(today.slice(0, 4)), Number(today.slice(5, 7)), 1)).toISOString()
-const quotas = async () => answerOf(await fetch(`${ctx.server.url}/v1/studios/${studioId}/quotas`, { headers: { authorization: `Bearer ${token}` } }))
+const quotas = async (of = studioId, bearer = token) => answerOf(await fetch(`${ctx.server.url}/v1/studios/${of}/quotas`, { headers: { authorization: `Bearer ${bearer}` } }))
 
 async function issue() {
   const dueAt = ((await ctx.devnet.clients.public.getBlock()).timestamp + 86_400n).toString()
@@ -50,8 +53,8 @@ test("behavior: the quotas answer a day entry and a month entry, the month count
     success: true,
     studioId,
     quotas: [
-      { name: 'sponsored_operations', period: 'day', limit: 100, used: dayUsed, remaining: 1, resetsAt: new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString() },
-      { name: 'sponsored_operations', period: 'month', limit: 4, used: 3, remaining: 1, resetsAt: nextMonth() },
+      { name: 'sponsored_operations', period: 'day', limit: 100, used: dayUsed, reserved: 0, remaining: 1, resetsAt: new Date(Date.parse(`${today}T00:00:00Z`) + 86_400_000).toISOString() },
+      { name: 'sponsored_operations', period: 'month', limit: 4, used: 3, reserved: 0, remaining: 1, resetsAt: nextMonth() },
     ],
   })
 })
@@ -73,4 +76,26 @@ test("behavior: past the studio's monthly quota, issuing answers 429 QUOTA_EXCEE
     { period: 'day', limit: 100, used: today === first ? 4 : 1, remaining: 0 },
     { period: 'month', limit: 4, used: 4, remaining: 0 },
   ])
+})
+
+test("behavior: a prepared withdrawal is reserved, used from its prepare, until the owner's signed operation is sent; one never sent stays reserved", async () => {
+  const merchant: FreshMerchant = await freshMerchant(ctx, 'Quota Withdrawals Ltd')
+  await seedMerchantLogin(ctx.server.stores, issuer(), merchant.studioId, withdrawer)
+  const bearer = await signIn(withdrawer)
+  await ctx.server.stores.withdrawalAddresses.set(merchant.studioId, randomAddress())
+  await paidInvoice(ctx, merchant, 50_000_000n)
+  const { post } = merchantCalls(ctx, () => merchant)
+  const periods = async () => (await quotas(merchant.studioId, bearer)).body.quotas.map(({ period, used, reserved }: { period: string; used: number; reserved: number }) => ({ period, used, reserved }))
+  expect(await periods()).toEqual([{ period: 'day', used: 0, reserved: 0 }, { period: 'month', used: 0, reserved: 0 }])
+
+  const first = await post('/v1/withdrawals/prepare', { ownerAddress: merchant.owner, amount: '1000000' })
+  expect(first.status).toBe(200)
+  expect(await periods()).toEqual([{ period: 'day', used: 1, reserved: 1 }, { period: 'month', used: 1, reserved: 1 }])
+  // a second one the owner never signs
+  expect((await post('/v1/withdrawals/prepare', { ownerAddress: merchant.owner, amount: '2000000' })).status).toBe(200)
+  expect(await periods()).toEqual([{ period: 'day', used: 2, reserved: 2 }, { period: 'month', used: 2, reserved: 2 }])
+
+  const sent = await post('/v1/withdrawals', { userOp: await ownerSigns(first.body, merchant.ownerPrivateKey) })
+  expect(sent).toMatchObject({ status: 200, body: { status: 'confirmed' } })
+  expect(await periods()).toEqual([{ period: 'day', used: 2, reserved: 1 }, { period: 'month', used: 2, reserved: 1 }])
 })

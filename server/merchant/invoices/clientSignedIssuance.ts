@@ -209,6 +209,8 @@ export function clientIssuanceSteps(dependencies: IssueDependencies, studio: Stu
       const earlier = await signing.bundler.receipt(userOpHash)
       await submissionBegins({ userOpHash }, userOpHash)
       if (!earlier) await signing.bundler.send(checked.userOp)
+      // out of the studio's reserved operations (its prepare counted it, and keeps it counted)
+      await signing.quota.sent(userOpHash)
       return { userOpHash }
     },
     poll: ({ userOpHash }) => pollIssuance(dependencies, { userOpHash }),

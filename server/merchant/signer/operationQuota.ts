@@ -1,4 +1,5 @@
 import { CodedError } from '../../../shared/codedError'
+import type { Hex } from 'viem'
 import type { Queryable } from '../../store/database'
 
 /** SPEC 2.11 and 7.3: the studio's sponsored vault operations for the day or the month are used up. */
@@ -7,8 +8,9 @@ export class QuotaExceededError extends CodedError {
   readonly code = 'QUOTA_EXCEEDED'
 }
 
-/** One period's limit, what is used of it and when it starts again. */
-export type QuotaPeriodUsage = { limit: number; used: number; resetsAt: Date }
+/** One period's limit, what is used of it (`reserved` among it: handed out, not sent yet) and when it
+ * starts again. */
+export type QuotaPeriodUsage = { limit: number; used: number; reserved: number; resetsAt: Date }
 
 export type OperationQuota = {
   /** Counts one sponsored operation for the studio today, or throws QuotaExceededError past the
@@ -16,6 +18,11 @@ export type OperationQuota = {
   reserve(studioId: string): Promise<void>
   /** Gives back a reservation whose operation was never sent (the bundler refused it). */
   release(studioId: string): Promise<void>
+  /** Records a reserved operation handed out for the owner's wallet to sign: it stays reserved until
+   * `sent` or the end of its sponsorship (`validUntil`, Unix seconds). */
+  hold(studioId: string, userOpHash: Hex, validUntil: number): Promise<void>
+  /** The operation went to the bundler through us: no longer reserved (it stays used). */
+  sent(userOpHash: Hex): Promise<void>
   /** The day's limit and what is used of it, for the studio, and the month's beside it. */
   usage(studioId: string): Promise<QuotaPeriodUsage & { month: QuotaPeriodUsage }>
 }
@@ -50,10 +57,12 @@ function monthName(day: string): string {
  */
 export function createOperationQuota(db: Queryable, { perDay, perMonth }: OperationQuotaLimits): OperationQuota {
   async function read(studioId: string) {
-    const [row] = await db.query<{ today: string; day_used: number; month_used: number }>(
+    const [row] = await db.query<{ today: string; day_used: number; month_used: number; day_reserved: number; month_reserved: number }>(
       `SELECT to_char(clock.today, 'YYYY-MM-DD') AS today,
          coalesce((SELECT used FROM merchant_operation_usage WHERE studio_id = $1 AND day = clock.today), 0)::int AS day_used,
-         coalesce((SELECT sum(used) FROM merchant_operation_usage WHERE studio_id = $1 AND day >= date_trunc('month', clock.today)::date AND day <= clock.today), 0)::int AS month_used
+         coalesce((SELECT sum(used) FROM merchant_operation_usage WHERE studio_id = $1 AND day >= date_trunc('month', clock.today)::date AND day <= clock.today), 0)::int AS month_used,
+         (SELECT count(*) FROM merchant_operation_reservations WHERE studio_id = $1 AND sent_at IS NULL AND valid_until > now() AND day = clock.today)::int AS day_reserved,
+         (SELECT count(*) FROM merchant_operation_reservations WHERE studio_id = $1 AND sent_at IS NULL AND valid_until > now() AND day >= date_trunc('month', clock.today)::date)::int AS month_reserved
        FROM (SELECT ${today} AS today) AS clock`,
       [studioId],
     )
@@ -95,13 +104,27 @@ export function createOperationQuota(db: Queryable, { perDay, perMonth }: Operat
     async release(studioId) {
       await db.query(`UPDATE merchant_operation_usage SET used = used - 1 WHERE studio_id = $1 AND day = ${today} AND used > 0`, [studioId])
     },
+    async hold(studioId, userOpHash, validUntil) {
+      // counted in the day it was prepared, as its use was
+      await db.query(
+        `INSERT INTO merchant_operation_reservations (user_op_hash, studio_id, day, valid_until) VALUES ($1, $2, ${today}, to_timestamp($3))
+         ON CONFLICT (user_op_hash) DO NOTHING`,
+        [userOpHash.toLowerCase(), studioId, validUntil],
+      )
+      // a record is read only while it can still be sent: the studio's ended ones go
+      await db.query(`DELETE FROM merchant_operation_reservations WHERE studio_id = $1 AND valid_until < now() - interval '1 day'`, [studioId])
+    },
+    async sent(userOpHash) {
+      await db.query('UPDATE merchant_operation_reservations SET sent_at = statement_timestamp() WHERE user_op_hash = $1 AND sent_at IS NULL', [userOpHash.toLowerCase()])
+    },
     async usage(studioId) {
       const counted = await read(studioId)
       return {
         limit: perDay,
         used: counted.day_used,
+        reserved: counted.day_reserved,
         resetsAt: dayAfter(counted.today),
-        month: { limit: perMonth, used: counted.month_used, resetsAt: monthAfter(counted.today) },
+        month: { limit: perMonth, used: counted.month_used, reserved: counted.month_reserved, resetsAt: monthAfter(counted.today) },
       }
     },
   }

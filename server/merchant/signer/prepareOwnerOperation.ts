@@ -68,9 +68,11 @@ export async function prepareOwnerOperation(
   }
   // the owner's signature and the sponsorship end together: neither outlives the other's window
   const validUntil = Math.floor(signing.now() / 1000) + signing.sponsorshipWindowSeconds
+  let reserved = false
   if (await signing.registeredMerchant(vault)) {
     await beforeSponsoring?.(nonce)
     if (spendQuota) await signing.quota.reserve(studioId)
+    reserved = spendQuota
     try {
       userOp = { ...userOp, ...(await sponsor.stub(userOp, { validUntil })) }
       userOp.preVerificationGas = referencePreVerificationGas({ version: '0.7', userOp }, ownerSignatureBytes)
@@ -85,5 +87,7 @@ export async function prepareOwnerOperation(
   }
   const userOpHash = getUserOperationHash({ userOperation: userOp, chainId: deployment.chainId, entryPointAddress: deployment.entryPoint, entryPointVersion: '0.7' })
   const typedData = merchantVaultTypedData({ chainId: deployment.chainId, vault, call, validUntil: BigInt(validUntil), operation: userOpHash })
+  // handed out from here: the studio's quotas show it reserved until it is sent or its sponsorship ends
+  if (reserved) await signing.quota.hold(studioId, userOpHash, validUntil)
   return { userOp, userOpHash, validUntil, typedData }
 }

@@ -22,6 +22,8 @@ export async function sendOwnerOperation(signing: SessionSignerDependencies, row
     if (error instanceof BundlerRejectedError) await rows.failed(rowId, 'rejected')
     throw error
   }
+  // out of the studio's reserved operations (its prepare counted it, and keeps it counted)
+  await signing.quota.sent(userOpHash)
   return followOwnerOperation(signing, rows, rowId, userOpHash, reference)
 }
 

@@ -16,6 +16,9 @@ const quotaSchema = z.object({
   period: z.enum(['day', 'month']),
   limit: z.int(),
   used: z.int(),
+  /** Among used: sponsored operations handed out for the owner's wallet to sign and not sent yet,
+   * while their sponsorship lasts. */
+  reserved: z.int(),
   /** What can still be sent in the period: the day's is never more than the month leaves. */
   remaining: z.int(),
   /** When the period starts again: the next UTC midnight, or the first of the next month. */
@@ -36,7 +39,7 @@ export const studioQuotaRoutes = [
     method: 'get',
     path: '/v1/studios/:id/quotas',
     summary: "The studio's quotas, as counted now",
-    description: "The studio owner's bearer token only. The sponsored vault operations, two entries: period day (the current UTC day, resetsAt the next UTC midnight) and period month (the current UTC month, the sum of its days, resetsAt the first of the next month). Each has limit, used (reservations included: an operation counts from its prepare), remaining (what can still be sent: the day's never more than the month leaves) and resetsAt, read from the counter every instance shares. An operation is refused (429 QUOTA_EXCEEDED) once either is used.",
+    description: "The studio owner's bearer token only. The sponsored vault operations, two entries: period day (the current UTC day, resetsAt the next UTC midnight) and period month (the current UTC month, the sum of its days, resetsAt the first of the next month). Each has limit, used (reservations included: an operation counts from its prepare), reserved (of used, the operations prepared for the owner's wallet and not sent yet, while their sponsorship lasts), remaining (what can still be sent: the day's never more than the month leaves) and resetsAt, read from the counter every instance shares. An operation is refused (429 QUOTA_EXCEEDED) once either is used.",
     auth: 'merchant',
     cors: 'none',
     rateLimits: [accountsLimit],
@@ -50,8 +53,8 @@ export const studioQuotaRoutes = [
       const { month, ...day } = await dependencies.quotas.usage(studio.id)
       const monthRemaining = Math.max(0, month.limit - month.used)
       // remaining is what can still be sent: near the month's end the month leaves less than the day
-      const entry = (period: 'day' | 'month', { limit, used, resetsAt }: QuotaPeriodUsage) =>
-        ({ name: 'sponsored_operations' as const, period, limit, used, remaining: Math.min(monthRemaining, Math.max(0, limit - used)), resetsAt: resetsAt.toISOString() })
+      const entry = (period: 'day' | 'month', { limit, used, reserved, resetsAt }: QuotaPeriodUsage) =>
+        ({ name: 'sponsored_operations' as const, period, limit, used, reserved, remaining: Math.min(monthRemaining, Math.max(0, limit - used)), resetsAt: resetsAt.toISOString() })
       return { success: true as const, studioId: studio.id, quotas: [entry('day', day), entry('month', month)] }
     },
   }),
