@@ -49,7 +49,7 @@ export function PaymentStepRoom({ authorisation: a, merchantName, funded, childr
       {children}
       <div ref={unseen} aria-hidden="true" inert>
         <SigningOperationView
-          payment={{ invoice: amount, amount, merchant, fromWallet: funded ? amount : 0n, validUntil: deadline }}
+          payment={{ invoiceNumber: amount, amount, merchant, fromWallet: funded ? amount : 0n, validUntil: deadline }}
           token={a.token}
           merchantName={merchantName}
           validUntil={Number(deadline) - 1}

@@ -252,10 +252,12 @@ describe('PaymentWidget', () => {
     expect(shown(/left\)/)).toBe(true)
   })
 
-  test('signingOperation: shows the lines the wallet will show for the message it signs, before it asks', () => {
-    show({ name: 'signingOperation', invoice, payer, permit, userOp: {} as never, userOpHash, window, payment: paymentOf() })
+  test("signingOperation: shows the lines the wallet will show for the message it signs, before it asks: the merchant's invoice number the wallet shows (never the registry's id), with the label the payer knows", () => {
+    show({ name: 'signingOperation', invoice: { ...invoice, id: '57' }, payer, permit, userOp: {} as never, userOpHash, window, payment: { ...paymentOf(), invoice: 57n } })
     expect(shown('Your wallet will ask you to sign this payment. Check that it shows the same:')).toBe(true)
-    expect(shown(`invoice ${invoice.id}`)).toBe(true)
+    expect(invoice.invoiceNumber).not.toBe('57')
+    const lines = [...document.querySelectorAll('.svc-wallet-lines dd')].filter((line) => line.closest('[hidden], [aria-hidden="true"]') === null).map((line) => line.textContent)
+    expect(lines[0]).toBe(`invoice ${invoice.invoiceNumber} (NW-1042)`)
     expect(shown('248.00 USDC', { selector: 'dd' })).toBe(true)
     expect(shown(invoice.merchant)).toBe(true)
     expect(shown(/^Northwind Studio Ltd/, { selector: 'dd' })).toBe(true)

@@ -139,7 +139,14 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
       return <PermitView authorisation={state.authorisation} merchantName={merchantName} step={state.funding ? t.stepPermit : null} />
     case 'signingOperation':
       return (
-        <SigningOperationView payment={state.payment} token={state.invoice.token} merchantName={merchantName} validUntil={state.window.validUntil} simulated={state.simulated} />
+        <SigningOperationView
+          payment={state.payment}
+          token={state.invoice.token}
+          merchantName={merchantName}
+          invoiceLabel={invoiceNumber}
+          validUntil={state.window.validUntil}
+          simulated={state.simulated}
+        />
       )
     case 'pending':
       return <PendingView {...state} onSendAgain={actions.retry} onSignNew={actions.renewPermit} />
