@@ -159,7 +159,7 @@ describe('render', () => {
       'To: 0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
       "Merchant's fee: 1%",
       `Invoice registry: ${registry}`,
-      'Paying vault: 0x7a417e5e1F0e6F3B2c1D0a9B8C7D6e5F4A3B2c1d',
+      'Payment account: 0x7a417e5e1F0e6F3B2c1D0a9B8C7D6e5F4A3B2c1d',
       'Valid until: 2026-11-24T14:05:00Z',
     ])
     expect(screen.interpolatedIntent).toBe('Pay invoice no. 2: 248 USDC to 0x70997970C51812dc3A010C7d01b50e0d17dc79C8 until 2026-11-24T14:05:00Z')
@@ -176,7 +176,7 @@ describe('render', () => {
       'To: 0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
       "Merchant's fee: 1%",
       `Invoice registry: ${registry}`,
-      'Paying vault: 0x7a417e5e1F0e6F3B2c1D0a9B8C7D6e5F4A3B2c1d',
+      'Payment account: 0x7a417e5e1F0e6F3B2c1D0a9B8C7D6e5F4A3B2c1d',
       'Valid until: 2026-11-24T14:05:00Z',
     ])
   })
@@ -185,7 +185,7 @@ describe('render', () => {
     const request = asRequested(paymentTypedData(chainId, paymentMessage(payCall, vault, userOpHash)))
     const screen = renderDescriptor(payment, request, { ...wallet, names: { [merchant]: 'Northwind', [vault]: 'My svc-checkout vault' } })
     expect(screen.lines).toContain('To: Northwind')
-    expect(screen.lines).toContain('Paying vault: My svc-checkout vault')
+    expect(screen.lines).toContain('Payment account: My svc-checkout vault')
     expect(screen.interpolatedIntent).toBe('Pay invoice no. 2: 248 USDC to Northwind until 2026-11-24T14:05:00Z')
   })
 
