@@ -120,7 +120,7 @@ describe.each(backends)('%s', (backend) => {
     test(`behavior: two instances reserving the month's last operation at once${todayCounted ? ', today having counted some already' : ', as the day\'s first'}: exactly one gets it`, async () => {
       const limits = { perDay: 50, perMonth: 20 }
       const quotas: [OperationQuota, OperationQuota] = [createOperationQuota(one, limits), createOperationQuota(two, limits)]
-      for (let round = 0; round < 5; round++) {
+      for (let round = 0; round < 10; round++) {
         const studioId = await studioWithMonthUsed(todayCounted ? 17 : 19)
         if (todayCounted) {
           await quotas[0].reserve(studioId)
