@@ -67,7 +67,7 @@ export function isUuid(value: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
 }
 
-const lockScopes = { migrations: 1, defaultAccessToken: 2, sponsorship: 3, webhookEndpoints: 4, oauthGrantIssues: 5 } as const
+const lockScopes = { migrations: 1, defaultAccessToken: 2, sponsorship: 3, webhookEndpoints: 4, oauthGrantIssues: 5, vaultDeploymentPrepares: 6 } as const
 
 /** Holds a lock on (scope, key) until the transaction ends, across every server instance on one
  * database: what row locks cannot give when the row that would conflict does not exist yet. */

@@ -247,9 +247,12 @@ describe('POST /v1/studios/submit, by someone who saw the signed deployment', ()
     const unsigned = await deploymentFor(owner.address)
     const prepared = await call('/v1/studios/prepare', ownerToken, { body: { name: 'Watched Studio', chainId: chainId(), userOp: unsigned } })
     expect(prepared.status).toBe(200)
+    // the watcher prepares the same vault at once, most likely in the same second: the operation they
+    // are given is another one, never the owner's, which only the owner's user may submit
+    const watcherPrepared = await call('/v1/studios/prepare', watcherToken, { body: { chainId: chainId(), userOp: unsigned } })
+    expect(watcherPrepared.status).toBe(200)
+    expect(watcherPrepared.body.userOpHash).not.toBe(prepared.body.userOpHash)
     const signed = await signPrepared(owner, prepared.body)
-    // the watcher has prepared the same vault themselves: a prepare of their own makes another operation, not this one
-    expect((await call('/v1/studios/prepare', watcherToken, { body: { chainId: chainId(), userOp: unsigned } })).status).toBe(200)
 
     for (const path of ['/v1/studios/submit', '/v1/studios']) {
       const claimed = await call(path, watcherToken, { body: { name: 'Not Yours', chainId: chainId(), userOp: signed } })

@@ -72,8 +72,10 @@ function typedDataToSign(chainId: number, operation: DeploymentOperation, token:
  * factory's createAccount estimated, the owner's validation on top), sponsored by our paymaster, and
  * the typed message bound to the operation's hash and to the window the sponsorship is good for.
  * The caller has counted the prepare against the user: there is no studio yet to count it against.
+ * `windowCutSeconds` ends the window that many seconds sooner: another operation than one prepared
+ * for someone else in the same second.
  */
-export async function prepareDeployment(signing: SessionSignerDependencies, operation: DeploymentOperation) {
+export async function prepareDeployment(signing: SessionSignerDependencies, operation: DeploymentOperation, { windowCutSeconds = 0 }: { windowCutSeconds?: number } = {}) {
   const { client, deployment, sponsor } = signing
   const [fees, createGas] = await Promise.all([
     client.estimateFeesPerGas(),
@@ -92,7 +94,7 @@ export async function prepareDeployment(signing: SessionSignerDependencies, oper
     maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     signature: '0x',
   }
-  const validUntil = Math.floor(signing.now() / 1000) + signing.sponsorshipWindowSeconds
+  const validUntil = Math.floor(signing.now() / 1000) + signing.sponsorshipWindowSeconds - windowCutSeconds
   userOp = { ...userOp, ...(await sponsor.stub(userOp, { validUntil })) }
   userOp.preVerificationGas = referencePreVerificationGas({ version: '0.7', userOp }, ownerSignatureBytes)
   const { validUntil: _signed, ...sponsorship } = await sponsor.sign(userOp, { validUntil })

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { getAddress, type Address, type Hex } from 'viem'
 import { HttpError } from '../../http/httpError'
-import type { Database } from '../../store/database'
+import { lockForTransaction, type Database } from '../../store/database'
 import type { Studio } from '../../store/studioStore'
 
 export type VaultDeploymentStatus = 'prepared' | 'pending' | 'deployed' | 'failed'
@@ -111,11 +111,19 @@ export function createVaultDeploymentStore(db: Database) {
 
     /**
      * Binds a sponsored deployment to the user who asked for it, until its signature window ends: the
-     * only user whose submit may send it. This user's bindings that have lapsed go with the new one.
+     * only user whose submit may send it. False when another user holds this very operation: the
+     * deployment of a known owner is the same operation for anyone who prepares it in the same second,
+     * and one operation is one user's. This user's bindings that have lapsed go with the new one.
      */
-    async operationPrepared(userId: string, userOpHash: Hex, validUntil: number): Promise<void> {
-      await db.query('DELETE FROM vault_deployment_prepares WHERE user_id = $1 AND valid_until < extract(epoch FROM now())', [userId])
-      await db.query('INSERT INTO vault_deployment_prepares (user_id, user_op_hash, valid_until) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [userId, userOpHash.toLowerCase(), validUntil])
+    async operationPrepared(userId: string, userOpHash: Hex, validUntil: number): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        await lockForTransaction(tx, 'vaultDeploymentPrepares', userOpHash.toLowerCase())
+        const held = await tx.query('SELECT 1 FROM vault_deployment_prepares WHERE user_op_hash = $1 AND user_id <> $2 AND valid_until >= extract(epoch FROM now())', [userOpHash.toLowerCase(), userId])
+        if (held.length > 0) return false
+        await tx.query('DELETE FROM vault_deployment_prepares WHERE user_id = $1 AND valid_until < extract(epoch FROM now())', [userId])
+        await tx.query('INSERT INTO vault_deployment_prepares (user_id, user_op_hash, valid_until) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [userId, userOpHash.toLowerCase(), validUntil])
+        return true
+      })
     },
 
     /**

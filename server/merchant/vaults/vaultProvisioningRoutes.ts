@@ -5,6 +5,7 @@ import { AuthenticationError, ForbiddenError } from '../../auth/authErrors'
 import type { IdentityVerifier } from '../../auth/jwtVerifier'
 import { oauthAccessTokenPrefix } from '../../auth/oauthTokenPrefix'
 import { partOf, perClientLimit } from '../../http/perClientLimit'
+import { HttpError } from '../../http/httpError'
 import { apiRoute } from '../../routes/apiRoute'
 import type { Studio } from '../../store/studioStore'
 import { signedInIdentity } from '../accounts/signedInIdentity'
@@ -91,6 +92,23 @@ async function submitDeployment(provisioning: VaultProvisioningDependencies, use
   return { studio, operation, userOpHash, status: outcome.status === 'confirmed' ? 'deployed' : 'pending', ...(outcome.status === 'confirmed' ? { txHash: outcome.txHash } : {}) }
 }
 
+/** Tries for an operation no other user holds: each try's window ends a second sooner. */
+const distinctOperationTries = 5
+
+/**
+ * The sponsored deployment, bound to this user alone. A known owner's deployment is the same
+ * operation for anyone who prepares it in the same second; were it bound to two users, a watcher who
+ * prepared it beside the owner could submit the owner's signature as their own. A window one second
+ * shorter makes it another operation.
+ */
+async function preparedForUser(provisioning: VaultProvisioningDependencies, user: User, operation: DeploymentOperation) {
+  for (let windowCutSeconds = 0; windowCutSeconds < distinctOperationTries; windowCutSeconds++) {
+    const prepared = await prepareDeployment(provisioning.signing, operation, { windowCutSeconds })
+    if (await provisioning.deployments.operationPrepared(user.id, prepared.userOpHash, prepared.validUntil)) return prepared
+  }
+  throw new HttpError(503, 'PAYMASTER_UNAVAILABLE', 'the deployment could not be prepared for you alone just now: prepare it again in a few seconds', {}, { 'Retry-After': '5' })
+}
+
 const pendingMessage = 'The deployment was sent and is not on-chain yet: the studio reads vaultDeploymentStatus pending until it is. Submit the same signed operation again to follow it.'
 
 /** A prepare estimates gas and asks our paymaster to sign, as the pay flow's prepare does. */
@@ -132,8 +150,7 @@ export const vaultProvisioningRoutes = [
       const own = await provisioning.deployments.studioOf(user.id)
       if (own && !(own.chainId === body.chainId && isAddressEqual(own.vaultAddress, operation.vault))) throw new StudioExistsError(own.id, own.vaultAddress)
       await provisioning.deployments.prepared(user.id, { chainId: body.chainId, vault: operation.vault, owner: operation.owner, salt: operation.salt }, body.name ?? null, provisioning.preparesPerDay)
-      const prepared = await prepareDeployment(provisioning.signing, operation)
-      await provisioning.deployments.operationPrepared(user.id, prepared.userOpHash, prepared.validUntil)
+      const prepared = await preparedForUser(provisioning, user, operation)
       return { success: true as const, ...prepared, studioId: own?.id ?? null, vaultAddress: operation.vault }
     },
   }),
