@@ -87,11 +87,11 @@ export default defineConfig({
       // (metrics registries and loggers are per server), so sharing the module graph saves ~100 s
       {
         extends: true,
-        test: { name: 'node', include: ['test/**/*.test.{ts,tsx}'], exclude: builtTests, globalSetup: ['test/support/nodeProjectSetup.ts', 'test/support/cliBundlesSetup.ts'], isolate: false },
+        test: { name: 'node', include: ['test/**/*.test.{ts,tsx}'], exclude: builtTests, globalSetup: ['test/support/nodeProjectSetup.ts', 'test/support/cliBundlesSetup.ts', 'test/support/packedPackageSetup.ts'], isolate: false },
       },
       // likewise, so that a worker's browser files share the devnet the first of them starts
       // (test/support/workerCheckout.ts) instead of each starting and building its own
-      { extends: true, test: { name: 'built', include: builtTests, globalSetup: ['test/support/buildPage.ts', 'test/support/cliBundlesSetup.ts'], isolate: false } },
+      { extends: true, test: { name: 'built', include: builtTests, globalSetup: ['test/support/buildPage.ts', 'test/support/cliBundlesSetup.ts', 'test/support/packedPackageSetup.ts'], isolate: false } },
     ],
   },
 })
