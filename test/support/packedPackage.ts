@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { packageDir, stagePackage } from '../../packages/checkout/scripts/buildPackage'
@@ -62,6 +62,25 @@ function sourcesKey(): string {
   return hash.digest('hex').slice(0, 16)
 }
 
+/** A run killed before its teardown leaves its install behind: the next run removes it. */
+function removeInstallsOfEndedRuns() {
+  for (const name of readdirSync(tmpdir())) {
+    const runPid = Number(/^svc-packed-package-(\d+)-/.exec(name)?.[1])
+    if (!runPid || runAlive(runPid)) continue
+    rmSync(join(tmpdir(), name), { recursive: true, force: true })
+  }
+}
+
+function runAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: alive, another user's
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
 async function waitForInstall(done: string): Promise<InstalledPackage> {
   // the beforeAll hooks that ask give it three minutes
   for (const until = Date.now() + 170_000; !existsSync(done); ) {
@@ -75,11 +94,12 @@ async function waitForInstall(done: string): Promise<InstalledPackage> {
 
 /**
  * The run's one install of the packed package: the first test file to ask builds, packs and installs
- * it (about 8 s of CPU, most of it tsc writing the declarations); a file that asks meanwhile, in
- * another worker or project, waits for it. Directly in the temporary folder, as the files' own
- * projects are: npm links React and TypeScript by relative paths.
+ * it (8 to 10 s on a quiet machine: the build, its declarations, npm pack and install); a file that
+ * asks meanwhile, in another worker or project, waits for it. Directly in the temporary folder, as
+ * the files' own projects are: npm links React and TypeScript by relative paths.
  */
 async function sharedInstall(): Promise<InstalledPackage> {
+  removeInstallsOfEndedRuns()
   const dir = join(tmpdir(), `${sharedInstallPrefix(process.ppid)}${sourcesKey()}`)
   const done = `${dir}.json`
   try {
