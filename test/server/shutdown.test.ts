@@ -1,24 +1,26 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { parseUnits } from 'viem'
 import { expect, onTestFinished, test } from 'vitest'
 import { devnetEnv } from '../../devnet/devnetConfig'
+import { openMigratedDatabase } from '../../server/store/openStores'
+import { createStudioStore } from '../../server/store/studioStore'
 import { bundledCli } from '../support/cliBundle'
 import { useDevnet } from '../support/devnet'
-import { runCli } from '../support/runCli'
+import { migratedDataDir } from '../support/migratedDataDir'
 import { api, permitAndPrepare, signUserOp } from '../support/server'
 
 const devnet = useDevnet()
 
 /** `npm run serve` in its own process, against this file's devnet; ready once it logs where it listens. */
 async function startServe(env: Record<string, string>) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-serve-'))
+  const dataDir = await migratedDataDir()
+  // the demo merchant as a studio of this server, as `npm run keys -- create-studio` makes one
+  // (test/auth/keysCommand.test.ts runs it): only its invoices are sponsored
+  const setup = await openMigratedDatabase({ DATA_DIR: dataDir })
+  await createStudioStore(setup).createStudio({ vaultAddress: devnet.seed.merchant.vault, chainId: devnet.deployment.chainId })
+  await setup.close()
   const environment = { ...devnetEnv(devnet, { port: 0, dataDir }), ...env }
-  // the demo merchant as a studio of this server, as an operator makes one: only its invoices are sponsored
-  const studio = await runCli('cli/keys.ts', ['create-studio', '--vault', devnet.seed.merchant.vault, '--chain-id', String(devnet.deployment.chainId)], environment)
-  expect(studio.code, studio.stderr).toBe(0)
   const child = spawn(process.execPath, [await bundledCli('server/serve.ts')], {
     env: { ...process.env, ...environment },
     stdio: ['ignore', 'pipe', 'pipe'],
