@@ -100,9 +100,11 @@ function storefrontApp({
   // constructed stylesheet, which style-src does not govern; the studio's logo comes from the checkout (img-src)
   const devnetNode = devnetRpcUrl ? ` ${new URL(devnetRpcUrl).origin}` : ''
   const csp = `default-src 'self'; script-src 'self' ${checkout}; frame-src ${checkout}; connect-src 'self' ${checkout}${devnetNode}; img-src 'self' data: ${checkout}; style-src 'self'`
+  // how the page embeds the checkout is a note for the developer reading the demo, under it: a shop's
+  // first screen on a phone is its product and the checkout's Pay
   const product = (p: StorefrontProduct, how: string, checkoutHtml: string) => `<section class="product">
-<p>${escape(how)}</p><h1>${escape(p.name)}</h1><p>${escape(p.description)}</p><p class="price">${escape(shopPrice(p.amount))}</p>
-${checkoutHtml}</section><section><h2>Events received by this page</h2><div id="events" aria-live="polite"></div></section>`
+<h1>${escape(p.name)}</h1><p>${escape(p.description)}</p><p class="price">${escape(shopPrice(p.amount))}</p>
+${checkoutHtml}</section><section><p>${escape(how)}</p><h2>Events received by this page</h2><div id="events" aria-live="polite"></div></section>`
 
   app.get('/shop.css', (c) => c.body(css, 200, { 'Content-Type': 'text/css' }))
   app.get('/shop.js', (c) => c.body(js, 200, { 'Content-Type': 'text/javascript' }))

@@ -30,7 +30,11 @@ export function InvoiceHeader(p: {
       <p class="svc-merchant">{merchantName ?? (toCome ? <ToCome words={toCome.merchantName} /> : <span class="svc-mono">{invoice.merchant}</span>)}</p>
       <div class="svc-title-row">
         <h1>{toCome ? <InvoiceTitleToCome number={toCome.invoiceNumber} /> : t.invoiceTitle(p.invoiceNumber)}</h1>
-        <span class={`svc-badge svc-badge-${standing}`}>{badge}</span>
+        {/* as wide as the widest word it can say (theme.css): its word changing as the chain answers
+            never moves the title beside it, nor rewraps the row on a phone */}
+        <span class={`svc-badge svc-badge-${standing}`} data-room={[t.unconfirmed, t.statusIssued, t.statusOverdue, t.statusPaid, t.statusCanceled].join('\n')}>
+          {badge}
+        </span>
       </div>
       <p class="svc-amount">
         <span>{standing === 'paid' || standing === 'canceled' ? t.amount : t.amountDue}</span>
@@ -76,7 +80,7 @@ function ToCome({ words }: { words: string }) {
 }
 
 /** The title's own words around a number still to come ("Invoice …", "الفاتورة …"), in the
- * language's order. */
+ * language's order, the number holding its place unseen. */
 function InvoiceTitleToCome({ number }: { number: string }) {
   const { strings: t } = useLocale()
   const marker = '\u0000'

@@ -144,7 +144,7 @@ describe('PayPage', () => {
     expect(shown(/could not be confirmed/)).toBe(false)
   })
 
-  test("behavior: while the record is checked, the header paints neither the chain's bare number and address nor the record's unchecked words, which hold their places; once checked, the record's words stand in them", () => {
+  test("behavior: while the record is checked, the header paints neither the chain's bare number and address nor the record's unchecked words, which hold their places unseen; once checked, the record's words stand there", () => {
     const unconfirmed = { ...invoice, confirmed: false }
     show({ name: 'checking', invoice: unconfirmed }, loaded(unconfirmed))
     const header = document.querySelector('header.svc-header')!
