@@ -22,7 +22,6 @@ const route = 'invoices.issue'
 const customerId = '0b6f0a5e-2d55-4b8e-8a37-1c1d2e3f4a5b'
 let serial = 0
 const hashOf = (what: string): Hex => keccak256(toHex(`${what} ${++serial}`))
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 type IssueBody = { customerId: string; amount: string; dueAt?: string | undefined; dueDays?: number | undefined; description?: string; sendEmail?: boolean }
 type Work = { dueAt: string }
@@ -217,13 +216,14 @@ describe.each(backends)('%s', (backend) => {
     const chain = issuer()
     const studioId = randomUUID()
     const key = randomUUID()
-    const dead = await stores[0].claim({ scope: scopeOf(studioId), key, fingerprint: fingerprintOf(studioId, body()), leaseMs: 300 })
+    const dead = await stores[0].claim({ scope: scopeOf(studioId), key, fingerprint: fingerprintOf(studioId, body()), leaseMs: 60_000 })
     if (dead.kind !== 'leased') throw new Error('the first claim leased the record')
     const userOpHash = hashOf('operation')
     chain.chain.set(userOpHash, { invoiceId: 41n, txHash: hashOf('transaction') })
     await stores[0].beginSubmission(dead.lease, { dueAt: '1767225600' })
     await stores[0].recordSubmitted(dead.lease, userOpHash)
-    await sleep(400)
+    // the dead request's lease runs out, brought forward as time passing would
+    await leaseRunsOut(key)
     const retried = await instance(stores[1], chain, { studioId })(body(), key)
     expect(retried.body).toMatchObject({ id: '41', userOpHash, dueAt: '1767225600', idempotency: { replayed: true, state: 'confirmed' } })
     expect(chain.calls).toEqual({ submit: 0, poll: 1, finalize: 1 })
@@ -233,14 +233,15 @@ describe.each(backends)('%s', (backend) => {
     const chain = issuer()
     const studioId = randomUUID()
     const key = randomUUID()
-    const dead = await stores[0].claim({ scope: scopeOf(studioId), key, fingerprint: fingerprintOf(studioId, body()), leaseMs: 300 })
+    const dead = await stores[0].claim({ scope: scopeOf(studioId), key, fingerprint: fingerprintOf(studioId, body()), leaseMs: 60_000 })
     if (dead.kind !== 'leased') throw new Error('the first claim leased the record')
     const userOpHash = hashOf('operation')
     const txHash = hashOf('transaction')
     await stores[0].beginSubmission(dead.lease, { dueAt: '1767225600' })
     await stores[0].recordSubmitted(dead.lease, userOpHash)
     await stores[0].recordIncluded(dead.lease, 7n, txHash)
-    await sleep(400)
+    // the dead request's lease runs out, brought forward as time passing would
+    await leaseRunsOut(key)
     const retried = await instance(stores[1], chain, { studioId })(body(), key)
     expect(retried).toEqual({ status: 200, body: { id: '7', status: 'Issued', dueAt: '1767225600', userOpHash, txHash, idempotency: { key, replayed: true, state: 'confirmed' } } })
     expect(chain.calls).toEqual({ submit: 0, poll: 0, finalize: 1 })
