@@ -26,10 +26,12 @@ beforeAll(async () => {
   const url = await databases.postgresUrl()
   db = await openDatabase({ url })
   await migrate(db)
-  // one environment for both instances: the same database and the same key to open the secrets with
+  // one environment for both instances: the same database and the same key to open the secrets with.
+  // The other instance waits the lease out in real time: it is as short as keeps the killed instance's
+  // requests unanswered until the kill, and their resending well past the 3 s the test requires.
   env = devnetEnv(devnet, {
     port: 0,
-    overrides: { DATABASE_URL: url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_INTERVAL_MS: '100', WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_LEASE_MS: '6000', LOG_LEVEL: 'info' },
+    overrides: { DATABASE_URL: url, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_INTERVAL_MS: '100', WEBHOOK_TIMEOUT_MS: '3500', WEBHOOK_LEASE_MS: '4500', LOG_LEVEL: 'info' },
   })
 })
 afterAll(async () => {
