@@ -19,8 +19,10 @@ import { signedRequest, type Answer } from '../support/signedRequest'
 
 const devnet = useDevnet()
 const databases = useDatabases()
-/** Short enough for a test to wait out, longer than the wait on the chain as the configuration insists. */
-const leaseMs = 6_000
+/** Short enough for a test to wait out, longer than the wait on the chain as the configuration insists.
+ * anvil includes an operation as soon as it arrives, so the wait on the chain (SUBMIT_WAIT_MS) never
+ * runs out here; both are kept short because the retry below waits the lease out in real time. */
+const leaseMs = 3_000
 let db: Database
 let env: Record<string, string>
 let config: Config
@@ -31,7 +33,7 @@ beforeAll(async () => {
   db = await openDatabase({ url })
   await migrate(db)
   // one environment for both instances: the same database and the same key to open the metadata with
-  env = devnetEnv(devnet, { port: 0, overrides: { DATABASE_URL: url, SUBMIT_WAIT_MS: '4000', IDEMPOTENCY_LEASE_MS: String(leaseMs), LOG_LEVEL: 'info' } })
+  env = devnetEnv(devnet, { port: 0, overrides: { DATABASE_URL: url, SUBMIT_WAIT_MS: '2000', IDEMPOTENCY_LEASE_MS: String(leaseMs), LOG_LEVEL: 'info' } })
   config = readConfig(env)
   const stores = openStores(config, db)
   const merchant = await seedMerchantAccess(stores, devnet)
