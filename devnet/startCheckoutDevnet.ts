@@ -30,6 +30,9 @@ export type StartCheckoutDevnetParameters = {
   databaseUrl?: string | undefined
   /** The server's request log; the devnet's own summary is for the caller to print. */
   logger: Logger
+  /** Server settings of the caller's (a test's shorter WEBHOOK_INTERVAL_MS), over the devnet's own
+   * and under those the environment gives. */
+  serverSettings?: Record<string, string>
 }
 
 /** Where the devnet's sign-in client is sent back with its code. No page answers there yet (there is
@@ -62,7 +65,7 @@ export type CheckoutDevnet = {
  * merchant, payer and invoices seeded, the companion server on a new embedded database (or the empty
  * PostgreSQL database `databaseUrl` names), and the demo storefront on an origin of its own.
  */
-export async function startCheckoutDevnet({ dir, rpcPort, port: askedPort, storefrontPort, identityPort = 0, databaseUrl, logger }: StartCheckoutDevnetParameters): Promise<CheckoutDevnet> {
+export async function startCheckoutDevnet({ dir, rpcPort, port: askedPort, storefrontPort, identityPort = 0, databaseUrl, logger, serverSettings = {} }: StartCheckoutDevnetParameters): Promise<CheckoutDevnet> {
   // the dashboard's redirect URI names the server's port, registered before the server listens
   const port = askedPort || (await freeLoopbackPort())
   const dataDir = join(dir, 'pglite')
@@ -102,7 +105,7 @@ export async function startCheckoutDevnet({ dir, rpcPort, port: askedPort, store
   // every payer of a devnet is its developer on 127.0.0.1: a limit per client address would count
   // them all as one; the limits per invoice and per owner still hold
   // webhooks to loopback: the demo storefront's receiver, and a merchant trying one on this machine
-  const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, SPONSORSHIP_LIMIT_PER_CLIENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SMTP_URL: mailbox.url, LEADS_NOTIFY_EMAIL: devnetLeadsInbox, ...jwtSettings, ...serverOverrides(process.env), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }
+  const overrides = { ALLOWED_FRAME_ANCESTORS: `'self' ${storefront.url}`, SPONSORSHIP_LIMIT_PER_CLIENT: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SMTP_URL: mailbox.url, LEADS_NOTIFY_EMAIL: devnetLeadsInbox, ...jwtSettings, ...serverSettings, ...serverOverrides(process.env), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) }
   const config = devnetConfig(devnet, { port, ...(databaseUrl ? {} : { dataDir }), overrides })
   const server = await createServer(config, {
     db,

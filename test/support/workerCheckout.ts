@@ -39,7 +39,11 @@ async function start(): Promise<WorkerCheckout> {
   // query in WebAssembly, a sixth of these workers' CPU. PGlite, npm start's default, is proven by
   // start.test.ts (the real `npm start`) and by the store tests, which run on both.
   const databaseUrl = await (await workerCluster(slots)).createDatabase()
-  const checkout = await startCheckoutDevnet({ dir, rpcPort: 0, port: 0, storefrontPort: 0, databaseUrl, logger: jsonLogger((line) => (output += line)) })
+  // the registry's follower and the webhook deliveries pass every 200 ms rather than npm start's 2 s:
+  // an invoice's list row, the shop's paid order and a merchant's receiver follow the chain within a
+  // pass, and a test waits for each as a person would
+  const serverSettings = { WEBHOOK_INTERVAL_MS: '200' }
+  const checkout = await startCheckoutDevnet({ dir, rpcPort: 0, port: 0, storefrontPort: 0, databaseUrl, serverSettings, logger: jsonLogger((line) => (output += line)) })
   writeFileSync(join(slots, `worker-${process.pid}.json`), JSON.stringify({ anvilPid: checkout.anvilPid, dir }))
   return Object.assign(checkout, { output: () => output })
 }
