@@ -7,14 +7,15 @@ import { openMigratedDatabase } from '../../server/store/openStores'
 import { createStudioStore } from '../../server/store/studioStore'
 import { bundledCli } from '../support/cliBundle'
 import { useDevnet } from '../support/devnet'
-import { migratedDataDir } from '../support/migratedDataDir'
+import { useMigratedDataDirs } from '../support/migratedDataDir'
 import { api, permitAndPrepare, signUserOp } from '../support/server'
 
 const devnet = useDevnet()
+const dataDirs = useMigratedDataDirs()
 
 /** `npm run serve` in its own process, against this file's devnet; ready once it logs where it listens. */
 async function startServe(env: Record<string, string>) {
-  const dataDir = await migratedDataDir()
+  const dataDir = await dataDirs.create()
   // the demo merchant as a studio of this server, as `npm run keys -- create-studio` makes one
   // (test/auth/keysCommand.test.ts runs it): only its invoices are sponsored
   const setup = await openMigratedDatabase({ DATA_DIR: dataDir })

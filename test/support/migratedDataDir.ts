@@ -1,20 +1,14 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { inject } from 'vitest'
+import { afterAll, beforeAll, inject } from 'vitest'
 import { openMigratedDatabase } from '../../server/store/openStores'
 
 let template: Promise<string> | undefined
 
-/**
- * A new PGlite data directory as a server leaves it after its first start in an empty DATA_DIR:
- * initdb'd and migrated, holding no records. For tests that give DATA_DIR to a tool run in its own
- * process, or open it themselves before and after. initdb on disk is about 5 s of CPU and a copy
- * about 0.5 s, so the worker makes one template and copies it; the caller removes its copy. The
- * template goes with the worker (in the `node` project's folder its teardown removes, too).
- * The first start on an empty DATA_DIR is test/server/serve.test.ts's.
- */
-export async function migratedDataDir(): Promise<string> {
+/** The worker's template, made on first use; it goes with the worker (in the `node` project's folder
+ * its teardown removes, too). */
+function migratedTemplate(): Promise<string> {
   template ??= (async () => {
     const dir = mkdtempSync(join(inject('devnetSlotsDir') || tmpdir(), 'pglite-template-'))
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
@@ -22,7 +16,31 @@ export async function migratedDataDir(): Promise<string> {
     await db.close()
     return dir
   })()
-  const dir = mkdtempSync(join(tmpdir(), 'svc-data-dir-'))
-  cpSync(await template, dir, { recursive: true })
-  return dir
+  return template
+}
+
+/**
+ * New PGlite data directories as a server leaves one after its first start in an empty DATA_DIR:
+ * initdb'd and migrated, holding no records. For tests that give DATA_DIR to a tool run in its own
+ * process, or open it themselves before and after. initdb on disk is about 5 s of CPU and a copy
+ * about 0.5 s, so the worker makes one template, before the file's tests (outside any one test's
+ * time), and each directory is a copy of it, removed after the file. Making one in an empty
+ * directory is test/devnet/devnetDatabase.test.ts's.
+ */
+export function useMigratedDataDirs() {
+  const copies: string[] = []
+  beforeAll(async () => {
+    await migratedTemplate()
+  })
+  afterAll(() => {
+    for (const dir of copies) rmSync(dir, { recursive: true, force: true })
+  })
+  return {
+    async create(): Promise<string> {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-data-dir-'))
+      copies.push(dir)
+      cpSync(await migratedTemplate(), dir, { recursive: true })
+      return dir
+    },
+  }
 }
