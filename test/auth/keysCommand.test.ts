@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { bytesToHex, getAddress } from 'viem'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { ApiKeyNotFoundError, parseKeysCommand, runKeysCommand } from '../../cli/keysCommand'
+import { ApiKeyNotFoundError, keysUsage, parseKeysCommand, runKeysCommand } from '../../cli/keysCommand'
 import { UsageError } from '../../cli/usageError'
 import { bundledCli } from '../support/cliBundle'
 import { runCli, runCliWithTsx } from '../support/runCli'
@@ -17,10 +17,12 @@ import { createMetadataCipher } from '../../server/store/metadataCipher'
 import { migrate } from '../../server/store/migrations'
 import { openMigratedDatabase } from '../../server/store/openStores'
 import { createStudioStore, StudioNotFoundError } from '../../server/store/studioStore'
+import { useMigratedDataDirs } from '../support/migratedDataDir'
 import { useDatabases } from '../support/postgres'
 
 const encryptionKey = randomBytes(32).toString('base64')
 const databases = useDatabases()
+const dataDirs = useMigratedDataDirs()
 const day = 86_400_000
 
 let db: Database
@@ -93,7 +95,8 @@ describe('npm run keys', () => {
   })
 
   test('behavior: the command line works on the server database from DATA_DIR and METADATA_ENCRYPTION_KEY', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-keys-'))
+    // the server's database after its first start
+    const dir = await dataDirs.create()
     try {
       const setup = await openMigratedDatabase({ DATA_DIR: dir })
       const studio = await newStudio(setup)
@@ -156,6 +159,8 @@ describe('npm run keys', () => {
   test('behavior: --help prints the usage, where a studio is defined, and exits 0 without a database', async () => {
     const run = await runCliWithTsx('cli/keys.ts', ['--help'], {})
     expect(run).toMatchObject({ code: 0, stderr: '' })
+    // the usage whole, every command's line
+    expect(run.stdout).toBe(`${keysUsage}\n`)
     expect(run.stdout).toContain('npm run keys -- create-studio --vault <address> --chain-id <id>')
     // defined where the usage first names it
     expect(run.stdout).toMatch(/^usage:\n  npm run keys -- create-studio [^\n]*\n\s+\(a studio is a merchant's workspace: it owns the invoices of one vault/)
@@ -194,7 +199,8 @@ describe('npm run keys on the devnet', () => {
 
   test('behavior: with no database settings it reaches the devnet\'s database, through the devnet while it runs and directly once it stopped', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-keys-devnet-'))
-    const database = { socket: join(dir, 'database.sock'), dataDir: join(dir, 'pglite'), metadataEncryptionKey: encryptionKey }
+    // the devnet's database as npm start leaves it (devnet/devnetDatabase.ts: new and migrated)
+    const database = { socket: join(dir, 'database.sock'), dataDir: await dataDirs.create(), metadataEncryptionKey: encryptionKey }
     try {
       const devnetDb = await openMigratedDatabase({ DATA_DIR: database.dataDir })
       const studio = await newStudio(devnetDb)
