@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { listenOnLoopback } from '../support/loopback'
+import { useMigratedDataDirs } from '../support/migratedDataDir'
 import { useDatabases } from '../support/postgres'
 import { runCli } from '../support/runCli'
 
@@ -28,6 +29,7 @@ const env = {
 
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-serve-'))
 const databases = useDatabases()
+const dataDirs = useMigratedDataDirs()
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
 describe('npm run serve', () => {
@@ -61,6 +63,9 @@ describe('npm run serve', () => {
   })
 
   test('behavior: with DATA_DIR set it starts, and its log says single-instance mode; its listener holds to HTTP_HEADERS_TIMEOUT_MS', async () => {
+    // a database an earlier start left (the first start on an empty directory makes it as the devnet
+    // does: test/devnet/devnetDatabase.test.ts)
+    const dataDir = await dataDirs.create()
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/serve.ts'], {
       env: { PATH: process.env.PATH ?? '', ...env, DATA_DIR: dataDir, HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '1000' },
       stdio: ['ignore', 'pipe', 'pipe'],
