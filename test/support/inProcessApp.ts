@@ -8,7 +8,7 @@ import { createApp, type AppDependencies } from '../../server/app'
 import type { TrustedProxies } from '../../server/http/clientAddress'
 import { silentLogger } from '../../server/http/logger'
 import { createMetrics } from '../../server/ops/metrics'
-import { openDatabase } from '../../server/store/database'
+import { openDatabase, type Database } from '../../server/store/database'
 import { migrate } from '../../server/store/migrations'
 import { openStores } from '../../server/store/openStores'
 
@@ -38,12 +38,34 @@ export type InProcessAppParameters = {
   trustedProxies?: TrustedProxies
   /** Where the limits are counted (a test's Redis); absent, in the app's memory. */
   sharedRateCounter?: AppDependencies['sharedRateCounter']
+  /** The database, when the file's apps share one (useInProcessDatabase); absent, the app's own. */
+  database?: () => Promise<Database>
   /** More of the merchant side, over the app's stores (an identity provider's verifier, the lead
    * form's mailer): what a test needs beyond the API key and customers. */
   merchant?: (stores: ReturnType<typeof openStores>) => Promise<Partial<AppDependencies['merchant']>>
 }
 
-export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, sharedRateCounter, merchant }: InProcessAppParameters = {}) {
+const openMigratedInMemory = async () => {
+  const db = await openDatabase({ dataDir: 'memory://' })
+  await migrate(db)
+  return db
+}
+
+/**
+ * One database for several in-process apps of a file, opened for the first of them and closed after
+ * the file: opening and migrating a PGlite is most of what an app costs (about 0.9 s of CPU), and a
+ * file whose apps differ only in their limits or proxies needs it once. Each app still makes its own
+ * studio and API key in it.
+ */
+export function useInProcessDatabase(): () => Promise<Database> {
+  let db: Promise<Database> | undefined
+  afterAll(async () => {
+    await (await db)?.close()
+  })
+  return () => (db ??= openMigratedInMemory())
+}
+
+export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, sharedRateCounter, merchant, database }: InProcessAppParameters = {}) {
   const context = {} as {
     app: ReturnType<typeof createApp>
     /** A merchant's API key with every invoice scope. */
@@ -57,10 +79,9 @@ export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, 
     close(): Promise<void>
   }
   beforeAll(async () => {
-    const db = await openDatabase({ dataDir: 'memory://' })
+    const db = database ? await database() : await openMigratedInMemory()
     // a page folder with nothing built in it, removed with the app
     const unbuilt = mkdtempSync(join(tmpdir(), 'svc-unbuilt-'))
-    await migrate(db)
     const config = { CHAIN_ID: 31337, REGISTRY_ADDRESS: randomAddress(), METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') }
     const stores = openStores(config, db)
     const studio = await stores.studios.createStudio({ name: 'In-process Studio', vaultAddress: randomAddress(), chainId: 31337 })
@@ -90,7 +111,8 @@ export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, 
     })
     context.fetch = async (url, init) => context.app.request(url, init)
     context.close = async () => {
-      await db.close()
+      // a shared database is closed after the file
+      if (!database) await db.close()
       rmSync(unbuilt, { recursive: true, force: true })
     }
   })
