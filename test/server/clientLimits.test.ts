@@ -8,7 +8,7 @@ import { memoryRateCounter, memoryRateCounterCapacity, rateLimit } from '../../s
 import { sharedRateCounter } from '../../server/http/sharedRateCounter'
 import { silentLogger } from '../../server/http/logger'
 import { connectRedis } from '../../server/ops/connectRedis'
-import { useInProcessApp } from '../support/inProcessApp'
+import { useInProcessApp, useInProcessDatabase } from '../support/inProcessApp'
 import { useRedis } from '../support/redis'
 
 /** An address in 2001:db8:1:<subnet>::/64, its interface part `n`. */
@@ -19,9 +19,11 @@ const inSubnet = (subnet: number, n: number) => `2001:db8:1:${subnet.toString(16
 const through = (client: string, forged = '203.0.113.9') => ({ headers: { 'x-forwarded-for': `${forged}, ${client}` } })
 
 const limit = 1_000
+// the apps below differ in their limits and proxies, not in what they store
+const database = useInProcessDatabase()
 
 describe('GET /pay/:id', () => {
-  const ctx = useInProcessApp({ rateLimitPerMinute: limit, trustedProxies: { hops: 1 } })
+  const ctx = useInProcessApp({ database, rateLimitPerMinute: limit, trustedProxies: { hops: 1 } })
 
   test('behavior: 2,000 requests from one /64, each from another address in it, are limited as one client; another /64 is not', async () => {
     const statuses: number[] = []
@@ -47,7 +49,7 @@ describe('GET /pay/:id', () => {
 
 describe('POST /v1/pay/:id/permit and /prepare', () => {
   // a fifth and a tenth of the general limit, unless configured
-  const ctx = useInProcessApp({ rateLimitPerMinute: 100, trustedProxies: { hops: 1 } })
+  const ctx = useInProcessApp({ database, rateLimitPerMinute: 100, trustedProxies: { hops: 1 } })
   const post = (path: string, client: string) =>
     ctx.app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client }, body: '{}' })
 
@@ -63,7 +65,7 @@ describe('POST /v1/pay/:id/permit and /prepare', () => {
 })
 
 describe('POST /v1/paymaster, without Redis', () => {
-  const ctx = useInProcessApp({ rateLimitPerMinute: 10, trustedProxies: { hops: 1 } })
+  const ctx = useInProcessApp({ database, rateLimitPerMinute: 10, trustedProxies: { hops: 1 } })
   const paymaster = (client: string) =>
     ctx.app.request('/v1/paymaster', { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': client }, body: '{}' })
 
@@ -132,7 +134,7 @@ describe('the client address', () => {
   })
 
   describe('TRUSTED_PROXY_HOPS=2', () => {
-    const ctx = useInProcessApp({ rateLimitPerMinute: 2, trustedProxies: { hops: 2 } })
+    const ctx = useInProcessApp({ database, rateLimitPerMinute: 2, trustedProxies: { hops: 2 } })
     test('behavior: the entry two from the right is the client, whatever it wrote further left', async () => {
       const from = (forged: string) => ctx.app.request('/v1/pay/x', { headers: { 'x-forwarded-for': `${forged}, 198.51.100.30, 10.0.0.2` } })
       expect([(await from('1.1.1.1')).status, (await from('2.2.2.2')).status, (await from('3.3.3.3')).status]).toEqual([400, 400, 429])
@@ -140,7 +142,7 @@ describe('the client address', () => {
   })
 
   describe('TRUSTED_PROXY_CIDRS', () => {
-    const ctx = useInProcessApp({ rateLimitPerMinute: 2, trustedProxies: { cidrs: ['10.0.0.0/8', 'fd00::/8'] } })
+    const ctx = useInProcessApp({ database, rateLimitPerMinute: 2, trustedProxies: { cidrs: ['10.0.0.0/8', 'fd00::/8'] } })
     test('behavior: the right-most entry outside our networks is the client', async () => {
       const from = (forwarded: string) => ctx.app.request('/v1/pay/x', { headers: { 'x-forwarded-for': forwarded } })
       const statuses = [
@@ -162,8 +164,8 @@ describe('per /64 through Redis, shared by two instances', () => {
     clients.push(redis)
     return sharedRateCounter({ redis, ...window, prefix: `svc_checkout_test:${name}`, fallback: memoryRateCounter(window), logger: silentLogger, onStoreError: () => {} })
   }
-  const a = useInProcessApp({ rateLimitPerMinute: 50, trustedProxies: { hops: 1 }, sharedRateCounter: counter })
-  const b = useInProcessApp({ rateLimitPerMinute: 50, trustedProxies: { hops: 1 }, sharedRateCounter: counter })
+  const a = useInProcessApp({ database, rateLimitPerMinute: 50, trustedProxies: { hops: 1 }, sharedRateCounter: counter })
+  const b = useInProcessApp({ database, rateLimitPerMinute: 50, trustedProxies: { hops: 1 }, sharedRateCounter: counter })
   afterAll(() => {
     for (const redis of clients) redis.disconnect()
   })
