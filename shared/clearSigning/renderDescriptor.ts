@@ -11,7 +11,8 @@ import { getAddress, isAddress, keccak256, toHex, type Address } from 'viem'
  * - `raw` integers: plain decimal digits, no grouping.
  * - `tokenAmount`: value / 10^decimals in the shortest exact decimal (the spec's "1 DAI" for 1000000 at
  *   6 decimals), a space, the token's ticker; an unknown token shows the raw value and "(Unknown token)".
- * - `date` with timestamp encoding: RFC 3339 (the spec's recommendation) in UTC, to the second, `Z`.
+ * - `date` with timestamp encoding: RFC 3339 (the spec's recommendation) in UTC, to the second, `Z`,
+ *   unless the wallet shows moments its own way (`formatDate`), as a wallet for people does.
  * - `addressName`: the trusted name when the wallet has one, else the full EIP-55 address.
  * - `unit`: value / 10^decimals in the shortest exact decimal, then its base with no space (100 at 2 decimals with base % is 1%).
  * - `visible: "optional"` fields are shown (this wallet can show them).
@@ -57,6 +58,8 @@ export type WalletKnowledge = {
   names?: Record<Address, string>
   /** The signer (`@.from`). */
   from: Address
+  /** How this wallet shows a moment (Unix seconds) to its user; RFC 3339 in UTC without it. */
+  formatDate?: (seconds: number) => string
   /** A proxy's implementation on a chain (an ERC-1967 slot read), or undefined when the address is not
    * a known proxy: how a wallet matches a per-user contract against a deployment of its implementation. */
   implementationOf?: (chainId: number, address: Address) => Address | undefined
@@ -195,7 +198,8 @@ function formatField(field: FieldFormat, request: TypedDataRequest, wallet: Wall
     }
     case 'date': {
       if (params.encoding !== 'timestamp') throw new Error(`Date encoding ${String(params.encoding)} is not implemented here`)
-      return new Date(Number(BigInt(value as string)) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
+      const seconds = Number(BigInt(value as string))
+      return wallet.formatDate ? wallet.formatDate(seconds) : new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z')
     }
     case 'addressName': {
       const address = getAddress(value as string)

@@ -5,6 +5,7 @@ import { typedDataJson } from '../../shared/typedDataJson'
 import { pinned } from '../config/pinned'
 import type { DevnetWalletRequest } from './devnetWalletRequest'
 import { devnetWalletProvider } from './devnetWallet'
+import { formatMoment } from '../ui/format'
 
 // anvil's first well-known key: the devnet's, never a real one
 const privateKey: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
@@ -39,7 +40,8 @@ describe('devnetWalletProvider', () => {
         rows: [
           ['Spender', permit.message.spender],
           ['Amount', '248 USDC'],
-          ['Valid until', '2030-03-17T17:46:40Z'],
+          // the deadline as the English pay page writes it, in this machine's time zone
+          ['Valid until', formatMoment(1_900_000_000_000, 'en')],
         ],
         typedData: typedDataJson(permit),
       },

@@ -4,6 +4,7 @@ import permit from '../../clear-signing/eip712-svc-checkout-devnet-usdc-Permit.j
 import { bindDescriptor, renderDescriptor, type Descriptor, type TypedDataRequest, type WalletKnowledge } from '../../shared/clearSigning/renderDescriptor'
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import { vaultFactoryAbi, vaultSalt } from '../../shared/vaultFactoryAbi'
+import { formatMoment } from '../ui/format'
 import type { DevnetWalletRequest } from './devnetWalletRequest'
 
 /** The descriptors the devnet wallet knows, as a clear-signing wallet holds its registry's: the
@@ -44,7 +45,11 @@ export async function describeSignature(
   node: Node,
 ): Promise<DevnetWalletRequest> {
   const request = JSON.parse(typedData) as TypedDataRequest
-  const knowledge: WalletKnowledge = { tokens: [{ chainId: deployment.chainId, address: getAddress(deployment.token), ticker: deployment.tokenSymbol, decimals: deployment.tokenDecimals }], from }
+  const knowledge: WalletKnowledge = {
+    tokens: [{ chainId: deployment.chainId, address: getAddress(deployment.token), ticker: deployment.tokenSymbol, decimals: deployment.tokenDecimals }],
+    from,
+    formatDate: devnetWalletMoment,
+  }
   let applies = devnetDescriptors.find((descriptor) => 'key' in bindDescriptor(descriptor, request, knowledge))
   const contract = request.domain.verifyingContract
   if (!applies && typeof contract === 'string' && isAddress(contract, { strict: false })) {
@@ -66,6 +71,11 @@ export async function describeSignature(
   const raw = [...Object.entries(request.domain).map(([name, value]) => [`domain.${name}`, value] as const), ['type', request.primaryType] as const, ...Object.entries(request.message)]
   return { kind: 'sign', intent: null, warning: noDescription, rows: raw.map(([name, value]) => [name, shown(value)]), typedData }
 }
+
+/** How the devnet wallet, an English one, shows a moment: as the pay page in English writes the same
+ * deadline ("Nov 28, 2026, 6:37 AM", the browser's time zone), so that the payer compares like with
+ * like rather than a UTC timestamp with a local time. */
+export const devnetWalletMoment = (seconds: number) => formatMoment(seconds * 1000, 'en')
 
 /** A transaction, field by field: no descriptor describes calls here. */
 export function describeTransaction(transaction: Record<string, unknown>): DevnetWalletRequest {

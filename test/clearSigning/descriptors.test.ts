@@ -189,6 +189,13 @@ describe('render', () => {
     expect(screen.interpolatedIntent).toBe('Pay invoice no. 2: 248 USDC to Northwind until 2026-11-24T14:05:00Z')
   })
 
+  test('behavior: a wallet that shows moments its own way shows the deadline so, in its lines and in the intent', () => {
+    const request = asRequested(paymentTypedData(chainId, paymentMessage(payCall, vault, userOpHash)))
+    const screen = renderDescriptor(payment, request, { ...wallet, formatDate: (seconds) => `at ${seconds}` })
+    expect(screen.lines).toContain(`Valid until: at ${Date.parse('2026-11-24T14:05:00Z') / 1000}`)
+    expect(screen.interpolatedIntent).toMatch(/ until at \d+$/)
+  })
+
   test('behavior: a token the wallet does not know is shown raw with a warning', () => {
     const request = asRequested(paymentTypedData(chainId, paymentMessage(payCall, vault, userOpHash)))
     expect(renderDescriptor(payment, request, { ...wallet, tokens: [] }).lines).toContain('Amount: 248000000 (Unknown token)')

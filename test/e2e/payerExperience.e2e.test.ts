@@ -10,6 +10,7 @@ import { describe, expect, onTestFinished, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients } from '../../devnet/deploy'
 import payment from '../../clear-signing/eip712-svc-checkout-Payment.json'
+import { formatMoment } from '../../src/ui/format'
 import permit from '../../clear-signing/eip712-svc-checkout-devnet-usdc-Permit.json'
 import { renderDescriptor, type Descriptor, type TypedDataRequest, type WalletKnowledge } from '../../shared/clearSigning/renderDescriptor'
 import pinnedDevnet from '../../shared/devnet.deployment.json'
@@ -220,6 +221,8 @@ describe('the pay page as a payer meets it', () => {
       tokens: [{ chainId: pinnedDevnet.chainId, address: getAddress(pinnedDevnet.token), ticker: pinnedDevnet.tokenSymbol, decimals: pinnedDevnet.tokenDecimals }],
       from: payer.owner,
       implementationOf: (chain, address) => (chain === pinnedDevnet.chainId && address === getAddress(payer.vault) ? vaultImplementation : undefined),
+      // as the devnet wallet and the English page write a deadline (this process and the browser share the machine's time zone)
+      formatDate: (seconds) => formatMoment(seconds * 1000, 'en'),
     }
     const rendered = async (index: number, descriptor: unknown) => {
       const typedData = (await page.evaluate(() => (window as unknown as { svcAsked: (string | null)[] }).svcAsked))[index]
