@@ -1,7 +1,6 @@
 import { beforeAll, expect, test } from 'vitest'
-import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { issueWithKey, registryInvoiceCount } from '../support/keyIssue'
 import { seedDemoCustomer, seedMerchantAccess } from '../../devnet/seedMerchantAccess'
-import { signedRequest } from '../support/signedRequest'
 import { useServer } from '../support/server'
 
 // one sponsored vault operation per studio per day
@@ -15,17 +14,9 @@ beforeAll(async () => {
   customerId = (await seedDemoCustomer(ctx.server.stores, access.studioId)).id
 })
 
-const invoiceCount = () => ctx.devnet.clients.public.readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoiceCount' })
+const invoiceCount = () => registryInvoiceCount(ctx)
 
-async function issue() {
-  const dueAt = ((await ctx.devnet.clients.public.getBlock()).timestamp + 86_400n).toString()
-  return signedRequest(ctx.server.url, key, {
-    method: 'POST',
-    path: '/v1/invoices/issue',
-    body: JSON.stringify({ customerId, amount: '2500000', dueAt }),
-    send: { headers: { 'idempotency-key': crypto.randomUUID() } },
-  })
-}
+const issue = () => issueWithKey(ctx, key, customerId)
 
 test("behavior: past the studio's daily quota of sponsored operations, issuing answers 429 QUOTA_EXCEEDED with Retry-After until the next UTC day, and nothing reaches the chain", async () => {
   expect((await issue()).status).toBe(200)

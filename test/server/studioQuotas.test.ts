@@ -1,9 +1,9 @@
 import { beforeAll, expect, test } from 'vitest'
-import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
+import { issueWithKey, registryInvoiceCount } from '../support/keyIssue'
 import { seedDemoCustomer, seedMerchantAccess } from '../../devnet/seedMerchantAccess'
 import { demoMerchantUser, seedMerchantLogin } from '../../devnet/seedMerchantLogin'
 import { freshMerchant, merchantCalls, ownerSigns, paidInvoice, randomAddress, type FreshMerchant } from '../support/ownerOperations'
-import { answerOf, signedRequest } from '../support/signedRequest'
+import { answerOf } from '../support/signedRequest'
 import { useSignedInServer } from '../support/signedInServer'
 
 // a day roomy enough, a month of four sponsored operations
@@ -31,19 +31,11 @@ beforeAll(async () => {
   await ctx.server.stores.db.query('INSERT INTO merchant_operation_usage (studio_id, day, used) VALUES ($1, $2::date, 3)', [studioId, first])
 })
 
-const invoiceCount = () => ctx.devnet.clients.public.readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoiceCount' })
+const invoiceCount = () => registryInvoiceCount(ctx)
 const nextMonth = () => new Date(Date.UTC(Number(today.slice(0, 4)), Number(today.slice(5, 7)), 1)).toISOString()
 const quotas = async (of = studioId, bearer = token) => answerOf(await fetch(`${ctx.server.url}/v1/studios/${of}/quotas`, { headers: { authorization: `Bearer ${bearer}` } }))
 
-async function issue() {
-  const dueAt = ((await ctx.devnet.clients.public.getBlock()).timestamp + 86_400n).toString()
-  return signedRequest(ctx.server.url, key, {
-    method: 'POST',
-    path: '/v1/invoices/issue',
-    body: JSON.stringify({ customerId, amount: '2500000', dueAt }),
-    send: { headers: { 'idempotency-key': crypto.randomUUID() } },
-  })
-}
+const issue = () => issueWithKey(ctx, key, customerId)
 
 test("behavior: the quotas answer a day entry and a month entry, the month counting what the month's days counted", async () => {
   const answer = await quotas()
