@@ -243,7 +243,7 @@ describe('the dashboard settings pages', () => {
     const rows = page.getByRole('row').filter({ hasText: 'svc-checkout CLI' })
     await rows.first().waitFor()
     await accessibleAtEveryWidth(page, 'connections', 'dashboard-')
-    // the newest is listed last: this file's sign-in
+    // connections are listed oldest first: this file's sign-in, the newest, is last
     const mine = rows.last()
     expect(await mine.textContent()).toContain('customer:read')
     page.once('dialog', (dialog) => void dialog.accept())

@@ -544,15 +544,16 @@ const ownerToken = async () =>
   (await signInWithPassword({ issuer: provider.issuer, clientId: 'svc-checkout-oauth', redirectUri: `${ctx.server.url}/oauth/signed-in`, email: demoMerchantUser.email, password: demoMerchantUser.password, resource: devnetApiAudience })).accessToken
 
 describe('GET /v1/studios/:studioId/oauth-connections', () => {
-  test("the studio's owner lists the connected agent, and an API key may not", async () => {
+  test("the studio's owner lists the connected agent, oldest connection first, and an API key may not", async () => {
     const { client, oauth } = await connectAgent(reads)
     await client.close()
     const owner = await ownerToken()
     const connections = `${ctx.server.url}/v1/studios/${studioId}/oauth-connections`
-    const listed = (await (await fetch(connections, { headers: { authorization: `Bearer ${owner}` } })).json()) as { connections: { id: string; client_name: string; door: string; scopes: string[] }[] }
+    const listed = (await (await fetch(connections, { headers: { authorization: `Bearer ${owner}` } })).json()) as { connections: { id: string; client_name: string; door: string; scopes: string[]; created_at: string }[] }
+    const created = listed.connections.map((connection) => Date.parse(connection.created_at))
+    expect(created).toEqual([...created].sort((a, b) => a - b))
     const mine = listed.connections.filter((connection) => connection.door === 'mcp' && connection.client_name === 'Test agent')
-    // earlier tests' agents share the name and list in the order of their random grant ids: this one
-    // is the connection with read scopes and no limits
+    // earlier tests' agents share the name: this one is the connection with read scopes and no limits
     expect(mine).toContainEqual(expect.objectContaining({ scopes: reads, limits: null, created_at: expect.any(String) }))
     // an API key may not see them, nor the agent itself
     expect((await signedRequest(ctx.server.url, apiKey, { method: 'GET', path: `/v1/studios/${studioId}/oauth-connections` })).status).toBe(403)

@@ -471,7 +471,8 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
         connections.push({ id: grantId, clientName: String(client?.clientName ?? grant.clientId), door: resource === resourceOf('mcp') ? 'mcp' : 'cli', scopes: String(scope).split(' ').filter(Boolean), limits, createdAt: new Date((grant.iat ?? 0) * 1000) })
       }
     }
-    return connections
+    // oldest first, as the owner connected them: grant ids are random, so their order was no order at all
+    return connections.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
   }
 
   /** Ends a grant of the studio at once: its access and refresh tokens stop working on their next use. */
