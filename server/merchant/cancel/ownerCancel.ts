@@ -20,7 +20,7 @@ async function issuedInvoiceOf(dependencies: CancelDependencies, principal: Prin
 
 /**
  * SPEC 4.11's cancel/prepare: the vault's operation that cancels the invoice, sponsored by our
- * paymaster for one of our studios (counted in its daily quota once it is submitted), and the typed Cancel message whose
+ * paymaster for one of our studios (counted in its daily and monthly quotas once it is submitted), and the typed Cancel message whose
  * owner signature authorises it. Nothing is sent: the owner's wallet signs, then cancel submits.
  */
 export async function prepareOwnerCancel(dependencies: CancelDependencies, principal: Principal, id: bigint, ownerAddress: Address) {
@@ -78,7 +78,7 @@ export async function submitOwnerCancel(dependencies: CancelDependencies, princi
   return { status: 'confirmed', userOpHash, txHash: outcome.txHash }
 }
 
-/** Sends the owner's cancel, counted in the studio's daily quota when our paymaster pays for it
+/** Sends the owner's cancel, counted in the studio's quotas when our paymaster pays for it
  * (QUOTA_EXCEEDED past it, nothing sent); an operation the bundler refused is given back. */
 async function sendCounted(dependencies: CancelDependencies, studioId: string, userOp: UserOperation<'0.7'>): Promise<string | undefined> {
   const signing = dependencies.signer

@@ -62,7 +62,7 @@ export function prepareFingerprint(studioId: string, chainId: number, body: Prep
 
 /**
  * SPEC 4.10's prepare: the vault's issueInvoice as an operation for its owner's wallet to sign,
- * sponsored by our paymaster within the studio's daily quota, and the typed Issue message whose
+ * sponsored by our paymaster within the studio's daily and monthly quotas, and the typed Issue message whose
  * signature is the operation's. With metadata, the record is checked against metaHash and kept
  * sealed under the operation's hash (encryption.pendingInvoiceId) until the invoice exists. Nothing is sent.
  *

@@ -26,7 +26,7 @@ export const clientSignedIssueRoutes = [
     path: '/v1/invoices/prepare',
     summary: "The vault operation that issues an invoice, for its owner's signature",
     description:
-      "Nothing is sent. The operation is sponsored by our paymaster within the studio's daily quota: sign it exactly as returned, since its gas and paymaster fields are in the hash the owner signs. " +
+      "Nothing is sent. The operation is sponsored by our paymaster within the studio's daily and monthly quotas: sign it exactly as returned, since its gas and paymaster fields are in the hash the owner signs. " +
       "Its signature is the typed message's validUntil as 6 bytes (big-endian) followed by the owner's 65-byte signature of `typedDataToSign`, the MerchantVault's Issue message (ERC-7730 descriptor in clear-signing/): the vault accepts no signature of a bare hash. " +
       'With `metadata` (SPEC 2.5, hashing to metaHash), the record is kept encrypted under `encryption.pendingInvoiceId` until the invoice exists; there is no IPFS here, so `ipfsCid` is null, and `shareLink` is null until POST /v1/invoices answers it. ' +
       `An ${idempotencyKeyHeader} header makes a repeat answer the same operation.`,

@@ -37,7 +37,7 @@ export function typedDataToSignOf<Kind extends OwnerCall['kind']>(kind: Kind, ty
 
 /**
  * A withdrawal or a refund prepared for the owner's wallet (prepareOwnerOperation: sponsored, one of
- * the studio's daily quota, a call that would revert refused before anything is signed), as the
+ * the studio's quotas, a call that would revert refused before anything is signed), as the
  * routes answer it: the operation on the wire and its typed message with integers as strings.
  */
 export async function prepareOwnerCall<Call extends OwnerCall>(signing: SessionSignerDependencies, parameters: { studioId: string; vault: Address; call: Call; spendQuota?: boolean; beforeSponsoring?: (nonce: bigint) => Promise<void> }) {

@@ -35,7 +35,7 @@ export type PreparedOwnerOperation = {
 /**
  * The vault operation making `call`, for its owner's wallet to sign (the client-signed routes of SPEC
  * 4.10 and 4.11): the owner's nonce key (0, not the session module's), gas from the chain's estimate,
- * sponsored by our paymaster for one of our studios (one operation of its daily quota, given back if
+ * sponsored by our paymaster for one of our studios (one operation of its daily and monthly quotas, given back if
  * the sponsorship fails) or left to pay for itself otherwise, and the MerchantVault's typed message
  * bound to the operation's hash. Nothing is sent. `spendQuota: false` counts nothing here: the route
  * counts at submission (a prepare the owner never signs must not use up the day), or not at all for

@@ -103,7 +103,7 @@ function oneAtATime<T>(vault: Address, run: () => Promise<T>): Promise<T> {
 /**
  * Sends the prepared call as the vault's operation signed by the server's session key, and waits for
  * it: our paymaster pays for it when the vault is one of our studios' (counted against the studio's
- * daily quota, QUOTA_EXCEEDED past it), else the vault's own EntryPoint deposit does. Confirmed with
+ * daily and monthly quotas, QUOTA_EXCEEDED past either), else the vault's own EntryPoint deposit does. Confirmed with
  * the operation's own logs, or pending when the receipt did not come within submitWaitMs (follow it
  * with followSessionCall). Issue and cancel on the configured registry only. The vault's operations
  * from this instance go one at a time, each until it is included or the wait ends.
