@@ -24,7 +24,7 @@ export function InvoiceHeader(p: {
   // wrong word, and the largest text painted late, where Lighthouse put the page's LCP)
   const checking = !invoice.confirmed || (documentPending && !documentChecked)
   const { strings: t, tag } = useLocale()
-  const badge = { open: t.statusIssued, overdue: t.statusOverdue, paid: t.statusPaid, canceled: t.statusCanceled, unconfirmed: t.unconfirmed }[standing]
+  const badges = { open: t.statusIssued, overdue: t.statusOverdue, paid: t.statusPaid, canceled: t.statusCanceled, unconfirmed: t.unconfirmed }
   return (
     <header class="svc-header">
       <p class="svc-merchant">{merchantName ?? (toCome ? <ToCome words={toCome.merchantName} /> : <span class="svc-mono">{invoice.merchant}</span>)}</p>
@@ -32,8 +32,8 @@ export function InvoiceHeader(p: {
         <h1>{toCome ? <InvoiceTitleToCome number={toCome.invoiceNumber} /> : t.invoiceTitle(p.invoiceNumber)}</h1>
         {/* as wide as the widest word it can say (theme.css): its word changing as the chain answers
             never moves the title beside it, nor rewraps the row on a phone */}
-        <span class={`svc-badge svc-badge-${standing}`} data-room={[t.unconfirmed, t.statusIssued, t.statusOverdue, t.statusPaid, t.statusCanceled].join('\n')}>
-          {badge}
+        <span class={`svc-badge svc-badge-${standing}`} data-room={Object.values(badges).join('\n')}>
+          {badges[standing]}
         </span>
       </div>
       <p class="svc-amount">
