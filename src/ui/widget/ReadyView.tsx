@@ -16,9 +16,8 @@ export function ReadyView({ note, wallets, onChoose }: { note: Note | null; wall
   return (
     <>
       <FlowNote note={note} />
-      {wallets.length === 0 ? (
-        (elsewhere ?? <p>{t.noWallet}</p>)
-      ) : (
+      {wallets.length === 0 && !elsewhere ? <p>{t.noWallet}</p> : null}
+      {wallets.length > 0 ? (
         <ul class="svc-wallets">
           {wallets.map((choice) => (
             <li key={choice.id}>
@@ -29,8 +28,10 @@ export function ReadyView({ note, wallets, onChoose }: { note: Note | null; wall
             </li>
           ))}
         </ul>
-      )}
-      {wallets.length > 0 ? elsewhere : null}
+      ) : null}
+      {/* in the same place whether or not wallets are listed above it: a wallet found after the first
+          render (the devnet's, the wallet stack loading at idle) must not remount it, redrawing its QR code */}
+      {elsewhere}
     </>
   )
 }
