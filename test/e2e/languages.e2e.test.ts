@@ -39,22 +39,11 @@ async function pageIn(locale: string, device: BrowserContextOptions, wallet?: { 
   return page
 }
 
-/** The QR code in the page, read back from its pixels as a phone's camera would: again, as a camera
- * does, while the page settles (a clean run saw the panel redrawn under the screenshot, which then
- * failed with the element detached). */
+/** The QR code in the page, read back from its pixels as a phone's camera would. */
 async function qrText(page: Page): Promise<string | null> {
   await page.locator('.svc-qr path').waitFor()
-  const read = async () => {
-    try {
-      const png = PNG.sync.read(await page.locator('.svc-qr-frame').screenshot({ timeout: 2_000 }))
-      return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data ?? null
-    } catch {
-      return null
-    }
-  }
-  let text: string | null = null
-  await expect.poll(async () => (text = await read())).not.toBeNull()
-  return text
+  const png = PNG.sync.read(await page.locator('.svc-qr-frame').screenshot())
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data ?? null
 }
 
 /** What each wallet app opens, read from its link the way the wallet's documentation says it does. */
