@@ -128,6 +128,32 @@ describe('the pay page against a lying payment service', () => {
     await page.close()
   })
 
+  test("behavior: a server whose own page names another payee never shows that name as the payee: held unseen while checked, then the chain's address with the notice that no name is confirmed", async () => {
+    const seeded = checkout.devnet.file.invoices[0]!
+    const page = await checkout.browser.newPage()
+    // the lie is in the server's HTML itself (its render and the data the page hydrates), not only in an API answer
+    await page.route(`**/pay/${seeded.id}?**`, async (route) => {
+      const response = await route.fetch()
+      await route.fulfill({ response, body: (await response.text()).replaceAll('Northwind Studio Ltd', 'Evil Payee Ltd') })
+    })
+    // what the payer could read in the header and the payment's summary, at every change from the first paint on
+    await page.addInitScript(() => {
+      const seen: string[] = ((window as unknown as { __read: string[] }).__read = [])
+      const read = () => {
+        for (const element of document.querySelectorAll<HTMLElement>('header.svc-header, .svc-summary')) seen.push(element.innerText)
+      }
+      new MutationObserver(read).observe(document, { subtree: true, childList: true, characterData: true, attributes: true })
+    })
+    await page.goto(seeded.shareLink)
+    await expect.poll(() => page.locator('.svc-payee-unnamed').isVisible()).toBe(true)
+    expect(await page.locator('header.svc-header .svc-merchant').textContent()).toBe(getAddress((await onchain(BigInt(seeded.id))).merchant))
+    const read = await page.evaluate(() => (window as unknown as { __read: string[] }).__read)
+    expect(read.length).toBeGreaterThan(0)
+    expect(read.filter((text) => text.includes('Evil Payee'))).toEqual([])
+    await screenshot(page, '22-lying-page-payee')
+    await page.close()
+  })
+
   test('behavior: a re-signed sponsorship that never expires is refused; the payer is told what the permit already signed allows', async () => {
     const { invoice, page, url, wallet } = await scenario()
     await page.route(
