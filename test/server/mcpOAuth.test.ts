@@ -365,6 +365,11 @@ describe('a CLI OAuth token on the REST routes (SPEC 5.6)', () => {
       expect(await invoiceCount()).toBe(chainAfterFirst + 1n)
       // and that day's one invoice is used in turn
       expect((await issue(access_token, `cli-next-day-second-${Date.now()}`, '1000000')).status).toBe(403)
+      // a retry of the first day's key still answers its invoice, a day on with the day full: never refused, nor counted
+      const lateReplay = await issue(access_token, firstKey, '20000000')
+      expect(lateReplay.status, await lateReplay.clone().text()).toBe(200)
+      expect(await lateReplay.json()).toMatchObject({ id: issued.id, idempotency: { replayed: true } })
+      expect(await invoiceCount()).toBe(chainAfterFirst + 1n)
     } finally {
       clockOffset = 0
     }

@@ -425,7 +425,9 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     const at = new Date(now())
     const decided = await db.transaction(async (tx) => {
       await lockForTransaction(tx, 'oauthGrantIssues', grant.grantId)
-      const [used] = await tx.query(`SELECT 1 FROM oauth_payloads WHERE model = 'GrantIssue' AND id_hash = $1 AND expires_at > $2`, [entry, at])
+      // a key used on any day: its invoice is answered again (idempotency records are kept for good), so
+      // its retry is never refused nor counted, however long after; only the day's count below expires
+      const [used] = await tx.query(`SELECT 1 FROM oauth_payloads WHERE model = 'GrantIssue' AND id_hash = $1`, [entry])
       if (used) return { refusal: null, taken: false } as const
       if (amount > BigInt(limits.maxInvoice)) return { refusal: 'amount', taken: false } as const
       const [row] = await tx.query<{ issued: number }>(
@@ -433,10 +435,8 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
         [grant.grantId, at],
       )
       if ((row?.issued ?? 0) >= limits.perDay) return { refusal: 'day', taken: false } as const
-      // a place that expired keeps its row until the key is used again: taking it anew restarts its day
       await tx.query(
-        `INSERT INTO oauth_payloads (model, id_hash, payload, grant_id, uid, expires_at) VALUES ('GrantIssue', $1, $2, $3, NULL, $4)
-         ON CONFLICT (model, id_hash) DO UPDATE SET payload = EXCLUDED.payload, grant_id = EXCLUDED.grant_id, expires_at = EXCLUDED.expires_at`,
+        `INSERT INTO oauth_payloads (model, id_hash, payload, grant_id, uid, expires_at) VALUES ('GrantIssue', $1, $2, $3, NULL, $4)`,
         [entry, JSON.stringify({ grantId: grant.grantId }), grant.grantId, new Date(at.getTime() + 24 * 3600 * 1000)],
       )
       return { refusal: null, taken: true } as const
