@@ -33,7 +33,7 @@ export type OperationQuotaLimits = { perDay: number; perMonth: number }
 const today = `(now() AT TIME ZONE 'UTC')::date`
 
 /** The UTC day after `day` (YYYY-MM-DD) starts: when a studio's day starts again. */
-function dayAfter(day: string): Date {
+export function dayAfter(day: string): Date {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number]
   return new Date(Date.UTC(year, month - 1, date + 1))
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../store/database'
-import { QuotaExceededError } from './operationQuota'
+import { dayAfter, QuotaExceededError } from './operationQuota'
 
 export type SessionStartAllowance = {
   /**
@@ -7,11 +7,6 @@ export type SessionStartAllowance = {
    * QuotaExceededError (429 with Retry-After) once `perDay` nonces have had one.
    */
   sponsor(studioId: string, nonce: bigint): Promise<void>
-}
-
-/** The next UTC midnight after `now`: when a studio's session starts count from zero again. */
-function nextUtcDay(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1))
 }
 
 /**
@@ -37,11 +32,13 @@ export function createSessionStartAllowance(db: Queryable, { perDay }: { perDay:
         [studioId, nonce.toString(), perDay],
       )
       if (rows.length > 0) return
-      const resetsAt = nextUtcDay(new Date())
+      // the day is the database's, as the count is
+      const [clock] = await db.query<{ today: string }>(`SELECT to_char((now() AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS today`)
+      const resetsAt = dayAfter(clock!.today)
       const retryAfterSeconds = Math.max(1, Math.ceil((resetsAt.getTime() - Date.now()) / 1000))
       throw new QuotaExceededError(
         `the server signer was started ${perDay} times today, as many as we sponsor a studio in a day: you can start it again from ${resetsAt.toISOString().slice(11, 16)} UTC (${resetsAt.toISOString()}). Ending a session is never limited.`,
-        { details: { limit: perDay, resetsAt: resetsAt.toISOString(), retryAfterSeconds } },
+        { details: { limit: perDay, period: 'day', resetsAt: resetsAt.toISOString(), retryAfterSeconds } },
       )
     },
   }
