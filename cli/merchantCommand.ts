@@ -37,7 +37,7 @@ exit codes: 0 done; 1 the server refused (its status, code, the fields and what 
 export type MerchantTarget = {
   serverUrl: string
   /** The chain and token devnet.json names; absent against another server, where the server says
-   * the token's decimals (GET /v1/studios/me/balance). */
+   * the token's decimals (GET /oauth/token-info when signed in, else GET /v1/studios/me/balance). */
   chain?: { rpcUrl: string; token: Address }
   /** The devnet's API key; absent against another server, where only the sign-in is there. */
   apiKey?: { keyId: string; secret: string }
@@ -134,7 +134,11 @@ function dayOf(value: string, flag: string, end = false): string {
   return String(day / 1000 + (end ? 86_399 : 0))
 }
 
+/** The decimals amounts are typed in: the devnet's chain says them; a sign-in asks who its token
+ * stands for (GET /oauth/token-info), which needs no scope, so issuing needs invoice:write alone and
+ * not the balance's dashboard:read; an API key alone against another server reads the balance. */
 async function tokenDecimals(target: MerchantTarget, send: Send): Promise<number> {
+  if (!target.chain && target.bearer) return (await send('GET', '/oauth/token-info')).invoice_token.decimals
   if (!target.chain) return (await send('GET', '/v1/studios/me/balance')).decimals
   const client = createPublicClient({ transport: http(target.chain.rpcUrl) })
   return Number(await client.readContract({ address: target.chain.token, abi: stablecoinAbi, functionName: 'decimals' }))

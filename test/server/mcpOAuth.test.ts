@@ -544,6 +544,22 @@ describe("the CLI's commands over its sign-in", () => {
   })
 })
 
+describe("the CLI's invoices issue over a sign-in granted invoice:write alone", () => {
+  test('learns the decimals of --amount from who the token stands for, not from the balance it may not read, and issues', async () => {
+    const { access_token } = await cliSignIn(['invoice:write'])
+    const asked = (path: string) => fetch(`${ctx.server.url}${path}`, { headers: { authorization: `Bearer ${access_token}` } })
+    // the balance is dashboard:read's, which this sign-in was not granted
+    expect((await asked('/v1/studios/me/balance')).status).toBe(403)
+    const info = (await (await asked('/oauth/token-info')).json()) as { scopes: string[]; invoice_token: unknown }
+    expect(info.scopes).toEqual(['invoice:write'])
+    expect(info.invoice_token).toEqual({ address: ctx.devnet.deployment.token, symbol: 'USDC', decimals: 6 })
+    // no devnet here: the sign-in alone, as against another server
+    const customer = (await ctx.server.stores.customers.findCustomerByName(studioId, 'Acme Robotics GmbH'))!
+    const [issued] = await runMerchantCommand({ serverUrl: ctx.server.url, bearer: async () => access_token }, ['invoices', 'issue', '--customer', customer.id, '--amount', '3.75', '--json'])
+    expect(JSON.parse(issued!)).toMatchObject({ amount: '3750000', status: 'Issued' })
+  })
+})
+
 /** The studio owner's own sign-in at the identity provider, as the dashboard has it. */
 const ownerToken = async () =>
   (await signInWithPassword({ issuer: provider.issuer, clientId: 'svc-checkout-oauth', redirectUri: `${ctx.server.url}/oauth/signed-in`, email: demoMerchantUser.email, password: demoMerchantUser.password, resource: devnetApiAudience })).accessToken

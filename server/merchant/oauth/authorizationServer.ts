@@ -14,7 +14,7 @@ import type { Studio, StudioStore } from '../../store/studioStore'
 import type { UserStore } from '../accounts/userStore'
 import { oauthPage, oauthRefusalPage, renderOAuthConsent } from './consentPage'
 import { consentCatalogs, consentLanguage } from './consentStrings'
-import { limitAmountText, limitBaseUnits, mostLimitAmount, type LimitToken } from './invoiceLimitAmount'
+import { limitAmountText, limitBaseUnits, mostLimitAmount, type InvoiceToken } from './invoiceLimitAmount'
 import { oauthAdapterFactory, oauthPayloadIdHash } from './oauthPayloadStore'
 import { readFormBody } from '../../http/readFormBody'
 import { writeHtmlPage } from '../../http/writeHtmlPage'
@@ -53,8 +53,9 @@ export type AuthorizationServerDependencies = {
    * its write access revoked), or null when it can: invoice writes are granted only with one (SPEC 5.4). */
   signerRefusal?: (studio: Studio) => Promise<string | null>
   /** The deployment's token (its symbol and decimals, as the chain says them): the person sets the
-   * largest invoice in its amounts, and reads it back in them wherever the limit is named. */
-  invoiceToken: () => Promise<LimitToken>
+   * largest invoice in its amounts, and reads it back in them wherever the limit is named; a CLI
+   * reads it from /oauth/token-info to type amounts in it. */
+  invoiceToken: () => Promise<InvoiceToken>
 }
 
 /** A chain a grant may be bound to, by its id and the name a person knows it by. */
@@ -352,6 +353,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     const studio = grant ? await studios.getStudio(grant.studioId) : null
     if (!grant || !studio) return c.json({ error: 'UNAUTHORIZED', code: 'UNAUTHORIZED', message: 'this token is unknown, expired or revoked: sign in again' }, 401, { 'cache-control': 'no-store' })
     const network = networks.find((candidate) => candidate.chainId === grant.chainId)
+    const invoiceToken = await dependencies.invoiceToken()
     return c.json(
       {
         user: { id: grant.userId, email: grant.email },
@@ -360,7 +362,10 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
         client: { id: grant.clientId, name: grant.clientName },
         scopes: grant.scopes,
         // base units as everywhere in the API, and the amount as the person typed it at consent
-        limits: grant.limits && { max_invoice: grant.limits.maxInvoice, max_invoice_display: limitAmountText(grant.limits.maxInvoice, await dependencies.invoiceToken()), invoices_per_day: grant.limits.perDay },
+        limits: grant.limits && { max_invoice: grant.limits.maxInvoice, max_invoice_display: limitAmountText(grant.limits.maxInvoice, invoiceToken), invoices_per_day: grant.limits.perDay },
+        // the token amounts are typed in: a sign-in that may issue but not read the balance
+        // (dashboard:read) still turns "250.00" into base units
+        invoice_token: { address: invoiceToken.address, symbol: invoiceToken.symbol, decimals: invoiceToken.decimals },
         expires_at: new Date(grant.expiresAt * 1000).toISOString(),
       },
       200,

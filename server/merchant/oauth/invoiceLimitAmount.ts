@@ -5,8 +5,11 @@ import type { TokenDetails } from '../invoices/tokenDetails'
  * amount typed at consent into the base units the limit is kept and enforced in. */
 export type LimitToken = { symbol: string; decimals: number }
 
+/** The token invoices are issued in: where it is, besides how its amounts read. */
+export type InvoiceToken = LimitToken & { address: Address }
+
 /** The deployment's token, read from the chain once per process (tokenDetailsReader keeps it). */
-export const invoiceTokenOf = (tokens: TokenDetails, token: Address) => () => tokens(token)
+export const invoiceTokenOf = (tokens: TokenDetails, token: Address) => async (): Promise<InvoiceToken> => ({ address: token, ...(await tokens(token)) })
 
 /** No invoice an agent issues is ever worth more than a billion of the token: above it, a typed
  * limit is a slip of the keyboard (a base-unit figure typed out of habit), not a choice. */
