@@ -57,7 +57,7 @@ function payerPartyOf(customer: CustomerDetails): BillingParty {
 }
 
 /** Unix seconds as the UTC day the record writes: the chain's day, the same for every reader. */
-const isoDay = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString().slice(0, 10)
+export const isoDay = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString().slice(0, 10)
 
 /**
  * The record (SPEC 2.5) of an invoice a studio issues from its dashboard or through its server

@@ -12,13 +12,12 @@ import type { IdempotentSteps } from '../idempotency/runIdempotent'
 import { assertVaultOwner, prepareOwnerOperation } from '../signer/prepareOwnerOperation'
 import type { PrepareIssueRequest, SubmitIssueRequest } from './clientSignedWire'
 import { finalizeIssuance, pollIssuance, type IssueDependencies, type IssueWork } from './issueInvoice'
+import { isoDay } from '../../../shared/oneLineInvoiceRecord'
 
 type IssueCall = Extract<MerchantVaultCall, { kind: 'Issue' }>
 
 /** The issued_invoices row keeps an invoice number of at most this many characters. */
 const maxInvoiceNumberLength = 64
-
-const isoDay = (seconds: bigint) => new Date(Number(seconds) * 1000).toISOString().slice(0, 10)
 
 /**
  * The metadata a prepare carries must be the record the chain will commit to: it hashes to metaHash

@@ -463,7 +463,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
   async function listConnections(studioId: string): Promise<OAuthConnection[]> {
     const { provider } = await build()
     const rows = await db.query<{ grant_id: string }>(
-      `SELECT grant_id FROM oauth_payloads WHERE model = 'GrantStudio' AND payload->>'studioId' = $1 AND (expires_at IS NULL OR expires_at > $2) ORDER BY grant_id`,
+      `SELECT grant_id FROM oauth_payloads WHERE model = 'GrantStudio' AND payload->>'studioId' = $1 AND (expires_at IS NULL OR expires_at > $2)`,
       [studioId, new Date(now())],
     )
     const connections: OAuthConnection[] = []
@@ -476,7 +476,8 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
         connections.push({ id: grantId, clientName: String(client?.clientName ?? grant.clientId), door: resource === resourceOf('mcp') ? 'mcp' : 'cli', scopes: String(scope).split(' ').filter(Boolean), limits, createdAt: new Date((grant.iat ?? 0) * 1000) })
       }
     }
-    // oldest first, as the owner connected them: grant ids are random, so their order was no order at all
+    // oldest first, as the owner connected them (grant ids are random: their order is none); two made in
+    // the same second keep the order the database read them in
     return connections.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
   }
 
