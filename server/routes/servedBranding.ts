@@ -1,17 +1,8 @@
 import type { Address } from 'viem'
 import type { ServedBranding } from '../../shared/brandingWire'
+import { inlineLogoMaxBytes } from '../../shared/inlineLogo'
 import type { BrandingStore } from '../store/brandingStore'
 import { publicBranding } from './brandingRoutes'
-
-/**
- * Logos up to this size are written into the pay page itself. A linked logo is a request of its own
- * before the payer's first screen is whole, and on a slow phone link that is a round trip (on
- * HTTP/1.1 a new connection too, the document's being busy with the scripts): Lighthouse's mobile run
- * put about 150 ms of the page's largest paint on the demo's 1 kB logo. Up to 4 kB the page grows by
- * less than the request costs and stays within one round trip's bytes; larger logos stay links to
- * the file, which is cached for good under its hash.
- */
-export const inlineLogoMaxBytes = 4 * 1024
 
 /** The encoded logos kept, by hash: enough for every studio a busy server renders pages for, bounded
  * so that many studios cannot grow it without end. A hash names its bytes, so an entry is never stale. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { devnetDeploymentFile } from '../../build/readPinnedDeployment'
 import { demoLogo, drawPng } from '../../devnet/demoLogo'
 import { verifyLogo } from '../../server/branding/verifyLogo'
-import { inlineLogoMaxBytes } from '../../server/routes/servedBranding'
+import { inlineLogoMaxBytes } from '../../shared/inlineLogo'
 import { api, useServer } from '../support/server'
 
 // a page built as Vite builds it, with the deployment beside it: the server renders the invoice into it

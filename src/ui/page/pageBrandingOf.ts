@@ -1,3 +1,4 @@
+import { inlineLogoMaxLength, logoTypeOfExtension } from '../../../shared/inlineLogo'
 import { brandPalette, type BrandPalette } from '../brandPalette'
 
 /** A studio's branding as the page draws it: the palette it computed itself, and the logo on the
@@ -26,13 +27,11 @@ export function pageBrandingOf(raw: unknown, baseUrl: string): PageBranding | nu
   return { palette: brandPalette(raw.brandColor), logo: shown }
 }
 
-const inlineTypes: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', webp: 'image/webp' }
-
 /** A small logo the server wrote into its page (server/routes/servedBranding.ts): a base64 `data:`
  * image of the type its file name says, and short (about 4 kB of bytes), or not used at all. An image
  * in any form draws nothing but pixels; the page's policy allows `data:` images and nothing else inline. */
 function inlineLogo(data: unknown, file: string): string | null {
-  if (typeof data !== 'string' || data.length > 6_000) return null
-  const type = inlineTypes[file.slice(file.lastIndexOf('.') + 1)]
+  if (typeof data !== 'string' || data.length > inlineLogoMaxLength) return null
+  const type = logoTypeOfExtension[file.slice(file.lastIndexOf('.') + 1)]
   return data.startsWith(`data:${type};base64,`) && /^[A-Za-z0-9+/]+={0,2}$/.test(data.slice(`data:${type};base64,`.length)) ? data : null
 }
