@@ -10,7 +10,7 @@ import { describe, expect, onTestFinished, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients } from '../../devnet/deploy'
 import payment from '../../clear-signing/eip712-svc-checkout-Payment.json'
-import { formatMoment } from '../../src/ui/format'
+import { devnetWalletMoment } from '../../src/wallet/devnetWalletScreen'
 import permit from '../../clear-signing/eip712-svc-checkout-devnet-usdc-Permit.json'
 import { renderDescriptor, type Descriptor, type TypedDataRequest, type WalletKnowledge } from '../../shared/clearSigning/renderDescriptor'
 import pinnedDevnet from '../../shared/devnet.deployment.json'
@@ -221,8 +221,8 @@ describe('the pay page as a payer meets it', () => {
       tokens: [{ chainId: pinnedDevnet.chainId, address: getAddress(pinnedDevnet.token), ticker: pinnedDevnet.tokenSymbol, decimals: pinnedDevnet.tokenDecimals }],
       from: payer.owner,
       implementationOf: (chain, address) => (chain === pinnedDevnet.chainId && address === getAddress(payer.vault) ? vaultImplementation : undefined),
-      // as the devnet wallet and the English page write a deadline (this process and the browser share the machine's time zone)
-      formatDate: (seconds) => formatMoment(seconds * 1000, 'en'),
+      // as the devnet wallet writes a deadline (this process and the browser share the machine's time zone)
+      formatDate: devnetWalletMoment,
     }
     const rendered = async (index: number, descriptor: unknown) => {
       const typedData = (await page.evaluate(() => (window as unknown as { svcAsked: (string | null)[] }).svcAsked))[index]
@@ -255,9 +255,7 @@ describe('the pay page as a payer meets it', () => {
     // no wallet in this browser, on a phone: the page ends with the most text it shows before the
     // payer acts (at 1280 px the invoice document beside the payment has larger paragraphs, painted
     // from the server's page as well)
-    const width = 390
-    const phone = true
-    const context = await checkout.browser.newContext({ viewport: { width, height: phone ? 844 : 900 }, isMobile: phone, hasTouch: phone, locale: 'en-US' })
+    const context = await checkout.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'en-US' })
     const page = await context.newPage()
     await page.addInitScript(() => {
       const painted: string[] = []
@@ -269,7 +267,7 @@ describe('the pay page as a payer meets it', () => {
     await page.goto(invoice.shareLink)
     await expect.poll(() => page.getByText(trustLine).isVisible(), { timeout: 20_000 }).toBe(true)
     await expect.poll(() => page.locator('.svc-elsewhere h3').isVisible(), { timeout: 20_000 }).toBe(true)
-    expect(await page.locator('.svc-elsewhere h3').textContent()).toBe(phone ? 'Open in your wallet app' : 'Pay on your phone')
+    expect(await page.locator('.svc-elsewhere h3').textContent()).toBe('Open in your wallet app')
     const painted = () => page.evaluate(() => (window as unknown as { painted: string[] }).painted)
     await expect.poll(async () => (await painted()).at(-1)?.split(':')[0]).toBe('P.svc-summary-line')
     await context.close()
