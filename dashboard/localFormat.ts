@@ -1,4 +1,4 @@
-import { formatDecimal, formatMoment } from '../src/ui/format'
+import { formatDecimal, formatMoment, formatMoney } from '../src/ui/format'
 import { formatUnits } from '../src/ui/formatUnits'
 import { negotiateLanguage } from '../src/ui/languages'
 
@@ -14,6 +14,12 @@ const tagOf = (lang: string) => negotiateLanguage([lang]).tag
  * language's own). At least two places, as money is written, even for a token with fewer. */
 export function localAmount(baseUnits: string, lang: string, decimals = 6): string {
   return formatDecimal(formatUnits(BigInt(baseUnits), decimals), tagOf(lang), Math.max(2, decimals))
+}
+
+/** An amount with its token's symbol, inside a sentence: isolated as the pay page writes money, so that
+ * in Arabic the figure and the symbol keep their order. */
+export function localMoney(baseUnits: string, lang: string, token: { decimals: number; symbol: string }): string {
+  return formatMoney(localAmount(baseUnits, lang, token.decimals), token.symbol, tagOf(lang))
 }
 
 /** A moment the API answers, as unix seconds (a decimal string) or an ISO 8601 string. */

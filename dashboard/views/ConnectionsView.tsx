@@ -3,13 +3,13 @@ import type { Api } from '../dashboardApi'
 import type { DashboardStrings } from '../strings'
 import { errorText, Notice, Problem } from './Field'
 import { ownStudioPath } from './ownStudio'
-import { localAmount, localMoment } from '../localFormat'
+import { localMoment, localMoney } from '../localFormat'
 import { pinned } from '../../src/config/pinned'
 
 type Connection = { id: string; client_name: string; door: 'mcp' | 'cli'; scopes: string[]; limits: { max_invoice: string; invoices_per_day: number } | null; created_at: string }
 
 /** The largest invoice, base units in the API, read in the deployment token's amounts, as it was typed at consent. */
-const largestInvoice = (baseUnits: string, lang: string) => `${localAmount(baseUnits, lang, pinned.tokenDecimals)} ${pinned.tokenSymbol}`
+const largestInvoice = (baseUnits: string, lang: string) => localMoney(baseUnits, lang, { decimals: pinned.tokenDecimals, symbol: pinned.tokenSymbol })
 
 /**
  * The CLIs and AI agents the owner allowed to act for the studio (issue 36, the OAuth connections):

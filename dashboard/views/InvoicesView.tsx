@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 // the pay page's QR code: drawn in the page, so no image service sees the link and its token
 import { QrCode } from '../../src/ui/QrCode'
 import { baseUnitsOf, saveFile, type Api } from '../dashboardApi'
-import { localAmount, localDate } from '../localFormat'
+import { localAmount, localDate, localMoney } from '../localFormat'
 import type { DashboardStrings } from '../strings'
 import { invoiceRecord, type CustomerWire } from '../wallet/invoiceRecord'
 import { loadOwnerWallet } from '../wallet/loadOwnerWallet'
@@ -119,7 +119,7 @@ export function InvoicesView({ api, t }: { api: Api; t: DashboardStrings }) {
       async submit(userOp) {
         const answer = await untilSettled(() => api.json<Submitted>('POST', `/v1/invoices/${invoice.id}/refund`, { userOp }))
         setRefunding(null)
-        return answer.status === 'confirmed' ? t.wallet.refunded(`${localAmount(amount, t.lang, invoice.token.decimals)} ${invoice.token.symbol}`, label(invoice)) : t.pending
+        return answer.status === 'confirmed' ? t.wallet.refunded(localMoney(amount, t.lang, invoice.token), label(invoice)) : t.pending
       },
     })
   }

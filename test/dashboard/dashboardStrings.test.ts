@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { loadDashboardStrings, preferredLanguage } from '../../dashboard/dashboardLanguage'
-import { localAmount, localDate } from '../../dashboard/localFormat'
+import { localAmount, localDate, localMoney } from '../../dashboard/localFormat'
 import { ar } from '../../dashboard/strings.ar'
 import { de } from '../../dashboard/strings.de'
 import { es } from '../../dashboard/strings.es'
@@ -114,5 +114,12 @@ describe("the dashboard's languages", () => {
     expect(localDate('1767268800', 'de')).toBe('01.01.2026')
     expect(localDate('2026-01-01T12:00:00Z', 'de')).toBe('01.01.2026')
     expect(localDate('1767268800', 'ar')).toMatch(/^[\d/\u200f]+$/)
+  })
+
+  test('behavior: an amount with its symbol in a sentence keeps its order in Arabic, isolated as the pay page writes money', () => {
+    const usdc = { decimals: 6, symbol: 'USDC' }
+    expect(localMoney('20000000', 'en', usdc)).toBe('20.00 USDC')
+    expect(localMoney('1234500000', 'de', usdc)).toBe('1.234,50 USDC')
+    expect(localMoney('20000000', 'ar', usdc)).toBe('\u206620.00\u00a0USDC\u2069')
   })
 })
