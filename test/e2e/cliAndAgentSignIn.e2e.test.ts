@@ -16,6 +16,7 @@ import { bundledCli } from '../support/cliBundle'
 import { runCli } from '../support/runCli'
 import { signedRequest } from '../support/signedRequest'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
+import { throughSignIn } from './support/throughSignIn'
 
 /**
  * The two OAuth doors of SPEC 5.3 and 5.4 with a person in Debian's chromium, against what `npm start`
@@ -190,18 +191,7 @@ describe('an MCP agent consented to in chromium', () => {
     await dashboard.goto(checkout.devnet.file.dashboardUrl!)
     await dashboard.getByRole('button', { name: 'Sign in' }).click()
     const invoicesHeading = dashboard.getByRole('heading', { level: 1, name: 'Invoices' })
-    const email = dashboard.getByRole('textbox', { name: 'Email' })
-    const allow = dashboard.getByRole('button', { name: 'Allow' })
-    await expect
-      .poll(async () => {
-        if (await email.isVisible()) {
-          await email.fill(merchant.login!.email)
-          await dashboard.getByLabel('Password').fill(merchant.login!.password)
-          await dashboard.getByRole('button', { name: 'Sign in' }).click()
-        } else if (await allow.isVisible()) await allow.click()
-        return invoicesHeading.isVisible()
-      }, { timeout: 30_000 })
-      .toBe(true)
+    await throughSignIn(dashboard, merchant.login!, () => invoicesHeading.isVisible())
     await dashboard.getByRole('link', { name: 'Connected apps', exact: true }).click()
     await dashboard.getByRole('row').filter({ hasText: 'Chromium agent' }).filter({ hasText: 'Invoices up to 20.00 USDC, 1 a day' }).first().waitFor()
     await dashboard.context().close()
