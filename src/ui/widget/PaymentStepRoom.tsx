@@ -7,6 +7,8 @@ type PaymentStepRoomProps = {
   /** The permit being signed: the payment step repeats its amount, payee and token. */
   authorisation: Authorisation
   merchantName: string | null
+  /** The label the payment step shows beside the invoice's number (NW-0002): a long one takes a line. */
+  invoiceLabel?: string | null
   /** Paying from the wallet: the payment step adds its lines for the funds taken from the wallet. */
   funded: boolean
   /** This step's own content, measured against the payment step's. */
@@ -25,7 +27,7 @@ type PaymentStepRoomProps = {
  * count); what it needs beyond this step's own content becomes padding at the card's foot, below the
  * devnet wallet's window when it shows.
  */
-export function PaymentStepRoom({ authorisation: a, merchantName, funded, children }: PaymentStepRoomProps) {
+export function PaymentStepRoom({ authorisation: a, merchantName, invoiceLabel = null, funded, children }: PaymentStepRoomProps) {
   const start = useRef<HTMLDivElement>(null)
   const unseen = useRef<HTMLDivElement>(null)
   useLayoutEffect(() => {
@@ -52,6 +54,7 @@ export function PaymentStepRoom({ authorisation: a, merchantName, funded, childr
           payment={{ invoiceNumber: amount, amount, merchant, fromWallet: funded ? amount : 0n, validUntil: deadline }}
           token={a.token}
           merchantName={merchantName}
+          invoiceLabel={invoiceLabel}
           validUntil={Number(deadline) - 1}
           simulated={{ paid: amount, merchantReceives: amount - fee, fee }}
         />

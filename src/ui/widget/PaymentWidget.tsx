@@ -136,7 +136,7 @@ function StateView({ state, actions, wallets, deployment, merchantName, invoiceN
     case 'signingFunding':
       return <FundingView authorisation={state.authorisation} account={state.payer.owner} />
     case 'signingPermit':
-      return <PermitView authorisation={state.authorisation} merchantName={merchantName} step={state.funding ? t.stepPermit : null} />
+      return <PermitView authorisation={state.authorisation} merchantName={merchantName} invoiceLabel={invoiceNumber} step={state.funding ? t.stepPermit : null} />
     case 'signingOperation':
       return (
         <SigningOperationView

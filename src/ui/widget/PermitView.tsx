@@ -7,7 +7,18 @@ import { ShortHex } from './ShortHex'
 
 /** The vault's permit to the invoice registry; `step` says which of several signatures it is, when
  * there are several. */
-export function PermitView({ authorisation: a, merchantName, step = null }: { authorisation: Authorisation; merchantName: string | null; step?: string | null }) {
+export function PermitView({
+  authorisation: a,
+  merchantName,
+  invoiceLabel = null,
+  step = null,
+}: {
+  authorisation: Authorisation
+  merchantName: string | null
+  /** The checked record's label for the invoice, which the payment step shows beside its number. */
+  invoiceLabel?: string | null
+  step?: string | null
+}) {
   const { strings: t } = useLocale()
   const w = afterPayStrings(t)
   const merchant = (
@@ -17,7 +28,7 @@ export function PermitView({ authorisation: a, merchantName, step = null }: { au
     </>
   )
   return (
-    <PaymentStepRoom authorisation={a} merchantName={merchantName} funded={step !== null}>
+    <PaymentStepRoom authorisation={a} merchantName={merchantName} invoiceLabel={invoiceLabel} funded={step !== null}>
       <AuthorisationView
         authorisation={a}
         step={step}
