@@ -54,7 +54,8 @@ import type { MetadataAccess } from './store/openStores'
 import { openApiDocument } from './openapi/openApiDocument'
 import { openApiRoute } from './routes/openApiRoute'
 import type { PolicyMiddleware } from './routes/routePolicy'
-import { oauthLimit, type AuthorizationServer } from './merchant/oauth/authorizationServer'
+import type { AuthorizationServer } from './merchant/oauth/authorizationServer'
+import { oauthLimitOf, oauthLimits } from './merchant/oauth/oauthLimits'
 import { oauthScopeOf } from './merchant/oauth/oauthRestRoutes'
 import { auditOAuthWrites, type AgentWriteAudit } from './merchant/oauth/agentWriteAudit'
 import { mcpEndpoint, mcpLimit, type McpEndpointDependencies } from './merchant/mcp/mcpEndpoint'
@@ -186,7 +187,8 @@ export function createApp(dependencies: AppDependencies) {
   if (dependencies.oauth) {
     // a limit per client of its own for each door; /mcp's JSON-RPC bodies under the API's body limit
     // (the provider under /oauth reads its forms itself, within its own limits)
-    app.use('/oauth/*', policy.limited(oauthLimit))
+    const oauthLimited = new Map(oauthLimits.map((limit) => [limit, policy.limited(limit)]))
+    app.use('/oauth/*', (c, next) => oauthLimited.get(oauthLimitOf(c.req.path))!(c, next))
     app.use('/mcp', policy.limited(mcpLimit), policy.bodyLimited(undefined))
     app.route('/', dependencies.oauth.authorization.routes as unknown as Hono<AuthEnv>)
     const mcp = mcpEndpoint({ ...dependencies.oauth, studios: dependencies.merchant.auth.studios, routes: apiRoutes as unknown as McpEndpointDependencies['routes'], dependencies: routeDependencies })

@@ -1,125 +1,23 @@
 import { mkdtemp, readFile, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createServer as createNetServer, type AddressInfo } from 'node:net'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { describe, expect, test } from 'vitest'
 import { generatePrivateKey, privateKeyToAddress } from 'viem/accounts'
-import { startIdentityProvider, type RunningIdentityProvider } from '../../server/identity/identityProvider'
-import { seedMerchantAccess } from '../../devnet/seedMerchantAccess'
-import { demoMerchantUser, devnetApiAudience, seedMerchantLogin } from '../../devnet/seedMerchantLogin'
+import { demoMerchantUser, devnetApiAudience } from '../../devnet/seedMerchantLogin'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { login } from '../../cli/oauth/oauthLogin'
 import { currentCredentials, logout, whoami } from '../../cli/oauth/oauthSession'
 import { runMerchantCommand } from '../../cli/merchantCommand'
-import { AgentOAuth } from '../support/agentOAuth'
 import { cliOAuthToken, cliOAuthTokens } from '../support/cliOAuthToken'
 import { createOperationQuota } from '../../server/merchant/signer/operationQuota'
-import { formBrowser } from '../support/formBrowser'
 import { signedRequest } from '../support/signedRequest'
+import { useOAuthServer } from '../support/oauthServer'
 import { signInWithPassword } from '../../devnet/passwordSignIn'
-import { useServer } from '../support/server'
 
-const redirectUrl = 'http://127.0.0.1:9/mcp-client/callback'
 let clockOffset = 0
-let provider: RunningIdentityProvider
-
-async function freePort(): Promise<number> {
-  const server = createNetServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
-
-const ctx = useServer({
-  now: () => Date.now() + clockOffset,
-  beforeServer: async () => {
-    const port = await freePort()
-    provider = await startIdentityProvider({
-      port: 0,
-      audience: devnetApiAudience,
-      users: [demoMerchantUser],
-      clients: [{ clientId: 'svc-checkout-oauth', redirectUris: [`http://127.0.0.1:${port}/oauth/signed-in`] }],
-    })
-    const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
-    return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, OAUTH_IDENTITY_CLIENT_ID: 'svc-checkout-oauth', PORT: String(port) }
-  },
-})
-afterAll(async () => {
-  await provider?.close()
-})
-
-let apiKey: { keyId: string; secret: string }
-let studioId: string
-beforeAll(async () => {
-  const seeded = await seedMerchantAccess(ctx.server.stores, ctx.devnet)
-  apiKey = seeded.apiKey
-  studioId = seeded.studioId
-  await seedMerchantLogin(ctx.server.stores, provider.issuer, seeded.studioId)
-})
-
-/** A browser: one cookie jar, redirects followed by hand, the forms filled in as a person would. */
-async function signInAndConsent(authorizationUrl: URL, approve: readonly string[], redirectTo = redirectUrl, limits: Record<string, string> = {}): Promise<string> {
-  return new URL(await browseToRedirect(authorizationUrl, approve, (url) => url.startsWith(redirectTo), limits)).searchParams.get('code') ?? 'no code'
-}
-
-/** The browser's way from the authorization request to the client's redirect, which it returns. */
-async function browseToRedirect(authorizationUrl: URL, approve: readonly string[], isBack: (url: string) => boolean, limits: Record<string, string> = {}): Promise<string> {
-  const { go, post } = formBrowser()
-  let url = authorizationUrl.toString()
-  let response = await go(url)
-  for (let step = 0; step < 20; step++) {
-    const location = response.headers.get('location')
-    if (location) {
-      url = new URL(location, url).toString()
-      if (isBack(url)) {
-        if (!new URL(url).searchParams.get('code')) throw new Error(`refused: ${url}`)
-        return url
-      }
-      response = await go(url)
-      continue
-    }
-    const page = await response.text()
-    // a refusal reads in the failure as the person reads it: the page without its style
-    expect(response.status, page.replace(/<style>.*?<\/style>/s, '').slice(0, 800)).toBe(200)
-    const action = new URL(/<form method="post" action="([^"]+)"/.exec(page)![1]!, url).toString()
-    if (page.includes('name="password"')) response = await post(action, new URLSearchParams({ email: demoMerchantUser.email, password: demoMerchantUser.password }))
-    else if (action.includes('/oauth/interaction/')) {
-      // the consent names where the answer goes, the one thing a registered client cannot fake
-      expect(page).toMatch(/you go back to <code>http:\/\/127\.0\.0\.1:\d+<\/code>/)
-      // as a browser submits it: the ticked boxes, and each field's value unless the person typed another
-      const fields = [...page.matchAll(/<input id="[^"]+" name="([^"]+)"[^>]*value="([^"]*)">/g)].map(([, name, value]) => [name!, limits[name!] ?? value!])
-      // and each list's chosen option: the studio and the network the grant is bound to (SPEC 5.4)
-      const chosen = [...page.matchAll(/<select id="[^"]+" name="([^"]+)"[^>]*>.*?<option value="([^"]*)" selected>/g)].map(([, name, value]) => [name!, limits[name!] ?? value!])
-      expect(chosen.map(([name]) => name)).toEqual(['studio_id', 'chain_id'])
-      fields.push(...chosen)
-      response = await post(action, new URLSearchParams([...approve.map((scope) => ['scope', scope]), ...fields]))
-    }
-    else response = await post(action, new URLSearchParams())
-  }
-  throw new Error('the sign-in did not come back')
-}
-
-/** Discovery from the 401, registration and PKCE by the SDK's own client; the person's part by fetch. */
-async function connectAgent(approve: readonly string[], limits: Record<string, string> = {}) {
-  const oauth = new AgentOAuth(redirectUrl, 'Test agent')
-  const endpoint = new URL(`${ctx.server.url}/mcp`)
-  const first = new Client({ name: 'test-agent', version: '1.0.0' })
-  const refusal = await first.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth })).catch((error: unknown) => error)
-  expect(refusal, String(refusal)).toBeInstanceOf(UnauthorizedError)
-  expect(oauth.information?.client_id).toBeTruthy()
-  expect(oauth.authorizationUrl?.searchParams.get('code_challenge_method')).toBe('S256')
-  const code = await signInAndConsent(oauth.authorizationUrl!, approve, redirectUrl, limits)
-  const transport = new StreamableHTTPClientTransport(endpoint, { authProvider: oauth })
-  await transport.finishAuth(code)
-  const client = new Client({ name: 'test-agent', version: '1.0.0' })
-  await client.connect(new StreamableHTTPClientTransport(endpoint, { authProvider: oauth }))
-  return { client, oauth }
-}
+const ctx = useOAuthServer({ now: () => Date.now() + clockOffset })
+const { browseToRedirect, connectAgent } = ctx
 
 const reads = ['invoice:read', 'customer:read', 'dashboard:read']
 const writes = ['invoice:write', 'customer:write']
@@ -138,7 +36,7 @@ describe('the hosted MCP endpoint', () => {
   })
 
   test('refuses an API key signed with HMAC', async () => {
-    const answer = await signedRequest(ctx.server.url, apiKey, { method: 'POST', path: '/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } } as never)
+    const answer = await signedRequest(ctx.server.url, ctx.oauth.apiKey, { method: 'POST', path: '/mcp', body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } } as never)
     expect(answer.status).toBe(401)
   })
 
@@ -187,7 +85,7 @@ describe('the hosted MCP endpoint', () => {
   test('a write within the limits set at consent is issued; one over the largest invoice, or past the day\'s count, is refused', async () => {
     // the merchant types 20 USDC; the agent's amounts are base units, six decimals for USDC
     const { client, oauth } = await connectAgent([...reads, ...writes], { max_invoice: '20', invoices_per_day: '1' })
-    const customer = (await ctx.server.stores.customers.findCustomerByName(studioId, 'Acme Robotics GmbH'))!
+    const customer = (await ctx.server.stores.customers.findCustomerByName(ctx.oauth.studioId, 'Acme Robotics GmbH'))!
     const issue = (key: string, amount: string) => client.callTool({ name: 'invoice_issue', arguments: { idempotency_key: key, customer_id: customer.id, amount, due_days: 7 } })
     // one base unit above 20 USDC: refused in the amounts the merchant chose
     const over = await issue(`over-${Date.now()}`, '20000001')
@@ -221,7 +119,7 @@ describe('the hosted MCP endpoint', () => {
 
   test("invoice writes are refused at consent while the studio's server signer is not active; reads are still granted", async () => {
     // the merchant's user moves, for this test, to a studio whose vault no session lets the server sign for
-    const user = (await ctx.server.stores.users.findUser(provider.issuer, demoMerchantUser.subject))!
+    const user = (await ctx.server.stores.users.findUser(ctx.oauth.provider.issuer, demoMerchantUser.subject))!
     const unsigned = await ctx.server.stores.studios.createStudio({ name: 'Studio without a signer', vaultAddress: privateKeyToAddress(generatePrivateKey()), chainId: ctx.devnet.deployment.chainId })
     await ctx.server.stores.users.makeOwner(user.id, unsigned.id)
     try {
@@ -230,7 +128,7 @@ describe('the hosted MCP endpoint', () => {
       expect((await client.listTools()).tools.length).toBeGreaterThan(0)
       await client.close()
     } finally {
-      await ctx.server.stores.users.makeOwner(user.id, studioId)
+      await ctx.server.stores.users.makeOwner(user.id, ctx.oauth.studioId)
     }
   })
 
@@ -256,7 +154,7 @@ describe('the hosted MCP endpoint', () => {
     await client.close()
     const call = () => fetch(`${ctx.server.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${oauth.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'customers_list', arguments: {} } }) })
     expect((await call()).status).toBe(200)
-    const user = (await ctx.server.stores.users.findUser(provider.issuer, demoMerchantUser.subject))!
+    const user = (await ctx.server.stores.users.findUser(ctx.oauth.provider.issuer, demoMerchantUser.subject))!
     await ctx.server.stores.db.query('DELETE FROM studio_memberships WHERE user_id = $1', [user.id])
     try {
       expect((await call()).status).toBe(401)
@@ -320,7 +218,7 @@ describe('a CLI OAuth token on the REST routes (SPEC 5.6)', () => {
       fetch(`${ctx.server.url}/v1/invoices/issue`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ customerId, amount, dueDays: 7 }) })
     const invoiceCount = () => ctx.devnet.clients.public.readContract({ address: ctx.devnet.deployment.registry, abi: invoiceRegistryAbi, functionName: 'invoiceCount' })
     const quota = createOperationQuota(ctx.server.stores.db, { perDay: 500, perMonth: 10_000 })
-    const quotaUsed = async () => (await quota.usage(studioId)).used
+    const quotaUsed = async () => (await quota.usage(ctx.oauth.studioId)).used
 
     const chainBefore = await invoiceCount()
     const quotaBefore = await quotaUsed()
@@ -430,13 +328,13 @@ describe("the CLI's login, whoami and logout", () => {
     // who, where, on which network, with what, until when
     expect(lines).toEqual([
       `user     ${demoMerchantUser.email}`,
-      `studio   ${(await ctx.server.stores.studios.getStudio(studioId))!.name ?? '(unnamed)'} (${studioId}) on ${ctx.server.url}`,
+      `studio   ${(await ctx.server.stores.studios.getStudio(ctx.oauth.studioId))!.name ?? '(unnamed)'} (${ctx.oauth.studioId}) on ${ctx.server.url}`,
       `network  chain ${ctx.devnet.deployment.chainId} (chain ${ctx.devnet.deployment.chainId})`,
       `scopes   ${reads.join(' ')}`,
       expect.stringMatching(/^expires  \d{4}-\d{2}-\d{2}T[\d:.]+Z \(this access token; refreshed silently/),
     ])
     const info = JSON.parse((await whoami(path, Date.now, { json: true }))[0]!)
-    expect(info).toMatchObject({ server: ctx.server.url, user: { email: demoMerchantUser.email }, studio: { id: studioId }, network: { chain_id: ctx.devnet.deployment.chainId }, client: { name: 'svc-checkout CLI' }, scopes: reads })
+    expect(info).toMatchObject({ server: ctx.server.url, user: { email: demoMerchantUser.email }, studio: { id: ctx.oauth.studioId }, network: { chain_id: ctx.devnet.deployment.chainId }, client: { name: 'svc-checkout CLI' }, scopes: reads })
     // fifteen minutes from the token's making, by the server's clock: made after the sign-in began and before now
     expect(Date.parse(info.expires_at)).toBeGreaterThanOrEqual(beforeSignIn + 15 * 60_000 - 1000)
     expect(Date.parse(info.expires_at)).toBeLessThanOrEqual(Date.now() + 15 * 60_000)
@@ -486,7 +384,7 @@ describe("the CLI's commands over its sign-in", () => {
     expect(await whoami(path)).toContain('limits   invoices up to 1000 USDC, 20 a day')
     let cliClock = Date.now
     // the studio's own API key is there only for payments, which SPEC 5.6 keeps from OAuth sign-ins
-    const target = { serverUrl: ctx.server.url, chain: { rpcUrl: ctx.devnet.anvil.rpcUrl, token: ctx.devnet.deployment.token }, apiKey, bearer: async () => (await currentCredentials(path, cliClock)).accessToken }
+    const target = { serverUrl: ctx.server.url, chain: { rpcUrl: ctx.devnet.anvil.rpcUrl, token: ctx.devnet.deployment.token }, apiKey: ctx.oauth.apiKey, bearer: async () => (await currentCredentials(path, cliClock)).accessToken }
     const run = (...argv: string[]) => runMerchantCommand(target, argv)
     const name = `CLI Customer ${Date.now()}`
 
@@ -533,7 +431,7 @@ describe("the CLI's commands over its sign-in", () => {
     await expect(run('customers', 'create', '--name', `${name} 2`, '--email', 'not-an-email', '--street', 'x', '--city', 'y', '--postal', 'z', '--country', 'GB', '--registration', '1')).rejects.toThrow(/^400 VALIDATION_ERROR: .*body\.email --email: .*\n  what to do: correct the flags/)
 
     const owner = await ownerToken()
-    const events = ((await (await fetch(`${ctx.server.url}/v1/studios/${studioId}/api-keys/audit-log?limit=100`, { headers: { authorization: `Bearer ${owner}` } })).json()) as { events: { event: string; client_name: string; summary: string }[] }).events
+    const events = ((await (await fetch(`${ctx.server.url}/v1/studios/${ctx.oauth.studioId}/api-keys/audit-log?limit=100`, { headers: { authorization: `Bearer ${owner}` } })).json()) as { events: { event: string; client_name: string; summary: string }[] }).events
     const written = events.filter((event) => event.event === 'agent_write' && (event.summary.includes(customerId!) || event.summary.includes(`invoice ${id} `)))
     expect(written.map((event) => [event.client_name, event.summary.split(' ')[0]])).toEqual([
       ['svc-checkout CLI', 'issued'],
@@ -554,7 +452,7 @@ describe("the CLI's invoices issue over a sign-in granted invoice:write alone", 
     expect(info.scopes).toEqual(['invoice:write'])
     expect(info.invoice_token).toEqual({ address: ctx.devnet.deployment.token, symbol: 'USDC', decimals: 6 })
     // no devnet here: the sign-in alone, as against another server
-    const customer = (await ctx.server.stores.customers.findCustomerByName(studioId, 'Acme Robotics GmbH'))!
+    const customer = (await ctx.server.stores.customers.findCustomerByName(ctx.oauth.studioId, 'Acme Robotics GmbH'))!
     const [issued] = await runMerchantCommand({ serverUrl: ctx.server.url, bearer: async () => access_token }, ['invoices', 'issue', '--customer', customer.id, '--amount', '3.75', '--json'])
     expect(JSON.parse(issued!)).toMatchObject({ amount: '3750000', status: 'Issued' })
   })
@@ -562,14 +460,14 @@ describe("the CLI's invoices issue over a sign-in granted invoice:write alone", 
 
 /** The studio owner's own sign-in at the identity provider, as the dashboard has it. */
 const ownerToken = async () =>
-  (await signInWithPassword({ issuer: provider.issuer, clientId: 'svc-checkout-oauth', redirectUri: `${ctx.server.url}/oauth/signed-in`, email: demoMerchantUser.email, password: demoMerchantUser.password, resource: devnetApiAudience })).accessToken
+  (await signInWithPassword({ issuer: ctx.oauth.provider.issuer, clientId: 'svc-checkout-oauth', redirectUri: `${ctx.server.url}/oauth/signed-in`, email: demoMerchantUser.email, password: demoMerchantUser.password, resource: devnetApiAudience })).accessToken
 
 describe('GET /v1/studios/:studioId/oauth-connections', () => {
   test("the studio's owner lists the connected agent, oldest connection first, and an API key may not", async () => {
     const { client, oauth } = await connectAgent(reads)
     await client.close()
     const owner = await ownerToken()
-    const connections = `${ctx.server.url}/v1/studios/${studioId}/oauth-connections`
+    const connections = `${ctx.server.url}/v1/studios/${ctx.oauth.studioId}/oauth-connections`
     const listed = (await (await fetch(connections, { headers: { authorization: `Bearer ${owner}` } })).json()) as { connections: { id: string; client_name: string; door: string; scopes: string[]; created_at: string }[] }
     const created = listed.connections.map((connection) => Date.parse(connection.created_at))
     expect(created).toEqual([...created].sort((a, b) => a - b))
@@ -577,7 +475,7 @@ describe('GET /v1/studios/:studioId/oauth-connections', () => {
     // earlier tests' agents share the name: this one is the connection with read scopes and no limits
     expect(mine).toContainEqual(expect.objectContaining({ scopes: reads, limits: null, created_at: expect.any(String) }))
     // an API key may not see them, nor the agent itself
-    expect((await signedRequest(ctx.server.url, apiKey, { method: 'GET', path: `/v1/studios/${studioId}/oauth-connections` })).status).toBe(403)
+    expect((await signedRequest(ctx.server.url, ctx.oauth.apiKey, { method: 'GET', path: `/v1/studios/${ctx.oauth.studioId}/oauth-connections` })).status).toBe(403)
     expect((await fetch(connections, { headers: { authorization: `Bearer ${oauth.saved!.access_token}` } })).status).toBe(401)
   })
 })
@@ -587,7 +485,7 @@ describe('DELETE /v1/studios/:studioId/oauth-connections/:connectionId', () => {
     const { client, oauth } = await connectAgent(reads)
     await client.close()
     const owner = await ownerToken()
-    const connections = `${ctx.server.url}/v1/studios/${studioId}/oauth-connections`
+    const connections = `${ctx.server.url}/v1/studios/${ctx.oauth.studioId}/oauth-connections`
     const listed = (await (await fetch(connections, { headers: { authorization: `Bearer ${owner}` } })).json()) as { connections: { id: string; client_name: string; door: string }[] }
     const mine = listed.connections.filter((connection) => connection.door === 'mcp' && connection.client_name === 'Test agent')
     const list = () => fetch(`${ctx.server.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${oauth.saved!.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) })
@@ -605,7 +503,7 @@ describe('DELETE /v1/studios/:studioId/oauth-connections/:connectionId', () => {
 describe("the studio's audit log", () => {
   type AuditEvent = { event: string; key_id: string; client_name: string | null; summary: string | null; method: string | null; path: string | null; user_id: string | null }
   const auditLog = async () => {
-    const answer = await fetch(`${ctx.server.url}/v1/studios/${studioId}/api-keys/audit-log?limit=100`, { headers: { authorization: `Bearer ${await ownerToken()}` } })
+    const answer = await fetch(`${ctx.server.url}/v1/studios/${ctx.oauth.studioId}/api-keys/audit-log?limit=100`, { headers: { authorization: `Bearer ${await ownerToken()}` } })
     expect(answer.status).toBe(200)
     return ((await answer.json()) as { events: AuditEvent[] }).events
   }

@@ -8,7 +8,6 @@ import type { IdentityVerifier } from '../../auth/jwtVerifier'
 import type { IssueReservation } from '../../auth/principal'
 import { oauthAccessTokenPrefix } from '../../auth/oauthTokenPrefix'
 import type { Logger } from '../../http/logger'
-import { partOf, perClientLimit } from '../../http/perClientLimit'
 import { lockForTransaction, type Database } from '../../store/database'
 import type { Studio, StudioStore } from '../../store/studioStore'
 import type { UserStore } from '../accounts/userStore'
@@ -22,10 +21,6 @@ import { writeHtmlPage } from '../../http/writeHtmlPage'
 /** The scopes a CLI or an agent may be granted: the granular ones only (SPEC 5.5); legacy read,
  * write and sponsor stay with API keys. */
 export const oauthScopes = ['invoice:read', 'invoice:write', 'customer:read', 'customer:write', 'dashboard:read'] as const
-
-/** Sign-ins, registrations and token requests: a tenth of the general limit per client, as the
- * account routes' costlier neighbours have (each token request writes to the database). */
-export const oauthLimit = perClientLimit('oauth', (settings) => partOf(settings, 10))
 
 /** SPEC 5.3: 15 minutes for an access token, 30 days at most for a refresh token and its grant. */
 export const accessTokenSeconds = 15 * 60
