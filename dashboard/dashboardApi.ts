@@ -1,5 +1,3 @@
-import { formatUnits } from '../src/ui/formatUnits'
-
 /**
  * The dashboard's client of /v1: the bearer token on every call, as any client of the API sends
  * it. A refusal becomes an error carrying the API's own message (and each field's), which the views
@@ -48,13 +46,6 @@ export function dashboardApi(token: string, onSignedOut: () => void): Api {
       return (await call('GET', path)).blob()
     },
   }
-}
-
-/** Base units (a decimal string) shown with the token's decimals, trailing zeros kept to two: the
- * pay page's exact formatUnits, padded as money is written. */
-export function displayAmount(baseUnits: string, decimals = 6): string {
-  const [whole, fraction = ''] = formatUnits(BigInt(baseUnits), decimals).split('.')
-  return `${whole}.${fraction.padEnd(2, '0')}`
 }
 
 /** "12.5" USDC as base units, or null when it is not a positive amount with at most `decimals` places. */
