@@ -10,7 +10,8 @@ import { getAddress, isAddress, keccak256, toHex, type Address } from 'viem'
  * Rendering choices the specification leaves to the wallet, fixed here so the expected lines are exact:
  * - `raw` integers: plain decimal digits, no grouping.
  * - `tokenAmount`: value / 10^decimals in the shortest exact decimal (the spec's "1 DAI" for 1000000 at
- *   6 decimals), a space, the token's ticker; an unknown token shows the raw value and "(Unknown token)".
+ *   6 decimals), a space, the token's ticker, unless the wallet writes amounts its own way
+ *   (`formatAmount`); an unknown token shows the raw value and "(Unknown token)".
  * - `date` with timestamp encoding: RFC 3339 (the spec's recommendation) in UTC, to the second, `Z`,
  *   unless the wallet shows moments its own way (`formatDate`), as a wallet for people does.
  * - `addressName`: the trusted name when the wallet has one, else the full EIP-55 address.
@@ -60,6 +61,10 @@ export type WalletKnowledge = {
   from: Address
   /** How this wallet shows a moment (Unix seconds) to its user; RFC 3339 in UTC without it. */
   formatDate?: (seconds: number) => string
+  /** How this wallet writes an amount of a token it knows, in base units with its ticker, to its user
+   * ("248,00 USDC" in German); the shortest exact decimal and the ticker without it. It must write
+   * every base unit the message carries: a rounded amount is not what is signed. */
+  formatAmount?: (amount: bigint, token: { ticker: string; decimals: number }) => string
   /** A proxy's implementation on a chain (an ERC-1967 slot read), or undefined when the address is not
    * a known proxy: how a wallet matches a per-user contract against a deployment of its implementation. */
   implementationOf?: (chainId: number, address: Address) => Address | undefined
@@ -189,12 +194,13 @@ function formatField(field: FieldFormat, request: TypedDataRequest, wallet: Wall
       const tokenAddress = params.tokenPath !== undefined ? resolvePath(params.tokenPath as string, request, wallet).value : params.token
       const amount = BigInt(value as string)
       const native = ([] as unknown[]).concat(params.nativeCurrencyAddress ?? []).some((address) => sameValue(address, tokenAddress))
-      if (native) return `${decimalString(amount, 18)} ETH`
+      const written = (token: { ticker: string; decimals: number }) => (wallet.formatAmount ? wallet.formatAmount(amount, token) : `${decimalString(amount, token.decimals)} ${token.ticker}`)
+      if (native) return written({ ticker: 'ETH', decimals: 18 })
       const token = wallet.tokens.find((t) => t.chainId === chainId && sameValue(t.address, tokenAddress))
       if (!token) return `${amount} (Unknown token)`
       // the spec's own example shows a value equal to the threshold as the message, so: at or above
       if (params.threshold !== undefined && amount >= BigInt(params.threshold as string)) return `${(params.message as string | undefined) ?? 'Unlimited'} ${token.ticker}`
-      return `${decimalString(amount, token.decimals)} ${token.ticker}`
+      return written(token)
     }
     case 'date': {
       if (params.encoding !== 'timestamp') throw new Error(`Date encoding ${String(params.encoding)} is not implemented here`)

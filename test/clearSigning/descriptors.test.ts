@@ -196,6 +196,17 @@ describe('render', () => {
     expect(screen.interpolatedIntent).toMatch(/ until at \d+$/)
   })
 
+  test('behavior: a wallet that writes amounts its own way writes each known token amount so, in its lines and in the intent; the Unlimited threshold and an unknown token stay as the descriptor says', () => {
+    const formatAmount = (amount: bigint, token: { ticker: string; decimals: number }) => `${amount}/${token.decimals} ${token.ticker}`
+    const funded = renderDescriptor(payment, asRequested(paymentTypedData(chainId, paymentMessage(fundedPayCall, vault, userOpHash))), { ...wallet, formatAmount })
+    expect(funded.lines.slice(1, 3)).toEqual(['Amount: 248000000/6 USDC', 'From your wallet: 201000000/6 USDC'])
+    expect(funded.interpolatedIntent).toMatch(/^Pay invoice no\. 2: 248000000\/6 USDC to /)
+    const unlimited = asRequested(permitTypedData(permitDomain, { owner: payer, spender: vault, value: 2n ** 256n - 1n, nonce: 0n, deadline: validUntil }))
+    expect(renderDescriptor(permit, unlimited, { ...wallet, formatAmount }).lines).toContain('Amount: Unlimited USDC')
+    const request = asRequested(paymentTypedData(chainId, paymentMessage(payCall, vault, userOpHash)))
+    expect(renderDescriptor(payment, request, { ...wallet, tokens: [], formatAmount }).lines).toContain('Amount: 248000000 (Unknown token)')
+  })
+
   test('behavior: a token the wallet does not know is shown raw with a warning', () => {
     const request = asRequested(paymentTypedData(chainId, paymentMessage(payCall, vault, userOpHash)))
     expect(renderDescriptor(payment, request, { ...wallet, tokens: [] }).lines).toContain('Amount: 248000000 (Unknown token)')
