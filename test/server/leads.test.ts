@@ -3,7 +3,9 @@ import { pino } from 'pino'
 import { afterAll, describe, expect, test } from 'vitest'
 import { silentLogger } from '../../server/http/logger'
 import { smtpMailer } from '../../server/merchant/email/smtpMailer'
+import { leadConfirmationTexts } from '../../server/merchant/leads/leadConfirmationText'
 import { receiveLead } from '../../server/merchant/leads/receiveLead'
+import { languageCodes } from '../../src/ui/languages'
 import { useInProcessApp } from '../support/inProcessApp'
 import { startTestMailbox, type TestMailbox } from '../support/mailbox'
 import { answerOf } from '../support/signedRequest'
@@ -72,6 +74,39 @@ describe('POST /v1/leads', () => {
     expect(Number((await ctx.stores.db.query<{ count: string }>('SELECT count(*) FROM studios'))[0]!.count)).toBe(1)
   })
 
+  test("an enquirer whose browser reads German is confirmed in German, and the team told which language to answer in; a language the product does not speak is confirmed in English", async () => {
+    const recipientOf = (mail: Awaited<ReturnType<typeof nextMails>>[number]) => (mail.to && 'text' in mail.to ? mail.to.text : '')
+    const german = await post({ ...enquiry, email: 'lea@werkstatt.example', firstName: 'Lea', company: 'Werkstatt Zahlungen' }, { 'accept-language': 'de-AT, de;q=0.9, en;q=0.5' })
+    expect(german.status).toBe(201)
+    const germanMails = await nextMails(2)
+    const confirmation = germanMails.find((mail) => recipientOf(mail) === 'lea@werkstatt.example')!
+    expect(confirmation.subject).toBe('Wir haben Ihre Anfrage erhalten')
+    expect(confirmation.text).toContain('Ihre Anfrage ist bei unserem Team angekommen')
+    expect(confirmation.text).toContain('Es wurde kein Konto für Sie eröffnet')
+    expect(confirmation.headers.get('content-language')).toBe('de')
+    // in any language, it quotes nothing the form carried
+    expect(confirmation.text).not.toMatch(/Lea|Werkstatt/)
+    expect(germanMails.find((mail) => recipientOf(mail) === operator)!.text).toContain('Confirmation language: Deutsch (de)')
+
+    const swahili = await post({ ...enquiry, email: 'amani@soko.example' }, { 'accept-language': 'sw-KE, sw;q=0.9' })
+    expect(swahili.status).toBe(201)
+    const swahiliMails = await nextMails(2)
+    const fallback = swahiliMails.find((mail) => recipientOf(mail) === 'amani@soko.example')!
+    expect(fallback.subject).toBe('We have your enquiry')
+    expect(fallback.text).toMatch(/No account has been opened for you/)
+    expect(fallback.headers.get('content-language')).toBe('en')
+    expect(swahiliMails.find((mail) => recipientOf(mail) === operator)!.text).toContain('Confirmation language: English (en)')
+  })
+
+  test('the confirmation is written in each of the 16 languages, none of them a copy of the English', () => {
+    for (const code of languageCodes) {
+      const { subject, paragraphs } = leadConfirmationTexts[code]
+      expect(paragraphs, code).toHaveLength(leadConfirmationTexts.en.paragraphs.length)
+      if (code === 'en') continue
+      expect([subject, ...paragraphs].filter((text) => [leadConfirmationTexts.en.subject, ...leadConfirmationTexts.en.paragraphs].includes(text)), code).toEqual([])
+    }
+  })
+
   test("refuses what 4.7's table refuses, at the field, and keeps nothing", async () => {
     const before = (await ctx.stores.db.query<{ count: string }>('SELECT count(*) FROM leads'))[0]!.count
     const cases: [string, unknown, string][] = [
@@ -122,7 +157,7 @@ describe('POST /v1/leads', () => {
     const logger = pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) })
     const mailer = smtpMailer({ smtpUrl: `smtp://127.0.0.1:${closed}`, from: 'Northwind <hello@northwind.example>' })
     const unmailed = 'unmailed@fleet.example'
-    const { id, mailed } = await receiveLead({ leads: ctx.stores.leads, mailer, notifyTo: operator, logger }, { ...enquiry, lastName: 'Unmailed', email: unmailed } as Parameters<typeof receiveLead>[1])
+    const { id, mailed } = await receiveLead({ leads: ctx.stores.leads, mailer, notifyTo: operator, logger }, { ...enquiry, lastName: 'Unmailed', email: unmailed } as Parameters<typeof receiveLead>[1], 'en')
     await mailed
     expect(await ctx.stores.leads.getLead(id)).toMatchObject({ lastName: 'Unmailed', operatorNotifiedAt: null, confirmationSentAt: null })
     const warnings = lines.map((line) => JSON.parse(line) as { msg: string; mail: string; lead: string; err: { message: string } })

@@ -1,4 +1,6 @@
+import { languageNames, type Language } from '../../../src/ui/languages'
 import type { OutgoingMail } from '../email/smtpMailer'
+import { leadConfirmationTexts } from './leadConfirmationText'
 import type { LeadRequest } from './leadWire'
 
 /** A header never carries a line break from a form: a name with one would start a header of its own. */
@@ -13,8 +15,9 @@ const volumes: Record<LeadRequest['monthlyVolume'], string> = {
 }
 const timelines: Record<LeadRequest['timeline'], string> = { exploring: 'exploring', '1_3_months': 'in 1 to 3 months', asap: 'as soon as possible' }
 
-/** The operator's notice of a new enquiry: everything the form sent, to answer it from. */
-export function operatorNotice(id: string, lead: LeadRequest, to: string): OutgoingMail {
+/** The operator's notice of a new enquiry: everything the form sent, to answer it from, and the
+ * language the enquirer's confirmation is written in, the one to answer them in. */
+export function operatorNotice(id: string, lead: LeadRequest, to: string, language: Language): OutgoingMail {
   const optional = (label: string, value: string | undefined) => (value ? [`${label}: ${value}`] : [])
   return {
     to,
@@ -27,6 +30,7 @@ export function operatorNotice(id: string, lead: LeadRequest, to: string): Outgo
       `Platform: ${lead.platformType}`,
       `Monthly volume: ${volumes[lead.monthlyVolume]}`,
       `Timeline: ${timelines[lead.timeline]}`,
+      `Confirmation language: ${languageNames[language]} (${language})`,
       ...optional('Heard of us through', lead.referralSource),
       ...optional('Sent from the page', lead.sourcePage),
       ...optional('Plan', lead.sourcePlan),
@@ -41,22 +45,11 @@ export function operatorNotice(id: string, lead: LeadRequest, to: string): Outgo
 }
 
 /**
- * The enquirer's confirmation. It quotes nothing they typed: the form is open to anyone, and a mail
- * that repeated its text would let anyone send words of their choosing, from us, to any address.
+ * The enquirer's confirmation, in the language they wrote the form in. It quotes nothing they typed:
+ * the form is open to anyone, and a mail that repeated its text would let anyone send words of their
+ * choosing, from us, to any address.
  */
-export function enquirerConfirmation(lead: LeadRequest): OutgoingMail {
-  return {
-    to: lead.email,
-    language: 'en',
-    subject: 'We have your enquiry',
-    text: [
-      'Hello,',
-      '',
-      'Thank you for writing to us. Your enquiry has reached our team, and one of us will reply to this address, usually within two working days.',
-      '',
-      'There is nothing more you need to do. No account has been opened for you, and nothing will be charged.',
-      '',
-      "If you did not send an enquiry, someone else typed your address: you can ignore this mail, and we will not write again unless you answer.",
-    ].join('\n'),
-  }
+export function enquirerConfirmation(lead: LeadRequest, language: Language): OutgoingMail {
+  const { subject, paragraphs } = leadConfirmationTexts[language]
+  return { to: lead.email, language, subject, text: paragraphs.join('\n\n') }
 }

@@ -1,4 +1,6 @@
+import { negotiateLanguage } from '../../../src/ui/languages'
 import { partOf, perClientLimit } from '../../http/perClientLimit'
+import { acceptLanguage } from '../../http/qualityValues'
 import { apiRoute } from '../../routes/apiRoute'
 import { leadCreatedResponseSchema, leadRequestSchema } from './leadWire'
 import { receiveLead, type LeadDependencies } from './receiveLead'
@@ -19,16 +21,19 @@ export const leadRoutes = [
     method: 'post',
     path: '/v1/leads',
     summary: 'Sends an enquiry to the team; opens no account',
-    description: 'Unauthenticated and rate-limited per client. The enquiry is kept; the team is notified and the enquirer gets a confirmation by mail, sent after the answer: a mail that fails loses nothing. An address gets at most one confirmation in 24 hours, however many clients send enquiries naming it; the enquiry is still kept and the team still told.',
+    description: 'Unauthenticated and rate-limited per client. The enquiry is kept; the team is notified and the enquirer gets a confirmation by mail, in the language of the request\'s Accept-Language (one of the 16 the product speaks, else English), sent after the answer: a mail that fails loses nothing. An address gets at most one confirmation in 24 hours, however many clients send enquiries naming it; the enquiry is still kept and the team still told.',
     auth: 'none',
     cors: 'anyOrigin',
     rateLimits: [leadsLimit],
     body: leadRequestSchema,
     response: { status: 201, schema: leadCreatedResponseSchema, description: 'The enquiry, kept.' },
     errors: [],
-    async handle({ body }, dependencies) {
+    async handle({ body }, dependencies, c) {
       if (!dependencies.leads) throw new Error('the lead route is mounted without its dependencies')
-      const { id } = await receiveLead(dependencies.leads, body)
+      // SPEC 4.7's table has no language and refuses fields it does not name: the language is the one
+      // the enquirer's browser sends with the form (it posts from the website's page, in their language)
+      const { language } = negotiateLanguage(acceptLanguage(c.req.header('accept-language')))
+      const { id } = await receiveLead(dependencies.leads, body, language)
       return { data: { id } }
     },
   }),

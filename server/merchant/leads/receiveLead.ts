@@ -1,3 +1,4 @@
+import type { Language } from '../../../src/ui/languages'
 import type { Logger } from '../../http/logger'
 import type { Mailer } from '../email/smtpMailer'
 import { enquirerConfirmation, operatorNotice } from './leadMail'
@@ -21,8 +22,9 @@ export type LeadDependencies = {
  * The enquirer's address gets at most one confirmation in 24 hours, however many clients send
  * enquiries naming it: the per-client rate limit alone let many clients together mail one stranger
  * again and again. Every enquiry is still kept, and the operator still told of each.
+ * The confirmation is written in `language`, the one the enquirer filled in the form in.
  */
-export async function receiveLead({ leads, mailer, notifyTo, logger }: LeadDependencies, lead: LeadRequest): Promise<{ id: string; mailed: Promise<void> }> {
+export async function receiveLead({ leads, mailer, notifyTo, logger }: LeadDependencies, lead: LeadRequest, language: Language): Promise<{ id: string; mailed: Promise<void> }> {
   const id = await leads.createLead(lead)
   const send = async (what: 'operator' | 'confirmation') => {
     if (!mailer || (what === 'operator' && !notifyTo)) return
@@ -32,7 +34,7 @@ export async function receiveLead({ leads, mailer, notifyTo, logger }: LeadDepen
         claim = await leads.claimConfirmation(lead.email)
         if (!claim) return await leads.confirmationWithheld(id)
       }
-      await mailer.send(what === 'operator' ? operatorNotice(id, lead, notifyTo!) : enquirerConfirmation(lead))
+      await mailer.send(what === 'operator' ? operatorNotice(id, lead, notifyTo!, language) : enquirerConfirmation(lead, language))
       claim = null
       await leads.markMailed(id, what)
     } catch (error) {
