@@ -38,8 +38,8 @@ type Session = { state: 'loading' } | { state: 'signedOut'; problem?: string } |
 async function signInSettings(): Promise<SignInSettings> {
   const response = await fetch('/dashboard/config.json')
   if (!response.ok) throw new Error('This server has no sign-in configured.')
-  const { issuer, clientId, audience } = (await response.json()) as Omit<SignInSettings, 'redirectUri'>
-  return { issuer, clientId, audience, redirectUri: `${location.origin}/dashboard` }
+  const { issuer, clientId, audience, scope } = (await response.json()) as Omit<SignInSettings, 'redirectUri'>
+  return { issuer, clientId, audience, scope, redirectUri: `${location.origin}/dashboard` }
 }
 
 function Dashboard() {

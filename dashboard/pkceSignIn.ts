@@ -5,7 +5,7 @@
  * can be forged from another site.
  */
 
-export type SignInSettings = { issuer: string; clientId: string; audience: string; redirectUri: string }
+export type SignInSettings = { issuer: string; clientId: string; audience: string; scope: string; redirectUri: string }
 
 const pendingKey = 'svc-dashboard-pending-sign-in'
 const tokenKey = 'svc-dashboard-token'
@@ -33,7 +33,7 @@ export async function startSignIn(settings: SignInSettings): Promise<void> {
     client_id: settings.clientId,
     redirect_uri: settings.redirectUri,
     response_type: 'code',
-    scope: 'openid email api',
+    scope: settings.scope,
     resource: settings.audience,
     code_challenge: challenge,
     code_challenge_method: 'S256',

@@ -159,6 +159,9 @@ export const configSchema = z.object({
   /** This server's public client at that provider, for the CLI's and MCP's authorization server
    * (/oauth, SPEC 5.3 and 5.4; redirect URI <PUBLIC_URL>/oauth/signed-in). Unset: no /oauth and no /mcp. */
   OAUTH_IDENTITY_CLIENT_ID: z.optional(z.string().check(z.minLength(1))),
+  /** What the dashboard's and /oauth's sign-ins ask that provider for: one list, so that both read
+   * the same user the same way (a provider may name its API's scope otherwise than the devnet's). */
+  IDENTITY_SCOPES: z._default(z.string().check(z.regex(/^[\x21\x23-\x5B\x5D-\x7E]+( [\x21\x23-\x5B\x5D-\x7E]+)*$/)), 'openid email api'),
   /** The JWT claim that holds the user's studio id. */
   JWT_STUDIO_CLAIM: z._default(z.string().check(z.minLength(1)), 'studio_id'),
   /** The signature algorithms a JWT may use: asymmetric ones only. */
@@ -260,6 +263,7 @@ const wants: { [name in keyof Config]: string } = {
   JWT_ISSUER: "the identity provider's issuer (iss)",
   JWT_AUDIENCE: 'the audience (aud) its tokens carry for this server',
   DASHBOARD_CLIENT_ID: "the dashboard's client id at the identity provider",
+  IDENTITY_SCOPES: 'scopes separated by single spaces, such as openid email api',
   JWT_STUDIO_CLAIM: "the JWT claim that holds the user's studio id",
   JWT_ALGORITHMS: `signature algorithms separated by commas, among ${asymmetricJwtAlgorithms.join(', ')} (never HS* or none)`,
   JWT_CLOCK_TOLERANCE_SECONDS: 'seconds, a whole number',

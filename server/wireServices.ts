@@ -191,7 +191,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
   const oauth =
     identityVerifier && config.JWT_ISSUER && config.OAUTH_IDENTITY_CLIENT_ID
       ? {
-          authorization: createAuthorizationServer({ db: stores.db, now, publicUrl: () => publicUrl, users: stores.users, studios: stores.studios, logger, cookieSecret: encryptionKeysOf(config).keys.get(encryptionKeysOf(config).activeKeyId)!, identity: { issuer: config.JWT_ISSUER, clientId: config.OAUTH_IDENTITY_CLIENT_ID, verify: identityVerifier }, networks: [{ chainId: config.CHAIN_ID, name: chainFor(config.CHAIN_ID, config.RPC_URL).name }], signerRefusal: signerRefusalOf(sessionSigner), invoiceToken: invoiceTokenOf(tokenDetailsReader(client), deployment.token) }),
+          authorization: createAuthorizationServer({ db: stores.db, now, publicUrl: () => publicUrl, users: stores.users, studios: stores.studios, logger, cookieSecret: encryptionKeysOf(config).keys.get(encryptionKeysOf(config).activeKeyId)!, identity: { issuer: config.JWT_ISSUER, clientId: config.OAUTH_IDENTITY_CLIENT_ID, verify: identityVerifier, scope: config.IDENTITY_SCOPES }, networks: [{ chainId: config.CHAIN_ID, name: chainFor(config.CHAIN_ID, config.RPC_URL).name }], signerRefusal: signerRefusalOf(sessionSigner), invoiceToken: invoiceTokenOf(tokenDetailsReader(client), deployment.token) }),
           publicUrl: () => publicUrl,
           // every write an agent or a CLI sign-in makes, beside the keys' events
           audit: stores.apiKeyAudit,
@@ -300,7 +300,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
     dashboard: {
       dir: join(payPageDir, 'dashboard'),
       ...(config.DASHBOARD_CLIENT_ID && config.JWT_ISSUER && config.JWT_AUDIENCE
-        ? { signIn: { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, clientId: config.DASHBOARD_CLIENT_ID } }
+        ? { signIn: { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, clientId: config.DASHBOARD_CLIENT_ID, scope: config.IDENTITY_SCOPES } }
         : {}),
     },
     payPage: {

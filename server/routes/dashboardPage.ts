@@ -7,8 +7,9 @@ import { immutable, pageLimit } from './payPage'
 import type { PolicyMiddleware } from './routePolicy'
 
 /** Where the dashboard signs merchants in: the provider the API already trusts (JWT_ISSUER and
- * JWT_AUDIENCE) and the public client registered there for the dashboard (DASHBOARD_CLIENT_ID). */
-export type DashboardSignIn = { issuer: string; audience: string; clientId: string }
+ * JWT_AUDIENCE), the public client registered there for the dashboard (DASHBOARD_CLIENT_ID) and the
+ * scopes it asks for (IDENTITY_SCOPES, as /oauth's sign-in does). */
+export type DashboardSignIn = { issuer: string; audience: string; clientId: string; scope: string }
 
 export type DashboardPageParameters = {
   /** Vite's output for dashboard/ (dist/dashboard): index.html and assets/. */

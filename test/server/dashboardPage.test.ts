@@ -14,7 +14,7 @@ writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Merchant dashboard
 writeFileSync(join(dir, 'assets', 'index-abc.js'), 'console.log(1)')
 /** Mounted as server/app.ts mounts it: its refusals go through the app's one error handler. */
 const served = (parameters: DashboardPageParameters) => new Hono().onError(errorHandler(silentLogger)).route('/', dashboardPage(parameters))
-const signIn = { issuer: 'https://login.example.com/tenant', audience: 'https://api.example.com', clientId: 'dashboard-client' }
+const signIn = { issuer: 'https://login.example.com/tenant', audience: 'https://api.example.com', clientId: 'dashboard-client', scope: 'openid email invoices.api' }
 
 describe('the dashboard page', () => {
   test('behavior: the page runs only its own scripts, talks only to this server and the provider, and is never cached or framed', async () => {
@@ -32,7 +32,7 @@ describe('the dashboard page', () => {
     expect([res.status, res.headers.get('location')]).toEqual([308, '/dashboard'])
   })
 
-  test('behavior: config.json names the provider, its audience and the dashboard client; without one it is a 404 in the API error shape', async () => {
+  test('behavior: config.json names the provider, its audience, the dashboard client and the scopes to ask for; without one it is a 404 in the API error shape', async () => {
     const res = await served({ dir, signIn }).request('/dashboard/config.json')
     expect(await res.json()).toEqual(signIn)
     const none = await served({ dir }).request('/dashboard/config.json')

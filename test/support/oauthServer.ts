@@ -8,7 +8,7 @@ import { demoMerchantUser, devnetApiAudience, seedMerchantLogin } from '../../de
 import { AgentOAuth } from './agentOAuth'
 import { formBrowser } from './formBrowser'
 import { freePort } from './loopback'
-import { useServer } from './server'
+import { useServer, type UseServerParameters } from './server'
 
 /** Where the agents of these tests say the browser brings their code back; nothing listens there. */
 export const agentRedirectUrl = 'http://127.0.0.1:9/mcp-client/callback'
@@ -16,14 +16,16 @@ export const agentRedirectUrl = 'http://127.0.0.1:9/mcp-client/callback'
 /**
  * The companion server with its OAuth authorization server (SPEC 5.3, 5.4) in front of a real
  * identity provider on 127.0.0.1, the demo merchant signed in there once and owning a studio, and
- * the person's part of a sign-in driven as a browser drives it.
+ * the person's part of a sign-in driven as a browser drives it. `beforeServer` adds configuration
+ * known once the devnet runs (a proxy in front of its node).
  */
-export function useOAuthServer({ now, overrides }: { now?: () => number; overrides?: Record<string, string> } = {}) {
+export function useOAuthServer({ now, overrides, beforeServer }: { now?: () => number; overrides?: Record<string, string>; beforeServer?: UseServerParameters['beforeServer'] } = {}) {
   const state = {} as { provider: RunningIdentityProvider; apiKey: { keyId: string; secret: string }; studioId: string }
   const ctx = useServer({
     ...(now ? { now } : {}),
     ...(overrides ? { overrides } : {}),
-    beforeServer: async () => {
+    beforeServer: async (devnet) => {
+      const more = beforeServer ? await beforeServer(devnet) : {}
       // the server's port is known before it starts: the identity provider registers its redirect URI
       const port = await freePort()
       state.provider = await startIdentityProvider({
@@ -33,7 +35,7 @@ export function useOAuthServer({ now, overrides }: { now?: () => number; overrid
         clients: [{ clientId: 'svc-checkout-oauth', redirectUris: [`http://127.0.0.1:${port}/oauth/signed-in`] }],
       })
       const discovery = (await (await fetch(`${state.provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
-      return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, OAUTH_IDENTITY_CLIENT_ID: 'svc-checkout-oauth', PORT: String(port) }
+      return { ...more, JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, OAUTH_IDENTITY_CLIENT_ID: 'svc-checkout-oauth', PORT: String(port) }
     },
   })
   afterAll(async () => {

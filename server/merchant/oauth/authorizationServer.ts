@@ -39,8 +39,9 @@ export type AuthorizationServerDependencies = {
   /** The server's active encryption key: the sign-in cookies' key is derived from it, so every
    * instance reads the cookies any other set. */
   cookieSecret: string
-  /** The identity provider users sign in with (JWT_ISSUER), and this server's client there. */
-  identity: { issuer: string; clientId: string; verify: IdentityVerifier }
+  /** The identity provider users sign in with (JWT_ISSUER), this server's client there, and the
+   * scopes a sign-in asks it for (IDENTITY_SCOPES, the dashboard's own). */
+  identity: { issuer: string; clientId: string; verify: IdentityVerifier; scope: string }
   /** The networks this deployment's invoices live on (its CHAIN_ID today): the person picks one at
    * consent and the grant is bound to it. */
   networks?: readonly Network[]
@@ -251,7 +252,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
         client_id: identity.clientId,
         redirect_uri: signedInUri(),
         response_type: 'code',
-        scope: 'openid email api',
+        scope: identity.scope,
         code_challenge: createHash('sha256').update(verifier).digest('base64url'),
         code_challenge_method: 'S256',
         state,

@@ -1,0 +1,43 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { afterAll, describe, expect, test } from 'vitest'
+import { AgentOAuth } from '../support/agentOAuth'
+import { formBrowser } from '../support/formBrowser'
+import { agentRedirectUrl, useOAuthServer } from '../support/oauthServer'
+import { startTcpProxy } from '../support/tcpProxy'
+
+/** Not the default: a deployment whose provider is asked for one scope more. */
+const identityScopes = 'openid email api profile'
+
+let rpc: Awaited<ReturnType<typeof startTcpProxy>>
+// the server reaches the chain through a proxy the tests can cut
+const ctx = useOAuthServer({
+  overrides: { IDENTITY_SCOPES: identityScopes },
+  async beforeServer(devnet) {
+    rpc = await startTcpProxy(devnet.anvil.port)
+    return { RPC_URL: rpc.url, DASHBOARD_CLIENT_ID: 'svc-checkout-dashboard' }
+  },
+})
+afterAll(async () => {
+  await rpc?.stop()
+})
+
+describe("the sign-in at the deployment's identity provider", () => {
+  test('asks the provider for the scopes the deployment names (IDENTITY_SCOPES), from an agent\'s sign-in through /oauth as from the dashboard\'s', async () => {
+    const oauth = new AgentOAuth(agentRedirectUrl, 'Scope reader')
+    await new Client({ name: 'scope-reader', version: '1.0.0' }).connect(new StreamableHTTPClientTransport(new URL(`${ctx.server.url}/mcp`), { authProvider: oauth })).catch(() => undefined)
+    // the browser's way from the authorization request to the provider's login form
+    const { go } = formBrowser()
+    let url = oauth.authorizationUrl!.toString()
+    for (let step = 0; step < 10 && !url.startsWith(ctx.oauth.provider.issuer); step++) {
+      const location = (await go(url)).headers.get('location')
+      expect(location, `no redirect from ${url}`).toBeTruthy()
+      url = new URL(location!, url).toString()
+    }
+    expect(url.startsWith(ctx.oauth.provider.issuer)).toBe(true)
+    expect(new URL(url).searchParams.get('scope')).toBe(identityScopes)
+
+    const dashboard = await (await fetch(`${ctx.server.url}/dashboard/config.json`)).json()
+    expect(dashboard).toMatchObject({ clientId: 'svc-checkout-dashboard', scope: identityScopes })
+  })
+})
