@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { build, type Plugin, type Rolldown } from 'vite'
 import { confusablesSubset } from './confusablesSubset.ts'
 import { BuildError } from './buildError.ts'
@@ -83,5 +85,39 @@ export function separateBundles(bundles: SeparateBundle[]): Plugin {
       for (const file of files) this.emitFile({ type: 'asset', fileName: file.fileName, source: file.code })
       this.emitFile({ type: 'asset', fileName: separateBundlesFile, source: `${JSON.stringify(entries, null, 2)}\n` })
     },
+  }
+}
+
+/** Where another build's separate bundles landed, read from `separateBundlesFile` in `dir`. */
+function emittedBundles(dir: string): Record<string, string> {
+  try {
+    return JSON.parse(readFileSync(join(dir, separateBundlesFile), 'utf8')) as Record<string, string>
+  } catch {
+    return {}
+  }
+}
+
+/**
+ * A second page built after the pay page into the same dist (the dashboard) loads the bundles the
+ * pay page already emitted, by URL, rather than building its own copy: each package in `replaces`
+ * (`{ '@walletconnect/ethereum-provider': 'walletconnect' }`) resolves to that bundle's entry, left
+ * for the browser to load, so its SDK is neither in the second page's files nor in its first paint.
+ * The pay page must be built first (`npm run build` and the devnet's page do so).
+ */
+export function builtSeparateBundles(dir: string, replaces: Record<string, string>): Plugin {
+  const replaced: Record<string, string> = {}
+  return {
+    name: 'svc-built-separate-bundles',
+    apply: 'build',
+    enforce: 'pre',
+    buildStart() {
+      const entries = emittedBundles(dir)
+      for (const [library, name] of Object.entries(replaces)) {
+        const entry = entries[name]
+        if (!entry) throw new BuildError('BUNDLE_MISSING', `this page loads the pay page's ${name} bundle, which ${join(dir, separateBundlesFile)} does not list: build the pay page into ${dir} first (npm run build builds both, in that order)`)
+        replaced[library] = `/${entry}`
+      }
+    },
+    resolveId: (id) => (replaced[id] ? { id: replaced[id], external: true } : null),
   }
 }

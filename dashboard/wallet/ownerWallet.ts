@@ -12,10 +12,12 @@ import { readBlockTime } from '../../src/chain/readBlockTime'
 import { pinned } from '../../src/config/pinned'
 import { createWagmiWallets } from '../../src/wallet/wagmiWallets'
 import type { WalletChoice } from '../../src/wallet/walletChoice'
+import { watchOwnerWalletChoices } from './ownerWalletChoices'
 
 /**
  * The studio owner's wallet in the dashboard, loaded only when an owner operation is started (the
- * first paint carries none of it): the pay page's wagmi wallets (EIP-6963 discovery), the MerchantVault's
+ * first paint carries none of it): the pay page's wagmi wallets (EIP-6963 discovery, and WalletConnect
+ * through the pay page's own bundle when the deployment names a project id), the MerchantVault's
  * ERC-7730 descriptor rendered by the same renderer the devnet wallet prompts payers with, and the
  * signature the vault reads. Nothing is signed that the merchant has not been shown in words first.
  */
@@ -85,10 +87,10 @@ export function vaultDeployment(owner: Address, vault: Address): WireUserOp {
   return unsignedVaultDeployment({ factory: merchantFactory(), vault, owner, token: pinned.token })
 }
 
-/** The browser's wallets (EIP-6963 and a legacy injected one), as they are discovered. */
+/** The browser's wallets (EIP-6963 and a legacy injected one) as they are discovered, and WalletConnect
+ * when the deployment names a project id. */
 export function watchOwnerWallets(onChange: (choices: WalletChoice[]) => void): () => void {
-  // the devnet wallet is the payer's stand-in, and WalletConnect needs a project id the dashboard is not built with
-  return wallets.watchChoices((choices) => onChange(choices.filter((choice) => choice.kind === 'injected')))
+  return watchOwnerWalletChoices(wallets, onChange)
 }
 
 /** Connects the chosen wallet and moves it to the pinned chain: a wallet signs a typed message for

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
+import { containsAny, lazyBundle, staticClosure, walletConnectMarkers } from '../../build/pageSize'
 import { builtPage } from '../support/builtPage'
 
 // the build `npm test` runs (test/support/buildPage.ts): the pay page in dist/, the dashboard in dist/dashboard/
@@ -31,5 +32,27 @@ describe('the dashboard, weighed', () => {
     // the dashboard's page names only its own assets
     const page = readFileSync(join(dist, 'dashboard', 'index.html'), 'utf8')
     expect([...page.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((match) => match[1]!).every((path) => path.startsWith('/dashboard/assets/'))).toBe(true)
+  })
+
+  test("behavior: WalletConnect adds nothing to the dashboard's first paint and has no copy under dist/dashboard: the owner's wallet loads the pay page's own bundle by URL, once picked", () => {
+    const dashboard = join(dist, 'dashboard')
+    const read = (name: string) => readFileSync(join(dashboardAssets, name), 'utf8')
+    const page = readFileSync(join(dashboard, 'index.html'), 'utf8')
+    const firstPaint = [...page.matchAll(/<script[^>]*\ssrc="\/dashboard\/([^"]+)"/g)].flatMap((match) => staticClosure(dashboard, match[1]!).files.map((file) => file.file))
+    expect(firstPaint.length).toBeGreaterThan(0)
+    // the pay page's bundle holds WalletConnect's markers, so their absence from the dashboard means something
+    const walletConnect = lazyBundle(dist, 'walletconnect')
+    expect(containsAny(dist, walletConnect, walletConnectMarkers).length).toBeGreaterThan(0)
+    const scripts = built(/\.js$/)
+    expect(scripts.filter((name) => walletConnectMarkers.some((marker) => read(name).includes(marker)))).toEqual([])
+    expect(readdirSync(dashboardAssets).filter((name) => name.toLowerCase().includes('walletconnect'))).toEqual([])
+    // the owner's wallet, a chunk the first paint does not load, imports exactly the pay page's entry
+    const byUrl = /import\(\s*["'`]\/(assets\/walletconnect-[\w-]+\.js)["'`]\s*\)/
+    const importers = scripts.flatMap((name) => {
+      const imported = byUrl.exec(read(name))?.[1]
+      return imported ? [{ name, imported }] : []
+    })
+    expect(importers).toEqual([{ name: expect.stringMatching(/^ownerWallet-[\w-]+\.js$/), imported: walletConnect.entry }])
+    expect(firstPaint).not.toContain(`assets/${importers[0]!.name}`)
   })
 })
