@@ -85,6 +85,8 @@ export const afterPayEn = {
   devnetWalletSendRequest: 'This page asks you to send a transaction:',
   devnetWalletApprove: 'Approve',
   devnetWalletReject: 'Reject',
+  // above a request no descriptor describes: the wallet shows its raw fields
+  devnetWalletNoDescription: 'No description for this request: check every field',
   walletRequestNext: 'Your wallet opens next and shows this request. Nothing is paid until you approve it there.',
   permitExpiredBody: 'It ran out before the payment went through. Nothing was paid.',
   getNewPermit: 'Get a new permit',

@@ -209,6 +209,7 @@ export const ar: Catalog = {
     devnetWalletSendRequest: 'تطلب منك هذه الصفحة إرسال معاملة:',
     devnetWalletApprove: 'موافقة',
     devnetWalletReject: 'رفض',
+    devnetWalletNoDescription: 'لا يوجد وصف لهذا الطلب: تحقّق من كل حقل',
     walletRequestNext: 'ستُفتح محفظتك بعد ذلك وتعرض هذا الطلب. لن يُدفع أي شيء حتى توافق عليه هناك.',
     permitExpiredBody: 'انتهت صلاحيته قبل إتمام الدفع. لم يُدفع أي شيء.',
     getNewPermit: 'الحصول على تفويض جديد',

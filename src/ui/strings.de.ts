@@ -202,6 +202,7 @@ export const de: Catalog = {
     devnetWalletSendRequest: 'Diese Seite bittet Sie, eine Transaktion zu senden:',
     devnetWalletApprove: 'Genehmigen',
     devnetWalletReject: 'Ablehnen',
+    devnetWalletNoDescription: 'Keine Beschreibung für diese Anfrage: Prüfen Sie jedes Feld',
     walletRequestNext: 'Als Nächstes öffnet sich Ihre Wallet und zeigt diese Anfrage. Bezahlt wird erst, wenn Sie sie dort genehmigen.',
     permitExpiredBody: 'Sie lief ab, bevor die Zahlung durchging. Es wurde nichts bezahlt.',
     getNewPermit: 'Neue Freigabe anfordern',

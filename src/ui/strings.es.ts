@@ -201,6 +201,7 @@ export const es: Catalog = {
     devnetWalletSendRequest: 'Esta página le pide que envíe una transacción:',
     devnetWalletApprove: 'Aprobar',
     devnetWalletReject: 'Rechazar',
+    devnetWalletNoDescription: 'No hay descripción para esta solicitud: revise cada campo',
     walletRequestNext: 'A continuación se abrirá su billetera y mostrará esta solicitud. No se paga nada hasta que la apruebe allí.',
     permitExpiredBody: 'Caducó antes de que se realizara el pago. No se pagó nada.',
     getNewPermit: 'Obtener una nueva autorización',

@@ -201,6 +201,7 @@ export const fr: Catalog = {
     devnetWalletSendRequest: 'Cette page vous demande d’envoyer une transaction :',
     devnetWalletApprove: 'Approuver',
     devnetWalletReject: 'Refuser',
+    devnetWalletNoDescription: 'Aucune description pour cette demande : vérifiez chaque champ',
     walletRequestNext: 'Votre portefeuille va ensuite s’ouvrir et afficher cette demande. Rien n’est payé tant que vous ne l’avez pas approuvée dans votre portefeuille.',
     permitExpiredBody: 'Elle a expiré avant que le paiement n’aboutisse. Rien n’a été payé.',
     getNewPermit: 'Obtenir une nouvelle autorisation',

@@ -202,6 +202,7 @@ export const hi: Catalog = {
     devnetWalletSendRequest: 'यह पेज आपसे एक लेन-देन भेजने को कह रहा है:',
     devnetWalletApprove: 'स्वीकृत करें',
     devnetWalletReject: 'अस्वीकार करें',
+    devnetWalletNoDescription: 'इस अनुरोध का कोई विवरण नहीं है: हर फ़ील्ड जाँचें',
     walletRequestNext: 'अब आपका वॉलेट खुलेगा और यही अनुरोध दिखाएगा। जब तक आप वहाँ इसे स्वीकृत नहीं करते, कोई भुगतान नहीं होगा।',
     permitExpiredBody: 'भुगतान पूरा होने से पहले ही इसकी अवधि समाप्त हो गई। कोई भुगतान नहीं हुआ।',
     getNewPermit: 'नई अनुमति लें',

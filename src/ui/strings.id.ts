@@ -201,6 +201,7 @@ export const id: Catalog = {
     devnetWalletSendRequest: 'Halaman ini meminta Anda mengirim transaksi:',
     devnetWalletApprove: 'Setujui',
     devnetWalletReject: 'Tolak',
+    devnetWalletNoDescription: 'Tidak ada deskripsi untuk permintaan ini: periksa setiap kolom',
     walletRequestNext: 'Selanjutnya dompet Anda akan terbuka dan menampilkan permintaan ini. Tidak ada yang dibayar sampai Anda menyetujuinya di sana.',
     permitExpiredBody: 'Otorisasi kedaluwarsa sebelum pembayaran berhasil. Tidak ada yang dibayar.',
     getNewPermit: 'Minta otorisasi baru',

@@ -201,6 +201,7 @@ export const it: Catalog = {
     devnetWalletSendRequest: 'Questa pagina le chiede di inviare una transazione:',
     devnetWalletApprove: 'Approva',
     devnetWalletReject: 'Rifiuta',
+    devnetWalletNoDescription: 'Nessuna descrizione per questa richiesta: controlli ogni campo',
     walletRequestNext: 'Ora si aprirà il suo wallet e mostrerà questa richiesta. Non viene pagato nulla finché non la approva lì.',
     permitExpiredBody: 'È scaduta prima che il pagamento andasse a buon fine. Non è stato pagato nulla.',
     getNewPermit: 'Ottieni una nuova autorizzazione',

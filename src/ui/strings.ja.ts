@@ -201,6 +201,7 @@ export const ja: Catalog = {
     devnetWalletSendRequest: 'このページがトランザクションの送信を求めています：',
     devnetWalletApprove: '承認する',
     devnetWalletReject: '拒否する',
+    devnetWalletNoDescription: 'このリクエストには説明がありません。すべての項目を確認してください',
     walletRequestNext: '次にウォレットが開き、このリクエストが表示されます。ウォレットで承認するまで、支払いは行われません。',
     permitExpiredBody: '支払いが完了する前に期限が切れました。支払いは行われていません。',
     getNewPermit: '新しい承認を取得',

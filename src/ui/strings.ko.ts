@@ -201,6 +201,7 @@ export const ko: Catalog = {
     devnetWalletSendRequest: '이 페이지에서 트랜잭션 전송을 요청합니다:',
     devnetWalletApprove: '승인',
     devnetWalletReject: '거부',
+    devnetWalletNoDescription: '이 요청에 대한 설명이 없습니다. 모든 항목을 확인하세요',
     walletRequestNext: '이제 지갑이 열리고 이 요청이 표시됩니다. 지갑에서 승인하기 전에는 아무것도 결제되지 않습니다.',
     permitExpiredBody: '결제가 완료되기 전에 만료되었습니다. 결제된 금액은 없습니다.',
     getNewPermit: '새 승인 받기',

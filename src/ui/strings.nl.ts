@@ -201,6 +201,7 @@ export const nl: Catalog = {
     devnetWalletSendRequest: 'Deze pagina vraagt u een transactie te versturen:',
     devnetWalletApprove: 'Goedkeuren',
     devnetWalletReject: 'Weigeren',
+    devnetWalletNoDescription: 'Geen beschrijving voor dit verzoek: controleer elk veld',
     walletRequestNext: 'Hierna opent uw wallet en toont dit verzoek. Er wordt pas betaald als u het daar goedkeurt.',
     permitExpiredBody: 'Die verliep voordat de betaling rond was. Er is niets betaald.',
     getNewPermit: 'Nieuwe machtiging aanvragen',

@@ -201,6 +201,7 @@ export const pl: Catalog = {
     devnetWalletSendRequest: 'Ta strona prosi Cię o wysłanie transakcji:',
     devnetWalletApprove: 'Zatwierdź',
     devnetWalletReject: 'Odrzuć',
+    devnetWalletNoDescription: 'Brak opisu tego żądania: sprawdź każde pole',
     walletRequestNext: 'Za chwilę otworzy się Twój portfel i wyświetli to żądanie. Nic nie zostanie zapłacone, dopóki go tam nie zatwierdzisz.',
     permitExpiredBody: 'Wygasła, zanim płatność doszła do skutku. Nic nie zostało zapłacone.',
     getNewPermit: 'Uzyskaj nową autoryzację',

@@ -201,6 +201,7 @@ export const ptBR: Catalog = {
     devnetWalletSendRequest: 'Esta página pede que você envie uma transação:',
     devnetWalletApprove: 'Aprovar',
     devnetWalletReject: 'Recusar',
+    devnetWalletNoDescription: 'Não há descrição para esta solicitação: confira cada campo',
     walletRequestNext: 'Em seguida, sua carteira vai abrir e mostrar esta solicitação. Nada é pago até você aprovar lá.',
     permitExpiredBody: 'Ela expirou antes de o pagamento ser concluído. Nada foi pago.',
     getNewPermit: 'Obter uma nova autorização',

@@ -202,6 +202,7 @@ export const tr: Catalog = {
     devnetWalletSendRequest: 'Bu sayfa sizden bir işlem göndermenizi istiyor:',
     devnetWalletApprove: 'Onayla',
     devnetWalletReject: 'Reddet',
+    devnetWalletNoDescription: 'Bu istek için açıklama yok: her alanı kontrol edin',
     walletRequestNext: 'Birazdan cüzdanınız açılacak ve bu isteği gösterecek. Siz orada onaylamadıkça hiçbir ödeme yapılmaz.',
     permitExpiredBody: 'Ödeme gerçekleşmeden süresi doldu. Hiçbir ödeme yapılmadı.',
     getNewPermit: 'Yeni yetkilendirme al',

@@ -201,6 +201,7 @@ export const vi: Catalog = {
     devnetWalletSendRequest: 'Trang này yêu cầu bạn gửi một giao dịch:',
     devnetWalletApprove: 'Chấp thuận',
     devnetWalletReject: 'Từ chối',
+    devnetWalletNoDescription: 'Không có mô tả cho yêu cầu này: hãy kiểm tra từng trường',
     walletRequestNext: 'Tiếp theo, ví của bạn sẽ mở và hiển thị yêu cầu này. Sẽ không có khoản nào được thanh toán cho đến khi bạn chấp thuận trong ví.',
     permitExpiredBody: 'Ủy quyền đã hết hạn trước khi thanh toán hoàn tất. Chưa có khoản nào được thanh toán.',
     getNewPermit: 'Lấy ủy quyền mới',

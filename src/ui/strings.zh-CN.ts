@@ -201,6 +201,7 @@ export const zhCN: Catalog = {
     devnetWalletSendRequest: '此页面请求您发送一笔交易：',
     devnetWalletApprove: '批准',
     devnetWalletReject: '拒绝',
+    devnetWalletNoDescription: '此请求没有说明：请核对每个字段',
     walletRequestNext: '接下来您的钱包会打开并显示此请求。在您于钱包中批准之前，不会支付任何款项。',
     permitExpiredBody: '授权在付款完成前已过期。未支付任何款项。',
     getNewPermit: '获取新授权',

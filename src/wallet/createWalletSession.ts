@@ -37,13 +37,14 @@ export type WalletSession = {
  * The flow's wallet and chain, over whichever wallet the payer picks. The wallet stack (@wagmi/core) is
  * loaded on first use, after the invoice has painted: a payer who only reads the invoice never fetches
  * it. Chain reads go through the build's pinned RPC, and through the payer's own wallet once it is on
- * the pinned chain: the server whose answers are checked is never asked.
+ * the pinned chain: the server whose answers are checked is never asked. `tag`, the tag the page
+ * formats with, is handed to the wallets the page itself opens (the devnet wallet).
  */
-export function createWalletSession(deployment: PinnedDeployment, baseUrl = ''): WalletSession {
+export function createWalletSession(deployment: PinnedDeployment, baseUrl = '', tag = 'en'): WalletSession {
   let stack: Promise<WagmiWallets> | null = null
   const wallets = () =>
     (stack ??= (import(/* @vite-ignore */ __SVC_WALLET_STACK_URL__) as Promise<typeof import('./wagmiWallets')>).then(({ createWagmiWallets }) =>
-      createWagmiWallets(deployment, baseUrl),
+      createWagmiWallets(deployment, baseUrl, tag),
     ))
   let chosen: WalletChoice | null = null
   let provider: Eip1193Provider | null = null

@@ -39,8 +39,8 @@ describe('devnetWalletProvider', () => {
         warning: null,
         rows: [
           ['Spender', permit.message.spender],
-          ['Amount', '248 USDC'],
-          // the deadline as the English pay page writes it, in this machine's time zone
+          // the amount and the deadline as the English pay page writes them, the deadline in this machine's time zone
+          ['Amount', '248.00 USDC'],
           ['Valid until', formatMoment(1_900_000_000_000, 'en')],
         ],
         typedData: typedDataJson(permit),
@@ -59,7 +59,7 @@ describe('devnetWalletProvider', () => {
       {
         kind: 'sign',
         intent: null,
-        warning: 'No description for this request: check every field',
+        warning: 'noDescription',
         rows: [
           ['domain.name', 'USD Coin'],
           ['domain.version', '2'],
@@ -75,6 +75,26 @@ describe('devnetWalletProvider', () => {
         typedData: typedDataJson(other),
       },
     ])
+  })
+
+  test('behavior: opened by a German page, the wallet writes the amount and the deadline as that page does, to the last base unit, and keeps the descriptor\'s own words', async () => {
+    const asked: DevnetWalletRequest[] = []
+    const wallet = devnetWalletProvider({ privateKey, rpcUrl: 'http://127.0.0.1:1' }, noNode, async (request) => (asked.push(request), false), { tag: 'de-DE' })
+    const odd = { ...permit, message: { ...permit.message, value: 248_000_001n } }
+    for (const typedData of [permit, odd]) await expect(wallet.request({ method: 'eth_signTypedData_v4', params: [owner, typedDataJson(typedData)] })).rejects.toMatchObject({ code: 4001 })
+    expect(asked.map(({ intent, rows }) => [intent, ...rows.map(([label, value]) => `${label}: ${value}`)])).toEqual([
+      ['Authorize spending of tokens', `Spender: ${permit.message.spender}`, 'Amount: 248,00 USDC', `Valid until: ${formatMoment(1_900_000_000_000, 'de-DE')}`],
+      ['Authorize spending of tokens', `Spender: ${permit.message.spender}`, 'Amount: 248,000001 USDC', `Valid until: ${formatMoment(1_900_000_000_000, 'de-DE')}`],
+    ])
+    // a German date, not the English one
+    expect(formatMoment(1_900_000_000_000, 'de-DE')).toMatch(/^\d{2}\.\d{2}\.2030, \d{2}:\d{2}$/)
+  })
+
+  test('behavior: opened by an Arabic page, the amount is isolated left to right with its symbol, as that page writes money among right-to-left words', async () => {
+    const asked: DevnetWalletRequest[] = []
+    const wallet = devnetWalletProvider({ privateKey, rpcUrl: 'http://127.0.0.1:1' }, noNode, async (request) => (asked.push(request), false), { tag: 'ar-u-nu-latn' })
+    await expect(wallet.request({ method: 'eth_signTypedData_v4', params: [owner, typedDataJson(permit)] })).rejects.toMatchObject({ code: 4001 })
+    expect(asked[0]?.rows[1]).toEqual(['Amount', '\u2066248.00\u00a0USDC\u2069'])
   })
 
   test('behavior: Approve signs exactly what was shown, with the demo payer\'s key', async () => {

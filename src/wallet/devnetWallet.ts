@@ -25,23 +25,25 @@ const rejected = () => Object.assign(new Error('the payer rejected the request i
 
 /** A burner wallet for the local devnet only: it signs with the demo payer's well-known key, which
  * the devnet server hands out, and sends every other request to the devnet's node. Loaded on demand
- * (it bundles an elliptic-curve library), and never offered on a real chain. */
-export async function openDevnetWallet(baseUrl: string, fetch: typeof globalThis.fetch = globalThis.fetch.bind(globalThis)): Promise<Eip1193Provider> {
+ * (it bundles an elliptic-curve library), and never offered on a real chain. The page opens it with
+ * the tag it formats with (`tag`): the wallet writes amounts and moments as the page does. */
+export async function openDevnetWallet(baseUrl: string, tag: string, fetch: typeof globalThis.fetch = globalThis.fetch.bind(globalThis)): Promise<Eip1193Provider> {
   const answer = await fetch(`${baseUrl}/devnet/wallet`, { headers: { accept: 'application/json' } })
   if (!answer.ok) throw new WalletError('DEVNET_WALLET_UNAVAILABLE', `the devnet wallet is not available here (HTTP ${answer.status}): it exists only on a page npm start serves; choose another wallet`)
-  return devnetWalletProvider((await answer.json()) as DevnetWalletKey, fetch, approveOnPage, pinned)
+  return devnetWalletProvider((await answer.json()) as DevnetWalletKey, fetch, approveOnPage, { deployment: pinned, tag })
 }
 
 /** What the wallet knows to render a request: the pinned token and vault factory. */
 export type DevnetWalletKnowledge = Pick<PinnedDeployment, 'chainId' | 'token' | 'tokenSymbol' | 'tokenDecimals' | 'vaultFactory'>
 
 /** `approve`: asked before each signature and transaction, shown as `deployment`'s descriptors render
- * it; without it (a test's wallet) it signs unasked. */
+ * it, amounts and moments written as a page formatting with `tag` writes them (English's without it);
+ * without `approve` (a test's wallet) it signs unasked. */
 export function devnetWalletProvider(
   { privateKey, rpcUrl }: DevnetWalletKey,
   fetch: typeof globalThis.fetch,
   approve?: DevnetWalletApproval,
-  deployment: DevnetWalletKnowledge = pinned,
+  { deployment = pinned, tag = 'en' }: { deployment?: DevnetWalletKnowledge; tag?: string } = {},
 ): Eip1193Provider {
   const account = privateKeyToAccount(privateKey)
   let id = 0
@@ -68,7 +70,7 @@ export function devnetWalletProvider(
         }
         case 'eth_signTypedData_v4': {
           const typedData = typedDataOf(params[1] as string)
-          if (approve && !(await approve(await describeSignature(params[1] as string, deployment, account.address, node)))) throw rejected()
+          if (approve && !(await approve(await describeSignature(params[1] as string, deployment, account.address, node, tag)))) throw rejected()
           return account.signTypedData(typedData)
         }
         case 'eth_sendTransaction':

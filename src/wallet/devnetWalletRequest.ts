@@ -1,12 +1,13 @@
 /** What the devnet wallet asks the payer before it signs or sends, as the wallet renders it (the page
- * only shows it): for typed data its ERC-7730 descriptor's intent and lines ("Amount" / "248 USDC"),
+ * only shows it): for typed data its ERC-7730 descriptor's intent and lines ("Amount" / "248.00 USDC"),
  * or, where no descriptor applies, every raw field under a warning; a transaction's fields. */
 export type DevnetWalletRequest = {
   kind: 'sign' | 'send'
   /** The descriptor's intent ("Pay invoice"); null without one. */
   intent: string | null
-  /** Said above the fields when no descriptor describes the request. */
-  warning: string | null
+  /** The wallet's warning above the fields, by name: 'noDescription' when no descriptor describes the
+   * request. The prompt words it in the page's language, as it words the wallet's buttons. */
+  warning: 'noDescription' | null
   /** Label and value, in the order shown. */
   rows: [string, string][]
   /** eth_signTypedData_v4's JSON as the wallet was asked it: what a check of the rendering renders. */

@@ -4,15 +4,12 @@ import permit from '../../clear-signing/eip712-svc-checkout-devnet-usdc-Permit.j
 import { bindDescriptor, renderDescriptor, type Descriptor, type TypedDataRequest, type WalletKnowledge } from '../../shared/clearSigning/renderDescriptor'
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import { vaultFactoryAbi, vaultSalt } from '../../shared/vaultFactoryAbi'
-import { formatMoment } from '../ui/format'
+import { formatMoment, formatTokenAmount } from '../ui/format'
 import type { DevnetWalletRequest } from './devnetWalletRequest'
 
 /** The descriptors the devnet wallet knows, as a clear-signing wallet holds its registry's: the
  * vault's Payment and the devnet token's Permit. Bundled into the devnet wallet's own build only. */
 export const devnetDescriptors = [payment, permit] as unknown as readonly Descriptor[]
-
-/** What the wallet shows when no descriptor applies: every field, as it would be signed. */
-export const noDescription = 'No description for this request: check every field'
 
 /** ERC-1967's implementation slot: keccak256('eip1967.proxy.implementation') - 1. */
 const implementationSlot: Hex = '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc'
@@ -36,19 +33,21 @@ export async function readImplementation(node: Node, deployment: Pick<PinnedDepl
 }
 
 /** What the devnet wallet asks the payer about an eth_signTypedData_v4 request: the lines of the
- * descriptor that applies to it, rendered as a clear-signing wallet renders them, or every raw field
+ * descriptor that applies to it, rendered as a clear-signing wallet renders them with its amounts and
+ * moments written in the page's language (`tag`, the tag the page formats with), or every raw field
  * with a warning when none applies. */
 export async function describeSignature(
   typedData: string,
   deployment: Pick<PinnedDeployment, 'chainId' | 'token' | 'tokenSymbol' | 'tokenDecimals' | 'vaultFactory'>,
   from: Address,
   node: Node,
+  tag: string,
 ): Promise<DevnetWalletRequest> {
   const request = JSON.parse(typedData) as TypedDataRequest
   const knowledge: WalletKnowledge = {
     tokens: [{ chainId: deployment.chainId, address: getAddress(deployment.token), ticker: deployment.tokenSymbol, decimals: deployment.tokenDecimals }],
     from,
-    formatDate: devnetWalletMoment,
+    ...devnetWalletWriting(tag),
   }
   let applies = devnetDescriptors.find((descriptor) => 'key' in bindDescriptor(descriptor, request, knowledge))
   const contract = request.domain.verifyingContract
@@ -69,13 +68,20 @@ export async function describeSignature(
     }
   }
   const raw = [...Object.entries(request.domain).map(([name, value]) => [`domain.${name}`, value] as const), ['type', request.primaryType] as const, ...Object.entries(request.message)]
-  return { kind: 'sign', intent: null, warning: noDescription, rows: raw.map(([name, value]) => [name, shown(value)]), typedData }
+  return { kind: 'sign', intent: null, warning: 'noDescription', rows: raw.map(([name, value]) => [name, shown(value)]), typedData }
 }
 
-/** How the devnet wallet, an English one, shows a moment: as the pay page in English writes the same
- * deadline ("Nov 28, 2026, 6:37 AM", the browser's time zone), so that the payer compares like with
- * like rather than a UTC timestamp with a local time. */
-export const devnetWalletMoment = (seconds: number) => formatMoment(seconds * 1000, 'en')
+/** How the devnet wallet writes a moment and an amount on a page that formats with `tag`: as that
+ * page writes the same deadline ("28.11.2026, 06:37" in German, the browser's time zone) and the same
+ * money ("248,00 USDC", to the token's last decimal, never rounded), so that the payer compares like
+ * with like rather than a UTC timestamp with a local time, or "248" with "248.00". The descriptor's
+ * labels and intent stay its own words, as a real wallet shows them. */
+export function devnetWalletWriting(tag: string): Required<Pick<WalletKnowledge, 'formatDate' | 'formatAmount'>> {
+  return {
+    formatDate: (seconds) => formatMoment(seconds * 1000, tag),
+    formatAmount: (amount, { ticker, decimals }) => formatTokenAmount(amount, { symbol: ticker, decimals }, tag),
+  }
+}
 
 /** A transaction, field by field: no descriptor describes calls here. */
 export function describeTransaction(transaction: Record<string, unknown>): DevnetWalletRequest {

@@ -19,9 +19,10 @@ export type WalletConnection = { owner: Address; chainId: number } | null
  * The payer's wallets on @wagmi/core: EIP-6963 discovery (wagmi's multi-injected provider discovery),
  * WalletConnect when the build has a project id (its SDK fetched only once picked), the devnet wallet
  * on the devnet, and whatever providers the page adds (a host page's wallets). wagmi follows the
- * connected wallet's account and chain; the flow is told of every change.
+ * connected wallet's account and chain; the flow is told of every change. `tag` is the page's
+ * formatting tag: the devnet wallet, the page's stand-in for a payer's own, writes as the page does.
  */
-export function createWagmiWallets(deployment: PinnedDeployment, baseUrl: string) {
+export function createWagmiWallets(deployment: PinnedDeployment, baseUrl: string, tag = 'en') {
   const chain = defineChain({
     id: deployment.chainId,
     name: deployment.chainName ?? `Chain ${deployment.chainId}`,
@@ -53,7 +54,7 @@ export function createWagmiWallets(deployment: PinnedDeployment, baseUrl: string
         icon: '',
         open: async () => {
           const { openDevnetWallet } = (await import(/* @vite-ignore */ __SVC_DEVNET_WALLET_URL__)) as typeof import('./devnetWallet')
-          return openDevnetWallet(baseUrl)
+          return openDevnetWallet(baseUrl, tag)
         },
       })
     }

@@ -10,7 +10,9 @@ import { describe, expect, onTestFinished, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { devnetClients } from '../../devnet/deploy'
 import payment from '../../clear-signing/eip712-svc-checkout-Payment.json'
-import { devnetWalletMoment } from '../../src/wallet/devnetWalletScreen'
+import { devnetWalletWriting } from '../../src/wallet/devnetWalletScreen'
+import { formatTokenAmount } from '../../src/ui/format'
+import { de } from '../../src/ui/strings.de'
 import permit from '../../clear-signing/eip712-svc-checkout-devnet-usdc-Permit.json'
 import { renderDescriptor, type Descriptor, type TypedDataRequest, type WalletKnowledge } from '../../shared/clearSigning/renderDescriptor'
 import pinnedDevnet from '../../shared/devnet.deployment.json'
@@ -221,8 +223,9 @@ describe('the pay page as a payer meets it', () => {
       tokens: [{ chainId: pinnedDevnet.chainId, address: getAddress(pinnedDevnet.token), ticker: pinnedDevnet.tokenSymbol, decimals: pinnedDevnet.tokenDecimals }],
       from: payer.owner,
       implementationOf: (chain, address) => (chain === pinnedDevnet.chainId && address === getAddress(payer.vault) ? vaultImplementation : undefined),
-      // as the devnet wallet writes a deadline (this process and the browser share the machine's time zone)
-      formatDate: devnetWalletMoment,
+      // as the devnet wallet on this English page writes a deadline and an amount (this process and the
+      // browser share the machine's time zone)
+      ...devnetWalletWriting('en-US'),
     }
     const rendered = async (index: number, descriptor: unknown) => {
       const typedData = (await page.evaluate(() => (window as unknown as { svcAsked: (string | null)[] }).svcAsked))[index]
@@ -232,7 +235,8 @@ describe('the pay page as a payer meets it', () => {
     const refused = await answerDevnetWallet(page, 'Reject')
     // the payer reads what the descriptor renders: no raw field, no warning
     expect(refused).toEqual(await rendered(0, permit))
-    expect(refused).toContain(`Amount: ${formatUnits(BigInt(invoice.amount), 6)} USDC`)
+    // the amount as the page beside it writes it
+    expect(refused).toContain(`Amount: ${usdc(invoice.amount)}`)
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Pay this invoice')
     expect(await page.getByText('You declined the authorisation. Nothing was paid.').isVisible()).toBe(true)
     expect(await checkout.invoiceOnChain(BigInt(invoice.id)).then((onChain) => onChain.status)).toBe(1)
@@ -243,9 +247,59 @@ describe('the pay page as a payer meets it', () => {
     expect(approvedPermit).toEqual(await rendered(1, permit))
     const approvedPayment = await answerDevnetWallet(page, 'Approve')
     expect(approvedPayment).toEqual(await rendered(2, payment))
-    expect(approvedPayment.slice(0, 3)).toEqual(['Pay invoice', expect.stringMatching(/^Invoice no\.: \d+$/), `Amount: ${formatUnits(BigInt(invoice.amount), 6)} USDC`])
+    expect(approvedPayment.slice(0, 3)).toEqual(['Pay invoice', expect.stringMatching(/^Invoice no\.: \d+$/), `Amount: ${usdc(invoice.amount)}`])
     await expect.poll(() => heading(page), { timeout: 30_000 }).toBe('Payment received')
     expect(await page.getByText('Local test network: no explorer to link to.').isVisible()).toBe(true)
+    expect(await checkout.invoiceOnChain(BigInt(invoice.id)).then((onChain) => onChain.status)).toBe(2)
+    await context.close()
+  })
+
+  test('behavior: at 390 px in de-DE the devnet wallet writes amounts and the deadline as the German page does, beside German buttons, and Approve pays', { timeout: 120_000 }, async () => {
+    const invoice = await demoInvoice()
+    await mintTo(clients(), deployment(), (await workerCheckout()).seed.payer.vault, BigInt(invoice.amount))
+    const context = await checkout.browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'de-DE' })
+    await context.addInitScript(() => {
+      const asked: (string | null)[] = ((window as unknown as { svcAsked: (string | null)[] }).svcAsked = [])
+      addEventListener('svc-devnet-wallet-request', (event) => asked.push((event as CustomEvent<{ request: { typedData: string | null } }>).detail.request.typedData))
+    })
+    const page = await context.newPage()
+    await page.goto(invoice.shareLink)
+    await page.getByRole('button', { name: de.devnetWallet }).click()
+    // the amount as the German page writes it on its Pay button: what the payer compares the wallet with
+    const amount = formatTokenAmount(BigInt(invoice.amount), { symbol: 'USDC', decimals: 6 }, 'de-DE')
+    expect(amount).toMatch(/^\d{1,3}(\.\d{3})*,\d{2} USDC$/)
+    const pay = page.getByRole('button', { name: de.pay(amount) })
+    await pay.waitFor({ timeout: 20_000 })
+    await pay.click()
+    const prompt = page.getByRole('group', { name: de.afterPay.devnetWalletTitle })
+    await prompt.waitFor({ timeout: 20_000 })
+    expect(await prompt.getByRole('button').allTextContents()).toEqual(['Ablehnen', 'Genehmigen'])
+    expect(await prompt.locator(':scope > p').first().textContent()).toBe('Diese Seite bittet Sie, Folgendes zu unterschreiben:')
+    // nothing wider than the phone
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await shot(page, 'page-390-05-devnet-wallet-request-de-DE')
+    const { payer } = (await workerCheckout()).seed
+    const vaultImplementation = getContractAddress({ from: getAddress(pinnedDevnet.vaultFactory), nonce: 1n })
+    const knowledge: WalletKnowledge = {
+      tokens: [{ chainId: pinnedDevnet.chainId, address: getAddress(pinnedDevnet.token), ticker: pinnedDevnet.tokenSymbol, decimals: pinnedDevnet.tokenDecimals }],
+      from: payer.owner,
+      implementationOf: (chain, address) => (chain === pinnedDevnet.chainId && address === getAddress(payer.vault) ? vaultImplementation : undefined),
+      ...devnetWalletWriting('de-DE'),
+    }
+    const rendered = async (index: number, descriptor: unknown) => {
+      const typedData = (await page.evaluate(() => (window as unknown as { svcAsked: (string | null)[] }).svcAsked))[index]
+      const screen = renderDescriptor(descriptor as Descriptor, JSON.parse(typedData!) as TypedDataRequest, knowledge)
+      return [screen.intent, ...screen.lines]
+    }
+    const approvedPermit = await answerDevnetWallet(page, 'Approve', de.afterPay)
+    expect(approvedPermit).toEqual(await rendered(0, permit))
+    // the descriptor's own words, the wallet's German figures
+    expect(approvedPermit).toContain(`Amount: ${amount}`)
+    expect(approvedPermit.at(-1)).toMatch(/^Valid until: \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/)
+    const approvedPayment = await answerDevnetWallet(page, 'Approve', de.afterPay)
+    expect(approvedPayment).toEqual(await rendered(1, payment))
+    expect(approvedPayment.slice(0, 3)).toEqual(['Pay invoice', expect.stringMatching(/^Invoice no\.: \d+$/), `Amount: ${amount}`])
+    await expect.poll(() => heading(page), { timeout: 30_000 }).toBe(de.receiptTitle)
     expect(await checkout.invoiceOnChain(BigInt(invoice.id)).then((onChain) => onChain.status)).toBe(2)
     await context.close()
   })

@@ -53,8 +53,9 @@ export type AppProps = {
 
 /** Wires the pay page: one payment flow over the pinned deployment, the payer's wallets, and the API. */
 export function App({ invoiceId, token, deployment, api, baseUrl, channel = null, inlineHost = null, served = null, layout = 'full', servedBranding }: AppProps) {
-  const { strings: t } = useLocale()
-  const session = useMemo(() => createWalletSession(deployment, baseUrl), [deployment, baseUrl])
+  const { strings: t, tag } = useLocale()
+  // the devnet wallet the page opens writes amounts and moments as the page does, in its language
+  const session = useMemo(() => createWalletSession(deployment, baseUrl, tag), [deployment, baseUrl, tag])
   const flow = useMemo(() => {
     const created = createPaymentFlow({ invoiceId, deployment, api, wallet: session.wallet, chain: session.chain, verifier, clock })
     // before the first render, so that it hydrates the markup the server rendered in this same state

@@ -6,7 +6,8 @@ import { WalletIcon } from './WalletIcon'
 
 /** The devnet wallet's window: the request it was asked to sign or send, in the lines the wallet
  * rendered (a descriptor's, or raw fields under a warning), with Approve and Reject. Shown only while
- * the devnet wallet asks. */
+ * the devnet wallet asks. The wallet's own words (its title, buttons and warning) are the page's, in
+ * the page's language; the descriptor's labels and intent are the descriptor's, as a wallet shows them. */
 export function DevnetWalletPrompt() {
   const { strings: t } = useLocale()
   const a = afterPayStrings(t)
@@ -37,7 +38,7 @@ export function DevnetWalletPrompt() {
       </h3>
       <p>{request.kind === 'sign' ? a.devnetWalletSignRequest : a.devnetWalletSendRequest}</p>
       {request.intent ? <p><strong>{request.intent}</strong></p> : null}
-      {request.warning ? <p class="svc-warning">{request.warning}</p> : null}
+      {request.warning === 'noDescription' ? <p class="svc-warning">{a.devnetWalletNoDescription}</p> : null}
       <dl class="svc-devnet-request">
         {request.rows.map(([name, value]) => (
           <div key={name}>

@@ -503,6 +503,19 @@ describe('PaymentWidget, as a payer reads it', () => {
     expect(screen.queryByRole('group', { name: 'Devnet wallet' })).toBeNull()
   })
 
+  test('behavior: on a German page the devnet wallet\'s own words are German, its warning over a request no descriptor describes too, while the fields keep the names they are signed under', async () => {
+    show({ name: 'connected', invoice, payer, note: null }, { locale: { strings: de, tag: 'de-DE' } })
+    const answers: boolean[] = []
+    const request: DevnetWalletRequest = { kind: 'sign', intent: null, warning: 'noDescription', rows: [['domain.name', 'USD Coin'], ['value', '248000000']], typedData: null }
+    globalThis.dispatchEvent(new CustomEvent('svc-devnet-wallet-request', { detail: { request, respond: (approved: boolean) => answers.push(approved) }, cancelable: true }))
+    const prompt = await screen.findByRole('group', { name: 'Devnet-Wallet' })
+    expect(within(prompt).getByText('Keine Beschreibung für diese Anfrage: Prüfen Sie jedes Feld').className).toBe('svc-warning')
+    expect([...prompt.querySelectorAll('dt')].map((dt) => dt.textContent)).toEqual(['domain.name', 'value'])
+    expect(within(prompt).getAllByRole('button').map((button) => button.textContent)).toEqual(['Ablehnen', 'Genehmigen'])
+    fireEvent.click(within(prompt).getByRole('button', { name: 'Genehmigen' }))
+    expect(answers).toEqual([true])
+  })
+
   test('behavior: nothing takes focus while the widget changes on its own; after the payer acts, the new state\'s heading does', () => {
     const view = (state: PaymentState) => (
       <LocaleContext.Provider value={english}>
