@@ -2,7 +2,8 @@ import { Window } from 'happy-dom'
 import { describe, expect, test } from 'vitest'
 import { escapeHtml } from '../../server/http/escapeHtml'
 import { renderLoginForm, renderSignInError } from '../../server/identity/interactionForms'
-import { oauthRefusalPage } from '../../server/merchant/oauth/consentPage'
+import { oauthRefusalPage, oauthSignInStopPage } from '../../server/merchant/oauth/consentPage'
+import { consentCatalogs } from '../../server/merchant/oauth/consentStrings'
 
 /** What a browser builds from a page: a value is text only if it comes back as text and adds no element. */
 function parsed(html: string) {
@@ -28,6 +29,16 @@ describe("the server's own pages show what a request sent as text", () => {
       expect(document.querySelector('main p')!.textContent).toBe(`invalid_request: ${description}`)
       expect(document.querySelectorAll('img, main script').length).toBe(0)
       expect(document.title).toBe('Sign-in error')
+    }
+  })
+
+  test("behavior: the authorization server's refusal in the person's language keeps the provider's words, markup and all, as the text of its technical detail", () => {
+    const description = `redirect_uri ${markup} is not registered`
+    for (const language of ['en', 'de', 'ar'] as const) {
+      const document = parsed(oauthSignInStopPage('refused', language, `invalid_request: ${description}`))
+      expect(document.querySelector('main details code')!.textContent).toBe(`invalid_request: ${description}`)
+      expect(document.querySelectorAll('img, main script').length).toBe(0)
+      expect(document.title).toBe(consentCatalogs[language].signIn.refused.title)
     }
   })
 

@@ -23,6 +23,22 @@ export const oauthPage = (title: string, body: string, { language = 'en', withSw
 /** A page that says why the form could not be taken, and what to do, in the person's language. */
 export const oauthRefusalPage = (title: string, message: string, language: Language) => oauthPage(title, `<p>${escape(message)}</p>`, { language })
 
+/** The stops of a sign-in (consentStrings' signIn), each a page of its own. */
+export type SignInStop = Exclude<keyof ConsentStrings['signIn'], 'detail'>
+
+/**
+ * A sign-in that cannot go on, in the person's language: what happened and what to do. What the
+ * software said of it (the provider's error code and words, an exception's name) follows, folded, as
+ * a technical detail: in its own English, since that is what a search or a support desk knows it by,
+ * and as text, since the provider's words can carry what the request sent.
+ */
+export function oauthSignInStopPage(stop: SignInStop, language: Language, detail?: string): string {
+  const t = consentCatalogs[language].signIn
+  const { title, message } = t[stop]
+  const technical = detail ? `<details class="hint"><summary>${escape(t.detail)}</summary><p><code lang="en">${escape(detail)}</code></p></details>` : ''
+  return oauthPage(title, `<p>${escape(message)}</p>${technical}`, { language })
+}
+
 /** Writes are never ticked in advance: a person opts into them (SPEC 5.4). */
 const isWrite = (scope: string) => scope.endsWith(':write')
 

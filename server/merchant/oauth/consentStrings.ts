@@ -28,6 +28,21 @@ export type ConsentStrings = {
   allow: string
   deny: string
   language: string
+  /** The pages of a sign-in that stops before or beside the consent: each a title and what to do. */
+  signIn: {
+    /** The sign-in's cookie, its state or its grant is gone (too old, another browser, used already). */
+    expired: { title: string; message: string }
+    /** The identity provider did not give a token for the code it sent back. */
+    failed: { title: string; message: string }
+    /** Signed in at the identity provider, but never at the dashboard: this server has no such user. */
+    unknownAccount: { title: string; message: string }
+    /** The interaction asks for neither sign-in nor consent. */
+    nothingToDo: { title: string; message: string }
+    /** The authorization server (oidc-provider) refused the request itself; its error is shown beside. */
+    refused: { title: string; message: string }
+    /** The label of the technical detail: the error's code and words, in English as the software writes them. */
+    detail: string
+  }
   /** The pages a person meets when the form cannot be taken as sent: each a title and what to do. */
   refusals: {
     noStudio: { title: string; message: string }
@@ -67,6 +82,14 @@ const en: ConsentStrings = {
   allow: 'Allow',
   deny: 'Deny',
   language: 'Language',
+  signIn: {
+    expired: { title: 'Sign-in expired', message: 'This sign-in is no longer current: start again.' },
+    failed: { title: 'Sign-in failed', message: 'The identity provider did not sign you in: start again.' },
+    unknownAccount: { title: 'Unknown account', message: 'Sign in to the dashboard once first, so this server knows your account.' },
+    nothingToDo: { title: 'Sign-in', message: 'Nothing to do here: start again.' },
+    refused: { title: 'Sign-in error', message: 'This sign-in cannot go on: start it again from the app that sent you here.' },
+    detail: 'Technical detail',
+  },
   refusals: {
     noStudio: { title: 'No studio', message: 'This account owns no studio yet: set one up in the dashboard first.' },
     chooseStudio: { title: 'Choose a studio', message: 'Choose one of your studios: go back and pick it.' },
@@ -103,6 +126,14 @@ const es: ConsentStrings = {
   allow: 'Permitir',
   deny: 'Rechazar',
   language: 'Idioma',
+  signIn: {
+    expired: { title: 'Inicio de sesión caducado', message: 'Este inicio de sesión ya no es válido: vuelva a empezar.' },
+    failed: { title: 'No se pudo iniciar sesión', message: 'El proveedor de identidad no inició su sesión: vuelva a empezar.' },
+    unknownAccount: { title: 'Cuenta desconocida', message: 'Inicie sesión una vez en el panel primero, para que este servidor conozca su cuenta.' },
+    nothingToDo: { title: 'Iniciar sesión', message: 'Aquí no hay nada que hacer: vuelva a empezar.' },
+    refused: { title: 'Error al iniciar sesión', message: 'Este inicio de sesión no puede continuar: vuelva a empezar desde la aplicación que le trajo aquí.' },
+    detail: 'Detalle técnico',
+  },
   refusals: {
     noStudio: { title: 'Sin estudio', message: 'Esta cuenta aún no tiene ningún estudio: configure uno primero en el panel.' },
     chooseStudio: { title: 'Elija un estudio', message: 'Elija uno de sus estudios: vuelva atrás y selecciónelo.' },
@@ -139,6 +170,14 @@ const ptBR: ConsentStrings = {
   allow: 'Permitir',
   deny: 'Recusar',
   language: 'Idioma',
+  signIn: {
+    expired: { title: 'Login expirado', message: 'Este login não é mais válido: comece de novo.' },
+    failed: { title: 'Falha no login', message: 'O provedor de identidade não concluiu seu login: comece de novo.' },
+    unknownAccount: { title: 'Conta desconhecida', message: 'Entre no painel uma vez primeiro, para que este servidor conheça sua conta.' },
+    nothingToDo: { title: 'Entrar', message: 'Não há nada a fazer aqui: comece de novo.' },
+    refused: { title: 'Erro no login', message: 'Este login não pode continuar: comece de novo pelo app que trouxe você até aqui.' },
+    detail: 'Detalhe técnico',
+  },
   refusals: {
     noStudio: { title: 'Nenhum estúdio', message: 'Esta conta ainda não tem estúdio: crie um primeiro no painel.' },
     chooseStudio: { title: 'Escolha um estúdio', message: 'Escolha um dos seus estúdios: volte e selecione-o.' },
@@ -175,6 +214,14 @@ const fr: ConsentStrings = {
   allow: 'Autoriser',
   deny: 'Refuser',
   language: 'Langue',
+  signIn: {
+    expired: { title: 'Connexion expirée', message: 'Cette connexion n’est plus valable : recommencez.' },
+    failed: { title: 'Échec de la connexion', message: 'Le fournisseur d’identité ne vous a pas connecté : recommencez.' },
+    unknownAccount: { title: 'Compte inconnu', message: 'Connectez-vous d’abord une fois au tableau de bord, pour que ce serveur connaisse votre compte.' },
+    nothingToDo: { title: 'Connexion', message: 'Il n’y a rien à faire ici : recommencez.' },
+    refused: { title: 'Erreur de connexion', message: 'Cette connexion ne peut pas aboutir : recommencez depuis l’application qui vous a envoyé ici.' },
+    detail: 'Détail technique',
+  },
   refusals: {
     noStudio: { title: 'Aucun studio', message: 'Ce compte n’a pas encore de studio : créez-en un d’abord dans le tableau de bord.' },
     chooseStudio: { title: 'Choisissez un studio', message: 'Choisissez l’un de vos studios : revenez en arrière et sélectionnez-le.' },
@@ -211,6 +258,14 @@ const de: ConsentStrings = {
   allow: 'Erlauben',
   deny: 'Ablehnen',
   language: 'Sprache',
+  signIn: {
+    expired: { title: 'Anmeldung abgelaufen', message: 'Diese Anmeldung ist nicht mehr gültig: Beginnen Sie erneut.' },
+    failed: { title: 'Anmeldung fehlgeschlagen', message: 'Der Identitätsanbieter hat Sie nicht angemeldet: Beginnen Sie erneut.' },
+    unknownAccount: { title: 'Unbekanntes Konto', message: 'Melden Sie sich zuerst einmal im Dashboard an, damit dieser Server Ihr Konto kennt.' },
+    nothingToDo: { title: 'Anmelden', message: 'Hier gibt es nichts zu tun: Beginnen Sie erneut.' },
+    refused: { title: 'Anmeldefehler', message: 'Diese Anmeldung kann nicht fortgesetzt werden: Beginnen Sie erneut in der App, die Sie hierher geschickt hat.' },
+    detail: 'Technische Angabe',
+  },
   refusals: {
     noStudio: { title: 'Kein Studio', message: 'Dieses Konto hat noch kein Studio: Legen Sie zuerst eines im Dashboard an.' },
     chooseStudio: { title: 'Studio wählen', message: 'Wählen Sie eines Ihrer Studios: Gehen Sie zurück und wählen Sie es aus.' },
@@ -247,6 +302,14 @@ const it: ConsentStrings = {
   allow: 'Consenti',
   deny: 'Nega',
   language: 'Lingua',
+  signIn: {
+    expired: { title: 'Accesso scaduto', message: 'Questo accesso non è più valido: ricominci.' },
+    failed: { title: 'Accesso non riuscito', message: 'Il provider di identità non ha completato il suo accesso: ricominci.' },
+    unknownAccount: { title: 'Account sconosciuto', message: 'Acceda prima una volta alla dashboard, così che questo server conosca il suo account.' },
+    nothingToDo: { title: 'Accedi', message: 'Qui non c’è nulla da fare: ricominci.' },
+    refused: { title: 'Errore di accesso', message: 'Questo accesso non può proseguire: ricominci dall’app che l’ha mandata qui.' },
+    detail: 'Dettaglio tecnico',
+  },
   refusals: {
     noStudio: { title: 'Nessuno studio', message: 'Questo account non ha ancora uno studio: ne crei prima uno nella dashboard.' },
     chooseStudio: { title: 'Scelga uno studio', message: 'Scelga uno dei suoi studi: torni indietro e lo selezioni.' },
@@ -283,6 +346,14 @@ const nl: ConsentStrings = {
   allow: 'Toestaan',
   deny: 'Weigeren',
   language: 'Taal',
+  signIn: {
+    expired: { title: 'Inloggen verlopen', message: 'Deze inlogpoging is niet meer geldig: begin opnieuw.' },
+    failed: { title: 'Inloggen mislukt', message: 'De identiteitsprovider heeft u niet ingelogd: begin opnieuw.' },
+    unknownAccount: { title: 'Onbekend account', message: 'Log eerst één keer in op het dashboard, zodat deze server uw account kent.' },
+    nothingToDo: { title: 'Inloggen', message: 'Hier is niets te doen: begin opnieuw.' },
+    refused: { title: 'Fout bij inloggen', message: 'Deze inlogpoging kan niet verder: begin opnieuw vanuit de app die u hierheen stuurde.' },
+    detail: 'Technisch detail',
+  },
   refusals: {
     noStudio: { title: 'Geen studio', message: 'Dit account heeft nog geen studio: maak er eerst een aan in het dashboard.' },
     chooseStudio: { title: 'Kies een studio', message: 'Kies een van uw studio’s: ga terug en selecteer die.' },
@@ -319,6 +390,14 @@ const pl: ConsentStrings = {
   allow: 'Zezwól',
   deny: 'Odmów',
   language: 'Język',
+  signIn: {
+    expired: { title: 'Logowanie wygasło', message: 'To logowanie jest już nieaktualne: zacznij od nowa.' },
+    failed: { title: 'Logowanie nie powiodło się', message: 'Dostawca tożsamości Cię nie zalogował: zacznij od nowa.' },
+    unknownAccount: { title: 'Nieznane konto', message: 'Najpierw zaloguj się raz do panelu, aby ten serwer znał Twoje konto.' },
+    nothingToDo: { title: 'Logowanie', message: 'Nie ma tu nic do zrobienia: zacznij od nowa.' },
+    refused: { title: 'Błąd logowania', message: 'Tego logowania nie można kontynuować: zacznij od nowa w aplikacji, która Cię tu skierowała.' },
+    detail: 'Szczegóły techniczne',
+  },
   refusals: {
     noStudio: { title: 'Brak studia', message: 'To konto nie ma jeszcze studia: najpierw utwórz je w panelu.' },
     chooseStudio: { title: 'Wybierz studio', message: 'Wybierz jedno ze swoich studiów: wróć i zaznacz je.' },
@@ -355,6 +434,14 @@ const tr: ConsentStrings = {
   allow: 'İzin ver',
   deny: 'Reddet',
   language: 'Dil',
+  signIn: {
+    expired: { title: 'Girişin süresi doldu', message: 'Bu giriş artık geçerli değil: yeniden başlayın.' },
+    failed: { title: 'Giriş başarısız', message: 'Kimlik sağlayıcı oturumunuzu açmadı: yeniden başlayın.' },
+    unknownAccount: { title: 'Bilinmeyen hesap', message: 'Bu sunucunun hesabınızı tanıması için önce bir kez panele giriş yapın.' },
+    nothingToDo: { title: 'Giriş', message: 'Burada yapılacak bir şey yok: yeniden başlayın.' },
+    refused: { title: 'Giriş hatası', message: 'Bu giriş devam edemiyor: sizi buraya gönderen uygulamadan yeniden başlayın.' },
+    detail: 'Teknik ayrıntı',
+  },
   refusals: {
     noStudio: { title: 'Stüdyo yok', message: 'Bu hesabın henüz stüdyosu yok: önce panelden bir stüdyo oluşturun.' },
     chooseStudio: { title: 'Stüdyo seçin', message: 'Stüdyolarınızdan birini seçin: geri dönüp seçiminizi yapın.' },
@@ -391,6 +478,14 @@ const ar: ConsentStrings = {
   allow: 'سماح',
   deny: 'رفض',
   language: 'اللغة',
+  signIn: {
+    expired: { title: 'انتهت صلاحية تسجيل الدخول', message: 'لم يعد تسجيل الدخول هذا ساريًا: ابدأ من جديد.' },
+    failed: { title: 'تعذّر تسجيل الدخول', message: 'لم يُكمل موفّر الهوية تسجيل دخولك: ابدأ من جديد.' },
+    unknownAccount: { title: 'حساب غير معروف', message: 'سجّل الدخول إلى لوحة التحكم مرة واحدة أولًا، ليتعرّف هذا الخادم على حسابك.' },
+    nothingToDo: { title: 'تسجيل الدخول', message: 'لا شيء لفعله هنا: ابدأ من جديد.' },
+    refused: { title: 'خطأ في تسجيل الدخول', message: 'لا يمكن متابعة تسجيل الدخول هذا: ابدأ من جديد من التطبيق الذي أرسلك إلى هنا.' },
+    detail: 'تفاصيل تقنية',
+  },
   refusals: {
     noStudio: { title: 'لا يوجد استوديو', message: 'لا يملك هذا الحساب استوديو بعد: أنشئ واحدًا أولًا من لوحة التحكم.' },
     chooseStudio: { title: 'اختر استوديو', message: 'اختر أحد الاستوديوهات الخاصة بك: ارجع واختره.' },
@@ -427,6 +522,14 @@ const hi: ConsentStrings = {
   allow: 'अनुमति दें',
   deny: 'अस्वीकार करें',
   language: 'भाषा',
+  signIn: {
+    expired: { title: 'साइन इन की अवधि समाप्त', message: 'यह साइन इन अब मान्य नहीं है: फिर से शुरू करें।' },
+    failed: { title: 'साइन इन विफल', message: 'पहचान प्रदाता ने आपको साइन इन नहीं किया: फिर से शुरू करें।' },
+    unknownAccount: { title: 'अज्ञात खाता', message: 'पहले एक बार डैशबोर्ड में साइन इन करें, ताकि यह सर्वर आपका खाता जान सके।' },
+    nothingToDo: { title: 'साइन इन', message: 'यहाँ करने को कुछ नहीं है: फिर से शुरू करें।' },
+    refused: { title: 'साइन इन में त्रुटि', message: 'यह साइन इन आगे नहीं बढ़ सकता: जिस ऐप ने आपको यहाँ भेजा, वहीं से फिर से शुरू करें।' },
+    detail: 'तकनीकी विवरण',
+  },
   refusals: {
     noStudio: { title: 'कोई स्टूडियो नहीं', message: 'इस खाते का अभी कोई स्टूडियो नहीं है: पहले डैशबोर्ड में एक बनाएँ।' },
     chooseStudio: { title: 'स्टूडियो चुनें', message: 'अपने स्टूडियो में से एक चुनें: वापस जाकर उसे चुनें।' },
@@ -463,6 +566,14 @@ const id: ConsentStrings = {
   allow: 'Izinkan',
   deny: 'Tolak',
   language: 'Bahasa',
+  signIn: {
+    expired: { title: 'Proses masuk kedaluwarsa', message: 'Proses masuk ini sudah tidak berlaku: mulai lagi.' },
+    failed: { title: 'Gagal masuk', message: 'Penyedia identitas tidak menyelesaikan proses masuk Anda: mulai lagi.' },
+    unknownAccount: { title: 'Akun tidak dikenal', message: 'Masuk ke dasbor sekali terlebih dahulu, agar server ini mengenali akun Anda.' },
+    nothingToDo: { title: 'Masuk', message: 'Tidak ada yang perlu dilakukan di sini: mulai lagi.' },
+    refused: { title: 'Kesalahan saat masuk', message: 'Proses masuk ini tidak dapat dilanjutkan: mulai lagi dari aplikasi yang mengirim Anda ke sini.' },
+    detail: 'Detail teknis',
+  },
   refusals: {
     noStudio: { title: 'Belum ada studio', message: 'Akun ini belum punya studio: buat dulu di dasbor.' },
     chooseStudio: { title: 'Pilih studio', message: 'Pilih salah satu studio Anda: kembali dan pilih.' },
@@ -499,6 +610,14 @@ const vi: ConsentStrings = {
   allow: 'Cho phép',
   deny: 'Từ chối',
   language: 'Ngôn ngữ',
+  signIn: {
+    expired: { title: 'Đăng nhập đã hết hạn', message: 'Lần đăng nhập này không còn hiệu lực: hãy bắt đầu lại.' },
+    failed: { title: 'Đăng nhập thất bại', message: 'Nhà cung cấp danh tính chưa đăng nhập cho bạn: hãy bắt đầu lại.' },
+    unknownAccount: { title: 'Tài khoản không xác định', message: 'Hãy đăng nhập vào bảng điều khiển một lần trước, để máy chủ này biết tài khoản của bạn.' },
+    nothingToDo: { title: 'Đăng nhập', message: 'Không có gì để làm ở đây: hãy bắt đầu lại.' },
+    refused: { title: 'Lỗi đăng nhập', message: 'Lần đăng nhập này không thể tiếp tục: hãy bắt đầu lại từ ứng dụng đã đưa bạn đến đây.' },
+    detail: 'Chi tiết kỹ thuật',
+  },
   refusals: {
     noStudio: { title: 'Chưa có studio', message: 'Tài khoản này chưa có studio: hãy tạo một studio trong bảng điều khiển trước.' },
     chooseStudio: { title: 'Chọn studio', message: 'Hãy chọn một studio của bạn: quay lại và chọn.' },
@@ -535,6 +654,14 @@ const ja: ConsentStrings = {
   allow: '許可',
   deny: '拒否',
   language: '言語',
+  signIn: {
+    expired: { title: 'サインインの有効期限切れ', message: 'このサインインは有効ではなくなりました。もう一度やり直してください。' },
+    failed: { title: 'サインインに失敗しました', message: 'IDプロバイダーでサインインできませんでした。もう一度やり直してください。' },
+    unknownAccount: { title: '不明なアカウント', message: 'このサーバーがアカウントを認識できるよう、先にダッシュボードに一度サインインしてください。' },
+    nothingToDo: { title: 'サインイン', message: 'ここで行うことはありません。もう一度やり直してください。' },
+    refused: { title: 'サインインエラー', message: 'このサインインは続行できません。ここに移動する前のアプリから、もう一度やり直してください。' },
+    detail: '技術的な詳細',
+  },
   refusals: {
     noStudio: { title: 'スタジオがありません', message: 'このアカウントにはまだスタジオがありません。先にダッシュボードで作成してください。' },
     chooseStudio: { title: 'スタジオを選択', message: 'あなたのスタジオから1つ選んでください。前の画面に戻って選択してください。' },
@@ -571,6 +698,14 @@ const ko: ConsentStrings = {
   allow: '허용',
   deny: '거부',
   language: '언어',
+  signIn: {
+    expired: { title: '로그인 만료', message: '이 로그인은 더 이상 유효하지 않습니다. 다시 시작하세요.' },
+    failed: { title: '로그인 실패', message: 'ID 공급자가 로그인을 완료하지 않았습니다. 다시 시작하세요.' },
+    unknownAccount: { title: '알 수 없는 계정', message: '이 서버가 계정을 알 수 있도록 먼저 대시보드에 한 번 로그인하세요.' },
+    nothingToDo: { title: '로그인', message: '여기서 할 일이 없습니다. 다시 시작하세요.' },
+    refused: { title: '로그인 오류', message: '이 로그인은 계속할 수 없습니다. 여기로 보낸 앱에서 다시 시작하세요.' },
+    detail: '기술 정보',
+  },
   refusals: {
     noStudio: { title: '스튜디오 없음', message: '이 계정에는 아직 스튜디오가 없습니다. 먼저 대시보드에서 만드세요.' },
     chooseStudio: { title: '스튜디오 선택', message: '내 스튜디오 중 하나를 선택하세요. 이전 화면으로 돌아가 선택하세요.' },
@@ -607,6 +742,14 @@ const zhCN: ConsentStrings = {
   allow: '允许',
   deny: '拒绝',
   language: '语言',
+  signIn: {
+    expired: { title: '登录已过期', message: '此登录已失效：请重新开始。' },
+    failed: { title: '登录失败', message: '身份提供方未能让您登录：请重新开始。' },
+    unknownAccount: { title: '未知账户', message: '请先登录一次控制台，让此服务器知道您的账户。' },
+    nothingToDo: { title: '登录', message: '这里没有需要做的事：请重新开始。' },
+    refused: { title: '登录出错', message: '此登录无法继续：请从将您带到这里的应用重新开始。' },
+    detail: '技术详情',
+  },
   refusals: {
     noStudio: { title: '没有工作室', message: '此账户还没有工作室：请先在控制台中创建一个。' },
     chooseStudio: { title: '请选择工作室', message: '请选择您的一个工作室：返回并选择。' },
