@@ -43,7 +43,8 @@ export const answers: Readonly<Record<string, Answer>> = {
   CUSTOMER_NOT_FOUND: { status: 404, code: 'NOT_FOUND' },
   PROFILE_INCOMPLETE: { status: 400 },
   // server-signed writes (server/merchant/signer): the vault has no live session for the server's key,
-  // or the studio's sponsored operations for the day are used (Retry-After: the next UTC day)
+  // or the studio's sponsored operations for the day or the month are used (Retry-After: the next UTC
+  // day, or the first of the next month)
   no_active_signer: { status: 403 },
   QUOTA_EXCEEDED: { status: 429 },
   // an OAuth grant's issue past the limits set at consent (server/merchant/oauth/invoiceLimitExceededError.ts)

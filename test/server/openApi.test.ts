@@ -101,6 +101,19 @@ describe('the merchant routes in GET /openapi.json', () => {
   })
 })
 
+describe("the sponsored operations' quotas in GET /openapi.json", () => {
+  test("behavior: a route whose description counts its operation in the studio's sponsored operations names the month's limit beside the day's, as either refuses it", async () => {
+    const document = (await (await app.request('/openapi.json')).json()) as any
+    const counting = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
+      Object.entries(methods)
+        .filter(([, operation]) => /daily quota|studio's daily|studio's sponsored (?:vault )?operations (?:today|of the day|for the day)/i.test(operation.description ?? ''))
+        .map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, description: String(operation.description) })),
+    )
+    expect(counting.map(({ name }) => name)).toEqual(expect.arrayContaining(['POST /v1/studios/submit', 'POST /v1/invoices/prepare']))
+    for (const { name, description } of counting) expect(description, name).toMatch(/\bmonth/)
+  })
+})
+
 describe('the route table', () => {
   test("behavior: every API route has its own describe('METHOD /full/path') in the tests, so its tests are found by its name", () => {
     const testDir = join(import.meta.dirname, '..')

@@ -78,7 +78,7 @@ async function submitDeployment(provisioning: VaultProvisioningDependencies, use
   let outcome
   if (record?.status === 'pending' && sameOperation) outcome = await followOwnerOperation(signing, rows, studio.id, userOpHash)
   else {
-    // one of the studio's sponsored operations today, given back if the bundler refuses it
+    // one of the studio's sponsored operations of the day and the month, given back if the bundler refuses it
     await signing.quota.reserve(studio.id)
     try {
       const sentAtBlock = await signing.client.getBlockNumber({ cacheTime: 0 })
@@ -159,7 +159,7 @@ export const vaultProvisioningRoutes = [
     path: '/v1/studios/submit',
     summary: "Send the owner's signed vault deployment",
     description:
-      "Signed-in user only. The operation prepare returned, signed by the owner over its typedDataToSign, every other field unchanged. Only an operation this same user prepared is taken (403 FORBIDDEN otherwise: an owner's signed deployment seen in a mempool or on-chain cannot be submitted under another sign-in). Once the signature is checked to be the owner's, the user's studio is made (one per user) and the deployment sent, one of the studio's sponsored operations today. 200 with status deployed and txHash once the vault has code; 202 with status pending when the receipt is late (vaultDeploymentStatus reads pending; the same request follows it).",
+      "Signed-in user only. The operation prepare returned, signed by the owner over its typedDataToSign, every other field unchanged. Only an operation this same user prepared is taken (403 FORBIDDEN otherwise: an owner's signed deployment seen in a mempool or on-chain cannot be submitted under another sign-in). Once the signature is checked to be the owner's, the user's studio is made (one per user) and the deployment sent, counted in the studio's sponsored operations of the day and of the month (429 QUOTA_EXCEEDED once either is used, with Retry-After). 200 with status deployed and txHash once the vault has code; 202 with status pending when the receipt is late (vaultDeploymentStatus reads pending; the same request follows it).",
     ...policy,
     body: submitVaultRequestSchema,
     response: { status: 200, schema: submitVaultResponseSchema, description: 'Deployed, or pending.', headers: noStore, statusFor: (body) => (body.status === 'pending' ? 202 : 200) },
