@@ -1,12 +1,17 @@
 import type { Queryable } from '../../store/database'
 import { dayAfter, QuotaExceededError } from './operationQuota'
 
+/** The day's sponsored session starts: how many, how many are used, and when the count starts again. */
+export type SessionStartUsage = { limit: number; used: number; resetsAt: Date }
+
 export type SessionStartAllowance = {
   /**
    * Counts a sponsored StartSession for the studio's vault at `nonce` today, or throws
-   * QuotaExceededError (429 with Retry-After) once `perDay` nonces have had one.
+   * QuotaExceededError once `perDay` nonces have had one.
    */
   sponsor(studioId: string, nonce: bigint): Promise<void>
+  /** The studio's starts of the UTC day, read as sponsor() counts them. */
+  usage(studioId: string): Promise<SessionStartUsage>
 }
 
 /**
@@ -20,7 +25,19 @@ export type SessionStartAllowance = {
  * written in one statement so that instances answering at once count once.
  */
 export function createSessionStartAllowance(db: Queryable, { perDay }: { perDay: number }): SessionStartAllowance {
+  // the day is the database's, as the count is
+  async function usage(studioId: string): Promise<SessionStartUsage> {
+    const [row] = await db.query<{ today: string; starts: number }>(
+      `SELECT to_char(clock.today, 'YYYY-MM-DD') AS today,
+         coalesce((SELECT starts FROM signer_session_sponsorships WHERE studio_id = $1 AND day = clock.today), 0)::int AS starts
+       FROM (SELECT (now() AT TIME ZONE 'UTC')::date AS today) AS clock`,
+      [studioId],
+    )
+    return { limit: perDay, used: row!.starts, resetsAt: dayAfter(row!.today) }
+  }
+
   return {
+    usage,
     async sponsor(studioId, nonce) {
       const rows = await db.query<{ starts: number }>(
         `INSERT INTO signer_session_sponsorships (studio_id, day, starts, last_nonce) SELECT $1, (now() AT TIME ZONE 'UTC')::date, 1, $2 WHERE $3 > 0
@@ -32,9 +49,7 @@ export function createSessionStartAllowance(db: Queryable, { perDay }: { perDay:
         [studioId, nonce.toString(), perDay],
       )
       if (rows.length > 0) return
-      // the day is the database's, as the count is
-      const [clock] = await db.query<{ today: string }>(`SELECT to_char((now() AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS today`)
-      const resetsAt = dayAfter(clock!.today)
+      const { resetsAt } = await usage(studioId)
       const retryAfterSeconds = Math.max(1, Math.ceil((resetsAt.getTime() - Date.now()) / 1000))
       throw new QuotaExceededError(
         `the server signer was started ${perDay} times today, as many as we sponsor a studio in a day: you can start it again from ${resetsAt.toISOString().slice(11, 16)} UTC (${resetsAt.toISOString()}). Ending a session is never limited.`,

@@ -12,7 +12,6 @@ import { followOwnerOperation, sendOwnerOperation, type OwnerOperationOutcome } 
 import type { SessionSignerDependencies } from './sendSessionCall'
 import type { ServerSignerRecord, ServerSignerStore, SignerOperation, SignerOperationKind } from './serverSignerStore'
 import type { SessionStartAllowance } from './sessionStartAllowance'
-import { QuotaExceededError } from './operationQuota'
 
 /** The server signer's parts with the database that keeps its lifecycle. */
 export type ServerSignerDependencies = SessionSignerDependencies & { signers: ServerSignerStore; sessionStarts: SessionStartAllowance }
@@ -149,22 +148,28 @@ export async function signerStatus(signing: ServerSignerDependencies, studio: Si
       transaction: ended?.txHash ? { tx_hash: ended.txHash, kind: 'EndSession' as const } : null,
       message: forced ? forceRevokedMessage : "the vault's session for this server's signer has ended on-chain: activate it again to issue and cancel with API keys",
       // the way back, should the owner want it: a new session clears the revocation
-      ...(await freshActivation(signing, studio, state.nowSeconds + defaultSessionSeconds, { overLimit: 'refuse' })),
+      ...(await offeredActivation(signing, studio, state.nowSeconds + defaultSessionSeconds)),
     }
   }
-  return { status: state.status, ...identity, ...(await freshActivation(signing, studio, state.nowSeconds + defaultSessionSeconds, { overLimit: 'refuse' })) }
+  return { status: state.status, ...identity, ...(await offeredActivation(signing, studio, state.nowSeconds + defaultSessionSeconds)) }
+}
+
+/** The activation a status offers, with the day's sponsored session starts beside it (read after it,
+ * so that they count it): past them, the status is still answered, and says that no session can be
+ * started today and from when one can. Reading it is not starting a session. */
+async function offeredActivation(signing: ServerSignerDependencies, studio: SignerStudio, sessionUntil: number) {
+  const offered = await freshActivation(signing, studio, sessionUntil)
+  const { limit, used, resetsAt } = await signing.sessionStarts.usage(studio.id)
+  return { ...offered, session_starts: { limit, used, remaining: Math.max(0, limit - used), resets_at: resetsAt.toISOString() } }
 }
 
 /** A StartSession until `sessionUntil` for the owner to sign, or why none could be prepared now (the
- * answer still says the status: a paymaster that is down must not hide it). Past the day's sponsored
- * session starts, `overLimit: 'refuse'` lets the refusal be the answer (429, with Retry-After), as the
- * status read's is; a key's creation, whose key is already made and its secret shown once, says it as
- * activation_error beside the key. */
-export async function freshActivation(signing: ServerSignerDependencies, studio: SignerStudio, sessionUntil: number, { overLimit = 'say' }: { overLimit?: 'say' | 'refuse' } = {}) {
+ * answer still says the status or the key: a paymaster that is down, or the day's sponsored session
+ * starts used, must not hide it, and a key's secret is shown once). */
+export async function freshActivation(signing: ServerSignerDependencies, studio: SignerStudio, sessionUntil: number) {
   try {
     return { activation: await prepareActivation(signing, studio, sessionUntil) }
   } catch (error) {
-    if (overLimit === 'refuse' && error instanceof QuotaExceededError) throw error
     return { activation_error: `no activation could be prepared now: ${(error as Error).message.split('\n')[0]}` }
   }
 }

@@ -43,11 +43,11 @@ export const signerRoutes = [
     path: `${base}/status`,
     summary: "The studio's server signer, as the vault's session module holds it",
     description:
-      "Read from the chain at each request; the database adds the signer's id and a revocation asked for or forced here. pending_activation carries a fresh activation.user_op (or activation_error); upgrade_required carries vault_address. A fresh activation is a session start our paymaster sponsors: a studio has MERCHANT_DAILY_SESSION_STARTS of them a UTC day, counted once per vault nonce (reading the status again costs none), and past them a status that would carry one is 429 QUOTA_EXCEEDED with Retry-After. Ending a session (revoke) is never limited.",
+      "Read from the chain at each request; the database adds the signer's id and a revocation asked for or forced here. pending_activation and revoked carry a fresh activation.user_op (or activation_error) and session_starts; upgrade_required carries vault_address. A fresh activation is a session start our paymaster sponsors: a studio has MERCHANT_DAILY_SESSION_STARTS of them a UTC day (session_starts: limit, used, remaining, resets_at), counted once per vault nonce (reading the status again costs none). Past them the status is still answered, 200, without an activation: activation_error says that no session can be started today and from when one can. Ending a session (revoke) is never limited.",
     ...policy,
     params: studioKeyParams,
     response: { status: 200, schema: signerStatusResponseSchema, description: 'The signer status.', headers: noStore },
-    errors: [...ownerErrors, 'QUOTA_EXCEEDED'],
+    errors: ownerErrors,
     async handle({ params }, dependencies, c) {
       const { studio } = requireOwner(c, params.studioId)
       return signerStatus(signerDependenciesOf(dependencies.serverSigner), studio)

@@ -40,6 +40,9 @@ export const signerStatusResponseSchema = z.object({
   /** pending_activation and revoked: a fresh StartSession for the owner to sign, or why none could be prepared. */
   activation: z.optional(activationSchema),
   activation_error: z.optional(z.string()),
+  /** pending_activation and revoked: the sponsored session starts of the UTC day (an activation
+   * prepared counts, once per vault nonce); none remaining, activation_error says from when. */
+  session_starts: z.optional(z.object({ limit: z.int(), used: z.int(), remaining: z.int(), resets_at: z.iso.datetime() })),
   /** revoked: how (on_chain, or database_only with the session still installed) and what that means. */
   revocation: z.optional(z.enum(['on_chain', 'database_only'])),
   message: z.optional(z.string()),
