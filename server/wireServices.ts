@@ -12,7 +12,7 @@ import { createIdentityVerifier } from './auth/jwtVerifier'
 import { createAuthorizationServer } from './merchant/oauth/authorizationServer'
 import { oauthPrincipalOf } from './merchant/oauth/oauthPrincipal'
 import { signerRefusalOf } from './merchant/oauth/signerRefusal'
-import { invoiceTokenOf } from './merchant/oauth/invoiceLimitAmount'
+import { invoiceTokenOf, pinnedTokenOf } from './merchant/oauth/invoiceLimitAmount'
 import { localBundler, rpcBundler, type Bundler } from './chain/bundler'
 import { chainFor, createChainClient } from './chain/chainClient'
 import { createInvoiceReader } from './chain/invoiceReader'
@@ -191,7 +191,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
   const oauth =
     identityVerifier && config.JWT_ISSUER && config.OAUTH_IDENTITY_CLIENT_ID
       ? {
-          authorization: createAuthorizationServer({ db: stores.db, now, publicUrl: () => publicUrl, users: stores.users, studios: stores.studios, logger, cookieSecret: encryptionKeysOf(config).keys.get(encryptionKeysOf(config).activeKeyId)!, identity: { issuer: config.JWT_ISSUER, clientId: config.OAUTH_IDENTITY_CLIENT_ID, verify: identityVerifier, scope: config.IDENTITY_SCOPES }, networks: [{ chainId: config.CHAIN_ID, name: chainFor(config.CHAIN_ID, config.RPC_URL).name }], signerRefusal: signerRefusalOf(sessionSigner), invoiceToken: invoiceTokenOf(tokenDetailsReader(client), deployment.token) }),
+          authorization: createAuthorizationServer({ db: stores.db, now, publicUrl: () => publicUrl, users: stores.users, studios: stores.studios, logger, cookieSecret: encryptionKeysOf(config).keys.get(encryptionKeysOf(config).activeKeyId)!, identity: { issuer: config.JWT_ISSUER, clientId: config.OAUTH_IDENTITY_CLIENT_ID, verify: identityVerifier, scope: config.IDENTITY_SCOPES }, networks: [{ chainId: config.CHAIN_ID, name: chainFor(config.CHAIN_ID, config.RPC_URL).name }], signerRefusal: signerRefusalOf(sessionSigner), invoiceToken: invoiceTokenOf(tokenDetailsReader(client), deployment.token, pinnedTokenOf(join(payPageDir, builtDeploymentFile), deployment)) }),
           publicUrl: () => publicUrl,
           // every write an agent or a CLI sign-in makes, beside the keys' events
           audit: stores.apiKeyAudit,

@@ -41,3 +41,19 @@ describe("the sign-in at the deployment's identity provider", () => {
     expect(dashboard).toMatchObject({ clientId: 'svc-checkout-dashboard', scope: identityScopes })
   })
 })
+
+describe('GET /oauth/token-info', () => {
+  test("answers who a token stands for, and the invoice token's symbol and decimals as the deployment names them, with the chain unreachable since before anything read the token from it (the consent page, which shows the largest invoice in the token, included)", async () => {
+    await rpc.stop()
+    try {
+      // the agent asks for every scope, invoice:write too, so its consent shows the token's amounts
+      const { oauth } = await ctx.connectAgent(['invoice:read'])
+      const answer = await fetch(`${ctx.server.url}/oauth/token-info`, { headers: { authorization: `Bearer ${oauth.saved!.access_token}` } })
+      const body = await answer.json()
+      expect(answer.status, JSON.stringify(body)).toBe(200)
+      expect(body).toMatchObject({ studio: { id: ctx.oauth.studioId }, scopes: ['invoice:read'], invoice_token: { address: ctx.devnet.deployment.token, symbol: 'USDC', decimals: 6 } })
+    } finally {
+      await rpc.start()
+    }
+  })
+})

@@ -1,4 +1,7 @@
-import { formatUnits, type Address } from 'viem'
+import { existsSync } from 'node:fs'
+import { formatUnits, isAddressEqual, type Address } from 'viem'
+import { readPinnedDeployment } from '../../../build/readPinnedDeployment'
+import type { Deployment } from '../../../shared/deployment'
 import type { TokenDetails } from '../invoices/tokenDetails'
 
 /** The deployment's token as a person reads its amounts: its symbol, and the decimals that turn the
@@ -8,8 +11,23 @@ export type LimitToken = { symbol: string; decimals: number }
 /** The token invoices are issued in: where it is, besides how its amounts read. */
 export type InvoiceToken = LimitToken & { address: Address }
 
-/** The deployment's token, read from the chain once per process (tokenDetailsReader keeps it). */
-export const invoiceTokenOf = (tokens: TokenDetails, token: Address) => async (): Promise<InvoiceToken> => ({ address: token, ...(await tokens(token)) })
+/** The deployment's token: its symbol and decimals as the deployment names them (`named`), else read
+ * from the chain once per process (tokenDetailsReader keeps it). Named, a CLI's whoami and the
+ * consent page need no chain, which may be unreachable before anything has read it. */
+export const invoiceTokenOf = (tokens: TokenDetails, token: Address, named: LimitToken | null = null) => async (): Promise<InvoiceToken> => ({ address: token, ...(named ?? (await tokens(token))) })
+
+/** The symbol and decimals the deployment file at `path` (the built pay page's) names for the token,
+ * read from the chain when the file was written; null unless it pins this server's token on this
+ * server's chain, or when there is no readable file. */
+export function pinnedTokenOf(path: string, deployment: Pick<Deployment, 'chainId' | 'token'>): LimitToken | null {
+  if (!existsSync(path)) return null
+  try {
+    const pinned = readPinnedDeployment(path)
+    return pinned.chainId === deployment.chainId && isAddressEqual(pinned.token, deployment.token) ? { symbol: pinned.tokenSymbol, decimals: pinned.tokenDecimals } : null
+  } catch {
+    return null
+  }
+}
 
 /** No invoice an agent issues is ever worth more than a billion of the token: above it, a typed
  * limit is a slip of the keyboard (a base-unit figure typed out of habit), not a choice. */
