@@ -8,9 +8,9 @@ import { createApp, type AppDependencies } from '../../server/app'
 import type { TrustedProxies } from '../../server/http/clientAddress'
 import { silentLogger } from '../../server/http/logger'
 import { createMetrics } from '../../server/ops/metrics'
-import { openDatabase, type Database } from '../../server/store/database'
-import { migrate } from '../../server/store/migrations'
+import type { Database } from '../../server/store/database'
 import { openStores } from '../../server/store/openStores'
+import { useDatabases } from './postgres'
 
 /** Thrown by any use of the chain: the tests on this app assert what is answered before a route
  * reaches it (validation, authentication, methods, limits), so reaching it is a failure. */
@@ -29,9 +29,11 @@ function noChain<T>(what: string): T {
 }
 
 /**
- * The server's app, in this process, without a chain: the real stores over PGlite in memory and a
- * merchant API key in them, requests answered through `app.request()`. For what is decided before a
- * route reads the chain; anything that would read it fails the test.
+ * The server's app, in this process, without a chain: the real stores on a new database of the
+ * worker's PostgreSQL, as production runs them, and a merchant API key in them, requests answered
+ * through `app.request()`. For what is decided before a route reads the chain; anything that would
+ * read it fails the test. The database is a copy of the worker's migrated template (postgres.ts): a
+ * PGlite in memory cost about 0.8 s of CPU to open and migrate, and the store tests prove PGlite.
  */
 export type InProcessAppParameters = {
   rateLimitPerMinute?: number
@@ -45,27 +47,20 @@ export type InProcessAppParameters = {
   merchant?: (stores: ReturnType<typeof openStores>) => Promise<Partial<AppDependencies['merchant']>>
 }
 
-const openMigratedInMemory = async () => {
-  const db = await openDatabase({ dataDir: 'memory://' })
-  await migrate(db)
-  return db
-}
-
 /**
  * One database for several in-process apps of a file, opened for the first of them and closed after
- * the file: opening and migrating a PGlite is most of what an app costs (about 0.9 s of CPU), and a
- * file whose apps differ only in their limits or proxies needs it once. Each app still makes its own
- * studio and API key in it.
+ * the file: a file whose apps differ only in their limits or proxies needs it once. Each app still
+ * makes its own studio and API key in it.
  */
 export function useInProcessDatabase(): () => Promise<Database> {
+  const databases = useDatabases()
   let db: Promise<Database> | undefined
-  afterAll(async () => {
-    await (await db)?.close()
-  })
-  return () => (db ??= openMigratedInMemory())
+  return () => (db ??= databases.open('postgres'))
 }
 
 export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, sharedRateCounter, merchant, database }: InProcessAppParameters = {}) {
+  // first, so that its afterAll closes and drops the database after the app's below
+  const databases = useDatabases()
   const context = {} as {
     app: ReturnType<typeof createApp>
     /** A merchant's API key with every invoice scope. */
@@ -79,7 +74,7 @@ export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, 
     close(): Promise<void>
   }
   beforeAll(async () => {
-    const db = database ? await database() : await openMigratedInMemory()
+    const db = database ? await database() : await databases.open('postgres')
     // a page folder with nothing built in it, removed with the app
     const unbuilt = mkdtempSync(join(tmpdir(), 'svc-unbuilt-'))
     const config = { CHAIN_ID: 31337, REGISTRY_ADDRESS: randomAddress(), METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') }
@@ -111,8 +106,7 @@ export function useInProcessApp({ rateLimitPerMinute = 100_000, trustedProxies, 
     })
     context.fetch = async (url, init) => context.app.request(url, init)
     context.close = async () => {
-      // a shared database is closed after the file
-      if (!database) await db.close()
+      // the database is closed after the file (useDatabases)
       rmSync(unbuilt, { recursive: true, force: true })
     }
   })

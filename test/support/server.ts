@@ -32,7 +32,9 @@ export type UseServerParameters = {
  * worker's PostgreSQL, as production runs it (it survives `restart()`). The embedded PGlite stays
  * proven where it is the default: the store tests run on both, `npm start`'s own test, the
  * command-line tools and `npm run serve`. A new PostgreSQL database costs a few milliseconds; a new
- * PGlite about half a CPU-second, and its queries run in WebAssembly.
+ * PGlite about half a CPU-second, and its queries run in WebAssembly. The database is a copy of the
+ * worker's migrated template (test/support/postgres.ts), so the server's migration on start finds
+ * nothing to do.
  */
 export function useServer(options: UseServerParameters = {}) {
   // first, so that its afterAll drops the database after the server below has closed it
@@ -57,7 +59,7 @@ export function useServer(options: UseServerParameters = {}) {
     const extra = options.beforeServer ? await options.beforeServer(devnet) : {}
     context.config = devnetConfig(devnet, {
       port: 0,
-      overrides: { RATE_LIMIT_PER_MINUTE: '100000', DATABASE_URL: await databases.postgresUrl(), ...options.overrides, ...extra },
+      overrides: { RATE_LIMIT_PER_MINUTE: '100000', DATABASE_URL: await databases.migratedPostgresUrl(), ...options.overrides, ...extra },
     })
     await start()
     await seedMerchantStudio(context.server.stores, devnet)
