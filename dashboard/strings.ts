@@ -89,6 +89,11 @@ export const en = {
     dontSign: "Don't sign",
     notSigned: 'Nothing was signed and nothing was sent.',
     noStudio: 'Your studio could not be read. Reload the page and try again.',
+    /** The account a prompt was prepared for, and why it was dropped: the wallet moved on after connecting. */
+    signingAs: (address: string) => `Your wallet signs this as ${address}.`,
+    accountSwitched: (address: string) => `Your wallet switched to ${address}. Nothing was signed: start again to prepare the message for that account.`,
+    networkSwitched: "Your wallet moved to another network. Nothing was signed: start again, and your wallet will be asked to move back to your vault's network.",
+    walletDisconnected: 'Your wallet disconnected. Nothing was signed: start again to connect it.',
     amountInvalid: (typed: string) => `"${typed}" is not an amount: write a positive number such as 12.50.`,
     refund: (number: string) => `Refund invoice ${number}`,
     refundHeading: (number: string) => `Refund invoice ${number}`,

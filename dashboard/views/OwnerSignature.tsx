@@ -3,7 +3,8 @@ import type { Address } from 'viem'
 import type { Api } from '../dashboardApi'
 import type { DashboardStrings } from '../strings'
 import type { OwnerPrompt, OwnerStudio, PreparedOperation } from '../wallet/ownerWallet'
-import { connectedOwner, loadOwnerWallet } from '../wallet/loadOwnerWallet'
+import { loadOwnerWallet } from '../wallet/loadOwnerWallet'
+import { connectedOwner, followOwnerAccount, OwnerAccountMoved, stillConnectedAs } from '../wallet/ownerAccount'
 import { hasProviderCode, providerErrors } from '../../shared/eip1193'
 import type { WalletChoice } from '../../src/wallet/walletChoice'
 import { errorText } from './Field'
@@ -41,10 +42,18 @@ type Step =
 /** EIP-1193's "the user rejected the request", also as wallets and wagmi nest it. */
 const rejected = (error: unknown) => hasProviderCode(error, providerErrors.userRejected)
 
+/** Why a prompt prepared for `owner` was dropped, in the merchant's words: the wallet's account now. */
+function movedProblem(t: DashboardStrings, { prepared, now }: Pick<OwnerAccountMoved, 'prepared' | 'now'>): string {
+  if (!now) return t.wallet.walletDisconnected
+  return now.owner.toLowerCase() === prepared.toLowerCase() ? t.wallet.networkSwitched : t.wallet.accountSwitched(now.owner)
+}
+
 /**
  * One owner operation, step by step, as the merchant sees it: the wallet to connect (the browser's own,
- * found by EIP-6963), then the message in the descriptor's words with the vault and chain checked, and
- * only on "Sign in my wallet" the wallet's prompt; the signed operation is then submitted.
+ * found by EIP-6963, or WalletConnect), then the message in the descriptor's words with the vault and
+ * chain checked and the account that signs it named, and only on "Sign in my wallet" the wallet's
+ * prompt; the signed operation is then submitted. A wallet that moves to another account or chain
+ * meanwhile drops the prompt: nothing is signed for an account the wallet has left.
  */
 export function OwnerSignature({ t, studio, operation, onFinished }: { t: DashboardStrings; studio: OwnerStudio | null; operation: OwnerOperation | null; onFinished: (outcome: { notice?: string; problem?: string }) => void }) {
   const [step, setStep] = useState<Step>({ step: 'idle' })
@@ -52,13 +61,14 @@ export function OwnerSignature({ t, studio, operation, onFinished }: { t: Dashbo
     setStep({ step: 'idle' })
     onFinished(outcome)
   }
-  const fail = (error: unknown) => finish({ problem: rejected(error) ? t.wallet.notSigned : errorText(error) })
+  const fail = (error: unknown) => finish({ problem: error instanceof OwnerAccountMoved ? movedProblem(t, error) : rejected(error) ? t.wallet.notSigned : errorText(error) })
 
   async function prepareFor(owner: Address) {
     if (!operation) return
     setStep({ step: 'preparing' })
     try {
       const wallet = await loadOwnerWallet()
+      await wallet.moveToPinnedChain()
       const vault = operation.vaultOf ? await operation.vaultOf(owner) : studio
       if (!vault) throw new Error(t.wallet.noStudio)
       const prepared = await operation.prepare(owner)
@@ -72,27 +82,44 @@ export function OwnerSignature({ t, studio, operation, onFinished }: { t: Dashbo
   useEffect(() => {
     if (!operation) return setStep({ step: 'idle' })
     if (!studio && !operation.vaultOf) return finish({ problem: t.wallet.noStudio })
-    if (connectedOwner.address) return void prepareFor(connectedOwner.address)
     setStep({ step: 'preparing' })
     let stop = () => {}
+    let left = false
     loadOwnerWallet()
-      .then((wallet) => {
+      .then(async (wallet) => {
+        // a wallet connected earlier is asked which account it is on now: the message is prepared for that one
+        const connected = connectedOwner() && (await wallet.ownerAccountNow())
+        if (left) return
+        if (connected) return prepareFor(connected.owner)
         stop = wallet.watchOwnerWallets((choices) => setStep((now) => (now.step === 'preparing' || now.step === 'choose' ? { step: 'choose', choices } : now)))
       })
       .catch(fail)
-    return () => stop()
+    return () => {
+      left = true
+      stop()
+    }
   }, [operation])
 
   async function connect(choice: WalletChoice) {
     setStep({ step: 'preparing' })
     try {
       const wallet = await loadOwnerWallet()
-      connectedOwner.address = await wallet.connectOwnerWallet(choice)
-      await prepareFor(connectedOwner.address)
+      await prepareFor(await wallet.connectOwnerWallet(choice))
     } catch (error) {
       fail(error)
     }
   }
+
+  // the words on screen are for the account they were prepared for: once the wallet moves to another
+  // account or chain (or disconnects), they are taken away and the merchant is told which account it is on
+  useEffect(() => {
+    if (step.step !== 'review') return
+    const { owner, prepared } = step
+    const chainId = Number(prepared.typedDataToSign.domain.chainId)
+    return followOwnerAccount((now) => {
+      if (!stillConnectedAs(now, owner, chainId)) finish({ problem: movedProblem(t, { prepared: owner, now }) })
+    })
+  }, [step])
 
   async function sign(owner: Address, prepared: PreparedOperation) {
     setStep({ step: 'signing' })
@@ -133,6 +160,7 @@ export function OwnerSignature({ t, studio, operation, onFinished }: { t: Dashbo
       ) : step.step === 'review' ? (
         <>
           <p class="intent">{step.prompt.intent}</p>
+          <p class="signer">{t.wallet.signingAs(step.owner)}</p>
           <ul class="lines">
             {step.prompt.lines.map((line) => (
               <li key={line}>{line}</li>

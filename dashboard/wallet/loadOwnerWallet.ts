@@ -1,5 +1,3 @@
-import type { Address } from 'viem'
-
 /** The owner wallet's module, fetched the first time an owner operation starts: wagmi, viem and the
  * descriptor stay out of the dashboard's first paint (its size budget, test/size/dashboardSize.test.ts). */
 let loading: Promise<typeof import('./ownerWallet')> | null = null
@@ -12,7 +10,3 @@ export function loadOwnerWallet() {
   })
   return loading
 }
-
-/** The owner account the merchant connected, kept for the page's life: one connection serves every
- * operation until the wallet says otherwise. */
-export const connectedOwner: { address: Address | null } = { address: null }

@@ -10,8 +10,9 @@ import type { WireUserOp } from '../../shared/userOpWire'
 import { ethCall } from '../../src/chain/ethCall'
 import { readBlockTime } from '../../src/chain/readBlockTime'
 import { pinned } from '../../src/config/pinned'
-import { createWagmiWallets } from '../../src/wallet/wagmiWallets'
+import { createWagmiWallets, type WalletConnection } from '../../src/wallet/wagmiWallets'
 import type { WalletChoice } from '../../src/wallet/walletChoice'
+import { OwnerAccountMoved, ownerAccountIs, stillConnectedAs } from './ownerAccount'
 import { watchOwnerWalletChoices } from './ownerWalletChoices'
 
 /**
@@ -19,7 +20,8 @@ import { watchOwnerWalletChoices } from './ownerWalletChoices'
  * first paint carries none of it): the pay page's wagmi wallets (EIP-6963 discovery, and WalletConnect
  * through the pay page's own bundle when the deployment names a project id), the MerchantVault's
  * ERC-7730 descriptor rendered by the same renderer the devnet wallet prompts payers with, and the
- * signature the vault reads. Nothing is signed that the merchant has not been shown in words first.
+ * signature the vault reads. Nothing is signed that the merchant has not been shown in words first, and
+ * nothing for an account the wallet is no longer on.
  */
 
 /** A prepare answer of the owner routes (SPEC 4.10, 4.11, 4.17): the operation and its typed message. */
@@ -93,12 +95,39 @@ export function watchOwnerWallets(onChange: (choices: WalletChoice[]) => void): 
   return watchOwnerWalletChoices(wallets, onChange)
 }
 
-/** Connects the chosen wallet and moves it to the pinned chain: a wallet signs a typed message for
- * the chain it is on only. */
+let following: (() => void) | null = null
+
+/** Connects the chosen wallet and moves it to the pinned chain; from then on the dashboard follows
+ * the account and chain the wallet is on (connectedOwner), as wagmi hears of them. */
 export async function connectOwnerWallet(choice: WalletChoice): Promise<Address> {
   const owner = await wallets.connect(choice)
-  if (wallets.connection()?.chainId !== pinned.chainId) await wallets.switchToPinnedChain()
+  await moveToPinnedChain()
+  following ??= wallets.watchConnection(ownerAccountIs)
+  ownerAccountIs(wallets.connection())
   return owner
+}
+
+/** A wallet signs a typed message for the chain it is on only: one moved to another network since it
+ * was connected is asked to move back before anything is prepared for it. */
+export async function moveToPinnedChain(): Promise<void> {
+  if (wallets.connection()?.chainId !== pinned.chainId) await wallets.switchToPinnedChain()
+}
+
+/** The account and chain the connected wallet is on, asked of the wallet itself rather than taken
+ * from its last event: a wallet may switch accounts without a word. Null once it shares no account. */
+export async function ownerAccountNow(): Promise<WalletConnection> {
+  const node = await walletNode()
+  const [accounts, chainId] = await Promise.all([node('eth_accounts'), node('eth_chainId')])
+  const [account] = (accounts ?? []) as string[]
+  const now = account ? { owner: getAddress(account), chainId: Number(chainId) } : null
+  ownerAccountIs(now)
+  return now
+}
+
+/** Refuses (OwnerAccountMoved) unless the wallet is still `owner` on the pinned chain. */
+async function assertStillConnectedAs(owner: Address): Promise<void> {
+  const now = await ownerAccountNow()
+  if (!stillConnectedAs(now, owner, pinned.chainId)) throw new OwnerAccountMoved(owner, now)
 }
 
 /**
@@ -127,12 +156,16 @@ export async function describeOwnerOperation(prepared: PreparedOperation, studio
   const bound = bindDescriptor(descriptor, prepared.typedDataToSign, knowledge)
   if ('refused' in bound) throw new OwnerWalletRefusal(`This message cannot be shown in words (${bound.refused}). Nothing was signed.`)
   const screen = renderDescriptor(descriptor, prepared.typedDataToSign, knowledge)
+  // a prompt is shown for the account the wallet is on, never for one it has left while this was prepared
+  await assertStillConnectedAs(owner)
   return { intent: screen.interpolatedIntent ?? screen.intent, lines: screen.lines }
 }
 
 /** The owner signs the typed message in their wallet (eth_signTypedData_v4); the operation carries the
  * message's validUntil before the signature, as the vault reads it. */
 export async function signOwnerOperation(prepared: PreparedOperation, owner: Address): Promise<Record<string, unknown>> {
+  // the merchant read the prompt for `owner`: a wallet on another account or chain by now signs nothing
+  await assertStillConnectedAs(owner)
   const { domain, types, primaryType, message } = prepared.typedDataToSign
   const fields = types[primaryType] ?? []
   // the answer's integers are decimal strings (JSON has no bigint); the wallet is handed numbers

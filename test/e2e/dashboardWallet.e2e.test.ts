@@ -200,4 +200,74 @@ describe("the owner's wallet in the dashboard", () => {
     await page.getByRole('heading', { level: 1, name: 'Your business profile' }).waitFor()
     await context.close()
   }, 180_000)
+
+  test("behavior: the owner switches accounts and networks in their wallet after connecting: the prompt prepared for the first account goes and the page names the account the wallet is on, a switch the wallet never announced is refused at 'Sign in my wallet' with nothing signed, and the invoice is issued only once signed as the owner", async () => {
+    const { merchant, rpcUrl, chainId, serverUrl } = checkout.devnet.file
+    const customerName = `Switching Customer ${randomUUID().slice(0, 8)}`
+    const created = await signedRequest(serverUrl, merchant.apiKey, {
+      method: 'POST',
+      path: '/v1/customers',
+      body: JSON.stringify({ type: 'person', legalName: customerName, email: 'payer@switching-customer.example', address: { street: 'Kaiserstraße 5', city: 'Frankfurt', postal: '60311', country: 'DE' }, taxId: '12345678901' }),
+    })
+    expect(created.status).toBe(201)
+    const otherKey = generatePrivateKey()
+    const other = privateKeyToAccount(otherKey).address
+    const context = await checkout.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
+    const page = await context.newPage()
+    const wallet = await injectTestWallet(page, { privateKey: merchant.ownerPrivateKey, rpcUrl, chainId, name: 'Owner Wallet' })
+    await signIn(page)
+    const review = page.getByRole('region', { name: 'Check what you sign' })
+    const alert = page.getByRole('alert')
+    /** Issues 3 USDC to this test's customer: the prompt appears once the wallet is connected. */
+    async function issue() {
+      await page.getByLabel('Customer', { exact: true }).selectOption({ label: `${customerName} (payer@switching-customer.example)` })
+      await page.getByLabel('Amount (USDC)').fill('3')
+      await page.getByLabel('Due in (days)').fill('7')
+      await page.getByRole('button', { name: 'Issue invoice' }).click()
+    }
+    const signer = async () => {
+      await review.waitFor({ timeout: 30_000 })
+      return review.locator('.signer').textContent()
+    }
+
+    // connected as the owner: the prompt names the account that signs it
+    await issue()
+    await page.getByRole('button', { name: 'Connect Owner Wallet' }).click()
+    expect(await signer()).toBe(`Your wallet signs this as ${merchant.owner}.`)
+
+    // the owner picks another account in the wallet: the words prepared for the first one go
+    await wallet.switchAccount(otherKey)
+    await expect.poll(() => alert.textContent()).toBe(`Your wallet switched to ${other}. Nothing was signed: start again to prepare the message for that account.`)
+    expect(await review.count()).toBe(0)
+
+    // back on the owner's account, then another network: the prompt goes again, and starting again asks the wallet back
+    await wallet.switchAccount(merchant.ownerPrivateKey)
+    await issue()
+    expect(await signer()).toBe(`Your wallet signs this as ${merchant.owner}.`)
+    expect(wallet.requests.filter((method) => method === 'wallet_switchEthereumChain')).toEqual([])
+    await wallet.switchChain(chainId + 1)
+    await expect.poll(() => alert.textContent()).toBe("Your wallet moved to another network. Nothing was signed: start again, and your wallet will be asked to move back to your vault's network.")
+    expect(await review.count()).toBe(0)
+    await issue()
+    expect(await signer()).toBe(`Your wallet signs this as ${merchant.owner}.`)
+    expect(wallet.requests.filter((method) => method === 'wallet_switchEthereumChain')).toEqual(['wallet_switchEthereumChain'])
+
+    // a wallet that switches without a word: found out when the owner presses sign, and nothing is signed
+    await wallet.switchAccount(otherKey, { unannounced: true })
+    await review.getByRole('button', { name: 'Sign in my wallet' }).click()
+    await expect.poll(() => alert.textContent()).toBe(`Your wallet switched to ${other}. Nothing was signed: start again to prepare the message for that account.`)
+    expect(wallet.requests).not.toContain('eth_signTypedData_v4')
+
+    // on the owner's account once more: signed as the owner, and the chain holds the invoice
+    await wallet.switchAccount(merchant.ownerPrivateKey)
+    await issue()
+    expect(await signer()).toBe(`Your wallet signs this as ${merchant.owner}.`)
+    await review.getByRole('button', { name: 'Sign in my wallet' }).click()
+    const shareLink = page.getByRole('link', { name: 'Share link' })
+    await shareLink.waitFor({ timeout: 30_000 })
+    const invoiceId = new URL((await shareLink.getAttribute('href'))!).pathname.split('/').pop()!
+    expect((await checkout.invoiceOnChain(BigInt(invoiceId))).status).toBe(registryStatusOf.Issued)
+    expect(wallet.typed.map((typed) => typed.primaryType)).toEqual(['Issue'])
+    await context.close()
+  }, 180_000)
 })

@@ -31,8 +31,8 @@ export type TestWallet = {
    * yet; resolves once it has arrived, with the function that lets the wallet answer it. */
   holdNext(method: SigningMethod): Promise<() => void>
   /** The payer picks another account in the wallet: later requests sign with this key, and the page
-   * hears accountsChanged. */
-  switchAccount(privateKey: Hex): Promise<void>
+   * hears accountsChanged, unless `unannounced` (a wallet that switches without a word). */
+  switchAccount(privateKey: Hex, options?: { unannounced?: boolean }): Promise<void>
   /** The payer moves the wallet to another chain: the page hears chainChanged. */
   switchChain(chainId: number): Promise<void>
 }
@@ -166,9 +166,9 @@ export async function injectTestWallet(page: Page, options: InjectTestWalletPara
         holds.set(method, { arrived: () => arrived(release), released })
       })
     },
-    async switchAccount(privateKey) {
+    async switchAccount(privateKey, { unannounced = false } = {}) {
       account = privateKeyToAccount(privateKey)
-      await emit('accountsChanged', [account.address])
+      if (!unannounced) await emit('accountsChanged', [account.address])
     },
     async switchChain(id) {
       chainId = id
