@@ -129,7 +129,8 @@ export const configSchema = z.object({
     "'self'",
   ),
   /** Origins the pay page may connect to besides its own, space-separated: a WalletConnect build
-   * needs its relay and RPC (e.g. "wss://relay.walletconnect.org https://rpc.walletconnect.org"). */
+   * needs its relay and RPC (e.g. "wss://relay.walletconnect.org https://rpc.walletconnect.org"). The
+   * dashboard is allowed them too when the build offers the owner WalletConnect. */
   PAY_PAGE_CONNECT_SRC: z._default(z.string(), ''),
   TRUST_PROXY: z._default(z.stringbool(), false),
   /** How many proxies of ours stand in front: the client is that many entries from the right of

@@ -50,6 +50,16 @@ function pinnedRpcOrigins(dir: string): string[] {
   return rpcUrls.map((url) => new URL(url).origin)
 }
 
+/** What the dashboard's owner wallet connects to besides this server and the provider: nothing for a
+ * browser wallet, which reads for itself; with a WalletConnect project id in the build, what the pay
+ * page is allowed for it (its pinned RPCs, which WalletConnect's provider reads through, and
+ * PAY_PAGE_CONNECT_SRC, the relay). */
+function dashboardConnectSources(dir: string, payPageConnectSources: string): string[] {
+  const path = join(dir, builtDeploymentFile)
+  if (!existsSync(path) || !readPinnedDeployment(path).walletConnectProjectId) return []
+  return [...new Set([...pinnedRpcOrigins(dir), ...payPageConnectSources.split(/\s+/).filter(Boolean)])]
+}
+
 /** Checksummed once here: every comparison and every recorded operation then agrees on the spelling. */
 export function deploymentOf(config: Config): Deployment {
   return {
@@ -302,6 +312,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
       ...(config.DASHBOARD_CLIENT_ID && config.JWT_ISSUER && config.JWT_AUDIENCE
         ? { signIn: { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, clientId: config.DASHBOARD_CLIENT_ID, scope: config.IDENTITY_SCOPES } }
         : {}),
+      connectSources: dashboardConnectSources(payPageDir, config.PAY_PAGE_CONNECT_SRC),
     },
     payPage: {
       publicOrigin: () => new URL(publicUrl).origin,

@@ -16,20 +16,24 @@ export type DashboardPageParameters = {
   dir: string
   /** Absent: the page is served and says that this server has no sign-in. */
   signIn?: DashboardSignIn
+  /** Origins a WalletConnect wallet needs when the build offers one (its relay, the pinned RPCs its
+   * provider reads through): a browser wallet reads for itself, so the page needs none otherwise. */
+  connectSources?: string[]
 }
 
 const contentTypes: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' }
 
-/** The page runs only its own files and talks only to this server and the identity provider (its
- * discovery document and token endpoint); it is framed by no one, since it holds a bearer token. */
-export function dashboardPolicy(signIn: DashboardSignIn | undefined): string {
-  const provider = signIn ? ` ${new URL(signIn.issuer).origin}` : ''
+/** The page runs only its own files and talks only to this server, the identity provider (its
+ * discovery document and token endpoint) and, with WalletConnect offered, what WalletConnect needs;
+ * it is framed by no one, since it holds a bearer token. */
+export function dashboardPolicy(signIn: DashboardSignIn | undefined, connectSources: string[] = []): string {
+  const sources = [...new Set([...(signIn ? [new URL(signIn.issuer).origin] : []), ...connectSources])]
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
-    `connect-src 'self'${provider}`,
+    ['connect-src', "'self'", ...sources].join(' '),
     "base-uri 'none'",
     "form-action 'none'",
     "frame-ancestors 'none'",
@@ -42,13 +46,13 @@ export function dashboardPolicy(signIn: DashboardSignIn | undefined): string {
  * under /dashboard/assets/. The page's address carries the provider's code on the way back from
  * sign-in, so it is never cached and sends no referrer.
  */
-export function dashboardPage({ dir, signIn, policy }: DashboardPageParameters & { policy?: Pick<PolicyMiddleware, 'limited'> }) {
+export function dashboardPage({ dir, signIn, connectSources, policy }: DashboardPageParameters & { policy?: Pick<PolicyMiddleware, 'limited'> }) {
   const app = new Hono()
   if (policy) {
     app.use('/dashboard', policy.limited(pageLimit))
     app.use('/dashboard/config.json', policy.limited(pageLimit))
   }
-  const contentSecurityPolicy = dashboardPolicy(signIn)
+  const contentSecurityPolicy = dashboardPolicy(signIn, connectSources)
   let page: MadeBody | null = null
   app.get('/dashboard', (c) => {
     try {
