@@ -12,6 +12,7 @@ import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { reSponsored } from './support/reSponsored'
 import { rewrite } from './support/rewrite'
 import { injectTestWallet } from './support/testWallet'
+import { movingClock } from './support/pageClock'
 
 /**
  * The page attacked as a malicious payment service or a man in the middle would: every answer the
@@ -360,6 +361,8 @@ describe('the pay page against a lying payment service', () => {
       },
     )
     const checks = chainChecks(page)
+    // the page reads the chain every 3 s while it waits (pendingPollMs): its clock is moved on instead
+    await page.clock.install()
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await clickPay(page)
@@ -368,7 +371,7 @@ describe('the pay page against a lying payment service', () => {
     expect(await widgetText(page)).not.toMatch(/on its way/)
     // and it keeps following the chain
     const seen = checks()
-    await expect.poll(() => checks(), { timeout: 20_000 }).toBeGreaterThanOrEqual(seen + 2)
+    await expect.poll(movingClock(page, checks), { timeout: 20_000 }).toBeGreaterThanOrEqual(seen + 2)
     await screenshot(page, '27-pending-by-the-service-word')
 
     const test = createTestClient({ mode: 'anvil', transport: http(checkout.devnet.file.rpcUrl) })
@@ -376,7 +379,7 @@ describe('the pay page against a lying payment service', () => {
     onTestFinished(() => test.revert({ id: beforeTheClockMoved }))
     await test.increaseTime({ seconds: 2 * 3600 })
     await test.mine({ blocks: 1 })
-    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe(t.failedOnChainTitle)
+    await expect.poll(movingClock(page, () => heading(page)), { timeout: 20_000 }).toBe(t.failedOnChainTitle)
     await expect.poll(() => widgetText(page)).toContain(afterPayEn.notSentBody)
     expect(await widgetText(page)).not.toContain(t.permitExpiredTitle)
     await screenshot(page, '28-not-sent-after-the-window')
@@ -405,12 +408,14 @@ describe('the pay page against a lying payment service', () => {
       },
     )
     const checks = chainChecks(page)
+    // the page reads the chain every 3 s while it waits (pendingPollMs): its clock is moved on instead
+    await page.clock.install()
     await page.goto(url)
     await page.getByRole('button', { name: 'Test Wallet' }).click()
     await clickPay(page)
     await expect.poll(() => heading(page), { timeout: 20_000 }).toBe('Payment submitted')
     const seen = checks()
-    await expect.poll(() => checks(), { timeout: 20_000 }).toBeGreaterThanOrEqual(seen + 2)
+    await expect.poll(movingClock(page, checks), { timeout: 20_000 }).toBeGreaterThanOrEqual(seen + 2)
     await expect.poll(() => heading(page)).toBe('Payment submitted')
     expect(await page.getByText(`0x${'ef'.repeat(32)}`).count()).toBe(0)
     await screenshot(page, '24-fake-confirmed-followed-on-chain')
@@ -423,7 +428,7 @@ describe('the pay page against a lying payment service', () => {
     onTestFinished(() => test.revert({ id: beforeTheClockMoved }))
     await test.increaseTime({ seconds: 2 * 3600 })
     await test.mine({ blocks: 1 })
-    await expect.poll(() => heading(page), { timeout: 20_000 }).toBe(t.failedOnChainTitle)
+    await expect.poll(movingClock(page, () => heading(page)), { timeout: 20_000 }).toBe(t.failedOnChainTitle)
     await expect.poll(() => widgetText(page)).toContain(afterPayEn.notSentBody)
     expect((await onchain(invoice.id)).status).toBe(1)
     await page.close()
