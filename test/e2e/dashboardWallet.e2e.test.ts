@@ -201,7 +201,7 @@ describe("the owner's wallet in the dashboard", () => {
     await context.close()
   }, 180_000)
 
-  test("behavior: the owner switches accounts and networks in their wallet after connecting: the prompt prepared for the first account goes and the page names the account the wallet is on, a switch the wallet never announced is refused at 'Sign in my wallet' with nothing signed, and the invoice is issued only once signed as the owner", async () => {
+  test("behavior: the owner switches accounts and networks in their wallet after connecting, or locks it: the prompt prepared for the first account goes and the page names the account the wallet is on, a switch the wallet never announced is refused at 'Sign in my wallet' with nothing signed, and the invoice is issued only once signed as the owner", async () => {
     const { merchant, rpcUrl, chainId, serverUrl } = checkout.devnet.file
     const customerName = `Switching Customer ${randomUUID().slice(0, 8)}`
     const created = await signedRequest(serverUrl, merchant.apiKey, {
@@ -251,6 +251,16 @@ describe("the owner's wallet in the dashboard", () => {
     await issue()
     expect(await signer()).toBe(`Your wallet signs this as ${merchant.owner}.`)
     expect(wallet.requests.filter((method) => method === 'wallet_switchEthereumChain')).toEqual(['wallet_switchEthereumChain'])
+
+    // the wallet locks: the prompt goes, and starting again asks for the wallet to be connected again
+    await wallet.lock()
+    await expect.poll(() => alert.textContent()).toBe('Your wallet disconnected. Nothing was signed: start again to connect it.')
+    expect(await review.count()).toBe(0)
+    // unlocked without a word to the page: it is connected again only when the owner asks
+    await wallet.switchAccount(merchant.ownerPrivateKey, { unannounced: true })
+    await issue()
+    await page.getByRole('button', { name: 'Connect Owner Wallet' }).click()
+    expect(await signer()).toBe(`Your wallet signs this as ${merchant.owner}.`)
 
     // a wallet that switches without a word: found out when the owner presses sign, and nothing is signed
     await wallet.switchAccount(otherKey, { unannounced: true })

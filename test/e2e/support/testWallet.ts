@@ -30,9 +30,12 @@ export type TestWallet = {
   /** Leaves the next request of this method unanswered, as a payer who has not looked at the wallet
    * yet; resolves once it has arrived, with the function that lets the wallet answer it. */
   holdNext(method: SigningMethod): Promise<() => void>
-  /** The payer picks another account in the wallet: later requests sign with this key, and the page
-   * hears accountsChanged, unless `unannounced` (a wallet that switches without a word). */
+  /** The payer picks another account in the wallet (unlocking it): later requests sign with this key,
+   * and the page hears accountsChanged, unless `unannounced` (a wallet that switches without a word). */
   switchAccount(privateKey: Hex, options?: { unannounced?: boolean }): Promise<void>
+  /** The payer locks the wallet: it shares no account until one is picked again, and the page hears
+   * accountsChanged with none, as wallets say a disconnection. */
+  lock(): Promise<void>
   /** The payer moves the wallet to another chain: the page hears chainChanged. */
   switchChain(chainId: number): Promise<void>
 }
@@ -44,6 +47,7 @@ export type TestWallet = {
  */
 export async function injectTestWallet(page: Page, options: InjectTestWalletParameters): Promise<TestWallet> {
   let account = privateKeyToAccount(options.privateKey)
+  let locked = false
   const rpc = createPublicClient({ transport: http(options.rpcUrl) })
   let chainId = options.startChainId ?? options.chainId
   const requests: string[] = []
@@ -76,7 +80,7 @@ export async function injectTestWallet(page: Page, options: InjectTestWalletPara
     switch (method) {
       case 'eth_requestAccounts':
       case 'eth_accounts':
-        return { result: [account.address] }
+        return { result: locked ? [] : [account.address] }
       case 'eth_chainId':
         return { result: `0x${chainId.toString(16)}` }
       case 'wallet_switchEthereumChain': {
@@ -168,7 +172,12 @@ export async function injectTestWallet(page: Page, options: InjectTestWalletPara
     },
     async switchAccount(privateKey, { unannounced = false } = {}) {
       account = privateKeyToAccount(privateKey)
+      locked = false
       if (!unannounced) await emit('accountsChanged', [account.address])
+    },
+    async lock() {
+      locked = true
+      await emit('accountsChanged', [])
     },
     async switchChain(id) {
       chainId = id
