@@ -8,6 +8,7 @@ import { accessibilityViolations } from './support/accessibilityViolations'
 import { screenshot } from './support/browser'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { injectSmartTestWallet, type EntryPointVersion } from './support/smartTestWallet'
+import { movingClock } from './support/pageClock'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { paymentCalls } from '../../src/flow/smartWallet/paymentCalls'
 import { vaultFactoryAbi, vaultSalt } from '../../shared/vaultFactoryAbi'
@@ -135,13 +136,16 @@ describe('paying from a smart wallet in one prompt', () => {
 
   test('behavior: a wallet reporting the batch confirmed (200) while the chain says Issued never shows Paid; the payer is told nothing was paid', async () => {
     const { invoice, page, wallet } = await scenario()
+    // the wallet's word must stand 6 s against the chain's (finalWordGraceMs), read every 2 s: the
+    // page's clock is moved on instead
+    await page.clock.install()
     await connect(page, invoice.url)
     await page.getByRole('button', { name: 'Pay 248.00 USDC' }).waitFor()
     wallet.lieNext()
     await page.getByRole('button', { name: 'Pay 248.00 USDC' }).click()
     await expect.poll(() => heading(page)).toBe('Payment submitted')
     expect(await accessibilityViolations(page)).toEqual([])
-    await expect.poll(() => widgetText(page), { timeout: 30_000 }).toContain('Your wallet reports the payment done, but the blockchain shows the invoice open. Nothing was paid.')
+    await expect.poll(movingClock(page, () => widgetText(page)), { timeout: 30_000 }).toContain('Your wallet reports the payment done, but the blockchain shows the invoice open. Nothing was paid.')
     expect(await heading(page)).toBe('Pay this invoice')
     expect(await accessibilityViolations(page)).toEqual([])
     await screenshot(page, '62-smart-wallet-lied')

@@ -12,6 +12,7 @@ import { clickPay } from './support/clickPay'
 import { useCheckoutInBrowser } from './support/checkoutInBrowser'
 import { rewrite } from './support/rewrite'
 import { injectTestWallet } from './support/testWallet'
+import { movingClock } from './support/pageClock'
 
 /**
  * What a lying service, a man in the middle or a hostile frame can still put on screen, and what the
@@ -237,6 +238,9 @@ describe('the loader against a hostile frame', () => {
     const page = await checkout.browser.newPage({ viewport: { width: 1100, height: 1000 } })
     const warnings: string[] = []
     page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()))
+    // the host looks at the chain again for a while (five times, 2 s apart) for a payment it does not
+    // find: the page's clock is moved on instead
+    await page.clock.install()
     await page.goto(`${checkout.devnet.file.storefrontUrl}/script-tag`)
     await expect.poll(() => page.frames().some((frame) => frame.url().includes('/pay/')), { timeout: 15_000 }).toBe(true)
     const frame = page.frames().find((candidate) => candidate.url().includes('/pay/'))!
@@ -267,7 +271,7 @@ describe('the loader against a hostile frame', () => {
     // the right invoice, well formed, but an invented transaction for an invoice the chain holds open:
     // the host reads the pinned chain first and says why it does not pass it on
     await frame.evaluate(({ instance, mounted, hash }) => parent.postMessage({ svc: 1, id: instance, type: 'paid', detail: { invoiceId: mounted, userOpHash: hash, txHash: hash } }, '*'), { instance, mounted, hash })
-    await expect.poll(() => warnings.join('\n'), { timeout: 20_000 }).toContain(`the checkout said invoice ${mounted} is paid; not passed on`)
+    await expect.poll(movingClock(page, () => warnings.join('\n')), { timeout: 20_000 }).toContain(`the checkout said invoice ${mounted} is paid; not passed on`)
     expect(await page.locator('[data-event="paid"]').count()).toBe(0)
     await page.close()
   })
