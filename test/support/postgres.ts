@@ -26,7 +26,8 @@ async function useServer(url: string, migratedTemplate?: () => Promise<string>):
   const created: string[] = []
   const create = async (template?: string) => {
     const name = `svc_test_${randomBytes(6).toString('hex')}`
-    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`)
+    // a copy by files: the default (WAL_LOG) writes the template's every page to the WAL too
+    await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template} STRATEGY FILE_COPY` : ''}`)
     created.push(name)
     return databaseUrlOf(url, name)
   }
