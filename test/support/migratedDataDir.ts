@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, inject } from 'vitest'
 import { openMigratedDatabase } from '../../server/store/openStores'
+import { throwawayParentDir } from './throwawayDir'
 
 let template: Promise<string> | undefined
 
@@ -24,8 +25,9 @@ function migratedTemplate(): Promise<string> {
  * initdb'd and migrated, holding no records. For tests that give DATA_DIR to a tool run in its own
  * process, or open it themselves before and after. initdb on disk is about 5 s of CPU and a copy
  * about 0.5 s, so the worker makes one template, before the file's tests (outside any one test's
- * time), and each directory is a copy of it, removed after the file. Making one in an empty
- * directory is test/devnet/devnetDatabase.test.ts's.
+ * time), and each directory is a copy of it, removed after the file: in memory where there is room
+ * (throwawayDir.ts), where a copy takes 55 ms. Making one in an empty directory is
+ * test/devnet/devnetDatabase.test.ts's.
  */
 export function useMigratedDataDirs() {
   const copies: string[] = []
@@ -37,7 +39,7 @@ export function useMigratedDataDirs() {
   })
   return {
     async create(): Promise<string> {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-data-dir-'))
+      const dir = mkdtempSync(join(throwawayParentDir(), 'svc-data-dir-'))
       copies.push(dir)
       cpSync(await migratedTemplate(), dir, { recursive: true })
       return dir

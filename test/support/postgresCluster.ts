@@ -1,12 +1,12 @@
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, readdirSync, statfsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { promisify } from 'node:util'
 import { openDatabase } from '../../server/store/database'
 import { freePort } from './loopback'
+import { throwawayParentDir } from './throwawayDir'
 
 const run = promisify(execFile)
 
@@ -46,27 +46,11 @@ function postgresBinDir(): string {
   throw new Error('PostgreSQL is not installed: run `apt-get install -y postgresql`, or set DATABASE_URL to a server where the tests may create databases')
 }
 
-/**
- * Where a throwaway cluster's files go: memory (/dev/shm) where there is room for a worker's cluster,
- * else the temporary directory. On this repository's machine a new database on disk took 200-370 ms
- * of writing (CREATE DATABASE copies its template, 7.5-10 MB) and 10-40 ms in memory; durability is
- * worth nothing in a cluster deleted after the run. A container's default /dev/shm (64 MB) is too small.
- */
-function clusterParentDir(): string {
-  const memory = '/dev/shm'
-  try {
-    const { bavail, bsize } = statfsSync(memory)
-    if (bavail * bsize >= 2 * 1024 ** 3) return memory
-  } catch {
-    // no /dev/shm here
-  }
-  return tmpdir()
-}
-
-/** A throwaway cluster on 127.0.0.1 in a temporary directory. PostgreSQL refuses to run as root, so
- * as root it runs as the `postgres` user, which then owns the directory. */
+/** A throwaway cluster on 127.0.0.1 in a temporary directory, in memory where there is room for it
+ * (throwawayDir.ts). PostgreSQL refuses to run as root, so as root it runs as the `postgres` user,
+ * which then owns the directory. */
 export async function startCluster(): Promise<PostgresServer & { url: string; dir: string }> {
-  const dir = await mkdtemp(join(clusterParentDir(), 'svc-pg-'))
+  const dir = await mkdtemp(join(throwawayParentDir(), 'svc-pg-'))
   const data = join(dir, 'data')
   const log = join(dir, 'postgres.log')
   try {
