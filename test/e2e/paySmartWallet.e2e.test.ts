@@ -137,7 +137,8 @@ describe('paying from a smart wallet in one prompt', () => {
   test('behavior: a wallet reporting the batch confirmed (200) while the chain says Issued never shows Paid; the payer is told nothing was paid', async () => {
     const { invoice, page, wallet } = await scenario()
     // the wallet's word must stand 6 s against the chain's (finalWordGraceMs), read every 2 s: the
-    // page's clock is moved on instead
+    // page's clock is moved on instead, by half seconds, so that a wallet's answer still on its way is
+    // not cut short by the page's 5 s wait for it (which would start the 6 s again)
     await page.clock.install()
     await connect(page, invoice.url)
     await page.getByRole('button', { name: 'Pay 248.00 USDC' }).waitFor()
@@ -145,7 +146,7 @@ describe('paying from a smart wallet in one prompt', () => {
     await page.getByRole('button', { name: 'Pay 248.00 USDC' }).click()
     await expect.poll(() => heading(page)).toBe('Payment submitted')
     expect(await accessibilityViolations(page)).toEqual([])
-    await expect.poll(movingClock(page, () => widgetText(page)), { timeout: 30_000 }).toContain('Your wallet reports the payment done, but the blockchain shows the invoice open. Nothing was paid.')
+    await expect.poll(movingClock(page, () => widgetText(page), 500), { timeout: 30_000 }).toContain('Your wallet reports the payment done, but the blockchain shows the invoice open. Nothing was paid.')
     expect(await heading(page)).toBe('Pay this invoice')
     expect(await accessibilityViolations(page)).toEqual([])
     await screenshot(page, '62-smart-wallet-lied')
