@@ -11,8 +11,9 @@ import type { Logger } from '../../http/logger'
 import { lockForTransaction, type Database } from '../../store/database'
 import type { Studio, StudioStore } from '../../store/studioStore'
 import type { UserStore } from '../accounts/userStore'
-import { oauthPage, oauthRefusalPage, renderOAuthConsent } from './consentPage'
+import { oauthRefusalPage, oauthSignInStopPage, renderOAuthConsent, type SignInStop } from './consentPage'
 import { consentCatalogs, consentLanguage } from './consentStrings'
+import type { Language } from '../../../src/ui/languages'
 import { limitAmountText, limitBaseUnits, mostLimitAmount, type InvoiceToken } from './invoiceLimitAmount'
 import { oauthAdapterFactory, oauthPayloadIdHash } from './oauthPayloadStore'
 import { readFormBody } from '../../http/readFormBody'
@@ -48,7 +49,7 @@ export type AuthorizationServerDependencies = {
   /** Why the studio's server signer cannot issue or cancel now (no live session its owner started, or
    * its write access revoked), or null when it can: invoice writes are granted only with one (SPEC 5.4). */
   signerRefusal?: (studio: Studio) => Promise<string | null>
-  /** The deployment's token (its symbol and decimals, as the chain says them): the person sets the
+  /** The deployment's token (its symbol and decimals, as the deployment or the chain says them): the person sets the
    * largest invoice in its amounts, and reads it back in them wherever the limit is named; a CLI
    * reads it from /oauth/token-info to type amounts in it. */
   invoiceToken: () => Promise<InvoiceToken>
@@ -181,8 +182,12 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
       renderError(ctx, out) {
         ctx.type = 'html'
-        // the provider's own words, in English, shown as text: they can carry what the request sent
-        ctx.body = oauthRefusalPage('Sign-in error', `${String(out.error)}: ${String(out.error_description ?? '')}`, 'en')
+        // in the person's language, as the consent page would have been; the provider's own words, its
+        // error code first, kept beside as the technical detail (shown as text: they can carry what the
+        // request sent). Params are read only once the provider has them, which an early error may precede
+        const uiLocales = (ctx.oidc as { params?: { ui_locales?: unknown } } | undefined)?.params?.ui_locales
+        const language = consentLanguage({ chosen: typeof ctx.query.lang === 'string' ? ctx.query.lang : null, uiLocales, acceptLanguageHeader: ctx.get('accept-language') })
+        ctx.body = oauthSignInStopPage('refused', language, `${String(out.error)}: ${String(out.error_description ?? '')}`)
       },
     }
     const provider = new Provider(issuer, configuration)
@@ -218,6 +223,11 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     writeHtmlPage(outgoing, status, body)
     return RESPONSE_ALREADY_SENT
   }
+  /** The person's language on these pages: what they picked on the consent page (`?lang=`), their
+   * app's ui_locales where the sign-in's parameters are known, their browser's. */
+  const languageOfRequest = (incoming: IncomingMessage, uiLocales?: unknown) =>
+    consentLanguage({ chosen: new URL(incoming.url ?? '/', 'http://localhost').searchParams.get('lang'), uiLocales, acceptLanguageHeader: incoming.headers['accept-language'] })
+  const stopped = (outgoing: ServerResponse, status: number, stop: SignInStop, language: Language, detail?: string) => html(outgoing, status, oauthSignInStopPage(stop, language, detail))
   const redirect = (outgoing: ServerResponse, location: string) => {
     outgoing.writeHead(303, { location, 'cache-control': 'no-store' })
     outgoing.end()
@@ -235,7 +245,9 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
   async function interaction(incoming: IncomingMessage, outgoing: ServerResponse, uid: string, action: string | undefined): Promise<Response> {
     const { provider } = await build()
     const details = await provider.interactionDetails(incoming, outgoing)
-    if (details.uid !== uid) return html(outgoing, 400, oauthPage('Sign-in expired', '<p>This sign-in is no longer current: start again.</p>'))
+    // the person's language from here on: what they picked on the consent page, their app's, their browser's
+    const language = languageOfRequest(incoming, details.params.ui_locales)
+    if (details.uid !== uid) return stopped(outgoing, 400, 'expired', language)
     const { prompt, params } = details
     if (prompt.name === 'login') {
       const subject = (await signedIn.find(uid))?.accountId
@@ -259,12 +271,10 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       }).toString()
       return redirect(outgoing, authorize.toString())
     }
-    if (prompt.name !== 'consent') return html(outgoing, 400, oauthPage('Sign-in', '<p>Nothing to do here: start again.</p>'))
+    if (prompt.name !== 'consent') return stopped(outgoing, 400, 'nothingToDo', language)
     const accountId = details.session?.accountId
     const user = accountId ? await users.findUser(identity.issuer, accountId) : null
     const studio = user?.studioId ? await studios.getStudio(user.studioId) : null
-    // the person's language from here on: what they picked on the consent page, their app's, their browser's
-    const language = consentLanguage({ chosen: new URL(incoming.url ?? '/', 'http://localhost').searchParams.get('lang'), uiLocales: params.ui_locales, acceptLanguageHeader: incoming.headers['accept-language'] })
     const refusal = (status: number, { title, message }: { title: string; message: string }) => html(outgoing, status, oauthRefusalPage(title, message, language))
     const { refusals } = consentCatalogs[language]
     if (!accountId || !studio) return refusal(403, refusals.noStudio)
@@ -278,7 +288,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       const form = await readFormBody(incoming)
       const approved = form.getAll('scope').filter((scope) => requested.includes(scope))
       const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId: String(params.client_id) })
-      if (!grant) return html(outgoing, 400, oauthPage('Sign-in expired', '<p>Start again.</p>'))
+      if (!grant) return stopped(outgoing, 400, 'expired', language)
       if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '))
       if (approved.length > 0) grant.addResourceScope(resource, approved.join(' '))
       // what the person left unticked is refused, not asked again: the token carries the rest
@@ -317,12 +327,14 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
 
   /** The identity provider's redirect back: its code becomes the user's subject, checked as any
    * signed-in request's token is (issuer, audience, signature). */
-  async function identityCallback(url: URL, outgoing: ServerResponse): Promise<Response> {
+  async function identityCallback(incoming: IncomingMessage, url: URL, outgoing: ServerResponse): Promise<Response> {
+    // the person's browser's language: the sign-in's own parameters stay with the interaction
+    const language = languageOfRequest(incoming)
     const state = url.searchParams.get('state') ?? ''
     const started = state ? ((await pending.find(state)) as PendingSignIn | undefined) : undefined
     if (started) await pending.destroy(state)
     const code = url.searchParams.get('code')
-    if (!started || !code) return html(outgoing, 400, oauthPage('Sign-in expired', '<p>This sign-in is no longer current: start again.</p>'))
+    if (!started || !code) return stopped(outgoing, 400, 'expired', language)
     const { token_endpoint } = await identityEndpoints()
     const answer = await fetch(token_endpoint, {
       method: 'POST',
@@ -330,10 +342,10 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: signedInUri(), client_id: identity.clientId, code_verifier: started.verifier }),
     })
     const tokens = (await answer.json()) as { access_token?: string }
-    if (!answer.ok || !tokens.access_token) return html(outgoing, 401, oauthPage('Sign-in failed', '<p>The identity provider did not sign you in: start again.</p>'))
+    if (!answer.ok || !tokens.access_token) return stopped(outgoing, 401, 'failed', language)
     const verified = await identity.verify(tokens.access_token)
     const user = verified.subject ? await users.findUser(verified.issuer, verified.subject) : null
-    if (!user || !verified.subject) return html(outgoing, 403, oauthPage('Unknown account', '<p>Sign in to the dashboard once first, so this server knows your account.</p>'))
+    if (!user || !verified.subject) return stopped(outgoing, 403, 'unknownAccount', language)
     await signedIn.upsert(started.uid, { accountId: verified.subject }, 600)
     return redirect(outgoing, `${base()}/oauth/interaction/${started.uid}`)
   }
@@ -349,7 +361,12 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     const studio = grant ? await studios.getStudio(grant.studioId) : null
     if (!grant || !studio) return c.json({ error: 'UNAUTHORIZED', code: 'UNAUTHORIZED', message: 'this token is unknown, expired or revoked: sign in again' }, 401, { 'cache-control': 'no-store' })
     const network = networks.find((candidate) => candidate.chainId === grant.chainId)
-    const invoiceToken = await dependencies.invoiceToken()
+    // unknown only where the deployment does not name it and the chain has not answered yet: who the
+    // token stands for is still answered, the token null until the chain says it
+    const invoiceToken = await dependencies.invoiceToken().catch((error: unknown) => {
+      logger.error({ err: error }, "the invoice token's symbol and decimals could not be read")
+      return null
+    })
     return c.json(
       {
         user: { id: grant.userId, email: grant.email },
@@ -358,10 +375,10 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
         client: { id: grant.clientId, name: grant.clientName },
         scopes: grant.scopes,
         // base units as everywhere in the API, and the amount as the person typed it at consent
-        limits: grant.limits && { max_invoice: grant.limits.maxInvoice, max_invoice_display: limitAmountText(grant.limits.maxInvoice, invoiceToken), invoices_per_day: grant.limits.perDay },
+        limits: grant.limits && { max_invoice: grant.limits.maxInvoice, ...(invoiceToken ? { max_invoice_display: limitAmountText(grant.limits.maxInvoice, invoiceToken) } : {}), invoices_per_day: grant.limits.perDay },
         // the token amounts are typed in: a sign-in that may issue but not read the balance
         // (dashboard:read) still turns "250.00" into base units
-        invoice_token: { address: invoiceToken.address, symbol: invoiceToken.symbol, decimals: invoiceToken.decimals },
+        invoice_token: invoiceToken && { address: invoiceToken.address, symbol: invoiceToken.symbol, decimals: invoiceToken.decimals },
         expires_at: new Date(grant.expiresAt * 1000).toISOString(),
       },
       200,
@@ -374,10 +391,14 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     const at = /^\/interaction\/([A-Za-z0-9_-]+)(?:\/(confirm|deny))?\/?$/.exec(path)
     try {
       if (at) return await interaction(c.env.incoming, c.env.outgoing, at[1]!, at[2])
-      if (path === '/signed-in') return await identityCallback(url, c.env.outgoing)
+      if (path === '/signed-in') return await identityCallback(c.env.incoming, url, c.env.outgoing)
     } catch (error) {
       if (c.env.outgoing.headersSent) return RESPONSE_ALREADY_SENT
-      return html(c.env.outgoing, 400, oauthPage('Sign-in expired', `<p>This sign-in cannot go on (${error instanceof Error ? error.name : 'error'}): start again.</p>`))
+      // most often the sign-in's cookie is gone (the provider's SessionNotFound): expired, to the
+      // person; anything else cannot go on either. The error's name alone is the detail: its message
+      // may say more of this server than a person needs
+      const name = error instanceof Error ? error.name : 'error'
+      return stopped(c.env.outgoing, 400, name === 'SessionNotFound' ? 'expired' : 'refused', languageOfRequest(c.env.incoming), name)
     }
     return toProvider(c.env.incoming, c.env.outgoing, `${path}${url.search}`)
   })
