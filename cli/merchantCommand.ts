@@ -3,6 +3,7 @@ import { stablecoinAbi } from '../contracts/artifacts/Stablecoin'
 import { signRequest } from './merchant/signRequest'
 import { parseFlags, UsageError } from './usageError'
 import { oauthUsage } from './oauth/oauthCommand'
+import type { TokenInfo } from './oauth/oauthSession'
 
 export const merchantUsage = `usage: npm run merchant -- <command> [flags]   (or, linked with npm link, svc <command> [flags])
   the merchant's API from the command line. Signed in with \`login\`, the commands send that
@@ -138,7 +139,11 @@ function dayOf(value: string, flag: string, end = false): string {
  * stands for (GET /oauth/token-info), which needs no scope, so issuing needs invoice:write alone and
  * not the balance's dashboard:read; an API key alone against another server reads the balance. */
 async function tokenDecimals(target: MerchantTarget, send: Send): Promise<number> {
-  if (!target.chain && target.bearer) return (await send('GET', '/oauth/token-info')).invoice_token.decimals
+  if (!target.chain && target.bearer) {
+    const { invoice_token: token } = (await send('GET', '/oauth/token-info')) as Pick<TokenInfo, 'invoice_token'>
+    if (!token) throw new MerchantCommandError("the server cannot say its token's decimals now: it cannot reach its chain\n  what to do: run the command again in a minute")
+    return token.decimals
+  }
   if (!target.chain) return (await send('GET', '/v1/studios/me/balance')).decimals
   const client = createPublicClient({ transport: http(target.chain.rpcUrl) })
   return Number(await client.readContract({ address: target.chain.token, abi: stablecoinAbi, functionName: 'decimals' }))

@@ -54,8 +54,9 @@ export type TokenInfo = {
   scopes: string[]
   /** `max_invoice` in base units, `max_invoice_display` as the person typed it at consent ("20 USDC"). */
   limits: { max_invoice: string; max_invoice_display?: string; invoices_per_day: number } | null
-  /** The token invoices are issued in: amounts typed in it are turned into base units with its decimals. */
-  invoice_token: { address: string; symbol: string; decimals: number }
+  /** The token invoices are issued in: amounts typed in it are turned into base units with its decimals.
+   * Null while the server can say it neither from its deployment nor from its chain. */
+  invoice_token: { address: string; symbol: string; decimals: number } | null
   expires_at: string
 }
 

@@ -17,13 +17,14 @@ export const agentRedirectUrl = 'http://127.0.0.1:9/mcp-client/callback'
  * The companion server with its OAuth authorization server (SPEC 5.3, 5.4) in front of a real
  * identity provider on 127.0.0.1, the demo merchant signed in there once and owning a studio, and
  * the person's part of a sign-in driven as a browser drives it. `beforeServer` adds configuration
- * known once the devnet runs (a proxy in front of its node).
+ * known once the devnet runs (a proxy in front of its node); `payPageDir` is the built page served.
  */
-export function useOAuthServer({ now, overrides, beforeServer }: { now?: () => number; overrides?: Record<string, string>; beforeServer?: UseServerParameters['beforeServer'] } = {}) {
+export function useOAuthServer({ now, overrides, beforeServer, payPageDir }: { now?: () => number; overrides?: Record<string, string> } & Pick<UseServerParameters, 'beforeServer' | 'payPageDir'> = {}) {
   const state = {} as { provider: RunningIdentityProvider; apiKey: { keyId: string; secret: string }; studioId: string }
   const ctx = useServer({
     ...(now ? { now } : {}),
     ...(overrides ? { overrides } : {}),
+    ...(payPageDir ? { payPageDir } : {}),
     beforeServer: async (devnet) => {
       const more = beforeServer ? await beforeServer(devnet) : {}
       // the server's port is known before it starts: the identity provider registers its redirect URI
