@@ -83,7 +83,7 @@ test('behavior: npm start brings the devnet up with no configuration, writes dev
   expect(devnet.output()).toContain(`dashboard  Sign in to the dashboard: ${file.dashboardUrl}`)
   const dashboard = await fetch(file.dashboardUrl!)
   expect([dashboard.status, await dashboard.text()]).toEqual([200, expect.stringContaining('<h1>Merchant dashboard</h1>')])
-  expect(await (await fetch(`${file.serverUrl}/dashboard/config.json`)).json()).toEqual({ issuer: file.identity!.issuer, audience: file.identity!.audience, clientId: file.identity!.clientId })
+  expect(await (await fetch(`${file.serverUrl}/dashboard/config.json`)).json()).toEqual({ issuer: file.identity!.issuer, audience: file.identity!.audience, clientId: file.identity!.clientId, scope: 'openid email api' })
 
   expect(await devnet.stop()).toBe(0)
   await expect(client.getChainId()).rejects.toThrow()
