@@ -34,17 +34,24 @@ async function signIn(page: Page, login = checkout.devnet.file.merchant.login!, 
   await throughSignIn(page, login, () => landed.isVisible())
 }
 
+/** A customer of the test's own, made by the merchant's backend (the browser part is the wallet):
+ * its name, unique to the run. */
+async function newCustomer(kind: string): Promise<string> {
+  const { merchant, serverUrl } = checkout.devnet.file
+  const customerName = `${kind} ${randomUUID().slice(0, 8)}`
+  const created = await signedRequest(serverUrl, merchant.apiKey, {
+    method: 'POST',
+    path: '/v1/customers',
+    body: JSON.stringify({ type: 'person', legalName: customerName, email: `payer@${kind.toLowerCase().replace(/ /g, '-')}.example`, address: { street: 'Kaiserstraße 5', city: 'Frankfurt', postal: '60311', country: 'DE' }, taxId: '12345678901' }),
+  })
+  expect(created.status).toBe(201)
+  return customerName
+}
+
 describe("the owner's wallet in the dashboard", () => {
   test('behavior: the owner issues in the wallet, the customer pays from the share link, the owner sees it Paid, exports it, refunds half to the payer and withdraws, each message read in words first and each result on the chain', async () => {
-    const { merchant, rpcUrl, chainId, serverUrl, contracts } = checkout.devnet.file
-    // a customer of this file's own, made by the merchant's backend: the browser part is the wallet
-    const customerName = `Wallet Customer ${randomUUID().slice(0, 8)}`
-    const created = await signedRequest(serverUrl, merchant.apiKey, {
-      method: 'POST',
-      path: '/v1/customers',
-      body: JSON.stringify({ type: 'person', legalName: customerName, email: 'payer@wallet-customer.example', address: { street: 'Kaiserstraße 5', city: 'Frankfurt', postal: '60311', country: 'DE' }, taxId: '12345678901' }),
-    })
-    expect(created.status).toBe(201)
+    const { merchant, rpcUrl, chainId, contracts } = checkout.devnet.file
+    const customerName = await newCustomer('Wallet Customer')
 
     const context = await checkout.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
     const page = await context.newPage()
@@ -202,14 +209,8 @@ describe("the owner's wallet in the dashboard", () => {
   }, 180_000)
 
   test("behavior: the owner switches accounts and networks in their wallet after connecting, or locks it: the prompt prepared for the first account goes and the page names the account the wallet is on, a switch the wallet never announced is refused at 'Sign in my wallet' with nothing signed, and the invoice is issued only once signed as the owner", async () => {
-    const { merchant, rpcUrl, chainId, serverUrl } = checkout.devnet.file
-    const customerName = `Switching Customer ${randomUUID().slice(0, 8)}`
-    const created = await signedRequest(serverUrl, merchant.apiKey, {
-      method: 'POST',
-      path: '/v1/customers',
-      body: JSON.stringify({ type: 'person', legalName: customerName, email: 'payer@switching-customer.example', address: { street: 'Kaiserstraße 5', city: 'Frankfurt', postal: '60311', country: 'DE' }, taxId: '12345678901' }),
-    })
-    expect(created.status).toBe(201)
+    const { merchant, rpcUrl, chainId } = checkout.devnet.file
+    const customerName = await newCustomer('Switching Customer')
     const otherKey = generatePrivateKey()
     const other = privateKeyToAccount(otherKey).address
     const context = await checkout.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })

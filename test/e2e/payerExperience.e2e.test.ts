@@ -119,6 +119,28 @@ function keep(name: string, value: number) {
   writeFileSync(join(artifactsDir, 'payer-measured.json'), `${JSON.stringify(measured, null, 2)}\n`)
 }
 
+/**
+ * A clear-signing wallet's rendering of the page's requests, each as the lines the payer reads: the
+ * pinned token, the demo payer, and its vault a proxy of the implementation the devnet's factory
+ * creates, with amounts and deadlines written as the devnet wallet on a page in `tag` writes them
+ * (this process and the browser share the machine's time zone).
+ */
+async function asTheDevnetWalletRenders(page: Page, tag: string) {
+  const { payer } = (await workerCheckout()).seed
+  const vaultImplementation = getContractAddress({ from: getAddress(pinnedDevnet.vaultFactory), nonce: 1n })
+  const knowledge: WalletKnowledge = {
+    tokens: [{ chainId: pinnedDevnet.chainId, address: getAddress(pinnedDevnet.token), ticker: pinnedDevnet.tokenSymbol, decimals: pinnedDevnet.tokenDecimals }],
+    from: payer.owner,
+    implementationOf: (chain, address) => (chain === pinnedDevnet.chainId && address === getAddress(payer.vault) ? vaultImplementation : undefined),
+    ...devnetWalletWriting(tag),
+  }
+  return async (index: number, descriptor: unknown) => {
+    const typedData = (await page.evaluate(() => (window as unknown as { svcAsked: (string | null)[] }).svcAsked))[index]
+    const screen = renderDescriptor(descriptor as Descriptor, JSON.parse(typedData!) as TypedDataRequest, knowledge)
+    return [screen.intent, ...screen.lines]
+  }
+}
+
 describe('the pay page as a payer meets it', () => {
   test.each(widths)('behavior: at %i px nothing takes focus on load, nothing shifts through a whole payment, and the saved receipt names invoice, amount, payee and transaction', async (width) => {
     const invoice = await demoInvoice()
@@ -215,23 +237,7 @@ describe('the pay page as a payer meets it', () => {
     await page.setViewportSize({ width: 390, height: 844 })
     await shot(page, 'page-390-05-devnet-wallet-request')
     await page.setViewportSize({ width: 1280, height: 900 })
-    // a clear-signing wallet's rendering of the same request: the pinned token, the demo payer, and its
-    // vault a proxy of the implementation the devnet's factory creates
-    const { payer } = (await workerCheckout()).seed
-    const vaultImplementation = getContractAddress({ from: getAddress(pinnedDevnet.vaultFactory), nonce: 1n })
-    const knowledge: WalletKnowledge = {
-      tokens: [{ chainId: pinnedDevnet.chainId, address: getAddress(pinnedDevnet.token), ticker: pinnedDevnet.tokenSymbol, decimals: pinnedDevnet.tokenDecimals }],
-      from: payer.owner,
-      implementationOf: (chain, address) => (chain === pinnedDevnet.chainId && address === getAddress(payer.vault) ? vaultImplementation : undefined),
-      // as the devnet wallet on this English page writes a deadline and an amount (this process and the
-      // browser share the machine's time zone)
-      ...devnetWalletWriting('en-US'),
-    }
-    const rendered = async (index: number, descriptor: unknown) => {
-      const typedData = (await page.evaluate(() => (window as unknown as { svcAsked: (string | null)[] }).svcAsked))[index]
-      const screen = renderDescriptor(descriptor as Descriptor, JSON.parse(typedData!) as TypedDataRequest, knowledge)
-      return [screen.intent, ...screen.lines]
-    }
+    const rendered = await asTheDevnetWalletRenders(page, 'en-US')
     const refused = await answerDevnetWallet(page, 'Reject')
     // the payer reads what the descriptor renders: no raw field, no warning
     expect(refused).toEqual(await rendered(0, permit))
@@ -278,19 +284,7 @@ describe('the pay page as a payer meets it', () => {
     // nothing wider than the phone
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await shot(page, 'page-390-05-devnet-wallet-request-de-DE')
-    const { payer } = (await workerCheckout()).seed
-    const vaultImplementation = getContractAddress({ from: getAddress(pinnedDevnet.vaultFactory), nonce: 1n })
-    const knowledge: WalletKnowledge = {
-      tokens: [{ chainId: pinnedDevnet.chainId, address: getAddress(pinnedDevnet.token), ticker: pinnedDevnet.tokenSymbol, decimals: pinnedDevnet.tokenDecimals }],
-      from: payer.owner,
-      implementationOf: (chain, address) => (chain === pinnedDevnet.chainId && address === getAddress(payer.vault) ? vaultImplementation : undefined),
-      ...devnetWalletWriting('de-DE'),
-    }
-    const rendered = async (index: number, descriptor: unknown) => {
-      const typedData = (await page.evaluate(() => (window as unknown as { svcAsked: (string | null)[] }).svcAsked))[index]
-      const screen = renderDescriptor(descriptor as Descriptor, JSON.parse(typedData!) as TypedDataRequest, knowledge)
-      return [screen.intent, ...screen.lines]
-    }
+    const rendered = await asTheDevnetWalletRenders(page, 'de-DE')
     const approvedPermit = await answerDevnetWallet(page, 'Approve', de.afterPay)
     expect(approvedPermit).toEqual(await rendered(0, permit))
     // the descriptor's own words, the wallet's German figures
