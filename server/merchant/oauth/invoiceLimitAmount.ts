@@ -11,10 +11,19 @@ export type LimitToken = { symbol: string; decimals: number }
 /** The token invoices are issued in: where it is, besides how its amounts read. */
 export type InvoiceToken = LimitToken & { address: Address }
 
-/** The deployment's token: its symbol and decimals as the deployment names them (`named`), else read
- * from the chain once per process (tokenDetailsReader keeps it). Named, a CLI's whoami and the
- * consent page need no chain, which may be unreachable before anything has read it. */
-export const invoiceTokenOf = (tokens: TokenDetails, token: Address, named: LimitToken | null = null) => async (): Promise<InvoiceToken> => ({ address: token, ...(named ?? (await tokens(token))) })
+/** The deployment's token: its symbol and decimals as the chain says them, read once per process
+ * (tokenDetailsReader keeps it), else as the deployment names them (`named`) while the chain cannot
+ * answer, so a CLI's whoami and the consent page need no chain before anything has read it. The chain
+ * first: the built page's file is not the token, and a CLI types amounts with these decimals, so a
+ * stale or edited file must not turn 250.00 into a figure a trillion times larger. */
+export const invoiceTokenOf = (tokens: TokenDetails, token: Address, named: LimitToken | null = null) => async (): Promise<InvoiceToken> => {
+  try {
+    return { address: token, ...(await tokens(token)) }
+  } catch (error) {
+    if (named) return { address: token, ...named }
+    throw error
+  }
+}
 
 /** The symbol and decimals the deployment file at `path` (the built pay page's) names for the token,
  * read from the chain when the file was written; null unless it pins this server's token on this
