@@ -1,4 +1,4 @@
-import { createHash, hkdfSync, randomBytes } from 'node:crypto'
+import { createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { HttpBindings } from '@hono/node-server'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
@@ -101,7 +101,13 @@ export type AuthorizationServer = {
 /** A connected agent or CLI sign-in, as the studio's owner sees it. */
 export type OAuthConnection = { id: string; clientName: string; door: 'mcp' | 'cli'; scopes: string[]; limits: InvoiceLimits | null; createdAt: Date }
 
-type PendingSignIn = { uid: string; verifier: string }
+type PendingSignIn = { uid: string; verifier: string; returnState: string }
+
+/** Two secrets compared in a time that does not tell how much of them matched. */
+function sameText(expected: string, given: string): boolean {
+  const [left, right] = [Buffer.from(expected), Buffer.from(given)]
+  return left.length === right.length && timingSafeEqual(left, right)
+}
 
 /**
  * The CLI's and the hosted MCP endpoint's OAuth 2.1 authorization server (SPEC 5.3, 5.4): an
@@ -257,8 +263,10 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
       }
       const { authorization_endpoint } = await identityEndpoints()
       const verifier = randomBytes(32).toString('base64url')
-      const state = randomBytes(16).toString('base64url')
-      await pending.upsert(state, { uid, verifier } satisfies PendingSignIn, 600)
+      // one way out per sign-in, kept under its interaction and replaced by each visit: these pages
+      // count under the steps' limit, and a row per visit let one sign-in's cookie fill the table
+      const state = `${uid}.${randomBytes(16).toString('base64url')}`
+      await pending.upsert(uid, { uid, verifier, returnState: state } satisfies PendingSignIn, 600)
       const authorize = new URL(authorization_endpoint)
       authorize.search = new URLSearchParams({
         client_id: identity.clientId,
@@ -331,8 +339,11 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     // the person's browser's language: the sign-in's own parameters stay with the interaction
     const language = languageOfRequest(incoming)
     const state = url.searchParams.get('state') ?? ''
-    const started = state ? ((await pending.find(state)) as PendingSignIn | undefined) : undefined
-    if (started) await pending.destroy(state)
+    const uidOfState = state.slice(0, Math.max(0, state.indexOf('.')))
+    const found = uidOfState ? ((await pending.find(uidOfState)) as PendingSignIn | undefined) : undefined
+    // only the latest way out of the interaction: a guessed or superseded state cancels nothing
+    const started = found && sameText(found.returnState, state) ? found : undefined
+    if (started) await pending.destroy(uidOfState)
     const code = url.searchParams.get('code')
     if (!started || !code) return stopped(outgoing, 400, 'expired', language)
     const { token_endpoint } = await identityEndpoints()
