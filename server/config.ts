@@ -130,8 +130,10 @@ export const configSchema = z.object({
   ),
   /** Origins the pay page may connect to besides its own, space-separated: a WalletConnect build
    * needs its relay and RPC (e.g. "wss://relay.walletconnect.org https://rpc.walletconnect.org"). The
-   * dashboard is allowed them too when the build offers the owner WalletConnect. */
-  PAY_PAGE_CONNECT_SRC: z._default(z.string(), ''),
+   * dashboard is allowed them too when the build offers the owner WalletConnect. Origins only, a
+   * subdomain wildcard at most: the dashboard holds a bearer token, and a bare *, a scheme alone or a
+   * ; (which would end the directive) would let its scripts reach anywhere. */
+  PAY_PAGE_CONNECT_SRC: z._default(z.string().check(z.regex(/^\s*((https?|wss?):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:\d+)?\/?(\s+|$))*$/i, 'origins separated by spaces, such as wss://relay.walletconnect.org')), ''),
   TRUST_PROXY: z._default(z.stringbool(), false),
   /** How many proxies of ours stand in front: the client is that many entries from the right of
    * X-Forwarded-For. TRUST_PROXY=true is 1. */
@@ -249,7 +251,7 @@ const wants: { [name in keyof Config]: string } = {
   UPSTREAM_QUEUE_LIMIT: 'how many calls may wait per upstream service, a whole number',
   REDIS_URL: 'a Redis URL, redis://…',
   ALLOWED_FRAME_ANCESTORS: "CSP sources separated by spaces, such as 'self' https://shop.example",
-  PAY_PAGE_CONNECT_SRC: 'origins separated by spaces',
+  PAY_PAGE_CONNECT_SRC: 'origins separated by spaces (http, https, ws or wss; *. before a host at most), such as wss://relay.walletconnect.org',
   TRUST_PROXY: 'true or false',
   TRUSTED_PROXY_HOPS: 'how many proxies of yours stand in front of the server, a whole number (1: one load balancer)',
   TRUSTED_PROXY_CIDRS: "your proxies' addresses or networks, such as 10.0.0.0/8 fd00::/8, separated by spaces or commas",

@@ -31,6 +31,15 @@ test('behavior: frame ancestors take CSP sources and nothing that could end the 
   expect(() => readConfig({ ...valid, ALLOWED_FRAME_ANCESTORS: 'https://shop.example/checkout' })).toThrow(ConfigError)
 })
 
+test("behavior: the pay page's and the dashboard's extra connect sources are origins only, nothing that could widen them to anywhere or end the directive", () => {
+  const sources = 'wss://relay.walletconnect.org https://*.walletconnect.com http://127.0.0.1:8545'
+  expect(readConfig({ ...valid, PAY_PAGE_CONNECT_SRC: sources }).PAY_PAGE_CONNECT_SRC).toBe(sources)
+  expect(readConfig(valid).PAY_PAGE_CONNECT_SRC).toBe('')
+  for (const widening of ['*', 'https:', 'wss://relay.walletconnect.org *', "wss://relay.walletconnect.org; script-src 'unsafe-inline'", 'https://*', "'unsafe-eval'", 'data:']) {
+    expect(() => readConfig({ ...valid, PAY_PAGE_CONNECT_SRC: widening }), widening).toThrow(/PAY_PAGE_CONNECT_SRC/)
+  }
+})
+
 test('behavior: every missing variable is named on its own line with what it wants, never in the validator\'s words', () => {
   const message = (() => {
     try {
