@@ -295,7 +295,10 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     if (action === 'confirm' && incoming.method === 'POST') {
       const form = await readFormBody(incoming)
       const approved = form.getAll('scope').filter((scope) => requested.includes(scope))
-      const grant = details.grantId ? await provider.Grant.find(details.grantId) : new provider.Grant({ accountId, clientId: String(params.client_id) })
+      // a confirm sent again before the provider resumed (a second click, a script) amends the grant the
+      // first one saved: a new one each time wrote two rows that live for 30 days, at the steps' limit
+      const earlier = details.grantId ?? (details.result as { consent?: { grantId?: unknown } } | undefined)?.consent?.grantId
+      const grant = typeof earlier === 'string' ? await provider.Grant.find(earlier) : new provider.Grant({ accountId, clientId: String(params.client_id) })
       if (!grant) return stopped(outgoing, 400, 'expired', language)
       if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '))
       if (approved.length > 0) grant.addResourceScope(resource, approved.join(' '))
