@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
@@ -71,6 +71,36 @@ test('pglite: a data directory keeps the data across restarts', async () => {
     const second = await openDatabase({ dataDir })
     expect(await second.query('SELECT value FROM kept')).toEqual([{ value: 'still here' }])
     await second.close()
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+})
+
+test("pglite: a database in memory started from another's dump holds what the other held, and each keeps its later writes to itself", async () => {
+  const original = await openDatabase()
+  try {
+    await original.query('CREATE TABLE copied (value text)')
+    await original.query("INSERT INTO copied VALUES ('before the dump')")
+    const copy = await openDatabase({ loadDataDir: await original.dumpDataDir!() })
+    try {
+      await copy.query("INSERT INTO copied VALUES ('only in the copy')")
+      await original.query("INSERT INTO copied VALUES ('only in the original')")
+      expect(await copy.query('SELECT value FROM copied ORDER BY value')).toEqual([{ value: 'before the dump' }, { value: 'only in the copy' }])
+      expect(await original.query('SELECT value FROM copied ORDER BY value')).toEqual([{ value: 'before the dump' }, { value: 'only in the original' }])
+    } finally {
+      await copy.close()
+    }
+  } finally {
+    await original.close()
+  }
+})
+
+test('pglite: a dump is loaded into a database in memory only, and a data directory is left alone', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-pglite-'))
+  try {
+    const dataDir = join(dir, 'data')
+    await expect(openDatabase({ dataDir, loadDataDir: new Blob([]) })).rejects.toThrow('a dump is loaded into a database in memory only')
+    await expect(stat(dataDir)).rejects.toMatchObject({ code: 'ENOENT' })
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
