@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { bytesToHex, getAddress } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { ApiKeyNotFoundError, keysUsage, parseKeysCommand, runKeysCommand } from '../../cli/keysCommand'
 import { UsageError } from '../../cli/usageError'
 import { bundledCli } from '../support/cliBundle'
@@ -14,7 +14,6 @@ import { writeDevnetFile, type DevnetFile } from '../../devnet/devnetFile'
 import { createApiKeyStore } from '../../server/store/apiKeyStore'
 import { openDatabase, type Database } from '../../server/store/database'
 import { createMetadataCipher } from '../../server/store/metadataCipher'
-import { migrate } from '../../server/store/migrations'
 import { openMigratedDatabase } from '../../server/store/openStores'
 import { createStudioStore, StudioNotFoundError } from '../../server/store/studioStore'
 import { useMigratedDataDirs } from '../support/migratedDataDir'
@@ -31,11 +30,9 @@ const newStudio = async (database: Database = db) =>
   (await createStudioStore(database).createStudio({ name: 'Northwind', vaultAddress: getAddress(bytesToHex(randomBytes(20))), chainId: 31337 })).id
 
 beforeAll(async () => {
-  db = await openDatabase()
-  await migrate(db)
+  db = await databases.open('pglite')
   stores = { studios: createStudioStore(db), apiKeys: createApiKeyStore(db, createMetadataCipher(encryptionKey)) }
 })
-afterAll(() => db?.close())
 
 describe('npm run keys', () => {
   test('default: create shows the secret once; list shows no secret; revoke stops the key', async () => {

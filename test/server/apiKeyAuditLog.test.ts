@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { beforeAll, expect, test } from 'vitest'
 import { createApiKeyAuditLog } from '../../server/merchant/accounts/apiKeyAuditLog'
-import { openDatabase, type Database } from '../../server/store/database'
-import { migrate } from '../../server/store/migrations'
+import type { Database } from '../../server/store/database'
 import { createStudioStore } from '../../server/store/studioStore'
+import { useDatabases } from '../support/postgres'
 
+const databases = useDatabases()
 let db: Database
 let studioId: string
 beforeAll(async () => {
-  db = await openDatabase({ dataDir: 'memory://' })
-  await migrate(db)
+  db = await databases.open('pglite')
   studioId = (await createStudioStore(db).createStudio({ name: 'audited', vaultAddress: '0x00000000000000000000000000000000000000a1', chainId: 31337 })).id
 })
-afterAll(() => db?.close())
 
 const countOf = async (keyId: string) => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM api_key_audit_events WHERE key_id = $1', [keyId]))[0]!.n
 

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { privateKeyToAddress } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { isProfileComplete, missingProfileFields, type BusinessProfile } from '../../server/merchant/profile/businessProfile'
 import { createBusinessProfileStore } from '../../server/merchant/profile/businessProfileStore'
 import { assertProfileComplete } from '../../server/merchant/profile/profileIncompleteError'
 import { answerFor } from '../../server/http/errorHandler'
-import { openDatabase, type Database } from '../../server/store/database'
-import { migrate } from '../../server/store/migrations'
+import type { Database } from '../../server/store/database'
 import { createStudioStore } from '../../server/store/studioStore'
+import { useDatabases } from '../support/postgres'
 
 const northwind: BusinessProfile = {
   type: 'entity',
@@ -75,16 +75,13 @@ describe('the business profile completeness rule (SPEC 2.2)', () => {
 })
 
 describe('the business profile store (migration 12)', () => {
+  const databases = useDatabases()
   let db: Database
   let studioId: string
   beforeAll(async () => {
-    db = await openDatabase({ dataDir: 'memory://' })
-    await migrate(db)
+    db = await databases.open('pglite')
     const studio = await createStudioStore(db).createStudio({ name: 'Profile test', vaultAddress: privateKeyToAddress(`0x${randomBytes(32).toString('hex')}`), chainId: 31337 })
     studioId = studio.id
-  })
-  afterAll(async () => {
-    await db?.close()
   })
 
   test('behavior: a studio starts without a profile; a put replaces the whole profile, fields left out included', async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { parseUnits, zeroHash } from 'viem'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { mined } from '../../devnet/deploy'
@@ -9,13 +9,14 @@ import { createMerchant, issueInvoice, mintTo } from '../../devnet/seed'
 import { privateKeyToAccount } from 'viem/accounts'
 import { jsonLogger } from '../../server/http/logger'
 import { createMetrics } from '../../server/ops/metrics'
-import { openDatabase, type Database } from '../../server/store/database'
-import { migrate } from '../../server/store/migrations'
+import type { Database } from '../../server/store/database'
 import { openStores, type Stores } from '../../server/store/openStores'
 import { followRegistryOnce, type RegistryFollowerDependencies } from '../../server/webhooks/followRegistry'
 import { useDevnet } from '../support/devnet'
+import { useDatabases } from '../support/postgres'
 
 const devnet = useDevnet()
+const databases = useDatabases()
 let db: Database
 let stores: Stores
 const lines: string[] = []
@@ -23,8 +24,7 @@ let follower: RegistryFollowerDependencies
 const parameters = { fromBlock: 0n, confirmations: 1, intervalMs: 0 }
 
 beforeAll(async () => {
-  db = await openDatabase({ dataDir: 'memory://' })
-  await migrate(db)
+  db = await databases.open('pglite')
   stores = openStores({ CHAIN_ID: devnet.deployment.chainId, REGISTRY_ADDRESS: devnet.deployment.registry, METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') }, db)
   follower = {
     client: devnet.clients.public,
@@ -35,7 +35,6 @@ beforeAll(async () => {
     metrics: createMetrics(),
   }
 })
-afterAll(() => db?.close())
 
 /** The index's row of an invoice, as the list reads it. */
 const row = (id: bigint) => stores.invoiceIndex.get(devnet.seed.merchant.vault, id)

@@ -1,33 +1,32 @@
 import { randomBytes } from 'node:crypto'
 import { createPublicClient, getAddress, http, parseUnits, zeroHash } from 'viem'
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest'
+import { beforeAll, describe, expect, onTestFinished, test } from 'vitest'
 import { invoiceRegistryAbi } from '../../contracts/artifacts/InvoiceRegistry'
 import { stablecoinAbi } from '../../contracts/artifacts/Stablecoin'
 import { mined } from '../../devnet/deploy'
 import { cancelInvoice, createMerchant, issueInvoice, mintTo } from '../../devnet/seed'
 import { jsonLogger } from '../../server/http/logger'
 import { createMetrics } from '../../server/ops/metrics'
-import { openDatabase, type Database } from '../../server/store/database'
-import { migrate } from '../../server/store/migrations'
+import type { Database } from '../../server/store/database'
 import { openStores, type Stores } from '../../server/store/openStores'
 import { followRegistryOnce, type RegistryFollowerDependencies } from '../../server/webhooks/followRegistry'
 import { useDevnet } from '../support/devnet'
+import { useDatabases } from '../support/postgres'
 import { startRecordingRpcProxy } from '../support/recordingRpcProxy'
 
 const devnet = useDevnet()
+const databases = useDatabases()
 let db: Database
 let stores: Stores
 const lines: string[] = []
 let follower: RegistryFollowerDependencies
 beforeAll(async () => {
-  db = await openDatabase({ dataDir: 'memory://' })
-  await migrate(db)
+  db = await databases.open('pglite')
   stores = openStores({ CHAIN_ID: devnet.deployment.chainId, REGISTRY_ADDRESS: devnet.deployment.registry, METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') }, db)
   const studio = await stores.studios.createStudio({ name: 'Demo', vaultAddress: devnet.seed.merchant.vault, chainId: devnet.deployment.chainId })
   await stores.webhookEndpoints.createEndpoint({ studioId: studio.id, url: 'https://hooks.shop.example/', events: ['invoice.paid', 'invoice.canceled'] })
   follower = { client: devnet.clients.public, deployment: devnet.deployment, outbox: stores.webhookOutbox, logger: jsonLogger((line) => lines.push(line)), metrics: createMetrics() }
 })
-afterAll(() => db?.close())
 
 /** Someone pays an invoice from an account of their own, calling the registry directly. */
 async function payFromAccount(id: bigint, amount: bigint) {

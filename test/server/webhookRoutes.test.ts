@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { privateKeyToAddress } from 'viem/accounts'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { createApp } from '../../server/app'
 import { silentLogger } from '../../server/http/logger'
 import { createMetrics } from '../../server/ops/metrics'
-import { openDatabase, type Database } from '../../server/store/database'
-import { migrate } from '../../server/store/migrations'
+import type { Database } from '../../server/store/database'
 import { openStores, type Stores } from '../../server/store/openStores'
 import { maxEndpointsPerStudio } from '../../server/routes/webhookRoutes'
 import type { HostLookup } from '../../server/webhooks/verifyWebhookUrl'
@@ -48,10 +47,10 @@ function appWith(allowPrivateUrls: boolean, rateLimitPerMinute = 100_000, on = s
 }
 let app: ReturnType<typeof createApp>
 let devApp: ReturnType<typeof createApp>
+const databases = useDatabases()
 
 beforeAll(async () => {
-  db = await openDatabase({ dataDir: 'memory://' })
-  await migrate(db)
+  db = await databases.open('pglite')
   stores = openStores({ CHAIN_ID: 31337, REGISTRY_ADDRESS: randomAddress(), METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') }, db)
   const studio = await stores.studios.createStudio({ name: 'Shop', vaultAddress: randomAddress(), chainId: 31337 })
   const other = await stores.studios.createStudio({ name: 'Other shop', vaultAddress: randomAddress(), chainId: 31337 })
@@ -63,7 +62,6 @@ beforeAll(async () => {
   app = appWith(false)
   devApp = appWith(true)
 })
-afterAll(() => db?.close())
 
 const through = (target: ReturnType<typeof createApp>) => async (url: string, init: RequestInit) => target.request(url, init)
 
@@ -181,8 +179,6 @@ describe('POST /v1/webhook-endpoints', () => {
 })
 
 describe.each(backends)('the endpoint cap under concurrent creates, on %s', (backend) => {
-  const databases = useDatabases()
-
   test(`behavior: 20 creates at once from one studio make exactly ${maxEndpointsPerStudio} endpoints; the others are refused as over the cap`, async () => {
     const on = openStores({ CHAIN_ID: 31337, REGISTRY_ADDRESS: randomAddress(), METADATA_ENCRYPTION_KEY: randomBytes(32).toString('base64') }, await databases.open(backend))
     const studio = await on.studios.createStudio({ name: 'Racing shop', vaultAddress: randomAddress(), chainId: 31337 })
