@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { exportJWK, generateKeyPair } from 'jose'
+import { exportJWK, generateKeyPair, type JWK } from 'jose'
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider'
 import { renderConsentForm, renderLoginForm, renderSignInError } from './interactionForms'
 import { readFormBody } from '../http/readFormBody'
@@ -26,6 +26,10 @@ export type StartIdentityProviderParameters = {
   clients: readonly IdentityClient[]
   /** Seconds an access token lives (default 1 hour). */
   accessTokenTtl?: number
+  /** The RSA private key (a JWK) it signs with, under a new key id at each start; by default a new
+   * key each start, as the devnet's. Tests pass one made once per worker: generating an RSA key
+   * cost a test file 0.1-0.5 s of CPU a provider. */
+  signingKey?: JWK
 }
 
 export type RunningIdentityProvider = {
@@ -52,7 +56,7 @@ function passwordMatches(user: IdentityUser, typed: string): boolean {
  * name without a password); everything else, codes, tokens, sessions and keys, is the library's.
  * Its adapter keeps grants in memory: a restart signs everyone out, as a devnet may.
  */
-export async function startIdentityProvider({ port, audience, otherAudiences = [], users, clients, accessTokenTtl = 3600 }: StartIdentityProviderParameters): Promise<RunningIdentityProvider> {
+export async function startIdentityProvider({ port, audience, otherAudiences = [], users, clients, accessTokenTtl = 3600, signingKey: givenKey }: StartIdentityProviderParameters): Promise<RunningIdentityProvider> {
   // loaded here, not at import: on Node 20 the library warns that it wants Node 22, and only a process
   // that runs the provider should print that
   const { default: Provider, errors } = await import('oidc-provider')
@@ -65,8 +69,8 @@ export async function startIdentityProvider({ port, audience, otherAudiences = [
   })
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
-  const { privateKey } = await generateKeyPair('RS256', { extractable: true })
-  const signingKey = { ...(await exportJWK(privateKey)), kid: `devnet-${randomBytes(6).toString('hex')}`, alg: 'RS256', use: 'sig' }
+  const privateJwk = givenKey ?? (await exportJWK((await generateKeyPair('RS256', { extractable: true })).privateKey))
+  const signingKey = { ...privateJwk, kid: `devnet-${randomBytes(6).toString('hex')}`, alg: 'RS256', use: 'sig' }
   const bySubject = new Map(users.map((user) => [user.subject, user]))
 
   const configuration: Configuration = {

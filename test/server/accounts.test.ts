@@ -10,6 +10,7 @@ import { demoMerchantUser, devnetApiAudience, devnetIdentityClient, seedMerchant
 import { signInWithPassword } from '../../devnet/passwordSignIn'
 import { answerOf, signedRequest } from '../support/signedRequest'
 import { useServer } from '../support/server'
+import { workerSigningKey } from '../support/identityKey'
 
 const redirectUri = 'http://127.0.0.1:9/signed-in'
 const client = devnetIdentityClient([redirectUri])
@@ -23,8 +24,8 @@ let stranger: RunningIdentityProvider
 
 const ctx = useServer({
   beforeServer: async () => {
-    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, otherAudiences: [otherAudience], users: [demoMerchantUser, newcomer, otherOwner], clients: [client] })
-    // another provider, with the same users and audience: its tokens must open nothing here
+    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, otherAudiences: [otherAudience], users: [demoMerchantUser, newcomer, otherOwner], clients: [client], signingKey: await workerSigningKey() })
+    // another provider, with the same users and audience and a key of its own: its tokens must open nothing here
     stranger = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser], clients: [client] })
     const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
     return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience }

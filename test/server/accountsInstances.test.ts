@@ -4,6 +4,7 @@ import { demoMerchantUser, devnetApiAudience, devnetIdentityClient, seedMerchant
 import { signInWithPassword } from '../../devnet/passwordSignIn'
 import { answerOf, signedRequest } from '../support/signedRequest'
 import { useInstances } from '../support/instances'
+import { workerSigningKey } from '../support/identityKey'
 
 const redirectUri = 'http://127.0.0.1:9/signed-in'
 const client = devnetIdentityClient([redirectUri])
@@ -11,7 +12,7 @@ let provider: RunningIdentityProvider
 
 const ctx = useInstances({
   beforeServers: async () => {
-    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser], clients: [client] })
+    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser], clients: [client], signingKey: await workerSigningKey() })
     return { JWT_ISSUER: provider.issuer, JWT_JWKS_URL: provider.jwksUrl, JWT_AUDIENCE: devnetApiAudience }
   },
 })

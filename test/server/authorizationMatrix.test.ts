@@ -9,6 +9,7 @@ import { cliOAuthToken } from '../support/cliOAuthToken'
 import { freePort } from '../support/loopback'
 import { answerOf, signedRequest, type Answer } from '../support/signedRequest'
 import { useServer } from '../support/server'
+import { workerSigningKey } from '../support/identityKey'
 
 /**
  * SPEC 5.6, written here once and on its own: the test does not read the routes' declarations to
@@ -140,7 +141,7 @@ const ctx = useServer({
   beforeServer: async () => {
     // the server's own authorization server signs people in at the provider: its redirect is on this port
     const port = await freePort()
-    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, otherOwner], clients: [devnetIdentityClient([redirectUri, `http://127.0.0.1:${port}/oauth/signed-in`])] })
+    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, otherOwner], clients: [devnetIdentityClient([redirectUri, `http://127.0.0.1:${port}/oauth/signed-in`])], signingKey: await workerSigningKey() })
     const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
     return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, OAUTH_IDENTITY_CLIENT_ID: client.clientId, PORT: String(port) }
   },

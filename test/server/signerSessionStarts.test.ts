@@ -7,6 +7,7 @@ import { freshMerchant, ownerSigns, type FreshMerchant } from '../support/ownerO
 import { answerOf } from '../support/signedRequest'
 import { freePort } from '../support/loopback'
 import { useServer } from '../support/server'
+import { workerSigningKey } from '../support/identityKey'
 
 const redirectUri = 'http://127.0.0.1:9/signed-in'
 const client = devnetIdentityClient([redirectUri])
@@ -19,7 +20,7 @@ const ctx = useServer({
   overrides: { SUBMIT_WAIT_MS: '1500', MERCHANT_DAILY_SESSION_STARTS: String(startsPerDay) },
   beforeServer: async () => {
     const port = await freePort()
-    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [owner], clients: [devnetIdentityClient([redirectUri, `http://127.0.0.1:${port}/oauth/signed-in`])] })
+    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [owner], clients: [devnetIdentityClient([redirectUri, `http://127.0.0.1:${port}/oauth/signed-in`])], signingKey: await workerSigningKey() })
     const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
     return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, OAUTH_IDENTITY_CLIENT_ID: client.clientId, PORT: String(port) }
   },

@@ -16,6 +16,7 @@ import { answerOf, signedRequest } from '../support/signedRequest'
 import { cliOAuthToken } from '../support/cliOAuthToken'
 import { freePort } from '../support/loopback'
 import { useServer } from '../support/server'
+import { workerSigningKey } from '../support/identityKey'
 
 const redirectUri = 'http://127.0.0.1:9/signed-in'
 const client = devnetIdentityClient([redirectUri])
@@ -39,7 +40,7 @@ const ctx = useServer({
   beforeServer: async () => {
     // the server's own authorization server (/oauth) signs people in at the provider too: a CLI's token is refused here
     const port = await freePort()
-    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, newMerchantUser, refusedNewcomer, legacyNewcomer, lateNewcomer, watchedNewcomer, watcher], clients: [devnetIdentityClient([redirectUri, `http://127.0.0.1:${port}/oauth/signed-in`])] })
+    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, newMerchantUser, refusedNewcomer, legacyNewcomer, lateNewcomer, watchedNewcomer, watcher], clients: [devnetIdentityClient([redirectUri, `http://127.0.0.1:${port}/oauth/signed-in`])], signingKey: await workerSigningKey() })
     const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
     return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, OAUTH_IDENTITY_CLIENT_ID: client.clientId, PORT: String(port) }
   },

@@ -11,6 +11,7 @@ import { sendMerchantOperation } from '../../devnet/merchantOperation'
 import { payDirectly } from '../support/payDirectly'
 import { useServer } from '../support/server'
 import { answerOf, signedRequest } from '../support/signedRequest'
+import { workerSigningKey } from '../support/identityKey'
 
 const redirectUri = 'http://127.0.0.1:9/signed-in'
 const client = devnetIdentityClient([redirectUri])
@@ -22,7 +23,7 @@ let provider: RunningIdentityProvider
 const ctx = useServer({
   overrides: { WEBHOOK_INTERVAL_MS: '50', WEBHOOK_CONFIRMATIONS: '1' },
   beforeServer: async () => {
-    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, undeployedOwner], clients: [client] })
+    provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users: [demoMerchantUser, undeployedOwner], clients: [client], signingKey: await workerSigningKey() })
     const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
     return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience }
   },

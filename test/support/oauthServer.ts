@@ -9,6 +9,7 @@ import { AgentOAuth } from './agentOAuth'
 import { formBrowser } from './formBrowser'
 import { freePort } from './loopback'
 import { useServer, type UseServerParameters } from './server'
+import { workerSigningKey } from './identityKey'
 
 /** Where the agents of these tests say the browser brings their code back; nothing listens there. */
 export const agentRedirectUrl = 'http://127.0.0.1:9/mcp-client/callback'
@@ -34,6 +35,7 @@ export function useOAuthServer({ now, overrides, beforeServer, payPageDir }: { n
         audience: devnetApiAudience,
         users: [demoMerchantUser],
         clients: [{ clientId: 'svc-checkout-oauth', redirectUris: [`http://127.0.0.1:${port}/oauth/signed-in`] }],
+        signingKey: await workerSigningKey(),
       })
       const discovery = (await (await fetch(`${state.provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
       return { ...more, JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience, OAUTH_IDENTITY_CLIENT_ID: 'svc-checkout-oauth', PORT: String(port) }

@@ -3,6 +3,7 @@ import { signInWithPassword } from '../../devnet/passwordSignIn'
 import { devnetApiAudience, devnetIdentityClient } from '../../devnet/seedMerchantLogin'
 import { startIdentityProvider, type RunningIdentityProvider } from '../../server/identity/identityProvider'
 import { useServer, type UseServerParameters } from './server'
+import { workerSigningKey } from './identityKey'
 
 type Person = { subject: string; email: string; password: string }
 
@@ -18,7 +19,7 @@ export function useSignedInServer({ users, overrides }: { users: Person[]; overr
   const ctx = useServer({
     ...(overrides ? { overrides } : {}),
     beforeServer: async () => {
-      provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users, clients: [client] })
+      provider = await startIdentityProvider({ port: 0, audience: devnetApiAudience, users, clients: [client], signingKey: await workerSigningKey() })
       const discovery = (await (await fetch(`${provider.issuer}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string }
       return { JWT_ISSUER: discovery.issuer, JWT_JWKS_URL: discovery.jwks_uri, JWT_AUDIENCE: devnetApiAudience }
     },
