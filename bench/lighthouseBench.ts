@@ -69,6 +69,9 @@ try {
   const longTasks = (audits['long-tasks']?.details as { items?: { url?: string; duration?: number; startTime?: number }[] } | undefined)?.items ?? []
   // the document's own URL carries the share token: only the file name is printed, never a query
   for (const task of longTasks.slice(0, 6)) console.log(`long task                 ${Math.round(task.duration ?? 0)} ms at ${Math.round(task.startTime ?? 0)} ms, ${task.url?.replace(/[?#].*/, '').replace(/.*\//, '') ?? ''}`)
+  // what moved, when anything did: the element and its share of the shift
+  const shifts = (audits['layout-shifts']?.details as { items?: { score?: number; node?: { snippet?: string } }[] } | undefined)?.items ?? []
+  for (const shift of shifts.slice(0, 4)) console.log(`layout shift              ${(shift.score ?? 0).toFixed(3)} ${shift.node?.snippet ?? 'unknown'}`)
   const lcp = audits['largest-contentful-paint']!.numericValue!
   if (lcp > maximumLcpMs) misses.push(`LCP ${Math.round(lcp)} ms > ${maximumLcpMs} ms`)
   for (const warning of median.runWarnings) console.log(`warning: ${warning}`)

@@ -20,7 +20,11 @@ function bridgedChoices(wallets: BridgedWallet[]): WalletChoice[] {
  * host page's wallets too (many extensions do not inject into iframes). The wallet stack that finds
  * them loads once the browser is idle after the invoice has painted. */
 export function useWalletChoices(session: WalletSession, channel: FrameChannel | null = null): WalletChoice[] {
-  const [own, setOwn] = useState<WalletChoice[]>([])
+  // a page of its own in a browser with no injected wallet offers the deployment's own ways to pay
+  // from the first paint: found with the stack, they were inserted above "Pay on your phone" after it
+  // had painted and moved it (Lighthouse counted the shift). Where a wallet is injected or a host page
+  // lends its wallets, those are found first and listed first, as before.
+  const [own, setOwn] = useState<WalletChoice[]>(() => (channel || 'ethereum' in globalThis ? [] : session.knownChoices))
   const [bridged, setBridged] = useState<BridgedWallet[]>([])
   useEffect(() => {
     let stop = () => {}

@@ -12,6 +12,7 @@ import { toWireUserOp } from '../../shared/userOpWire'
 import { bridgedSignUserOperation } from '../../shared/embedProtocol'
 import type { Eip1193Provider } from '../../shared/eip1193'
 import { sendToVault } from './sendToVault'
+import { knownChoices } from './knownChoices'
 import { readWalletCapabilities } from './readWalletCapabilities'
 import type { WagmiWallets, WalletConnection } from './wagmiWallets'
 import type { WalletChoice } from './walletChoice'
@@ -27,6 +28,9 @@ export type WalletSession = {
   chain: PaymentChain
   /** The wallet the next `wallet.connect()` opens. */
   choose(choice: WalletChoice): void
+  /** The ways to pay the pinned deployment names (WalletConnect, the devnet wallet): known without
+   * the wallet stack, so they can be offered from the first paint. */
+  knownChoices: WalletChoice[]
   /** The wallets to offer, now and as they are discovered. Loads the wallet stack. */
   watchChoices(onChange: (choices: WalletChoice[]) => void): () => void
   /** The connected wallet's account and chain, on every change the wallet reports. */
@@ -73,6 +77,7 @@ export function createWalletSession(deployment: PinnedDeployment, baseUrl = '', 
   }
 
   return {
+    knownChoices: knownChoices(deployment, baseUrl, tag),
     choose(choice) {
       chosen = choice
     },

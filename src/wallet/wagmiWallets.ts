@@ -2,15 +2,12 @@ import { connect, createConfig, disconnect, getConnection, switchChain, watchCon
 import { walletConnect } from '@wagmi/connectors'
 import { custom, defineChain, getAddress, type Address } from 'viem'
 import { pinnedRpcProvider } from '../chain/rpcProvider'
-import { devnetChainId } from '../config/devnet'
 import type { PinnedDeployment } from '../../shared/pinnedDeployment'
 import type { Eip1193Provider } from '../../shared/eip1193'
+import { knownChoices } from './knownChoices'
 import { providerConnector } from './providerConnector'
 import type { WalletChoice } from './walletChoice'
 import { WalletError } from './walletError'
-
-// the URL of the devnet wallet's separate build (vite.config.ts, separateBundles)
-declare const __SVC_DEVNET_WALLET_URL__: string
 
 /** Where the payer's wallet is: its account and chain as the wallet reports them now. */
 export type WalletConnection = { owner: Address; chainId: number } | null
@@ -44,20 +41,7 @@ export function createWagmiWallets(deployment: PinnedDeployment, baseUrl: string
     const discovered: WalletChoice[] = config.connectors
       .filter((connector) => connector.type === 'injected')
       .map((connector) => ({ id: connector.uid, kind: 'injected', name: connector.name, icon: connector.icon ?? '' }))
-    const { walletConnectProjectId } = deployment
-    if (walletConnectProjectId) discovered.push({ id: 'walletconnect', kind: 'walletConnect', name: 'WalletConnect', icon: '' })
-    if (deployment.chainId === devnetChainId) {
-      discovered.push({
-        id: 'devnet',
-        kind: 'devnet',
-        name: '',
-        icon: '',
-        open: async () => {
-          const { openDevnetWallet } = (await import(/* @vite-ignore */ __SVC_DEVNET_WALLET_URL__)) as typeof import('./devnetWallet')
-          return openDevnetWallet(baseUrl, tag)
-        },
-      })
-    }
+    discovered.push(...knownChoices(deployment, baseUrl, tag))
     return discovered
   }
 
