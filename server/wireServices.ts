@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis'
 import { createWalletClient, getAddress, http } from 'viem'
 import { privateKeyToAccount } from 'viem/accounts'
 import { readPinnedDeployment } from '../build/readPinnedDeployment'
+import type { PinnedDeployment } from '../shared/pinnedDeployment'
 import { builtDeploymentFile } from '../build/distDir'
 import type { Deployment } from '../shared/deployment'
 import type { DevnetWalletKey } from '../shared/devnetWalletKey'
@@ -41,23 +42,26 @@ import { explorerLinks, merchantReadsOf } from './merchant/studios/merchantReads
 import { createVaultDeploymentStore } from './merchant/vaults/vaultDeploymentStore'
 import { deploymentPendingOf } from './merchant/vaults/reconcileVaultDeployment'
 
+/** The deployment the built pay page pins (written beside the build), or null before a build wrote
+ * one: read once as the server is wired, for everything the server takes from it. */
+function builtDeploymentIn(dir: string): PinnedDeployment | null {
+  const path = join(dir, builtDeploymentFile)
+  return existsSync(path) ? readPinnedDeployment(path) : null
+}
+
 /** The origins of the RPCs the built page reads the chain through (its pinned deployment's): the
  * page's CSP must let it reach them, and nothing else of the chain. */
-function pinnedRpcOrigins(dir: string): string[] {
-  const path = join(dir, builtDeploymentFile)
-  if (!existsSync(path)) return []
-  const { rpcUrls } = readPinnedDeployment(path)
-  return rpcUrls.map((url) => new URL(url).origin)
+function pinnedRpcOrigins(pinned: PinnedDeployment | null): string[] {
+  return (pinned?.rpcUrls ?? []).map((url) => new URL(url).origin)
 }
 
 /** What the dashboard's owner wallet connects to besides this server and the provider: nothing for a
  * browser wallet, which reads for itself; with a WalletConnect project id in the build, what the pay
  * page is allowed for it (its pinned RPCs, which WalletConnect's provider reads through, and
  * PAY_PAGE_CONNECT_SRC, the relay). */
-function dashboardConnectSources(dir: string, payPageConnectSources: string): string[] {
-  const path = join(dir, builtDeploymentFile)
-  if (!existsSync(path) || !readPinnedDeployment(path).walletConnectProjectId) return []
-  return [...new Set([...pinnedRpcOrigins(dir), ...payPageConnectSources.split(/\s+/).filter(Boolean)])]
+function dashboardConnectSources(pinned: PinnedDeployment | null, payPageConnectSources: string): string[] {
+  if (!pinned?.walletConnectProjectId) return []
+  return [...new Set([...pinnedRpcOrigins(pinned), ...payPageConnectSources.split(/\s+/).filter(Boolean)])]
 }
 
 /** Checksummed once here: every comparison and every recorded operation then agrees on the spelling. */
@@ -148,6 +152,7 @@ export type WiredServices = {
  * pay dependencies, the paymaster service and the app over them. Starts nothing. */
 export async function wireServices(config: Config, { logger, now, db, devnetWallet, payPageDir, webhookLookup }: WireServicesParameters): Promise<WiredServices> {
   const deployment = deploymentOf(config)
+  const builtDeployment = builtDeploymentIn(payPageDir)
   const metrics = createMetrics()
   const timeRpc: CallTimer = (method) => {
     const end = metrics.rpcDuration.startTimer({ method })
@@ -201,7 +206,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
   const oauth =
     identityVerifier && config.JWT_ISSUER && config.OAUTH_IDENTITY_CLIENT_ID
       ? {
-          authorization: createAuthorizationServer({ db: stores.db, now, publicUrl: () => publicUrl, users: stores.users, studios: stores.studios, logger, cookieSecret: encryptionKeysOf(config).keys.get(encryptionKeysOf(config).activeKeyId)!, identity: { issuer: config.JWT_ISSUER, clientId: config.OAUTH_IDENTITY_CLIENT_ID, verify: identityVerifier, scope: config.IDENTITY_SCOPES }, networks: [{ chainId: config.CHAIN_ID, name: chainFor(config.CHAIN_ID, config.RPC_URL).name }], signerRefusal: signerRefusalOf(sessionSigner), invoiceToken: invoiceTokenOf(tokenDetailsReader(client), deployment.token, pinnedTokenOf(join(payPageDir, builtDeploymentFile), deployment)) }),
+          authorization: createAuthorizationServer({ db: stores.db, now, publicUrl: () => publicUrl, users: stores.users, studios: stores.studios, logger, cookieSecret: encryptionKeysOf(config).keys.get(encryptionKeysOf(config).activeKeyId)!, identity: { issuer: config.JWT_ISSUER, clientId: config.OAUTH_IDENTITY_CLIENT_ID, verify: identityVerifier, scope: config.IDENTITY_SCOPES }, networks: [{ chainId: config.CHAIN_ID, name: chainFor(config.CHAIN_ID, config.RPC_URL).name }], signerRefusal: signerRefusalOf(sessionSigner), invoiceToken: invoiceTokenOf(tokenDetailsReader(client), deployment.token, pinnedTokenOf(builtDeployment, deployment)) }),
           publicUrl: () => publicUrl,
           // every write an agent or a CLI sign-in makes, beside the keys' events
           audit: stores.apiKeyAudit,
@@ -312,7 +317,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
       ...(config.DASHBOARD_CLIENT_ID && config.JWT_ISSUER && config.JWT_AUDIENCE
         ? { signIn: { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE, clientId: config.DASHBOARD_CLIENT_ID, scope: config.IDENTITY_SCOPES } }
         : {}),
-      connectSources: dashboardConnectSources(payPageDir, config.PAY_PAGE_CONNECT_SRC),
+      connectSources: dashboardConnectSources(builtDeployment, config.PAY_PAGE_CONNECT_SRC),
     },
     payPage: {
       publicOrigin: () => new URL(publicUrl).origin,
@@ -321,7 +326,7 @@ export async function wireServices(config: Config, { logger, now, db, devnetWall
       // the page reads the chain through its pinned RPCs; the devnet wallet signs against the devnet's node
       connectSources: [
         ...new Set([
-          ...pinnedRpcOrigins(payPageDir),
+          ...pinnedRpcOrigins(builtDeployment),
           ...(devnetWallet ? [new URL(devnetWallet.rpcUrl).origin] : []),
           ...config.PAY_PAGE_CONNECT_SRC.split(/\s+/).filter(Boolean),
         ]),

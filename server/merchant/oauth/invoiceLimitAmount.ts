@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs'
 import { formatUnits, isAddressEqual, type Address } from 'viem'
-import { readPinnedDeployment } from '../../../build/readPinnedDeployment'
 import type { Deployment } from '../../../shared/deployment'
+import type { PinnedDeployment } from '../../../shared/pinnedDeployment'
 import type { TokenDetails } from '../invoices/tokenDetails'
 
 /** The deployment's token as a person reads its amounts: its symbol, and the decimals that turn the
@@ -25,17 +24,10 @@ export const invoiceTokenOf = (tokens: TokenDetails, token: Address, named: Limi
   }
 }
 
-/** The symbol and decimals the deployment file at `path` (the built pay page's) names for the token,
- * read from the chain when the file was written; null unless it pins this server's token on this
- * server's chain, or when there is no readable file. */
-export function pinnedTokenOf(path: string, deployment: Pick<Deployment, 'chainId' | 'token'>): LimitToken | null {
-  if (!existsSync(path)) return null
-  try {
-    const pinned = readPinnedDeployment(path)
-    return pinned.chainId === deployment.chainId && isAddressEqual(pinned.token, deployment.token) ? { symbol: pinned.tokenSymbol, decimals: pinned.tokenDecimals } : null
-  } catch {
-    return null
-  }
+/** The symbol and decimals the built pay page's deployment names for the token, read from the chain
+ * when it was written; null unless it pins this server's token on this server's chain. */
+export function pinnedTokenOf(pinned: PinnedDeployment | null, deployment: Pick<Deployment, 'chainId' | 'token'>): LimitToken | null {
+  return pinned && pinned.chainId === deployment.chainId && isAddressEqual(pinned.token, deployment.token) ? { symbol: pinned.tokenSymbol, decimals: pinned.tokenDecimals } : null
 }
 
 /** No invoice an agent issues is ever worth more than a billion of the token: above it, a typed
