@@ -192,8 +192,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
         // error code first, kept beside as the technical detail (shown as text: they can carry what the
         // request sent). Params are read only once the provider has them, which an early error may precede
         const uiLocales = (ctx.oidc as { params?: { ui_locales?: unknown } } | undefined)?.params?.ui_locales
-        const language = consentLanguage({ chosen: typeof ctx.query.lang === 'string' ? ctx.query.lang : null, uiLocales, acceptLanguageHeader: ctx.get('accept-language') })
-        ctx.body = oauthSignInStopPage('refused', language, `${String(out.error)}: ${String(out.error_description ?? '')}`)
+        ctx.body = oauthSignInStopPage('refused', languageOfRequest(ctx.req, uiLocales), `${String(out.error)}: ${String(out.error_description ?? '')}`)
       },
     }
     const provider = new Provider(issuer, configuration)
