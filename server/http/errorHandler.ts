@@ -96,7 +96,7 @@ export function answerFor(error: unknown): HttpError | undefined {
 }
 
 /** RPC, bundler and paymaster URLs often carry an API key in their path or query: never log one. */
-function redacted(error: Error): string {
+export function redacted(error: Error): string {
   const message = error instanceof BaseError ? error.shortMessage : error.message
   return message.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<url>').slice(0, 300)
 }

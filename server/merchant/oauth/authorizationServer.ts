@@ -8,6 +8,7 @@ import type { IdentityVerifier } from '../../auth/jwtVerifier'
 import type { IssueReservation } from '../../auth/principal'
 import { oauthAccessTokenPrefix } from '../../auth/oauthTokenPrefix'
 import type { Logger } from '../../http/logger'
+import { redacted } from '../../http/errorHandler'
 import { lockForTransaction, type Database } from '../../store/database'
 import type { Studio, StudioStore } from '../../store/studioStore'
 import type { UserStore } from '../accounts/userStore'
@@ -377,7 +378,9 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     // unknown only where the deployment does not name it and the chain has not answered yet: who the
     // token stands for is still answered, the token null until the chain says it
     const invoiceToken = await dependencies.invoiceToken().catch((error: unknown) => {
-      logger.error({ err: error }, "the invoice token's symbol and decimals could not be read")
+      // its name and its words without the RPC's URL, which can carry the provider's key, as every chain failure is logged
+      const failure = error instanceof Error ? { error: error.name, message: redacted(error) } : { error: 'unknown' }
+      logger.error(failure, "the invoice token's symbol and decimals could not be read")
       return null
     })
     return c.json(
