@@ -1,10 +1,11 @@
-import { randomBytes, timingSafeEqual, createHash } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { exportJWK, generateKeyPair, type JWK } from 'jose'
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider'
 import { renderConsentForm, renderLoginForm, renderSignInError } from './interactionForms'
 import { readFormBody } from '../http/readFormBody'
+import { sameSecret } from '../auth/sameSecret'
 import { writeHtmlPage as html } from '../http/writeHtmlPage'
 
 /** A person who may sign in, with the password they type: devnet-only credentials. */
@@ -42,11 +43,9 @@ export type RunningIdentityProvider = {
 /** The scope the API's resource server grants; the dashboard asks for it with the OpenID ones. */
 export const apiScope = 'api'
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest()
-
 /** Compared as hashes in constant time: how long the comparison takes says nothing of the password. */
 function passwordMatches(user: IdentityUser, typed: string): boolean {
-  return timingSafeEqual(sha256(user.password), sha256(typed))
+  return sameSecret(user.password, typed)
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, hkdfSync, randomBytes } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { HttpBindings } from '@hono/node-server'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
@@ -7,6 +7,7 @@ import type { Configuration, default as Provider } from 'oidc-provider'
 import type { IdentityVerifier } from '../../auth/jwtVerifier'
 import type { IssueReservation } from '../../auth/principal'
 import { oauthAccessTokenPrefix } from '../../auth/oauthTokenPrefix'
+import { sameSecret } from '../../auth/sameSecret'
 import type { Logger } from '../../http/logger'
 import { redacted } from '../../http/errorHandler'
 import { lockForTransaction, type Database } from '../../store/database'
@@ -103,12 +104,6 @@ export type AuthorizationServer = {
 export type OAuthConnection = { id: string; clientName: string; door: 'mcp' | 'cli'; scopes: string[]; limits: InvoiceLimits | null; createdAt: Date }
 
 type PendingSignIn = { uid: string; verifier: string; returnState: string }
-
-/** Two secrets compared in a time that does not tell how much of them matched. */
-function sameText(expected: string, given: string): boolean {
-  const [left, right] = [Buffer.from(expected), Buffer.from(given)]
-  return left.length === right.length && timingSafeEqual(left, right)
-}
 
 /**
  * The CLI's and the hosted MCP endpoint's OAuth 2.1 authorization server (SPEC 5.3, 5.4): an
@@ -345,7 +340,7 @@ export function createAuthorizationServer(dependencies: AuthorizationServerDepen
     const uidOfState = state.slice(0, Math.max(0, state.indexOf('.')))
     const found = uidOfState ? ((await pending.find(uidOfState)) as PendingSignIn | undefined) : undefined
     // only the latest way out of the interaction: a guessed or superseded state cancels nothing
-    const started = found && sameText(found.returnState, state) ? found : undefined
+    const started = found && sameSecret(found.returnState, state) ? found : undefined
     if (started) await pending.destroy(uidOfState)
     const code = url.searchParams.get('code')
     if (!started || !code) return stopped(outgoing, 400, 'expired', language)
